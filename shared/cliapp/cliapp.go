@@ -1,0 +1,102 @@
+// Package cliapp runs a urfave/cli command under the Stratos CLI contract:
+// errors become the JSON envelope on stdout (with --json) or one line on
+// stderr, and map to the shared exit codes. Every tool's Main goes through
+// Run so that the contract cannot drift between tools.
+package cliapp
+
+import (
+	"context"
+	"errors"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/urfave/cli/v3"
+
+	"github.com/stratoscli/stratos/shared/clierr"
+)
+
+// IO bundles a process's standard streams, so commands can be run in-process
+// by tests and the dispatcher without touching the real ones.
+type IO struct {
+	Stdin  io.Reader
+	Stdout io.Writer
+	Stderr io.Writer
+}
+
+// Run executes cmd with args (args[0] is the program name) and returns the
+// exit code. SIGINT/SIGTERM cancel the context passed to actions.
+func Run(cmd *cli.Command, args []string, stdio IO) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return RunContext(ctx, cmd, args, stdio)
+}
+
+// RunContext is Run with a caller-supplied context.
+func RunContext(ctx context.Context, cmd *cli.Command, args []string, stdio IO) int {
+	cmd.Reader, cmd.Writer, cmd.ErrWriter = stdio.Stdin, stdio.Stdout, stdio.Stderr
+	// urfave/cli would otherwise call os.Exit itself for ExitCoder errors.
+	cmd.ExitErrHandler = func(context.Context, *cli.Command, error) {}
+	err := cmd.Run(ctx, args)
+	if err == nil {
+		return clierr.ExitOK
+	}
+	var ce *clierr.Error
+	if !errors.As(err, &ce) {
+		if ctx.Err() != nil {
+			ce = &clierr.Error{Code: "interrupted", Message: "interrupted", Exit: clierr.ExitInterrupted}
+		} else {
+			// Anything that is not ours comes from flag parsing or argument
+			// checks inside urfave/cli: a usage error.
+			ce = &clierr.Error{Code: "usage", Message: err.Error(), Exit: clierr.ExitUsage, Err: err}
+		}
+	}
+	if WantsJSON(args) {
+		_ = clierr.WriteJSON(stdio.Stdout, ce)
+	} else {
+		clierr.WriteText(stdio.Stderr, cmd.Name, ce)
+	}
+	return ce.Exit
+}
+
+// WantsJSON reports whether --json was given anywhere on the command line.
+// It is used for errors that happen before or during flag parsing.
+func WantsJSON(args []string) bool {
+	for _, a := range args[1:] {
+		if a == "--" {
+			return false
+		}
+		if a == "--json" || a == "-json" || a == "--json=true" || a == "-json=true" {
+			return true
+		}
+	}
+	return false
+}
+
+// NotImplemented is the action of a command whose work has not been built
+// yet: it fails honestly (exit 1) instead of pretending to succeed.
+func NotImplemented(what string) cli.ActionFunc {
+	return func(context.Context, *cli.Command) error {
+		return clierr.New("not_implemented", "%s: not implemented yet", what)
+	}
+}
+
+// JSONFlag is the --json flag every command accepts.
+func JSONFlag() *cli.BoolFlag {
+	return &cli.BoolFlag{Name: "json", Usage: "print exactly one JSON document on stdout (errors as {\"error\":{…}})"}
+}
+
+// ExactArgs returns a usage error unless the command got between min and max
+// positional arguments.
+func ExactArgs(cmd *cli.Command, min, max int, usage string) error {
+	n := cmd.Args().Len()
+	if n < min || n > max {
+		return clierr.Usage("usage", "usage: %s %s", cmd.FullName(), usage)
+	}
+	return nil
+}
+
+// Lines joins help lines; handy for long Description texts.
+func Lines(lines ...string) string { return strings.Join(lines, "\n") }

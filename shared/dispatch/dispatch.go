@@ -1,0 +1,151 @@
+// Package dispatch implements the `stratos` (alias `st`) dispatcher: it maps
+// a subcommand to the tool that owns it and replaces itself with that tool,
+// git style, so arguments, standard streams, signals and the exit code pass
+// through untouched.
+package dispatch
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+
+	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/sibling"
+	"github.com/stratoscli/stratos/shared/version"
+)
+
+// Route says which tool owns a subcommand.
+type Route struct {
+	Tool string
+	// Nested tools take the rest of the command line as their own
+	// subcommands (`stratos models list` → `stratos-models list`); the others
+	// get the subcommand name too (`stratos build x` → `stratos-build build x`).
+	Nested bool
+	Usage  string
+}
+
+// Routes is the dispatch table.
+var Routes = map[string]Route{
+	"list":     {Tool: "stratos-discover", Usage: "list workflows in the project and user roots"},
+	"new":      {Tool: "stratos-build", Usage: "scaffold a new workflow that builds and runs as it stands"},
+	"build":    {Tool: "stratos-build", Usage: "build workflows (npm, SDK, wrappers, tsc) and record their freshness"},
+	"describe": {Tool: "stratos-build", Usage: "print a workflow's manual and input/output JSON Schemas"},
+	"schema":   {Tool: "stratos-build", Usage: "print a workflow's input/output JSON Schemas"},
+	"clean":    {Tool: "stratos-build", Usage: "remove generated wrappers, compiled output and build records"},
+	"run":      {Tool: "stratos-run", Usage: "run a workflow and print its output JSON"},
+	"tools":    {Tool: "stratos-agent", Usage: "list the built-in tool names of each harness"},
+	"provider": {Tool: "stratos-agent", Usage: "diagnose a model provider (e.g. provider status ollama)"},
+	"worktree": {Tool: "stratos-worktree", Nested: true, Usage: "manage git worktrees for agents"},
+	"models":   {Tool: "stratos-models", Nested: true, Usage: "look up the model catalog and harness candidates"},
+}
+
+// Main runs the dispatcher and returns an exit code when it does not exec.
+func Main(args []string, stdout, stderr io.Writer) int {
+	prog := "stratos"
+	if len(args) > 0 && filepath.Base(args[0]) == "st" {
+		prog = "st"
+	}
+	if len(args) < 2 {
+		Help(stderr, prog)
+		return clierr.ExitUsage
+	}
+	sub := args[1]
+	switch sub {
+	case "--version", "-v", "version":
+		fmt.Fprintf(stdout, "stratos version %s\n", version.Version)
+		return clierr.ExitOK
+	case "help", "--help", "-h":
+		if len(args) > 2 {
+			if r, ok := Routes[args[2]]; ok {
+				return execTool(r, args[2], []string{"--help"}, stderr)
+			}
+			return unknown(stderr, prog, args[2])
+		}
+		Help(stdout, prog)
+		return clierr.ExitOK
+	}
+	r, ok := Routes[sub]
+	if !ok {
+		return unknown(stderr, prog, sub)
+	}
+	return execTool(r, sub, args[2:], stderr)
+}
+
+func execTool(r Route, sub string, rest []string, stderr io.Writer) int {
+	path, err := sibling.Find(r.Tool)
+	if err != nil {
+		clierr.WriteText(stderr, "stratos", err)
+		return clierr.ExitCode(err)
+	}
+	argv := []string{r.Tool}
+	if !r.Nested {
+		argv = append(argv, sub)
+	}
+	argv = append(argv, rest...)
+	err = syscall.Exec(path, argv, os.Environ())
+	fmt.Fprintf(stderr, "stratos: exec %s: %v\n", path, err)
+	return clierr.ExitFailed
+}
+
+func unknown(stderr io.Writer, prog, sub string) int {
+	msg := fmt.Sprintf("%s: unknown command %q", prog, sub)
+	if s := suggest(sub); s != "" {
+		msg += fmt.Sprintf("; did you mean %q?", s)
+	}
+	fmt.Fprintf(stderr, "%s\nRun '%s help' for the list of commands.\n", msg, prog)
+	return clierr.ExitUsage
+}
+
+// Help prints the subcommands with one line each.
+func Help(w io.Writer, prog string) {
+	fmt.Fprintf(w, "Stratos %s runs workflows of AI coding agents.\n\nUsage: %s <command> [arguments]\n\nCommands:\n", version.Version, prog)
+	names := make([]string, 0, len(Routes))
+	for n := range Routes {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-9s %s\n", n, Routes[n].Usage)
+	}
+	fmt.Fprintf(w, "\nRun '%s help <command>' or '%s <command> --help' for a command's flags.\n", prog, prog)
+}
+
+// suggest returns the closest known subcommand, if any is close enough.
+func suggest(sub string) string {
+	best, bestD := "", 3
+	for n := range Routes {
+		d := distance(sub, n)
+		if strings.HasPrefix(n, sub) && len(sub) >= 2 {
+			d = 1
+		}
+		if d < bestD || (d == bestD && n < best) {
+			best, bestD = n, d
+		}
+	}
+	return best
+}
+
+// distance is the Levenshtein edit distance.
+func distance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
+}

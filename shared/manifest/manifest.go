@@ -1,0 +1,231 @@
+// Package manifest parses and validates workflow.yaml.
+//
+// Discovery, build, describe, schema and run all validate manifests through
+// this one package so that a workflow is valid or invalid everywhere alike.
+// Validation is metadata only: it never looks at the TypeScript code.
+package manifest
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"unicode/utf8"
+
+	"gopkg.in/yaml.v3"
+)
+
+// FileName is the manifest's file name inside a workflow directory.
+const FileName = "workflow.yaml"
+
+// DefaultEntrypoint is used when the manifest names none.
+const DefaultEntrypoint = "workflow.ts"
+
+// Limits from the specification, in Unicode code points.
+const (
+	MaxNameLength             = 64
+	MaxShortDescriptionLength = 200
+	MaxLongDescriptionLength  = 8000
+)
+
+// Problem codes. They are part of the JSON contract of `stratos list`.
+const (
+	CodeUnreadable    = "manifest_unreadable"
+	CodeInvalidYAML   = "manifest_invalid_yaml"
+	CodeRequired      = "field_required"
+	CodeType          = "field_type"
+	CodeBlank         = "field_blank"
+	CodeTooLong       = "field_too_long"
+	CodeMultiline     = "field_multiline"
+	CodeNameInvalid   = "name_invalid"
+	CodeEntrypoint    = "entrypoint_invalid"
+	CodeUnknownField  = "unknown_field"
+	CodeDuplicateName = "duplicate_name"
+)
+
+var namePattern = regexp.MustCompile(`^[a-z][a-z0-9-]{0,63}$`)
+
+// RuntimeSections are top-level keys whose content only matters when a
+// workflow runs. Their owners validate them; the freshness key ignores them
+// so that, say, changing an agent's model never forces a rebuild.
+var RuntimeSections = []string{"agents"}
+
+// ownedSections are accepted here and validated by the tools that own them.
+var ownedSections = map[string]bool{"agents": true, "mcp": true, "decision": true}
+
+// Manifest is a validated workflow.yaml.
+type Manifest struct {
+	Name             string `json:"name"`
+	ShortDescription string `json:"shortDescription"`
+	LongDescription  string `json:"longDescription"`
+	Entrypoint       string `json:"entrypoint"`
+	// Sections holds the owned sections (agents, mcp, decision) as parsed
+	// YAML values, for their owners to validate.
+	Sections map[string]any `json:"sections,omitempty"`
+}
+
+// Problem is one validation failure. Actual and Max are set for length errors.
+type Problem struct {
+	Dir      string `json:"dir"`
+	Manifest string `json:"manifest"`
+	Field    string `json:"field,omitempty"`
+	Code     string `json:"code"`
+	Message  string `json:"message"`
+	Actual   *int   `json:"actual,omitempty"`
+	Max      *int   `json:"max,omitempty"`
+}
+
+// Load reads and validates dir/workflow.yaml. A non-empty problem list means
+// the manifest is invalid; the returned Manifest then holds whatever could be
+// read (a name, if valid, is still useful for duplicate detection).
+func Load(dir string) (Manifest, []Problem) {
+	file := filepath.Join(dir, FileName)
+	data, err := os.ReadFile(file)
+	if err != nil {
+		msg := fmt.Sprintf("%s: cannot read: %v", file, err)
+		if errors.Is(err, fs.ErrNotExist) {
+			msg = fmt.Sprintf("%s: missing", file)
+		}
+		return Manifest{}, []Problem{{Dir: dir, Manifest: file, Code: CodeUnreadable, Message: msg}}
+	}
+	return Parse(dir, file, data)
+}
+
+// Parse validates data as the manifest file of workflow directory dir.
+func Parse(dir, file string, data []byte) (Manifest, []Problem) {
+	v := validator{dir: dir, file: file}
+	var doc yaml.Node
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&doc); err != nil {
+		v.add("", CodeInvalidYAML, "%s: invalid YAML: %v", file, err)
+		return Manifest{}, v.problems
+	}
+	if len(doc.Content) != 1 || doc.Content[0].Kind != yaml.MappingNode {
+		v.add("", CodeInvalidYAML, "%s: must be a YAML mapping with name, shortDescription and longDescription", file)
+		return Manifest{}, v.problems
+	}
+	m := v.fields(doc.Content[0])
+	return m, v.problems
+}
+
+type validator struct {
+	dir, file string
+	problems  []Problem
+}
+
+func (v *validator) add(field, code, format string, args ...any) *Problem {
+	v.problems = append(v.problems, Problem{Dir: v.dir, Manifest: v.file, Field: field, Code: code, Message: fmt.Sprintf(format, args...)})
+	return &v.problems[len(v.problems)-1]
+}
+
+func (v *validator) fields(root *yaml.Node) Manifest {
+	var m Manifest
+	seen := map[string]*yaml.Node{}
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		key, val := root.Content[i].Value, root.Content[i+1]
+		seen[key] = val
+		switch {
+		case key == "name" || key == "shortDescription" || key == "longDescription" || key == "entrypoint":
+		case ownedSections[key]:
+			var section any
+			if err := val.Decode(&section); err != nil {
+				v.add(key, CodeType, "%s: field %q: %v", v.file, key, err)
+				continue
+			}
+			if m.Sections == nil {
+				m.Sections = map[string]any{}
+			}
+			m.Sections[key] = section
+		default:
+			v.add(key, CodeUnknownField, "%s: unknown field %q (known: name, shortDescription, longDescription, entrypoint, agents, mcp, decision)", v.file, key)
+		}
+	}
+	if s, ok := v.str(seen, "name", true); ok {
+		if namePattern.MatchString(s) {
+			m.Name = s
+		} else {
+			v.add("name", CodeNameInvalid, "%s: field \"name\": %q must match ^[a-z][a-z0-9-]{0,63}$ (lowercase letter first, then lowercase letters, digits or '-', at most %d characters)", v.file, s, MaxNameLength)
+		}
+	}
+	if s, ok := v.str(seen, "shortDescription", true); ok {
+		if v.description("shortDescription", s, MaxShortDescriptionLength) {
+			if strings.ContainsAny(s, "\r\n\u2028\u2029") {
+				v.add("shortDescription", CodeMultiline, "%s: field \"shortDescription\" must be one paragraph without line breaks", v.file)
+			} else {
+				m.ShortDescription = s
+			}
+		}
+	}
+	if s, ok := v.str(seen, "longDescription", true); ok {
+		if v.description("longDescription", s, MaxLongDescriptionLength) {
+			m.LongDescription = s
+		}
+	}
+	m.Entrypoint = DefaultEntrypoint
+	if s, ok := v.str(seen, "entrypoint", false); ok {
+		if msg := entrypointProblem(s); msg != "" {
+			v.add("entrypoint", CodeEntrypoint, "%s: field \"entrypoint\": %q %s", v.file, s, msg)
+		} else {
+			m.Entrypoint = path.Clean(s)
+		}
+	}
+	return m
+}
+
+// str returns the string value of a scalar field. ok is false when the field
+// is absent or not a string; a problem is recorded where that is an error.
+func (v *validator) str(seen map[string]*yaml.Node, field string, required bool) (string, bool) {
+	n, present := seen[field]
+	if !present || (n.Kind == yaml.ScalarNode && n.Tag == "!!null") {
+		if required {
+			v.add(field, CodeRequired, "%s: field %q is required", v.file, field)
+		}
+		return "", false
+	}
+	if n.Kind != yaml.ScalarNode || n.Tag != "!!str" {
+		v.add(field, CodeType, "%s: field %q must be a string (line %d)", v.file, field, n.Line)
+		return "", false
+	}
+	return n.Value, true
+}
+
+// description checks a description's blankness and code-point length.
+func (v *validator) description(field, s string, max int) bool {
+	if strings.TrimSpace(s) == "" {
+		v.add(field, CodeBlank, "%s: field %q must not be blank", v.file, field)
+		return false
+	}
+	if n := utf8.RuneCountInString(s); n > max {
+		p := v.add(field, CodeTooLong, "%s: field %q is %d code points long; the maximum is %d", v.file, field, n, max)
+		p.Actual, p.Max = &n, &max
+		return false
+	}
+	return true
+}
+
+func entrypointProblem(s string) string {
+	switch {
+	case s == "":
+		return "must not be empty"
+	case !strings.HasSuffix(s, ".ts") || strings.HasSuffix(s, ".d.ts"):
+		return "must name a .ts file"
+	case strings.Contains(s, "\\"):
+		return "must use '/' as path separator"
+	case path.IsAbs(s):
+		return "must be a path relative to the workflow directory"
+	}
+	c := path.Clean(s)
+	if c == ".." || strings.HasPrefix(c, "../") {
+		return "must stay inside the workflow directory"
+	}
+	top := strings.SplitN(c, "/", 2)[0]
+	if top == "dist" || top == "generated" || top == "node_modules" {
+		return "must not point into dist/, generated/ or node_modules/"
+	}
+	return ""
+}

@@ -1,0 +1,114 @@
+// Package settings loads the user's ~/.stratos/settings.json.
+//
+// The file is optional. When present it is validated strictly: unknown keys,
+// wrong types and non-positive limits are errors that name the file and the
+// key, because a silently ignored typo would change agent admission limits
+// without anybody noticing.
+package settings
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/stratoscli/stratos/shared/clierr"
+)
+
+// Defaults from the specification.
+const (
+	DefaultMaxConcurrent  = 10
+	DefaultMaxOutstanding = 100
+)
+
+// Settings is the effective user configuration.
+type Settings struct {
+	Agents Agents `json:"agents"`
+}
+
+// Agents holds the per-top-level-execution admission limits.
+type Agents struct {
+	MaxConcurrent  int `json:"maxConcurrent"`
+	MaxOutstanding int `json:"maxOutstanding"`
+}
+
+// Default returns the settings used when the file is absent.
+func Default() Settings {
+	return Settings{Agents: Agents{MaxConcurrent: DefaultMaxConcurrent, MaxOutstanding: DefaultMaxOutstanding}}
+}
+
+// Path returns the settings file under the given Stratos home (~/.stratos).
+func Path(stratosHome string) string { return filepath.Join(stratosHome, "settings.json") }
+
+// Load reads the settings file at path. A missing file yields the defaults.
+func Load(path string) (Settings, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return Default(), nil
+	}
+	if err != nil {
+		return Settings{}, invalid(path, "", "read %s: %v", path, err)
+	}
+	return Parse(path, data)
+}
+
+// Parse validates data as the content of the settings file at path.
+func Parse(path string, data []byte) (Settings, error) {
+	s := Default()
+	var top map[string]json.RawMessage
+	if err := decodeObject(data, &top); err != nil {
+		return Settings{}, invalid(path, "", "%s: not a JSON object: %v", path, err)
+	}
+	for key, raw := range top {
+		if key != "agents" {
+			return Settings{}, invalid(path, key, "%s: unknown key %q (known: agents)", path, key)
+		}
+		var agents map[string]json.RawMessage
+		if err := decodeObject(raw, &agents); err != nil {
+			return Settings{}, invalid(path, "agents", "%s: key \"agents\" must be an object", path)
+		}
+		for k, v := range agents {
+			var dst *int
+			switch k {
+			case "maxConcurrent":
+				dst = &s.Agents.MaxConcurrent
+			case "maxOutstanding":
+				dst = &s.Agents.MaxOutstanding
+			default:
+				return Settings{}, invalid(path, "agents."+k, "%s: unknown key \"agents.%s\" (known: agents.maxConcurrent, agents.maxOutstanding)", path, k)
+			}
+			n, err := positiveInt(v)
+			if err != nil {
+				return Settings{}, invalid(path, "agents."+k, "%s: key \"agents.%s\" %v", path, k, err)
+			}
+			*dst = n
+		}
+	}
+	return s, nil
+}
+
+func decodeObject(data []byte, dst *map[string]json.RawMessage) error {
+	if t := bytes.TrimSpace(data); len(t) == 0 || t[0] != '{' {
+		return errors.New("expected an object")
+	}
+	return json.Unmarshal(data, dst)
+}
+
+func positiveInt(raw json.RawMessage) (int, error) {
+	var f float64
+	if err := json.Unmarshal(raw, &f); err != nil {
+		return 0, fmt.Errorf("must be a positive integer, got %s", raw)
+	}
+	if f != float64(int(f)) || f < 1 {
+		return 0, fmt.Errorf("must be a positive integer, got %s", raw)
+	}
+	return int(f), nil
+}
+
+func invalid(path, key, format string, args ...any) error {
+	return clierr.Usage("settings_invalid", format, args...).
+		WithDetails(map[string]any{"file": path, "key": key})
+}

@@ -1,0 +1,10 @@
+// Command stratos-build is the Stratos build tool; see the README.
+package main
+
+import (
+	"os"
+
+	"github.com/stratoscli/stratos/stratos-build/command"
+)
+
+func main() { os.Exit(command.Main(os.Args, os.Stdin, os.Stdout, os.Stderr)) }

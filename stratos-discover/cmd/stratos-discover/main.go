@@ -1,0 +1,10 @@
+// Command stratos-discover is the Stratos discover tool; see the README.
+package main
+
+import (
+	"os"
+
+	"github.com/stratoscli/stratos/stratos-discover/command"
+)
+
+func main() { os.Exit(command.Main(os.Args, os.Stdin, os.Stdout, os.Stderr)) }

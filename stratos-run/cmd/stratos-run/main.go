@@ -1,0 +1,10 @@
+// Command stratos-run is the Stratos run tool; see the README.
+package main
+
+import (
+	"os"
+
+	"github.com/stratoscli/stratos/stratos-run/command"
+)
+
+func main() { os.Exit(command.Main(os.Args, os.Stdin, os.Stdout, os.Stderr)) }

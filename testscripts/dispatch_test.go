@@ -1,0 +1,9 @@
+package testscripts
+
+import (
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+func TestDispatch(t *testing.T) { testscript.Run(t, params(t, "dispatch")) }

@@ -1,0 +1,73 @@
+// Package testscripts holds the acceptance tests: testscript files
+// (testdata/<area>/*.txtar) that drive the real Stratos binaries. TestMain
+// links every tool's entry point into the test binary; testscript installs a
+// copy per tool name in one directory on PATH, so the dispatcher finds its
+// siblings next to itself exactly as in an installed release.
+//
+// Each area has its own Test function and testdata folder (see *_test.go),
+// so areas can add script commands without touching each other.
+package testscripts
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/stratoscli/stratos/shared/dispatch"
+	agent "github.com/stratoscli/stratos/stratos-agent/command"
+	build "github.com/stratoscli/stratos/stratos-build/command"
+	discover "github.com/stratoscli/stratos/stratos-discover/command"
+	models "github.com/stratoscli/stratos/stratos-models/command"
+	run "github.com/stratoscli/stratos/stratos-run/command"
+	worktree "github.com/stratoscli/stratos/stratos-worktree/command"
+)
+
+type mainFunc func(args []string) int
+
+func TestMain(m *testing.M) {
+	tools := map[string]mainFunc{
+		"stratos":          func(a []string) int { return dispatch.Main(a, os.Stdout, os.Stderr) },
+		"st":               func(a []string) int { return dispatch.Main(a, os.Stdout, os.Stderr) },
+		"stratos-discover": func(a []string) int { return discover.Main(a, os.Stdin, os.Stdout, os.Stderr) },
+		"stratos-build":    func(a []string) int { return build.Main(a, os.Stdin, os.Stdout, os.Stderr) },
+		"stratos-run":      func(a []string) int { return run.Main(a, os.Stdin, os.Stdout, os.Stderr) },
+		"stratos-agent":    func(a []string) int { return agent.Main(a, os.Stdin, os.Stdout, os.Stderr) },
+		"stratos-worktree": func(a []string) int { return worktree.Main(a, os.Stdin, os.Stdout, os.Stderr) },
+		"stratos-models":   func(a []string) int { return models.Main(a, os.Stdin, os.Stdout, os.Stderr) },
+	}
+	cmds := make(map[string]func(), len(tools))
+	for name, f := range tools {
+		cmds[name] = func() { os.Exit(f(os.Args)) }
+	}
+	testscript.Main(m, cmds)
+}
+
+// params returns the common testscript setup for the scripts in
+// testdata/<dir>: a private HOME (so ~/.stratos is the script's own), no
+// inherited Stratos configuration, and the shared toolchain cache when
+// scripts/test prepared one.
+func params(t *testing.T, dir string) testscript.Params {
+	return testscript.Params{
+		Dir:                 filepath.Join("testdata", dir),
+		RequireExplicitExec: false,
+		Setup: func(env *testscript.Env) error {
+			home := filepath.Join(env.WorkDir, "home")
+			if err := os.MkdirAll(home, 0o755); err != nil {
+				return err
+			}
+			env.Setenv("HOME", home)
+			env.Setenv("USERPROFILE", home)
+			env.Setenv("NO_COLOR", "1")
+			env.Setenv("GOOS_GOARCH", runtime.GOOS+"_"+runtime.GOARCH)
+			for _, k := range []string{"STRATOS_TOOLCHAIN_DIR", "STRATOS_NODE", "STRATOS_TEST_CACHE", "npm_config_cache"} {
+				if v := os.Getenv(k); v != "" {
+					env.Setenv(k, v)
+				}
+			}
+			return nil
+		},
+	}
+}
