@@ -3,12 +3,15 @@
 package command
 
 import (
+	"context"
 	"io"
 
 	"github.com/urfave/cli/v3"
 
 	"github.com/stratoscli/stratos/shared/cliapp"
+	"github.com/stratoscli/stratos/shared/clierr"
 	"github.com/stratoscli/stratos/shared/version"
+	"github.com/stratoscli/stratos/stratos-agent/tools"
 )
 
 // Main runs stratos-agent with args (args[0] is the program name) and returns
@@ -24,8 +27,48 @@ func newCommand() *cli.Command {
 		Usage:   "Stratos agent tool",
 		Commands: []*cli.Command{
 			{Name: "serve", Flags: []cli.Flag{cliapp.JSONFlag()}, Action: cliapp.NotImplemented("stratos serve")},
-			{Name: "tools", Flags: []cli.Flag{cliapp.JSONFlag()}, Action: cliapp.NotImplemented("stratos tools")},
+			toolsCommand(),
 			{Name: "provider", Flags: []cli.Flag{cliapp.JSONFlag()}, Action: cliapp.NotImplemented("stratos provider")},
 		},
 	}
+}
+
+// toolsCommand is `stratos tools list [harness] [--json]`: the static
+// built-in tool mappings of this Stratos version (no harness is started).
+func toolsCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "tools",
+		Usage: "list the built-in tool names of each harness",
+		Commands: []*cli.Command{{
+			Name:      "list",
+			Usage:     "print the names allowedTools/disallowedTools accept, per harness",
+			ArgsUsage: "[claude-code|codex|opencode]",
+			Description: cliapp.Lines(
+				"Lists, for each harness (or the one named), the built-in tool names that agents may",
+				"select with allowedTools and disallowedTools, their native counterparts, and the",
+				"always-on names that selection cannot remove. Canonical names are shared by two or",
+				"more harnesses; the others are that harness's own names. Names are case-sensitive."),
+			Flags:  []cli.Flag{cliapp.JSONFlag()},
+			Action: listTools,
+		}},
+	}
+}
+
+func listTools(_ context.Context, cmd *cli.Command) error {
+	if err := cliapp.ExactArgs(cmd, 0, 1, "[claude-code|codex|opencode] [--json]"); err != nil {
+		return err
+	}
+	hs := tools.Harnesses()
+	if name := cmd.Args().First(); name != "" {
+		h, err := tools.ParseHarness(name)
+		if err != nil {
+			return clierr.Usage("unknown_harness", "%v", err).WithDetails(map[string]any{"harness": name})
+		}
+		hs = []tools.Harness{h}
+	}
+	listing := tools.List(hs...)
+	if cmd.Bool("json") {
+		return clierr.PrintJSON(cmd.Root().Writer, listing)
+	}
+	return tools.WriteText(cmd.Root().Writer, listing)
 }
