@@ -1,0 +1,138 @@
+package freshness
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"time"
+)
+
+// RecordFormat is the build record's format version.
+const RecordFormat = 1
+
+// RecordFile is the build record's path inside a workflow directory.
+const RecordFile = "dist/.stratos-build.json"
+
+// Record is written by the build only after a fully successful preparation;
+// discovery reads it to decide whether a workflow is built.
+type Record struct {
+	FormatVersion int       `json:"formatVersion"`
+	Name          string    `json:"name"`
+	Key           string    `json:"key"`
+	Parts         Parts     `json:"parts"`
+	Entry         string    `json:"entry"` // compiled entrypoint, relative to the workflow directory
+	BuiltAt       time.Time `json:"builtAt"`
+}
+
+// CompiledEntry returns the compiled entrypoint of the workflow in wfDir,
+// relative to it: the build mirrors root-relative source paths under dist/,
+// so <wf>/workflow.ts compiles to <wf>/dist/<wf>/workflow.js.
+func CompiledEntry(wfDir, entrypoint string) string {
+	js := entrypoint[:len(entrypoint)-len(filepath.Ext(entrypoint))] + ".js"
+	return filepath.ToSlash(filepath.Join("dist", filepath.Base(wfDir), js))
+}
+
+// ReadRecord reads the build record of the workflow in wfDir. A missing
+// record returns (nil, nil).
+func ReadRecord(wfDir string) (*Record, error) {
+	p := filepath.Join(wfDir, RecordFile)
+	data, err := os.ReadFile(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", p, err)
+	}
+	var r Record
+	if err := json.Unmarshal(data, &r); err != nil {
+		return nil, fmt.Errorf("parse %s: %w", p, err)
+	}
+	if r.FormatVersion != RecordFormat {
+		return nil, fmt.Errorf("%s: unsupported format version %d", p, r.FormatVersion)
+	}
+	return &r, nil
+}
+
+// WriteRecord writes r atomically (temp file + rename), so that a crash never
+// leaves a half-written record that could be mistaken for a build.
+func WriteRecord(wfDir string, r *Record) error {
+	p := filepath.Join(wfDir, RecordFile)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return fmt.Errorf("create %s: %w", filepath.Dir(p), err)
+	}
+	data, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(p), ".stratos-build-*.tmp")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", p, err)
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(append(data, '\n')); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write %s: %w", p, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", p, err)
+	}
+	if err := os.Rename(tmp.Name(), p); err != nil {
+		return fmt.Errorf("write %s: %w", p, err)
+	}
+	return nil
+}
+
+// RemoveRecord deletes the build record of wfDir, if any.
+func RemoveRecord(wfDir string) error {
+	err := os.Remove(filepath.Join(wfDir, RecordFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	return err
+}
+
+// Status values.
+const (
+	Built    = "built"
+	NotBuilt = "not-built"
+)
+
+// Reasons a workflow is not built. They are part of the JSON contract.
+const (
+	ReasonNeverBuilt       = "never-built"
+	ReasonSourcesChanged   = "sources-changed"
+	ReasonReferenceChanged = "reference-changed"
+	ReasonToolchainChanged = "toolchain-changed"
+	ReasonMissingReference = "missing-reference"
+	ReasonReferenceCycle   = "reference-cycle"
+	ReasonRecordUnreadable = "record-unreadable"
+	ReasonOutputMissing    = "output-missing"
+)
+
+// Compare decides the status of the workflow in wfDir whose current parts
+// and key are given, against its build record.
+func Compare(wfDir string, parts Parts, key string) (status, reason string) {
+	rec, err := ReadRecord(wfDir)
+	switch {
+	case err != nil:
+		return NotBuilt, ReasonRecordUnreadable
+	case rec == nil:
+		return NotBuilt, ReasonNeverBuilt
+	case !rec.Parts.Toolchain.equal(parts.Toolchain):
+		return NotBuilt, ReasonToolchainChanged
+	case !slices.Equal(rec.Parts.Files, parts.Files):
+		return NotBuilt, ReasonSourcesChanged
+	case !slices.Equal(rec.Parts.References, parts.References):
+		return NotBuilt, ReasonReferenceChanged
+	case rec.Key != key:
+		return NotBuilt, ReasonSourcesChanged
+	}
+	if _, err := os.Stat(filepath.Join(wfDir, filepath.FromSlash(rec.Entry))); err != nil {
+		return NotBuilt, ReasonOutputMissing
+	}
+	return Built, ""
+}

@@ -1,0 +1,144 @@
+// Package freshness computes a workflow's SHA-256 freshness key and compares
+// it with the build record of its last successful build.
+//
+// The key covers exactly what a build depends on: the workflow's TypeScript
+// sources, package.json, package-lock.json and workflow.yaml (without the
+// runtime-only sections), each with its relative path so that additions,
+// deletions and renames change the key; the keys of the child workflows it
+// imports through ../.generated/<name>.js; and the Stratos version and
+// compiler settings. Discovery, build, describe, schema and run all compute
+// it with this package so they can never disagree about "fresh".
+package freshness
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/stratoscli/stratos/shared/importscan"
+	"github.com/stratoscli/stratos/shared/manifest"
+)
+
+// FileHash is one authored file's path (slash-separated, relative to the
+// workflow directory) and the SHA-256 of its content.
+type FileHash struct {
+	Path   string `json:"path"`
+	SHA256 string `json:"sha256"`
+}
+
+// Sources is what a workflow's authored files contribute to its key.
+type Sources struct {
+	Files []FileHash `json:"files"`
+	// References are the child workflows imported through the root's
+	// .generated/ wrappers, sorted and deduplicated.
+	References []string `json:"references"`
+	// ImportedBy maps each reference to the first file importing it, so
+	// a missing reference can be reported where it is written.
+	ImportedBy map[string]string `json:"-"`
+}
+
+// Directories at the top of a workflow that hold generated or installed
+// files; node_modules and dot-directories are skipped at any depth.
+var generatedTopDirs = map[string]bool{"dist": true, "generated": true, "node_modules": true}
+
+// ScanSources hashes the authored files of the workflow in wfDir and finds
+// the child workflows it references.
+func ScanSources(wfDir string) (Sources, error) {
+	src := Sources{ImportedBy: map[string]string{}}
+	base := filepath.Base(wfDir)
+	err := filepath.WalkDir(wfDir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return fmt.Errorf("read %s: %w", p, err)
+		}
+		rel, _ := filepath.Rel(wfDir, p)
+		rel = filepath.ToSlash(rel)
+		if d.IsDir() {
+			if p == wfDir {
+				return nil
+			}
+			name := d.Name()
+			if strings.HasPrefix(name, ".") || name == "node_modules" || (!strings.Contains(rel, "/") && generatedTopDirs[name]) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		top := !strings.Contains(rel, "/")
+		switch {
+		case isTypeScript(rel):
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return fmt.Errorf("read %s: %w", p, err)
+			}
+			src.Files = append(src.Files, FileHash{Path: rel, SHA256: sum(data)})
+			for _, spec := range importscan.Specifiers(string(data)) {
+				if name, ok := importscan.WorkflowReference(base+"/"+rel, spec); ok {
+					if _, seen := src.ImportedBy[name]; !seen {
+						src.ImportedBy[name] = p
+						src.References = append(src.References, name)
+					}
+				}
+			}
+		case top && (rel == "package.json" || rel == "package-lock.json"):
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return fmt.Errorf("read %s: %w", p, err)
+			}
+			src.Files = append(src.Files, FileHash{Path: rel, SHA256: sum(data)})
+		case top && rel == manifest.FileName:
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return fmt.Errorf("read %s: %w", p, err)
+			}
+			src.Files = append(src.Files, FileHash{Path: rel, SHA256: sum(buildRelevantManifest(data))})
+		}
+		return nil
+	})
+	if err != nil {
+		return Sources{}, err
+	}
+	sort.Slice(src.Files, func(i, j int) bool { return src.Files[i].Path < src.Files[j].Path })
+	sort.Strings(src.References)
+	return src, nil
+}
+
+func isTypeScript(rel string) bool {
+	switch path.Ext(rel) {
+	case ".ts", ".mts", ".cts":
+		return true
+	}
+	return false
+}
+
+func sum(data []byte) string {
+	h := sha256.Sum256(data)
+	return hex.EncodeToString(h[:])
+}
+
+// buildRelevantManifest returns workflow.yaml without its runtime-only
+// sections, in a canonical form (JSON with sorted keys) so that comments and
+// formatting do not matter either. Content that does not parse as a mapping
+// is hashed as is; validation reports it elsewhere.
+func buildRelevantManifest(data []byte) []byte {
+	var doc map[string]any
+	if err := yaml.NewDecoder(bytes.NewReader(data)).Decode(&doc); err != nil || doc == nil {
+		return data
+	}
+	for _, k := range manifest.RuntimeSections {
+		delete(doc, k)
+	}
+	canon, err := json.Marshal(doc)
+	if err != nil {
+		return data
+	}
+	return canon
+}

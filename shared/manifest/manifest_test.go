@@ -1,0 +1,66 @@
+package manifest
+
+import (
+	"strings"
+	"testing"
+)
+
+func codes(ps []Problem) string {
+	var out []string
+	for _, p := range ps {
+		out = append(out, p.Field+":"+p.Code)
+	}
+	return strings.Join(out, ",")
+}
+
+func TestParseValid(t *testing.T) {
+	m, ps := Parse("/r/wf", "/r/wf/workflow.yaml", []byte("name: wf\nshortDescription: S\nlongDescription: L\nagents:\n  a:\n    model: x\n"))
+	if len(ps) != 0 {
+		t.Fatalf("problems: %v", ps)
+	}
+	if m.Name != "wf" || m.Entrypoint != DefaultEntrypoint || m.Sections["agents"] == nil {
+		t.Fatalf("manifest = %+v", m)
+	}
+}
+
+func TestCodePointLimits(t *testing.T) {
+	ok := strings.Repeat("é", MaxShortDescriptionLength) // 400 bytes
+	_, ps := Parse("d", "f", []byte("name: a\nshortDescription: "+ok+"\nlongDescription: L\n"))
+	if len(ps) != 0 {
+		t.Fatalf("200 code points rejected: %v", ps)
+	}
+	long := strings.Repeat("😀", MaxLongDescriptionLength+1)
+	_, ps = Parse("d", "f", []byte("name: a\nshortDescription: s\nlongDescription: "+long+"\n"))
+	if len(ps) != 1 || ps[0].Code != CodeTooLong || *ps[0].Actual != 8001 || *ps[0].Max != 8000 || ps[0].Field != "longDescription" {
+		t.Fatalf("problems = %+v", ps)
+	}
+}
+
+func TestProblems(t *testing.T) {
+	cases := []struct{ yaml, want string }{
+		{"", ":manifest_invalid_yaml"},
+		{"- a\n- b\n", ":manifest_invalid_yaml"},
+		{"name: [\n", ":manifest_invalid_yaml"},
+		{"name: a\n", "shortDescription:field_required,longDescription:field_required"},
+		{"name: a\nshortDescription: ~\nlongDescription: L\n", "shortDescription:field_required"},
+		{"name: 7\nshortDescription: s\nlongDescription: L\n", "name:field_type"},
+		{"name: 1abc\nshortDescription: s\nlongDescription: L\n", "name:name_invalid"},
+		{"name: a_b\nshortDescription: s\nlongDescription: L\n", "name:name_invalid"},
+		{"name: " + strings.Repeat("a", 65) + "\nshortDescription: s\nlongDescription: L\n", "name:name_invalid"},
+		{"name: " + strings.Repeat("a", 64) + "\nshortDescription: s\nlongDescription: L\n", ""},
+		{"name: a\nshortDescription: \" \\t\"\nlongDescription: L\n", "shortDescription:field_blank"},
+		{"name: a\nshortDescription: \"a\\u2028b\"\nlongDescription: L\n", "shortDescription:field_multiline"},
+		{"name: a\nshortDescription: s\nlongDescription: |\n  two\n\n  paragraphs are fine here\n", ""},
+		{"name: a\nshortDescription: s\nlongDescription: L\nentrypoint: src/x.ts\n", ""},
+		{"name: a\nshortDescription: s\nlongDescription: L\nentrypoint: x.d.ts\n", "entrypoint:entrypoint_invalid"},
+		{"name: a\nshortDescription: s\nlongDescription: L\nentrypoint: dist/x.ts\n", "entrypoint:entrypoint_invalid"},
+		{"name: a\nshortDescription: s\nlongDescription: L\nentrypoint: a/../../x.ts\n", "entrypoint:entrypoint_invalid"},
+		{"name: a\nshortDescription: s\nlongDescription: L\nextra: 1\n", "extra:unknown_field"},
+	}
+	for _, c := range cases {
+		_, ps := Parse("d", "f", []byte(c.yaml))
+		if got := codes(ps); got != c.want {
+			t.Errorf("Parse(%q) problems = %q, want %q", c.yaml, got, c.want)
+		}
+	}
+}

@@ -1,0 +1,76 @@
+package settings
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stratoscli/stratos/shared/clierr"
+)
+
+func TestLoadMissingFileGivesDefaults(t *testing.T) {
+	s, err := Load(filepath.Join(t.TempDir(), "settings.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Agents.MaxConcurrent != 10 || s.Agents.MaxOutstanding != 100 {
+		t.Fatalf("defaults = %+v", s)
+	}
+}
+
+func TestParse(t *testing.T) {
+	cases := []struct {
+		name, json string
+		want       Agents
+		errKey     string // "" means no error
+	}{
+		{"empty object", `{}`, Agents{10, 100}, ""},
+		{"partial", `{"agents":{"maxConcurrent":3}}`, Agents{3, 100}, ""},
+		{"both", `{"agents":{"maxConcurrent":2,"maxOutstanding":5}}`, Agents{2, 5}, ""},
+		{"unknown top key", `{"agent":{}}`, Agents{}, "agent"},
+		{"unknown agents key", `{"agents":{"maxConcurent":3}}`, Agents{}, "agents.maxConcurent"},
+		{"wrong type", `{"agents":{"maxConcurrent":"3"}}`, Agents{}, "agents.maxConcurrent"},
+		{"zero", `{"agents":{"maxOutstanding":0}}`, Agents{}, "agents.maxOutstanding"},
+		{"negative", `{"agents":{"maxConcurrent":-1}}`, Agents{}, "agents.maxConcurrent"},
+		{"fraction", `{"agents":{"maxConcurrent":1.5}}`, Agents{}, "agents.maxConcurrent"},
+		{"agents not object", `{"agents":[]}`, Agents{}, "agents"},
+		{"not an object", `[1]`, Agents{}, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s, err := Parse("/h/.stratos/settings.json", []byte(c.json))
+			wantErr := c.errKey != "" || c.name == "not an object"
+			if !wantErr {
+				if err != nil || s.Agents != c.want {
+					t.Fatalf("Parse = %+v, %v; want %+v", s.Agents, err, c.want)
+				}
+				return
+			}
+			if err == nil {
+				t.Fatalf("Parse(%s) succeeded, want error", c.json)
+			}
+			ce := clierr.As(err)
+			if ce.Details["file"] != "/h/.stratos/settings.json" || ce.Details["key"] != c.errKey {
+				t.Errorf("details = %v, want file and key %q", ce.Details, c.errKey)
+			}
+			if !strings.Contains(ce.Message, "/h/.stratos/settings.json") || (c.errKey != "" && !strings.Contains(ce.Message, c.errKey)) {
+				t.Errorf("message %q must name the file and key %q", ce.Message, c.errKey)
+			}
+			if ce.Exit != clierr.ExitUsage {
+				t.Errorf("exit = %d, want 2", ce.Exit)
+			}
+		})
+	}
+}
+
+func TestLoadUnreadable(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "settings.json")
+	if err := os.Mkdir(p, 0o755); err != nil { // a directory cannot be read as a file
+		t.Fatal(err)
+	}
+	if _, err := Load(p); err == nil {
+		t.Fatal("Load of a directory succeeded")
+	}
+}
