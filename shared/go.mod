@@ -4,10 +4,11 @@ go 1.26.8
 
 require (
 	github.com/fatih/color v1.13.0 // indirect
+	github.com/gofrs/flock v0.13.2
 	github.com/hashicorp/go-hclog v1.6.3 // indirect
 	github.com/mattn/go-colorable v0.1.12 // indirect
 	github.com/mattn/go-isatty v0.0.14 // indirect
 	github.com/urfave/cli/v3 v3.14.0 // indirect
-	golang.org/x/sys v0.0.0-20220503163025-988cb79eb6c6 // indirect
+	golang.org/x/sys v0.49.0 // indirect
 	gopkg.in/yaml.v3 v3.0.1 // indirect
 )
