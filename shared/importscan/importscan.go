@@ -67,26 +67,20 @@ func Specifiers(src string) []string {
 }
 
 // readString reads a quoted literal starting at src[i] and returns its value
-// (escapes kept as written, which is fine for module paths) and the index
-// after the closing quote.
+// and the index after the closing quote. Escapes are kept as written (module
+// paths have none worth decoding), so the value is a substring of src and
+// scanning allocates nothing per literal.
 func readString(src string, i int) (string, int) {
 	q := src[i]
-	var b strings.Builder
-	j := i + 1
-	for j < len(src) {
-		c := src[j]
-		if c == '\\' && j+1 < len(src) {
-			b.WriteByte(src[j+1])
-			j += 2
-			continue
+	for j := i + 1; j < len(src); j++ {
+		switch src[j] {
+		case '\\':
+			j++
+		case q, '\n':
+			return src[i+1 : j], j + 1
 		}
-		if c == q || c == '\n' {
-			return b.String(), j + 1
-		}
-		b.WriteByte(c)
-		j++
 	}
-	return b.String(), j
+	return src[i+1:], len(src)
 }
 
 // skipTemplate skips a template literal, including ${…} substitutions that

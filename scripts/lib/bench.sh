@@ -1,0 +1,35 @@
+# Timing helpers for scripts/bench-*. Sourced, not run.
+#
+# bench_pair RUNS LABEL_A 'COMMAND A' LABEL_B 'COMMAND B'
+#   Runs A and B alternately (one warm-up each, then RUNS counted pairs), so
+#   that drift of a noisy machine hits both alike, and prints each median in
+#   milliseconds and the ratio of the medians A/B. Commands run through
+#   `bash -c` with stdout and stderr discarded.
+
+now_ns() { date +%s%N; }
+
+median() { sort -n | awk '{a[NR]=$1} END {if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
+
+time_once() {
+  local t0 t1
+  t0=$(now_ns)
+  bash -c "$1" >/dev/null 2>&1 || { echo "bench: command failed: $1" >&2; return 1; }
+  t1=$(now_ns)
+  echo $(( (t1 - t0) / 1000 ))
+}
+
+bench_pair() {
+  local runs=$1 la=$2 ca=$3 lb=$4 cb=$5 i
+  local -a ta=() tb=()
+  time_once "$ca" >/dev/null && time_once "$cb" >/dev/null || return 1
+  for ((i = 0; i < runs; i++)); do
+    ta+=("$(time_once "$ca")") || return 1
+    tb+=("$(time_once "$cb")") || return 1
+  done
+  local ma mb
+  ma=$(printf '%s\n' "${ta[@]}" | median)
+  mb=$(printf '%s\n' "${tb[@]}" | median)
+  printf '%-28s median %8.1f ms  (n=%d)\n' "$la" "$(echo "$ma / 1000" | bc -l)" "$runs"
+  printf '%-28s median %8.1f ms  (n=%d)\n' "$lb" "$(echo "$mb / 1000" | bc -l)" "$runs"
+  printf '%-28s %.3f\n' "ratio $la / $lb" "$(echo "$ma / $mb" | bc -l)"
+}
