@@ -1,0 +1,48 @@
+package wrappergen
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// WriteFile generates w's wrapper and stores it as <root>/.generated/<name>.ts.
+// It reports whether the file changed: an unchanged wrapper is left untouched
+// (its consumers need no recheck), a changed one replaces the old file
+// atomically (temp file + rename), so a failed or interrupted write never
+// leaves a half-written wrapper behind. On a generation error nothing is
+// written and an existing wrapper is kept for the caller to remove.
+func WriteFile(root string, w Wrapper) (changed bool, err error) {
+	src, err := Generate(w)
+	if err != nil {
+		return false, err
+	}
+	target := filepath.Join(root, filepath.FromSlash(FileName(w.Name)))
+	if old, err := os.ReadFile(target); err == nil && bytes.Equal(old, src) {
+		return false, nil
+	}
+	dir := filepath.Dir(target)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return false, fmt.Errorf("create %s: %w", dir, err)
+	}
+	tmp, err := os.CreateTemp(dir, "."+w.Name+".*.tmp")
+	if err != nil {
+		return false, fmt.Errorf("write wrapper for %q: %w", w.Name, err)
+	}
+	defer os.Remove(tmp.Name()) // a no-op once renamed
+	if _, err := tmp.Write(src); err != nil {
+		tmp.Close()
+		return false, fmt.Errorf("write %s: %w", tmp.Name(), err)
+	}
+	if err := tmp.Close(); err != nil {
+		return false, fmt.Errorf("write %s: %w", tmp.Name(), err)
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		return false, fmt.Errorf("chmod %s: %w", tmp.Name(), err)
+	}
+	if err := os.Rename(tmp.Name(), target); err != nil {
+		return false, fmt.Errorf("replace %s: %w", target, err)
+	}
+	return true, nil
+}
