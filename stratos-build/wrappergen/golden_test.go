@@ -110,4 +110,3 @@ func lineDiff(want, got string) string {
 	}
 	return b.String()
 }
-
