@@ -7,6 +7,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/go-hclog"
@@ -51,6 +52,6 @@ type testWriter struct{ t testing.TB }
 
 func (w testWriter) Write(p []byte) (int, error) {
 	w.t.Helper()
-	w.t.Log(string(p))
+	w.t.Log(strings.TrimRight(string(p), "\n"))
 	return len(p), nil
 }

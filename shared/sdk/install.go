@@ -1,0 +1,206 @@
+package sdk
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/gofrs/flock"
+	"github.com/hashicorp/go-hclog"
+
+	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/pkgjson"
+	"github.com/stratoscli/stratos/shared/toolchain"
+	"github.com/stratoscli/stratos/shared/version"
+)
+
+// InstalledDir is where a discovery root's one shared SDK lives.
+func InstalledDir(root string) string {
+	return filepath.Join(root, "node_modules", "@stratoscli", "stratos")
+}
+
+// InstalledVersion returns the version of the SDK installed in root, or ""
+// when there is none (or its package.json is unreadable).
+func InstalledVersion(root string) string {
+	data, err := os.ReadFile(filepath.Join(InstalledDir(root), "package.json"))
+	if err != nil {
+		return ""
+	}
+	var doc struct {
+		Version string `json:"version"`
+	}
+	if json.Unmarshal(data, &doc) != nil {
+		return ""
+	}
+	return doc.Version
+}
+
+// current reports whether root has this CLI's SDK and a zod for it.
+func current(root string) bool {
+	if InstalledVersion(root) != version.Version {
+		return false
+	}
+	_, err := os.Stat(filepath.Join(root, "node_modules", "zod", "package.json"))
+	return err == nil
+}
+
+// EnsureInstalled makes root (a discovery root) ready for workflows: its
+// package.json declares "type": "module" (created when missing; a CommonJS
+// root is an error, code package_commonjs), and its node_modules holds the
+// SDK at exactly version.Version plus zod. A missing or different SDK is
+// installed with npm; reinstalled tells the caller to invalidate that
+// root's builds. Concurrent calls for one root are serialized.
+func EnsureInstalled(ctx context.Context, tc *toolchain.Toolchain, root string, log hclog.Logger) (reinstalled bool, err error) {
+	if fi, err := os.Stat(root); err != nil || !fi.IsDir() {
+		return false, clierr.New("root_not_found", "discovery root %s is not a directory", root)
+	}
+	if _, err := pkgjson.EnsureModule(filepath.Join(root, pkgjson.FileName)); err != nil {
+		return false, err
+	}
+	if current(root) {
+		return false, nil
+	}
+	unlock, err := lockRoot(ctx, tc, root, log)
+	if err != nil {
+		return false, err
+	}
+	defer unlock()
+	if current(root) {
+		return false, nil // another process installed it while we waited
+	}
+	return true, install(ctx, tc, root, log)
+}
+
+// install runs one npm install in root with the SDK tarball and, unless the
+// root's package.json already declares its own zod, the pinned zod. zod is
+// named explicitly because the SDK's peer dependency alone makes npm fetch
+// zod's metadata anyway; naming it pins the version it gets. --no-save keeps
+// a machine-specific tarball path out of the root's package.json and lock: a
+// later plain `npm install` may prune the SDK, and the next Stratos command
+// then finds it missing and installs it again.
+func install(ctx context.Context, tc *toolchain.Toolchain, root string, log hclog.Logger) error {
+	had := InstalledVersion(root)
+	tarball, err := writeTarball(tc)
+	if err != nil {
+		return err
+	}
+	args := []string{"install", "--no-audit", "--no-fund", "--no-update-notifier", "--no-save", "--prefer-offline", tarball}
+	declares, err := declaresZod(root)
+	if err != nil {
+		return err
+	}
+	if !declares {
+		args = append(args, "zod@"+toolchain.ZodVersion)
+	}
+	if had == "" {
+		log.Info(fmt.Sprintf("installing %s %s into %s", PackageName, version.Version, root))
+	} else {
+		log.Info(fmt.Sprintf("replacing %s %s with %s in %s", PackageName, had, version.Version, root))
+	}
+	// npm trusts its hidden lockfile (node_modules/.package-lock.json) over
+	// the package folders, so a changed or damaged SDK folder can look "up to
+	// date" to it. The folder is Stratos's own: remove it so npm must place it.
+	if err := os.RemoveAll(InstalledDir(root)); err != nil {
+		return clierr.New("sdk_install_failed", "remove the old SDK %s: %v", InstalledDir(root), err).Wrap(err)
+	}
+	if err := tc.RunNPM(ctx, log, root, args...); err != nil {
+		return err // npm's own message, naming the root
+	}
+	if got := InstalledVersion(root); got != version.Version {
+		return clierr.New("sdk_install_failed", "npm install in %s finished, but %s holds version %q, not %s", root, InstalledDir(root), got, version.Version)
+	}
+	if !current(root) {
+		return clierr.New("sdk_install_failed", "npm install in %s finished without installing zod, which the SDK needs: add zod@^4 to %s", root, filepath.Join(root, pkgjson.FileName))
+	}
+	return nil
+}
+
+// declaresZod reports whether root's package.json lists zod itself; then the
+// author's version is kept.
+func declaresZod(root string) (bool, error) {
+	path := filepath.Join(root, pkgjson.FileName)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return false, clierr.New("package_json_unreadable", "read %s: %v", path, err).Wrap(err)
+	}
+	var doc map[string]json.RawMessage
+	if err := json.Unmarshal(data, &doc); err != nil {
+		return false, clierr.New("package_json_invalid", "%s is not a valid package.json: %v", path, err).Wrap(err)
+	}
+	for _, field := range []string{"dependencies", "devDependencies", "optionalDependencies"} {
+		var deps map[string]json.RawMessage
+		if json.Unmarshal(doc[field], &deps) == nil && deps["zod"] != nil {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// writeTarball writes the SDK tarball into <toolchain>/sdk/ (atomically: a
+// concurrent npm must never read half a file) and returns its path.
+func writeTarball(tc *toolchain.Toolchain) (string, error) {
+	dir := filepath.Join(tc.Dir, "sdk")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", clierr.New("toolchain_dir", "create %s: %v", dir, err).Wrap(err)
+	}
+	var buf bytes.Buffer
+	if err := Tarball(&buf); err != nil {
+		return "", err
+	}
+	dest := filepath.Join(dir, TarballName())
+	if old, err := os.ReadFile(dest); err == nil && bytes.Equal(old, buf.Bytes()) {
+		return dest, nil
+	}
+	tmp, err := os.CreateTemp(dir, ".tmp-"+TarballName()+"-")
+	if err != nil {
+		return "", clierr.New("toolchain_dir", "write the SDK tarball into %s: %v", dir, err).Wrap(err)
+	}
+	defer os.Remove(tmp.Name()) // a no-op after the rename
+	_, werr := tmp.Write(buf.Bytes())
+	if cerr := tmp.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr == nil {
+		werr = os.Rename(tmp.Name(), dest)
+	}
+	if werr != nil {
+		return "", clierr.New("toolchain_dir", "write %s: %v", dest, werr).Wrap(werr)
+	}
+	return dest, nil
+}
+
+// lockRoot serializes SDK installs into one root. The lock file lives in the
+// toolchain directory, keyed by the root's path, so that nothing is added to
+// the root (npm owns node_modules).
+func lockRoot(ctx context.Context, tc *toolchain.Toolchain, root string, log hclog.Logger) (func(), error) {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return nil, err
+	}
+	sum := sha256.Sum256([]byte(abs))
+	dir := filepath.Join(tc.Dir, "locks")
+	if err := os.MkdirAll(dir, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+		return nil, clierr.New("toolchain_dir", "create %s: %v", dir, err).Wrap(err)
+	}
+	fl := flock.New(filepath.Join(dir, "sdk-"+hex.EncodeToString(sum[:8])+".lock"))
+	ok, err := fl.TryLock()
+	if err == nil && !ok {
+		log.Info("waiting for another Stratos process installing the SDK", "root", root)
+		ok, err = fl.TryLockContext(ctx, 200*time.Millisecond)
+	}
+	if err != nil || !ok {
+		if err == nil {
+			err = ctx.Err()
+		}
+		return nil, clierr.New("sdk_locked", "lock %s for %s: %v", fl.Path(), root, err).Wrap(err)
+	}
+	return func() { _ = fl.Unlock() }, nil
+}

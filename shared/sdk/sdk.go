@@ -1,0 +1,123 @@
+// Package sdk embeds the TypeScript SDK (@stratoscli/stratos) that workflow
+// code imports, installs it into discovery roots and loads workflow
+// definitions through it.
+//
+// The compiled JavaScript and declarations in dist/ are committed (so that
+// `go install` users need no TypeScript compiler) and kept in step with
+// src/ by a test; scripts/build-sdk regenerates them. The package's version
+// is always the CLI's: shared/version.Version.
+package sdk
+
+import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
+	"embed"
+	"encoding/json"
+	"fmt"
+	"io"
+	"io/fs"
+	"path"
+	"time"
+
+	"github.com/stratoscli/stratos/shared/toolchain"
+	"github.com/stratoscli/stratos/shared/version"
+)
+
+// PackageName is the SDK's npm package name.
+const PackageName = "@stratoscli/stratos"
+
+//go:embed dist
+var dist embed.FS
+
+// packageJSON is the SDK's package.json. zod is a peer dependency: the one
+// zod in the discovery root serves both the SDK and the workflows, so zod's
+// types and registries are shared (EnsureInstalled installs it alongside).
+type packageJSON struct {
+	Name             string            `json:"name"`
+	Version          string            `json:"version"`
+	Description      string            `json:"description"`
+	Type             string            `json:"type"`
+	Exports          map[string]any    `json:"exports"`
+	Types            string            `json:"types"`
+	Files            []string          `json:"files"`
+	PeerDependencies map[string]string `json:"peerDependencies"`
+	Engines          map[string]string `json:"engines"`
+}
+
+// PackageJSON returns the SDK's package.json, at version.Version.
+func PackageJSON() []byte {
+	doc := packageJSON{
+		Name:        PackageName,
+		Version:     version.Version,
+		Description: "The Stratos workflow SDK. Stratos installs it into each discovery root at the CLI's own version; do not install it yourself.",
+		Type:        "module",
+		Exports: map[string]any{
+			".":        map[string]string{"types": "./dist/index.d.ts", "default": "./dist/index.js"},
+			"./loader": map[string]string{"default": "./dist/loader.js"},
+		},
+		Types:            "./dist/index.d.ts",
+		Files:            []string{"dist"},
+		PeerDependencies: map[string]string{"zod": "^4.0.0"},
+		Engines:          map[string]string{"node": fmt.Sprintf(">=%d", toolchain.NodeMajor)},
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(doc); err != nil {
+		panic(err) // a fixed, valid document: cannot fail
+	}
+	return buf.Bytes()
+}
+
+// TarballName is the file name npm would give the SDK's tarball.
+func TarballName() string { return "stratoscli-stratos-" + version.Version + ".tgz" }
+
+// npmEpoch is the timestamp npm itself gives every entry of a packed
+// tarball, so that the same contents always make the same bytes.
+var npmEpoch = time.Date(1985, time.October, 26, 8, 15, 0, 0, time.UTC)
+
+// Tarball writes the SDK as an npm package tarball (package/package.json and
+// package/dist/…) to w. The output is deterministic: sorted entries, fixed
+// times, owners and modes.
+func Tarball(w io.Writer) error {
+	gz := gzip.NewWriter(w) // zero header: no name, no time
+	tw := tar.NewWriter(gz)
+	if err := addFile(tw, "package/package.json", PackageJSON()); err != nil {
+		return err
+	}
+	err := fs.WalkDir(dist, "dist", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := dist.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return addFile(tw, path.Join("package", p), data)
+	})
+	if err != nil {
+		return fmt.Errorf("write the SDK tarball: %w", err)
+	}
+	if err := tw.Close(); err != nil {
+		return err
+	}
+	return gz.Close()
+}
+
+func addFile(tw *tar.Writer, name string, data []byte) error {
+	hdr := &tar.Header{
+		Typeflag: tar.TypeReg,
+		Name:     name,
+		Mode:     0o644,
+		Size:     int64(len(data)),
+		ModTime:  npmEpoch,
+		Format:   tar.FormatUSTAR,
+	}
+	if err := tw.WriteHeader(hdr); err != nil {
+		return fmt.Errorf("write the SDK tarball: %s: %w", name, err)
+	}
+	_, err := tw.Write(data)
+	return err
+}

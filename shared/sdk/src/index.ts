@@ -1,0 +1,21 @@
+// @stratoscli/stratos: the SDK that workflow code imports. Stratos installs
+// exactly one copy per discovery root (<root>/node_modules/@stratoscli/stratos),
+// at the CLI's own version; workflows must not install another.
+export { workflow, isWorkflowDefinition } from "./workflow.js";
+export type {
+  Schema,
+  WorkflowSpec,
+  WorkflowDefinition,
+  WorkflowInput,
+  WorkflowParsedInput,
+  WorkflowOutput,
+} from "./workflow.js";
+export { createChildWorkflow } from "./child.js";
+export type {
+  AgentOverride,
+  WorkflowOverrides,
+  ChildWorkflow,
+  ChildWorkflowReference,
+  ChildWorkflowOptions,
+} from "./child.js";
+export type { Side, Unrepresentable, DefinitionDescription } from "./describe.js";

@@ -1,0 +1,80 @@
+// The loader entry (`@stratoscli/stratos/loader`): Stratos runs
+//   node <root>/node_modules/@stratoscli/stratos/dist/loader.js <compiled entry>
+// to read a workflow's contract without calling run. It writes exactly one
+// JSON document to file descriptor 3, never to stdout: importing the module
+// runs its top-level code, whose console output must not corrupt the result.
+// The document is a DefinitionDescription, or {"error":{code,message,stack?}}.
+import { writeSync } from "node:fs";
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { describeDefinition } from "./describe.js";
+import { definitionOrigin, describeValue, isWorkflowDefinition } from "./workflow.js";
+
+const resultFd = 3;
+
+interface LoaderError {
+  error: { code: string; message: string; stack?: string };
+}
+
+async function load(entry: string | undefined): Promise<object> {
+  if (entry === undefined || entry === "") {
+    return failure("usage", "usage: node loader.js <compiled workflow entry .js>");
+  }
+  let module: { default?: unknown };
+  try {
+    module = await import(pathToFileURL(resolve(entry)).href);
+  } catch (err) {
+    return failure("definition_load_failed", `loading ${entry} failed: ${errorText(err)}`, err);
+  }
+  const definition = module.default;
+  if (!isWorkflowDefinition(definition)) {
+    return failure(
+      "definition_invalid",
+      `${entry} must default-export workflow({ input, output, run }) from @stratoscli/stratos; its default export is ${describeValue(definition)}`,
+    );
+  }
+  const origin = definitionOrigin(definition);
+  if (origin.definedBy !== origin.expected) {
+    return failure(
+      "sdk_shadowed",
+      `${entry} was defined with another copy of @stratoscli/stratos (${origin.definedBy}) than the discovery root's (${origin.expected}); remove the closer copy so that the workflow uses the root's SDK`,
+    );
+  }
+  try {
+    return describeDefinition(definition);
+  } catch (err) {
+    return failure("schema_conversion_failed", `converting the schemas of ${entry} to JSON Schema failed: ${errorText(err)}`, err);
+  }
+}
+
+function failure(code: string, message: string, cause?: unknown): LoaderError {
+  const stack = cause instanceof Error ? cause.stack : undefined;
+  return { error: stack === undefined ? { code, message } : { code, message, stack } };
+}
+
+function errorText(err: unknown): string {
+  if (err instanceof Error) {
+    const code = (err as { code?: unknown }).code;
+    return typeof code === "string" ? `${err.name} [${code}]: ${err.message}` : `${err.name}: ${err.message}`;
+  }
+  return String(err);
+}
+
+// writeAll writes the whole buffer: writeSync may write less than asked.
+function writeAll(fd: number, data: Buffer): void {
+  for (let off = 0; off < data.length; ) {
+    off += writeSync(fd, data, off, data.length - off);
+  }
+}
+
+const result = await load(process.argv[2]);
+const data = Buffer.from(JSON.stringify(result) + "\n");
+try {
+  writeAll(resultFd, data);
+} catch {
+  // Run by hand, without fd 3: print the result where a person can see it.
+  writeAll(1, data);
+}
+// Exit now: timers or sockets that the module's top-level code opened must
+// not keep the loader alive.
+process.exit("error" in result ? 1 : 0);
