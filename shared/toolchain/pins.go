@@ -3,8 +3,6 @@
 // key: changing one invalidates every build.
 package toolchain
 
-
-
 // Pinned versions (see ../shared/research/toolchain.md for why these).
 const (
 	NodeMajor         = 24
@@ -67,4 +65,3 @@ func npmPlatform(goos, goarch string) (platform, arch string) {
 	}
 	return platform, arch
 }
-
