@@ -7,6 +7,7 @@ package cliapp
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/signal"
@@ -42,6 +43,10 @@ func RunContext(ctx context.Context, cmd *cli.Command, args []string, stdio IO) 
 	err := cmd.Run(ctx, args)
 	if err == nil {
 		return clierr.ExitOK
+	}
+	var silent *SilentError
+	if errors.As(err, &silent) {
+		return silent.Code
 	}
 	var ce *clierr.Error
 	if !errors.As(err, &ce) {
@@ -100,3 +105,13 @@ func ExactArgs(cmd *cli.Command, min, max int, usage string) error {
 
 // Lines joins help lines; handy for long Description texts.
 func Lines(lines ...string) string { return strings.Join(lines, "\n") }
+
+// SilentError carries an exit code for a command that has already written
+// its complete result (for example a JSON document listing failures): Run
+// exits with the code and prints nothing more.
+type SilentError struct{ Code int }
+
+func (e *SilentError) Error() string { return fmt.Sprintf("exit status %d", e.Code) }
+
+// Silent returns a SilentError with the given exit code.
+func Silent(code int) error { return &SilentError{Code: code} }

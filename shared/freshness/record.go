@@ -20,11 +20,15 @@ const RecordFile = "dist/.stratos-build.json"
 // Record is written by the build only after a fully successful preparation;
 // discovery reads it to decide whether a workflow is built.
 type Record struct {
-	FormatVersion int       `json:"formatVersion"`
-	Name          string    `json:"name"`
-	Key           string    `json:"key"`
-	Parts         Parts     `json:"parts"`
-	Entry         string    `json:"entry"` // compiled entrypoint, relative to the workflow directory
+	FormatVersion int    `json:"formatVersion"`
+	Name          string `json:"name"`
+	Key           string `json:"key"`
+	Parts         Parts  `json:"parts"`
+	Entry         string `json:"entry"` // compiled entrypoint, relative to the workflow directory
+	// WrapperSHA256 is the hash of the child-workflow wrapper the build
+	// generated (<root>/.generated/<name>.ts), so a later build can tell a
+	// current wrapper from a missing or edited one without running node.
+	WrapperSHA256 string    `json:"wrapperSha256,omitempty"`
 	BuiltAt       time.Time `json:"builtAt"`
 }
 

@@ -1,33 +1,79 @@
-// Package command implements the stratos-build CLI. Main is called by
-// cmd/stratos-build and, in-process, by the testscripts module.
+// Package command implements the stratos-build CLI: build, describe,
+// schema, clean, new, and the internal prepare used by stratos-run. Main is
+// called by cmd/stratos-build and, in-process, by the testscripts module.
 package command
 
 import (
 	"io"
+	"os"
 
 	"github.com/urfave/cli/v3"
 
 	"github.com/stratoscli/stratos/shared/cliapp"
+	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/logging"
 	"github.com/stratoscli/stratos/shared/version"
+	"github.com/stratoscli/stratos/stratos-build/pipeline"
 )
 
-// Main runs stratos-build with args (args[0] is the program name) and returns
-// the process exit code.
+// Main runs stratos-build with args (args[0] is the program name) and
+// returns the process exit code.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	return cliapp.Run(newCommand(), args, cliapp.IO{Stdin: stdin, Stdout: stdout, Stderr: stderr})
+	return cliapp.Run(newCommand(stderr), args, cliapp.IO{Stdin: stdin, Stdout: stdout, Stderr: stderr})
 }
 
-func newCommand() *cli.Command {
+func newCommand(stderr io.Writer) *cli.Command {
 	return &cli.Command{
 		Name:    "stratos-build",
 		Version: version.Version,
-		Usage:   "Stratos build tool",
+		Usage:   "build, describe, clean and scaffold workflows",
 		Commands: []*cli.Command{
-			{Name: "build", Flags: []cli.Flag{cliapp.JSONFlag()}, Action: cliapp.NotImplemented("stratos build")},
-			{Name: "describe", Flags: []cli.Flag{cliapp.JSONFlag()}, Action: cliapp.NotImplemented("stratos describe")},
-			{Name: "schema", Flags: []cli.Flag{cliapp.JSONFlag()}, Action: cliapp.NotImplemented("stratos schema")},
-			{Name: "clean", Flags: []cli.Flag{cliapp.JSONFlag()}, Action: cliapp.NotImplemented("stratos clean")},
-			{Name: "new", Flags: []cli.Flag{cliapp.JSONFlag()}, Action: cliapp.NotImplemented("stratos new")},
+			buildCommand(), describeCommand(), schemaCommand(), cleanCommand(), newWorkflowCommand(), prepareCommand(),
 		},
 	}
+}
+
+// session returns a preparation session for the invocation.
+func session(cmd *cli.Command) (*pipeline.Session, error) {
+	cwd, err := os.Getwd()
+	if err != nil {
+		return nil, clierr.New("cwd_unreadable", "read working directory: %v", err)
+	}
+	return &pipeline.Session{Log: logging.New("stratos", cmd.Root().ErrWriter), Stderr: cmd.Root().ErrWriter, Cwd: cwd}, nil
+}
+
+// targetArg returns the workflow named by the positional argument or
+// --name; "" means none was given.
+func targetArg(cmd *cli.Command) (string, error) {
+	name := cmd.String("name")
+	switch {
+	case cmd.Args().Len() > 1:
+		return "", clierr.Usage("usage", "usage: %s", cmd.UsageText)
+	case cmd.Args().Len() == 1 && name != "":
+		return "", clierr.Usage("usage", "give the workflow either as an argument or with --name, not both")
+	case cmd.Args().Len() == 1:
+		return cmd.Args().First(), nil
+	}
+	return name, nil
+}
+
+func nameFlag() *cli.StringFlag {
+	return &cli.StringFlag{Name: "name", Usage: "the workflow to work on (same as the positional argument)"}
+}
+
+// buildFailedError reports a failed preparation of the requested workflow.
+func buildFailedError(out *pipeline.Outcome) error {
+	t := out.Target
+	msg := "build of " + t.Name + " failed (" + t.Reason + ")"
+	if len(t.Diagnostics) > 0 {
+		msg += ": " + t.Diagnostics[0].Message
+	}
+	return clierr.New("build_failed", "%s", msg).WithDetails(map[string]any{"results": out.Results, "warnings": nonNil(out.Warnings)})
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
 }

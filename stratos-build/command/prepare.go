@@ -1,0 +1,64 @@
+package command
+
+import (
+	"context"
+	"path/filepath"
+
+	"github.com/urfave/cli/v3"
+
+	"github.com/stratoscli/stratos/shared/cliapp"
+	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/manifest"
+)
+
+// prepareCommand is the entry point stratos-run uses: the same preparation
+// as build, for one workflow, answering where its compiled entry is.
+func prepareCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "prepare",
+		Usage:     "prepare one workflow for running (used by stratos-run)",
+		UsageText: "stratos-build prepare <workflow> --json",
+		Hidden:    true,
+		Flags:     []cli.Flag{cliapp.JSONFlag(), nameFlag()},
+		Action:    runPrepare,
+	}
+}
+
+// Prepared is the JSON contract of `stratos-build prepare --json`.
+type Prepared struct {
+	Name          string            `json:"name"`
+	Dir           string            `json:"dir"`
+	Root          string            `json:"root"`
+	RootDir       string            `json:"rootDir"`
+	Status        string            `json:"status"`
+	CompiledEntry string            `json:"compiledEntry"` // absolute
+	Manifest      manifest.Manifest `json:"manifest"`
+	Warnings      []string          `json:"warnings"`
+}
+
+func runPrepare(ctx context.Context, cmd *cli.Command) error {
+	target, err := targetArg(cmd)
+	if err != nil {
+		return err
+	}
+	if target == "" {
+		return clierr.Usage("usage", "usage: %s", cmd.UsageText)
+	}
+	s, err := session(cmd)
+	if err != nil {
+		return err
+	}
+	out, err := s.PrepareTarget(ctx, target)
+	if err != nil {
+		return err
+	}
+	if out.Target.Failed() {
+		return buildFailedError(out)
+	}
+	w := out.Target.Workflow()
+	return clierr.PrintJSON(cmd.Root().Writer, Prepared{
+		Name: w.Manifest.Name, Dir: w.Dir, Root: string(w.Root.Kind), RootDir: w.Root.Dir,
+		Status: out.Target.Status, CompiledEntry: filepath.Join(w.Dir, filepath.FromSlash(out.Target.CompiledEntry)),
+		Manifest: w.Manifest, Warnings: nonNil(out.Warnings),
+	})
+}

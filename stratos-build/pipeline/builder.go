@@ -1,0 +1,282 @@
+package pipeline
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+
+	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/discovery"
+	"github.com/stratoscli/stratos/shared/freshness"
+	"github.com/stratoscli/stratos/shared/sdk"
+	"github.com/stratoscli/stratos/shared/toolchain"
+	"github.com/stratoscli/stratos/shared/version"
+	"github.com/stratoscli/stratos/stratos-build/wrappergen"
+)
+
+// Builder prepares the workflows of one discovery root. It is used for one
+// command invocation: results are memoized so each workflow is prepared at
+// most once, however many parents require it.
+type Builder struct {
+	Root   *discovery.Root
+	Log    hclog.Logger
+	Stderr io.Writer // receives the workflow's own output while its module loads
+	// Toolchain provides node, npm and tsc. It is only asked for when
+	// something must be built or loaded, so reusing fresh builds needs none.
+	Toolchain func(ctx context.Context) (*toolchain.Toolchain, error)
+
+	tc        *toolchain.Toolchain
+	rootReady bool
+	results   map[*discovery.Workflow]*Result
+	order     []*Result
+	warnings  []string
+}
+
+// Results returns every result in completion order: children before parents.
+func (b *Builder) Results() []*Result { return b.order }
+
+// Warnings returns soft problems found while preparing (tracked generated
+// files, for example).
+func (b *Builder) Warnings() []string { return b.warnings }
+
+func (b *Builder) warn(format string, args ...any) {
+	msg := sprintf(format, args...)
+	b.warnings = append(b.warnings, msg)
+	b.Log.Warn(msg)
+}
+
+// Prepare makes w and everything it requires built, reusing fresh builds.
+func (b *Builder) Prepare(ctx context.Context, w *discovery.Workflow) *Result {
+	if b.results == nil {
+		b.results = map[*discovery.Workflow]*Result{}
+	}
+	if r, ok := b.results[w]; ok {
+		return r
+	}
+	r := b.prepare(ctx, w)
+	r.workflow = w
+	if r.CompiledEntry == "" {
+		r.CompiledEntry = freshness.CompiledEntry(w.Dir, w.Manifest.Entrypoint)
+	}
+	b.results[w] = r
+	b.order = append(b.order, r)
+	return r
+}
+
+func (b *Builder) prepare(ctx context.Context, w *discovery.Workflow) *Result {
+	// Step 1: the static import scan happened in discovery; act on it.
+	if c := findCycle(b.Root, w); c != nil {
+		return failed(w, ReasonCycle, message("workflow %s is part of a reference cycle: %s (recursive workflow invocation is not supported)", w.Manifest.Name, cycleText(c)))
+	}
+	if missing := b.Root.MissingReferences(w); len(missing) > 0 {
+		var diags []Diagnostic
+		for _, name := range sortedKeys(missing) {
+			diags = append(diags, Diagnostic{File: missing[name], Message: sprintf(
+				"%s imports ../.generated/%s.js, but the root %s has no valid workflow named %q; create it or remove the import",
+				missing[name], name, b.Root.Root.Dir, name)})
+		}
+		return failed(w, ReasonMissingReference, diags...)
+	}
+	// Step 4 (children first), before this workflow's own work.
+	children := map[string]*Result{}
+	for _, name := range w.Sources.References {
+		cr := b.Prepare(ctx, b.Root.Workflows[name])
+		if cr.Failed() {
+			return failed(w, ReasonDependencyFailed, message("required workflow %s failed to build (%s)", name, cr.Reason))
+		}
+		children[name] = cr
+	}
+	if w.Status == freshness.Built && sdk.InstalledVersion(b.Root.Root.Dir) == version.Version {
+		return b.reuse(ctx, w)
+	}
+	return b.build(ctx, w, children)
+}
+
+// reuse returns a fresh workflow as up to date. Its own wrapper is restored
+// if it went missing or was edited: wrappers of every built workflow must be
+// current for parents to compile against.
+func (b *Builder) reuse(ctx context.Context, w *discovery.Workflow) *Result {
+	r := &Result{Name: w.Manifest.Name, Dir: w.Dir, Status: StatusUpToDate, Diagnostics: []Diagnostic{}, Key: w.Key}
+	rec, err := freshness.ReadRecord(w.Dir)
+	if err == nil && rec != nil {
+		r.CompiledEntry = rec.Entry
+		if rec.WrapperSHA256 != "" && wrapperSum(b.Root.Root.Dir, w.Manifest.Name) == rec.WrapperSHA256 {
+			return r
+		}
+	}
+	def, fail := b.loadDefinition(ctx, w)
+	if fail != nil {
+		return fail
+	}
+	r.Definition = def
+	if _, fail := b.writeWrapper(w, def); fail != nil {
+		return fail
+	}
+	return r
+}
+
+func (b *Builder) build(ctx context.Context, w *discovery.Workflow, children map[string]*Result) *Result {
+	b.Log.Info("building", "workflow", w.Manifest.Name, "reason", w.Reason)
+	// Nothing may claim "built" while the build is under way or if it fails.
+	if err := freshness.RemoveRecord(w.Dir); err != nil {
+		return failed(w, ReasonInternal, message("remove the old build record of %s: %v", w.Manifest.Name, err))
+	}
+	if fail := b.ensureRoot(ctx, w); fail != nil {
+		return fail
+	}
+	// Step 2: this workflow's dependencies.
+	if fail := b.installDependencies(ctx, w); fail != nil {
+		return fail
+	}
+	// Step 3: MCP wrapper preparation belongs here (not implemented yet).
+	// Steps 5 and 6: each child's wrapper is current before we compile.
+	for _, name := range w.Sources.References {
+		if fail := b.ensureChildWrapper(ctx, w, b.Root.Workflows[name], children[name]); fail != nil {
+			return fail
+		}
+	}
+	// Step 7.
+	entry := filepath.Join(w.Dir, filepath.FromSlash(w.Manifest.Entrypoint))
+	if _, err := os.Stat(entry); err != nil {
+		return failed(w, ReasonEntrypointNotFound, message("entrypoint %s not found (set entrypoint in %s/workflow.yaml, default workflow.ts)", entry, w.Dir))
+	}
+	if fail := b.compile(ctx, w, entry); fail != nil {
+		return fail
+	}
+	def, fail := b.loadDefinition(ctx, w)
+	if fail != nil {
+		return fail
+	}
+	wrapperSHA, fail := b.writeWrapper(w, def)
+	if fail != nil {
+		return fail
+	}
+	// Step 8: the record, computed from the files as they are now (npm may
+	// have written a lock file, metadata may have gained "type").
+	return b.writeRecord(w, children, def, wrapperSHA)
+}
+
+func (b *Builder) writeRecord(w *discovery.Workflow, children map[string]*Result, def *sdk.Definition, wrapperSHA string) *Result {
+	src, err := freshness.ScanSources(w.Dir)
+	if err != nil {
+		return failed(w, ReasonInternal, message("%v", err))
+	}
+	parts := freshness.Parts{Toolchain: freshness.CurrentToolchain(), Files: src.Files}
+	for _, name := range src.References {
+		cr, ok := children[name]
+		if !ok {
+			return failed(w, ReasonInternal, message("%s gained a reference to %s during its build; build again", w.Manifest.Name, name))
+		}
+		parts.References = append(parts.References, freshness.Reference{Name: name, Key: cr.Key})
+	}
+	key := parts.Key()
+	entry := freshness.CompiledEntry(w.Dir, w.Manifest.Entrypoint)
+	rec := &freshness.Record{
+		FormatVersion: freshness.RecordFormat, Name: w.Manifest.Name, Key: key, Parts: parts,
+		Entry: entry, WrapperSHA256: wrapperSHA, BuiltAt: time.Now().UTC(),
+	}
+	if err := freshness.WriteRecord(w.Dir, rec); err != nil {
+		return failed(w, ReasonInternal, message("%v", err))
+	}
+	b.Log.Info("built", "workflow", w.Manifest.Name)
+	return &Result{Name: w.Manifest.Name, Dir: w.Dir, Status: StatusBuilt, Diagnostics: []Diagnostic{}, Key: key, Definition: def, CompiledEntry: entry}
+}
+
+// ensureChildWrapper regenerates child's wrapper unless the one on disk is
+// the one the child's current build produced.
+func (b *Builder) ensureChildWrapper(ctx context.Context, parent, child *discovery.Workflow, cr *Result) *Result {
+	if cr.Definition == nil {
+		rec, _ := freshness.ReadRecord(child.Dir)
+		if rec != nil && rec.WrapperSHA256 != "" && wrapperSum(b.Root.Root.Dir, child.Manifest.Name) == rec.WrapperSHA256 {
+			return nil
+		}
+		def, fail := b.loadDefinition(ctx, child)
+		if fail != nil {
+			return failed(parent, ReasonDependencyFailed, message("load required workflow %s: %s", child.Manifest.Name, fail.Diagnostics[0].Message))
+		}
+		cr.Definition = def
+	}
+	if _, fail := b.writeWrapper(child, cr.Definition); fail != nil {
+		return failed(parent, ReasonDependencyFailed, fail.Diagnostics...)
+	}
+	return nil
+}
+
+func (b *Builder) writeWrapper(w *discovery.Workflow, def *sdk.Definition) (string, *Result) {
+	wr := wrappergen.Wrapper{
+		Name: w.Manifest.Name, Dir: filepath.Base(w.Dir), Entrypoint: w.Manifest.Entrypoint,
+		Input: def.Input, Output: def.Output,
+	}
+	if _, err := wrappergen.WriteFile(b.Root.Root.Dir, wr); err != nil {
+		return "", failed(w, ReasonWrapper, message("generate the wrapper of %s: %v", w.Manifest.Name, err))
+	}
+	return wrapperSum(b.Root.Root.Dir, w.Manifest.Name), nil
+}
+
+// wrapperSum is the SHA-256 of a workflow's wrapper file, "" when missing.
+func wrapperSum(root, name string) string {
+	data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(wrappergen.FileName(name))))
+	if err != nil {
+		return ""
+	}
+	h := sha256.Sum256(data)
+	return hex.EncodeToString(h[:])
+}
+
+// toolchain returns the toolchain, ensuring it on first use.
+func (b *Builder) toolchain(ctx context.Context) (*toolchain.Toolchain, error) {
+	if b.tc != nil {
+		return b.tc, nil
+	}
+	tc, err := b.Toolchain(ctx)
+	if err != nil {
+		return nil, err
+	}
+	b.tc = tc
+	return tc, nil
+}
+
+// ensureRoot readies the discovery root once per invocation: toolchain,
+// root package metadata, the shared SDK, Git ignore rules.
+func (b *Builder) ensureRoot(ctx context.Context, w *discovery.Workflow) *Result {
+	if b.rootReady {
+		return nil
+	}
+	tc, err := b.toolchain(ctx)
+	if err != nil {
+		return failed(w, ReasonToolchain, errorDiagnostic(err))
+	}
+	reinstalled, err := sdk.EnsureInstalled(ctx, tc, b.Root.Root.Dir, b.Log)
+	if err != nil {
+		reason := ReasonDependencies
+		if ce := (*clierr.Error)(nil); errors.As(err, &ce) && ce.Code == "package_commonjs" {
+			reason = ReasonPackageMetadata
+		}
+		return failed(w, reason, errorDiagnostic(err))
+	}
+	if reinstalled {
+		b.invalidateRoot()
+	}
+	b.manageGitIgnores(ctx)
+	b.rootReady = true
+	return nil
+}
+
+// invalidateRoot removes every build record of the root: they were built
+// against another SDK version.
+func (b *Builder) invalidateRoot() {
+	for _, w := range b.Root.Sorted() {
+		if err := freshness.RemoveRecord(w.Dir); err != nil {
+			b.warn("remove the build record of %s: %v", w.Manifest.Name, err)
+		}
+	}
+}
+
+func errorDiagnostic(err error) Diagnostic { return Diagnostic{Message: clierr.As(err).Message} }

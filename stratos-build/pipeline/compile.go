@@ -1,0 +1,87 @@
+package pipeline
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/stratoscli/stratos/shared/discovery"
+	"github.com/stratoscli/stratos/shared/toolchain"
+)
+
+// compile type-checks and compiles the workflow's entrypoint and its import
+// closure with the pinned tsc and explicit flags (never a tsconfig). The
+// discovery root is rootDir, so <root>/<wf>/x.ts lands in <wf>/dist/<wf>/x.js
+// and the wrapper <root>/.generated/c.ts in <wf>/dist/.generated/c.js:
+// relative imports keep working in the compiled tree.
+func (b *Builder) compile(ctx context.Context, w *discovery.Workflow, entry string) *Result {
+	tc, err := b.toolchain(ctx)
+	if err != nil {
+		return failed(w, ReasonToolchain, errorDiagnostic(err))
+	}
+	dist := filepath.Join(w.Dir, "dist")
+	// Old output must not survive: a file compiled from a since-deleted
+	// source would still be importable.
+	if err := os.RemoveAll(dist); err != nil {
+		return failed(w, ReasonInternal, message("remove %s: %v", dist, err))
+	}
+	b.Log.Info("compiling", "workflow", w.Manifest.Name)
+	args := append(CompilerArgs(tc, b.Root.Root.Dir, dist), entry)
+	cmd := exec.CommandContext(ctx, tc.Tsc, args...)
+	cmd.Dir = b.Root.Root.Dir
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err = cmd.Run()
+	if err == nil {
+		return nil
+	}
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) {
+		return failed(w, ReasonToolchain, message("run %s: %v", tc.Tsc, err))
+	}
+	diags := parseTscOutput(out.String())
+	if len(diags) == 0 {
+		diags = []Diagnostic{message("tsc exited with status %d: %s", exit.ExitCode(), strings.TrimSpace(out.String()))}
+	}
+	return failed(w, ReasonTypeErrors, diags...)
+}
+
+// CompilerArgs are tsc's arguments for compiling into outDir, without the
+// entry file: the pinned flags, plus the toolchain's @types directory and
+// the mirrored layout's rootDir/outDir.
+func CompilerArgs(tc *toolchain.Toolchain, root, outDir string) []string {
+	args := append([]string{}, toolchain.CompilerFlags...)
+	return append(args, "--typeRoots", tc.TypeRoots, "--rootDir", root, "--outDir", outDir, "--pretty", "false")
+}
+
+var tscLine = regexp.MustCompile(`^(.+)\((\d+),(\d+)\): error (TS\d+): `)
+
+// parseTscOutput turns tsc's non-pretty output into diagnostics, keeping
+// each message verbatim (file(line,col): error TSnnnn: text, with any
+// continuation lines).
+func parseTscOutput(s string) []Diagnostic {
+	var out []Diagnostic
+	for _, line := range strings.Split(strings.TrimRight(s, "\n"), "\n") {
+		if line == "" {
+			continue
+		}
+		if m := tscLine.FindStringSubmatch(line); m != nil {
+			l, _ := strconv.Atoi(m[2])
+			c, _ := strconv.Atoi(m[3])
+			out = append(out, Diagnostic{Message: line, File: m[1], Line: l, Column: c, Code: m[4]})
+			continue
+		}
+		if len(out) > 0 && (strings.HasPrefix(line, " ") || strings.HasPrefix(line, "\t")) {
+			out[len(out)-1].Message += "\n" + line
+			continue
+		}
+		out = append(out, Diagnostic{Message: line})
+	}
+	return out
+}

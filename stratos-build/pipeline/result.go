@@ -1,0 +1,94 @@
+// Package pipeline is Stratos's one preparation path: build, describe,
+// schema and (through `stratos-build prepare`) run all prepare workflows
+// here, in the order the specification fixes:
+//
+//  1. read metadata and scan imports for required children (no code runs);
+//     reject cycles and references to missing workflows;
+//  2. install dependencies, the shared SDK included;
+//  3. (MCP wrapper preparation: a later slot, not implemented yet);
+//  4. build required children first, recursively;
+//  5. load each child's compiled definition and validate its schemas;
+//  6. generate the child's wrapper before the parent compiles;
+//  7. compile the parent, load its definition, validate its schemas and
+//     generate its own wrapper;
+//  8. write the build record, last, only after everything succeeded.
+//
+// A fresh workflow is reused without running npm, node or tsc.
+package pipeline
+
+import (
+	"github.com/stratoscli/stratos/shared/discovery"
+	"github.com/stratoscli/stratos/shared/sdk"
+)
+
+// Build statuses (JSON contract of `stratos build`).
+const (
+	StatusBuilt    = "built"
+	StatusUpToDate = "up-to-date"
+	StatusFailed   = "failed"
+)
+
+// Failure reasons (JSON contract of `stratos build`).
+const (
+	ReasonInvalidWorkflow    = "invalid-workflow"
+	ReasonCycle              = "cycle"
+	ReasonMissingReference   = "missing-reference"
+	ReasonDependencyFailed   = "dependency-failed"
+	ReasonDependencies       = "dependencies-failed"
+	ReasonPackageMetadata    = "package-metadata"
+	ReasonSDKShadowed        = "sdk-shadowed"
+	ReasonTypeErrors         = "type-errors"
+	ReasonDefinitionInvalid  = "definition-invalid"
+	ReasonSchemaConventions  = "schema-conventions"
+	ReasonWrapper            = "wrapper-failed"
+	ReasonToolchain          = "toolchain-failed"
+	ReasonInternal           = "internal-error"
+	ReasonEntrypointNotFound = "entrypoint-missing"
+)
+
+// Diagnostic is one message of a failed build. Type errors keep tsc's own
+// text in Message and are also split into file, line, column and code.
+type Diagnostic struct {
+	Message string `json:"message"`
+	File    string `json:"file,omitempty"`
+	Line    int    `json:"line,omitempty"`
+	Column  int    `json:"column,omitempty"`
+	Code    string `json:"code,omitempty"`
+}
+
+// Result is the outcome of preparing one workflow.
+type Result struct {
+	Name        string       `json:"name"`
+	Dir         string       `json:"dir"`
+	Status      string       `json:"status"`
+	Reason      string       `json:"reason,omitempty"`
+	Diagnostics []Diagnostic `json:"diagnostics"`
+
+	// Key is the freshness key of the workflow as built or reused.
+	Key string `json:"-"`
+	// Definition holds the loaded input/output schemas when this run had to
+	// load them (a fresh workflow's are loaded only on demand).
+	Definition *sdk.Definition `json:"-"`
+	// CompiledEntry is the compiled entrypoint, relative to Dir.
+	CompiledEntry string `json:"-"`
+
+	workflow *discovery.Workflow
+}
+
+// Failed reports whether the result is a failure.
+func (r *Result) Failed() bool { return r.Status == StatusFailed }
+
+// Workflow returns the discovered workflow the result is about (nil for an
+// invalid workflow).
+func (r *Result) Workflow() *discovery.Workflow { return r.workflow }
+
+func failed(w *discovery.Workflow, reason string, diags ...Diagnostic) *Result {
+	if diags == nil {
+		diags = []Diagnostic{}
+	}
+	return &Result{Name: w.Manifest.Name, Dir: w.Dir, Status: StatusFailed, Reason: reason, Diagnostics: diags, workflow: w}
+}
+
+func message(format string, args ...any) Diagnostic {
+	return Diagnostic{Message: sprintf(format, args...)}
+}

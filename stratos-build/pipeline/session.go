@@ -1,0 +1,228 @@
+package pipeline
+
+import (
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/gofrs/flock"
+	"github.com/hashicorp/go-hclog"
+
+	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/discovery"
+	"github.com/stratoscli/stratos/shared/roots"
+	"github.com/stratoscli/stratos/shared/sdk"
+	"github.com/stratoscli/stratos/shared/toolchain"
+	"github.com/stratoscli/stratos/shared/version"
+)
+
+// Session runs preparations for one command invocation.
+type Session struct {
+	Log    hclog.Logger
+	Stderr io.Writer
+	Cwd    string
+}
+
+// Outcome is what a preparation produced.
+type Outcome struct {
+	Results  []*Result
+	Warnings []string
+	Builder  *Builder
+	Target   *Result // the requested workflow's result (targeted preparations)
+}
+
+// Failed reports whether any result failed.
+func (o *Outcome) Failed() bool {
+	for _, r := range o.Results {
+		if r.Failed() {
+			return true
+		}
+	}
+	return false
+}
+
+// PrepareTarget prepares one workflow (by name or path) and what it requires.
+// Unknown or invalid targets are usage errors (exit 2).
+func (s *Session) PrepareTarget(ctx context.Context, arg string) (*Outcome, error) {
+	w, root, err := discovery.Resolve(s.Cwd, arg, roots.Both)
+	if err != nil {
+		return nil, err
+	}
+	if fresh(root, []*discovery.Workflow{w}) {
+		b := s.builder(root)
+		return &Outcome{Target: b.Prepare(ctx, w), Results: b.Results(), Builder: b}, nil
+	}
+	var out *Outcome
+	err = withRootLock(ctx, root.Root.Dir, s.Log, func() error {
+		// Another process may have built while we waited: look again.
+		w, root, err = discovery.Resolve(s.Cwd, w.Dir, roots.Both)
+		if err != nil {
+			return err
+		}
+		b := s.builder(root)
+		target := b.Prepare(ctx, w)
+		b.removeStaleWrappers()
+		out = &Outcome{Target: target, Results: b.Results(), Warnings: b.Warnings(), Builder: b}
+		return nil
+	})
+	return out, err
+}
+
+// PrepareProject prepares every workflow of the project root of the working
+// directory, children before parents, continuing after failures.
+func (s *Session) PrepareProject(ctx context.Context) (*Outcome, error) {
+	pr, ok, err := roots.ProjectRoot(s.Cwd)
+	if err != nil {
+		return nil, clierr.New("roots_unresolved", "%v", err)
+	}
+	if !ok {
+		return nil, clierr.Usage("no_project", "%s is not inside a Stratos project (no .stratos/ directory here or above); name a workflow to build, or create .stratos/workflows/", s.Cwd)
+	}
+	if err := os.MkdirAll(pr.Dir, 0o755); err != nil {
+		return nil, clierr.New("root_unwritable", "create %s: %v", pr.Dir, err)
+	}
+	var out *Outcome
+	err = withRootLock(ctx, pr.Dir, s.Log, func() error {
+		cat, err := discovery.Load([]roots.Root{pr})
+		if err != nil {
+			return clierr.New("root_unreadable", "%v", err)
+		}
+		root := cat.Roots[0]
+		if err := root.Freshen(root.Sorted()); err != nil {
+			return clierr.New("read_failed", "%v", err)
+		}
+		b := s.builder(root)
+		for _, w := range root.Sorted() {
+			b.Prepare(ctx, w)
+		}
+		b.removeStaleWrappers()
+		results := append([]*Result{}, b.Results()...)
+		results = append(results, invalidResults(root)...)
+		out = &Outcome{Results: results, Warnings: b.Warnings(), Builder: b}
+		return nil
+	})
+	return out, err
+}
+
+func (s *Session) builder(root *discovery.Root) *Builder {
+	log := s.Log
+	return &Builder{
+		Root: root, Log: log, Stderr: s.Stderr,
+		Toolchain: func(ctx context.Context) (*toolchain.Toolchain, error) {
+			return toolchain.Ensure(ctx, toolchain.Options{Log: log})
+		},
+	}
+}
+
+// fresh reports whether targets and everything they reference are built
+// and the root's SDK is current: then nothing will be written and no lock
+// is needed.
+func fresh(root *discovery.Root, targets []*discovery.Workflow) bool {
+	if sdk.InstalledVersion(root.Root.Dir) != version.Version {
+		return false
+	}
+	seen := map[*discovery.Workflow]bool{}
+	var ok func(w *discovery.Workflow) bool
+	ok = func(w *discovery.Workflow) bool {
+		if seen[w] {
+			return true
+		}
+		seen[w] = true
+		if w.Status != "built" {
+			return false
+		}
+		for _, name := range w.Sources.References {
+			c, found := root.Workflows[name]
+			if !found || !ok(c) {
+				return false
+			}
+		}
+		return true
+	}
+	for _, t := range targets {
+		if !ok(t) {
+			return false
+		}
+	}
+	return true
+}
+
+func invalidResults(root *discovery.Root) []*Result {
+	byDir := map[string][]Diagnostic{}
+	for _, p := range root.Problems {
+		byDir[p.Dir] = append(byDir[p.Dir], Diagnostic{Message: p.Message, File: p.Manifest, Code: p.Code})
+	}
+	var out []*Result
+	for _, dir := range sortedKeys(byDir) {
+		out = append(out, &Result{Name: filepath.Base(dir), Dir: dir, Status: StatusFailed, Reason: ReasonInvalidWorkflow, Diagnostics: byDir[dir]})
+	}
+	return out
+}
+
+// removeStaleWrappers deletes Stratos-generated wrappers in <root>/.generated
+// whose workflow no longer exists (deleted or renamed), so that a reference
+// to it fails as missing instead of compiling against an outdated contract.
+// Files Stratos did not generate are left alone.
+func (b *Builder) removeStaleWrappers() {
+	dir := filepath.Join(b.Root.Root.Dir, ".generated")
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		name, ok := strings.CutSuffix(e.Name(), ".ts")
+		if !ok || e.IsDir() {
+			continue
+		}
+		if _, valid := b.Root.Workflows[name]; valid {
+			continue
+		}
+		p := filepath.Join(dir, e.Name())
+		if IsGeneratedWrapper(p) {
+			if err := os.Remove(p); err != nil {
+				b.warn("remove stale wrapper %s: %v", p, err)
+			} else {
+				b.Log.Info("removed stale wrapper", "file", p)
+			}
+		}
+	}
+}
+
+// generatedHeaderPrefix starts every wrapper wrappergen writes.
+const generatedHeaderPrefix = "// Code generated by stratos-build"
+
+// IsGeneratedWrapper reports whether the file at p carries the header that
+// wrappergen writes.
+func IsGeneratedWrapper(p string) bool {
+	f, err := os.Open(p)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	head := make([]byte, 64)
+	n, _ := io.ReadFull(f, head)
+	return strings.HasPrefix(string(head[:n]), generatedHeaderPrefix)
+}
+
+// withRootLock runs f holding the root's build lock, so that two processes
+// never build the same root at once (npm, tsc and wrappers would race).
+func withRootLock(ctx context.Context, rootDir string, log hclog.Logger, f func() error) error {
+	lockDir := filepath.Join(rootDir, ".generated")
+	if err := os.MkdirAll(lockDir, 0o755); err != nil {
+		return clierr.New("root_unwritable", "create %s: %v", lockDir, err)
+	}
+	lk := flock.New(filepath.Join(lockDir, ".build.lock"))
+	ok, err := lk.TryLock()
+	if err == nil && !ok {
+		log.Info("waiting for another stratos build of this root to finish", "root", rootDir)
+		ok, err = lk.TryLockContext(ctx, 250*time.Millisecond)
+	}
+	if err != nil || !ok {
+		return clierr.New("lock_failed", "lock %s: %v", lk.Path(), err)
+	}
+	defer lk.Unlock()
+	return f()
+}
