@@ -8,7 +8,9 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/stratoscli/stratos/shared/cliapp"
+	"github.com/stratoscli/stratos/shared/clierr"
 	"github.com/stratoscli/stratos/shared/version"
+	"github.com/stratoscli/stratos/stratos-models/internal/lookup"
 )
 
 // Main runs stratos-models with args (args[0] is the program name) and returns
@@ -21,13 +23,32 @@ func newCommand() *cli.Command {
 	return &cli.Command{
 		Name:    "stratos-models",
 		Version: version.Version,
-		Usage:   "Stratos models tool",
+		Usage:   "the model catalog: canonical Models.dev IDs, provider-native IDs, harness candidates",
 		Commands: []*cli.Command{
-			{Name: "generate", Flags: []cli.Flag{cliapp.JSONFlag()}, Action: cliapp.NotImplemented("stratos generate")},
-			{Name: "list", Flags: []cli.Flag{cliapp.JSONFlag()}, Action: cliapp.NotImplemented("stratos list")},
-			{Name: "show", Flags: []cli.Flag{cliapp.JSONFlag()}, Action: cliapp.NotImplemented("stratos show")},
-			{Name: "resolve", Flags: []cli.Flag{cliapp.JSONFlag()}, Action: cliapp.NotImplemented("stratos resolve")},
-			{Name: "candidates", Flags: []cli.Flag{cliapp.JSONFlag()}, Action: cliapp.NotImplemented("stratos candidates")},
+			generateCommand(),
+			listCommand(),
+			showCommand(),
+			resolveCommand(),
+			candidatesCommand(),
+			mappingCommand(),
 		},
 	}
+}
+
+// embedded loads the catalog and provider mapping shipped in the binary.
+// Failing here means the binary was built from broken data.
+func embedded() (*lookup.Data, error) {
+	d, err := lookup.Embedded()
+	if err != nil {
+		return nil, clierr.New("catalog_invalid", "embedded model data is invalid: %v", err).Wrap(err)
+	}
+	return d, nil
+}
+
+// printJSON writes v as the command's one JSON document.
+func printJSON(cmd *cli.Command, v any) error {
+	if err := clierr.PrintJSON(cmd.Root().Writer, v); err != nil {
+		return clierr.New("write_failed", "write output: %v", err).Wrap(err)
+	}
+	return nil
 }

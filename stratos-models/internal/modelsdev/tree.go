@@ -1,0 +1,285 @@
+// Package modelsdev reads a Models.dev source tree (a checkout or an exported
+// snapshot of anomalyco/models.dev): canonical models under
+// models/<creator>/<model>.toml and provider offerings under
+// providers/<provider>/models/<native-id>.toml. It reports what it could not
+// use (dangling symlinks, files without .toml) instead of guessing, and it
+// never derives a link from a file name: that is the generator's rule, and it
+// only sees the base_model value read here.
+package modelsdev
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/stratoscli/stratos/stratos-models/internal/toml"
+)
+
+// Tree is what Read found in a source directory.
+type Tree struct {
+	Canonical []Canonical // sorted by ID
+	Providers []Provider  // sorted by ID
+	Offerings []Offering  // sorted by provider, then native ID
+	Dangling  []Dangling  // sorted by path
+	Ignored   []string    // files that are not .toml, sorted
+}
+
+// Canonical is one models/<creator>/<model>.toml file.
+type Canonical struct {
+	ID   string // <creator>/<model>
+	Path string // slash path relative to the source root
+	Data map[string]any
+}
+
+// Provider is one providers/<id>/provider.toml.
+type Provider struct {
+	ID   string
+	Name string
+}
+
+// Offering is one provider model file. Only base_model is kept: nothing else
+// in a provider file may create or change a mapping.
+type Offering struct {
+	Provider string
+	NativeID string // path below providers/<p>/models/ without .toml; may contain / : @ ~
+	Path     string // slash path relative to the source root
+	Resolved string // the file actually read, when Path is a symlink or link stub
+	// BaseModel is the top-level base_model value as decoded (usually a
+	// string), or nil when the file has none.
+	BaseModel any
+}
+
+// Dangling is a symlink (or link stub) whose target cannot be used.
+type Dangling struct {
+	Path   string `json:"path"`
+	Target string `json:"target"`
+	Reason string `json:"reason"`
+}
+
+// Read parses the tree at root. A file that does not parse is an error: its
+// base_model cannot be known, so the catalog would be silently incomplete.
+func Read(root string) (*Tree, error) {
+	r := &reader{root: root}
+	canonicalFiles, err := r.tomlFiles("models")
+	if err != nil {
+		return nil, err
+	}
+	if len(canonicalFiles) == 0 {
+		return nil, fmt.Errorf("no canonical models: %s has no .toml files (is --source a Models.dev checkout?)", r.abs("models"))
+	}
+	t := &Tree{}
+	if t.Providers, err = r.providers(); err != nil {
+		return nil, err
+	}
+	var offeringFiles []string
+	for _, p := range t.Providers {
+		files, err := r.tomlFiles(path.Join("providers", p.ID, "models"))
+		if err != nil {
+			return nil, err
+		}
+		offeringFiles = append(offeringFiles, files...)
+	}
+	parsed := r.parseAll(append(canonicalFiles, offeringFiles...))
+	if t.Canonical, err = r.canonical(canonicalFiles, parsed[:len(canonicalFiles)]); err != nil {
+		return nil, err
+	}
+	if t.Offerings, err = r.offerings(offeringFiles, parsed[len(canonicalFiles):]); err != nil {
+		return nil, err
+	}
+	t.Dangling, t.Ignored = r.dangling, r.ignored
+	sort.Slice(t.Dangling, func(i, j int) bool { return t.Dangling[i].Path < t.Dangling[j].Path })
+	sort.Strings(t.Ignored)
+	return t, nil
+}
+
+type reader struct {
+	root     string
+	dangling []Dangling
+	ignored  []string
+}
+
+func (r *reader) abs(rel string) string { return filepath.Join(r.root, filepath.FromSlash(rel)) }
+
+// tomlFiles lists the .toml entries (regular files and symlinks) below dir,
+// as slash paths relative to the root, and records other files as ignored.
+func (r *reader) tomlFiles(dir string) ([]string, error) {
+	var files []string
+	err := filepath.WalkDir(r.abs(dir), func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			return nil
+		}
+		rel, err := filepath.Rel(r.root, p)
+		if err != nil {
+			return err
+		}
+		rel = filepath.ToSlash(rel)
+		if strings.HasSuffix(rel, ".toml") {
+			files = append(files, rel)
+		} else {
+			r.ignored = append(r.ignored, rel)
+		}
+		return nil
+	})
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("walk %s: %w", r.abs(dir), err)
+	}
+	return files, nil
+}
+
+// parsedFile is the outcome of reading and decoding one file.
+type parsedFile struct {
+	data     map[string]any
+	resolved string    // set when the file was reached through a link
+	dangling *Dangling // set when a link could not be followed
+	err      error
+}
+
+// parseAll reads and decodes files on all CPUs; reading thousands of small
+// files is dominated by system calls, and the results keep input order so
+// the outcome does not depend on scheduling.
+func (r *reader) parseAll(files []string) []parsedFile {
+	out := make([]parsedFile, len(files))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				out[i] = r.parse(files[i])
+			}
+		}()
+	}
+	for i := range files {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return out
+}
+
+// parse reads rel (following links) and decodes it.
+func (r *reader) parse(rel string) parsedFile {
+	content, resolved, d := r.readResolved(rel)
+	if d != nil {
+		if d.Reason == reasonUnreadable {
+			return parsedFile{err: fmt.Errorf("read %s: %s", r.abs(d.Target), d.Reason)}
+		}
+		return parsedFile{dangling: d}
+	}
+	data, err := toml.Parse(content)
+	if err != nil {
+		return parsedFile{err: fmt.Errorf("parse %s: %w", r.abs(resolved), err)}
+	}
+	if resolved == rel {
+		resolved = ""
+	}
+	return parsedFile{data: data, resolved: resolved}
+}
+
+// usable records a dangling link and reports whether f has data.
+func (r *reader) usable(f parsedFile) (bool, error) {
+	if f.err != nil {
+		return false, f.err
+	}
+	if f.dangling != nil {
+		r.dangling = append(r.dangling, *f.dangling)
+		return false, nil
+	}
+	return true, nil
+}
+
+func (r *reader) canonical(files []string, parsed []parsedFile) ([]Canonical, error) {
+	var out []Canonical
+	for i, f := range files {
+		id := strings.TrimSuffix(strings.TrimPrefix(f, "models/"), ".toml")
+		if strings.Count(id, "/") != 1 {
+			return nil, fmt.Errorf("canonical model file %s: ID %q must have the form <creator>/<model>", r.abs(f), id)
+		}
+		ok, err := r.usable(parsed[i])
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			out = append(out, Canonical{ID: id, Path: f, Data: parsed[i].data})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out, nil
+}
+
+// providers lists the directories under providers/ that have a provider.toml.
+func (r *reader) providers() ([]Provider, error) {
+	entries, err := os.ReadDir(r.abs("providers"))
+	if err != nil {
+		return nil, fmt.Errorf("read providers: %w", err)
+	}
+	var out []Provider
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
+		}
+		rel := path.Join("providers", e.Name(), "provider.toml")
+		if _, err := os.Stat(r.abs(rel)); errors.Is(err, fs.ErrNotExist) {
+			r.ignored = append(r.ignored, path.Join("providers", e.Name())+"/")
+			continue
+		}
+		f := r.parse(rel)
+		ok, err := r.usable(f)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			continue
+		}
+		name, isString := f.data["name"].(string)
+		if !isString || name == "" {
+			return nil, fmt.Errorf("provider file %s: name must be a non-empty string", r.abs(rel))
+		}
+		out = append(out, Provider{ID: e.Name(), Name: name})
+	}
+	return out, nil
+}
+
+func (r *reader) offerings(files []string, parsed []parsedFile) ([]Offering, error) {
+	var out []Offering
+	for i, f := range files {
+		ok, err := r.usable(parsed[i])
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			continue
+		}
+		// providers/<p>/models/<native-id>.toml; split on the first
+		// "/models/" after the provider, since native IDs may contain "models".
+		provider, rest, _ := strings.Cut(strings.TrimPrefix(f, "providers/"), "/")
+		out = append(out, Offering{
+			Provider:  provider,
+			NativeID:  strings.TrimSuffix(strings.TrimPrefix(rest, "models/"), ".toml"),
+			Path:      f,
+			Resolved:  parsed[i].resolved,
+			BaseModel: parsed[i].data["base_model"],
+		})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Provider != out[j].Provider {
+			return out[i].Provider < out[j].Provider
+		}
+		return out[i].NativeID < out[j].NativeID
+	})
+	return out, nil
+}

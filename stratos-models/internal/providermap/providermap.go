@@ -1,0 +1,208 @@
+// Package providermap reads provider-mapping.v1.json: Stratos's hand-kept
+// table of how each harness reaches each provider (Claude Code backend
+// flags, Codex model_provider tables, OpenCode provider IDs), which
+// harness is first party for which creator, and which regional variant of a
+// native ID to prefer. Models.dev supplies identities; these harness facts
+// are Stratos's own and are never inferred from Models.dev.
+package providermap
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Schema identifies the file format.
+const Schema = "stratos.models.provider-mapping.v1"
+
+// Harness IDs, as configured in workflow.yaml (`harness:`).
+const (
+	ClaudeCode = "claude-code"
+	Codex      = "codex"
+	OpenCode   = "opencode"
+)
+
+// Mapping is the whole file.
+type Mapping struct {
+	Schema    string                    `json:"schema"`
+	Harnesses map[string]*Harness       `json:"harnesses"`
+	Providers map[string]*ProviderRules `json:"providers"`
+}
+
+// Harness describes one harness's relation to models and providers.
+type Harness struct {
+	Name string `json:"name"`
+	// FirstPartyCreator is the model creator whose models prefer this
+	// harness in the first selection pass ("" for none).
+	FirstPartyCreator string `json:"firstPartyCreator,omitempty"`
+	// Creators limits the canonical models the harness can run; empty means
+	// any creator.
+	Creators []string `json:"creators,omitempty"`
+	// DefaultProvider is the backend used when neither the agent nor the
+	// adapter names one.
+	DefaultProvider string `json:"defaultProvider,omitempty"`
+	// DefaultProviderByCreator is consulted before DefaultProvider.
+	DefaultProviderByCreator map[string]string `json:"defaultProviderByCreator,omitempty"`
+	// CatalogProviders means every Models.dev provider ID is also a provider
+	// ID of this harness (OpenCode reads the same catalog).
+	CatalogProviders bool                        `json:"catalogProviders,omitempty"`
+	Providers        map[string]*HarnessProvider `json:"providers"`
+}
+
+// HarnessProvider is the native configuration an adapter needs for one
+// provider. Only the fields of the harness concerned are set.
+type HarnessProvider struct {
+	// Env holds Claude Code backend flags (names and literal values only;
+	// never credentials).
+	Env map[string]string `json:"env,omitempty"`
+	// ModelProvider is Codex's model_provider ID; ProviderTable says where
+	// its [model_providers.<id>] table comes from: "built-in", "user"
+	// (copied from $CODEX_HOME/config.toml) or "stratos" (written by Stratos).
+	ModelProvider string `json:"modelProvider,omitempty"`
+	ProviderTable string `json:"providerTable,omitempty"`
+	// ProviderID is OpenCode's provider ID when it differs from the key.
+	ProviderID string `json:"providerId,omitempty"`
+	// NativeNames means model names are the provider's own (Ollama tags):
+	// no canonical ID, no catalog translation.
+	NativeNames bool   `json:"nativeNames,omitempty"`
+	Note        string `json:"note,omitempty"`
+}
+
+// ProviderRules are provider-wide rules that hold for every harness.
+type ProviderRules struct {
+	// VariantOrder ranks native IDs by prefix, most preferred first; ""
+	// stands for IDs with none of the listed prefixes. Byte order breaks
+	// ties, so the choice stays repeatable.
+	VariantOrder []string `json:"variantOrder,omitempty"`
+	Note         string   `json:"note,omitempty"`
+}
+
+// Parse decodes and checks a mapping file. Unknown fields are errors so a
+// typo cannot silently drop a backend flag.
+func Parse(data []byte) (*Mapping, error) {
+	var m Mapping
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&m); err != nil {
+		return nil, fmt.Errorf("decode provider mapping: %w", err)
+	}
+	if m.Schema != Schema {
+		return nil, fmt.Errorf("provider mapping schema is %q, want %q", m.Schema, Schema)
+	}
+	if err := m.check(); err != nil {
+		return nil, fmt.Errorf("provider mapping: %w", err)
+	}
+	return &m, nil
+}
+
+func (m *Mapping) check() error {
+	firstParty := map[string]string{}
+	for id, h := range m.Harnesses {
+		if h == nil {
+			return fmt.Errorf("harness %q is null", id)
+		}
+		if c := h.FirstPartyCreator; c != "" {
+			if other, dup := firstParty[c]; dup {
+				return fmt.Errorf("creator %q is first party for both %q and %q", c, other, id)
+			}
+			firstParty[c] = id
+		}
+		defaults := []string{h.DefaultProvider}
+		for _, p := range h.DefaultProviderByCreator {
+			defaults = append(defaults, p)
+		}
+		for _, p := range defaults {
+			if p != "" && !h.Supports(p, nil) {
+				return fmt.Errorf("harness %q: default provider %q is not one of its providers", id, p)
+			}
+		}
+	}
+	for id, r := range m.Providers {
+		if r == nil {
+			return fmt.Errorf("provider rules for %q are null", id)
+		}
+	}
+	return nil
+}
+
+// Harness returns the named harness or an error listing the known ones.
+func (m *Mapping) Harness(id string) (*Harness, error) {
+	h, ok := m.Harnesses[id]
+	if !ok {
+		return nil, fmt.Errorf("unknown harness %q (known: %s)", id, strings.Join(m.HarnessIDs(), ", "))
+	}
+	return h, nil
+}
+
+// HarnessIDs returns the harness IDs in byte order.
+func (m *Mapping) HarnessIDs() []string {
+	ids := make([]string, 0, len(m.Harnesses))
+	for id := range m.Harnesses {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	return ids
+}
+
+// FirstPartyHarness returns the harness whose first-party creator is
+// creator, or "".
+func (m *Mapping) FirstPartyHarness(creator string) string {
+	for _, id := range m.HarnessIDs() {
+		if m.Harnesses[id].FirstPartyCreator == creator {
+			return id
+		}
+	}
+	return ""
+}
+
+// Supports reports whether the harness can use provider. isCatalogProvider
+// (nil: assume yes) tells whether provider is a Models.dev provider.
+func (h *Harness) Supports(provider string, isCatalogProvider func(string) bool) bool {
+	if _, ok := h.Providers[provider]; ok {
+		return true
+	}
+	return h.CatalogProviders && (isCatalogProvider == nil || isCatalogProvider(provider))
+}
+
+// RunsCreator reports whether the harness can run models of creator.
+func (h *Harness) RunsCreator(creator string) bool {
+	if len(h.Creators) == 0 {
+		return true
+	}
+	for _, c := range h.Creators {
+		if c == creator {
+			return true
+		}
+	}
+	return false
+}
+
+// DefaultProviderFor returns the backend for a model of creator when none
+// is configured, or "".
+func (h *Harness) DefaultProviderFor(creator string) string {
+	if p, ok := h.DefaultProviderByCreator[creator]; ok {
+		return p
+	}
+	return h.DefaultProvider
+}
+
+// Native returns the harness's native configuration for provider; for
+// catalog providers without an entry it is just the provider ID.
+func (h *Harness) Native(provider string) HarnessProvider {
+	if hp, ok := h.Providers[provider]; ok && hp != nil {
+		return *hp
+	}
+	return HarnessProvider{}
+}
+
+// ProviderIDs returns the harness's explicitly listed providers in byte order.
+func (h *Harness) ProviderIDs() []string {
+	ids := make([]string, 0, len(h.Providers))
+	for id := range h.Providers {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	return ids
+}
