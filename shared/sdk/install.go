@@ -59,6 +59,9 @@ func current(root string) bool {
 // installed with npm; reinstalled tells the caller to invalidate that
 // root's builds. Concurrent calls for one root are serialized.
 func EnsureInstalled(ctx context.Context, tc *toolchain.Toolchain, root string, log hclog.Logger) (reinstalled bool, err error) {
+	if log == nil {
+		log = hclog.NewNullLogger()
+	}
 	if fi, err := os.Stat(root); err != nil || !fi.IsDir() {
 		return false, clierr.New("root_not_found", "discovery root %s is not a directory", root)
 	}

@@ -53,7 +53,7 @@ type loadRoot struct {
 	root string
 }
 
-func newLoadRoot(t *testing.T) *loadRoot {
+func newLoadRoot(t testing.TB) *loadRoot {
 	tc := toolchaintest.Ensure(t)
 	root := t.TempDir()
 	if _, err := sdk.EnsureInstalled(context.Background(), tc, root, toolchaintest.Logger(t)); err != nil {
@@ -65,7 +65,7 @@ func newLoadRoot(t *testing.T) *loadRoot {
 // compile writes <root>/<name>/workflow.ts and compiles it like the build
 // does (rootDir = the discovery root, outDir = <wf>/dist); it returns the
 // compiled entry relative to the root.
-func (r *loadRoot) compile(t *testing.T, name, source string) string {
+func (r *loadRoot) compile(t testing.TB, name, source string) string {
 	t.Helper()
 	writeFile(t, filepath.Join(r.root, name, "package.json"), `{"type":"module"}`)
 	writeFile(t, filepath.Join(r.root, name, "workflow.ts"), source)

@@ -78,3 +78,15 @@ func write(t *testing.T, path, text string) {
 		t.Fatal(err)
 	}
 }
+
+// BenchmarkEnsureReady measures Ensure when everything is already
+// provisioned: the cost every Stratos command pays to find its toolchain.
+func BenchmarkEnsureReady(b *testing.B) {
+	dir := toolchaintest.Dir(b)
+	toolchaintest.Ensure(b)
+	for b.Loop() {
+		if _, err := toolchain.Ensure(context.Background(), toolchain.Options{Dir: dir}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
