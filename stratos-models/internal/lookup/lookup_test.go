@@ -1,0 +1,78 @@
+package lookup
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/stratos-models/internal/catalog"
+)
+
+func TestResolveAppliesVariantPreference(t *testing.T) {
+	d, err := Embedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Upstream links only jp. for Opus 4.7; byte order of the catalog would
+	// hand the first of anthropic., eu., global., jp., us. to everyone.
+	res, err := d.Resolve("anthropic/claude-opus-4-7", "amazon-bedrock")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.NativeID != "global.anthropic.claude-opus-4-7" || res.Alternatives[0].ID != res.NativeID || len(res.Alternatives) != 5 {
+		t.Errorf("resolution = %+v", res)
+	}
+	res, err = d.Resolve("anthropic/claude-opus-4-6", "anthropic")
+	if err != nil || res.NativeID != "claude-opus-4-6" || res.Origin != catalog.OriginStratos {
+		t.Errorf("anthropic = %+v, %v", res, err)
+	}
+	res, err = d.Resolve("openai/gpt-5", "openai")
+	if err != nil || res.Origin != catalog.OriginModelsDev || res.CatalogCommit != d.Catalog.Source.Commit {
+		t.Errorf("openai = %+v, %v", res, err)
+	}
+	_, err = d.Resolve("openai/gpt-5", "anthropic")
+	if ce := clierr.As(err); ce.Code != catalog.CodeNoMapping || !strings.Contains(ce.Message, d.Catalog.Source.Commit) {
+		t.Errorf("missing mapping = %v", err)
+	}
+}
+
+func TestResolveOllamaNames(t *testing.T) {
+	d, err := Embedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := d.Resolve("gemma4", "ollama")
+	want := &Resolution{Model: "gemma4", Provider: "ollama", NativeID: "gemma4:latest", Origin: OriginOllama,
+		Alternatives: []catalog.NativeID{{ID: "gemma4:latest", Origin: OriginOllama}}, CatalogCommit: d.Catalog.Source.Commit}
+	if err != nil || !reflect.DeepEqual(res, want) {
+		t.Errorf("resolve gemma4 = %+v, %v", res, err)
+	}
+	if err := d.CheckProvider("ollama"); err != nil {
+		t.Error(err)
+	}
+	if err := d.CheckProvider("ollama-local"); err == nil {
+		t.Error("unknown provider accepted")
+	}
+}
+
+func TestNormalizeOllamaName(t *testing.T) {
+	for in, want := range map[string]string{
+		"gemma4:26b":                    "gemma4:26b",
+		"qwen3.5":                       "qwen3.5:latest",
+		"user/custom":                   "user/custom:latest",
+		"localhost:5000/team/model":     "localhost:5000/team/model:latest",
+		"hf.co/org/repo:Q4_K_M":         "hf.co/org/repo:Q4_K_M",
+		"anthropic/claude-opus-4-6":     "anthropic/claude-opus-4-6:latest",
+		"registry.example/lib/llama:3b": "registry.example/lib/llama:3b",
+	} {
+		if got, err := NormalizeOllamaName(in); err != nil || got != want {
+			t.Errorf("NormalizeOllamaName(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+	for _, bad := range []string{"", "a b", "x:", ":tag", "a:b:c", "http://host/x", "dir/"} {
+		if _, err := NormalizeOllamaName(bad); err == nil || clierr.As(err).Code != CodeInvalidOllamaName {
+			t.Errorf("NormalizeOllamaName(%q) = %v, want %s", bad, err, CodeInvalidOllamaName)
+		}
+	}
+}
