@@ -50,7 +50,7 @@ func dump(vs []Violation) string {
 // loadFixture reads testdata/zod/<name>.json: a definition exactly as zod
 // 4.6.7 emits it, written by testdata/zod/generate.mjs (the zod source that
 // produced it is in the file's "zod" member).
-func loadFixture(t *testing.T, name string) Definition {
+func loadFixture(t testing.TB, name string) Definition {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join("testdata", "zod", name+".json"))
 	if err != nil {

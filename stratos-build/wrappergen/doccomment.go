@@ -57,7 +57,7 @@ func (c *converter) describe(s *node, seen map[*node]bool) string {
 // empty text. "*/" inside the text would end the comment early, so it is
 // written as "*\/", which documentation tools display unchanged.
 func docComment(text, pad string) string {
-	text = strings.TrimSpace(strings.ReplaceAll(text, "\r\n", "\n"))
+	text = strings.TrimSpace(strings.Map(commentRune, strings.ReplaceAll(text, "\r\n", "\n")))
 	if text == "" {
 		return ""
 	}
@@ -78,4 +78,19 @@ func docComment(text, pad string) string {
 	}
 	b.WriteString(pad + " */\n")
 	return b.String()
+}
+
+// commentRune keeps a comment on the lines docComment lays out: other line
+// breaks (\r, U+2028, U+2029) become newlines, and other control characters,
+// which no editor shows, become spaces.
+func commentRune(r rune) rune {
+	switch {
+	case r == '\r' || r == '\u2028' || r == '\u2029':
+		return '\n'
+	case r == '\n' || r == '\t':
+		return r
+	case r < 0x20 || r == 0x7f:
+		return ' '
+	}
+	return r
 }

@@ -22,7 +22,7 @@ type fixture struct {
 
 // goldenCases maps each schema fixture to the workflow it stands for. The
 // fixture's file name is the workflow name.
-func goldenCases(t *testing.T) map[string]Wrapper {
+func goldenCases(t testing.TB) map[string]Wrapper {
 	t.Helper()
 	files, err := filepath.Glob(filepath.Join("testdata", "schemas", "*.json"))
 	if err != nil || len(files) == 0 {

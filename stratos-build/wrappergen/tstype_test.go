@@ -117,6 +117,7 @@ func TestDocComment(t *testing.T) {
 		{"ends */ early", "", "/** ends *\\/ early */\n"},
 		{"a/**/b */*/", "", "/** a/**\\/b *\\/*\\/ */\n"},
 		{"two\r\nlines  \n\nthird", "  ", "  /**\n   * two\n   * lines\n   *\n   * third\n   */\n"},
+		{"odd\rbreaks\u2028and\x00controls\ttab", "", "/**\n * odd\n * breaks\n * and controls\ttab\n */\n"},
 	}
 	for _, tt := range tests {
 		if got := docComment(tt.text, tt.pad); got != tt.want {
