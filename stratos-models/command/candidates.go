@@ -21,8 +21,8 @@ func candidatesCommand() *cli.Command {
 			"Without --harness: first every model with its creator's first-party harness (anthropic → claude-code,",
 			"openai → codex), then every model through opencode. With --harness: only that harness.",
 			"With --provider ollama the models are native Ollama names and --harness codex|opencode is required.",
-			"--backend tells which provider a harness's adapter is configured for (default: anthropic for",
-			"claude-code, openai for codex, the creator's own provider for opencode).",
+			"--backend tells which provider a harness's adapter is configured for (defaults: anthropic for",
+			"claude-code, openai for codex; for opencode anthropic, openai or google after the model's creator).",
 		),
 		Flags: []cli.Flag{
 			&cli.StringSliceFlag{Name: "model", Usage: "canonical model ID (repeat for an ordered list)", Required: true},

@@ -14,7 +14,7 @@ import (
 	"github.com/stratoscli/stratos/stratos-models/internal/catalog"
 	"github.com/stratoscli/stratos/stratos-models/internal/catalogdiff"
 	"github.com/stratoscli/stratos/stratos-models/internal/generate"
-	"github.com/stratoscli/stratos/stratos-models/internal/lookup"
+	"github.com/stratoscli/stratos/stratos-models/internal/providermap"
 )
 
 func generateCommand() *cli.Command {
@@ -88,7 +88,11 @@ func runGenerate(ctx context.Context, cmd *cli.Command) error {
 	}
 	out := generateOutput{Catalog: path, Report: res.Report}
 	if prev != nil {
-		out.Diff = catalogdiff.Compute(prev, res.Catalog, orderWithEmbeddedMapping())
+		order, err := orderWithEmbeddedMapping()
+		if err != nil {
+			return err
+		}
+		out.Diff = catalogdiff.Compute(prev, res.Catalog, order)
 	}
 	if cmd.Bool("json") {
 		return printJSON(cmd, out)
@@ -99,12 +103,14 @@ func runGenerate(ctx context.Context, cmd *cli.Command) error {
 
 // orderWithEmbeddedMapping ranks native IDs the way lookups will, so the
 // diff's "first ID" is the one users get.
-func orderWithEmbeddedMapping() catalogdiff.Order {
-	d, err := lookup.Embedded()
-	if err != nil || d.Mapping == nil {
-		return func(_ string, ids []catalog.NativeID) []catalog.NativeID { return ids }
+func orderWithEmbeddedMapping() (catalogdiff.Order, error) {
+	m, err := providermap.Parse(data.ProviderMapping())
+	if err != nil {
+		return nil, clierr.New("mapping_invalid", "embedded %s: %v", data.ProviderMappingName, err).Wrap(err)
 	}
-	return d.Ordered
+	return func(provider string, ids []catalog.NativeID) []catalog.NativeID {
+		return providermap.Order(m, provider, ids, func(n catalog.NativeID) string { return n.ID })
+	}, nil
 }
 
 func readLinks(path string) (string, []byte, error) {

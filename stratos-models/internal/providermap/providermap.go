@@ -98,6 +98,10 @@ func Parse(data []byte) (*Mapping, error) {
 }
 
 func (m *Mapping) check() error {
+	// Automatic selection's second pass always goes through OpenCode.
+	if m.Harnesses[OpenCode] == nil {
+		return fmt.Errorf("harness %q is missing: automatic selection's second pass needs it", OpenCode)
+	}
 	firstParty := map[string]string{}
 	for id, h := range m.Harnesses {
 		if h == nil {

@@ -79,10 +79,11 @@ func TestShippedMappingMatchesCatalog(t *testing.T) {
 
 func TestParseErrors(t *testing.T) {
 	cases := map[string]string{
-		`{"schema":"x","harnesses":{}}`: "schema is",
-		`{"schema":"stratos.models.provider-mapping.v1","harnesses":{"a":{"name":"A","provider":{}}}}`:                                                                                  "unknown field",
-		`{"schema":"stratos.models.provider-mapping.v1","harnesses":{"a":{"name":"A","firstPartyCreator":"x","providers":{}},"b":{"name":"B","firstPartyCreator":"x","providers":{}}}}`: `creator "x" is first party for both`,
-		`{"schema":"stratos.models.provider-mapping.v1","harnesses":{"a":{"name":"A","defaultProvider":"p","providers":{}}}}`:                                                           `default provider "p" is not one of its providers`,
+		`{"schema":"x","harnesses":{}}`:                                                                       "schema is",
+		`{"schema":"stratos.models.provider-mapping.v1","harnesses":{}}`:                                      `harness "opencode" is missing`,
+		`{"schema":"stratos.models.provider-mapping.v1","harnesses":{"opencode":{"name":"A","provider":{}}}}`: "unknown field",
+		`{"schema":"stratos.models.provider-mapping.v1","harnesses":{"opencode":{"name":"A","firstPartyCreator":"x","providers":{}},"b":{"name":"B","firstPartyCreator":"x","providers":{}}}}`: `creator "x" is first party for both`,
+		`{"schema":"stratos.models.provider-mapping.v1","harnesses":{"opencode":{"name":"A","defaultProvider":"p","providers":{}}}}`:                                                           `default provider "p" is not one of its providers`,
 	}
 	for doc, want := range cases {
 		if _, err := Parse([]byte(doc)); err == nil || !strings.Contains(err.Error(), want) {
