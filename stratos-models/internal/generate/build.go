@@ -23,10 +23,11 @@ const DefaultRepository = "https://github.com/anomalyco/models.dev"
 
 // Input is everything a catalog is a function of.
 type Input struct {
-	Tree     *modelsdev.Tree
-	Source   catalog.Source
-	Links    []links.Entry
-	LinksRev string // the commit the links were reviewed against
+	Tree      *modelsdev.Tree
+	Source    catalog.Source
+	Links     []links.Entry
+	LinksName string // the links file, for messages
+	LinksRev  string // the commit the links were reviewed against
 }
 
 // Build returns the catalog and a report of what was not used and why.
@@ -107,15 +108,15 @@ func addStratosLinks(cat *catalog.Catalog, rep *Report, in Input, offerings map[
 	for _, l := range in.Links {
 		m, ok := cat.Models[l.Model]
 		if !ok {
-			return fmt.Errorf("links.v1.json %s: canonical model %q has no file models/%s.toml at commit %s", l.Where, l.Model, l.Model, commit)
+			return fmt.Errorf("%s %s: canonical model %q has no file models/%s.toml at commit %s", in.LinksName, l.Where, l.Model, l.Model, commit)
 		}
 		o, ok := offerings[l.Provider+"\x00"+l.NativeID]
 		if !ok {
 			file := "providers/" + l.Provider + "/models/" + l.NativeID + ".toml"
 			if d, isDangling := dangling[file]; isDangling {
-				return fmt.Errorf("links.v1.json %s: %s is a dangling link (%s: %s) at commit %s", l.Where, file, d.Target, d.Reason, commit)
+				return fmt.Errorf("%s %s: %s is a dangling link (%s: %s) at commit %s", in.LinksName, l.Where, file, d.Target, d.Reason, commit)
 			}
-			return fmt.Errorf("links.v1.json %s: provider file %s does not exist at commit %s", l.Where, file, commit)
+			return fmt.Errorf("%s %s: provider file %s does not exist at commit %s", in.LinksName, l.Where, file, commit)
 		}
 		switch o.BaseModel {
 		case nil:
@@ -127,8 +128,8 @@ func addStratosLinks(cat *catalog.Catalog, rep *Report, in Input, offerings map[
 			// at the next review. The upstream link is the one recorded.
 			rep.RedundantLinks = append(rep.RedundantLinks, LinkRef{Where: l.Where, Provider: l.Provider, NativeID: l.NativeID, Model: l.Model})
 		default:
-			return fmt.Errorf("links.v1.json %s: links %s:%s to %s, but %s has base_model %v at commit %s; review the entry",
-				l.Where, l.Provider, l.NativeID, l.Model, o.Path, o.BaseModel, commit)
+			return fmt.Errorf("%s %s: links %s:%s to %s, but %s has base_model %v at commit %s; review the entry",
+				in.LinksName, l.Where, l.Provider, l.NativeID, l.Model, o.Path, o.BaseModel, commit)
 		}
 	}
 	return nil

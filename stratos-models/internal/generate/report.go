@@ -19,6 +19,8 @@ type Report struct {
 	RedundantLinks    []LinkRef            `json:"redundantStratosLinks"`
 	UnmappedModels    []string             `json:"unmappedModels"`
 	Warnings          []string             `json:"warnings"`
+
+	linksName string // for warnings about links entries
 }
 
 // Counts are the headline numbers a reviewer compares between releases.
@@ -61,12 +63,13 @@ func newReport(in Input) *Report {
 		RedundantLinks:    []LinkRef{},
 		UnmappedModels:    []string{},
 		Warnings:          []string{},
+		linksName:         in.LinksName,
 	}
 	rep.Counts.ProviderFiles = len(in.Tree.Offerings)
 	if in.LinksRev != "" && in.LinksRev != in.Source.Commit {
 		rep.Warnings = append(rep.Warnings, fmt.Sprintf(
-			"links.v1.json was reviewed against %s but the source is %s: every entry still resolved, but review them again and update reviewedAgainst",
-			in.LinksRev, in.Source.Commit))
+			"%s was reviewed against %s but the source is %s: every entry still resolved, but review them again and update reviewedAgainst",
+			in.LinksName, in.LinksRev, in.Source.Commit))
 	}
 	return rep
 }
@@ -84,7 +87,7 @@ func (r *Report) finish(cat *catalog.Catalog) {
 	}
 	r.Counts.UnmappedModels = len(r.UnmappedModels)
 	for _, rl := range r.RedundantLinks {
-		r.Warnings = append(r.Warnings, fmt.Sprintf("links.v1.json %s (%s:%s → %s) is now an upstream base_model link; drop it at the next review",
-			rl.Where, rl.Provider, rl.NativeID, rl.Model))
+		r.Warnings = append(r.Warnings, fmt.Sprintf("%s %s (%s:%s → %s) is now an upstream base_model link; drop it at the next review",
+			r.linksName, rl.Where, rl.Provider, rl.NativeID, rl.Model))
 	}
 }

@@ -55,8 +55,9 @@ func FromDir(ctx context.Context, opts Options) (*Result, error) {
 			CommitDate: rev.Date,
 			License:    modelsdev.ReadLicense(opts.SourceDir),
 		},
-		Links:    entries,
-		LinksRev: linksFile.ReviewedAgainst,
+		Links:     entries,
+		LinksName: opts.LinksName,
+		LinksRev:  linksFile.ReviewedAgainst,
 	})
 	if err != nil {
 		return nil, err
