@@ -1,0 +1,85 @@
+package discovery
+
+import (
+	"crypto/sha256"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stratoscli/stratos/shared/roots"
+)
+
+// syntheticRoot writes n workflows shaped like scripts/bench-list's (five
+// ~10 KB .ts files, workflow.yaml, package.json, a ~40 KB lock file).
+func syntheticRoot(tb testing.TB, n int) string {
+	tb.Helper()
+	root := filepath.Join(tb.TempDir(), ".stratos", "workflows")
+	ts := strings.Repeat("export const v = \"0123456789abcdefghijklmnopqrstuvwxyz0123456789abcdefghijklmnopqrstuvwxyz\";\n", 100)
+	lock := strings.Repeat("    \"node_modules/pkg\": { \"version\": \"1.0.0\", \"integrity\": \"sha512-0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOP==\" },\n", 330)
+	for i := range n {
+		dir := filepath.Join(root, fmt.Sprintf("wf-%04d", i))
+		files := map[string]string{
+			"workflow.yaml":     fmt.Sprintf("name: wf-%04d\nshortDescription: s\nlongDescription: l\n", i),
+			"package.json":      `{"type":"module"}`,
+			"package-lock.json": fmt.Sprintf("{\"n\":%d,\n%s}", i, lock),
+			"workflow.ts":       fmt.Sprintf("// %d\nimport \"./lib/a.js\";\n%s", i, ts),
+		}
+		for _, f := range []string{"a", "b", "c", "d"} {
+			files["lib/"+f+".ts"] = fmt.Sprintf("// %d %s\n%s", i, f, ts)
+		}
+		for rel, content := range files {
+			p := filepath.Join(dir, filepath.FromSlash(rel))
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				tb.Fatal(err)
+			}
+			if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+				tb.Fatal(err)
+			}
+		}
+	}
+	return root
+}
+
+// BenchmarkListRoot times what `stratos list` does for a 200-workflow root:
+// read every manifest and hash every authored file. Compare it with
+// BenchmarkSequentialSHA256Baseline, which only reads and hashes the same
+// files one after the other (what coreutils sha256sum does):
+//
+//	go test -bench 'ListRoot|Baseline' ./discovery/
+func BenchmarkListRoot(b *testing.B) {
+	root := syntheticRoot(b, 200)
+	b.ResetTimer()
+	for b.Loop() {
+		c, err := Load([]roots.Root{{Kind: roots.Project, Dir: root}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := c.FreshenAll(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkSequentialSHA256Baseline(b *testing.B) {
+	root := syntheticRoot(b, 200)
+	var files []string
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			files = append(files, p)
+		}
+		return nil
+	})
+	b.ResetTimer()
+	for b.Loop() {
+		for _, f := range files {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				b.Fatal(err)
+			}
+			sha256.Sum256(data)
+		}
+	}
+}
