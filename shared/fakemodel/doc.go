@@ -1,0 +1,22 @@
+// Package fakemodel is a scripted fake of the model APIs that the harness
+// CLIs call, for tests: the real harness (claude, codex, opencode) runs
+// unchanged and talks to this server on 127.0.0.1; only the model is fake.
+//
+// One Fake serves every API it knows from one script: today the Anthropic
+// Messages API (POST /v1/messages streaming and not, POST
+// /v1/messages/count_tokens). Each API is one handler type that turns its
+// request into the API-independent Facts, asks the shared turn queue for
+// the next scripted Turn, and renders that turn in its own wire format
+// (anthropic.go). The OpenAI Responses and Chat Completions APIs and Ollama's
+// /api/tags and /api/show slot in beside it the same way.
+//
+// A Script is a list of turns, each answering one model request: text,
+// thinking, tool calls, the StructuredOutput tool call, API errors, delays.
+// Turns are taken in order; a turn may be restricted to a model, an API or a
+// marker in the newest user text, so one server can serve several agents and
+// conversations at once. Every request is recorded in a Log (and, when
+// asked, in a JSON Lines file) that tests assert on: the tools offered, the
+// system prompt, the prompt, what each tool_result said, which turn answered.
+//
+// See docs/fakemodel.md for the script format and the testscript commands.
+package fakemodel
