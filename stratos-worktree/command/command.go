@@ -1,33 +1,75 @@
-// Package command implements the stratos-worktree CLI. Main is called by
-// cmd/stratos-worktree and, in-process, by the testscripts module.
+// Package command implements the stratos-worktree CLI (also reached as
+// `stratos worktree …`): acquire, release, list, reconcile and remove managed
+// git worktrees. Main is called by cmd/stratos-worktree and, in-process, by
+// the testscripts module. The work itself is in internal/worktrees; this
+// package maps flags to requests and results to stdout.
 package command
 
 import (
 	"io"
 
+	"github.com/hashicorp/go-hclog"
 	"github.com/urfave/cli/v3"
 
 	"github.com/stratoscli/stratos/shared/cliapp"
+	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/logging"
 	"github.com/stratoscli/stratos/shared/version"
+	"github.com/stratoscli/stratos/stratos-worktree/internal/gitx"
+	"github.com/stratoscli/stratos/stratos-worktree/internal/worktrees"
 )
 
-// Main runs stratos-worktree with args (args[0] is the program name) and returns
-// the process exit code.
+const toolName = "stratos-worktree"
+
+// Main runs stratos-worktree with args (args[0] is the program name) and
+// returns the process exit code.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	return cliapp.Run(newCommand(), args, cliapp.IO{Stdin: stdin, Stdout: stdout, Stderr: stderr})
+	log := logging.New(toolName, stderr)
+	return cliapp.Run(newCommand(log), args, cliapp.IO{Stdin: stdin, Stdout: stdout, Stderr: stderr})
 }
 
-func newCommand() *cli.Command {
+func newCommand(log hclog.Logger) *cli.Command {
+	t := &tool{log: log, mgr: &worktrees.Manager{Git: &gitx.Git{Log: log}}}
 	return &cli.Command{
-		Name:    "stratos-worktree",
+		Name:    toolName,
 		Version: version.Version,
-		Usage:   "Stratos worktree tool",
-		Commands: []*cli.Command{
-			{Name: "acquire", Flags: []cli.Flag{cliapp.JSONFlag()}, Action: cliapp.NotImplemented("stratos acquire")},
-			{Name: "release", Flags: []cli.Flag{cliapp.JSONFlag()}, Action: cliapp.NotImplemented("stratos release")},
-			{Name: "list", Flags: []cli.Flag{cliapp.JSONFlag()}, Action: cliapp.NotImplemented("stratos list")},
-			{Name: "reconcile", Flags: []cli.Flag{cliapp.JSONFlag()}, Action: cliapp.NotImplemented("stratos reconcile")},
-			{Name: "remove", Flags: []cli.Flag{cliapp.JSONFlag()}, Action: cliapp.NotImplemented("stratos remove")},
-		},
+		Usage:   "manage the git worktrees Stratos gives to agents",
+		Description: cliapp.Lines(
+			"Managed checkouts live in <repository>/.stratos/worktrees/<name>/ on branch stratos/<name>.",
+			"Owners register their use with acquire and drop it with release; when no live owner",
+			"remains, a clean checkout is removed (its branch is always kept) and a dirty one is",
+			"preserved. Stratos never merges, resets or discards changes.",
+		),
+		Commands: []*cli.Command{t.acquireCommand(), t.releaseCommand(), t.listCommand(), t.reconcileCommand(), t.removeCommand()},
 	}
+}
+
+// tool holds what every action shares.
+type tool struct {
+	log hclog.Logger
+	mgr *worktrees.Manager
+}
+
+func repoFlag() cli.Flag {
+	return &cli.StringFlag{Name: "repo", Value: ".", Usage: "any directory inside the git repository"}
+}
+
+func nameFlag(required bool, usage string) cli.Flag {
+	return &cli.StringFlag{Name: "name", Required: required, Usage: usage}
+}
+
+// warn logs diagnostics on stderr (they are in the JSON result too).
+func (t *tool) warn(diags []worktrees.Diagnostic) {
+	for _, d := range diags {
+		t.log.Warn(d.Message, "code", d.Code)
+	}
+}
+
+// emit prints result as JSON with --json, else calls text.
+func emit(cmd *cli.Command, result any, text func(w io.Writer)) error {
+	if cmd.Bool("json") {
+		return clierr.PrintJSON(cmd.Root().Writer, result)
+	}
+	text(cmd.Root().Writer)
+	return nil
 }

@@ -1,0 +1,155 @@
+package registry
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// Store reads and writes records in one directory: <name>.json, beside the
+// <name>.lock files of Locks.
+type Store struct {
+	Dir string
+	// beforeRename, when set (by tests only), runs after the temp file is
+	// written and before it replaces the record: the moment a crash must not
+	// corrupt anything.
+	beforeRename func()
+}
+
+const (
+	recordSuffix = ".json"
+	tempMarker   = ".tmp-"
+)
+
+// RecordPath is the file holding name's record.
+func (s *Store) RecordPath(name string) string { return filepath.Join(s.Dir, name+recordSuffix) }
+
+// Load returns name's record, or ok=false when there is none.
+func (s *Store) Load(name string) (rec *Record, ok bool, err error) {
+	path := s.RecordPath(name)
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, fmt.Errorf("read worktree record %s: %w", path, err)
+	}
+	rec = &Record{}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(rec); err != nil {
+		return nil, false, fmt.Errorf("worktree record %s is not valid JSON: %w", path, err)
+	}
+	if rec.FormatVersion != FormatVersion {
+		return nil, false, fmt.Errorf("worktree record %s has formatVersion %d; this Stratos reads %d", path, rec.FormatVersion, FormatVersion)
+	}
+	if rec.Name != name {
+		return nil, false, fmt.Errorf("worktree record %s names worktree %q, want %q", path, rec.Name, name)
+	}
+	return rec, true, nil
+}
+
+// Save replaces rec's record atomically: write a temp file in the same
+// directory, flush it to disk, then rename it over the record. Readers see the
+// old record or the new one. The caller must hold rec.Name's lock.
+func (s *Store) Save(rec *Record) error {
+	rec.FormatVersion = FormatVersion
+	if rec.Owners == nil {
+		rec.Owners = []Owner{}
+	}
+	data, err := json.MarshalIndent(rec, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encode worktree record %s: %w", rec.Name, err)
+	}
+	return s.writeAtomic(s.RecordPath(rec.Name), append(data, '\n'))
+}
+
+func (s *Store) writeAtomic(path string, data []byte) (err error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("create registry directory: %w", err)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+tempMarker+"*")
+	if err != nil {
+		return fmt.Errorf("create temp file for %s: %w", path, err)
+	}
+	defer func() {
+		if err != nil {
+			os.Remove(tmp.Name())
+		}
+	}()
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write %s: %w", tmp.Name(), err)
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return fmt.Errorf("flush %s: %w", tmp.Name(), err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("close %s: %w", tmp.Name(), err)
+	}
+	if s.beforeRename != nil {
+		s.beforeRename()
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("replace %s: %w", path, err)
+	}
+	return nil
+}
+
+// Delete removes name's record; a missing record is not an error. The lock
+// file stays: deleting a lock file another process may have open would let
+// two processes hold "the" lock on different inodes.
+func (s *Store) Delete(name string) error {
+	if err := os.Remove(s.RecordPath(name)); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("delete worktree record: %w", err)
+	}
+	return nil
+}
+
+// Names lists the names that have a record, sorted.
+func (s *Store) Names() ([]string, error) {
+	entries, err := os.ReadDir(s.Dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read registry directory: %w", err)
+	}
+	var names []string
+	for _, e := range entries {
+		n := e.Name()
+		if strings.HasSuffix(n, recordSuffix) && !strings.Contains(n, tempMarker) {
+			names = append(names, strings.TrimSuffix(n, recordSuffix))
+		}
+	}
+	slices.Sort(names)
+	return names, nil
+}
+
+// RemoveTemps deletes temp files left by a writer of name's record that
+// crashed before its rename. Only call it while holding name's lock: then no
+// writer of that record can be running.
+func (s *Store) RemoveTemps(name string) (int, error) {
+	matches, err := filepath.Glob(filepath.Join(s.Dir, globEscape(name+recordSuffix+tempMarker)+"*"))
+	if err != nil {
+		return 0, err
+	}
+	for _, m := range matches {
+		if err := os.Remove(m); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return 0, fmt.Errorf("remove stale temp file: %w", err)
+		}
+	}
+	return len(matches), nil
+}
+
+// globEscape escapes the glob metacharacters a worktree name could contain
+// (names are validated, but this keeps the function honest on its own).
+func globEscape(s string) string {
+	r := strings.NewReplacer(`\`, `\\`, `*`, `\*`, `?`, `\?`, `[`, `\[`)
+	return r.Replace(s)
+}

@@ -1,0 +1,62 @@
+// Package worktrees implements the lifecycle of Stratos-managed git worktrees:
+// acquire (create, recreate or reuse), release, reconcile, list and remove,
+// with the cleanup rules of the spec. Every bookkeeping change happens under
+// the worktree's own lock (package registry), one lock at a time.
+package worktrees
+
+import (
+	"time"
+
+	"github.com/stratoscli/stratos/stratos-worktree/internal/gitx"
+	"github.com/stratoscli/stratos/stratos-worktree/internal/procid"
+	"github.com/stratoscli/stratos/stratos-worktree/internal/registry"
+)
+
+// Manager carries what every operation needs. The zero value of each field
+// but Git means the production default.
+type Manager struct {
+	Git *gitx.Git
+	// LockTimeout bounds the wait for a bookkeeping lock (default 5 s).
+	LockTimeout time.Duration
+	// Alive decides whether an owner process still runs (default procid.Alive).
+	Alive func(procid.Identity) (bool, error)
+}
+
+func (m *Manager) lockTimeout() time.Duration {
+	if m.LockTimeout > 0 {
+		return m.LockTimeout
+	}
+	return registry.DefaultLockTimeout
+}
+
+func (m *Manager) alive(id procid.Identity) (bool, error) {
+	if m.Alive != nil {
+		return m.Alive(id)
+	}
+	return procid.Alive(id)
+}
+
+func now() time.Time { return time.Now().UTC().Truncate(time.Millisecond) }
+
+// Diagnostic is a soft problem reported beside a result (a warning): the
+// operation went on or deliberately preserved something.
+type Diagnostic struct {
+	Code    string        `json:"code"`
+	Message string        `json:"message"`
+	Name    string        `json:"name,omitempty"`    // the worktree concerned
+	Changes *gitx.Changes `json:"changes,omitempty"` // for worktree_dirty
+}
+
+// Diagnostic codes.
+const (
+	DiagOriginHeadUnavailable = "origin_head_unavailable"
+	DiagDirty                 = "worktree_dirty"
+	DiagLockTimeout           = "lock_timeout"
+	DiagRemoveFailed          = "remove_failed"
+	DiagNotRegistered         = "not_registered"
+	DiagLivenessUnknown       = "liveness_unknown"
+	DiagRegistryUnreadable    = "registry_unreadable"
+	DiagStatusFailed          = "status_failed"
+	DiagNotAWorktree          = "not_a_worktree"
+	DiagStaleTempRemoved      = "stale_temp_removed"
+)

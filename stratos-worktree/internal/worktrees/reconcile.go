@@ -1,0 +1,88 @@
+package worktrees
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/stratoscli/stratos/stratos-worktree/internal/names"
+	"github.com/stratoscli/stratos/stratos-worktree/internal/registry"
+)
+
+// ReconcileResult reports what reconcile found and did, per worktree.
+type ReconcileResult struct {
+	Repository         string       `json:"repository"`
+	StaleOwnersRemoved []StaleOwner `json:"staleOwnersRemoved"`
+	Worktrees          []Settlement `json:"worktrees"`
+	Warnings           []Diagnostic `json:"warnings"`
+}
+
+// Reconcile drops registrations of owners whose process is gone and applies
+// cleanup to every managed worktree nobody uses. It takes one worktree's lock
+// at a time; a worktree whose lock cannot be had in time is preserved.
+func (m *Manager) Reconcile(ctx context.Context, dir string) (*ReconcileResult, error) {
+	ws, err := m.open(ctx, dir)
+	if err != nil {
+		return nil, err
+	}
+	if err := ws.ensureRegistryDir(); err != nil {
+		return nil, err
+	}
+	all, err := ws.allNames()
+	if err != nil {
+		return nil, err
+	}
+	res := &ReconcileResult{Repository: ws.root, StaleOwnersRemoved: []StaleOwner{}, Worktrees: []Settlement{}, Warnings: []Diagnostic{}}
+	for _, name := range all {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		s := m.reconcileOne(ctx, ws, name)
+		res.StaleOwnersRemoved = append(res.StaleOwnersRemoved, s.StaleOwners...)
+		res.Warnings = append(res.Warnings, s.Warnings...)
+		res.Worktrees = append(res.Worktrees, *s)
+	}
+	return res, nil
+}
+
+func (m *Manager) reconcileOne(ctx context.Context, ws *workspace, name string) *Settlement {
+	s := newSettlement(ws, name)
+	err := ws.locks.With(ctx, name, func() error {
+		// Holding the lock, no writer of this record is running: temp files
+		// are leftovers of a writer that crashed before its rename.
+		if n, err := ws.store.RemoveTemps(name); err == nil && n > 0 {
+			s.Warnings = append(s.Warnings, Diagnostic{Code: DiagStaleTempRemoved, Name: name,
+				Message: fmt.Sprintf("removed %d temp file(s) left by an interrupted registry write", n)})
+		}
+		rec, ok, err := ws.store.Load(name)
+		if err != nil {
+			s.keep(ReasonUnreadable, &Diagnostic{Code: DiagRegistryUnreadable, Message: err.Error()})
+			return nil
+		}
+		if !ok {
+			rec = nil
+		}
+		m.settle(ctx, ws, name, rec, false, s)
+		return nil
+	})
+	if lte, ok := errors.AsType[*registry.LockTimeoutError](err); ok {
+		s.keep(ReasonLockTimout, &Diagnostic{Code: DiagLockTimeout, Message: lte.Error() + "; the checkout is preserved"})
+	} else if err != nil {
+		s.keep(ReasonFailed, &Diagnostic{Code: DiagRemoveFailed, Message: err.Error()})
+	}
+	return s
+}
+
+// allNames is every managed worktree: those with a record and the git
+// worktrees directly under .stratos/worktrees/, sorted, without duplicates.
+func (ws *workspace) allNames() ([]string, error) {
+	recorded, err := ws.store.Names()
+	if err != nil {
+		return nil, err
+	}
+	all := append(recorded, ws.managedNames()...)
+	all = slices.DeleteFunc(all, func(n string) bool { return names.Validate(n) != nil })
+	slices.Sort(all)
+	return slices.Compact(all), nil
+}

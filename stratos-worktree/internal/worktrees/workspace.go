@@ -1,0 +1,193 @@
+package worktrees
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/stratos-worktree/internal/gitx"
+	"github.com/stratoscli/stratos/stratos-worktree/internal/registry"
+)
+
+// ManagedDirName is where checkouts live, relative to the repository root.
+const ManagedDirName = ".stratos/worktrees"
+
+// registrySubdir is where records and locks live, relative to git's common
+// directory: beside git's own worktree bookkeeping, out of reach of
+// `git clean -x` and of agents editing files in the repository.
+const registrySubdir = "stratos/worktrees"
+
+// workspace is the repository an operation works on, resolved once.
+type workspace struct {
+	root      string // the main worktree: "the repository"
+	commonDir string // git's common directory (usually <root>/.git)
+	managed   string // <root>/.stratos/worktrees
+	worktrees []gitx.Worktree
+	current   *gitx.Worktree // the worktree containing the directory the caller named
+	store     *registry.Store
+	locks     *registry.Locks
+	git       *gitx.Git
+}
+
+// open resolves dir (any directory inside the repository, including inside a
+// managed checkout) to the repository's main worktree.
+func (m *Manager) open(ctx context.Context, dir string) (*workspace, error) {
+	if dir == "" {
+		return nil, clierr.Usage("usage", "--repo is required: a directory inside the git repository")
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, clierr.Usage("repository_not_found", "repository directory %q: %v", dir, err)
+	}
+	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
+		return nil, clierr.Usage("repository_not_found", "repository directory %s does not exist or is not a directory", abs).
+			WithDetails(map[string]any{"repo": abs})
+	}
+	list, err := m.Git.ListWorktrees(ctx, abs)
+	if err != nil {
+		return nil, clierr.Usage("not_a_git_repository", "%s is not inside a git repository: %v", abs, err).
+			WithDetails(map[string]any{"repo": abs}).Wrap(err)
+	}
+	if list[0].Bare {
+		return nil, clierr.Usage("bare_repository", "%s belongs to the bare repository %s; managed worktrees need a repository with a main worktree", abs, list[0].Path).
+			WithDetails(map[string]any{"repo": abs})
+	}
+	root := list[0].Path
+	commonDir, err := commonDirOf(root)
+	if err != nil {
+		return nil, clierr.New("git_layout", "%v", err).Wrap(err)
+	}
+	regDir := filepath.Join(commonDir, registrySubdir)
+	ws := &workspace{
+		root:      root,
+		commonDir: commonDir,
+		managed:   filepath.Join(root, ManagedDirName),
+		worktrees: list,
+		store:     &registry.Store{Dir: regDir},
+		locks:     &registry.Locks{Dir: regDir, Timeout: m.lockTimeout()},
+		git:       m.Git,
+	}
+	ws.current = ws.containing(abs)
+	return ws, nil
+}
+
+// commonDirOf finds git's common directory from the main worktree's .git,
+// which is either the directory itself or a file "gitdir: <path>" (a
+// repository made with --separate-git-dir, or a submodule).
+func commonDirOf(root string) (string, error) {
+	dotGit := filepath.Join(root, ".git")
+	fi, err := os.Stat(dotGit)
+	if err != nil {
+		return "", fmt.Errorf("read %s: %w", dotGit, err)
+	}
+	if fi.IsDir() {
+		return dotGit, nil
+	}
+	data, err := os.ReadFile(dotGit)
+	if err != nil {
+		return "", fmt.Errorf("read %s: %w", dotGit, err)
+	}
+	target, ok := strings.CutPrefix(strings.TrimSpace(string(data)), "gitdir:")
+	if !ok {
+		return "", fmt.Errorf("%s is neither a directory nor a \"gitdir:\" file", dotGit)
+	}
+	target = strings.TrimSpace(target)
+	if !filepath.IsAbs(target) {
+		target = filepath.Join(root, target)
+	}
+	return filepath.Clean(target), nil
+}
+
+// containing returns the worktree whose directory holds dir (the deepest one,
+// since managed checkouts sit inside the main worktree).
+func (ws *workspace) containing(dir string) *gitx.Worktree {
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = real
+	}
+	var best *gitx.Worktree
+	for i := range ws.worktrees {
+		w := &ws.worktrees[i]
+		if (dir == w.Path || strings.HasPrefix(dir, w.Path+string(filepath.Separator))) && (best == nil || len(w.Path) > len(best.Path)) {
+			best = w
+		}
+	}
+	if best == nil {
+		best = &ws.worktrees[0]
+	}
+	return best
+}
+
+func (ws *workspace) checkoutPath(name string) string { return filepath.Join(ws.managed, name) }
+
+func (ws *workspace) find(path string) *gitx.Worktree {
+	for i := range ws.worktrees {
+		if filepath.Clean(ws.worktrees[i].Path) == path {
+			return &ws.worktrees[i]
+		}
+	}
+	return nil
+}
+
+// refresh re-reads git's worktree list: another process may have changed it
+// since open.
+func (ws *workspace) refresh(ctx context.Context) error {
+	list, err := ws.git.ListWorktrees(ctx, ws.root)
+	if err != nil {
+		return fmt.Errorf("list worktrees of %s: %w", ws.root, err)
+	}
+	ws.worktrees = list
+	return nil
+}
+
+// managedNames returns the names of git worktrees directly under the managed
+// directory.
+func (ws *workspace) managedNames() []string {
+	var names []string
+	for _, w := range ws.worktrees {
+		if filepath.Dir(filepath.Clean(w.Path)) == ws.managed {
+			names = append(names, filepath.Base(w.Path))
+		}
+	}
+	return names
+}
+
+// ensureRegistryDir creates the directory holding records and lock files.
+func (ws *workspace) ensureRegistryDir() error {
+	if err := os.MkdirAll(ws.store.Dir, 0o755); err != nil {
+		return clierr.New("registry_unwritable", "create registry directory %s: %v", ws.store.Dir, err).Wrap(err)
+	}
+	return nil
+}
+
+// gitignoreBody hides everything under .stratos/worktrees/ (the checkouts and
+// this file itself) from the repository's own `git status`.
+const gitignoreBody = "# Managed by Stratos: checkouts of managed worktrees, not part of this repository.\n*\n"
+
+// ensureManagedDir creates .stratos/worktrees/ with its .gitignore.
+func (ws *workspace) ensureManagedDir() error {
+	if err := os.MkdirAll(ws.managed, 0o755); err != nil {
+		return clierr.New("managed_dir_unwritable", "create %s: %v", ws.managed, err).Wrap(err)
+	}
+	ignore := filepath.Join(ws.managed, ".gitignore")
+	if _, err := os.Stat(ignore); err == nil || !errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	tmp, err := os.CreateTemp(ws.managed, ".gitignore.tmp-*")
+	if err != nil {
+		return clierr.New("managed_dir_unwritable", "write %s: %v", ignore, err).Wrap(err)
+	}
+	_, werr := tmp.WriteString(gitignoreBody)
+	cerr := tmp.Close()
+	if werr == nil && cerr == nil {
+		werr = os.Rename(tmp.Name(), ignore)
+	}
+	if werr != nil || cerr != nil {
+		os.Remove(tmp.Name())
+		return clierr.New("managed_dir_unwritable", "write %s: %v", ignore, errors.Join(werr, cerr))
+	}
+	return nil
+}
