@@ -8,6 +8,7 @@ import (
 func TestParseWorktreeList(t *testing.T) {
 	out := "worktree /r\x00HEAD aaa\x00branch refs/heads/main\x00\x00" +
 		"worktree /r/.stratos/worktrees/x\x00HEAD bbb\x00detached\x00locked\x00\x00" +
+		"worktree /r/unborn\x00HEAD 0000000000000000000000000000000000000000\x00branch refs/heads/main\x00\x00" +
 		"worktree /r/.stratos/worktrees/gone\x00HEAD ccc\x00branch refs/heads/stratos/gone\x00prunable gitdir file points to non-existent location\x00\x00"
 	got, err := parseWorktreeList([]byte(out))
 	if err != nil {
@@ -16,6 +17,7 @@ func TestParseWorktreeList(t *testing.T) {
 	want := []Worktree{
 		{Path: "/r", Head: "aaa", Branch: "refs/heads/main"},
 		{Path: "/r/.stratos/worktrees/x", Head: "bbb", Detached: true, Locked: true},
+		{Path: "/r/unborn", Branch: "refs/heads/main"},
 		{Path: "/r/.stratos/worktrees/gone", Head: "ccc", Branch: "refs/heads/stratos/gone", Prunable: true},
 	}
 	if !reflect.DeepEqual(got, want) {

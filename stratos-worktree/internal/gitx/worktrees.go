@@ -50,7 +50,10 @@ func parseWorktreeList(out []byte) ([]Worktree, error) {
 		}
 		switch key {
 		case "HEAD":
-			cur.Head = value
+			// An unborn branch is listed with the all-zero object id.
+			if strings.Trim(value, "0") != "" {
+				cur.Head = value
+			}
 		case "branch":
 			cur.Branch = value
 		case "bare":
