@@ -26,7 +26,8 @@ func newCommand() *cli.Command {
 		Version: version.Version,
 		Usage:   "Stratos agent tool",
 		Commands: []*cli.Command{
-			{Name: "serve", Flags: []cli.Flag{cliapp.JSONFlag()}, Action: cliapp.NotImplemented("stratos serve")},
+			serveCommand(),
+			validateConfigCommand(),
 			toolsCommand(),
 			{Name: "provider", Flags: []cli.Flag{cliapp.JSONFlag()}, Action: cliapp.NotImplemented("stratos provider")},
 		},

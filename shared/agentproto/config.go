@@ -1,0 +1,147 @@
+package agentproto
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+)
+
+// AgentConfig is one agent configuration as it crosses the protocol: the
+// fields of createAgent({...}), of one invocation override
+// (overrides.agents[configId]) and of one workflow.yaml agents entry alike.
+//
+// Pointers and pointer-to-slices distinguish "not supplied" (nil) from a
+// supplied value: a supplied list replaces the lower-priority one, and an
+// empty list means none.
+type AgentConfig struct {
+	// ConfigID selects the named configuration (creation only).
+	ConfigID          string             `json:"configId,omitempty"`
+	Harness           *string            `json:"harness,omitempty"`
+	Provider          *string            `json:"provider,omitempty"`
+	Model             *ModelList         `json:"model,omitempty"`
+	Effort            *string            `json:"effort,omitempty"`
+	SystemPrompt      *PromptSource      `json:"systemPrompt,omitempty"`
+	Prompt            *PromptSource      `json:"prompt,omitempty"`
+	TemplateVariables *TemplateVariables `json:"templateVariables,omitempty"`
+	AllowedMcps       *[]string          `json:"allowedMcps,omitempty"`
+	AllowedTools      *[]string          `json:"allowedTools,omitempty"`
+	DisallowedTools   *[]string          `json:"disallowedTools,omitempty"`
+	WorkingDirectory  *string            `json:"workingDirectory,omitempty"`
+	Worktree          *Worktree          `json:"worktree,omitempty"`
+	// Test is the script of the test harness: inline, or {"file": path}.
+	Test json.RawMessage `json:"test,omitempty"`
+}
+
+// ModelList is an ordered list of preferred model IDs; a single string is a
+// list of one.
+type ModelList []string
+
+// UnmarshalJSON accepts a string or an array of strings.
+func (m *ModelList) UnmarshalJSON(b []byte) error {
+	if t := bytes.TrimSpace(b); len(t) > 0 && t[0] == '"' {
+		var s string
+		if err := json.Unmarshal(t, &s); err != nil {
+			return err
+		}
+		*m = ModelList{s}
+		return nil
+	}
+	var list []string
+	if err := json.Unmarshal(b, &list); err != nil {
+		return fmt.Errorf("model must be a string or an array of strings")
+	}
+	if list == nil {
+		list = []string{}
+	}
+	*m = list
+	return nil
+}
+
+// TemplateVariables holds the variable dictionaries of each template field.
+type TemplateVariables struct {
+	SystemPrompt map[string]json.RawMessage `json:"systemPrompt,omitempty"`
+	Prompt       map[string]json.RawMessage `json:"prompt,omitempty"`
+}
+
+// Worktree is the agent's worktree setting.
+type Worktree struct {
+	Enabled bool    `json:"enabled"`
+	Name    *string `json:"name,omitempty"`
+	Cleanup *bool   `json:"cleanup,omitempty"`
+}
+
+// PromptSource is a literal string, {file}, {template} or (for execute's
+// prompt only) {configId}. Exactly one form is set.
+type PromptSource struct {
+	Text     *string
+	File     string
+	Template string
+	ConfigID string
+}
+
+// Kind names the form: "text", "file", "template" or "configId".
+func (p PromptSource) Kind() string {
+	switch {
+	case p.Text != nil:
+		return "text"
+	case p.File != "":
+		return "file"
+	case p.Template != "":
+		return "template"
+	case p.ConfigID != "":
+		return "configId"
+	}
+	return ""
+}
+
+// MarshalJSON writes the one form that is set.
+func (p PromptSource) MarshalJSON() ([]byte, error) {
+	switch p.Kind() {
+	case "text":
+		return json.Marshal(*p.Text)
+	case "file":
+		return json.Marshal(map[string]string{"file": p.File})
+	case "template":
+		return json.Marshal(map[string]string{"template": p.Template})
+	case "configId":
+		return json.Marshal(map[string]string{"configId": p.ConfigID})
+	}
+	return []byte("null"), nil
+}
+
+// UnmarshalJSON reads a string or an object with exactly one of file,
+// template or configId (a non-empty string).
+func (p *PromptSource) UnmarshalJSON(b []byte) error {
+	*p = PromptSource{}
+	if t := bytes.TrimSpace(b); len(t) > 0 && t[0] == '"' {
+		var s string
+		if err := json.Unmarshal(t, &s); err != nil {
+			return err
+		}
+		p.Text = &s
+		return nil
+	}
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(b, &obj); err != nil || obj == nil || len(obj) != 1 {
+		return errPromptForm
+	}
+	for k, raw := range obj {
+		var s string
+		if err := json.Unmarshal(raw, &s); err != nil || s == "" {
+			return fmt.Errorf("prompt source %q must be a non-empty string", k)
+		}
+		switch k {
+		case "file":
+			p.File = s
+		case "template":
+			p.Template = s
+		case "configId":
+			p.ConfigID = s
+		default:
+			return errPromptForm
+		}
+	}
+	return nil
+}
+
+var errPromptForm = fmt.Errorf(`a prompt must be a string, {"file": path}, {"template": path} or {"configId": id}`)

@@ -1,0 +1,196 @@
+package agentproto
+
+import "encoding/json"
+
+// ProtocolVersion changes when a message changes incompatibly. The SDK and
+// the host come from one Stratos release, so a mismatch is a packaging bug.
+const ProtocolVersion = 1
+
+// Method names.
+const (
+	MethodInitialize     = "initialize"
+	MethodAgentExecute   = "agent.execute"
+	MethodAgentCancel    = "agent.cancel"
+	MethodAgentClose     = "agent.close"
+	MethodExecutionClose = "execution.close"
+	MethodShutdown       = "shutdown"
+
+	MethodHookBeforeToolCall = "hook.beforeToolCall"
+	MethodHookAfterToolCall  = "hook.afterToolCall"
+	MethodHookOnStart        = "hook.onStart"
+	MethodEvent              = "event"
+)
+
+// Methods lists every method name (the TypeScript file must list the same).
+func Methods() []string {
+	return []string{
+		MethodAgentCancel, MethodAgentClose, MethodAgentExecute, MethodEvent, MethodExecutionClose,
+		MethodHookAfterToolCall, MethodHookBeforeToolCall, MethodHookOnStart, MethodInitialize, MethodShutdown,
+	}
+}
+
+// Hook names as they appear in ExecuteParams.Hooks.
+const (
+	HookBeforeToolCall = "beforeToolCall"
+	HookAfterToolCall  = "afterToolCall"
+	HookOnStart        = "onStart"
+)
+
+// InitializeParams opens the connection.
+type InitializeParams struct {
+	ProtocolVersion int `json:"protocolVersion"`
+	// ExecutionID is the top-level execution the host serves.
+	ExecutionID string `json:"executionId"`
+	// RunDir is the run record directory (~/.stratos/runs/<executionId>);
+	// events.jsonl is appended there. Empty: derived from $HOME and ExecutionID.
+	RunDir string `json:"runDir,omitempty"`
+	// Settings overrides ~/.stratos/settings.json when set.
+	Settings *Settings `json:"settings,omitempty"`
+	// Events asks for event notifications (they are recorded either way).
+	Events bool `json:"events,omitempty"`
+}
+
+// Settings are the admission limits of one top-level execution.
+type Settings struct {
+	MaxConcurrent  int `json:"maxConcurrent"`
+	MaxOutstanding int `json:"maxOutstanding"`
+}
+
+// InitializeResult reports what the host will apply.
+type InitializeResult struct {
+	ProtocolVersion int      `json:"protocolVersion"`
+	Version         string   `json:"version"`
+	Settings        Settings `json:"settings"`
+	EventsFile      string   `json:"eventsFile"`
+}
+
+// WorkflowRef names the workflow whose code created the agent: its
+// workflow.yaml supplies the named configurations, and prompt and template
+// files resolve against its directory.
+type WorkflowRef struct {
+	Name string `json:"name"`
+	Dir  string `json:"dir"`
+}
+
+// Overrides is the agents part of an execution's invocation overrides.
+type Overrides struct {
+	Agents map[string]AgentConfig `json:"agents,omitempty"`
+}
+
+// ExecuteParams is one execute(prompt, templateVariables?) call.
+type ExecuteParams struct {
+	// AgentID identifies the agent object (unique within the host).
+	AgentID string `json:"agentId"`
+	// Name is how messages refer to the agent (its configId, or "agent #n").
+	Name string `json:"name"`
+	// ExecutionID is the execution that owns the agent.
+	ExecutionID string      `json:"executionId"`
+	Workflow    WorkflowRef `json:"workflow"`
+	// Cwd is the invocation working directory; a relative workingDirectory
+	// resolves against it.
+	Cwd string `json:"cwd"`
+	// Overrides is the owning execution's invocation overrides (Overrides);
+	// raw, so the host can report malformed fields with their paths.
+	Overrides json.RawMessage `json:"overrides,omitempty"`
+	// Config is the object's creation fields (AgentConfig), raw for the same
+	// reason.
+	Config json.RawMessage `json:"config"`
+	// Hooks names the tool and lifecycle hooks the object has (Hook*).
+	Hooks []string `json:"hooks,omitempty"`
+	// OutputSchema is the JSON Schema of the object's outputSchema.
+	OutputSchema      json.RawMessage            `json:"outputSchema,omitempty"`
+	Prompt            PromptSource               `json:"prompt"`
+	TemplateVariables map[string]json.RawMessage `json:"templateVariables,omitempty"`
+}
+
+// ExecuteResult is Text without an output schema, Value with one.
+type ExecuteResult struct {
+	Text  *string         `json:"text,omitempty"`
+	Value json.RawMessage `json:"value,omitempty"`
+}
+
+// AgentRef names one agent object.
+type AgentRef struct {
+	AgentID string `json:"agentId"`
+}
+
+// ExecutionRef names one execution.
+type ExecutionRef struct {
+	ExecutionID string `json:"executionId"`
+}
+
+// CloseResult reports what a close did.
+type CloseResult struct {
+	// Closed counts the sessions whose harness resources were released.
+	Closed int `json:"closed"`
+}
+
+// ToolCallParams is a tool call the harness is about to make.
+type ToolCallParams struct {
+	AgentID     string          `json:"agentId"`
+	ExecutionID string          `json:"executionId"`
+	ToolCallID  string          `json:"toolCallId"`
+	ToolName    string          `json:"toolName"`
+	Input       json.RawMessage `json:"input"`
+}
+
+// AfterToolCallParams is a finished tool call: Output on success, Error on
+// failure (also when a beforeToolCall hook denied it).
+type AfterToolCallParams struct {
+	AgentID     string          `json:"agentId"`
+	ExecutionID string          `json:"executionId"`
+	ToolCallID  string          `json:"toolCallId"`
+	ToolName    string          `json:"toolName"`
+	Input       json.RawMessage `json:"input"`
+	Output      json.RawMessage `json:"output,omitempty"`
+	Error       *ToolError      `json:"error,omitempty"`
+}
+
+// ToolError describes a failed tool call.
+type ToolError struct {
+	Message string `json:"message"`
+}
+
+// Tool hook decisions.
+const (
+	ActionAllow  = "allow"
+	ActionDeny   = "deny"
+	ActionModify = "modify"
+	ActionBlock  = "block"
+)
+
+// BeforeToolCallResult is allow, deny (Reason) or modify (Arguments). A null
+// result means allow.
+type BeforeToolCallResult struct {
+	Action    string          `json:"action"`
+	Reason    string          `json:"reason,omitempty"`
+	Arguments json.RawMessage `json:"arguments,omitempty"`
+}
+
+// AfterToolCallResult is block (Reason). A null result keeps the output.
+type AfterToolCallResult struct {
+	Action string `json:"action"`
+	Reason string `json:"reason,omitempty"`
+}
+
+// LifecycleParams names the agent whose invocation starts.
+type LifecycleParams struct {
+	AgentID     string `json:"agentId"`
+	ExecutionID string `json:"executionId"`
+}
+
+// Event is one observation, as recorded in events.jsonl.
+type Event struct {
+	// Type: agent.invocation.started, agent.invocation.completed,
+	// model.started, model.completed, message.delta, tool.started,
+	// tool.completed, ...
+	Type string `json:"type"`
+	// Timestamp is RFC 3339 with nanoseconds, UTC.
+	Timestamp   string `json:"timestamp"`
+	Sequence    int64  `json:"sequence"`
+	AgentID     string `json:"agentId"`
+	ExecutionID string `json:"executionId"`
+	// IDs correlates operations: invocationId, toolCallId, ...
+	IDs     map[string]string `json:"ids,omitempty"`
+	Details map[string]any    `json:"details,omitempty"`
+}

@@ -1,0 +1,92 @@
+// Package adapter is the boundary between the agent host and one harness.
+// The host owns the execution rules (configuration, templates, admission,
+// concurrency, events, hooks over the protocol); an adapter translates a
+// session into native harness operations. One package per harness
+// implements Adapter.
+package adapter
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/stratoscli/stratos/shared/agentproto"
+	"github.com/stratoscli/stratos/stratos-agent/tools"
+)
+
+// Adapter is one agent session on one harness. The host calls Initialize
+// once before the first Execute (again after a failed Initialize, on the
+// next explicit execute), Execute sequentially, Cancel at any time and Close
+// once at cleanup.
+type Adapter interface {
+	// Initialize starts the native session. A failure leaves the adapter
+	// closed of partial resources, ready for another Initialize.
+	Initialize(ctx context.Context) error
+	// Execute sends one rendered user prompt and returns the reply. It ends
+	// early when ctx ends or Cancel is called, with an error whose code is
+	// "cancelled".
+	Execute(ctx context.Context, prompt string) (Result, error)
+	// Cancel signals cancellation of all work the session owns and returns
+	// at once; it does not wait for it to stop.
+	Cancel()
+	// Close releases every resource the session owns.
+	Close(ctx context.Context) error
+}
+
+// Result is Text without an output schema; Value (a JSON document from the
+// harness's native structured output) with one.
+type Result struct {
+	Text  string
+	Value json.RawMessage
+}
+
+// Spec is the fixed configuration of one session, resolved and rendered by
+// the host.
+type Spec struct {
+	AgentID     string
+	Name        string
+	ExecutionID string
+	WorkflowDir string
+
+	Harness  string
+	Provider string
+	Models   []string
+	Effort   string
+	// SystemPrompt is rendered once, at initialization.
+	SystemPrompt     string
+	WorkingDirectory string
+	AllowedMcps      []string
+	Tools            tools.Selection
+	// OutputSchema is the JSON Schema of the expected value, or nil.
+	OutputSchema json.RawMessage
+	// Test is the harness-specific configuration of the test harness.
+	Test json.RawMessage
+}
+
+// Event is one observation; the host adds IDs, sequence and timestamp when
+// they are missing.
+type Event struct {
+	Type    string
+	Time    time.Time
+	IDs     map[string]string
+	Details map[string]any
+}
+
+// Hooks are the author's tool hooks, reached through the SDK. Adapters call
+// them around every tool call (except a harness's internal structured-output
+// delivery). An error means the hook threw: the invocation must fail with it.
+type Hooks interface {
+	BeforeToolCall(ctx context.Context, call ToolCall) (agentproto.BeforeToolCallResult, error)
+	AfterToolCall(ctx context.Context, call ToolCall, output json.RawMessage, toolErr *agentproto.ToolError) (agentproto.AfterToolCallResult, error)
+}
+
+// ToolCall identifies one tool call.
+type ToolCall struct {
+	ID    string
+	Name  string
+	Input json.RawMessage
+}
+
+// Factory makes an adapter for spec. onEvent is bound to the owning agent;
+// it never blocks for long and never fails.
+type Factory func(spec Spec, onEvent func(Event), hooks Hooks) (Adapter, error)

@@ -1,0 +1,70 @@
+package command
+
+import (
+	"context"
+	"os"
+	"time"
+
+	"github.com/urfave/cli/v3"
+
+	"github.com/stratoscli/stratos/shared/cliapp"
+	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/logging"
+	"github.com/stratoscli/stratos/stratos-agent/host"
+	"github.com/stratoscli/stratos/stratos-agent/jsonrpc"
+)
+
+// shutdownWait bounds the cleanup after stdin closed or a signal arrived.
+const shutdownWait = 15 * time.Second
+
+// serveCommand is `stratos-agent serve`: the agent host of one top-level
+// execution, speaking the agentproto JSON-RPC protocol on stdin/stdout.
+func serveCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "serve",
+		Usage: "run the agent host of one workflow execution (started by the SDK; JSON-RPC on stdin/stdout)",
+		Description: cliapp.Lines(
+			"The SDK starts one host per top-level workflow execution when its first agent executes.",
+			"Messages are JSON-RPC 2.0, one JSON object per line, in both directions; stderr carries logs.",
+			"The protocol is documented in shared/agentproto. The host exits, closing every agent",
+			"session and the harness processes they own, when its stdin closes or on SIGINT/SIGTERM",
+			"(a shutdown request closes every session; the SDK then closes the pipe)."),
+		Action: serve,
+	}
+}
+
+func serve(ctx context.Context, cmd *cli.Command) error {
+	if err := cliapp.ExactArgs(cmd, 0, 0, ""); err != nil {
+		return err
+	}
+	log := logging.New("stratos-agent", cmd.Root().ErrWriter)
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return clierr.New("home_unknown", "cannot find the home directory: %v", err)
+	}
+	h, err := host.New(host.Options{Log: log, Home: home})
+	if err != nil {
+		return clierr.New("internal", "%v", err)
+	}
+	conn := jsonrpc.New(cmd.Root().Reader, cmd.Root().Writer, h.Handle, func(err error) { log.Warn("protocol", "error", err) })
+	h.SetPeer(conn)
+
+	// The connection's handlers must outlive a signal long enough to clean
+	// up, so they get a context that only Serve itself cancels.
+	served := make(chan error, 1)
+	go func() { served <- conn.Serve(context.WithoutCancel(ctx)) }()
+	select {
+	case err = <-served:
+		if err != nil {
+			log.Warn("reading stdin failed", "error", err)
+		}
+	case <-ctx.Done():
+		log.Debug("signal: closing every agent session")
+	}
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), shutdownWait)
+	defer cancel()
+	if err := h.Close(cctx); err != nil {
+		log.Warn("closing agent sessions", "error", err)
+	}
+	return nil
+}

@@ -1,0 +1,89 @@
+package command
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+
+	"github.com/urfave/cli/v3"
+
+	"github.com/stratoscli/stratos/shared/cliapp"
+	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/manifest"
+	"github.com/stratoscli/stratos/stratos-agent/agentconfig"
+)
+
+// validateRequest is validate-config's stdin document.
+type validateRequest struct {
+	Dir string `json:"dir"`
+}
+
+// validateResult is validate-config's JSON output.
+type validateResult struct {
+	Dir      string                `json:"dir"`
+	File     string                `json:"file"`
+	Valid    bool                  `json:"valid"`
+	Problems []agentconfig.Problem `json:"problems"`
+}
+
+// validateConfigCommand is `stratos-agent validate-config`: the build-time
+// check of a workflow.yaml's agents section, with the same validation the
+// agent host applies at the first execute.
+func validateConfigCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "validate-config",
+		Usage:     "check the agents section of a workflow.yaml",
+		ArgsUsage: "[workflow-dir]",
+		Description: cliapp.Lines(
+			"Validates the agents section of <workflow-dir>/workflow.yaml against the agent configuration",
+			"schema and checks the MCP server and built-in tool names it uses. Without an argument the",
+			`directory comes as {"dir": "..."} on stdin. Exit 0 when valid, 1 with the problems listed`,
+			"(each names the file and the path of the field) when not."),
+		Flags:  []cli.Flag{cliapp.JSONFlag()},
+		Action: validateConfig,
+	}
+}
+
+func validateConfig(_ context.Context, cmd *cli.Command) error {
+	if err := cliapp.ExactArgs(cmd, 0, 1, "[workflow-dir] [--json]"); err != nil {
+		return err
+	}
+	dir := cmd.Args().First()
+	if dir == "" {
+		var req validateRequest
+		if err := json.NewDecoder(cmd.Root().Reader).Decode(&req); err != nil || req.Dir == "" {
+			return clierr.Usage("usage", `validate-config: give a workflow directory as argument or {"dir": "..."} on stdin`)
+		}
+		dir = req.Dir
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return clierr.Usage("usage", "validate-config: %v", err)
+	}
+	v, err := agentconfig.NewValidator()
+	if err != nil {
+		return clierr.New("internal", "%v", err)
+	}
+	_, problems := agentconfig.LoadWorkflow(v, abs)
+	res := validateResult{Dir: abs, File: filepath.Join(abs, manifest.FileName), Valid: len(problems) == 0, Problems: problems}
+	if res.Problems == nil {
+		res.Problems = []agentconfig.Problem{}
+	}
+	if cmd.Bool("json") {
+		if err := clierr.PrintJSON(cmd.Root().Writer, res); err != nil {
+			return err
+		}
+	} else {
+		for _, p := range problems {
+			fmt.Fprintln(cmd.Root().ErrWriter, p.String())
+		}
+		if res.Valid {
+			fmt.Fprintf(cmd.Root().Writer, "%s: agents section is valid\n", res.File)
+		}
+	}
+	if !res.Valid {
+		return cliapp.Silent(clierr.ExitFailed)
+	}
+	return nil
+}

@@ -1,0 +1,270 @@
+package testharness
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/stratoscli/stratos/shared/agentproto"
+	"github.com/stratoscli/stratos/stratos-agent/adapter"
+	"github.com/stratoscli/stratos/stratos-agent/prompt"
+)
+
+// Efforts are the reasoning efforts the test harness accepts.
+var Efforts = []string{"low", "medium", "high", "max"}
+
+// New is the test harness's adapter.Factory.
+func New(spec adapter.Spec, onEvent func(adapter.Event), hooks adapter.Hooks) (adapter.Adapter, error) {
+	if spec.Effort != "" && !slices.Contains(Efforts, spec.Effort) {
+		return nil, agentproto.Errorf(agentproto.CodeConfiguration, "effort %q is not supported by harness test (supported: %s)", spec.Effort, strings.Join(Efforts, ", ")).
+			WithDetails(map[string]any{"effort": spec.Effort, "harness": "test"})
+	}
+	script, err := LoadScript(spec.Test, spec.WorkflowDir)
+	if err != nil {
+		return nil, err
+	}
+	return &session{spec: spec, script: script, emit: onEvent, hooks: hooks}, nil
+}
+
+// session replays the script. Executes are sequential (the host enforces
+// it); mu guards what Cancel and Close touch concurrently.
+type session struct {
+	spec   adapter.Spec
+	script *Script
+	emit   func(adapter.Event)
+	hooks  adapter.Hooks
+
+	initAttempts int
+	turns        int
+	history      []map[string]any
+
+	mu     sync.Mutex
+	cancel context.CancelFunc
+	closed bool
+}
+
+func (s *session) Initialize(ctx context.Context) error {
+	n := s.initAttempts
+	s.initAttempts++
+	if n >= len(s.script.Initialize) {
+		return nil
+	}
+	a := s.script.Initialize[n]
+	if err := sleep(ctx, a.DelayMs); err != nil {
+		return err
+	}
+	if a.Fail == "" {
+		return nil
+	}
+	msg := a.Message
+	if msg == "" {
+		msg = fmt.Sprintf("scripted %s failure of initialization attempt %d", a.Fail, n+1)
+	}
+	return agentproto.Errorf(initFailures[a.Fail], "harness test: %s", msg).WithDetails(map[string]any{"harness": "test", "attempt": n + 1})
+}
+
+func (s *session) Execute(ctx context.Context, text string) (adapter.Result, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return adapter.Result{}, agentproto.Errorf(agentproto.CodeExecution, "harness test: the session is closed")
+	}
+	s.cancel = cancel
+	s.mu.Unlock()
+
+	s.turns++
+	turnNo := s.turns
+	turn, err := s.turn(turnNo)
+	if err != nil {
+		return adapter.Result{}, err
+	}
+	s.event("model.started", map[string]any{"turn": turnNo})
+	res, err := s.play(ctx, turnNo, turn, text)
+	status := "completed"
+	if err != nil {
+		status = "failed"
+		if agentproto.CodeOf(err) == agentproto.CodeCancelled {
+			status = "cancelled"
+		}
+	}
+	s.event("model.completed", map[string]any{"turn": turnNo, "status": status})
+	return res, err
+}
+
+func (s *session) turn(n int) (Turn, error) {
+	if len(s.script.Turns) == 0 {
+		return Turn{}, agentproto.Errorf(agentproto.CodeExecution, "harness test: the script has no turns")
+	}
+	i := n - 1
+	if i >= len(s.script.Turns) {
+		if !s.script.Repeat {
+			return Turn{}, agentproto.Errorf(agentproto.CodeExecution,
+				"harness test: the script has %d turns and this is execute #%d; add turns or set repeat: true", len(s.script.Turns), n)
+		}
+		i %= len(s.script.Turns)
+	}
+	return s.script.Turns[i], nil
+}
+
+func (s *session) play(ctx context.Context, turnNo int, t Turn, text string) (adapter.Result, error) {
+	if err := s.expect(turnNo, t.Expect, text); err != nil {
+		return adapter.Result{}, err
+	}
+	if err := sleep(ctx, t.DelayMs); err != nil {
+		return adapter.Result{}, err
+	}
+	var calls []map[string]any
+	for i, c := range t.ToolCalls {
+		rec, err := s.tool(ctx, fmt.Sprintf("call-%d-%d", turnNo, i+1), c)
+		if err != nil {
+			return adapter.Result{}, err
+		}
+		calls = append(calls, rec)
+	}
+	if t.Fail != "" {
+		msg := t.Message
+		if msg == "" {
+			msg = fmt.Sprintf("scripted %s failure of execute #%d", t.Fail, turnNo)
+		}
+		return adapter.Result{}, agentproto.Errorf(turnFailures[t.Fail], "harness test: %s", msg).WithDetails(map[string]any{"harness": "test", "turn": turnNo})
+	}
+	entry := map[string]any{"prompt": text, "tools": calls}
+	var res adapter.Result
+	if s.spec.OutputSchema != nil {
+		if len(t.Value) == 0 {
+			return res, agentproto.Errorf(agentproto.CodeStructuredOutput,
+				"harness test: the agent has an outputSchema but turn %d of the script gives no value", turnNo)
+		}
+		res.Value = t.Value
+		entry["reply"] = string(t.Value)
+	} else {
+		reply := ""
+		if t.Reply != nil {
+			out, err := prompt.RenderString(*t.Reply, s.replyContext(turnNo, text, calls))
+			if err != nil {
+				return res, agentproto.Errorf(agentproto.CodeExecution, "harness test: turn %d reply: %v", turnNo, err)
+			}
+			reply = out
+		} else if len(t.Value) > 0 {
+			return res, agentproto.Errorf(agentproto.CodeExecution, "harness test: turn %d gives a value but the agent has no outputSchema", turnNo)
+		}
+		res.Text = reply
+		entry["reply"] = reply
+		s.event("message.delta", map[string]any{"text": reply})
+	}
+	s.history = append(s.history, entry)
+	return res, nil
+}
+
+func (s *session) expect(turnNo int, e *Expect, text string) error {
+	if e == nil {
+		return nil
+	}
+	fail := func(what, want, got string) error {
+		return agentproto.Errorf(agentproto.CodeExecution, "harness test: turn %d expected the %s %q, got %q", turnNo, what, want, got).
+			WithDetails(map[string]any{"turn": turnNo, "expected": want, "got": got})
+	}
+	switch {
+	case e.Prompt != nil && *e.Prompt != text:
+		return fail("prompt", *e.Prompt, text)
+	case e.PromptContains != "" && !strings.Contains(text, e.PromptContains):
+		return fail("prompt to contain", e.PromptContains, text)
+	case e.SystemPromptContains != "" && !strings.Contains(s.spec.SystemPrompt, e.SystemPromptContains):
+		return fail("system prompt to contain", e.SystemPromptContains, s.spec.SystemPrompt)
+	}
+	return nil
+}
+
+// replyContext is what a reply template sees.
+func (s *session) replyContext(turnNo int, text string, calls []map[string]any) map[string]any {
+	history := make([]any, len(s.history))
+	for i, h := range s.history {
+		history[i] = h
+	}
+	tools := make([]any, len(calls))
+	for i, c := range calls {
+		tools[i] = c
+	}
+	model := ""
+	if len(s.spec.Models) > 0 {
+		model = s.spec.Models[0]
+	}
+	return map[string]any{
+		"prompt":           text,
+		"turn":             turnNo,
+		"history":          history,
+		"tools":            tools,
+		"systemPrompt":     s.spec.SystemPrompt,
+		"agent":            s.spec.Name,
+		"model":            model,
+		"models":           strings.Join(s.spec.Models, ","),
+		"provider":         s.spec.Provider,
+		"effort":           s.spec.Effort,
+		"workingDirectory": s.spec.WorkingDirectory,
+		"allowedMcps":      strings.Join(s.spec.AllowedMcps, ","),
+		"allowedTools":     joinOrUnset(s.spec.Tools.AllowedTools),
+		"disallowedTools":  joinOrUnset(s.spec.Tools.DisallowedTools),
+	}
+}
+
+func joinOrUnset(names []string) string {
+	if names == nil {
+		return "(default)"
+	}
+	return strings.Join(names, ",")
+}
+
+func (s *session) Cancel() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.cancel != nil {
+		s.cancel()
+	}
+}
+
+func (s *session) Close(context.Context) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.closed = true
+	if s.cancel != nil {
+		s.cancel()
+	}
+	return nil
+}
+
+func (s *session) event(typ string, details map[string]any) {
+	s.emit(adapter.Event{Type: typ, Time: time.Now(), Details: details})
+}
+
+// sleep waits ms milliseconds unless ctx ends first (then: cancelled).
+func sleep(ctx context.Context, ms int) error {
+	if ms > 0 {
+		t := time.NewTimer(time.Duration(ms) * time.Millisecond)
+		defer t.Stop()
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+		}
+	}
+	if ctx.Err() != nil {
+		return agentproto.Errorf(agentproto.CodeCancelled, "harness test: cancelled")
+	}
+	return nil
+}
+
+func decode(raw json.RawMessage) any {
+	if len(raw) == 0 {
+		return nil
+	}
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return string(raw)
+	}
+	return v
+}

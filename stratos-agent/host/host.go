@@ -1,0 +1,300 @@
+// Package host is the agent host of one top-level execution: it serves the
+// SDK's agent.* requests (agentproto), owns every agent session of that
+// execution and its children, resolves configurations, renders prompts,
+// enforces admission limits, records events and calls the author's hooks
+// back through the SDK.
+package host
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"sync"
+
+	"github.com/hashicorp/go-hclog"
+
+	"github.com/stratoscli/stratos/shared/agentproto"
+	"github.com/stratoscli/stratos/shared/settings"
+	"github.com/stratoscli/stratos/shared/version"
+	"github.com/stratoscli/stratos/stratos-agent/adapter"
+	"github.com/stratoscli/stratos/stratos-agent/admission"
+	"github.com/stratoscli/stratos/stratos-agent/agentconfig"
+	"github.com/stratoscli/stratos/stratos-agent/harness/testharness"
+)
+
+// Peer is the SDK end of the connection.
+type Peer interface {
+	Call(ctx context.Context, method string, params, result any) error
+	Notify(method string, params any) error
+}
+
+// Options configure a Host.
+type Options struct {
+	Log hclog.Logger
+	// Home is the user's home directory (~/.stratos lives there).
+	Home string
+	// Harnesses maps harness names to adapter factories; nil: the built-in
+	// ones.
+	Harnesses map[string]adapter.Factory
+}
+
+// Host serves one top-level execution.
+type Host struct {
+	log       hclog.Logger
+	home      string
+	harnesses map[string]adapter.Factory
+	validator *agentconfig.Validator
+	peer      Peer
+
+	mu          sync.Mutex
+	initialized bool
+	pool        *admission.Pool
+	events      *recorder
+	sessions    map[string]*session
+	closedExecs map[string]bool
+	workflows   map[string]*agentconfig.Workflow
+}
+
+// New returns a host that talks to peer (SetPeer may supply it later).
+func New(opts Options) (*Host, error) {
+	v, err := agentconfig.NewValidator()
+	if err != nil {
+		return nil, err
+	}
+	if opts.Log == nil {
+		opts.Log = hclog.NewNullLogger()
+	}
+	if opts.Harnesses == nil {
+		opts.Harnesses = map[string]adapter.Factory{"test": testharness.New}
+	}
+	return &Host{log: opts.Log, home: opts.Home, harnesses: opts.Harnesses, validator: v,
+		sessions: map[string]*session{}, closedExecs: map[string]bool{}, workflows: map[string]*agentconfig.Workflow{}}, nil
+}
+
+// SetPeer sets the SDK end; call it before serving.
+func (h *Host) SetPeer(p Peer) { h.peer = p }
+
+// Handle is the jsonrpc.Handler of the host.
+func (h *Host) Handle(ctx context.Context, method string, params json.RawMessage) (any, error) {
+	if method == agentproto.MethodInitialize {
+		var p agentproto.InitializeParams
+		if err := decodeParams(params, &p); err != nil {
+			return nil, err
+		}
+		return h.initialize(p)
+	}
+	h.mu.Lock()
+	ready := h.initialized
+	h.mu.Unlock()
+	if !ready {
+		return nil, agentproto.Errorf(agentproto.CodeProtocol, "%s before initialize", method)
+	}
+	switch method {
+	case agentproto.MethodAgentExecute:
+		var p agentproto.ExecuteParams
+		if err := decodeParams(params, &p); err != nil {
+			return nil, err
+		}
+		return h.execute(ctx, p)
+	case agentproto.MethodAgentCancel:
+		var p agentproto.AgentRef
+		if err := decodeParams(params, &p); err != nil {
+			return nil, err
+		}
+		if s := h.lookup(p.AgentID); s != nil {
+			s.cancelCall()
+		}
+		return nil, nil
+	case agentproto.MethodAgentClose:
+		var p agentproto.AgentRef
+		if err := decodeParams(params, &p); err != nil {
+			return nil, err
+		}
+		return h.closeAgents(ctx, func(s *session) bool { return s.id == p.AgentID })
+	case agentproto.MethodExecutionClose:
+		var p agentproto.ExecutionRef
+		if err := decodeParams(params, &p); err != nil {
+			return nil, err
+		}
+		h.mu.Lock()
+		h.closedExecs[p.ExecutionID] = true
+		h.mu.Unlock()
+		return h.closeAgents(ctx, func(s *session) bool { return s.executionID == p.ExecutionID })
+	case agentproto.MethodShutdown:
+		_, err := h.closeAgents(ctx, func(*session) bool { return true })
+		return struct{}{}, err
+	}
+	return nil, agentproto.Errorf(agentproto.CodeProtocol, "unknown method %q", method)
+}
+
+func decodeParams(raw json.RawMessage, dst any) error {
+	if err := json.Unmarshal(raw, dst); err != nil {
+		return agentproto.Errorf(agentproto.CodeProtocol, "invalid params: %v", err)
+	}
+	return nil
+}
+
+func (h *Host) initialize(p agentproto.InitializeParams) (*agentproto.InitializeResult, error) {
+	if p.ProtocolVersion != agentproto.ProtocolVersion {
+		return nil, agentproto.Errorf(agentproto.CodeProtocol, "protocol version %d, this stratos-agent speaks %d: the SDK and stratos-agent come from different Stratos versions", p.ProtocolVersion, agentproto.ProtocolVersion)
+	}
+	if p.ExecutionID == "" {
+		return nil, agentproto.Errorf(agentproto.CodeProtocol, "initialize: executionId is required")
+	}
+	stratosHome := filepath.Join(h.home, ".stratos")
+	var limits agentproto.Settings
+	if p.Settings != nil {
+		limits = *p.Settings
+	} else {
+		s, err := settings.Load(settings.Path(stratosHome))
+		if err != nil {
+			return nil, agentproto.Errorf(agentproto.CodeConfiguration, "%v", err).Wrap(err)
+		}
+		limits = agentproto.Settings{MaxConcurrent: s.Agents.MaxConcurrent, MaxOutstanding: s.Agents.MaxOutstanding}
+	}
+	if limits.MaxConcurrent < 1 || limits.MaxOutstanding < 1 {
+		return nil, agentproto.Errorf(agentproto.CodeConfiguration, "settings: maxConcurrent and maxOutstanding must be positive, got %d and %d", limits.MaxConcurrent, limits.MaxOutstanding)
+	}
+	runDir := p.RunDir
+	if runDir == "" {
+		runDir = filepath.Join(stratosHome, "runs", p.ExecutionID)
+	}
+	if err := os.MkdirAll(runDir, 0o755); err != nil {
+		return nil, agentproto.Errorf(agentproto.CodeInternal, "run record: %v", err)
+	}
+	var notify func(agentproto.Event)
+	if p.Events {
+		notify = func(e agentproto.Event) {
+			if err := h.peer.Notify(agentproto.MethodEvent, e); err != nil {
+				h.log.Debug("event notification failed", "error", err)
+			}
+		}
+	}
+	path := filepath.Join(runDir, EventsFileName)
+	rec, err := openRecorder(path, notify, func(err error) { h.log.Warn("event not recorded", "error", err) })
+	if err != nil {
+		return nil, agentproto.Errorf(agentproto.CodeInternal, "run record: %v", err)
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.initialized {
+		_ = rec.close()
+		return nil, agentproto.Errorf(agentproto.CodeProtocol, "initialize sent twice")
+	}
+	h.initialized = true
+	h.pool = admission.New(limits.MaxConcurrent, limits.MaxOutstanding)
+	h.events = rec
+	h.log.Debug("initialized", "execution", p.ExecutionID, "maxConcurrent", limits.MaxConcurrent, "maxOutstanding", limits.MaxOutstanding)
+	return &agentproto.InitializeResult{ProtocolVersion: agentproto.ProtocolVersion, Version: version.Version, Settings: limits, EventsFile: path}, nil
+}
+
+func (h *Host) lookup(id string) *session {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.sessions[id]
+}
+
+// closeAgents closes the matching sessions concurrently, each getting its
+// attempt even when another fails; it returns how many released harness
+// resources and the joined close failures.
+func (h *Host) closeAgents(ctx context.Context, match func(*session) bool) (*agentproto.CloseResult, error) {
+	h.mu.Lock()
+	var targets []*session
+	for id, s := range h.sessions {
+		if match(s) {
+			targets = append(targets, s)
+			delete(h.sessions, id)
+		}
+	}
+	h.mu.Unlock()
+	sort.Slice(targets, func(i, j int) bool { return targets[i].id < targets[j].id })
+	errs := make([]error, len(targets))
+	released := make([]bool, len(targets))
+	var wg sync.WaitGroup
+	for i, s := range targets {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			released[i], errs[i] = s.close(ctx)
+		}()
+	}
+	wg.Wait()
+	res := &agentproto.CloseResult{}
+	for _, r := range released {
+		if r {
+			res.Closed++
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return res, agentproto.Errorf(agentproto.CodeExecution, "closing agents: %v", err).Wrap(err)
+	}
+	return res, nil
+}
+
+// Close closes every session and the event record. It is what happens when
+// the SDK shuts the host down or its stdin closes.
+func (h *Host) Close(ctx context.Context) error {
+	_, err := h.closeAgents(ctx, func(*session) bool { return true })
+	h.mu.Lock()
+	rec := h.events
+	h.events = nil
+	h.mu.Unlock()
+	if rec != nil {
+		if cerr := rec.close(); cerr != nil {
+			err = errors.Join(err, cerr)
+		}
+	}
+	return err
+}
+
+// workflow returns the parsed workflow.yaml of dir, cached for the host's
+// lifetime: one execution sees one configuration.
+func (h *Host) workflow(ref agentproto.WorkflowRef) (*agentconfig.Workflow, error) {
+	h.mu.Lock()
+	w := h.workflows[ref.Dir]
+	h.mu.Unlock()
+	if w != nil {
+		return w, nil
+	}
+	if ref.Dir == "" || !filepath.IsAbs(ref.Dir) {
+		return nil, agentproto.Errorf(agentproto.CodeProtocol, "workflow.dir must be an absolute path, got %q", ref.Dir)
+	}
+	w, problems := agentconfig.LoadWorkflow(h.validator, ref.Dir)
+	if len(problems) > 0 {
+		lines := ""
+		details := make([]map[string]any, len(problems))
+		for i, p := range problems {
+			if i > 0 {
+				lines += "; "
+			}
+			lines += p.String()
+			details[i] = map[string]any{"file": p.File, "path": p.Path, "message": p.Message}
+		}
+		return nil, agentproto.Errorf(agentproto.CodeConfiguration, "invalid agent configuration: %s", lines).
+			WithDetails(map[string]any{"problems": details})
+	}
+	h.mu.Lock()
+	h.workflows[ref.Dir] = w
+	h.mu.Unlock()
+	return w, nil
+}
+
+func (h *Host) record(e agentproto.Event) {
+	h.mu.Lock()
+	rec := h.events
+	h.mu.Unlock()
+	if rec != nil {
+		rec.record(e)
+	}
+}
+
+// String describes the host for logs.
+func (h *Host) String() string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return fmt.Sprintf("agent host (%d sessions)", len(h.sessions))
+}

@@ -1,0 +1,214 @@
+package host
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/stratoscli/stratos/shared/agentproto"
+	"github.com/stratoscli/stratos/stratos-agent/adapter"
+	"github.com/stratoscli/stratos/stratos-agent/agentconfig"
+	"github.com/stratoscli/stratos/stratos-agent/prompt"
+	"github.com/stratoscli/stratos/stratos-agent/tools"
+)
+
+// prepared is an agent whose configuration has been resolved and whose
+// adapter exists; it is fixed for the object's lifetime.
+type prepared struct {
+	config    agentproto.AgentConfig
+	workflow  *agentconfig.Workflow
+	overrides map[string]agentproto.AgentConfig
+	adapter   adapter.Adapter
+	schema    *jsonschema.Resolved // nil without outputSchema
+	hooks     *sdkHooks
+}
+
+// prepare resolves the configuration of the agent that p executes, renders
+// its system prompt and makes its adapter. Nothing is started yet.
+func (h *Host) prepare(s *session, p agentproto.ExecuteParams) (*prepared, error) {
+	wf, err := h.workflow(p.Workflow)
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := h.validator.Resolve(agentconfig.Sources{Workflow: wf, Overrides: p.Overrides, Creation: p.Config})
+	if err != nil {
+		return nil, err
+	}
+	overrides, _ := h.validator.Overrides(p.Overrides) // validated by Resolve
+	spec := adapter.Spec{AgentID: s.id, Name: s.name, ExecutionID: s.executionID, WorkflowDir: wf.Dir, Test: cfg.Test, OutputSchema: p.OutputSchema}
+	if cfg.Harness == nil {
+		return nil, agentproto.Errorf(agentproto.CodeConfiguration,
+			"agent %q has no harness: automatic harness selection from the model is not available in this version; set harness (claude-code, codex, opencode or test) in workflow.yaml, an invocation override or createAgent", s.name)
+	}
+	spec.Harness = *cfg.Harness
+	factory, ok := h.harnesses[spec.Harness]
+	if !ok {
+		return nil, agentproto.Errorf(agentproto.CodeHarnessUnavailable, "harness %q of agent %q is not available in this version of Stratos (available: %s)", spec.Harness, s.name, strings.Join(h.harnessNames(), ", ")).
+			WithDetails(map[string]any{"harness": spec.Harness})
+	}
+	if cfg.Provider != nil {
+		spec.Provider = *cfg.Provider
+	}
+	if cfg.Model != nil {
+		spec.Models = *cfg.Model
+	}
+	if cfg.Effort != nil {
+		spec.Effort = *cfg.Effort
+	}
+	if cfg.AllowedMcps != nil {
+		spec.AllowedMcps = *cfg.AllowedMcps
+	}
+	if cfg.AllowedTools != nil {
+		spec.Tools.AllowedTools = *cfg.AllowedTools
+	}
+	if cfg.DisallowedTools != nil {
+		spec.Tools.DisallowedTools = *cfg.DisallowedTools
+	}
+	if h, err := tools.ParseHarness(spec.Harness); err == nil {
+		if _, err := tools.Removed(h, spec.Tools); err != nil {
+			return nil, agentproto.Errorf(agentproto.CodeConfiguration, "agent %q: %v", s.name, err).Wrap(err)
+		}
+	}
+	if cfg.Worktree != nil && cfg.Worktree.Enabled {
+		return nil, agentproto.Errorf(agentproto.CodeConfiguration, "agent %q: worktree.enabled is not available in this version of Stratos", s.name)
+	}
+	if spec.WorkingDirectory, err = workingDirectory(cfg.WorkingDirectory, p.Cwd, s.name); err != nil {
+		return nil, err
+	}
+	if spec.SystemPrompt, err = systemPrompt(cfg, wf.Dir); err != nil {
+		return nil, err
+	}
+	var schema *jsonschema.Resolved
+	if len(p.OutputSchema) > 0 {
+		if schema, err = resolveSchema(p.OutputSchema, s.name); err != nil {
+			return nil, err
+		}
+	}
+	k := &sdkHooks{peer: h.peer, agentID: s.id, executionID: s.executionID, name: s.name, has: map[string]bool{}}
+	for _, name := range p.Hooks {
+		k.has[name] = true
+	}
+	a, err := factory(spec, s.onAdapterEvent, k)
+	if err != nil {
+		return nil, err
+	}
+	return &prepared{config: cfg, workflow: wf, overrides: overrides, adapter: a, schema: schema, hooks: k}, nil
+}
+
+func (h *Host) harnessNames() []string {
+	names := make([]string, 0, len(h.harnesses))
+	for n := range h.harnesses {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// workingDirectory resolves the agent's directory: relative paths against
+// the invocation directory, which is also the default.
+func workingDirectory(wd *string, cwd, name string) (string, error) {
+	dir := cwd
+	if wd != nil {
+		dir = *wd
+		if !filepath.IsAbs(dir) {
+			dir = filepath.Join(cwd, dir)
+		}
+	}
+	fi, err := os.Stat(dir)
+	if err != nil || !fi.IsDir() {
+		return "", agentproto.Errorf(agentproto.CodeConfiguration, "agent %q: workingDirectory %s is not a directory (relative paths resolve against the invocation directory %s)", name, dir, cwd).
+			WithDetails(map[string]any{"workingDirectory": dir})
+	}
+	return dir, nil
+}
+
+// systemPrompt renders the system prompt once, at initialization.
+func systemPrompt(cfg agentproto.AgentConfig, root string) (string, error) {
+	if cfg.SystemPrompt == nil {
+		return "", nil
+	}
+	txt, err := prompt.Load(*cfg.SystemPrompt, root)
+	if err != nil {
+		return "", err
+	}
+	var vars map[string]json.RawMessage
+	if cfg.TemplateVariables != nil {
+		vars = cfg.TemplateVariables.SystemPrompt
+	}
+	return txt.Render("systemPrompt", vars)
+}
+
+// userPrompt prepares the prompt of one execute: the source (or, for
+// {configId}, that configuration's prompt) rendered with the agent's
+// templateVariables.prompt, the configuration's, then execute's own, each
+// replacing variables of the one before.
+func userPrompt(pr *prepared, src agentproto.PromptSource, extra map[string]json.RawMessage) (string, error) {
+	var vars map[string]json.RawMessage
+	if tv := pr.config.TemplateVariables; tv != nil {
+		vars = tv.Prompt
+	}
+	if id := src.ConfigID; id != "" {
+		named, ok := pr.workflow.Agents[id]
+		if !ok {
+			return "", agentproto.Errorf(agentproto.CodeConfiguration, "execute({configId: %q}): %s declares no agent %q", id, pr.workflow.File, id)
+		}
+		named = agentconfig.Merge(named, pr.overrides[id])
+		if named.Prompt == nil {
+			return "", agentproto.Errorf(agentproto.CodeConfiguration, "execute({configId: %q}): configuration %q has no prompt", id, id)
+		}
+		src = *named.Prompt
+		if named.TemplateVariables != nil {
+			vars = agentconfig.MergeVars(vars, named.TemplateVariables.Prompt)
+		}
+	}
+	if src.Kind() == "" {
+		return "", agentproto.Errorf(agentproto.CodeConfiguration, "execute(): the prompt is empty")
+	}
+	txt, err := prompt.Load(src, pr.workflow.Dir)
+	if err != nil {
+		return "", err
+	}
+	return txt.Render("prompt", agentconfig.MergeVars(vars, extra))
+}
+
+func resolveSchema(raw json.RawMessage, name string) (*jsonschema.Resolved, error) {
+	var s jsonschema.Schema
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return nil, agentproto.Errorf(agentproto.CodeConfiguration, "agent %q: outputSchema: %v", name, err)
+	}
+	r, err := s.Resolve(nil)
+	if err != nil {
+		return nil, agentproto.Errorf(agentproto.CodeConfiguration, "agent %q: outputSchema: %v", name, err)
+	}
+	return r, nil
+}
+
+// checkOutput validates a structured reply against the output schema.
+func checkOutput(schema *jsonschema.Resolved, value json.RawMessage, name string) error {
+	var v any
+	if err := json.Unmarshal(value, &v); err != nil {
+		return agentproto.Errorf(agentproto.CodeStructuredOutput, "agent %q returned structured output that is not JSON: %v", name, err)
+	}
+	if err := schema.Validate(v); err != nil {
+		return agentproto.Errorf(agentproto.CodeStructuredOutput, "agent %q returned output that does not match its outputSchema: %v", name, trimValidation(err)).
+			WithDetails(map[string]any{"value": v})
+	}
+	return nil
+}
+
+func trimValidation(err error) string {
+	msg := err.Error()
+	for strings.HasPrefix(msg, "validating ") {
+		i := strings.Index(msg, ": ")
+		if i < 0 {
+			break
+		}
+		msg = msg[i+2:]
+	}
+	return fmt.Sprint(msg)
+}

@@ -1,0 +1,256 @@
+package host
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/stratoscli/stratos/shared/agentproto"
+	"github.com/stratoscli/stratos/stratos-agent/adapter"
+)
+
+// closeWait bounds how long closing an agent waits for its cancelled call
+// to return before releasing the harness anyway.
+const closeWait = 10 * time.Second
+
+// session is one agent object: its fixed configuration once prepared, its
+// harness session once initialized, and at most one call at a time.
+type session struct {
+	h           *Host
+	id          string
+	name        string
+	executionID string
+
+	mu          sync.Mutex
+	pr          *prepared // nil until the configuration resolved
+	initialized bool
+	calls       int
+	busy        bool
+	cancel      context.CancelCauseFunc // of the running call
+	done        chan struct{}           // closed when the running call returns
+	closed      bool
+	invocation  string // ID of the running call, for events
+}
+
+var (
+	errCancelled = errors.New("cancel() was called")
+	errClosed    = errors.New("the owning workflow execution ended")
+)
+
+func (h *Host) execute(ctx context.Context, p agentproto.ExecuteParams) (*agentproto.ExecuteResult, error) {
+	if p.AgentID == "" || p.ExecutionID == "" {
+		return nil, agentproto.Errorf(agentproto.CodeProtocol, "agent.execute: agentId and executionId are required")
+	}
+	h.mu.Lock()
+	if h.closedExecs[p.ExecutionID] {
+		h.mu.Unlock()
+		return nil, contextClosed(p.Name)
+	}
+	s := h.sessions[p.AgentID]
+	if s == nil {
+		s = &session{h: h, id: p.AgentID, name: p.Name, executionID: p.ExecutionID}
+		h.sessions[p.AgentID] = s
+	}
+	h.mu.Unlock()
+	return s.execute(ctx, p)
+}
+
+func contextClosed(name string) error {
+	return agentproto.Errorf(agentproto.CodeContextClosed, "agent %q cannot execute: its workflow execution has ended", name)
+}
+
+// execute runs one call: concurrency check, configuration (first time),
+// prompt, admission, initialization (until it succeeds), onStart, the
+// harness, output validation.
+func (s *session) execute(ctx context.Context, p agentproto.ExecuteParams) (*agentproto.ExecuteResult, error) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return nil, contextClosed(s.name)
+	}
+	if s.busy {
+		s.mu.Unlock()
+		return nil, agentproto.Errorf(agentproto.CodeConcurrentUse,
+			"Concurrent execute calls cannot use the same agent object (agent %q). Update the workflow script to execute this agent sequentially, or create separate agents for parallel execution.", s.name).
+			WithDetails(map[string]any{"agent": s.name, "agentId": s.id})
+	}
+	s.busy, s.cancel, s.done = true, cancel, make(chan struct{})
+	s.calls++
+	s.invocation = s.id + "/" + strconv.Itoa(s.calls)
+	s.mu.Unlock()
+
+	s.event("agent.invocation.started", map[string]any{"name": s.name, "promptKind": p.Prompt.Kind()})
+	res, err := s.run(ctx, p)
+	if err != nil {
+		err = s.classify(ctx, err)
+	}
+	details := map[string]any{"status": "completed"}
+	if err != nil {
+		details = map[string]any{"status": "failed", "errorCode": agentproto.CodeOf(err), "error": err.Error()}
+	}
+	s.event("agent.invocation.completed", details)
+
+	s.mu.Lock()
+	s.busy, s.cancel = false, nil
+	close(s.done)
+	s.mu.Unlock()
+	return res, err
+}
+
+func (s *session) run(ctx context.Context, p agentproto.ExecuteParams) (*agentproto.ExecuteResult, error) {
+	s.mu.Lock()
+	pr := s.pr
+	s.mu.Unlock()
+	if pr == nil {
+		var err error
+		if pr, err = s.h.prepare(s, p); err != nil {
+			return nil, err
+		}
+		s.mu.Lock()
+		s.pr = pr
+		s.mu.Unlock()
+	}
+	text, err := userPrompt(pr, p.Prompt, p.TemplateVariables)
+	if err != nil {
+		return nil, err
+	}
+	queued := func() { s.event("agent.admission.queued", nil) }
+	if err := s.h.pool.Acquire(ctx, queued); err != nil {
+		return nil, err
+	}
+	defer s.h.pool.Release()
+	if err := s.initialize(ctx, pr); err != nil {
+		return nil, err
+	}
+	if err := pr.hooks.onStart(ctx); err != nil {
+		return nil, err
+	}
+	out, err := pr.adapter.Execute(ctx, text)
+	if err != nil {
+		return nil, err
+	}
+	if pr.schema != nil {
+		if err := checkOutput(pr.schema, out.Value, s.name); err != nil {
+			return nil, err
+		}
+		return &agentproto.ExecuteResult{Value: out.Value}, nil
+	}
+	return &agentproto.ExecuteResult{Text: &out.Text}, nil
+}
+
+// initialize starts the harness session unless an earlier call did. A
+// failure leaves the session uninitialized: the next explicit execute tries
+// again with the same configuration.
+func (s *session) initialize(ctx context.Context, pr *prepared) error {
+	s.mu.Lock()
+	done := s.initialized
+	s.mu.Unlock()
+	if done {
+		return nil
+	}
+	s.event("agent.initialization.started", nil)
+	if err := pr.adapter.Initialize(ctx); err != nil {
+		s.event("agent.initialization.completed", map[string]any{"status": "failed", "errorCode": agentproto.CodeOf(err)})
+		var ae *agentproto.Error
+		if errors.As(err, &ae) {
+			return err
+		}
+		return agentproto.Errorf(agentproto.CodeInitialization, "agent %q: initialization failed: %v", s.name, err).Wrap(err)
+	}
+	s.event("agent.initialization.completed", map[string]any{"status": "completed"})
+	s.mu.Lock()
+	s.initialized = true
+	s.mu.Unlock()
+	return nil
+}
+
+// classify turns whatever ended a cancelled call into the cancellation
+// error, and gives uncoded adapter errors the execution code.
+func (s *session) classify(ctx context.Context, err error) error {
+	switch cause := context.Cause(ctx); {
+	case errors.Is(cause, errCancelled):
+		return agentproto.Errorf(agentproto.CodeCancelled, "execute of agent %q was cancelled", s.name).Wrap(err)
+	case errors.Is(cause, errClosed):
+		return agentproto.Errorf(agentproto.CodeCancelled, "execute of agent %q was cancelled: %v", s.name, errClosed).Wrap(err)
+	}
+	var ae *agentproto.Error
+	if errors.As(err, &ae) {
+		return err
+	}
+	return agentproto.Errorf(agentproto.CodeExecution, "agent %q: %v", s.name, err).Wrap(err)
+}
+
+// cancelCall signals the running call (queued, initializing or executing)
+// to stop. It does not wait.
+func (s *session) cancelCall() {
+	s.mu.Lock()
+	cancel, pr, initialized := s.cancel, s.pr, s.initialized
+	s.mu.Unlock()
+	if cancel == nil {
+		return
+	}
+	cancel(errCancelled)
+	if pr != nil && initialized {
+		pr.adapter.Cancel()
+	}
+}
+
+// close cancels a running call, waits for it (bounded) and releases the
+// harness session. It reports whether harness resources were released.
+func (s *session) close(ctx context.Context) (bool, error) {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return false, nil
+	}
+	s.closed = true
+	cancel, done, pr := s.cancel, s.done, s.pr
+	s.mu.Unlock()
+	if cancel != nil {
+		cancel(errClosed)
+		if pr != nil {
+			pr.adapter.Cancel()
+		}
+		t := time.NewTimer(closeWait)
+		select {
+		case <-done:
+		case <-t.C:
+			s.h.log.Warn("agent call did not stop in time; closing its harness session anyway", "agent", s.name, "wait", closeWait)
+		case <-ctx.Done():
+		}
+		t.Stop()
+	}
+	if pr == nil {
+		return false, nil
+	}
+	if err := pr.adapter.Close(ctx); err != nil {
+		return true, fmt.Errorf("agent %q: close: %w", s.name, err)
+	}
+	return true, nil
+}
+
+// onAdapterEvent is the adapter's event callback, bound to this agent.
+func (s *session) onAdapterEvent(e adapter.Event) {
+	ev := agentproto.Event{Type: e.Type, Details: e.Details}
+	if !e.Time.IsZero() {
+		ev.Timestamp = stamp(e.Time)
+	}
+	s.mu.Lock()
+	inv := s.invocation
+	s.mu.Unlock()
+	ev.IDs = map[string]string{"invocationId": inv}
+	for k, v := range e.IDs {
+		ev.IDs[k] = v
+	}
+	ev.AgentID, ev.ExecutionID = s.id, s.executionID
+	s.h.record(ev)
+}
+
+func (s *session) event(typ string, details map[string]any) {
+	s.onAdapterEvent(adapter.Event{Type: typ, Time: time.Now(), Details: details})
+}

@@ -1,0 +1,122 @@
+// Package prompt loads prompt sources (literal text, plain files, Handlebars
+// templates) and renders templates with raymond. A variable that a template
+// uses but nobody supplied is an error before anything reaches a harness; it
+// never renders as empty text.
+package prompt
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/aymerick/raymond"
+	"github.com/aymerick/raymond/parser"
+
+	"github.com/stratoscli/stratos/shared/agentproto"
+)
+
+// Text is a loaded prompt: literal or file content, or a template to render.
+type Text struct {
+	Body     string
+	Template bool
+	// Origin names where it came from in messages: a file path or "inline".
+	Origin string
+}
+
+// Load reads src. Files and templates resolve against root (the workflow
+// directory) unless absolute. A {configId} source must have been replaced
+// by the configuration's prompt before.
+func Load(src agentproto.PromptSource, root string) (Text, error) {
+	switch src.Kind() {
+	case "text":
+		return Text{Body: *src.Text, Origin: "inline"}, nil
+	case "file", "template":
+		name := src.File
+		if name == "" {
+			name = src.Template
+		}
+		path := name
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(root, name)
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return Text{}, agentproto.Errorf(agentproto.CodePromptFile, "read %s %q: %v (paths resolve against the workflow directory %s)", src.Kind(), name, err, root).
+				WithDetails(map[string]any{"path": path})
+		}
+		return Text{Body: string(b), Template: src.Kind() == "template", Origin: path}, nil
+	}
+	return Text{}, agentproto.Errorf(agentproto.CodeConfiguration, "empty prompt source")
+}
+
+// Render returns t's text; a template is rendered with vars after checking
+// that every variable it uses is supplied. Values are inserted as they are:
+// prompts are text, so {{x}} does not HTML-escape (like {{{x}}}).
+func (t Text) Render(field string, vars map[string]json.RawMessage) (string, error) {
+	if !t.Template {
+		return t.Body, nil
+	}
+	prog, err := parser.Parse(t.Body)
+	if err != nil {
+		return "", agentproto.Errorf(agentproto.CodePromptFile, "%s template %s: %v", field, t.Origin, err).
+			WithDetails(map[string]any{"path": t.Origin})
+	}
+	values := make(map[string]any, len(vars))
+	for k, raw := range vars {
+		var v any
+		if err := json.Unmarshal(raw, &v); err != nil {
+			return "", agentproto.Errorf(agentproto.CodeConfiguration, "%s template variable %q: %v", field, k, err)
+		}
+		values[k] = v
+	}
+	var w walker
+	w.program(prog, 0, nil)
+	if name, line, ok := missing(w.uses, values); ok {
+		return "", agentproto.Errorf(agentproto.CodeTemplateVariableMissing,
+			"%s template %s uses the variable %q (line %d), but no value was supplied: pass it in templateVariables.%s or as execute()'s second argument",
+			field, t.Origin, name, line, field).
+			WithDetails(map[string]any{"variable": name, "template": t.Origin, "line": line, "field": field})
+	}
+	tpl, err := raymond.Parse(t.Body)
+	if err != nil {
+		return "", agentproto.Errorf(agentproto.CodePromptFile, "%s template %s: %v", field, t.Origin, err)
+	}
+	out, err := tpl.Exec(unescaped(values))
+	if err != nil {
+		return "", agentproto.Errorf(agentproto.CodePromptFile, "%s template %s: %v", field, t.Origin, err)
+	}
+	return out, nil
+}
+
+// RenderString renders an inline template body (used by the test harness's
+// reply templates) with an already decoded context. Missing variables are
+// not checked: the context is the harness's own.
+func RenderString(body string, ctx map[string]any) (string, error) {
+	tpl, err := raymond.Parse(body)
+	if err != nil {
+		return "", fmt.Errorf("template: %w", err)
+	}
+	return tpl.Exec(unescaped(ctx))
+}
+
+// unescaped marks every string as safe so raymond does not HTML-escape it.
+func unescaped(v any) any {
+	switch x := v.(type) {
+	case string:
+		return raymond.SafeString(x)
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = unescaped(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = unescaped(e)
+		}
+		return out
+	}
+	return v
+}
