@@ -34,6 +34,7 @@ type Workflow struct {
 	Status    string
 	Reason    string
 	scanned   bool
+	hashed    bool
 	freshened bool
 }
 

@@ -1,7 +1,10 @@
 package discovery
 
 import (
+	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"runtime"
 	"sync"
 
@@ -11,7 +14,13 @@ import (
 // Freshen computes the freshness of the given workflows of root r and of
 // every workflow they reference, hashing files in parallel. Workflows already
 // freshened are not hashed again.
-func (r *Root) Freshen(targets []*Workflow) error {
+func (r *Root) Freshen(targets []*Workflow) error { return r.freshen(targets, false) }
+
+// freshen does the work of Freshen. With lazy set (listing), a workflow
+// without a build record is only scanned for its references, not hashed:
+// its status is "not-built" whatever its key, so the key is computed only
+// when a workflow that has a record references it.
+func (r *Root) freshen(targets []*Workflow, lazy bool) error {
 	inClosure := map[*Workflow]bool{}
 	var closure, frontier []*Workflow
 	add := func(w *Workflow) {
@@ -31,9 +40,8 @@ func (r *Root) Freshen(targets []*Workflow) error {
 		frontier = nil
 		errs := make([]error, len(round))
 		parallel(len(round), func(i int) {
-			if w := round[i]; !w.scanned {
-				w.Sources, errs[i] = freshness.ScanSources(w.Dir)
-				w.scanned = errs[i] == nil
+			if w := round[i]; !w.scanned || (!lazy && !w.hashed) {
+				errs[i] = w.scan(lazy)
 			}
 		})
 		for _, err := range errs {
@@ -49,6 +57,11 @@ func (r *Root) Freshen(targets []*Workflow) error {
 			}
 		}
 	}
+	if lazy {
+		if err := r.hashReferenced(closure); err != nil {
+			return err
+		}
+	}
 	state := map[*Workflow]int{} // 0 unvisited, 1 in progress, 2 done
 	for _, w := range closure {
 		r.computeKey(w, state)
@@ -56,10 +69,63 @@ func (r *Root) Freshen(targets []*Workflow) error {
 	return nil
 }
 
-// FreshenAll freshens every valid workflow of every root.
+// scan reads the workflow's sources; lazily (no hashes) when it has no
+// build record.
+func (w *Workflow) scan(lazy bool) error {
+	var err error
+	if lazy && !hasRecord(w.Dir) {
+		w.Sources, err = freshness.ScanReferences(w.Dir)
+	} else {
+		w.Sources, err = freshness.ScanSources(w.Dir)
+		w.hashed = err == nil
+	}
+	w.scanned = err == nil
+	return err
+}
+
+// hashReferenced hashes the unhashed workflows that a hashed one references,
+// transitively: their keys are part of the referencing workflow's key.
+func (r *Root) hashReferenced(closure []*Workflow) error {
+	var need []*Workflow
+	seen := map[*Workflow]bool{}
+	var visit func(w *Workflow)
+	visit = func(w *Workflow) {
+		for _, name := range w.Sources.References {
+			c, ok := r.Workflows[name]
+			if !ok || seen[c] {
+				continue
+			}
+			seen[c] = true
+			if !c.hashed {
+				need = append(need, c)
+			}
+			visit(c)
+		}
+	}
+	for _, w := range closure {
+		if w.hashed {
+			visit(w)
+		}
+	}
+	errs := make([]error, len(need))
+	parallel(len(need), func(i int) {
+		need[i].Sources, errs[i] = freshness.ScanSources(need[i].Dir)
+		need[i].hashed = errs[i] == nil
+	})
+	return errors.Join(errs...)
+}
+
+func hasRecord(dir string) bool {
+	_, err := os.Lstat(filepath.Join(dir, freshness.RecordFile))
+	return err == nil
+}
+
+// FreshenAll freshens every valid workflow of every root for listing.
+// Workflows without a build record get no key unless a recorded workflow
+// references them.
 func (c *Catalog) FreshenAll() error {
 	for _, r := range c.Roots {
-		if err := r.Freshen(r.Sorted()); err != nil {
+		if err := r.freshen(r.Sorted(), true); err != nil {
 			return err
 		}
 	}
@@ -95,6 +161,16 @@ func (r *Root) computeKey(w *Workflow, state map[*Workflow]int) {
 			}
 		}
 		parts.References = append(parts.References, ref)
+	}
+	if !w.hashed {
+		// Listing skipped hashing: no record, so never built whatever the key.
+		w.Status, w.Reason = freshness.NotBuilt, reason
+		if reason == "" {
+			w.Reason = freshness.ReasonNeverBuilt
+		}
+		w.freshened = true
+		state[w] = 2
+		return
 	}
 	w.Parts, w.Key = parts, parts.Key()
 	if reason != "" {

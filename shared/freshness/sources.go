@@ -55,7 +55,15 @@ var generatedTopDirs = map[string]bool{"dist": true, "generated": true, "node_mo
 
 // ScanSources hashes the authored files of the workflow in wfDir and finds
 // the child workflows it references.
-func ScanSources(wfDir string) (Sources, error) {
+func ScanSources(wfDir string) (Sources, error) { return scan(wfDir, true) }
+
+// ScanReferences lists the authored files and finds the referenced child
+// workflows like ScanSources, without hashing: the file hashes are empty.
+// Listing uses it for workflows that have no build record, whose key nobody
+// needs.
+func ScanReferences(wfDir string) (Sources, error) { return scan(wfDir, false) }
+
+func scan(wfDir string, hash bool) (Sources, error) {
 	src := Sources{ImportedBy: map[string]string{}}
 	bp := buffers.Get().(*[]byte)
 	defer buffers.Put(bp)
@@ -85,7 +93,7 @@ func ScanSources(wfDir string) (Sources, error) {
 			if err != nil {
 				return err
 			}
-			src.Files = append(src.Files, FileHash{Path: rel, SHA256: sum(data)})
+			src.Files = append(src.Files, FileHash{Path: rel, SHA256: maybeSum(data, hash)})
 			// Only an import of a root-level wrapper can reference another
 			// workflow, and its specifier always contains this text: most
 			// files need no scan at all.
@@ -101,12 +109,20 @@ func ScanSources(wfDir string) (Sources, error) {
 				}
 			}
 		case top && (rel == "package.json" || rel == "package-lock.json"):
+			if !hash {
+				src.Files = append(src.Files, FileHash{Path: rel})
+				return nil
+			}
 			data, err := readFile(p, &buf)
 			if err != nil {
 				return err
 			}
 			src.Files = append(src.Files, FileHash{Path: rel, SHA256: sum(data)})
 		case top && rel == manifest.FileName:
+			if !hash {
+				src.Files = append(src.Files, FileHash{Path: rel})
+				return nil
+			}
 			data, err := os.ReadFile(p)
 			if err != nil {
 				return fmt.Errorf("read %s: %w", p, err)
@@ -177,6 +193,13 @@ func isTypeScript(rel string) bool {
 		return true
 	}
 	return false
+}
+
+func maybeSum(data []byte, hash bool) string {
+	if !hash {
+		return ""
+	}
+	return sum(data)
 }
 
 func sum(data []byte) string {
