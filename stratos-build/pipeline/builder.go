@@ -17,7 +17,6 @@ import (
 	"github.com/stratoscli/stratos/shared/freshness"
 	"github.com/stratoscli/stratos/shared/sdk"
 	"github.com/stratoscli/stratos/shared/toolchain"
-	"github.com/stratoscli/stratos/shared/version"
 	"github.com/stratoscli/stratos/stratos-build/wrappergen"
 )
 
@@ -73,14 +72,14 @@ func (b *Builder) Prepare(ctx context.Context, w *discovery.Workflow) *Result {
 func (b *Builder) prepare(ctx context.Context, w *discovery.Workflow) *Result {
 	// Step 1: the static import scan happened in discovery; act on it.
 	if c := findCycle(b.Root, w); c != nil {
-		return failed(w, ReasonCycle, message("workflow %s is part of a reference cycle: %s (recursive workflow invocation is not supported)", w.Manifest.Name, cycleText(c)))
+		return failed(w, ReasonCycle, cycleDiagnostic(w.Manifest.Name, c))
 	}
 	if missing := b.Root.MissingReferences(w); len(missing) > 0 {
 		var diags []Diagnostic
 		for _, name := range sortedKeys(missing) {
 			diags = append(diags, Diagnostic{File: missing[name], Message: sprintf(
-				"%s imports ../.generated/%s.js, but the root %s has no valid workflow named %q; create it or remove the import",
-				missing[name], name, b.Root.Root.Dir, name)})
+				"%s imports the wrapper of workflow %q (.generated/%s.js), but the root %s has no valid workflow named %q; create it or remove the import",
+				missing[name], name, name, b.Root.Root.Dir, name)})
 		}
 		return failed(w, ReasonMissingReference, diags...)
 	}
@@ -93,7 +92,7 @@ func (b *Builder) prepare(ctx context.Context, w *discovery.Workflow) *Result {
 		}
 		children[name] = cr
 	}
-	if w.Status == freshness.Built && sdk.InstalledVersion(b.Root.Root.Dir) == version.Version {
+	if w.Status == freshness.Built && sdk.Current(b.Root.Root.Dir) {
 		return b.reuse(ctx, w)
 	}
 	return b.build(ctx, w, children)

@@ -42,7 +42,15 @@ func findCycle(root *discovery.Root, w *discovery.Workflow) []string {
 	return visit(w.Manifest.Name)
 }
 
-func cycleText(c []string) string { return strings.Join(c, " → ") }
+// cycleDiagnostic names the cycle found from workflow name: one it is part
+// of, or one among the workflows it requires.
+func cycleDiagnostic(name string, c []string) Diagnostic {
+	text := strings.Join(c, " → ")
+	if c[0] != name {
+		return message("workflow %s requires workflows that form a reference cycle: %s (recursive workflow invocation is not supported)", name, text)
+	}
+	return message("workflow %s is part of a reference cycle: %s (recursive workflow invocation is not supported)", name, text)
+}
 
 // dependents returns the names of the workflows of root that reference name,
 // directly or through other workflows.
