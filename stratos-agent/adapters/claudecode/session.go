@@ -1,0 +1,451 @@
+package claudecode
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+
+	"github.com/stratoscli/stratos/shared/agentproto"
+	"github.com/stratoscli/stratos/stratos-agent/adapter"
+)
+
+// initializeTimeout bounds the CLI's answer to the initialize request
+// (0.5–1 s measured; much more on a cold, loaded machine).
+const initializeTimeout = 90 * time.Second
+
+// session is one agent conversation on Claude Code.
+type session struct {
+	opts       Options
+	spec       adapter.Spec
+	emit       func(adapter.Event)
+	hooks      adapter.Hooks
+	disallowed []string
+	log        hclog.Logger
+
+	// Fixed by Initialize.
+	ready       bool
+	bin         string
+	inherited   []string
+	backendKeys []string
+	explicit    bool
+	candidates  []Candidate
+	mcpFile     string
+	tmpDir      string
+
+	mu        sync.Mutex
+	proc      *process
+	obs       *observer
+	cand      int    // index of the candidate the conversation uses
+	sessionID string // the CLI session of that candidate
+	launched  bool   // sessionID has a transcript: a restart resumes it
+	pinned    bool
+	turn      *turn
+	closed    bool
+	inflight  map[string]*inflight
+	bg        context.Context // for hooks of turns no execute waits for
+	bgCancel  context.CancelFunc
+}
+
+func newSession(opts Options, spec adapter.Spec, emit func(adapter.Event), hooks adapter.Hooks, disallowed []string) *session {
+	bg, cancel := context.WithCancel(context.Background())
+	return &session{opts: opts, spec: spec, emit: emit, hooks: hooks, disallowed: disallowed,
+		log: opts.Log.Named("claude-code").With("agent", spec.Name), inflight: map[string]*inflight{}, bg: bg, bgCancel: cancel}
+}
+
+// Initialize checks the harness once: binary, backend, candidates from the
+// catalog, authentication, MCP configuration. No process starts here: the
+// CLI starts at the first Execute.
+func (s *session) Initialize(ctx context.Context) error {
+	env := s.opts.Environ()
+	bin, err := findBinary(env)
+	if err != nil {
+		return err
+	}
+	flags, err := s.opts.Catalog.BackendFlags(ctx)
+	if err != nil {
+		return err
+	}
+	backend, err := s.backend(flags, env)
+	if err != nil {
+		return err
+	}
+	cands, err := s.resolveCandidates(ctx, backend, flags)
+	if err != nil {
+		return err
+	}
+	keys := backendKeys(flags)
+	if _, err := checkAuth(ctx, bin, s.spec.WorkingDirectory, childEnv(env, keys, cands[0].Env, s.spec.Provider != "")); err != nil {
+		return err
+	}
+	return s.prepareMCP(bin, env, keys, cands)
+}
+
+func (s *session) backend(flags map[string]map[string]string, env []string) (string, error) {
+	if p := s.spec.Provider; p != "" {
+		if _, ok := flags[p]; !ok {
+			return "", agentproto.Errorf(agentproto.CodeConfiguration, "agent %q: provider %q is not a Claude Code backend (known: %s)",
+				s.spec.Name, p, strings.Join(sortedKeys(flags), ", ")).WithDetails(map[string]any{"harness": Harness, "provider": p})
+		}
+		return p, nil
+	}
+	return inspectBackend(flags, env)
+}
+
+func (s *session) resolveCandidates(ctx context.Context, backend string, flags map[string]map[string]string) ([]Candidate, error) {
+	if len(s.spec.Models) == 0 {
+		// No model configured: the CLI's own default on that backend.
+		return []Candidate{{Provider: backend, Env: flags[backend]}}, nil
+	}
+	cands, err := s.opts.Catalog.Candidates(ctx, s.spec.Models, s.spec.Provider, backend)
+	if err != nil {
+		return nil, err
+	}
+	if len(cands) == 0 {
+		return nil, agentproto.Errorf(agentproto.CodeModelUnavailable, "agent %q: no model of %v can be used through claude-code", s.spec.Name, s.spec.Models)
+	}
+	return cands, nil
+}
+
+func (s *session) prepareMCP(bin string, env, keys []string, cands []Candidate) error {
+	servers, err := s.opts.MCPServers(s.spec.WorkflowDir, s.spec.AllowedMcps)
+	if err != nil {
+		return err
+	}
+	dir, err := os.MkdirTemp("", "stratos-claude-")
+	if err != nil {
+		return agentproto.Errorf(agentproto.CodeInitialization, "harness claude-code: %v", err).Wrap(err)
+	}
+	file, err := writeMCPConfig(dir, servers)
+	if err != nil {
+		os.RemoveAll(dir)
+		return agentproto.Errorf(agentproto.CodeInitialization, "harness claude-code: %v", err).Wrap(err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.tmpDir != "" {
+		os.RemoveAll(s.tmpDir)
+	}
+	s.ready, s.bin, s.inherited, s.backendKeys, s.explicit = true, bin, env, keys, s.spec.Provider != ""
+	s.candidates, s.mcpFile, s.tmpDir = cands, file, dir
+	s.cand, s.sessionID = 0, newUUID()
+	return nil
+}
+
+// Execute sends one prompt and waits for its own result. Before the
+// conversation is pinned, a structured model-unavailable rejection that
+// came before any output or tool work closes the process and sends the
+// same prompt to the next candidate.
+func (s *session) Execute(ctx context.Context, prompt string) (adapter.Result, error) {
+	for {
+		p, obs, err := s.ensureProcess(ctx)
+		if err != nil {
+			return adapter.Result{}, err
+		}
+		res, t, err := s.runTurn(ctx, p, obs, prompt)
+		if err == nil {
+			s.pin()
+			return res, nil
+		}
+		advanced, err := s.advance(ctx, p, t, err)
+		if !advanced {
+			s.pin()
+			return adapter.Result{}, err
+		}
+	}
+}
+
+func (s *session) pin() {
+	s.mu.Lock()
+	s.pinned = true
+	s.mu.Unlock()
+}
+
+// advance moves to the next candidate when the selection rule allows it.
+// The rejected process must close first; if it cannot, both errors are
+// reported and the selection stops.
+func (s *session) advance(ctx context.Context, p *process, t *turn, cause error) (bool, error) {
+	s.mu.Lock()
+	ok := !s.pinned && agentproto.CodeOf(cause) == agentproto.CodeModelUnavailable && t != nil && !t.hadWork()
+	rejected := s.candidates[s.cand]
+	last := s.cand+1 >= len(s.candidates)
+	s.mu.Unlock()
+	if !ok {
+		return false, cause
+	}
+	if err := s.stopProcess(ctx, p); err != nil {
+		return false, errors.Join(cause, agentproto.Errorf(agentproto.CodeExecution,
+			"agent %q: closing the rejected claude process failed, so no other model is tried: %v", s.spec.Name, err))
+	}
+	if last {
+		return false, agentproto.Errorf(agentproto.CodeModelUnavailable, "agent %q: no model of %v is available through claude-code (last: %v)",
+			s.spec.Name, s.spec.Models, cause).WithDetails(map[string]any{"harness": Harness, "models": s.spec.Models}).Wrap(cause)
+	}
+	s.mu.Lock()
+	s.cand++
+	next := s.candidates[s.cand]
+	s.sessionID, s.launched = newUUID(), false
+	s.mu.Unlock()
+	s.emit(adapter.Event{Type: "model.unavailable", Time: time.Now(), Details: map[string]any{
+		"model": rejected.Model, "nativeModel": rejected.NativeID, "next": next.Model, "error": cause.Error()}})
+	return true, nil
+}
+
+func (t *turn) hadWork() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.work
+}
+
+// stopProcess shuts the current process down and forgets it.
+func (s *session) stopProcess(ctx context.Context, p *process) error {
+	s.mu.Lock()
+	if s.proc == p {
+		s.proc, s.obs = nil, nil
+	}
+	s.mu.Unlock()
+	return p.shutdown(ctx)
+}
+
+// ensureProcess returns the running CLI, starting it (and initializing the
+// control protocol) when there is none; a CLI that died between prompts is
+// restarted on the same conversation with --resume.
+func (s *session) ensureProcess(ctx context.Context) (*process, *observer, error) {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return nil, nil, agentproto.Errorf(agentproto.CodeContextClosed, "agent %q: the claude-code session is closed", s.spec.Name)
+	}
+	if !s.ready {
+		s.mu.Unlock()
+		return nil, nil, agentproto.Errorf(agentproto.CodeInitialization, "agent %q: claude-code session used before Initialize", s.spec.Name)
+	}
+	if p := s.proc; p != nil {
+		select {
+		case <-p.exited:
+			s.log.Warn("claude exited between prompts; restarting it on the same conversation", "error", p.exitError())
+			s.proc = nil
+		default:
+			obs := s.obs
+			s.mu.Unlock()
+			return p, obs, nil
+		}
+	}
+	l := s.launchLocked()
+	s.mu.Unlock()
+
+	obs := newObserver(s.emit)
+	h := handlers{frame: func(f *frame) { s.onFrame(obs, f) }, control: s.onControl, cancel: s.onCancelRequest}
+	p, err := start(l, h, s.log)
+	if err != nil {
+		return nil, nil, agentproto.Errorf(agentproto.CodeInitialization, "agent %q: harness claude-code: %v", s.spec.Name, err).Wrap(err)
+	}
+	if err := s.initializeProtocol(ctx, p); err != nil {
+		_ = p.shutdown(context.WithoutCancel(ctx))
+		return nil, nil, err
+	}
+	s.mu.Lock()
+	s.proc, s.obs, s.launched = p, obs, true
+	closed := s.closed
+	s.mu.Unlock()
+	if closed { // Close ran while the process was starting
+		_ = p.shutdown(context.WithoutCancel(ctx))
+		return nil, nil, agentproto.Errorf(agentproto.CodeContextClosed, "agent %q: the claude-code session is closed", s.spec.Name)
+	}
+	return p, obs, nil
+}
+
+func (s *session) launchLocked() launch {
+	c := s.candidates[s.cand]
+	return launch{bin: s.bin, dir: s.spec.WorkingDirectory, sessionID: s.sessionID, resume: s.launched,
+		model: c.NativeID, effort: s.spec.Effort, disallowed: s.disallowed, jsonSchema: s.spec.OutputSchema,
+		mcpConfigFile: s.mcpFile, env: childEnv(s.inherited, s.backendKeys, c.Env, s.explicit)}
+}
+
+// initializeProtocol registers the hooks and sets the fixed system prompt
+// (and the output schema, as the TS SDK does) through initialize.
+func (s *session) initializeProtocol(ctx context.Context, p *process) error {
+	req := map[string]any{"subtype": "initialize", "hooks": hookRegistration(), "systemPrompt": []string{s.spec.SystemPrompt}}
+	if len(s.spec.OutputSchema) > 0 {
+		req["jsonSchema"] = s.spec.OutputSchema
+	}
+	ictx, cancel := context.WithTimeout(ctx, initializeTimeout)
+	defer cancel()
+	if _, err := p.request(ictx, req); err != nil {
+		if errors.Is(err, errExited) {
+			err = p.exitError()
+		}
+		return agentproto.Errorf(agentproto.CodeInitialization, "agent %q: harness claude-code did not initialize: %v", s.spec.Name, err).Wrap(err)
+	}
+	return nil
+}
+
+// onFrame runs on the reader goroutine: events first, then the turn.
+// Results that belong to no prompt (turns the CLI starts itself when a
+// background task finishes) are recorded and never taken for the answer
+// to the next prompt.
+func (s *session) onFrame(obs *observer, f *frame) {
+	obs.observe(f)
+	s.mu.Lock()
+	t := s.turn
+	s.mu.Unlock()
+	if f.Type != "result" {
+		if t != nil {
+			t.note(f)
+		}
+		return
+	}
+	r := &resultFrame{}
+	if err := jsonUnmarshal(f.raw, r); err != nil {
+		s.log.Warn("undecodable result frame", "error", err)
+		return
+	}
+	if t != nil && r.belongsTo(t.uuid) {
+		obs.turnUsage(r, t.uuid)
+		select {
+		case t.result <- r:
+		default:
+		}
+		return
+	}
+	obs.turnUsage(r, "")
+	s.log.Debug("result of a turn no prompt asked for (background wake-up)", "subtype", r.Subtype, "isError", r.IsError)
+}
+
+// runTurn sends the prompt and waits for its result, or for cancellation.
+func (s *session) runTurn(ctx context.Context, p *process, obs *observer, prompt string) (adapter.Result, *turn, error) {
+	t := newTurn(ctx)
+	s.mu.Lock()
+	s.turn = t
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		if s.turn == t {
+			s.turn = nil
+		}
+		s.mu.Unlock()
+	}()
+	if err := p.send(userMessage(t, prompt)); err != nil {
+		return adapter.Result{}, t, s.exited(p, t)
+	}
+	schema := len(s.spec.OutputSchema) > 0
+	select {
+	case r := <-t.result:
+		res, err := t.outcome(r, schema, s.spec.Name)
+		return res, t, err
+	case <-p.exited:
+		return adapter.Result{}, t, s.exited(p, t)
+	case <-ctx.Done():
+	case <-t.cancelledCh:
+	}
+	s.cancelTurn(p, obs, t)
+	timer := time.NewTimer(cancelWait)
+	defer timer.Stop()
+	select {
+	case <-t.result:
+	case <-p.exited:
+	case <-timer.C:
+		s.log.Warn("claude did not end the interrupted turn in time", "wait", cancelWait)
+	}
+	return adapter.Result{}, t, cancelledError(s.spec.Name)
+}
+
+func (s *session) exited(p *process, t *turn) error {
+	<-p.exited
+	t.mu.Lock()
+	failure, cancelled := t.failure, t.cancelled
+	t.mu.Unlock()
+	if failure != nil {
+		return failure
+	}
+	if cancelled {
+		return cancelledError(s.spec.Name)
+	}
+	return agentproto.Errorf(agentproto.CodeExecution, "agent %q: harness claude-code: %v", s.spec.Name, p.exitError()).
+		WithDetails(map[string]any{"harness": Harness})
+}
+
+// Cancel interrupts the running prompt and stops every live background
+// task of the session; it returns at once.
+func (s *session) Cancel() {
+	s.mu.Lock()
+	p, obs, t := s.proc, s.obs, s.turn
+	s.mu.Unlock()
+	if p == nil {
+		return
+	}
+	if t != nil {
+		s.cancelTurn(p, obs, t)
+		return
+	}
+	go s.stopTasks(p, obs)
+}
+
+// cancelTurn marks t cancelled and, once per turn, sends interrupt and
+// stop_task for each live background task (interrupt alone leaves
+// background shells running: claude-code.md §10).
+func (s *session) cancelTurn(p *process, obs *observer, t *turn) {
+	t.mu.Lock()
+	first := !t.cancelled
+	t.mu.Unlock()
+	t.cancel()
+	if !first {
+		return
+	}
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if _, err := p.request(ctx, map[string]any{"subtype": "interrupt"}); err != nil {
+			s.log.Debug("interrupt", "error", err)
+		}
+		s.stopTasks(p, obs)
+	}()
+}
+
+func (s *session) stopTasks(p *process, obs *observer) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for _, id := range obs.liveTasks() {
+		if _, err := p.request(ctx, map[string]any{"subtype": "stop_task", "task_id": id}); err != nil {
+			s.log.Debug("stop_task", "task", id, "error", err)
+		}
+	}
+}
+
+// Close ends the session: a running prompt is interrupted, background tasks
+// are stopped, then the CLI is shut down (stdin closed, bounded wait,
+// SIGTERM, SIGKILL to its process group).
+func (s *session) Close(ctx context.Context) error {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return nil
+	}
+	s.closed = true
+	p, obs, t, dir := s.proc, s.obs, s.turn, s.tmpDir
+	s.proc, s.obs = nil, nil
+	s.mu.Unlock()
+	s.bgCancel()
+	var err error
+	if p != nil {
+		if t != nil {
+			t.cancel()
+			ictx, cancel := context.WithTimeout(ctx, 5*time.Second)
+			_, _ = p.request(ictx, map[string]any{"subtype": "interrupt"})
+			cancel()
+		}
+		s.stopTasks(p, obs)
+		if serr := p.shutdown(ctx); serr != nil {
+			err = fmt.Errorf("harness claude-code: %w", serr)
+		}
+	}
+	if dir != "" {
+		os.RemoveAll(dir)
+	}
+	return err
+}
