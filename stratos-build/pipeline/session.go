@@ -16,7 +16,6 @@ import (
 	"github.com/stratoscli/stratos/shared/roots"
 	"github.com/stratoscli/stratos/shared/sdk"
 	"github.com/stratoscli/stratos/shared/toolchain"
-	"github.com/stratoscli/stratos/shared/version"
 )
 
 // Session runs preparations for one command invocation.
@@ -51,7 +50,9 @@ func (s *Session) PrepareTarget(ctx context.Context, arg string) (*Outcome, erro
 	if err != nil {
 		return nil, err
 	}
-	if fresh(root, []*discovery.Workflow{w}) {
+	// The fast path writes nothing and takes no lock; stale wrappers are
+	// removed by every explicit preparation, so they send it the slow way.
+	if fresh(root, []*discovery.Workflow{w}) && len(staleWrappers(root)) == 0 {
 		b := s.builder(root)
 		return &Outcome{Target: b.Prepare(ctx, w), Results: b.Results(), Builder: b}, nil
 	}
@@ -121,7 +122,7 @@ func (s *Session) builder(root *discovery.Root) *Builder {
 // and the root's SDK is current: then nothing will be written and no lock
 // is needed.
 func fresh(root *discovery.Root, targets []*discovery.Workflow) bool {
-	if sdk.InstalledVersion(root.Root.Dir) != version.Version {
+	if !sdk.Current(root.Root.Dir) {
 		return false
 	}
 	seen := map[*discovery.Workflow]bool{}
@@ -165,30 +166,39 @@ func invalidResults(root *discovery.Root) []*Result {
 // removeStaleWrappers deletes Stratos-generated wrappers in <root>/.generated
 // whose workflow no longer exists (deleted or renamed), so that a reference
 // to it fails as missing instead of compiling against an outdated contract.
-// Files Stratos did not generate are left alone.
 func (b *Builder) removeStaleWrappers() {
-	dir := filepath.Join(b.Root.Root.Dir, ".generated")
+	for _, p := range staleWrappers(b.Root) {
+		if err := os.Remove(p); err != nil {
+			b.warn("remove stale wrapper %s: %v", p, err)
+		} else {
+			b.Log.Info("removed stale wrapper", "file", p)
+		}
+	}
+}
+
+// staleWrappers returns the Stratos-generated wrappers in <root>/.generated
+// that belong to no valid workflow of root. Files Stratos did not generate
+// are not listed.
+func staleWrappers(root *discovery.Root) []string {
+	dir := filepath.Join(root.Root.Dir, ".generated")
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return
+		return nil
 	}
+	var out []string
 	for _, e := range entries {
 		name, ok := strings.CutSuffix(e.Name(), ".ts")
 		if !ok || e.IsDir() {
 			continue
 		}
-		if _, valid := b.Root.Workflows[name]; valid {
+		if _, valid := root.Workflows[name]; valid {
 			continue
 		}
-		p := filepath.Join(dir, e.Name())
-		if IsGeneratedWrapper(p) {
-			if err := os.Remove(p); err != nil {
-				b.warn("remove stale wrapper %s: %v", p, err)
-			} else {
-				b.Log.Info("removed stale wrapper", "file", p)
-			}
+		if p := filepath.Join(dir, e.Name()); IsGeneratedWrapper(p) {
+			out = append(out, p)
 		}
 	}
+	return out
 }
 
 // generatedHeaderPrefix starts every wrapper wrappergen writes.
