@@ -211,7 +211,7 @@ func (m *Manager) createCheckout(ctx context.Context, ws *workspace, name string
 		res.Created, res.Branch, res.Head, res.StartPoint = true, branch, existing.Commit, branchRef
 		return false, nil
 	}
-	start, label, warn, err := startPoint(ws, refs)
+	start, label, warn, err := startPoint(ctx, ws, refs)
 	if err != nil {
 		return false, err
 	}
@@ -234,7 +234,7 @@ func (m *Manager) createCheckout(ctx context.Context, ws *workspace, name string
 // startPoint picks where a new branch starts: the locally cached default
 // branch of origin (never fetched), else the local HEAD with a warning.
 // Uncommitted changes are never carried over: a branch starts at a commit.
-func startPoint(ws *workspace, refs map[string]gitx.Ref) (commit, label string, warn *Diagnostic, err error) {
+func startPoint(ctx context.Context, ws *workspace, refs map[string]gitx.Ref) (commit, label string, warn *Diagnostic, err error) {
 	if r, ok := refs[originHeadRef]; ok && r.Commit != "" {
 		label = r.Name
 		if r.Target != "" {
@@ -242,7 +242,10 @@ func startPoint(ws *workspace, refs map[string]gitx.Ref) (commit, label string, 
 		}
 		return r.Commit, label, nil, nil
 	}
-	head := ws.current
+	head, err := ws.current(ctx)
+	if err != nil {
+		return "", "", nil, clierr.New("git_failed", "%v", err).Wrap(err)
+	}
 	if head.Head == "" {
 		return "", "", nil, clierr.New("no_commits", "%s has no commit to start a branch from (HEAD is unborn)", head.Path).
 			WithDetails(map[string]any{"repository": ws.root})

@@ -51,7 +51,7 @@ func (m *Manager) List(ctx context.Context, dir string) (*ListResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	all, err := ws.allNames()
+	all, err := ws.allNames(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/stratoscli/stratos/shared/clierr"
 	"github.com/stratoscli/stratos/stratos-worktree/internal/names"
 	"github.com/stratoscli/stratos/stratos-worktree/internal/registry"
 )
@@ -29,7 +30,7 @@ func (m *Manager) Reconcile(ctx context.Context, dir string) (*ReconcileResult, 
 	if err := ws.ensureRegistryDir(); err != nil {
 		return nil, err
 	}
-	all, err := ws.allNames()
+	all, err := ws.allNames(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -76,12 +77,16 @@ func (m *Manager) reconcileOne(ctx context.Context, ws *workspace, name string) 
 
 // allNames is every managed worktree: those with a record and the git
 // worktrees directly under .stratos/worktrees/, sorted, without duplicates.
-func (ws *workspace) allNames() ([]string, error) {
+func (ws *workspace) allNames(ctx context.Context) ([]string, error) {
 	recorded, err := ws.store.Names()
 	if err != nil {
 		return nil, err
 	}
-	all := append(recorded, ws.managedNames()...)
+	managed, err := ws.managedNames(ctx)
+	if err != nil {
+		return nil, clierr.New("git_failed", "%v", err).Wrap(err)
+	}
+	all := append(recorded, managed...)
 	all = slices.DeleteFunc(all, func(n string) bool { return names.Validate(n) != nil })
 	slices.Sort(all)
 	return slices.Compact(all), nil

@@ -24,9 +24,10 @@ const (
 	stateConflict
 )
 
-// classify looks at name's checkout path. When the path exists but the list
-// read at open does not show it, the list is read again, since another
-// process may have created the worktree meanwhile.
+// classify looks at name's checkout path. The files git keeps for its
+// worktrees answer the common cases; whenever they do not confirm a valid
+// checkout or a clean absence, git's own list decides (it is read again, as
+// another process may have changed it since this operation began).
 func (ws *workspace) classify(ctx context.Context, name string) (checkoutState, *gitx.Worktree, error) {
 	path := ws.checkoutPath(name)
 	_, statErr := os.Lstat(path)
@@ -34,13 +35,19 @@ func (ws *workspace) classify(ctx context.Context, name string) (checkoutState, 
 		return 0, nil, clierr.New("checkout_unreadable", "inspect %s: %v", path, statErr).Wrap(statErr)
 	}
 	exists := statErr == nil
-	entry := ws.find(path)
-	if exists && (entry == nil || entry.Prunable) {
-		if err := ws.refresh(ctx); err != nil {
-			return 0, nil, clierr.New("git_failed", "%v", err).Wrap(err)
+	if ws.byFiles {
+		if exists {
+			if wt, ok := gitx.CheckoutAt(ws.commonDir, path); ok {
+				return stateCheckedOut, &wt, nil
+			}
+		} else if registered, err := gitx.RegisteredAt(ws.commonDir, path); err == nil && !registered {
+			return stateAbsent, nil, nil
 		}
-		entry = ws.find(path)
 	}
+	if err := ws.refresh(ctx); err != nil {
+		return 0, nil, clierr.New("git_failed", "%v", err).Wrap(err)
+	}
+	entry := ws.find(path)
 	switch {
 	case exists && entry != nil && !entry.Prunable:
 		return stateCheckedOut, entry, nil

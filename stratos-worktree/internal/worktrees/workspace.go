@@ -26,53 +26,64 @@ type workspace struct {
 	root      string // the main worktree: "the repository"
 	commonDir string // git's common directory (usually <root>/.git)
 	managed   string // <root>/.stratos/worktrees
-	worktrees []gitx.Worktree
-	current   *gitx.Worktree // the worktree containing the directory the caller named
+	dir       string // the directory the caller named, symlinks resolved
+	// byFiles says the layout was understood from git's files (see
+	// gitx.FindLayout), so single checkouts may be checked without git.
+	byFiles   bool
+	worktrees []gitx.Worktree // git's list, read on first need
 	store     *registry.Store
 	locks     *registry.Locks
 	git       *gitx.Git
 }
 
 // open resolves dir (any directory inside the repository, including inside a
-// managed checkout) to the repository's main worktree.
+// managed checkout) to the repository's main worktree. The common layouts are
+// read from git's files; anything else is asked of git.
 func (m *Manager) open(ctx context.Context, dir string) (*workspace, error) {
 	if dir == "" {
 		return nil, clierr.Usage("usage", "--repo is required: a directory inside the git repository")
 	}
 	abs, err := filepath.Abs(dir)
+	if err == nil {
+		abs, err = filepath.EvalSymlinks(abs)
+	}
 	if err != nil {
-		return nil, clierr.Usage("repository_not_found", "repository directory %q: %v", dir, err)
+		return nil, clierr.Usage("repository_not_found", "repository directory %s does not exist or is not a directory", dir).
+			WithDetails(map[string]any{"repo": dir})
 	}
 	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
 		return nil, clierr.Usage("repository_not_found", "repository directory %s does not exist or is not a directory", abs).
 			WithDetails(map[string]any{"repo": abs})
 	}
-	list, err := m.Git.ListWorktrees(ctx, abs)
+	ws := &workspace{dir: abs, git: m.Git}
+	if layout, err := gitx.FindLayout(abs); err == nil {
+		ws.root, ws.commonDir, ws.byFiles = layout.Root, layout.CommonDir, true
+	} else if err := ws.openWithGit(ctx, abs); err != nil {
+		return nil, err
+	}
+	regDir := filepath.Join(ws.commonDir, registrySubdir)
+	ws.managed = filepath.Join(ws.root, ManagedDirName)
+	ws.store = &registry.Store{Dir: regDir}
+	ws.locks = &registry.Locks{Dir: regDir, Timeout: m.lockTimeout()}
+	return ws, nil
+}
+
+func (ws *workspace) openWithGit(ctx context.Context, abs string) error {
+	list, err := ws.git.ListWorktrees(ctx, abs)
 	if err != nil {
-		return nil, clierr.Usage("not_a_git_repository", "%s is not inside a git repository: %v", abs, err).
+		return clierr.Usage("not_a_git_repository", "%s is not inside a git repository: %v", abs, err).
 			WithDetails(map[string]any{"repo": abs}).Wrap(err)
 	}
 	if list[0].Bare {
-		return nil, clierr.Usage("bare_repository", "%s belongs to the bare repository %s; managed worktrees need a repository with a main worktree", abs, list[0].Path).
+		return clierr.Usage("bare_repository", "%s belongs to the bare repository %s; managed worktrees need a repository with a main worktree", abs, list[0].Path).
 			WithDetails(map[string]any{"repo": abs})
 	}
-	root := list[0].Path
-	commonDir, err := commonDirOf(root)
+	ws.root, ws.worktrees = list[0].Path, list
+	ws.commonDir, err = commonDirOf(ws.root)
 	if err != nil {
-		return nil, clierr.New("git_layout", "%v", err).Wrap(err)
+		return clierr.New("git_layout", "%v", err).Wrap(err)
 	}
-	regDir := filepath.Join(commonDir, registrySubdir)
-	ws := &workspace{
-		root:      root,
-		commonDir: commonDir,
-		managed:   filepath.Join(root, ManagedDirName),
-		worktrees: list,
-		store:     &registry.Store{Dir: regDir},
-		locks:     &registry.Locks{Dir: regDir, Timeout: m.lockTimeout()},
-		git:       m.Git,
-	}
-	ws.current = ws.containing(abs)
-	return ws, nil
+	return nil
 }
 
 // commonDirOf finds git's common directory from the main worktree's .git,
@@ -102,23 +113,32 @@ func commonDirOf(root string) (string, error) {
 	return filepath.Clean(target), nil
 }
 
-// containing returns the worktree whose directory holds dir (the deepest one,
-// since managed checkouts sit inside the main worktree).
-func (ws *workspace) containing(dir string) *gitx.Worktree {
-	if real, err := filepath.EvalSymlinks(dir); err == nil {
-		dir = real
+// list returns git's worktree list, reading it on first use.
+func (ws *workspace) list(ctx context.Context) ([]gitx.Worktree, error) {
+	if ws.worktrees == nil {
+		if err := ws.refresh(ctx); err != nil {
+			return nil, err
+		}
 	}
-	var best *gitx.Worktree
-	for i := range ws.worktrees {
-		w := &ws.worktrees[i]
-		if (dir == w.Path || strings.HasPrefix(dir, w.Path+string(filepath.Separator))) && (best == nil || len(w.Path) > len(best.Path)) {
+	return ws.worktrees, nil
+}
+
+// current returns the worktree whose directory holds the directory the
+// caller named (the deepest one, since managed checkouts sit inside the main
+// worktree).
+func (ws *workspace) current(ctx context.Context) (*gitx.Worktree, error) {
+	list, err := ws.list(ctx)
+	if err != nil {
+		return nil, err
+	}
+	best := &list[0]
+	for i := range list {
+		w := &list[i]
+		if (ws.dir == w.Path || strings.HasPrefix(ws.dir, w.Path+string(filepath.Separator))) && len(w.Path) > len(best.Path) {
 			best = w
 		}
 	}
-	if best == nil {
-		best = &ws.worktrees[0]
-	}
-	return best
+	return best, nil
 }
 
 func (ws *workspace) checkoutPath(name string) string { return filepath.Join(ws.managed, name) }
@@ -145,14 +165,18 @@ func (ws *workspace) refresh(ctx context.Context) error {
 
 // managedNames returns the names of git worktrees directly under the managed
 // directory.
-func (ws *workspace) managedNames() []string {
+func (ws *workspace) managedNames(ctx context.Context) ([]string, error) {
+	list, err := ws.list(ctx)
+	if err != nil {
+		return nil, err
+	}
 	var names []string
-	for _, w := range ws.worktrees {
+	for _, w := range list {
 		if filepath.Dir(filepath.Clean(w.Path)) == ws.managed {
 			names = append(names, filepath.Base(w.Path))
 		}
 	}
-	return names
+	return names, nil
 }
 
 // ensureRegistryDir creates the directory holding records and lock files.
