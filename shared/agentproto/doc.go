@@ -33,9 +33,10 @@
 //     later executes of the same agentId continue that conversation and ignore
 //     the configuration they carry (it is fixed). The result is {text} without
 //     an outputSchema and {value} with one.
-//   - agent.cancel (AgentRef, notification): signal-only cancellation of the
-//     agent's active or queued call; that call's execute answers with the
-//     "cancelled" error. The conversation stays usable.
+//   - agent.cancel (CancelParams, notification): signal-only cancellation of
+//     one call (numbered by ExecuteParams.Call), queued or running; that
+//     call's execute answers with the "cancelled" error. The conversation
+//     stays usable. A cancel may overtake its execute request.
 //   - agent.close (AgentRef → CloseResult): cleanup of one agent (cancel, wait,
 //     release harness resources). Repeated closes are harmless; an agent never
 //     executed is simply forgotten. A close failure is an error response, which

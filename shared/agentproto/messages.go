@@ -83,6 +83,8 @@ type ExecuteParams struct {
 	AgentID string `json:"agentId"`
 	// Name is how messages refer to the agent (its configId, or "agent #n").
 	Name string `json:"name"`
+	// Call numbers the agent's executes from 1; agent.cancel names it.
+	Call int `json:"call"`
 	// ExecutionID is the execution that owns the agent.
 	ExecutionID string      `json:"executionId"`
 	Workflow    WorkflowRef `json:"workflow"`
@@ -112,6 +114,14 @@ type ExecuteResult struct {
 // AgentRef names one agent object.
 type AgentRef struct {
 	AgentID string `json:"agentId"`
+}
+
+// CancelParams cancels one execute of an agent. Naming the call makes the
+// notification safe to handle in any order relative to the execute request:
+// a cancel that arrives first is remembered, one for a finished call is void.
+type CancelParams struct {
+	AgentID string `json:"agentId"`
+	Call    int    `json:"call"`
 }
 
 // ExecutionRef names one execution.

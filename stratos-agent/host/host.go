@@ -101,13 +101,11 @@ func (h *Host) Handle(ctx context.Context, method string, params json.RawMessage
 		}
 		return h.execute(ctx, p)
 	case agentproto.MethodAgentCancel:
-		var p agentproto.AgentRef
+		var p agentproto.CancelParams
 		if err := decodeParams(params, &p); err != nil {
 			return nil, err
 		}
-		if s := h.lookup(p.AgentID); s != nil {
-			s.cancelCall()
-		}
+		h.sessionFor(p.AgentID).requestCancel(p.Call)
 		return nil, nil
 	case agentproto.MethodAgentClose:
 		var p agentproto.AgentRef
@@ -192,10 +190,17 @@ func (h *Host) initialize(p agentproto.InitializeParams) (*agentproto.Initialize
 	return &agentproto.InitializeResult{ProtocolVersion: agentproto.ProtocolVersion, Version: version.Version, Settings: limits, EventsFile: path}, nil
 }
 
-func (h *Host) lookup(id string) *session {
+// sessionFor returns the session of agent id, creating it when this is the
+// first message about the agent (a cancel may overtake the first execute).
+func (h *Host) sessionFor(id string) *session {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	return h.sessions[id]
+	s := h.sessions[id]
+	if s == nil {
+		s = &session{h: h, id: id}
+		h.sessions[id] = s
+	}
+	return s
 }
 
 // closeAgents closes the matching sessions concurrently, each getting its

@@ -26,6 +26,7 @@ type fixture struct {
 	events  chan agentproto.Event
 	closeIn func()
 	mu      sync.Mutex
+	calls   map[string]int // executes sent per agent
 }
 
 // start writes workflow.yaml with the given agents section and starts a
@@ -46,7 +47,7 @@ func start(t *testing.T, agentsYAML string, limits agentproto.Settings) *fixture
 	hostConn := jsonrpc.New(inR, outW, h.Handle, func(err error) { t.Logf("host: %v", err) })
 	h.SetPeer(hostConn)
 	f := &fixture{t: t, dir: dir, runDir: filepath.Join(t.TempDir(), "run"), hooks: map[string]func(json.RawMessage) (any, error){},
-		events: make(chan agentproto.Event, 1000)}
+		events: make(chan agentproto.Event, 1000), calls: map[string]int{}}
 	f.client = jsonrpc.New(outR, inW, f.handle, func(err error) { t.Logf("client: %v", err) })
 	served := make(chan struct{})
 	go func() {
@@ -107,7 +108,11 @@ func (f *fixture) execute(c call) (*agentproto.ExecuteResult, error) {
 	if c.name == "" {
 		c.name = c.agent
 	}
-	p := agentproto.ExecuteParams{AgentID: c.agent, Name: c.name, ExecutionID: c.execution,
+	f.mu.Lock()
+	f.calls[c.agent]++
+	n := f.calls[c.agent]
+	f.mu.Unlock()
+	p := agentproto.ExecuteParams{AgentID: c.agent, Name: c.name, Call: n, ExecutionID: c.execution,
 		Workflow: agentproto.WorkflowRef{Name: "wf", Dir: f.dir}, Cwd: f.dir, Config: json.RawMessage(c.config),
 		Hooks: c.hooks, Prompt: promptSource(f.t, c.prompt)}
 	if c.vars != "" {
@@ -254,12 +259,33 @@ func TestCancelRejectsThePendingCallAndKeepsTheConversation(t *testing.T) {
 		done <- err
 	}()
 	f.waitEvent("model.started")
-	if err := f.client.Notify(agentproto.MethodAgentCancel, agentproto.AgentRef{AgentID: "s"}); err != nil {
+	if err := f.client.Notify(agentproto.MethodAgentCancel, agentproto.CancelParams{AgentID: "s", Call: 1}); err != nil {
 		t.Fatal(err)
 	}
 	wantCode(t, <-done, agentproto.CodeCancelled, `execute of agent "s" was cancelled`)
 	if got := f.text(call{agent: "s", config: `{"configId":"slow"}`, prompt: `"next"`}); got != "next after []" {
 		t.Fatalf("continuation: %q", got)
+	}
+}
+
+func TestCancelMayOvertakeItsExecute(t *testing.T) {
+	f := start(t, echoAgent, defaults)
+	// The SDK numbers calls; a cancel of call 1 that arrives first cancels
+	// call 1 when it comes, and does not touch call 2.
+	if err := f.client.Notify(agentproto.MethodAgentCancel, agentproto.CancelParams{AgentID: "e", Call: 1}); err != nil {
+		t.Fatal(err)
+	}
+	_, err := f.execute(call{agent: "e", config: `{"configId":"echo"}`, prompt: `"one"`})
+	wantCode(t, err, agentproto.CodeCancelled, "was cancelled")
+	if got := f.text(call{agent: "e", config: `{"configId":"echo"}`, prompt: `"two"`}); got != "#1 two" {
+		t.Fatalf("call 2: %q", got)
+	}
+	// A cancel of a finished call is void.
+	if err := f.client.Notify(agentproto.MethodAgentCancel, agentproto.CancelParams{AgentID: "e", Call: 2}); err != nil {
+		t.Fatal(err)
+	}
+	if got := f.text(call{agent: "e", config: `{"configId":"echo"}`, prompt: `"three"`}); got != "#2 three | before: two" {
+		t.Fatalf("call 3: %q", got)
 	}
 }
 

@@ -33,6 +33,10 @@ type session struct {
 	done        chan struct{}           // closed when the running call returns
 	closed      bool
 	invocation  string // ID of the running call, for events
+	// call is the SDK's number of the running call; cancelledUpTo the
+	// highest call number a cancel named (calls are numbered in order).
+	call          int
+	cancelledUpTo int
 }
 
 var (
@@ -49,12 +53,13 @@ func (h *Host) execute(ctx context.Context, p agentproto.ExecuteParams) (*agentp
 		h.mu.Unlock()
 		return nil, contextClosed(p.Name)
 	}
-	s := h.sessions[p.AgentID]
-	if s == nil {
-		s = &session{h: h, id: p.AgentID, name: p.Name, executionID: p.ExecutionID}
-		h.sessions[p.AgentID] = s
-	}
 	h.mu.Unlock()
+	s := h.sessionFor(p.AgentID)
+	s.mu.Lock()
+	if s.executionID == "" {
+		s.name, s.executionID = p.Name, p.ExecutionID
+	}
+	s.mu.Unlock()
 	return s.execute(ctx, p)
 }
 
@@ -82,6 +87,10 @@ func (s *session) execute(ctx context.Context, p agentproto.ExecuteParams) (*age
 	s.busy, s.cancel, s.done = true, cancel, make(chan struct{})
 	s.calls++
 	s.invocation = s.id + "/" + strconv.Itoa(s.calls)
+	s.call = p.Call
+	if p.Call > 0 && p.Call <= s.cancelledUpTo {
+		cancel(errCancelled) // the cancel overtook this execute
+	}
 	s.mu.Unlock()
 
 	s.event("agent.invocation.started", map[string]any{"name": s.name, "promptKind": p.Prompt.Kind()})
@@ -129,6 +138,10 @@ func (s *session) run(ctx context.Context, p agentproto.ExecuteParams) (*agentpr
 	}
 	if err := pr.hooks.onStart(ctx); err != nil {
 		return nil, err
+	}
+	if ctx.Err() != nil {
+		// Cancelled before the harness got the prompt: it never sees it.
+		return nil, context.Cause(ctx)
 	}
 	out, err := pr.adapter.Execute(ctx, text)
 	if err != nil {
@@ -185,11 +198,17 @@ func (s *session) classify(ctx context.Context, err error) error {
 	return agentproto.Errorf(agentproto.CodeExecution, "agent %q: %v", s.name, err).Wrap(err)
 }
 
-// cancelCall signals the running call (queued, initializing or executing)
-// to stop. It does not wait.
-func (s *session) cancelCall() {
+// requestCancel signals call (queued, initializing or executing) to stop,
+// now if it runs, or when it arrives. It does not wait.
+func (s *session) requestCancel(call int) {
 	s.mu.Lock()
+	if call > s.cancelledUpTo {
+		s.cancelledUpTo = call
+	}
 	cancel, pr, initialized := s.cancel, s.pr, s.initialized
+	if s.call != call {
+		cancel = nil
+	}
 	s.mu.Unlock()
 	if cancel == nil {
 		return

@@ -116,9 +116,6 @@ func (s *session) play(ctx context.Context, turnNo int, t Turn, text string) (ad
 	if err := s.expect(turnNo, t.Expect, text); err != nil {
 		return adapter.Result{}, err
 	}
-	if err := sleep(ctx, t.DelayMs); err != nil {
-		return adapter.Result{}, err
-	}
 	var calls []map[string]any
 	for i, c := range t.ToolCalls {
 		rec, err := s.tool(ctx, fmt.Sprintf("call-%d-%d", turnNo, i+1), c)
@@ -126,6 +123,9 @@ func (s *session) play(ctx context.Context, turnNo int, t Turn, text string) (ad
 			return adapter.Result{}, err
 		}
 		calls = append(calls, rec)
+	}
+	if err := sleep(ctx, t.DelayMs); err != nil {
+		return adapter.Result{}, err
 	}
 	if t.Fail != "" {
 		msg := t.Message

@@ -42,7 +42,7 @@ type Attempt struct {
 // Turn is the scripted reaction to one execute.
 type Turn struct {
 	Expect *Expect `json:"expect,omitempty"`
-	// DelayMs waits before replying (cancellable).
+	// DelayMs waits after the tool calls, before the reply (cancellable).
 	DelayMs   int        `json:"delayMs,omitempty"`
 	ToolCalls []ToolCall `json:"toolCalls,omitempty"`
 	// Reply is the text reply, a Handlebars template (see replyContext).
