@@ -38,7 +38,7 @@ func crashBeforeRename(dir string) {
 		_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
 		time.Sleep(time.Minute)
 	}}
-	_ = s.Save(&Record{Name: "w", Branch: "stratos/new-version", Owners: []Owner{{ID: "crasher", PID: 1}}})
+	_ = s.Save(&Record{Name: "w", Branch: "stratos/new-version", Owners: []Owner{{ID: "crasher", PID: 1}}}, false)
 	os.Exit(3) // not reached
 }
 
@@ -60,7 +60,7 @@ func TestSaveLoadRoundTrip(t *testing.T) {
 	rec.AddOwner(Owner{ID: "b", PID: 2, StartTime: 20, AcquiredAt: now})
 	rec.AddOwner(Owner{ID: "a", PID: 1, StartTime: 10, AcquiredAt: now})
 	rec.AddOwner(Owner{ID: "b", PID: 3, StartTime: 30, AcquiredAt: now}) // same id: replaces
-	if err := s.Save(rec); err != nil {
+	if err := s.Save(rec, true); err != nil {
 		t.Fatal(err)
 	}
 	got, ok, err := s.Load("w")
@@ -96,7 +96,7 @@ func TestRecordSurvivesCrashBetweenWriteAndRename(t *testing.T) {
 	dir := t.TempDir()
 	s := &Store{Dir: dir}
 	old := &Record{Name: "w", Branch: "stratos/w", Protected: true, Owners: []Owner{}}
-	if err := s.Save(old); err != nil {
+	if err := s.Save(old, true); err != nil {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(os.Args[0], "-test.run=^$")

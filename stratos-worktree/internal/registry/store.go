@@ -54,9 +54,14 @@ func (s *Store) Load(name string) (rec *Record, ok bool, err error) {
 }
 
 // Save replaces rec's record atomically: write a temp file in the same
-// directory, flush it to disk, then rename it over the record. Readers see the
-// old record or the new one. The caller must hold rec.Name's lock.
-func (s *Store) Save(rec *Record) error {
+// directory, then rename it over the record, so readers and a process that
+// crashes at any point see the old record or the new one. With durable, the
+// temp file is also flushed to disk before the rename, so the new content
+// survives a power loss too: callers ask for it when protection changes.
+// Owner changes skip the flush: owners do not outlive a power loss anyway, and
+// an fsync can stall for the whole file system's journal while agents write.
+// The caller must hold rec.Name's lock.
+func (s *Store) Save(rec *Record, durable bool) error {
 	rec.FormatVersion = FormatVersion
 	if rec.Owners == nil {
 		rec.Owners = []Owner{}
@@ -65,10 +70,10 @@ func (s *Store) Save(rec *Record) error {
 	if err != nil {
 		return fmt.Errorf("encode worktree record %s: %w", rec.Name, err)
 	}
-	return s.writeAtomic(s.RecordPath(rec.Name), append(data, '\n'))
+	return s.writeAtomic(s.RecordPath(rec.Name), append(data, '\n'), durable)
 }
 
-func (s *Store) writeAtomic(path string, data []byte) (err error) {
+func (s *Store) writeAtomic(path string, data []byte, durable bool) (err error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("create registry directory: %w", err)
 	}
@@ -85,9 +90,11 @@ func (s *Store) writeAtomic(path string, data []byte) (err error) {
 		tmp.Close()
 		return fmt.Errorf("write %s: %w", tmp.Name(), err)
 	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("flush %s: %w", tmp.Name(), err)
+	if durable {
+		if err := tmp.Sync(); err != nil {
+			tmp.Close()
+			return fmt.Errorf("flush %s: %w", tmp.Name(), err)
+		}
 	}
 	if err := tmp.Close(); err != nil {
 		return fmt.Errorf("close %s: %w", tmp.Name(), err)

@@ -261,7 +261,7 @@ func startPoint(ctx context.Context, ws *workspace, refs map[string]gitx.Ref) (c
 // register writes the record: owner added, protection set by cleanup=false
 // (never cleared here), branch at initialization for a new checkout.
 func (m *Manager) register(ws *workspace, name string, rec *registry.Record, hasRec bool, req AcquireRequest, owner *registry.Owner, res *AcquireResult) error {
-	changed := !hasRec || res.Created
+	changed, durable := !hasRec || res.Created, false
 	if !hasRec {
 		rec = &registry.Record{Name: name, CreatedAt: now()}
 	}
@@ -269,7 +269,7 @@ func (m *Manager) register(ws *workspace, name string, rec *registry.Record, has
 		rec.Branch = res.Branch
 	}
 	if !req.Cleanup && !rec.Protected {
-		rec.Protected, changed = true, true
+		rec.Protected, changed, durable = true, true, true
 		if owner != nil {
 			rec.ProtectedBy = owner.ID
 		}
@@ -282,7 +282,7 @@ func (m *Manager) register(ws *workspace, name string, rec *registry.Record, has
 	if !changed {
 		return nil
 	}
-	if err := ws.store.Save(rec); err != nil {
+	if err := ws.store.Save(rec, durable); err != nil {
 		return clierr.New("registry_unwritable", "%v", err).Wrap(err)
 	}
 	return nil

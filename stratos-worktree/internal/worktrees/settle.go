@@ -77,7 +77,7 @@ func (m *Manager) settle(ctx context.Context, ws *workspace, name string, rec *r
 		if rec == nil || !changed {
 			return
 		}
-		if err := ws.store.Save(rec); err != nil {
+		if err := ws.store.Save(rec, false); err != nil {
 			s.Warnings = append(s.Warnings, Diagnostic{Code: DiagRegistryUnreadable, Name: name, Message: err.Error()})
 		}
 	}
