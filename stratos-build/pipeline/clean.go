@@ -57,6 +57,11 @@ func CleanRoot(rootDir string) (*CleanResult, error) {
 // rebuild against its regenerated wrapper.
 func CleanWorkflow(root *discovery.Root, w *discovery.Workflow) (*CleanResult, error) {
 	res := &CleanResult{Removed: []string{}, Invalidated: []string{}}
+	// Resolving w scanned only its own closure; its dependents are found
+	// through the references of every other workflow of the root.
+	if err := root.Freshen(root.Sorted()); err != nil {
+		return nil, err
+	}
 	if err := removeWrappers(root.Root.Dir, func(name string) bool { return name == w.Manifest.Name }, res); err != nil {
 		return nil, err
 	}
