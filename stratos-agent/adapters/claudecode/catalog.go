@@ -163,4 +163,3 @@ func inspectBackend(flags map[string]map[string]string, env []string) (string, e
 	return "", agentproto.Errorf(agentproto.CodeConfiguration,
 		"harness claude-code: the environment selects several backends (%v); set only one, or set the agent's provider", on)
 }
-

@@ -16,7 +16,7 @@ type controlRequest struct {
 
 // inflight is one CLI request being answered.
 type inflight struct {
-	cancel       context.CancelFunc
+	cancel         context.CancelFunc
 	cancelledByCLI bool
 }
 

@@ -29,11 +29,11 @@ type frame struct {
 	IsReplay        bool            `json:"isReplay"`
 
 	// system
-	Status  *string         `json:"status"`
+	Status  *string          `json:"status"`
 	Tasks   []backgroundTask `json:"tasks"`
-	TaskID  string          `json:"task_id"`
-	ToolUse string          `json:"tool_use_id"`
-	Model   string          `json:"model"`
+	TaskID  string           `json:"task_id"`
+	ToolUse string           `json:"tool_use_id"`
+	Model   string           `json:"model"`
 
 	raw []byte
 }
