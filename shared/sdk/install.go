@@ -30,22 +30,30 @@ func InstalledDir(root string) string {
 // InstalledVersion returns the version of the SDK installed in root, or ""
 // when there is none (or its package.json is unreadable).
 func InstalledVersion(root string) string {
-	data, err := os.ReadFile(filepath.Join(InstalledDir(root), "package.json"))
-	if err != nil {
-		return ""
-	}
-	var doc struct {
-		Version string `json:"version"`
-	}
-	if json.Unmarshal(data, &doc) != nil {
-		return ""
-	}
-	return doc.Version
+	return readInstalled(root).Version
 }
 
-// current reports whether root has this CLI's SDK and a zod for it.
-func current(root string) bool {
-	if InstalledVersion(root) != version.Version {
+// installedPackage is what Stratos reads from an installed SDK's package.json.
+type installedPackage struct {
+	Version     string `json:"version"`
+	ContentHash string `json:"stratosContentHash"`
+}
+
+func readInstalled(root string) installedPackage {
+	var doc installedPackage
+	data, err := os.ReadFile(filepath.Join(InstalledDir(root), "package.json"))
+	if err != nil || json.Unmarshal(data, &doc) != nil {
+		return installedPackage{}
+	}
+	return doc
+}
+
+// Current reports whether root holds exactly this CLI's SDK (its version and
+// its files: development builds share a version) and a zod for it. Anything
+// else makes the next preparation reinstall the SDK and rebuild the root.
+func Current(root string) bool {
+	doc := readInstalled(root)
+	if doc.Version != version.Version || doc.ContentHash != ContentHash() {
 		return false
 	}
 	_, err := os.Stat(filepath.Join(root, "node_modules", "zod", "package.json"))
@@ -68,7 +76,7 @@ func EnsureInstalled(ctx context.Context, tc *toolchain.Toolchain, root string, 
 	if _, err := pkgjson.EnsureModule(filepath.Join(root, pkgjson.FileName)); err != nil {
 		return false, err
 	}
-	if current(root) {
+	if Current(root) {
 		return false, nil
 	}
 	unlock, err := lockRoot(ctx, tc, root, log)
@@ -76,7 +84,7 @@ func EnsureInstalled(ctx context.Context, tc *toolchain.Toolchain, root string, 
 		return false, err
 	}
 	defer unlock()
-	if current(root) {
+	if Current(root) {
 		return false, nil // another process installed it while we waited
 	}
 	return true, install(ctx, tc, root, log)
@@ -117,10 +125,11 @@ func install(ctx context.Context, tc *toolchain.Toolchain, root string, log hclo
 	if err := tc.RunNPM(ctx, log, root, args...); err != nil {
 		return err // npm's own message, naming the root
 	}
-	if got := InstalledVersion(root); got != version.Version {
-		return clierr.New("sdk_install_failed", "npm install in %s finished, but %s holds version %q, not %s", root, InstalledDir(root), got, version.Version)
+	if got := readInstalled(root); got.Version != version.Version || got.ContentHash != ContentHash() {
+		return clierr.New("sdk_install_failed", "npm install in %s finished, but %s holds version %q (content %.12s), not %s (content %.12s)",
+			root, InstalledDir(root), got.Version, got.ContentHash, version.Version, ContentHash())
 	}
-	if !current(root) {
+	if !Current(root) {
 		return clierr.New("sdk_install_failed", "npm install in %s finished without installing zod, which the SDK needs: add zod@^4 to %s", root, filepath.Join(root, pkgjson.FileName))
 	}
 	return nil
@@ -158,11 +167,11 @@ func writeTarball(tc *toolchain.Toolchain) (string, error) {
 	if err := Tarball(&buf); err != nil {
 		return "", err
 	}
-	dest := filepath.Join(dir, TarballName())
+	dest := filepath.Join(dir, TarballFile())
 	if old, err := os.ReadFile(dest); err == nil && bytes.Equal(old, buf.Bytes()) {
 		return dest, nil
 	}
-	tmp, err := os.CreateTemp(dir, ".tmp-"+TarballName()+"-")
+	tmp, err := os.CreateTemp(dir, ".tmp-"+TarballFile()+"-")
 	if err != nil {
 		return "", clierr.New("toolchain_dir", "write the SDK tarball into %s: %v", dir, err).Wrap(err)
 	}

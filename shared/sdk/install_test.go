@@ -35,7 +35,7 @@ func TestEnsureInstalled(t *testing.T) {
 	if got := readFile(t, filepath.Join(root, "package.json")); got != "{\n  \"type\": \"module\"\n}\n" {
 		t.Errorf("root package.json = %q", got)
 	}
-	if _, err := os.Stat(filepath.Join(tc.Dir, "sdk", sdk.TarballName())); err != nil {
+	if _, err := os.Stat(filepath.Join(tc.Dir, "sdk", sdk.TarballFile())); err != nil {
 		t.Errorf("the SDK tarball is not kept in the toolchain directory: %v", err)
 	}
 
@@ -57,6 +57,18 @@ func TestEnsureInstalled(t *testing.T) {
 	}
 	if got := sdk.InstalledVersion(root); got != version.Version {
 		t.Errorf("after reinstall the SDK is %q, want %s", got, version.Version)
+	}
+
+	// The same version with other files (a development build installed it)
+	// is not current either: the runtime must match this binary's.
+	other := strings.Replace(readFile(t, pkgPath), `"stratosContentHash": "`+sdk.ContentHash()+`"`, `"stratosContentHash": "0000"`, 1)
+	writeFile(t, pkgPath, other)
+	if sdk.Current(root) {
+		t.Fatal("an SDK with other content counts as current")
+	}
+	reinstalled, err = sdk.EnsureInstalled(ctx, tc, root, log)
+	if err != nil || !reinstalled || !sdk.Current(root) {
+		t.Fatalf("EnsureInstalled over other SDK content = %v, %v (current %v); want true, nil, true", reinstalled, err, sdk.Current(root))
 	}
 }
 

@@ -42,6 +42,12 @@ func LoaderPath(root string) string {
 	return filepath.Join(InstalledDir(root), "dist", "loader.js")
 }
 
+// RunnerPath is the runner entry of root's SDK, which `stratos run` starts
+// with node for the same reason as LoaderPath: one SDK instance.
+func RunnerPath(root string) string {
+	return filepath.Join(InstalledDir(root), "dist", "runner.js")
+}
+
 // resultFD is the descriptor the loader writes its one JSON document to:
 // cmd.ExtraFiles[0] in the child. Stdout belongs to the workflow's own
 // top-level output.

@@ -199,7 +199,7 @@ func testShadowedSDK(t *testing.T, r *loadRoot) {
 
 // testRuntimeModules runs the SDK's runtime pieces in node: the context store
 // is one per process even across SDK copies, and child workflows bind
-// without executing.
+// without executing (executing needs a running workflow).
 func testRuntimeModules(t *testing.T, r *loadRoot) {
 	dist := filepath.Join(sdk.InstalledDir(r.root), "dist")
 	script := `
@@ -214,7 +214,7 @@ try { a.getContext("createAgent"); } catch (e) { console.log("outside:", e.messa
 const { createChildWorkflow } = await import(process.argv[1] + "/index.js");
 const child = createChildWorkflow({ name: "summarize", dir: "summarize", entry: "summarize/dist/summarize/workflow.js" },
   { overrides: { agents: { writer: { effort: "max" } } } });
-await child.execute({ topic: "x" }).then(() => console.log("resolved?!"), (e) => console.log("rejected:", e.message));
+await child.execute({ topic: "x" }).then(() => console.log("resolved?!"), (e) => console.log("rejected:", e.name, "[" + e.code + "]:", e.message));
 try { createChildWorkflow({ name: "", dir: "d", entry: "e" }); } catch (e) { console.log(e.name + ":", e.message); }
 `
 	cmd := r.tc.NodeCommand(context.Background(), "--input-type=module", "-e", script, "file://"+dist)
@@ -224,7 +224,7 @@ try { createChildWorkflow({ name: "", dir: "d", entry: "e" }); } catch (e) { con
 	}
 	for _, want := range []string{
 		"outside: createAgent must be called inside a running workflow",
-		`rejected: child workflow execution is not available in this version: cannot execute workflow "summarize"`,
+		`rejected: NoExecutionContextError [no_execution_context]: execute() of child workflow "summarize" must be called inside a running workflow`,
 		"TypeError: createChildWorkflow(): reference.name must be a non-empty string",
 		"ctx e1",
 	} {

@@ -12,7 +12,9 @@ import (
 	"archive/tar"
 	"bytes"
 	"compress/gzip"
+	"crypto/sha256"
 	"embed"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -43,6 +45,9 @@ type packageJSON struct {
 	Files            []string          `json:"files"`
 	PeerDependencies map[string]string `json:"peerDependencies"`
 	Engines          map[string]string `json:"engines"`
+	// ContentHash identifies the SDK's files: development builds share a
+	// version, so the version alone cannot tell an outdated install.
+	ContentHash string `json:"stratosContentHash"`
 }
 
 // PackageJSON returns the SDK's package.json, at version.Version.
@@ -55,11 +60,13 @@ func PackageJSON() []byte {
 		Exports: map[string]any{
 			".":        map[string]string{"types": "./dist/index.d.ts", "default": "./dist/index.js"},
 			"./loader": map[string]string{"default": "./dist/loader.js"},
+			"./runner": map[string]string{"default": "./dist/runner.js"},
 		},
 		Types:            "./dist/index.d.ts",
 		Files:            []string{"dist"},
 		PeerDependencies: map[string]string{"zod": "^4.0.0"},
 		Engines:          map[string]string{"node": fmt.Sprintf(">=%d", toolchain.NodeMajor)},
+		ContentHash:      ContentHash(),
 	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
@@ -71,8 +78,38 @@ func PackageJSON() []byte {
 	return buf.Bytes()
 }
 
+// ContentHash is the hex SHA-256 over the embedded dist files (names and
+// contents, in path order): it changes whenever the SDK's code does.
+func ContentHash() string {
+	h := sha256.New()
+	err := fs.WalkDir(dist, "dist", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := dist.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(h, "%s %d\n", p, len(data))
+		h.Write(data)
+		return nil
+	})
+	if err != nil {
+		panic(err) // the embedded files are always readable
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
 // TarballName is the file name npm would give the SDK's tarball.
 func TarballName() string { return "stratoscli-stratos-" + version.Version + ".tgz" }
+
+// TarballFile is the name the tarball is kept under in <toolchain>/sdk: the
+// npm name with the content hash, so that Stratos binaries of one version
+// but different SDK files (development builds) that share a toolchain
+// directory never install each other's tarball.
+func TarballFile() string {
+	return "stratoscli-stratos-" + version.Version + "-" + ContentHash()[:12] + ".tgz"
+}
 
 // npmEpoch is the timestamp npm itself gives every entry of a packed
 // tarball, so that the same contents always make the same bytes.

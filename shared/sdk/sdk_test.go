@@ -60,7 +60,7 @@ func TestTarball(t *testing.T) {
 	if !slices.Equal(names, want) {
 		t.Errorf("tarball entries:\n%q\nwant:\n%q", names, want)
 	}
-	for _, required := range []string{"package/dist/index.js", "package/dist/index.d.ts", "package/dist/loader.js"} {
+	for _, required := range []string{"package/dist/index.js", "package/dist/index.d.ts", "package/dist/loader.js", "package/dist/runner.js"} {
 		if _, ok := files[required]; !ok {
 			t.Errorf("tarball lacks %s", required)
 		}
@@ -72,6 +72,7 @@ func TestTarball(t *testing.T) {
 		Type    string                       `json:"type"`
 		Exports map[string]map[string]string `json:"exports"`
 		Peers   map[string]string            `json:"peerDependencies"`
+		Content string                       `json:"stratosContentHash"`
 	}
 	if err := json.Unmarshal(files["package/package.json"], &pkg); err != nil {
 		t.Fatal(err)
@@ -79,11 +80,18 @@ func TestTarball(t *testing.T) {
 	if pkg.Name != PackageName || pkg.Version != version.Version || pkg.Type != "module" {
 		t.Errorf("package.json: %+v", pkg)
 	}
-	if pkg.Exports["."]["default"] != "./dist/index.js" || pkg.Exports["./loader"]["default"] != "./dist/loader.js" {
+	if pkg.Exports["."]["default"] != "./dist/index.js" || pkg.Exports["./loader"]["default"] != "./dist/loader.js" ||
+		pkg.Exports["./runner"]["default"] != "./dist/runner.js" {
 		t.Errorf("exports: %v", pkg.Exports)
 	}
 	if pkg.Peers["zod"] != "^4.0.0" {
 		t.Errorf("peerDependencies: %v", pkg.Peers)
+	}
+	if len(pkg.Content) != 64 || pkg.Content != ContentHash() {
+		t.Errorf("stratosContentHash = %q, want ContentHash() %q", pkg.Content, ContentHash())
+	}
+	if TarballFile() != "stratoscli-stratos-"+version.Version+"-"+ContentHash()[:12]+".tgz" {
+		t.Errorf("TarballFile() = %s", TarballFile())
 	}
 	if TarballName() != "stratoscli-stratos-"+version.Version+".tgz" {
 		t.Errorf("TarballName() = %s", TarballName())

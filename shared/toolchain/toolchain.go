@@ -91,6 +91,41 @@ func (o Options) ResolveDir() (string, error) {
 // Concurrent callers are serialized by a lock in the toolchain directory;
 // the fast path, when everything is present, takes no lock.
 func Ensure(ctx context.Context, opts Options) (*Toolchain, error) {
+	tc, err := newToolchain(opts)
+	if err != nil {
+		return nil, err
+	}
+	if tc.NPM, err = findNPM(opts); err != nil {
+		return nil, err
+	}
+	if err := ensureNode(ctx, opts, tc); err != nil {
+		return nil, err
+	}
+	if err := ensureTypeScript(ctx, opts, tc); err != nil {
+		return nil, err
+	}
+	return tc, nil
+}
+
+// FindNode returns a toolchain with only what running compiled workflows
+// needs: Dir, the Node fields and CompileCacheDir (NPM, Tsc and the
+// TypeScript fields stay empty). Node is chosen exactly as Ensure chooses
+// it, and provisioned when missing. When everything is in place it costs one
+// `node --version` of $STRATOS_NODE or of a node on PATH (none for the
+// provisioned node) and no lock: `stratos run` calls it on every run.
+func FindNode(ctx context.Context, opts Options) (*Toolchain, error) {
+	tc, err := newToolchain(opts)
+	if err != nil {
+		return nil, err
+	}
+	if err := ensureNode(ctx, opts, tc); err != nil {
+		return nil, err
+	}
+	return tc, nil
+}
+
+// newToolchain creates the toolchain directory and its compile cache.
+func newToolchain(opts Options) (*Toolchain, error) {
 	dir, err := opts.ResolveDir()
 	if err != nil {
 		return nil, err
@@ -101,15 +136,6 @@ func Ensure(ctx context.Context, opts Options) (*Toolchain, error) {
 	tc := &Toolchain{Dir: dir, CompileCacheDir: filepath.Join(dir, "compile-cache")}
 	if err := os.MkdirAll(tc.CompileCacheDir, 0o755); err != nil {
 		return nil, clierr.New("toolchain_dir", "create %s: %v", tc.CompileCacheDir, err).Wrap(err)
-	}
-	if tc.NPM, err = findNPM(opts); err != nil {
-		return nil, err
-	}
-	if err := ensureNode(ctx, opts, tc); err != nil {
-		return nil, err
-	}
-	if err := ensureTypeScript(ctx, opts, tc); err != nil {
-		return nil, err
 	}
 	return tc, nil
 }

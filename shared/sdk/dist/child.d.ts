@@ -1,16 +1,5 @@
-/** Overrides for one agent of a child workflow; fields merge over the child's workflow.yaml. */
-export interface AgentOverride {
-    harness?: string;
-    provider?: string;
-    model?: string | string[];
-    effort?: string;
-    [key: string]: unknown;
-}
-/** Overrides a parent binds when it creates a configured child-workflow object. */
-export interface WorkflowOverrides {
-    agents?: Record<string, AgentOverride>;
-    decision?: Record<string, unknown>;
-}
+import { type WorkflowOverrides } from "./config.js";
+export type { AgentOverride, WorkflowOverrides } from "./config.js";
 /** A configured child workflow: each execute(input) starts a fresh child invocation. */
 export interface ChildWorkflow<I, O> {
     execute(input: I): Promise<O>;
@@ -30,6 +19,11 @@ export interface ChildWorkflowOptions {
 }
 /**
  * Binds a child-workflow reference and override defaults. It starts nothing:
- * every execute(input) is a separate child invocation.
+ * every execute(input) is a separate child invocation with its own execution
+ * ID, context, resources and cleanup, configured from the child's own
+ * workflow.yaml with these overrides merged in (the caller's configuration
+ * and overrides never carry over). execute rejects with WorkflowCycleError
+ * when the child is already running as an ancestor of the call, and with
+ * ChildWorkflowError (cause: the child's own error) when the child fails.
  */
 export declare function createChildWorkflow<I, O>(ref: ChildWorkflowReference, options?: ChildWorkflowOptions): ChildWorkflow<I, O>;

@@ -3,3 +3,5 @@
 // at the CLI's own version; workflows must not install another.
 export { workflow, isWorkflowDefinition } from "./workflow.js";
 export { createChildWorkflow } from "./child.js";
+export { executionInfo, cancellationSignal } from "./context.js";
+export { StratosError, InputValidationError, OutputValidationError, WorkflowCycleError, ChildWorkflowError, CancelledError, ContextClosedError, NoExecutionContextError, WorkflowNotFoundError, WorkflowNotBuiltError, NonErrorThrownError, isStratosError, } from "./errors.js";

@@ -5,29 +5,23 @@
 // runs its top-level code, whose console output must not corrupt the result.
 // The document is a DefinitionDescription, or {"error":{code,message,stack?}}.
 import { writeSync } from "node:fs";
-import { resolve } from "node:path";
-import { pathToFileURL } from "node:url";
 import { describeDefinition } from "./describe.js";
-import { definitionOrigin, describeValue, isWorkflowDefinition } from "./workflow.js";
+import { errorText, importDefinition } from "./definition.js";
+import { StratosError } from "./errors.js";
 const resultFd = 3;
 async function load(entry) {
     if (entry === undefined || entry === "") {
         return failure("usage", "usage: node loader.js <compiled workflow entry .js>");
     }
-    let module;
+    let definition;
     try {
-        module = await import(pathToFileURL(resolve(entry)).href);
+        definition = await importDefinition(entry);
     }
     catch (err) {
+        if (err instanceof StratosError) {
+            return failure(err.code, err.message, err.cause);
+        }
         return failure("definition_load_failed", `loading ${entry} failed: ${errorText(err)}`, err);
-    }
-    const definition = module.default;
-    if (!isWorkflowDefinition(definition)) {
-        return failure("definition_invalid", `${entry} must default-export workflow({ input, output, run }) from @stratoscli/stratos; its default export is ${describeValue(definition)}`);
-    }
-    const origin = definitionOrigin(definition);
-    if (origin.definedBy !== origin.expected) {
-        return failure("sdk_shadowed", `${entry} was defined with another copy of @stratoscli/stratos (${origin.definedBy}) than the discovery root's (${origin.expected}); remove the closer copy so that the workflow uses the root's SDK`);
     }
     try {
         return describeDefinition(definition);
@@ -39,13 +33,6 @@ async function load(entry) {
 function failure(code, message, cause) {
     const stack = cause instanceof Error ? cause.stack : undefined;
     return { error: stack === undefined ? { code, message } : { code, message, stack } };
-}
-function errorText(err) {
-    if (err instanceof Error) {
-        const code = err.code;
-        return typeof code === "string" ? `${err.name} [${code}]: ${err.message}` : `${err.name}: ${err.message}`;
-    }
-    return String(err);
 }
 // writeAll writes the whole buffer: writeSync may write less than asked.
 function writeAll(fd, data) {

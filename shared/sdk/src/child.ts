@@ -1,21 +1,13 @@
-// The contract of generated child-workflow wrappers (.generated/<name>.ts):
-// each wrapper default-exports a factory built on createChildWorkflow. Its
-// names are a contract with the wrapper generator; keep them stable.
+// Child workflows. Generated wrappers (.generated/<name>.ts) default-export a
+// factory built on createChildWorkflow; its names are a contract with the
+// wrapper generator, keep them stable.
+import { overridesProblem, resolveConfig, cloneData, deepFreeze, type WorkflowOverrides } from "./config.js";
+import { getContext, newExecutionId } from "./context.js";
+import { importDefinition } from "./definition.js";
+import { ChildWorkflowError, toError, WorkflowCycleError, WorkflowNotBuiltError, WorkflowNotFoundError } from "./errors.js";
+import { invoke } from "./invocation.js";
 
-/** Overrides for one agent of a child workflow; fields merge over the child's workflow.yaml. */
-export interface AgentOverride {
-  harness?: string;
-  provider?: string;
-  model?: string | string[];
-  effort?: string;
-  [key: string]: unknown;
-}
-
-/** Overrides a parent binds when it creates a configured child-workflow object. */
-export interface WorkflowOverrides {
-  agents?: Record<string, AgentOverride>;
-  decision?: Record<string, unknown>;
-}
+export type { AgentOverride, WorkflowOverrides } from "./config.js";
 
 /** A configured child workflow: each execute(input) starts a fresh child invocation. */
 export interface ChildWorkflow<I, O> {
@@ -39,7 +31,12 @@ export interface ChildWorkflowOptions {
 
 /**
  * Binds a child-workflow reference and override defaults. It starts nothing:
- * every execute(input) is a separate child invocation.
+ * every execute(input) is a separate child invocation with its own execution
+ * ID, context, resources and cleanup, configured from the child's own
+ * workflow.yaml with these overrides merged in (the caller's configuration
+ * and overrides never carry over). execute rejects with WorkflowCycleError
+ * when the child is already running as an ancestor of the call, and with
+ * ChildWorkflowError (cause: the child's own error) when the child fails.
  */
 export function createChildWorkflow<I, O>(ref: ChildWorkflowReference, options?: ChildWorkflowOptions): ChildWorkflow<I, O> {
   for (const key of ["name", "dir", "entry"] as const) {
@@ -47,14 +44,50 @@ export function createChildWorkflow<I, O>(ref: ChildWorkflowReference, options?:
       throw new TypeError(`createChildWorkflow(): reference.${key} must be a non-empty string`);
     }
   }
-  const bound = Object.freeze({ ref: Object.freeze({ ...ref }), overrides: options?.overrides });
+  const problem = overridesProblem(options?.overrides);
+  if (problem !== "") {
+    throw new TypeError(`createChildWorkflow(): overrides of workflow "${ref.name}": ${problem}`);
+  }
+  const name = ref.name;
+  // A private copy: the caller changing its object later must not change
+  // what this configured object binds.
+  const overrides: WorkflowOverrides = deepFreeze(cloneData(options?.overrides ?? {}));
   return Object.freeze({
-    execute(_input: I): Promise<O> {
-      return Promise.reject(
-        new Error(
-          `child workflow execution is not available in this version: cannot execute workflow "${bound.ref.name}" (${bound.ref.entry}); this SDK only loads definitions`,
-        ),
-      );
+    execute(input: I): Promise<O> {
+      return executeChild(name, overrides, input) as Promise<O>;
     },
   });
+}
+
+async function executeChild(name: string, overrides: WorkflowOverrides, input: unknown): Promise<unknown> {
+  const operation = `execute() of child workflow "${name}"`;
+  const parent = getContext(operation);
+  parent.assertAccepting(operation);
+  const chain = parent.workflowChain();
+  if (chain.includes(name)) {
+    throw new WorkflowCycleError([...chain, name]);
+  }
+  const target = Object.hasOwn(parent.host.workflows, name) ? parent.host.workflows[name] : undefined;
+  if (target === undefined) {
+    throw new WorkflowNotFoundError(name, parent.host.rootDir);
+  }
+  if (!target.built) {
+    throw new WorkflowNotBuiltError(name, target.dir);
+  }
+  const executionId = newExecutionId();
+  try {
+    const config = resolveConfig(target.config, overrides, `${target.dir}/workflow.yaml`);
+    return await invoke({
+      workflow: name,
+      executionId,
+      load: () => importDefinition(target.entry),
+      input,
+      config,
+      overrides,
+      host: parent.host,
+      parent,
+    });
+  } catch (err) {
+    throw new ChildWorkflowError(name, executionId, toError(err));
+  }
 }

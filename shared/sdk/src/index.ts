@@ -11,11 +11,23 @@ export type {
   WorkflowOutput,
 } from "./workflow.js";
 export { createChildWorkflow } from "./child.js";
-export type {
-  AgentOverride,
-  WorkflowOverrides,
-  ChildWorkflow,
-  ChildWorkflowReference,
-  ChildWorkflowOptions,
-} from "./child.js";
+export type { ChildWorkflow, ChildWorkflowReference, ChildWorkflowOptions } from "./child.js";
+export type { AgentOverride, WorkflowOverrides, WorkflowConfig } from "./config.js";
+export { executionInfo, cancellationSignal } from "./context.js";
+export type { ExecutionInfo, ExecutionState, InvocationStatus, OwnedResource, InvocationNode } from "./context.js";
+export {
+  StratosError,
+  InputValidationError,
+  OutputValidationError,
+  WorkflowCycleError,
+  ChildWorkflowError,
+  CancelledError,
+  ContextClosedError,
+  NoExecutionContextError,
+  WorkflowNotFoundError,
+  WorkflowNotBuiltError,
+  NonErrorThrownError,
+  isStratosError,
+} from "./errors.js";
+export type { ValidationIssue, ErrorLink } from "./errors.js";
 export type { Side, Unrepresentable, DefinitionDescription } from "./describe.js";

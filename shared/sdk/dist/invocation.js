@@ -1,0 +1,65 @@
+// One workflow invocation under the runtime lifecycle, the same for the
+// top-level workflow of `stratos run` and for every child execute(): a fresh
+// context, input validation, run inside the context, output validation, and
+// cleanup in finally.
+import { ExecutionContext } from "./context.js";
+import { CancelledError, InputValidationError, OutputValidationError, toError } from "./errors.js";
+import { validate } from "./validate.js";
+/**
+ * Runs one invocation and resolves with its validated output. It rejects with
+ * InputValidationError, OutputValidationError, the CancelledError of a
+ * cancellation, or whatever run threw (non-Errors wrapped). Cleanup (active
+ * children, owned resources) is complete before it settles. @internal
+ */
+export async function invoke(spec) {
+    const ctx = new ExecutionContext({
+        executionId: spec.executionId,
+        workflow: spec.workflow,
+        config: spec.config,
+        overrides: spec.overrides,
+        host: spec.host,
+        parent: spec.parent,
+    });
+    spec.onContext?.(ctx);
+    const unlink = linkSignal(spec.signal, ctx);
+    let error;
+    try {
+        const definition = await spec.load();
+        const input = await validate(definition.input, spec.input);
+        if (!input.ok) {
+            throw new InputValidationError(spec.workflow, input.issues);
+        }
+        const result = await ctx.run(() => definition.run(input.value));
+        if (ctx.signal.aborted) {
+            throw ctx.signal.reason; // run finished, but the invocation was cancelled meanwhile
+        }
+        const output = await validate(definition.output, result);
+        if (!output.ok) {
+            throw new OutputValidationError(spec.workflow, output.issues);
+        }
+        return output.value;
+    }
+    catch (err) {
+        // Once cancelled, the outcome is the cancellation, whatever the
+        // interrupted code threw on its way out (an AbortError, say).
+        const reason = ctx.signal.reason;
+        error = ctx.signal.aborted ? (reason instanceof CancelledError ? reason : new CancelledError(undefined, { cause: reason })) : toError(err);
+        throw error;
+    }
+    finally {
+        unlink();
+        await ctx.close(error);
+    }
+}
+function linkSignal(signal, ctx) {
+    if (signal === undefined) {
+        return () => { };
+    }
+    const onAbort = () => ctx.cancel(toError(signal.reason));
+    if (signal.aborted) {
+        onAbort();
+        return () => { };
+    }
+    signal.addEventListener("abort", onAbort, { once: true });
+    return () => signal.removeEventListener("abort", onAbort);
+}

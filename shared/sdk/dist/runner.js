@@ -1,0 +1,168 @@
+// The runner entry (`@stratoscli/stratos/runner`): `stratos run` starts
+//   node <root>/node_modules/@stratoscli/stratos/dist/runner.js
+// in the invoking working directory. Running the root's own SDK makes the
+// runner, the workflows and their children share one SDK instance.
+//
+// Protocol with stratos run:
+//   - stdin, first line: the invocation (RunnerInvocation, JSON);
+//   - stdin, later lines: "cancel" cancels the run; the end of stdin (stratos
+//     run went away) cancels it too and exits;
+//   - fd 3: exactly one JSON document, RunnerResult, then a newline;
+//   - stdout and stderr belong to the workflow (stratos run passes both to
+//     its stderr, keeping its own stdout for the output JSON).
+import { writeSync } from "node:fs";
+import { resolveConfig } from "./config.js";
+import { importDefinition } from "./definition.js";
+import { CancelledError, StratosError, errorChain, errorCode, toError } from "./errors.js";
+import { invoke } from "./invocation.js";
+const resultFd = 3;
+// How long the runner waits for cleanup after stratos run went away before
+// it exits anyway: nobody is left to report to.
+const orphanGraceMs = 5000;
+const controller = new AbortController();
+const warnings = [];
+let uncaught;
+let top;
+function cancel(message) {
+    controller.abort(new CancelledError(message));
+}
+function warn(message) {
+    warnings.push(message);
+    process.stderr.write(`stratos: warning: ${message}\n`);
+}
+async function main() {
+    let invocation;
+    try {
+        invocation = JSON.parse(await firstLine());
+    }
+    catch (err) {
+        return failed(new StratosError("runner_protocol", `reading the invocation from stdin failed: ${toError(err).message}`));
+    }
+    const host = { rootDir: invocation.rootDir, workflows: invocation.workflows ?? {}, warn };
+    const overrides = invocation.overrides ?? {};
+    let config;
+    try {
+        const own = host.workflows[invocation.workflow]?.config;
+        config = resolveConfig(own, overrides, `${host.workflows[invocation.workflow]?.dir ?? invocation.workflow}/workflow.yaml`);
+    }
+    catch (err) {
+        return failed(toError(err));
+    }
+    try {
+        const output = await invoke({
+            workflow: invocation.workflow,
+            executionId: invocation.executionId,
+            load: () => importDefinition(invocation.entry),
+            input: invocation.input,
+            config,
+            overrides,
+            host,
+            signal: controller.signal,
+            onContext: (ctx) => (top = ctx),
+        });
+        return { status: "succeeded", output: toJSONValue(output), tree: top?.node, warnings };
+    }
+    catch (err) {
+        if (uncaught !== undefined) {
+            return failed(new StratosError("uncaught_exception", `uncaught exception: ${uncaught.message}`, { cause: uncaught }));
+        }
+        return failed(toError(err), controller.signal.aborted ? "cancelled" : "failed");
+    }
+}
+function failed(error, status = "failed") {
+    return { status, error: reportError(error), tree: top?.node, warnings };
+}
+function reportError(error) {
+    const report = { code: errorCode(error), name: error.name, message: error.message, cause: errorChain(error) };
+    if (error instanceof StratosError && Object.keys(error.details).length > 0) {
+        report.details = error.details;
+    }
+    if (error.stack !== undefined) {
+        report.stack = error.stack;
+    }
+    return report;
+}
+// toJSONValue makes sure the output survives JSON: what cannot be serialized
+// fails here, as the workflow's error, rather than as a broken document.
+function toJSONValue(value) {
+    const text = JSON.stringify(value);
+    if (text === undefined) {
+        throw new StratosError("output_not_json", "the workflow's output cannot be represented as JSON");
+    }
+    return JSON.parse(text);
+}
+// firstLine reads stdin up to the first newline, then keeps listening: later
+// lines are commands, and the end of stdin means stratos run is gone.
+function firstLine() {
+    return new Promise((resolve, reject) => {
+        let buffered = "";
+        let delivered = false;
+        process.stdin.setEncoding("utf8");
+        process.stdin.on("data", (chunk) => {
+            buffered += chunk;
+            for (let nl = buffered.indexOf("\n"); nl >= 0; nl = buffered.indexOf("\n")) {
+                const line = buffered.slice(0, nl);
+                buffered = buffered.slice(nl + 1);
+                if (!delivered) {
+                    delivered = true;
+                    resolve(line);
+                }
+                else if (line.trim() === "cancel") {
+                    cancel("the run was interrupted");
+                }
+            }
+        });
+        process.stdin.on("end", () => {
+            if (!delivered) {
+                reject(new Error("stdin ended before the invocation"));
+                return;
+            }
+            cancel("stratos run went away: the run was cancelled");
+            setTimeout(() => process.exit(1), orphanGraceMs).unref();
+        });
+    });
+}
+function writeResult(result) {
+    const data = Buffer.from(serialize(result) + "\n");
+    try {
+        writeAll(resultFd, data);
+    }
+    catch {
+        // Run by hand, without fd 3: print the result where a person can see it.
+        writeAll(1, data);
+    }
+}
+// writeAll writes the whole buffer: writeSync may write less than asked.
+function writeAll(fd, data) {
+    for (let off = 0; off < data.length;) {
+        off += writeSync(fd, data, off, data.length - off);
+    }
+}
+// serialize encodes the result. Only error details can fail to serialize (the
+// output was checked by toJSONValue): then the error goes without them.
+function serialize(result) {
+    try {
+        return JSON.stringify(result);
+    }
+    catch {
+        return JSON.stringify({ ...result, error: result.error === undefined ? undefined : { ...result.error, details: undefined } });
+    }
+}
+process.on("SIGINT", () => cancel("the run was interrupted (SIGINT)"));
+process.on("SIGTERM", () => cancel("the run was terminated (SIGTERM)"));
+// An exception nobody can catch (thrown from a timer, say) fails the run: the
+// top-level invocation is cancelled and cleaned up, and the exception is
+// reported as the error.
+process.on("uncaughtException", (err) => {
+    uncaught ??= toError(err);
+    controller.abort(new CancelledError(`uncaught exception: ${uncaught.message}`, { cause: uncaught }));
+});
+// A rejected promise nobody awaited (a child started and never awaited, say)
+// is reported, not fatal: the workflow's own result decides the run.
+process.on("unhandledRejection", (reason) => {
+    warn(`unhandled promise rejection: ${toError(reason).message}`);
+});
+const result = await main();
+writeResult(result);
+// Exit now: timers or sockets the workflow left open must not keep the run alive.
+process.exit(result.status === "succeeded" ? 0 : 1);

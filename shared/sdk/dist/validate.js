@@ -1,0 +1,23 @@
+/** Validates value against schema. @internal */
+export async function validate(schema, value) {
+    const standard = schema["~standard"];
+    if (standard === undefined || typeof standard.validate !== "function") {
+        throw new TypeError("the schema is not a Zod 4 schema (it has no ~standard interface)");
+    }
+    const result = await standard.validate(value);
+    if (result.issues === undefined) {
+        return { ok: true, value: result.value };
+    }
+    return { ok: false, issues: result.issues.flatMap(toIssues) };
+}
+// toIssues flattens one Zod issue. An unrecognized_keys issue names the keys
+// of one object; it becomes one issue per key, each with the key's own path,
+// so that messages and details name the field at fault.
+function toIssues(raw) {
+    const path = (raw.path ?? []).map((p) => String(typeof p === "object" && p !== null ? p.key : p));
+    const code = typeof raw.code === "string" ? raw.code : undefined;
+    if (code === "unrecognized_keys" && Array.isArray(raw.keys) && raw.keys.length > 0) {
+        return raw.keys.map((key) => ({ path: [...path, String(key)].join("."), message: "unknown field (not in the schema)", code }));
+    }
+    return [code === undefined ? { path: path.join("."), message: raw.message } : { path: path.join("."), message: raw.message, code }];
+}

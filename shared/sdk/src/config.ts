@@ -1,0 +1,127 @@
+// Invocation configuration: a workflow's own workflow.yaml sections (agents,
+// decision) with invocation overrides merged over them field by field. Each
+// invocation resolves its own: a child never inherits its parent's.
+import { StratosError } from "./errors.js";
+
+/** Overrides for one agent configuration id; fields merge over the workflow's workflow.yaml. */
+export interface AgentOverride {
+  harness?: string;
+  provider?: string;
+  model?: string | string[];
+  effort?: string;
+  [key: string]: unknown;
+}
+
+/** Invocation overrides: `stratos run --overrides`, or what a parent binds to a child workflow object. */
+export interface WorkflowOverrides {
+  agents?: Record<string, AgentOverride>;
+  decision?: Record<string, unknown>;
+}
+
+/** An invocation's resolved configuration (read-only). */
+export interface WorkflowConfig {
+  /** Agent configurations by configuration id. */
+  readonly agents: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+  /** Decision settings. */
+  readonly decision: Readonly<Record<string, unknown>>;
+}
+
+/** The agents and decision sections of a workflow.yaml as parsed (null when absent). @internal */
+export interface ManifestSections {
+  agents?: unknown;
+  decision?: unknown;
+}
+
+type Record_ = Record<string, unknown>;
+
+function isRecord(value: unknown): value is Record_ {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Checks the shape of an overrides value: an object with only `agents` (an
+ * object of objects) and `decision` (an object). Returns a description of the
+ * first problem, or "" when it is fine. @internal
+ */
+export function overridesProblem(value: unknown): string {
+  if (value === undefined || value === null) {
+    return "";
+  }
+  if (!isRecord(value)) {
+    return "must be an object with optional fields agents and decision";
+  }
+  for (const key of Object.keys(value)) {
+    if (key !== "agents" && key !== "decision") {
+      return `unknown field "${key}" (allowed: agents, decision)`;
+    }
+  }
+  if (value.agents !== undefined) {
+    if (!isRecord(value.agents)) {
+      return `"agents" must be an object mapping agent configuration ids to objects`;
+    }
+    for (const [id, agent] of Object.entries(value.agents)) {
+      if (!isRecord(agent)) {
+        return `"agents.${id}" must be an object of agent settings`;
+      }
+    }
+  }
+  if (value.decision !== undefined && !isRecord(value.decision)) {
+    return `"decision" must be an object`;
+  }
+  return "";
+}
+
+/**
+ * Resolves a workflow's configuration: its workflow.yaml sections with
+ * overrides merged per agent id and per decision field. `manifest` names the
+ * workflow.yaml in errors. @internal
+ */
+export function resolveConfig(sections: ManifestSections | undefined, overrides: WorkflowOverrides | undefined, manifest: string): WorkflowConfig {
+  const agentsBase = sections?.agents ?? {};
+  const decisionBase = sections?.decision ?? {};
+  if (!isRecord(agentsBase) || Object.values(agentsBase).some((a) => a !== null && !isRecord(a))) {
+    throw new StratosError("config_invalid", `${manifest}: "agents" must be a mapping of agent configuration ids to mappings of settings`, {
+      details: { manifest, field: "agents" },
+    });
+  }
+  if (!isRecord(decisionBase)) {
+    throw new StratosError("config_invalid", `${manifest}: "decision" must be a mapping`, { details: { manifest, field: "decision" } });
+  }
+  const agents: Record<string, Record_> = {};
+  for (const [id, agent] of Object.entries(agentsBase)) {
+    agents[id] = { ...((agent as Record_ | null) ?? {}) };
+  }
+  for (const [id, agent] of Object.entries(overrides?.agents ?? {})) {
+    agents[id] = mergeFields(agents[id] ?? {}, agent);
+  }
+  const decision = mergeFields({ ...decisionBase }, overrides?.decision ?? {});
+  return deepFreeze({ agents, decision });
+}
+
+// mergeFields sets each field of over that has a value; unspecified fields
+// keep the base's.
+function mergeFields(base: Record_, over: Record_): Record_ {
+  const out = { ...base };
+  for (const [k, v] of Object.entries(over)) {
+    if (v !== undefined) {
+      out[k] = v;
+    }
+  }
+  return out;
+}
+
+/** Freezes value and everything it holds; returns it. @internal */
+export function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) {
+      deepFreeze(v);
+    }
+  }
+  return value;
+}
+
+/** A deep copy of JSON-like data (so that later mutation by the caller cannot leak in). @internal */
+export function cloneData<T>(value: T): T {
+  return value === undefined ? value : structuredClone(value);
+}

@@ -1,0 +1,205 @@
+// The typed errors of the SDK. Every error a primitive throws or rejects with
+// is a StratosError with a stable snake_case `code` (part of the public
+// contract: workflow code may branch on it, and `stratos run` reports it in
+// its error envelope) and, where one error is caused by another, a `cause`.
+
+/** One issue of a failed schema validation. */
+export interface ValidationIssue {
+  /** Dotted path of the offending field ("" for the value itself), e.g. "items.2.name". */
+  path: string;
+  /** What is wrong, from Zod. */
+  message: string;
+  /** Zod's issue code, e.g. "invalid_type" or "unrecognized_keys". */
+  code?: string;
+}
+
+/** The base class of every error the SDK raises. */
+export class StratosError extends Error {
+  /** A stable, machine-readable code, e.g. "child_failed". */
+  readonly code: string;
+  /** Structured context (JSON data). */
+  readonly details: Record<string, unknown>;
+
+  constructor(code: string, message: string, options?: { cause?: unknown; details?: Record<string, unknown> }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.name = "StratosError";
+    this.code = code;
+    this.details = options?.details ?? {};
+  }
+}
+
+/** Input that fails a workflow's input schema (code input_validation). */
+export class InputValidationError extends StratosError {
+  readonly workflow: string;
+  readonly issues: readonly ValidationIssue[];
+
+  constructor(workflow: string, issues: ValidationIssue[]) {
+    super("input_validation", `invalid input for workflow "${workflow}": ${issueText(issues)}`, { details: { workflow, issues } });
+    this.name = "InputValidationError";
+    this.workflow = workflow;
+    this.issues = Object.freeze(issues);
+  }
+}
+
+/** A result of run that fails the workflow's output schema (code output_validation). */
+export class OutputValidationError extends StratosError {
+  readonly workflow: string;
+  readonly issues: readonly ValidationIssue[];
+
+  constructor(workflow: string, issues: ValidationIssue[]) {
+    super("output_validation", `workflow "${workflow}" returned output that does not match its output schema: ${issueText(issues)}`, {
+      details: { workflow, issues },
+    });
+    this.name = "OutputValidationError";
+    this.workflow = workflow;
+    this.issues = Object.freeze(issues);
+  }
+}
+
+/** A child-workflow call that would re-enter an active ancestor (code workflow_cycle). */
+export class WorkflowCycleError extends StratosError {
+  /** The workflows from the top-level one to the rejected call, e.g. ["a", "b", "a"]. */
+  readonly cycle: readonly string[];
+
+  constructor(cycle: string[]) {
+    const called = cycle[cycle.length - 1];
+    super(
+      "workflow_cycle",
+      `workflow cycle ${cycle.join(" → ")}: "${called}" is already running as an ancestor of this call; recursive workflow invocation is not supported`,
+      { details: { cycle } },
+    );
+    this.name = "WorkflowCycleError";
+    this.cycle = Object.freeze([...cycle]);
+  }
+}
+
+/** A child workflow invocation that failed; `cause` is the child's own error (code child_failed). */
+export class ChildWorkflowError extends StratosError {
+  readonly workflow: string;
+  readonly executionId: string;
+
+  constructor(workflow: string, executionId: string, cause: Error) {
+    super("child_failed", `child workflow "${workflow}" failed: ${cause.message}`, { cause, details: { workflow, executionId } });
+    this.name = "ChildWorkflowError";
+    this.workflow = workflow;
+    this.executionId = executionId;
+  }
+}
+
+/** The execution was cancelled (code cancelled). */
+export class CancelledError extends StratosError {
+  constructor(message = "the execution was cancelled", options?: { cause?: unknown }) {
+    super("cancelled", message, options);
+    this.name = "CancelledError";
+  }
+}
+
+/** A primitive used after its execution context stopped running (code context_closed). */
+export class ContextClosedError extends StratosError {
+  constructor(operation: string, workflow: string, executionId: string, state: string) {
+    super(
+      "context_closed",
+      `${operation}: the execution of workflow "${workflow}" (${executionId}) is ${state}; it accepts no new work`,
+      { details: { workflow, executionId, state } },
+    );
+    this.name = "ContextClosedError";
+  }
+}
+
+/** A primitive called outside any running workflow (code no_execution_context). */
+export class NoExecutionContextError extends StratosError {
+  constructor(primitive: string) {
+    super(
+      "no_execution_context",
+      `${primitive} must be called inside a running workflow (from run or code it calls), not at module level or after the workflow finished`,
+    );
+    this.name = "NoExecutionContextError";
+  }
+}
+
+/** A child workflow that is not a valid workflow of the discovery root (code workflow_not_found). */
+export class WorkflowNotFoundError extends StratosError {
+  constructor(workflow: string, rootDir: string) {
+    super(
+      "workflow_not_found",
+      `child workflow "${workflow}" is not a valid workflow of the discovery root ${rootDir}: check its workflow.yaml with \`stratos list\`, then run \`stratos build ${workflow}\``,
+      { details: { workflow, rootDir } },
+    );
+    this.name = "WorkflowNotFoundError";
+  }
+}
+
+/** A child workflow without a successful build (code workflow_not_built). */
+export class WorkflowNotBuiltError extends StratosError {
+  constructor(workflow: string, dir: string) {
+    super("workflow_not_built", `child workflow "${workflow}" (${dir}) is not built: run \`stratos build ${workflow}\``, {
+      details: { workflow, dir },
+    });
+    this.name = "WorkflowNotBuiltError";
+  }
+}
+
+/** A thrown value that is not an Error, wrapped (code non_error_thrown). */
+export class NonErrorThrownError extends StratosError {
+  /** The thrown value itself. */
+  readonly value: unknown;
+
+  constructor(value: unknown) {
+    super("non_error_thrown", `a value that is not an Error was thrown: ${preview(value)}`);
+    this.name = "NonErrorThrownError";
+    this.value = value;
+  }
+}
+
+/** Reports whether value is a StratosError (any subclass). */
+export function isStratosError(value: unknown): value is StratosError {
+  return value instanceof StratosError;
+}
+
+/** Returns value if it is an Error, else wraps it in a NonErrorThrownError. @internal */
+export function toError(value: unknown): Error {
+  return value instanceof Error ? value : new NonErrorThrownError(value);
+}
+
+/** One link of an error's cause chain, as `stratos run` reports it. */
+export interface ErrorLink {
+  name: string;
+  code?: string;
+  message: string;
+}
+
+/** The error and its causes, outermost first (at most 32 links; cycles are cut). @internal */
+export function errorChain(error: unknown): ErrorLink[] {
+  const links: ErrorLink[] = [];
+  const seen = new Set<unknown>();
+  for (let e: unknown = error; e !== undefined && links.length < 32 && !seen.has(e); ) {
+    seen.add(e);
+    const err = toError(e);
+    const code = (err as { code?: unknown }).code;
+    links.push(typeof code === "string" ? { name: err.name, code, message: err.message } : { name: err.name, message: err.message });
+    e = err === e ? err.cause : undefined;
+  }
+  return links;
+}
+
+/** The code of an error: a StratosError's own, else "workflow_failed". @internal */
+export function errorCode(error: Error): string {
+  return isStratosError(error) ? error.code : "workflow_failed";
+}
+
+function issueText(issues: ValidationIssue[]): string {
+  const parts = issues.slice(0, 5).map((i) => (i.path === "" ? i.message : `field "${i.path}": ${i.message}`));
+  if (issues.length > 5) {
+    parts.push(`and ${issues.length - 5} more`);
+  }
+  return parts.join("; ");
+}
+
+function preview(value: unknown): string {
+  try {
+    const text = typeof value === "string" ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
+    return text.length > 200 ? text.slice(0, 200) + "…" : text;
+  } catch {
+    return String(value);
+  }
+}

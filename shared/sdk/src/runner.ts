@@ -1,0 +1,209 @@
+// The runner entry (`@stratoscli/stratos/runner`): `stratos run` starts
+//   node <root>/node_modules/@stratoscli/stratos/dist/runner.js
+// in the invoking working directory. Running the root's own SDK makes the
+// runner, the workflows and their children share one SDK instance.
+//
+// Protocol with stratos run:
+//   - stdin, first line: the invocation (RunnerInvocation, JSON);
+//   - stdin, later lines: "cancel" cancels the run; the end of stdin (stratos
+//     run went away) cancels it too and exits;
+//   - fd 3: exactly one JSON document, RunnerResult, then a newline;
+//   - stdout and stderr belong to the workflow (stratos run passes both to
+//     its stderr, keeping its own stdout for the output JSON).
+import { writeSync } from "node:fs";
+import { resolveConfig, type ManifestSections, type WorkflowConfig, type WorkflowOverrides } from "./config.js";
+import type { ExecutionContext, InvocationNode, RuntimeHost, WorkflowTableEntry } from "./context.js";
+import { importDefinition } from "./definition.js";
+import { CancelledError, StratosError, errorChain, errorCode, toError, type ErrorLink } from "./errors.js";
+import { invoke } from "./invocation.js";
+
+/** The invocation stratos run sends. @internal */
+export interface RunnerInvocation {
+  executionId: string;
+  workflow: string;
+  /** The compiled entry (absolute). */
+  entry: string;
+  rootDir: string;
+  input: unknown;
+  overrides?: WorkflowOverrides | null;
+  /** Every valid workflow of the root, by name (the top-level one included). */
+  workflows: Record<string, WorkflowTableEntry>;
+}
+
+/** An error as the runner reports it. @internal */
+export interface ReportedError {
+  code: string;
+  name: string;
+  message: string;
+  details?: Record<string, unknown>;
+  cause: ErrorLink[];
+  stack?: string;
+}
+
+/** The one document the runner writes to fd 3. @internal */
+export interface RunnerResult {
+  status: "succeeded" | "failed" | "cancelled";
+  output?: unknown;
+  error?: ReportedError;
+  tree?: InvocationNode;
+  warnings: string[];
+}
+
+const resultFd = 3;
+// How long the runner waits for cleanup after stratos run went away before
+// it exits anyway: nobody is left to report to.
+const orphanGraceMs = 5000;
+
+const controller = new AbortController();
+const warnings: string[] = [];
+let uncaught: Error | undefined;
+let top: ExecutionContext | undefined;
+
+function cancel(message: string): void {
+  controller.abort(new CancelledError(message));
+}
+
+function warn(message: string): void {
+  warnings.push(message);
+  process.stderr.write(`stratos: warning: ${message}\n`);
+}
+
+async function main(): Promise<RunnerResult> {
+  let invocation: RunnerInvocation;
+  try {
+    invocation = JSON.parse(await firstLine()) as RunnerInvocation;
+  } catch (err) {
+    return failed(new StratosError("runner_protocol", `reading the invocation from stdin failed: ${toError(err).message}`));
+  }
+  const host: RuntimeHost = { rootDir: invocation.rootDir, workflows: invocation.workflows ?? {}, warn };
+  const overrides = invocation.overrides ?? {};
+  let config: WorkflowConfig;
+  try {
+    const own: ManifestSections | undefined = host.workflows[invocation.workflow]?.config;
+    config = resolveConfig(own, overrides, `${host.workflows[invocation.workflow]?.dir ?? invocation.workflow}/workflow.yaml`);
+  } catch (err) {
+    return failed(toError(err));
+  }
+  try {
+    const output = await invoke({
+      workflow: invocation.workflow,
+      executionId: invocation.executionId,
+      load: () => importDefinition(invocation.entry),
+      input: invocation.input,
+      config,
+      overrides,
+      host,
+      signal: controller.signal,
+      onContext: (ctx) => (top = ctx),
+    });
+    return { status: "succeeded", output: toJSONValue(output), tree: top?.node, warnings };
+  } catch (err) {
+    if (uncaught !== undefined) {
+      return failed(new StratosError("uncaught_exception", `uncaught exception: ${uncaught.message}`, { cause: uncaught }));
+    }
+    return failed(toError(err), controller.signal.aborted ? "cancelled" : "failed");
+  }
+}
+
+function failed(error: Error, status: "failed" | "cancelled" = "failed"): RunnerResult {
+  return { status, error: reportError(error), tree: top?.node, warnings };
+}
+
+function reportError(error: Error): ReportedError {
+  const report: ReportedError = { code: errorCode(error), name: error.name, message: error.message, cause: errorChain(error) };
+  if (error instanceof StratosError && Object.keys(error.details).length > 0) {
+    report.details = error.details;
+  }
+  if (error.stack !== undefined) {
+    report.stack = error.stack;
+  }
+  return report;
+}
+
+// toJSONValue makes sure the output survives JSON: what cannot be serialized
+// fails here, as the workflow's error, rather than as a broken document.
+function toJSONValue(value: unknown): unknown {
+  const text = JSON.stringify(value);
+  if (text === undefined) {
+    throw new StratosError("output_not_json", "the workflow's output cannot be represented as JSON");
+  }
+  return JSON.parse(text);
+}
+
+// firstLine reads stdin up to the first newline, then keeps listening: later
+// lines are commands, and the end of stdin means stratos run is gone.
+function firstLine(): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let buffered = "";
+    let delivered = false;
+    process.stdin.setEncoding("utf8");
+    process.stdin.on("data", (chunk: string) => {
+      buffered += chunk;
+      for (let nl = buffered.indexOf("\n"); nl >= 0; nl = buffered.indexOf("\n")) {
+        const line = buffered.slice(0, nl);
+        buffered = buffered.slice(nl + 1);
+        if (!delivered) {
+          delivered = true;
+          resolve(line);
+        } else if (line.trim() === "cancel") {
+          cancel("the run was interrupted");
+        }
+      }
+    });
+    process.stdin.on("end", () => {
+      if (!delivered) {
+        reject(new Error("stdin ended before the invocation"));
+        return;
+      }
+      cancel("stratos run went away: the run was cancelled");
+      setTimeout(() => process.exit(1), orphanGraceMs).unref();
+    });
+  });
+}
+
+function writeResult(result: RunnerResult): void {
+  const data = Buffer.from(serialize(result) + "\n");
+  try {
+    writeAll(resultFd, data);
+  } catch {
+    // Run by hand, without fd 3: print the result where a person can see it.
+    writeAll(1, data);
+  }
+}
+
+// writeAll writes the whole buffer: writeSync may write less than asked.
+function writeAll(fd: number, data: Buffer): void {
+  for (let off = 0; off < data.length; ) {
+    off += writeSync(fd, data, off, data.length - off);
+  }
+}
+
+// serialize encodes the result. Only error details can fail to serialize (the
+// output was checked by toJSONValue): then the error goes without them.
+function serialize(result: RunnerResult): string {
+  try {
+    return JSON.stringify(result);
+  } catch {
+    return JSON.stringify({ ...result, error: result.error === undefined ? undefined : { ...result.error, details: undefined } });
+  }
+}
+
+process.on("SIGINT", () => cancel("the run was interrupted (SIGINT)"));
+process.on("SIGTERM", () => cancel("the run was terminated (SIGTERM)"));
+// An exception nobody can catch (thrown from a timer, say) fails the run: the
+// top-level invocation is cancelled and cleaned up, and the exception is
+// reported as the error.
+process.on("uncaughtException", (err) => {
+  uncaught ??= toError(err);
+  controller.abort(new CancelledError(`uncaught exception: ${uncaught.message}`, { cause: uncaught }));
+});
+// A rejected promise nobody awaited (a child started and never awaited, say)
+// is reported, not fatal: the workflow's own result decides the run.
+process.on("unhandledRejection", (reason) => {
+  warn(`unhandled promise rejection: ${toError(reason).message}`);
+});
+
+const result = await main();
+writeResult(result);
+// Exit now: timers or sockets the workflow left open must not keep the run alive.
+process.exit(result.status === "succeeded" ? 0 : 1);
