@@ -19,11 +19,33 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 func newCommand() *cli.Command {
 	return &cli.Command{
-		Name:    "stratos-run",
-		Version: version.Version,
-		Usage:   "Stratos run tool",
-		Commands: []*cli.Command{
-			{Name: "run", Flags: []cli.Flag{cliapp.JSONFlag()}, Action: cliapp.NotImplemented("stratos run")},
+		Name:     "stratos-run",
+		Version:  version.Version,
+		Usage:    "run workflows",
+		Commands: []*cli.Command{runCommand()},
+	}
+}
+
+func runCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "run",
+		Usage:     "run a workflow and print its output JSON",
+		UsageText: "stratos run <workflow|path> [--input JSON|@file|-] [--overrides JSON|@file] [--json]",
+		Description: cliapp.Lines(
+			"Runs the workflow (a name, or the path of its directory) in the current working directory,",
+			"building it first when it is not built. Prints the output JSON on stdout and nothing else:",
+			"the workflow's own console output goes to stderr. Every run is recorded in",
+			"~/.stratos/runs/<execution-id>/.",
+			"",
+			"Exit codes: 0 success; 1 the build or the workflow failed; 2 bad arguments, unknown",
+			"workflow, or input that fails the workflow's input schema; 130 interrupted (SIGINT/SIGTERM",
+			"cancel the workflow and wait for its cleanup).",
+		),
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "input", Usage: "the workflow's input: JSON, @file, or - for stdin (default {})"},
+			&cli.StringFlag{Name: "overrides", Usage: `invocation overrides: JSON or @file, {"agents":{<id>:{...}},"decision":{...}}`},
+			cliapp.JSONFlag(),
 		},
+		Action: runWorkflow,
 	}
 }

@@ -1,0 +1,168 @@
+package command
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"io"
+	"os"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+	"github.com/urfave/cli/v3"
+
+	"github.com/stratoscli/stratos/shared/cliapp"
+	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/logging"
+	"github.com/stratoscli/stratos/shared/sdk"
+	"github.com/stratoscli/stratos/shared/toolchain"
+	"github.com/stratoscli/stratos/stratos-run/invocation"
+	"github.com/stratoscli/stratos/stratos-run/preparation"
+	"github.com/stratoscli/stratos/stratos-run/records"
+	"github.com/stratoscli/stratos/stratos-run/supervise"
+)
+
+// execution is one `stratos run`, from its run record on.
+type execution struct {
+	id        string
+	target    *preparation.Target
+	cwd       string
+	input     json.RawMessage
+	overrides json.RawMessage
+	record    *records.Run
+	log       hclog.Logger
+	stderr    io.Writer
+	json      bool
+}
+
+func runWorkflow(ctx context.Context, cmd *cli.Command) error {
+	if err := cliapp.ExactArgs(cmd, 1, 1, "<workflow|path> [--input JSON|@file|-] [--overrides JSON|@file] [--json]"); err != nil {
+		return err
+	}
+	root := cmd.Root()
+	input, err := invocation.ReadInput(cmd.String("input"), root.Reader)
+	if err != nil {
+		return err
+	}
+	overrides, err := invocation.ReadOverrides(cmd.String("overrides"))
+	if err != nil {
+		return err
+	}
+	cwd, err := os.Getwd()
+	if err != nil {
+		return clierr.New("cwd_unreadable", "read the working directory: %v", err).Wrap(err)
+	}
+	target, err := preparation.Resolve(cwd, cmd.Args().First())
+	if err != nil {
+		return err
+	}
+	x := &execution{target: target, cwd: cwd, input: input, overrides: overrides,
+		log: logging.New("stratos", root.ErrWriter), stderr: root.ErrWriter, json: cmd.Bool("json")}
+	if err := x.begin(); err != nil {
+		return err
+	}
+	output, runErr := x.run(ctx)
+	if runErr != nil {
+		return x.describe(runErr)
+	}
+	return clierr.PrintJSON(root.Writer, output)
+}
+
+// begin allocates the execution ID and writes the run record's start.
+func (x *execution) begin() error {
+	now := time.Now().UTC()
+	id, err := records.NewExecutionID(now, rand.Reader)
+	if err != nil {
+		return clierr.New("internal", "%v", err).Wrap(err)
+	}
+	runs, err := records.Dir()
+	if err != nil {
+		return clierr.New("run_record_failed", "%v", err).Wrap(err)
+	}
+	w := x.target.Workflow
+	x.id = id
+	x.record, err = records.Begin(runs, records.Invocation{
+		ExecutionID: id, Workflow: x.target.Name(), Dir: w.Dir, Root: w.Root.Dir, Cwd: x.cwd,
+		Input: x.input, Overrides: x.overrides, PID: os.Getpid(), StartedAt: now,
+	})
+	return err
+}
+
+// run builds when needed, runs the workflow and records how it ended. It
+// returns the output, or the error to report.
+func (x *execution) run(ctx context.Context) (json.RawMessage, *clierr.Error) {
+	if err := x.target.Prepare(ctx, x.log, x.stderr); err != nil {
+		ce := clierr.As(err)
+		return nil, x.finish(failure(ce, nil))
+	}
+	tc, err := toolchain.FindNode(ctx, toolchain.Options{Log: x.log})
+	if err != nil {
+		return nil, x.finish(failure(clierr.As(err), nil))
+	}
+	doc, err := x.invocationDocument()
+	if err != nil {
+		return nil, x.finish(failure(clierr.As(err), nil))
+	}
+	out, err := supervise.Run(ctx, supervise.Spec{
+		Cmd: tc.NodeCommand(context.Background(), sdk.RunnerPath(x.target.Root.Root.Dir)),
+		Dir: x.cwd, Invocation: doc, Output: x.stderr, Log: x.log,
+	})
+	if err != nil {
+		return nil, x.finish(failure(clierr.New("runner_failed", "start node for %s: %v", x.target.Name(), err).Wrap(err), nil))
+	}
+	o := interpret(out, x.target.Name())
+	if o.err != nil {
+		return nil, x.finish(o)
+	}
+	if ferr := x.record.Finish(o.final(0)); ferr != nil {
+		x.log.Warn("the run succeeded, but its record is incomplete", "error", ferr)
+	}
+	return o.output, nil
+}
+
+// runnerInvocation is the document the SDK runner reads from stdin.
+type runnerInvocation struct {
+	ExecutionID string                            `json:"executionId"`
+	Workflow    string                            `json:"workflow"`
+	Entry       string                            `json:"entry"`
+	RootDir     string                            `json:"rootDir"`
+	Input       json.RawMessage                   `json:"input"`
+	Overrides   json.RawMessage                   `json:"overrides"`
+	Workflows   map[string]preparation.TableEntry `json:"workflows"`
+}
+
+func (x *execution) invocationDocument() ([]byte, error) {
+	doc, err := json.Marshal(runnerInvocation{
+		ExecutionID: x.id, Workflow: x.target.Name(), Entry: x.target.Entry(), RootDir: x.target.Root.Root.Dir,
+		Input: x.input, Overrides: x.overrides, Workflows: x.target.Table(),
+	})
+	if err != nil {
+		return nil, clierr.New("config_invalid", "the agents or decision section of a workflow.yaml in %s cannot be passed to the runtime: %v", x.target.Root.Root.Dir, err).Wrap(err)
+	}
+	return doc, nil
+}
+
+// finish records a failed outcome and returns its error for the CLI.
+func (x *execution) finish(o outcome) *clierr.Error {
+	if err := x.record.Finish(o.final(o.err.Exit)); err != nil {
+		x.log.Warn("the run record is incomplete", "error", err)
+	}
+	return o.err
+}
+
+// describe adds the execution ID to err; in text mode, the cause chain and
+// the run record's directory join the message.
+func (x *execution) describe(err *clierr.Error) error {
+	details := map[string]any{}
+	for k, v := range err.Details {
+		details[k] = v
+	}
+	details["executionId"] = x.id
+	details["workflow"] = x.target.Name()
+	out := *err
+	out.Details = details
+	if !x.json {
+		out.Message = textMessage(err) + "\n  run record: " + x.record.Dir()
+	}
+	return &out
+}

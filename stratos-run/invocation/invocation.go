@@ -1,0 +1,157 @@
+// Package invocation reads what `stratos run` passes to a workflow: the
+// --input document and the --overrides payload. Both are checked here only
+// as JSON (and overrides for its shape); the workflow's input schema is
+// applied by the runtime, which knows it.
+package invocation
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/stratoscli/stratos/shared/clierr"
+)
+
+// Error codes (exit 2).
+const (
+	CodeInputInvalid     = "input_invalid"
+	CodeOverridesInvalid = "overrides_invalid"
+)
+
+// ReadInput returns the JSON document --input names: "" means {} (no
+// input), "-" reads stdin, "@path" reads a file, anything else is the JSON
+// itself. Invalid JSON is a usage error naming where it came from.
+func ReadInput(value string, stdin io.Reader) (json.RawMessage, error) {
+	if value == "" {
+		return json.RawMessage("{}"), nil
+	}
+	data, source, err := read("--input", value, stdin, true)
+	if err != nil {
+		return nil, clierr.Usage(CodeInputInvalid, "%v", err).Wrap(err)
+	}
+	if err := checkJSON(data); err != nil {
+		return nil, clierr.Usage(CodeInputInvalid, "%s is not valid JSON: %v", source, err).Wrap(err).
+			WithDetails(map[string]any{"source": source})
+	}
+	return compact(data), nil
+}
+
+// ReadOverrides returns the --overrides payload, nil when none is given:
+// JSON or "@path", an object with only "agents" (an object mapping agent
+// configuration ids to objects of settings) and "decision" (an object).
+func ReadOverrides(value string) (json.RawMessage, error) {
+	if value == "" {
+		return nil, nil
+	}
+	data, source, err := read("--overrides", value, nil, false)
+	if err != nil {
+		return nil, clierr.Usage(CodeOverridesInvalid, "%v", err).Wrap(err)
+	}
+	if err := checkJSON(data); err != nil {
+		return nil, clierr.Usage(CodeOverridesInvalid, "%s is not valid JSON: %v", source, err).Wrap(err).
+			WithDetails(map[string]any{"source": source})
+	}
+	if problem := OverridesProblem(data); problem != "" {
+		return nil, clierr.Usage(CodeOverridesInvalid, "%s: %s", source, problem).
+			WithDetails(map[string]any{"source": source})
+	}
+	return compact(data), nil
+}
+
+// read returns the text of a JSON-or-@file flag and a description of where
+// it came from, for messages.
+func read(flag, value string, stdin io.Reader, allowStdin bool) ([]byte, string, error) {
+	switch {
+	case value == "-" && allowStdin:
+		data, err := io.ReadAll(stdin)
+		if err != nil {
+			return nil, "", fmt.Errorf("%s -: read stdin: %w", flag, err)
+		}
+		if len(strings.TrimSpace(string(data))) == 0 {
+			return nil, "", fmt.Errorf("%s -: stdin is empty; pipe a JSON document into it", flag)
+		}
+		return data, flag + " - (stdin)", nil
+	case strings.HasPrefix(value, "@"):
+		path := value[1:]
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return nil, "", fmt.Errorf("%s %s: %w", flag, value, err)
+		}
+		return data, fmt.Sprintf("%s %s", flag, value), nil
+	}
+	return []byte(value), flag, nil
+}
+
+// checkJSON reports invalid JSON with the byte offset of the problem.
+func checkJSON(data []byte) error {
+	var v any
+	err := json.Unmarshal(data, &v)
+	var syn *json.SyntaxError
+	if errors.As(err, &syn) {
+		return fmt.Errorf("%v (at byte %d)", syn, syn.Offset)
+	}
+	return err
+}
+
+// compact returns valid JSON on one line: the runner reads its invocation
+// as one line.
+func compact(data []byte) json.RawMessage {
+	var b bytes.Buffer
+	if err := json.Compact(&b, data); err != nil {
+		return data // checked before: cannot happen
+	}
+	return b.Bytes()
+}
+
+// OverridesProblem describes the first shape problem of an overrides
+// document, "" when there is none. The SDK applies the same rules to the
+// overrides a parent binds to a child workflow.
+func OverridesProblem(data []byte) string {
+	var doc any
+	if err := json.Unmarshal(data, &doc); err != nil {
+		return err.Error()
+	}
+	if doc == nil {
+		return ""
+	}
+	obj, ok := doc.(map[string]any)
+	if !ok {
+		return "must be an object with optional fields agents and decision"
+	}
+	for _, k := range sortedKeys(obj) {
+		if k != "agents" && k != "decision" {
+			return fmt.Sprintf("unknown field %q (allowed: agents, decision)", k)
+		}
+	}
+	if a, present := obj["agents"]; present {
+		agents, ok := a.(map[string]any)
+		if !ok {
+			return `"agents" must be an object mapping agent configuration ids to objects`
+		}
+		for _, id := range sortedKeys(agents) {
+			if _, ok := agents[id].(map[string]any); !ok {
+				return fmt.Sprintf(`"agents.%s" must be an object of agent settings`, id)
+			}
+		}
+	}
+	if d, present := obj["decision"]; present {
+		if _, ok := d.(map[string]any); !ok {
+			return `"decision" must be an object`
+		}
+	}
+	return ""
+}
+
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

@@ -1,0 +1,185 @@
+// Package preparation finds the workflow `stratos run` was asked for and
+// makes sure it is built: fresh workflows are used as they are (nothing is
+// executed: speed matters), anything else goes through the one preparation
+// path, `stratos-build prepare`. It also describes the root's workflows to
+// the runtime, which needs them for child workflows.
+package preparation
+
+import (
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/hashicorp/go-hclog"
+
+	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/discovery"
+	"github.com/stratoscli/stratos/shared/freshness"
+	"github.com/stratoscli/stratos/shared/roots"
+	"github.com/stratoscli/stratos/shared/sdk"
+	"github.com/stratoscli/stratos/shared/sibling"
+)
+
+// BuildingMessage is logged on stderr before an automatic build.
+const BuildingMessage = "not built, running build first"
+
+// Target is a resolved workflow with its root.
+type Target struct {
+	Workflow *discovery.Workflow
+	Root     *discovery.Root
+}
+
+// Resolve finds the workflow named (or pointed to) by arg, validates it and
+// computes its freshness; unknown or invalid workflows are usage errors.
+func Resolve(cwd, arg string) (*Target, error) {
+	w, root, err := discovery.Resolve(cwd, arg, roots.Both)
+	if err != nil {
+		return nil, err
+	}
+	return &Target{Workflow: w, Root: root}, nil
+}
+
+// Name is the workflow's name.
+func (t *Target) Name() string { return t.Workflow.Manifest.Name }
+
+// Fresh reports whether the workflow and every workflow it imports are
+// built and the root's SDK is this CLI's: then it runs as it is.
+func (t *Target) Fresh() bool {
+	if !sdk.Current(t.Root.Root.Dir) {
+		return false
+	}
+	ok := true
+	t.walkClosure(func(w *discovery.Workflow, found bool) {
+		if !found || w.Status != freshness.Built {
+			ok = false
+		}
+	})
+	return ok
+}
+
+// walkClosure calls visit for the workflow and every workflow it imports,
+// once each; found is false for a reference the root does not have.
+func (t *Target) walkClosure(visit func(w *discovery.Workflow, found bool)) {
+	seen := map[*discovery.Workflow]bool{}
+	var walk func(w *discovery.Workflow)
+	walk = func(w *discovery.Workflow) {
+		if seen[w] {
+			return
+		}
+		seen[w] = true
+		visit(w, true)
+		for _, name := range w.Sources.References {
+			if c, ok := t.Root.Workflows[name]; ok {
+				walk(c)
+			} else {
+				visit(nil, false)
+			}
+		}
+	}
+	walk(t.Workflow)
+}
+
+// prepared is the part of `stratos-build prepare --json` that run reads.
+type prepared struct {
+	Name          string `json:"name"`
+	CompiledEntry string `json:"compiledEntry"`
+}
+
+// Prepare builds the workflow (and what it imports) when it is not fresh,
+// through `stratos-build prepare`, whose progress passes through to stderr.
+// A failed build comes back as stratos-build's own error (build_failed).
+func (t *Target) Prepare(ctx context.Context, log hclog.Logger, stderr io.Writer) error {
+	if t.Fresh() {
+		return nil
+	}
+	log.Info(BuildingMessage, "workflow", t.Name(), "reason", notBuiltReason(t))
+	var out prepared
+	err := sibling.RunJSON(ctx, "stratos-build", []string{"prepare", t.Workflow.Dir, "--json"}, nil, &out, stderr)
+	if ctx.Err() != nil {
+		ce := clierr.New("interrupted", "interrupted while building %s", t.Name()).Wrap(ctx.Err())
+		ce.Exit = clierr.ExitInterrupted
+		return ce
+	}
+	if err != nil {
+		return err
+	}
+	if out.Name != t.Name() {
+		return clierr.New("prepare_mismatch", "stratos-build prepared %q when asked for %s (%s)", out.Name, t.Name(), t.Workflow.Dir)
+	}
+	return nil
+}
+
+func notBuiltReason(t *Target) string {
+	if !sdk.Current(t.Root.Root.Dir) {
+		return "sdk-not-current"
+	}
+	reason := ""
+	t.walkClosure(func(w *discovery.Workflow, found bool) {
+		if reason != "" {
+			return
+		}
+		switch {
+		case !found:
+			reason = freshness.ReasonMissingReference
+		case w.Status != freshness.Built:
+			reason = w.Reason
+			if w != t.Workflow {
+				reason = w.Manifest.Name + ": " + w.Reason
+			}
+		}
+	})
+	return reason
+}
+
+// Entry is the workflow's compiled entrypoint (absolute).
+func (t *Target) Entry() string {
+	return compiledEntry(t.Workflow)
+}
+
+func compiledEntry(w *discovery.Workflow) string {
+	return filepath.Join(w.Dir, filepath.FromSlash(freshness.CompiledEntry(w.Dir, w.Manifest.Entrypoint)))
+}
+
+// TableEntry describes one workflow of the root to the runtime.
+type TableEntry struct {
+	Dir   string `json:"dir"`
+	Entry string `json:"entry"`
+	// Built: the workflow has a successful build. After Prepare the
+	// workflow run and everything it imports are built and fresh; another
+	// workflow (reachable only through a dynamic reference) runs its last
+	// successful build.
+	Built  bool     `json:"built"`
+	Config Sections `json:"config"`
+}
+
+// Sections are a workflow.yaml's runtime sections as parsed; the runtime
+// merges invocation overrides over them.
+type Sections struct {
+	Agents   any `json:"agents"`
+	Decision any `json:"decision"`
+}
+
+// Table describes every valid workflow of the root, by name. Call it after
+// Prepare.
+func (t *Target) Table() map[string]TableEntry {
+	closure := map[*discovery.Workflow]bool{}
+	t.walkClosure(func(w *discovery.Workflow, found bool) {
+		if found {
+			closure[w] = true
+		}
+	})
+	table := make(map[string]TableEntry, len(t.Root.Workflows))
+	for name, w := range t.Root.Workflows {
+		built := closure[w]
+		if !built {
+			_, err := os.Stat(filepath.Join(w.Dir, filepath.FromSlash(freshness.RecordFile)))
+			built = err == nil
+		}
+		table[name] = TableEntry{
+			Dir: w.Dir, Entry: compiledEntry(w), Built: built,
+			Config: Sections{Agents: w.Manifest.Sections["agents"], Decision: w.Manifest.Sections["decision"]},
+		}
+	}
+	return table
+}

@@ -1,0 +1,177 @@
+// Package records writes run records: one directory per execution under
+// ~/.stratos/runs/<execution-id>/, so that every run can be inspected after
+// the fact. Every file is written atomically (temp file + rename), and
+// status.json is written last: a reader that sees a final status sees the
+// files it describes.
+//
+//	invocation.json  what was run: workflow, directories, input, overrides, pid
+//	status.json      running, then succeeded | failed | cancelled | interrupted
+//	output.json      the output (succeeded runs)
+//	error.json       the error (every other final status)
+//	tree.json        the child-invocation tree the runtime reported
+//
+// events.jsonl is reserved for the agent host's events.
+package records
+
+import (
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/roots"
+)
+
+// Final statuses.
+const (
+	StatusRunning     = "running"
+	StatusSucceeded   = "succeeded"
+	StatusFailed      = "failed"
+	StatusCancelled   = "cancelled"   // interrupted; the workflow was cancelled and cleaned up
+	StatusInterrupted = "interrupted" // interrupted; the runtime had to be killed before it finished cleaning up
+)
+
+// File names inside a run directory.
+const (
+	InvocationFile = "invocation.json"
+	StatusFile     = "status.json"
+	OutputFile     = "output.json"
+	ErrorFile      = "error.json"
+	TreeFile       = "tree.json"
+)
+
+// NewExecutionID returns an ID that sorts by start time: the UTC time to the
+// second, then 8 random hex digits, e.g. 20261202T170000Z-1a2b3c4d. (The SDK
+// makes child execution IDs the same way.)
+func NewExecutionID(now time.Time, random io.Reader) (string, error) {
+	var b [4]byte
+	if _, err := io.ReadFull(random, b[:]); err != nil {
+		return "", fmt.Errorf("random execution ID: %w", err)
+	}
+	return now.UTC().Format("20060102T150405Z") + "-" + hex.EncodeToString(b[:]), nil
+}
+
+// Dir returns the runs directory, ~/.stratos/runs.
+func Dir() (string, error) {
+	home, err := roots.StratosHome()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(home, "runs"), nil
+}
+
+// Invocation is invocation.json.
+type Invocation struct {
+	ExecutionID string          `json:"executionId"`
+	Workflow    string          `json:"workflow"`
+	Dir         string          `json:"dir"`
+	Root        string          `json:"root"`
+	Cwd         string          `json:"cwd"`
+	Input       json.RawMessage `json:"input"`
+	Overrides   json.RawMessage `json:"overrides"`
+	PID         int             `json:"pid"`
+	StartedAt   time.Time       `json:"startedAt"`
+}
+
+// Status is status.json.
+type Status struct {
+	ExecutionID string     `json:"executionId"`
+	Workflow    string     `json:"workflow"`
+	Status      string     `json:"status"`
+	StartedAt   time.Time  `json:"startedAt"`
+	EndedAt     *time.Time `json:"endedAt,omitempty"`
+	ExitCode    *int       `json:"exitCode,omitempty"`
+	Warnings    []string   `json:"warnings,omitempty"`
+}
+
+// Run is one run's record directory.
+type Run struct {
+	dir    string
+	status Status
+}
+
+// Begin creates runsDir/<id>/ with invocation.json and a running status.
+func Begin(runsDir string, inv Invocation) (*Run, error) {
+	dir := filepath.Join(runsDir, inv.ExecutionID)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, recordError(dir, err)
+	}
+	if len(inv.Overrides) == 0 {
+		inv.Overrides = json.RawMessage("null")
+	}
+	r := &Run{dir: dir, status: Status{ExecutionID: inv.ExecutionID, Workflow: inv.Workflow, Status: StatusRunning, StartedAt: inv.StartedAt}}
+	if err := writeJSON(dir, InvocationFile, inv); err != nil {
+		return nil, err
+	}
+	if err := writeJSON(dir, StatusFile, r.status); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// Dir is the run's directory.
+func (r *Run) Dir() string { return r.dir }
+
+// Final is how a run ended.
+type Final struct {
+	Status   string
+	ExitCode int
+	EndedAt  time.Time
+	Output   json.RawMessage // for succeeded runs
+	Error    any             // for the others
+	Tree     json.RawMessage // nil when the runtime reported none
+	Warnings []string
+}
+
+// Finish writes the output or error, the tree, and then the final status.
+func (r *Run) Finish(f Final) error {
+	if f.Status == StatusSucceeded {
+		if err := writeJSON(r.dir, OutputFile, f.Output); err != nil {
+			return err
+		}
+	} else if err := writeJSON(r.dir, ErrorFile, f.Error); err != nil {
+		return err
+	}
+	if len(f.Tree) > 0 {
+		if err := writeJSON(r.dir, TreeFile, f.Tree); err != nil {
+			return err
+		}
+	}
+	end, code := f.EndedAt.UTC(), f.ExitCode
+	r.status.Status, r.status.EndedAt, r.status.ExitCode, r.status.Warnings = f.Status, &end, &code, f.Warnings
+	return writeJSON(r.dir, StatusFile, r.status)
+}
+
+// writeJSON writes v as indented JSON to dir/name through a temporary file
+// renamed into place, so no reader ever sees half a file.
+func writeJSON(dir, name string, v any) error {
+	data, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return recordError(filepath.Join(dir, name), err)
+	}
+	tmp, err := os.CreateTemp(dir, "."+name+".*.tmp")
+	if err != nil {
+		return recordError(filepath.Join(dir, name), err)
+	}
+	defer os.Remove(tmp.Name()) // a no-op after the rename
+	_, werr := tmp.Write(append(data, '\n'))
+	if cerr := tmp.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr == nil {
+		werr = os.Rename(tmp.Name(), filepath.Join(dir, name))
+	}
+	if werr != nil {
+		return recordError(filepath.Join(dir, name), werr)
+	}
+	return nil
+}
+
+func recordError(path string, err error) error {
+	return clierr.New("run_record_failed", "write the run record %s: %v", path, err).Wrap(err).
+		WithDetails(map[string]any{"path": path})
+}

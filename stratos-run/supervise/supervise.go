@@ -1,0 +1,189 @@
+// Package supervise runs the SDK's runner in node and supervises it: its own
+// process group, a parent-death signal, the invocation on stdin, the result
+// on fd 3, cancellation with a bounded grace period, and nothing left behind.
+package supervise
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"runtime"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+)
+
+// DefaultCancelGrace is how long a cancelled runner gets to cancel the
+// workflow, await its cleanup and report before its process group is killed.
+const DefaultCancelGrace = 10 * time.Second
+
+// cancelLine asks the runner to cancel the run (the runner protocol).
+const cancelLine = "cancel\n"
+
+// Spec describes one runner process.
+type Spec struct {
+	// Cmd is the node command (path, args, environment); Start configures
+	// its working directory, streams and process attributes.
+	Cmd *exec.Cmd
+	// Dir is the working directory: the invoking one, never the workflow's.
+	Dir string
+	// Invocation is the runner's invocation document; it is sent as the
+	// first line of stdin.
+	Invocation []byte
+	// Output receives the workflow's stdout and stderr.
+	Output io.Writer
+	// CancelGrace bounds the wait after a cancellation (DefaultCancelGrace if 0).
+	CancelGrace time.Duration
+	Log         hclog.Logger
+}
+
+// Outcome is how the runner ended.
+type Outcome struct {
+	// Result is the document the runner wrote to fd 3 (without the newline),
+	// nil when it wrote none.
+	Result []byte
+	// Cancelled reports that the run was cancelled (ctx was done).
+	Cancelled bool
+	// Killed reports that the runner did not finish within the grace period
+	// after a cancellation and its process group was killed.
+	Killed bool
+	// Wait is node's exit status (nil for exit 0).
+	Wait error
+}
+
+// Run starts the runner and waits for it. Cancelling ctx (SIGINT/SIGTERM)
+// asks the runner to cancel; if it has not exited after the grace period,
+// its process group is killed. Run returns an error only when node could not
+// be started.
+func Run(ctx context.Context, spec Spec) (*Outcome, error) {
+	if spec.CancelGrace == 0 {
+		spec.CancelGrace = DefaultCancelGrace
+	}
+	p, err := start(spec)
+	if err != nil {
+		return nil, err
+	}
+	go p.sendInvocation(spec.Invocation)
+	out := &Outcome{}
+	select {
+	case out.Wait = <-p.exited:
+	case <-ctx.Done():
+		out.Cancelled = true
+		spec.Log.Info("cancelling the run", "grace", spec.CancelGrace)
+		p.requestCancel()
+		timer := time.NewTimer(spec.CancelGrace)
+		select {
+		case out.Wait = <-p.exited:
+			timer.Stop()
+		case <-timer.C:
+			spec.Log.Warn("the workflow did not finish cancelling in time; killing its processes", "grace", spec.CancelGrace)
+			out.Killed = true
+			killGroup(p.pid)
+			out.Wait = <-p.exited
+		}
+	}
+	// Whatever the workflow started in node's process group and left behind
+	// ends with the run.
+	killGroup(p.pid)
+	p.stdin.Close()
+	out.Result = p.result()
+	return out, nil
+}
+
+// process is a started runner.
+type process struct {
+	pid     int
+	stdin   io.WriteCloser
+	exited  chan error
+	results chan []byte
+	resultR *os.File
+}
+
+func start(spec Spec) (*process, error) {
+	cmd := spec.Cmd
+	cmd.Dir = spec.Dir
+	cmd.SysProcAttr = procAttr()
+	cmd.Stdout, cmd.Stderr = spec.Output, spec.Output
+	// When the output is not a file, exec copies it through a pipe that
+	// processes the workflow started may hold open: do not wait for them.
+	cmd.WaitDelay = time.Second
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	resultR, resultW, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	cmd.ExtraFiles = []*os.File{resultW} // fd 3 in the runner
+	p := &process{stdin: stdin, exited: make(chan error, 1), results: make(chan []byte, 1), resultR: resultR}
+	started := make(chan error, 1)
+	// The parent-death signal fires when the thread that started the child
+	// exits, not the process: start and wait on one locked thread, so the
+	// signal means exactly "stratos run is gone".
+	go func() {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		if err := cmd.Start(); err != nil {
+			started <- err
+			return
+		}
+		started <- nil
+		p.exited <- cmd.Wait()
+	}()
+	err = <-started
+	resultW.Close() // the runner holds its own copy
+	if err != nil {
+		resultR.Close()
+		return nil, fmt.Errorf("start %s: %w", cmd.Path, err)
+	}
+	p.pid = cmd.Process.Pid
+	go p.readResult()
+	return p, nil
+}
+
+func (p *process) sendInvocation(doc []byte) {
+	line := append(bytes.TrimSpace(doc), '\n')
+	_, _ = p.stdin.Write(line) // a runner that died early is reported by Wait
+}
+
+func (p *process) requestCancel() {
+	_, _ = io.WriteString(p.stdin, cancelLine)
+}
+
+// readResult reads the runner's one document: up to its newline, so that a
+// process the workflow started and that inherited fd 3 cannot delay it.
+func (p *process) readResult() {
+	line, err := bufio.NewReaderSize(p.resultR, 64<<10).ReadBytes('\n')
+	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, os.ErrClosed) {
+		line = nil
+	}
+	p.results <- bytes.TrimSpace(line)
+}
+
+// result returns the document once node has exited: it wrote it before
+// exiting, so it is complete in the pipe; a runner that died without one
+// gives EOF once its process group is gone. Closing the read end bounds the
+// wait for anything that escaped the group and still holds fd 3.
+func (p *process) result() []byte {
+	defer p.resultR.Close()
+	select {
+	case doc := <-p.results:
+		return nonEmpty(doc)
+	case <-time.After(time.Second):
+		p.resultR.Close()
+		return nonEmpty(<-p.results)
+	}
+}
+
+func nonEmpty(b []byte) []byte {
+	if len(b) == 0 {
+		return nil
+	}
+	return b
+}

@@ -1,0 +1,193 @@
+package testscripts
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+func TestRun(t *testing.T) {
+	p := params(t, "run")
+	setup := p.Setup
+	p.Setup = func(env *testscript.Env) error {
+		if err := setup(env); err != nil {
+			return err
+		}
+		examples, err := filepath.Abs(filepath.Join("..", "examples"))
+		if err != nil {
+			return err
+		}
+		env.Setenv("EXAMPLES", examples)
+		return nil
+	}
+	p.Cmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){
+		"lastrun":  cmdRunLastRun,
+		"jsonget":  cmdRunJSONGet,
+		"waitfile": cmdRunWaitFile,
+		"pidgone":  cmdRunPidGone,
+		"copydir":  cmdRunCopyDir,
+	}
+	testscript.Run(t, p)
+}
+
+// runPollLimit bounds every wait of these commands: generous, since a loaded
+// machine can be slow, but finite, so that a broken run fails the test
+// instead of hanging it. Reaching it is a failure, never a pass.
+const runPollLimit = 60 * time.Second
+
+// lastrun: sets $RUN to the directory of the most recently started run
+// under $HOME/.stratos/runs and $RUNID to its execution ID.
+func cmdRunLastRun(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 0 {
+		ts.Fatalf("usage: lastrun")
+	}
+	runs := filepath.Join(ts.Getenv("HOME"), ".stratos", "runs")
+	entries, err := os.ReadDir(runs)
+	ts.Check(err)
+	var latest string
+	var latestAt time.Time
+	for _, e := range entries {
+		var inv struct {
+			StartedAt time.Time `json:"startedAt"`
+		}
+		data, err := os.ReadFile(filepath.Join(runs, e.Name(), "invocation.json"))
+		ts.Check(err)
+		ts.Check(json.Unmarshal(data, &inv))
+		if latest == "" || inv.StartedAt.After(latestAt) {
+			latest, latestAt = e.Name(), inv.StartedAt
+		}
+	}
+	if latest == "" {
+		ts.Fatalf("no run records in %s", runs)
+	}
+	ts.Setenv("RUN", filepath.Join(runs, latest))
+	ts.Setenv("RUNID", latest)
+}
+
+// jsonget <file> <dotted.path> <json>: the value at path in the JSON
+// document in file equals json (compared as data, so key order and spacing
+// do not matter). Path segments that are numbers index arrays.
+func cmdRunJSONGet(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 3 {
+		ts.Fatalf("usage: jsonget <file> <path> <json>")
+	}
+	var doc, want any
+	ts.Check(json.Unmarshal([]byte(ts.ReadFile(args[0])), &doc))
+	if err := json.Unmarshal([]byte(args[2]), &want); err != nil {
+		ts.Fatalf("expected value %s: %v", args[2], err)
+	}
+	got := doc
+	for _, seg := range strings.Split(args[1], ".") {
+		switch v := got.(type) {
+		case map[string]any:
+			var ok bool
+			if got, ok = v[seg]; !ok {
+				ts.Fatalf("%s: no field %q on the way to %s", args[0], seg, args[1])
+			}
+		case []any:
+			i, err := strconv.Atoi(seg)
+			if err != nil || i < 0 || i >= len(v) {
+				ts.Fatalf("%s: no element %q on the way to %s", args[0], seg, args[1])
+			}
+			got = v[i]
+		default:
+			ts.Fatalf("%s: %s is not reachable (%v is not an object or array)", args[0], args[1], v)
+		}
+	}
+	equal := reflect.DeepEqual(got, want)
+	if equal == neg {
+		text, _ := json.Marshal(got)
+		ts.Fatalf("%s: %s = %s, want %s%s", args[0], args[1], text, map[bool]string{true: "anything but ", false: ""}[neg], args[2])
+	}
+}
+
+// waitfile <path>: waits until path exists (a marker a running workflow
+// writes), failing after runPollLimit.
+func cmdRunWaitFile(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: waitfile <path>")
+	}
+	p := ts.MkAbs(args[0])
+	runPoll(ts, "waiting for "+p, func() bool {
+		_, err := os.Stat(p)
+		return err == nil
+	})
+}
+
+// pidgone <pidfile>: waits until the process whose PID the file holds no
+// longer runs (gone, or a zombie nobody reaped yet), failing after runPollLimit.
+func cmdRunPidGone(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: pidgone <pidfile>")
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(ts.ReadFile(args[0])))
+	ts.Check(err)
+	runPoll(ts, fmt.Sprintf("process %d (from %s) still runs", pid, args[0]), func() bool { return !runProcessAlive(pid) })
+}
+
+// runProcessAlive reports whether pid is a live process. A zombie has exited:
+// it only waits for its parent (or init) to collect its status.
+func runProcessAlive(pid int) bool {
+	if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
+		return false
+	}
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return !errors.Is(err, fs.ErrNotExist)
+	}
+	// The state follows the parenthesized command name, which may itself
+	// contain parentheses.
+	rest := string(stat[strings.LastIndexByte(string(stat), ')')+1:])
+	fields := strings.Fields(rest)
+	return len(fields) == 0 || fields[0] != "Z"
+}
+
+func runPoll(ts *testscript.TestScript, what string, done func() bool) {
+	deadline := time.Now().Add(runPollLimit)
+	for !done() {
+		if time.Now().After(deadline) {
+			ts.Fatalf("%s after %v", what, runPollLimit)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// copydir <src> <dst>: copies a directory tree as a fresh checkout has it,
+// without what builds and installs add (node_modules, dist, .generated).
+func cmdRunCopyDir(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: copydir <src> <dst>")
+	}
+	src, dst := ts.MkAbs(args[0]), ts.MkAbs(args[1])
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		target := filepath.Join(dst, rel)
+		if d.IsDir() {
+			switch d.Name() {
+			case "node_modules", "dist", ".generated":
+				return filepath.SkipDir
+			}
+			return os.MkdirAll(target, 0o755)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, data, 0o644)
+	})
+	ts.Check(err)
+}
