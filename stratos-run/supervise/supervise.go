@@ -69,13 +69,15 @@ func Run(ctx context.Context, spec Spec) (*Outcome, error) {
 		return nil, err
 	}
 	go p.sendInvocation(spec.Invocation)
+	// The cancel line must follow the invocation line, and neither write may
+	// block the grace timer: a runner that reads nothing must still be killed.
 	out := &Outcome{}
 	select {
 	case out.Wait = <-p.exited:
 	case <-ctx.Done():
 		out.Cancelled = true
 		spec.Log.Info("cancelling the run", "grace", spec.CancelGrace)
-		p.requestCancel()
+		go p.requestCancel()
 		timer := time.NewTimer(spec.CancelGrace)
 		select {
 		case out.Wait = <-p.exited:
@@ -99,6 +101,7 @@ func Run(ctx context.Context, spec Spec) (*Outcome, error) {
 type process struct {
 	pid     int
 	stdin   io.WriteCloser
+	sent    chan struct{} // closed once the invocation is written
 	exited  chan error
 	results chan []byte
 	resultR *os.File
@@ -121,7 +124,7 @@ func start(spec Spec) (*process, error) {
 		return nil, err
 	}
 	cmd.ExtraFiles = []*os.File{resultW} // fd 3 in the runner
-	p := &process{stdin: stdin, exited: make(chan error, 1), results: make(chan []byte, 1), resultR: resultR}
+	p := &process{stdin: stdin, sent: make(chan struct{}), exited: make(chan error, 1), results: make(chan []byte, 1), resultR: resultR}
 	started := make(chan error, 1)
 	// The parent-death signal fires when the thread that started the child
 	// exits, not the process: start and wait on one locked thread, so the
@@ -148,11 +151,13 @@ func start(spec Spec) (*process, error) {
 }
 
 func (p *process) sendInvocation(doc []byte) {
+	defer close(p.sent)
 	line := append(bytes.TrimSpace(doc), '\n')
 	_, _ = p.stdin.Write(line) // a runner that died early is reported by Wait
 }
 
 func (p *process) requestCancel() {
+	<-p.sent
 	_, _ = io.WriteString(p.stdin, cancelLine)
 }
 

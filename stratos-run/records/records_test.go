@@ -1,0 +1,132 @@
+package records
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestNewExecutionID(t *testing.T) {
+	at := time.Date(2026, 12, 2, 17, 0, 5, 999, time.FixedZone("CET", 3600))
+	id, err := NewExecutionID(at, bytes.NewReader([]byte{0x1a, 0x2b, 0x3c, 0x4d}))
+	if err != nil || id != "20261202T160005Z-1a2b3c4d" {
+		t.Fatalf("NewExecutionID = %q, %v; want 20261202T160005Z-1a2b3c4d (UTC)", id, err)
+	}
+	// IDs sort by time: a later second sorts later whatever the random part.
+	later, _ := NewExecutionID(at.Add(time.Second), bytes.NewReader([]byte{0, 0, 0, 0}))
+	if !(id < later) {
+		t.Errorf("%s does not sort before %s", id, later)
+	}
+	if _, err := NewExecutionID(at, bytes.NewReader(nil)); err == nil {
+		t.Error("no randomness: want an error")
+	}
+}
+
+func TestRecordLifecycle(t *testing.T) {
+	runs := filepath.Join(t.TempDir(), "runs")
+	start := time.Date(2026, 12, 2, 17, 0, 0, 0, time.UTC)
+	run, err := Begin(runs, Invocation{
+		ExecutionID: "20261202T170000Z-00000001", Workflow: "hello", Dir: "/p/.stratos/workflows/hello",
+		Root: "/p/.stratos/workflows", Cwd: "/p", Input: json.RawMessage(`{"a":1}`), PID: 42, StartedAt: start,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if run.Dir() != filepath.Join(runs, "20261202T170000Z-00000001") {
+		t.Errorf("Dir() = %s", run.Dir())
+	}
+	assertFiles(t, run.Dir(), InvocationFile, StatusFile)
+	var status Status
+	readJSON(t, filepath.Join(run.Dir(), StatusFile), &status)
+	if status.Status != StatusRunning || status.EndedAt != nil || status.ExitCode != nil || !status.StartedAt.Equal(start) {
+		t.Errorf("status at start = %+v", status)
+	}
+	var inv map[string]any
+	readJSON(t, filepath.Join(run.Dir(), InvocationFile), &inv)
+	if inv["overrides"] != nil || inv["pid"] != float64(42) || inv["cwd"] != "/p" {
+		t.Errorf("invocation.json = %v", inv)
+	}
+
+	end := start.Add(1500 * time.Millisecond)
+	err = run.Finish(Final{Status: StatusFailed, ExitCode: 1, EndedAt: end,
+		Error: map[string]any{"code": "workflow_failed"}, Tree: json.RawMessage(`{"workflow":"hello"}`), Warnings: []string{"w"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	assertFiles(t, run.Dir(), ErrorFile, InvocationFile, StatusFile, TreeFile)
+	readJSON(t, filepath.Join(run.Dir(), StatusFile), &status)
+	if status.Status != StatusFailed || status.EndedAt == nil || !status.EndedAt.Equal(end) || *status.ExitCode != 1 || status.Warnings[0] != "w" {
+		t.Errorf("final status = %+v", status)
+	}
+}
+
+func TestFinishSucceeded(t *testing.T) {
+	run, err := Begin(t.TempDir(), Invocation{ExecutionID: "x", Workflow: "w", StartedAt: time.Now()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := run.Finish(Final{Status: StatusSucceeded, EndedAt: time.Now(), Output: json.RawMessage(`{"ok":true}`)}); err != nil {
+		t.Fatal(err)
+	}
+	assertFiles(t, run.Dir(), InvocationFile, OutputFile, StatusFile)
+	data, _ := os.ReadFile(filepath.Join(run.Dir(), OutputFile))
+	if string(data) != "{\n  \"ok\": true\n}\n" {
+		t.Errorf("output.json = %q", data)
+	}
+	var status map[string]any
+	readJSON(t, filepath.Join(run.Dir(), StatusFile), &status)
+	if status["exitCode"] != float64(0) || status["warnings"] != nil {
+		t.Errorf("status = %v", status)
+	}
+}
+
+func TestBeginReportsUnwritableRuns(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "not-a-dir")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Begin(file, Invocation{ExecutionID: "x"})
+	if err == nil || !strings.Contains(err.Error(), "write the run record") {
+		t.Fatalf("Begin under a file = %v", err)
+	}
+}
+
+// assertFiles checks the directory holds exactly these files: no temporary
+// file survives an atomic write.
+func assertFiles(t *testing.T, dir string, want ...string) {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range entries {
+		got = append(got, e.Name())
+	}
+	sort.Strings(want)
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("files in %s: %v, want %v", dir, got, want)
+	}
+	for _, name := range got {
+		if regexp.MustCompile(`\.tmp$`).MatchString(name) {
+			t.Errorf("temporary file left: %s", name)
+		}
+	}
+}
+
+func readJSON(t *testing.T, path string, v any) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+}

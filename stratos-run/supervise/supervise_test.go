@@ -1,0 +1,144 @@
+package supervise
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+)
+
+// These tests supervise sh scripts that speak the runner protocol: the
+// invocation on the first line of stdin, commands on later lines, one
+// document on fd 3.
+
+func run(t *testing.T, ctx context.Context, script string, grace time.Duration) (*Outcome, string) {
+	t.Helper()
+	o, output, _ := runIn(t, ctx, t.TempDir(), script, grace)
+	return o, output
+}
+
+func runIn(t *testing.T, ctx context.Context, dir, script string, grace time.Duration) (*Outcome, string, string) {
+	t.Helper()
+	out, err := os.Create(filepath.Join(dir, "output"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer out.Close()
+	o, err := Run(ctx, Spec{
+		Cmd: exec.Command("sh", "-c", script), Dir: dir, Invocation: []byte(`{"executionId": "x"}` + "\n"),
+		Output: out, CancelGrace: grace, Log: hclog.NewNullLogger(),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, _ := os.ReadFile(out.Name())
+	return o, string(text), dir
+}
+
+func TestResultOnFD3(t *testing.T) {
+	o, output := run(t, context.Background(), `
+read inv
+echo "workflow stdout"
+echo "workflow stderr" >&2
+printf '{"status":"succeeded","cwd":"%s","invocation":%s}\n' "$PWD" "$inv" >&3
+`, 0)
+	if o.Wait != nil || o.Cancelled || o.Killed {
+		t.Errorf("outcome = %+v", o)
+	}
+	if !strings.HasPrefix(string(o.Result), `{"status":"succeeded","cwd":"`) || !strings.HasSuffix(string(o.Result), `,"invocation":{"executionId": "x"}}`) {
+		t.Errorf("result = %s", o.Result)
+	}
+	if output != "workflow stdout\nworkflow stderr\n" {
+		t.Errorf("output = %q", output)
+	}
+}
+
+func TestWorkingDirectory(t *testing.T) {
+	dir := t.TempDir()
+	o, _, _ := runIn(t, context.Background(), dir, `read inv; pwd -P >&3`, 0)
+	want, _ := filepath.EvalSymlinks(dir)
+	if string(o.Result) != want {
+		t.Errorf("runner ran in %s, want %s", o.Result, want)
+	}
+}
+
+func TestNoResult(t *testing.T) {
+	o, _ := run(t, context.Background(), `read inv; exit 3`, 0)
+	var exit *exec.ExitError
+	if o.Result != nil || !errors.As(o.Wait, &exit) || exit.ExitCode() != 3 {
+		t.Errorf("outcome = %+v (result %q)", o, o.Result)
+	}
+}
+
+func TestCancelIsSentAfterTheInvocation(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel() // before the runner even started reading
+	o, _ := run(t, ctx, `read inv; read cmd; printf '{"invocation":%s,"command":"%s"}\n' "$inv" "$cmd" >&3`, time.Minute)
+	if !o.Cancelled || o.Killed || string(o.Result) != `{"invocation":{"executionId": "x"},"command":"cancel"}` {
+		t.Errorf("outcome = %+v, result %s", o, o.Result)
+	}
+}
+
+func TestGraceThenKill(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	dir := t.TempDir()
+	ready := filepath.Join(dir, "ready")
+	go func() {
+		waitFor(t, func() bool { _, err := os.Stat(ready); return err == nil })
+		cancel()
+	}()
+	// The runner ignores the cancel line and SIGINT alike.
+	o, _ := run(t, ctx, fmt.Sprintf(`trap '' INT; read inv; touch %s; while :; do sleep 1; done`, ready), 200*time.Millisecond)
+	if !o.Cancelled || !o.Killed || o.Result != nil {
+		t.Errorf("outcome = %+v, result %s", o, o.Result)
+	}
+}
+
+func TestLeftoversAreKilled(t *testing.T) {
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	o, _ := run(t, context.Background(), fmt.Sprintf(`read inv; sleep 1000 & echo $! > %s; echo '{}' >&3`, pidFile), 0)
+	if string(o.Result) != "{}" {
+		t.Fatalf("result %q", o.Result)
+	}
+	data, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
+	waitFor(t, func() bool { return !alive(pid) })
+}
+
+// alive reports whether pid runs (a zombie has exited).
+func alive(pid int) bool {
+	if syscall.Kill(pid, 0) != nil {
+		return false
+	}
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	fields := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
+	return len(fields) > 0 && fields[0] != "Z"
+}
+
+// waitFor polls cond for at most a minute: a bound for a broken run, never
+// a timing assertion.
+func waitFor(t *testing.T, cond func() bool) {
+	deadline := time.Now().Add(time.Minute)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Error("condition not met within a minute")
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
