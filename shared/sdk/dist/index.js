@@ -5,3 +5,5 @@ export { workflow, isWorkflowDefinition } from "./workflow.js";
 export { createChildWorkflow } from "./child.js";
 export { executionInfo, cancellationSignal } from "./context.js";
 export { StratosError, InputValidationError, OutputValidationError, WorkflowCycleError, ChildWorkflowError, CancelledError, ContextClosedError, NoExecutionContextError, WorkflowNotFoundError, WorkflowNotBuiltError, NonErrorThrownError, isStratosError, } from "./errors.js";
+export { createAgent } from "./agent.js";
+export { AgentError, AgentConfigurationError, TemplateVariableMissingError, AgentInitializationError, AgentAuthenticationError, ModelUnavailableError, HarnessUnavailableError, AgentExecutionError, ConcurrentUseError, AdmissionError, StructuredOutputError, AgentHookError, } from "./agent-errors.js";

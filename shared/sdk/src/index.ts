@@ -31,3 +31,34 @@ export {
 } from "./errors.js";
 export type { ValidationIssue, ErrorLink } from "./errors.js";
 export type { Side, Unrepresentable, DefinitionDescription } from "./describe.js";
+export { createAgent } from "./agent.js";
+export type {
+  Agent,
+  AgentOptions,
+  AgentHooks,
+  PromptSource,
+  SystemPromptSource,
+  ToolCall,
+  ToolCallResult,
+  BeforeToolCallResult,
+  AfterToolCallResult,
+  TestScript,
+  TestTurn,
+  TestToolCall,
+  TestAttempt,
+} from "./agent.js";
+export {
+  AgentError,
+  AgentConfigurationError,
+  TemplateVariableMissingError,
+  AgentInitializationError,
+  AgentAuthenticationError,
+  ModelUnavailableError,
+  HarnessUnavailableError,
+  AgentExecutionError,
+  ConcurrentUseError,
+  AdmissionError,
+  StructuredOutputError,
+  AgentHookError,
+} from "./agent-errors.js";
+export type { AgentErrorOptions } from "./agent-errors.js";

@@ -1,0 +1,250 @@
+// Configured agent objects: createAgent({...}) binds a configuration and a
+// conversation identity, synchronously, without starting anything; each
+// execute() sends one prompt to the agent host (stratos-agent serve), which
+// resolves and validates the configuration at the first execute, initializes
+// the harness, and continues the same conversation afterwards. The agent is
+// registered in its execution context at creation and closed with it.
+import { safeParse, toJSONSchema } from "zod";
+import { contextStorage, getContext } from "./context.js";
+import { CancelledError, ContextClosedError, StratosError, toError } from "./errors.js";
+import { agentHostFor, existingAgentHost, HostError } from "./agent-host.js";
+import { Methods } from "./agent-protocol.js";
+import { AgentConfigurationError, AgentExecutionError, AgentHookError, ConcurrentUseError, StructuredOutputError, agentErrorFor } from "./agent-errors.js";
+const hookNames = ["beforeToolCall", "afterToolCall", "onStart", "onComplete", "onError"];
+const hostHooks = ["beforeToolCall", "afterToolCall", "onStart"];
+const counters = new WeakMap();
+export function createAgent(options = {}) {
+    const ctx = getContext("createAgent()");
+    const n = (counters.get(ctx) ?? 0) + 1;
+    counters.set(ctx, n);
+    const agent = new ConfiguredAgent(ctx, n, options ?? {});
+    ctx.register(agent, "createAgent()");
+    return Object.freeze({
+        execute: (prompt, templateVariables) => agent.execute(prompt, templateVariables),
+        cancel: () => agent.cancel(),
+    });
+}
+class ConfiguredAgent {
+    #ctx;
+    #id;
+    #name;
+    #options;
+    #hooks;
+    #host;
+    #active;
+    #closed = false;
+    #calls = 0;
+    #wire;
+    constructor(ctx, n, options) {
+        this.#ctx = ctx;
+        this.#id = `${ctx.executionId}/agent-${n}`;
+        this.#name = typeof options.configId === "string" && options.configId !== "" ? options.configId : `agent #${n}`;
+        this.#options = { ...options };
+        this.#hooks = { ...(options.hooks ?? {}) };
+    }
+    async execute(prompt, templateVariables) {
+        try {
+            return await this.#execute(prompt, templateVariables);
+        }
+        catch (err) {
+            throw await this.#onError(toError(err));
+        }
+    }
+    async #execute(prompt, templateVariables) {
+        const operation = `agent "${this.#name}".execute()`;
+        if (this.#closed) {
+            throw new ContextClosedError(operation, this.#ctx.workflow, this.#ctx.executionId, "closed");
+        }
+        this.#ctx.assertAccepting(operation);
+        if (this.#active !== undefined) {
+            throw new ConcurrentUseError(this.#name, `Concurrent execute calls cannot use the same agent object (agent "${this.#name}"). Update the workflow script to execute this agent sequentially, or create separate agents for parallel execution.`);
+        }
+        const call = { n: ++this.#calls };
+        this.#active = call;
+        const signal = this.#ctx.signal;
+        const onAbort = () => this.cancel();
+        try {
+            const params = { ...this.#params(), call: call.n, prompt, templateVariables };
+            const host = agentHostFor(this.#ctx);
+            this.#host = host;
+            host.agents.set(this.#id, this);
+            signal.addEventListener("abort", onAbort, { once: true });
+            try {
+                await host.ready;
+            }
+            catch (err) {
+                throw this.#hostError(err, call);
+            }
+            let result;
+            try {
+                result = (await host.call(Methods.agentExecute, params));
+            }
+            catch (err) {
+                throw this.#hostError(err, call);
+            }
+            const value = this.#output(result);
+            if (this.#hooks.onComplete !== undefined) {
+                await this.#runHook("onComplete", () => this.#hooks.onComplete());
+            }
+            return value;
+        }
+        finally {
+            signal.removeEventListener("abort", onAbort);
+            this.#active = undefined;
+        }
+    }
+    cancel() {
+        if (this.#active !== undefined && this.#host !== undefined) {
+            this.#host.notify(Methods.agentCancel, { agentId: this.#id, call: this.#active.n });
+        }
+    }
+    /** Cleanup (the execution context calls it): closes the harness session. */
+    async close() {
+        if (this.#closed) {
+            return;
+        }
+        this.#closed = true;
+        const host = this.#host ?? existingAgentHost(this.#ctx);
+        if (host === undefined || !host.agents.has(this.#id)) {
+            return; // never executed: nothing to release
+        }
+        try {
+            await host.call(Methods.agentClose, { agentId: this.#id });
+        }
+        catch (err) {
+            if (err instanceof HostError) {
+                throw new AgentExecutionError(this.#name, `closing agent "${this.#name}" failed: ${err.message}`, { cause: err });
+            }
+            // The host is gone (or shutting down): its exit closed every session.
+        }
+        finally {
+            host.agents.delete(this.#id);
+        }
+    }
+    async handleHook(method, params) {
+        const call = this.#active;
+        try {
+            switch (method) {
+                case Methods.hookBeforeToolCall: {
+                    const p = params;
+                    const input = (p.input ?? {});
+                    const res = await this.#inContext(() => this.#hooks.beforeToolCall?.({ toolCallId: p.toolCallId, toolName: p.toolName, input }));
+                    return res ?? null;
+                }
+                case Methods.hookAfterToolCall: {
+                    const p = params;
+                    const result = { toolCallId: p.toolCallId, toolName: p.toolName, input: (p.input ?? {}) };
+                    if ("output" in p)
+                        result.output = p.output;
+                    if (p.error !== undefined)
+                        result.error = p.error;
+                    const res = await this.#inContext(() => this.#hooks.afterToolCall?.(result));
+                    return res ?? null;
+                }
+                case Methods.hookOnStart:
+                    await this.#inContext(() => this.#hooks.onStart?.());
+                    return null;
+            }
+            throw new Error(`unknown host request ${method}`);
+        }
+        catch (err) {
+            if (call !== undefined && call.hookError === undefined) {
+                call.hookError = err;
+            }
+            throw err;
+        }
+    }
+    /** The parts of agent.execute that do not change between calls. */
+    #params() {
+        if (this.#wire !== undefined) {
+            return this.#wire;
+        }
+        const { hooks, outputSchema, ...fields } = this.#options;
+        for (const key of Object.keys(hooks ?? {})) {
+            if (!hookNames.includes(key) || typeof hooks[key] !== "function") {
+                throw new AgentConfigurationError(this.#name, `agent "${this.#name}": hooks.${key} must be one of the functions ${hookNames.join(", ")}`);
+            }
+        }
+        let schema;
+        if (outputSchema !== undefined) {
+            try {
+                schema = toJSONSchema(outputSchema, { io: "output" });
+            }
+            catch (err) {
+                throw new AgentConfigurationError(this.#name, `agent "${this.#name}": outputSchema cannot be converted to JSON Schema: ${toError(err).message}`, { cause: err });
+            }
+        }
+        const entry = this.#ctx.host.workflows[this.#ctx.workflow];
+        if (entry === undefined) {
+            throw new AgentConfigurationError(this.#name, `agent "${this.#name}": workflow "${this.#ctx.workflow}" is not in the runtime's workflow table`);
+        }
+        const overrides = this.#ctx.overrides.agents === undefined ? undefined : { agents: this.#ctx.overrides.agents };
+        this.#wire = {
+            agentId: this.#id,
+            name: this.#name,
+            executionId: this.#ctx.executionId,
+            workflow: { name: this.#ctx.workflow, dir: entry.dir },
+            cwd: process.cwd(),
+            overrides: overrides,
+            config: fields,
+            hooks: hostHooks.filter((h) => typeof hooks?.[h] === "function"),
+            outputSchema: schema,
+        };
+        return this.#wire;
+    }
+    #output(result) {
+        const schema = this.#options.outputSchema;
+        if (schema === undefined) {
+            return result.text ?? "";
+        }
+        const parsed = safeParse(schema, result.value);
+        if (!parsed.success) {
+            const issues = parsed.error.issues.map((i) => ({ path: i.path.map(String).join("."), message: i.message }));
+            throw new StructuredOutputError(this.#name, `agent "${this.#name}" returned output that does not match its outputSchema: ${issues.map((i) => (i.path === "" ? i.message : `${i.path}: ${i.message}`)).join("; ")}`, { details: { issues } });
+        }
+        return parsed.data;
+    }
+    /** Maps a failed agent.execute to the SDK's typed error. */
+    #hostError(err, call) {
+        if (!(err instanceof HostError)) {
+            return err instanceof StratosError ? err : new AgentExecutionError(this.#name, `agent "${this.#name}": ${toError(err).message}`, { cause: err });
+        }
+        const code = err.data?.code ?? "internal";
+        const details = err.data?.details ?? {};
+        switch (code) {
+            case "cancelled":
+                return new CancelledError(err.message, { cause: this.#ctx.signal.aborted ? this.#ctx.signal.reason : undefined });
+            case "context_closed":
+                return new ContextClosedError(`agent "${this.#name}".execute()`, this.#ctx.workflow, this.#ctx.executionId, "closed");
+            case "hook_failed":
+                return new AgentHookError(this.#name, err.message, { cause: call.hookError, details });
+        }
+        const cls = agentErrorFor(code);
+        return new cls(this.#name, err.message, { details, code });
+    }
+    async #runHook(name, fn) {
+        try {
+            await this.#inContext(fn);
+        }
+        catch (err) {
+            throw new AgentHookError(this.#name, `${name} hook of agent "${this.#name}" failed: ${toError(err).message}`, { cause: err });
+        }
+    }
+    async #onError(err) {
+        const onError = this.#hooks.onError;
+        if (onError === undefined || err instanceof ContextClosedError) {
+            return err;
+        }
+        try {
+            await this.#inContext(() => onError(err));
+        }
+        catch (hookErr) {
+            return new AggregateError([err, hookErr], `agent "${this.#name}": ${err.message}; then its onError hook failed: ${toError(hookErr).message}`);
+        }
+        return err;
+    }
+    /** Runs an author callback in the agent's own execution context. */
+    #inContext(fn) {
+        return contextStorage().run(this.#ctx, async () => await fn());
+    }
+}

@@ -1,0 +1,246 @@
+// The connection to the agent host (`stratos-agent serve`): one process per
+// top-level execution, started when its first agent executes and shared by
+// the execution's children. JSON-RPC 2.0, one JSON object per line, on the
+// child's stdin/stdout; its stderr is passed through (logs). The host exits
+// when its stdin closes, so it never outlives this process.
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, readlinkSync } from "node:fs";
+import { dirname, join } from "node:path";
+import type { ExecutionContext, OwnedResource } from "./context.js";
+import { Methods, ProtocolVersion, type ErrorData, type InitializeResult } from "./agent-protocol.js";
+import { StratosError } from "./errors.js";
+
+/** An agent that answers the host's hook calls; a rejection becomes an error response. @internal */
+export interface HookTarget {
+  handleHook(method: string, params: Record<string, unknown>): Promise<unknown>;
+}
+
+/** An error response from the host. @internal */
+export class HostError extends Error {
+  readonly rpcCode: number;
+  readonly data: ErrorData | undefined;
+  constructor(rpcCode: number, message: string, data: ErrorData | undefined) {
+    super(message);
+    this.rpcCode = rpcCode;
+    this.data = data;
+  }
+}
+
+interface Pending {
+  resolve(value: unknown): void;
+  reject(err: Error): void;
+}
+
+interface Message {
+  jsonrpc?: string;
+  id?: number | string | null;
+  method?: string;
+  params?: unknown;
+  result?: unknown;
+  error?: { code: number; message: string; data?: ErrorData };
+}
+
+/**
+ * Where stratos-agent is: $STRATOS_AGENT_BIN; else $STRATOS_BIN_DIR/stratos-agent;
+ * else next to the executable of the process that started node (stratos run,
+ * whose siblings are installed together; Linux, through /proc); else PATH.
+ * @internal
+ */
+export function agentBinary(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.STRATOS_AGENT_BIN) {
+    return env.STRATOS_AGENT_BIN;
+  }
+  const dirs: string[] = [];
+  if (env.STRATOS_BIN_DIR) {
+    dirs.push(env.STRATOS_BIN_DIR);
+  }
+  try {
+    dirs.push(dirname(readlinkSync(`/proc/${process.ppid}/exe`)));
+  } catch {
+    // not Linux, or the parent is gone: PATH decides
+  }
+  for (const dir of dirs) {
+    const p = join(dir, "stratos-agent");
+    if (existsSync(p)) {
+      return p;
+    }
+  }
+  return "stratos-agent";
+}
+
+/** One running agent host. @internal */
+export class AgentHost implements OwnedResource {
+  readonly #child: ChildProcess;
+  readonly #pending = new Map<number, Pending>();
+  /** The agents that executed through this host, by agent ID. */
+  readonly agents = new Map<string, HookTarget>();
+  readonly #exited: Promise<void>;
+  #nextId = 0;
+  #buffer = "";
+  #closing: Promise<void> | undefined;
+  #failure: Error | undefined;
+  readonly ready: Promise<InitializeResult>;
+
+  constructor(topExecutionId: string) {
+    const bin = agentBinary();
+    this.#child = spawn(bin, ["serve"], { stdio: ["pipe", "pipe", "inherit"] });
+    this.#exited = new Promise((resolve) => {
+      this.#child.on("error", (err) => {
+        this.#fail(new StratosError("harness_unavailable", `cannot start the agent host ${bin}: ${err.message}`, { cause: err }));
+        resolve();
+      });
+      this.#child.on("exit", (code, signal) => {
+        this.#fail(new StratosError("internal", `the agent host exited (${signal ?? `code ${code}`})`));
+        resolve();
+      });
+    });
+    this.#child.stdin!.on("error", () => {}); // a dead host is reported through "exit"
+    this.#child.stdout!.setEncoding("utf8");
+    this.#child.stdout!.on("data", (chunk: string) => this.#read(chunk));
+    this.ready = this.call(Methods.initialize, { protocolVersion: ProtocolVersion, executionId: topExecutionId }) as Promise<InitializeResult>;
+    // Failures surface through the calls that wait for ready.
+    this.ready.catch(() => {});
+  }
+
+  /** Sends a request and resolves with its result; an error response rejects with a HostError. */
+  call(method: string, params: unknown): Promise<unknown> {
+    if (this.#failure !== undefined) {
+      return Promise.reject(this.#failure);
+    }
+    const id = ++this.#nextId;
+    return new Promise((resolve, reject) => {
+      this.#pending.set(id, { resolve, reject });
+      this.#write({ jsonrpc: "2.0", id, method, params });
+    });
+  }
+
+  /** Sends a notification. */
+  notify(method: string, params: unknown): void {
+    if (this.#failure === undefined) {
+      this.#write({ jsonrpc: "2.0", method, params });
+    }
+  }
+
+  /** Closes every session (shutdown), then the pipe; the host exits. Repeated calls wait for the first. */
+  close(): Promise<void> {
+    this.#closing ??= (async () => {
+      try {
+        if (this.#failure === undefined) {
+          await this.call(Methods.shutdown, {});
+        }
+      } finally {
+        this.#child.stdin!.end();
+        await this.#exited;
+      }
+    })();
+    return this.#closing;
+  }
+
+  #write(m: Message): void {
+    this.#child.stdin!.write(JSON.stringify(m) + "\n");
+  }
+
+  #read(chunk: string): void {
+    this.#buffer += chunk;
+    let nl: number;
+    while ((nl = this.#buffer.indexOf("\n")) >= 0) {
+      const line = this.#buffer.slice(0, nl);
+      this.#buffer = this.#buffer.slice(nl + 1);
+      if (line.trim() !== "") {
+        this.#dispatch(line);
+      }
+    }
+  }
+
+  #dispatch(line: string): void {
+    let m: Message;
+    try {
+      m = JSON.parse(line) as Message;
+    } catch {
+      process.stderr.write(`stratos: agent host sent a malformed line: ${line.slice(0, 200)}\n`);
+      return;
+    }
+    if (m.method !== undefined) {
+      this.#answer(m);
+      return;
+    }
+    const p = typeof m.id === "number" ? this.#pending.get(m.id) : undefined;
+    if (p === undefined) {
+      return;
+    }
+    this.#pending.delete(m.id as number);
+    if (m.error !== undefined) {
+      p.reject(new HostError(m.error.code, m.error.message, m.error.data));
+    } else {
+      p.resolve(m.result);
+    }
+  }
+
+  #answer(m: Message): void {
+    const isRequest = m.id !== undefined && m.id !== null;
+    this.#handle(m.method!, m.params).then(
+      (result) => {
+        if (isRequest) this.#write({ jsonrpc: "2.0", id: m.id, result: result ?? null });
+      },
+      (err: unknown) => {
+        if (isRequest) {
+          const message = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+          this.#write({ jsonrpc: "2.0", id: m.id, error: { code: -32000, message } });
+        }
+      },
+    );
+  }
+
+  async #handle(method: string, params: unknown): Promise<unknown> {
+    if (method === Methods.event) {
+      return undefined; // not requested: events are recorded in the run's events.jsonl
+    }
+    const p = (params ?? {}) as Record<string, unknown>;
+    const target = this.agents.get(String(p.agentId));
+    if (target === undefined) {
+      throw new Error(`${method}: unknown agent ${String(p.agentId)}`);
+    }
+    return target.handleHook(method, p);
+  }
+
+  #fail(err: Error): void {
+    this.#failure ??= err;
+    for (const p of this.#pending.values()) {
+      p.reject(this.#failure);
+    }
+    this.#pending.clear();
+  }
+}
+
+// The host of each top-level execution. A WeakMap keyed by the context, not
+// a global "current" host: children find it through their top-level context.
+const hosts = new WeakMap<ExecutionContext, AgentHost>();
+
+/** The top-level context of ctx. @internal */
+export function topContext(ctx: ExecutionContext): ExecutionContext {
+  let top = ctx;
+  while (top.parent !== undefined) {
+    top = top.parent;
+  }
+  return top;
+}
+
+/**
+ * The agent host of ctx's top-level execution, started on first use and
+ * closed with that execution (it is one of its owned resources). @internal
+ */
+export function agentHostFor(ctx: ExecutionContext): AgentHost {
+  const top = topContext(ctx);
+  let host = hosts.get(top);
+  if (host === undefined) {
+    host = new AgentHost(top.executionId);
+    hosts.set(top, host);
+    top.register(host, "starting the agent host");
+  }
+  return host;
+}
+
+/** The host of ctx's top-level execution if one was started. @internal */
+export function existingAgentHost(ctx: ExecutionContext): AgentHost | undefined {
+  return hosts.get(topContext(ctx));
+}

@@ -1,0 +1,387 @@
+// Configured agent objects: createAgent({...}) binds a configuration and a
+// conversation identity, synchronously, without starting anything; each
+// execute() sends one prompt to the agent host (stratos-agent serve), which
+// resolves and validates the configuration at the first execute, initializes
+// the harness, and continues the same conversation afterwards. The agent is
+// registered in its execution context at creation and closed with it.
+import { safeParse, toJSONSchema } from "zod";
+import type * as z from "zod";
+import { contextStorage, getContext, type ExecutionContext, type OwnedResource } from "./context.js";
+import { CancelledError, ContextClosedError, StratosError, toError } from "./errors.js";
+import { agentHostFor, existingAgentHost, HostError, type AgentHost, type HookTarget } from "./agent-host.js";
+import { Methods, type AfterToolCallParams, type ExecuteParams, type ExecuteResult, type ToolCallParams } from "./agent-protocol.js";
+import { AgentConfigurationError, AgentExecutionError, AgentHookError, ConcurrentUseError, StructuredOutputError, agentErrorFor } from "./agent-errors.js";
+import type { Schema } from "./workflow.js";
+
+/** A system prompt: literal text, a plain file or a Handlebars template (paths relative to the workflow directory). */
+export type SystemPromptSource = string | { file: string } | { template: string };
+
+/** A user prompt: like a system prompt, or the prompt of a named configuration of workflow.yaml. */
+export type PromptSource = SystemPromptSource | { configId: string };
+
+/** A tool call, as tool hooks see it. */
+export interface ToolCall {
+  toolCallId: string;
+  toolName: string;
+  input: Record<string, unknown>;
+}
+
+/** A finished tool call: output on success, error on failure. */
+export interface ToolCallResult extends ToolCall {
+  output?: unknown;
+  error?: { message: string };
+}
+
+/** What beforeToolCall decides; nothing means allow. */
+export type BeforeToolCallResult =
+  | void
+  | { action: "allow" }
+  | { action: "deny"; reason: string }
+  | { action: "modify"; arguments: Record<string, unknown> };
+
+/** What afterToolCall decides; nothing keeps the result. */
+export type AfterToolCallResult = void | { action: "block"; reason: string };
+
+/** Callbacks fixed at creation. A hook that throws or rejects fails the invocation. */
+export interface AgentHooks {
+  /** Before each tool call: allow, deny with a reason the agent sees, or replace the arguments. */
+  beforeToolCall?(call: ToolCall): BeforeToolCallResult | Promise<BeforeToolCallResult>;
+  /** After each tool call (with its output or error): block withholds the output and gives the agent the reason. */
+  afterToolCall?(call: ToolCallResult): AfterToolCallResult | Promise<AfterToolCallResult>;
+  /** When an execute was admitted and the harness is about to receive the prompt. */
+  onStart?(): void | Promise<void>;
+  /** When an execute succeeded (after structured output was validated). */
+  onComplete?(): void | Promise<void>;
+  /** When an execute failed; if it throws too, execute rejects with an AggregateError of both. */
+  onError?(error: unknown): void | Promise<void>;
+}
+
+/** One scripted initialization attempt of the test harness. */
+export interface TestAttempt {
+  fail?: "initialization" | "authentication" | "model_unavailable";
+  message?: string;
+  delayMs?: number;
+}
+
+/** One scripted tool call of the test harness. */
+export interface TestToolCall {
+  tool: string;
+  input?: Record<string, unknown>;
+  output?: unknown;
+  error?: string;
+}
+
+/** The test harness's reaction to one execute. */
+export interface TestTurn {
+  expect?: { prompt?: string; promptContains?: string; systemPromptContains?: string };
+  delayMs?: number;
+  toolCalls?: TestToolCall[];
+  /** A Handlebars template over {prompt, turn, history, tools, systemPrompt, model, ...}. */
+  reply?: string;
+  /** The structured reply, for agents with an outputSchema. */
+  value?: unknown;
+  fail?: "execution" | "authentication" | "model_unavailable";
+  message?: string;
+}
+
+/** The script of the test harness (harness: "test"); see docs/agents.md. */
+export interface TestScript {
+  initialize?: TestAttempt[];
+  turns: TestTurn[];
+  repeat?: boolean;
+}
+
+/** The settings of createAgent({...}); each overrides the invocation overrides and workflow.yaml field by field. */
+export interface AgentOptions<S extends Schema | undefined = Schema | undefined> {
+  /** A named configuration of workflow.yaml's agents map. */
+  configId?: string;
+  harness?: "claude-code" | "codex" | "opencode" | "test";
+  provider?: string;
+  /** A model ID or an ordered list of preferred model IDs. */
+  model?: string | string[];
+  effort?: string;
+  systemPrompt?: SystemPromptSource;
+  prompt?: SystemPromptSource;
+  templateVariables?: { systemPrompt?: Record<string, unknown>; prompt?: Record<string, unknown> };
+  /** Keys of the workflow's mcp.servers; [] enables none. */
+  allowedMcps?: string[];
+  allowedTools?: string[];
+  disallowedTools?: string[];
+  /** Relative paths resolve against the invocation directory. */
+  workingDirectory?: string;
+  worktree?: { enabled: boolean; name?: string; cleanup?: boolean };
+  hooks?: AgentHooks;
+  /** A Zod schema: execute resolves to its parsed value instead of text. */
+  outputSchema?: S;
+  /** The test harness's script, inline or { file } (relative to the workflow directory). */
+  test?: TestScript | { file: string };
+}
+
+/** A configured agent: one conversation, executed sequentially. */
+export interface Agent<TOutput = string> {
+  /** Sends one user prompt; templateVariables are the prompt template's variables. */
+  execute(prompt: PromptSource, templateVariables?: Record<string, unknown>): Promise<TOutput>;
+  /** Signals cancellation of the running execute (which then rejects with CancelledError); returns at once. */
+  cancel(): void;
+}
+
+const hookNames = ["beforeToolCall", "afterToolCall", "onStart", "onComplete", "onError"];
+const hostHooks = ["beforeToolCall", "afterToolCall", "onStart"];
+const counters = new WeakMap<ExecutionContext, number>();
+
+/**
+ * Creates a configured agent in the current workflow execution. Nothing
+ * starts: the configuration is resolved and validated, and the harness
+ * initialized, at the first execute(), where errors are catchable.
+ */
+export function createAgent<S extends Schema>(options: AgentOptions<S> & { outputSchema: S }): Agent<z.output<S>>;
+export function createAgent(options?: AgentOptions<undefined>): Agent<string>;
+export function createAgent(options: AgentOptions = {}): Agent<unknown> {
+  const ctx = getContext("createAgent()");
+  const n = (counters.get(ctx) ?? 0) + 1;
+  counters.set(ctx, n);
+  const agent = new ConfiguredAgent(ctx, n, options ?? {});
+  ctx.register(agent, "createAgent()");
+  return Object.freeze({
+    execute: (prompt: PromptSource, templateVariables?: Record<string, unknown>) => agent.execute(prompt, templateVariables),
+    cancel: () => agent.cancel(),
+  });
+}
+
+interface ActiveCall {
+  /** The call's number (1, 2, ...): agent.cancel names it. */
+  n: number;
+  hookError?: unknown;
+}
+
+class ConfiguredAgent implements OwnedResource, HookTarget {
+  readonly #ctx: ExecutionContext;
+  readonly #id: string;
+  readonly #name: string;
+  readonly #options: AgentOptions;
+  readonly #hooks: AgentHooks;
+  #host: AgentHost | undefined;
+  #active: ActiveCall | undefined;
+  #closed = false;
+  #calls = 0;
+  #wire: Omit<ExecuteParams, "call" | "prompt" | "templateVariables"> | undefined;
+
+  constructor(ctx: ExecutionContext, n: number, options: AgentOptions) {
+    this.#ctx = ctx;
+    this.#id = `${ctx.executionId}/agent-${n}`;
+    this.#name = typeof options.configId === "string" && options.configId !== "" ? options.configId : `agent #${n}`;
+    this.#options = { ...options };
+    this.#hooks = { ...(options.hooks ?? {}) };
+  }
+
+  async execute(prompt: PromptSource, templateVariables?: Record<string, unknown>): Promise<unknown> {
+    try {
+      return await this.#execute(prompt, templateVariables);
+    } catch (err) {
+      throw await this.#onError(toError(err));
+    }
+  }
+
+  async #execute(prompt: PromptSource, templateVariables?: Record<string, unknown>): Promise<unknown> {
+    const operation = `agent "${this.#name}".execute()`;
+    if (this.#closed) {
+      throw new ContextClosedError(operation, this.#ctx.workflow, this.#ctx.executionId, "closed");
+    }
+    this.#ctx.assertAccepting(operation);
+    if (this.#active !== undefined) {
+      throw new ConcurrentUseError(
+        this.#name,
+        `Concurrent execute calls cannot use the same agent object (agent "${this.#name}"). Update the workflow script to execute this agent sequentially, or create separate agents for parallel execution.`,
+      );
+    }
+    const call: ActiveCall = { n: ++this.#calls };
+    this.#active = call;
+    const signal = this.#ctx.signal;
+    const onAbort = () => this.cancel();
+    try {
+      const params: ExecuteParams = { ...this.#params(), call: call.n, prompt, templateVariables };
+      const host = agentHostFor(this.#ctx);
+      this.#host = host;
+      host.agents.set(this.#id, this);
+      signal.addEventListener("abort", onAbort, { once: true });
+      try {
+        await host.ready;
+      } catch (err) {
+        throw this.#hostError(err, call);
+      }
+      let result: ExecuteResult;
+      try {
+        result = (await host.call(Methods.agentExecute, params)) as ExecuteResult;
+      } catch (err) {
+        throw this.#hostError(err, call);
+      }
+      const value = this.#output(result);
+      if (this.#hooks.onComplete !== undefined) {
+        await this.#runHook("onComplete", () => this.#hooks.onComplete!());
+      }
+      return value;
+    } finally {
+      signal.removeEventListener("abort", onAbort);
+      this.#active = undefined;
+    }
+  }
+
+  cancel(): void {
+    if (this.#active !== undefined && this.#host !== undefined) {
+      this.#host.notify(Methods.agentCancel, { agentId: this.#id, call: this.#active.n });
+    }
+  }
+
+  /** Cleanup (the execution context calls it): closes the harness session. */
+  async close(): Promise<void> {
+    if (this.#closed) {
+      return;
+    }
+    this.#closed = true;
+    const host = this.#host ?? existingAgentHost(this.#ctx);
+    if (host === undefined || !host.agents.has(this.#id)) {
+      return; // never executed: nothing to release
+    }
+    try {
+      await host.call(Methods.agentClose, { agentId: this.#id });
+    } catch (err) {
+      if (err instanceof HostError) {
+        throw new AgentExecutionError(this.#name, `closing agent "${this.#name}" failed: ${err.message}`, { cause: err });
+      }
+      // The host is gone (or shutting down): its exit closed every session.
+    } finally {
+      host.agents.delete(this.#id);
+    }
+  }
+
+  async handleHook(method: string, params: Record<string, unknown>): Promise<unknown> {
+    const call = this.#active;
+    try {
+      switch (method) {
+        case Methods.hookBeforeToolCall: {
+          const p = params as unknown as ToolCallParams;
+          const input = (p.input ?? {}) as Record<string, unknown>;
+          const res = await this.#inContext(() => this.#hooks.beforeToolCall?.({ toolCallId: p.toolCallId, toolName: p.toolName, input }));
+          return res ?? null;
+        }
+        case Methods.hookAfterToolCall: {
+          const p = params as unknown as AfterToolCallParams;
+          const result: ToolCallResult = { toolCallId: p.toolCallId, toolName: p.toolName, input: (p.input ?? {}) as Record<string, unknown> };
+          if ("output" in p) result.output = p.output;
+          if (p.error !== undefined) result.error = p.error;
+          const res = await this.#inContext(() => this.#hooks.afterToolCall?.(result));
+          return res ?? null;
+        }
+        case Methods.hookOnStart:
+          await this.#inContext(() => this.#hooks.onStart?.());
+          return null;
+      }
+      throw new Error(`unknown host request ${method}`);
+    } catch (err) {
+      if (call !== undefined && call.hookError === undefined) {
+        call.hookError = err;
+      }
+      throw err;
+    }
+  }
+
+  /** The parts of agent.execute that do not change between calls. */
+  #params(): Omit<ExecuteParams, "call" | "prompt" | "templateVariables"> {
+    if (this.#wire !== undefined) {
+      return this.#wire;
+    }
+    const { hooks, outputSchema, ...fields } = this.#options;
+    for (const key of Object.keys(hooks ?? {})) {
+      if (!hookNames.includes(key) || typeof (hooks as Record<string, unknown>)[key] !== "function") {
+        throw new AgentConfigurationError(this.#name, `agent "${this.#name}": hooks.${key} must be one of the functions ${hookNames.join(", ")}`);
+      }
+    }
+    let schema: Record<string, unknown> | undefined;
+    if (outputSchema !== undefined) {
+      try {
+        schema = toJSONSchema(outputSchema, { io: "output" }) as Record<string, unknown>;
+      } catch (err) {
+        throw new AgentConfigurationError(this.#name, `agent "${this.#name}": outputSchema cannot be converted to JSON Schema: ${toError(err).message}`, { cause: err });
+      }
+    }
+    const entry = this.#ctx.host.workflows[this.#ctx.workflow];
+    if (entry === undefined) {
+      throw new AgentConfigurationError(this.#name, `agent "${this.#name}": workflow "${this.#ctx.workflow}" is not in the runtime's workflow table`);
+    }
+    const overrides = this.#ctx.overrides.agents === undefined ? undefined : { agents: this.#ctx.overrides.agents };
+    this.#wire = {
+      agentId: this.#id,
+      name: this.#name,
+      executionId: this.#ctx.executionId,
+      workflow: { name: this.#ctx.workflow, dir: entry.dir },
+      cwd: process.cwd(),
+      overrides: overrides as ExecuteParams["overrides"],
+      config: fields as ExecuteParams["config"],
+      hooks: hostHooks.filter((h) => typeof (hooks as Record<string, unknown> | undefined)?.[h] === "function"),
+      outputSchema: schema,
+    };
+    return this.#wire;
+  }
+
+  #output(result: ExecuteResult): unknown {
+    const schema = this.#options.outputSchema;
+    if (schema === undefined) {
+      return result.text ?? "";
+    }
+    const parsed = safeParse(schema, result.value);
+    if (!parsed.success) {
+      const issues = parsed.error.issues.map((i) => ({ path: i.path.map(String).join("."), message: i.message }));
+      throw new StructuredOutputError(
+        this.#name,
+        `agent "${this.#name}" returned output that does not match its outputSchema: ${issues.map((i) => (i.path === "" ? i.message : `${i.path}: ${i.message}`)).join("; ")}`,
+        { details: { issues } },
+      );
+    }
+    return parsed.data;
+  }
+
+  /** Maps a failed agent.execute to the SDK's typed error. */
+  #hostError(err: unknown, call: ActiveCall): Error {
+    if (!(err instanceof HostError)) {
+      return err instanceof StratosError ? err : new AgentExecutionError(this.#name, `agent "${this.#name}": ${toError(err).message}`, { cause: err });
+    }
+    const code = err.data?.code ?? "internal";
+    const details = err.data?.details ?? {};
+    switch (code) {
+      case "cancelled":
+        return new CancelledError(err.message, { cause: this.#ctx.signal.aborted ? this.#ctx.signal.reason : undefined });
+      case "context_closed":
+        return new ContextClosedError(`agent "${this.#name}".execute()`, this.#ctx.workflow, this.#ctx.executionId, "closed");
+      case "hook_failed":
+        return new AgentHookError(this.#name, err.message, { cause: call.hookError, details });
+    }
+    const cls = agentErrorFor(code);
+    return new cls(this.#name, err.message, { details, code });
+  }
+
+  async #runHook(name: string, fn: () => unknown): Promise<void> {
+    try {
+      await this.#inContext(fn);
+    } catch (err) {
+      throw new AgentHookError(this.#name, `${name} hook of agent "${this.#name}" failed: ${toError(err).message}`, { cause: err });
+    }
+  }
+
+  async #onError(err: Error): Promise<Error> {
+    const onError = this.#hooks.onError;
+    if (onError === undefined || err instanceof ContextClosedError) {
+      return err;
+    }
+    try {
+      await this.#inContext(() => onError(err));
+    } catch (hookErr) {
+      return new AggregateError([err, hookErr], `agent "${this.#name}": ${err.message}; then its onError hook failed: ${toError(hookErr).message}`);
+    }
+    return err;
+  }
+
+  /** Runs an author callback in the agent's own execution context. */
+  #inContext<T>(fn: () => T | Promise<T>): Promise<T> {
+    return contextStorage().run(this.#ctx, async () => await fn());
+  }
+}
