@@ -22,7 +22,7 @@ func ensureNode(ctx context.Context, opts Options, tc *Toolchain) error {
 	}
 	pathNote := "no node on PATH"
 	if p := lookPath("node", opts.getenv("PATH")); p != "" {
-		v, major, err := nodeVersion(ctx, p)
+		v, major, err := cachedNodeVersion(ctx, tc.Dir, p)
 		switch {
 		case err != nil:
 			pathNote = fmt.Sprintf("node on PATH (%s) did not run: %v", p, err)
@@ -49,7 +49,7 @@ func useExplicitNode(ctx context.Context, opts Options, tc *Toolchain, want stri
 	if err != nil {
 		return clierr.New("node_not_found", "%s=%s: %v", EnvNode, want, err).Wrap(err)
 	}
-	v, major, err := nodeVersion(ctx, abs)
+	v, major, err := cachedNodeVersion(ctx, tc.Dir, abs)
 	if err != nil {
 		return clierr.New("node_not_found", "%s=%s did not run as Node.js: %v", EnvNode, want, err).Wrap(err).
 			WithDetails(map[string]any{"env": EnvNode, "value": want})
