@@ -213,7 +213,7 @@ func TestConversationContinues(t *testing.T) {
 		}
 	}
 	want := "agent.invocation.started agent.initialization.started agent.initialization.completed model.started message.delta model.completed agent.invocation.completed " +
-		"agent.invocation.started model.started message.delta model.completed agent.invocation.completed"
+		"agent.invocation.started model.started message.delta model.completed agent.invocation.completed agent.closed"
 	if strings.Join(types, " ") != want {
 		t.Fatalf("events of a1:\n%s\nwant\n%s", strings.Join(types, " "), want)
 	}

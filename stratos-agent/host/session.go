@@ -248,8 +248,10 @@ func (s *session) close(ctx context.Context) (bool, error) {
 		return false, nil
 	}
 	if err := pr.adapter.Close(ctx); err != nil {
+		s.event("agent.closed", map[string]any{"status": "failed", "error": err.Error()})
 		return true, fmt.Errorf("agent %q: close: %w", s.name, err)
 	}
+	s.event("agent.closed", map[string]any{"status": "closed"})
 	return true, nil
 }
 
