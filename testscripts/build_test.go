@@ -28,6 +28,10 @@ func TestBuild(t *testing.T) {
 			return err
 		}
 		env.Setenv("TOOLBIN", dir)
+		// Workflow-level npm installs (stratos new's zod) come from the warm
+		// cache without asking the registry for fresh metadata first: that
+		// round trip made the scripts as slow as the network.
+		env.Setenv("npm_config_prefer_offline", "true")
 		return nil
 	}
 	p.Cmds = map[string]func(*testscript.TestScript, bool, []string){
