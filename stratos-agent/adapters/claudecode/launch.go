@@ -130,3 +130,23 @@ func envOn(env []string, key string) bool {
 	}
 	return false
 }
+
+// nativeSchema prepares an output schema for --json-schema: the CLI's
+// validator knows only its default draft and refuses a "$schema" naming
+// another (Zod 4 writes draft 2020-12), so the top-level "$schema" is
+// dropped. Everything else is passed as the author's schema says.
+func nativeSchema(raw json.RawMessage) json.RawMessage {
+	var m map[string]json.RawMessage
+	if len(raw) == 0 || json.Unmarshal(raw, &m) != nil {
+		return raw
+	}
+	if _, ok := m["$schema"]; !ok {
+		return raw
+	}
+	delete(m, "$schema")
+	b, err := json.Marshal(m)
+	if err != nil {
+		return raw
+	}
+	return b
+}

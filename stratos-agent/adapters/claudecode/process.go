@@ -288,8 +288,12 @@ func (p *process) closeStdin() {
 
 // shutdown stops the CLI: stdin closed, a bounded wait, then SIGTERM and
 // finally SIGKILL to its process group. It returns an error only when the
-// process could not be reaped.
+// process could not be reaped. The steps are bounded by their own waits,
+// not by ctx: a caller whose context already ended (a host shutting down)
+// must still get the graceful steps, because SIGKILL orphans background
+// shells.
 func (p *process) shutdown(ctx context.Context) error {
+	ctx = context.WithoutCancel(ctx)
 	p.closeStdin()
 	if p.waitExit(ctx, stdinCloseWait) {
 		p.signalLeftovers()
@@ -303,7 +307,7 @@ func (p *process) shutdown(ctx context.Context) error {
 	}
 	p.log.Warn("claude did not exit after SIGTERM; killing its process group", "pid", p.pid())
 	_ = signalGroup(p.pid(), syscall.SIGKILL)
-	if p.waitExit(context.WithoutCancel(ctx), sigkillWait) {
+	if p.waitExit(ctx, sigkillWait) {
 		return nil
 	}
 	return fmt.Errorf("claude (pid %d) did not exit after SIGKILL", p.pid())

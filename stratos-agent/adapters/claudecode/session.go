@@ -263,7 +263,7 @@ func (s *session) ensureProcess(ctx context.Context) (*process, *observer, error
 func (s *session) launchLocked() launch {
 	c := s.candidates[s.cand]
 	return launch{bin: s.bin, dir: s.spec.WorkingDirectory, sessionID: s.sessionID, resume: s.launched,
-		model: c.NativeID, effort: s.spec.Effort, disallowed: s.disallowed, jsonSchema: s.spec.OutputSchema,
+		model: c.NativeID, effort: s.spec.Effort, disallowed: s.disallowed, jsonSchema: nativeSchema(s.spec.OutputSchema),
 		mcpConfigFile: s.mcpFile, env: childEnv(s.inherited, s.backendKeys, c.Env, s.explicit)}
 }
 
@@ -272,7 +272,7 @@ func (s *session) launchLocked() launch {
 func (s *session) initializeProtocol(ctx context.Context, p *process) error {
 	req := map[string]any{"subtype": "initialize", "hooks": hookRegistration(), "systemPrompt": []string{s.spec.SystemPrompt}}
 	if len(s.spec.OutputSchema) > 0 {
-		req["jsonSchema"] = s.spec.OutputSchema
+		req["jsonSchema"] = nativeSchema(s.spec.OutputSchema)
 	}
 	ictx, cancel := context.WithTimeout(ctx, initializeTimeout)
 	defer cancel()

@@ -28,6 +28,13 @@ func TestArgvIsTheRecommendedCommandLine(t *testing.T) {
 	}
 }
 
+func TestNativeSchemaDropsTheDraftDeclaration(t *testing.T) {
+	got := nativeSchema(json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object"}`))
+	if string(got) != `{"type":"object"}` {
+		t.Errorf("got %s", got)
+	}
+}
+
 func TestChildEnvSanitizes(t *testing.T) {
 	in := []string{"PATH=/bin", "CLAUDECODE=1", "NODE_OPTIONS=--x", "ANTHROPIC_API_KEY=k", "ANTHROPIC_BASE_URL=http://127.0.0.1:1",
 		"CLAUDE_CODE_USE_BEDROCK=1", "CLAUDE_CODE_DISABLE_AUTO_MEMORY=0"}
