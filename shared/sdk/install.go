@@ -111,9 +111,12 @@ func install(ctx context.Context, tc *toolchain.Toolchain, root string, log hclo
 	if !declares {
 		args = append(args, "zod@"+toolchain.ZodVersion)
 	}
-	if had == "" {
+	switch had {
+	case "":
 		log.Info(fmt.Sprintf("installing %s %s into %s", PackageName, version.Version, root))
-	} else {
+	case version.Version:
+		log.Info(fmt.Sprintf("updating %s %s in %s: its files differ from this Stratos build's", PackageName, had, root))
+	default:
 		log.Info(fmt.Sprintf("replacing %s %s with %s in %s", PackageName, had, version.Version, root))
 	}
 	// npm trusts its hidden lockfile (node_modules/.package-lock.json) over
