@@ -127,6 +127,9 @@ func (b *Builder) build(ctx context.Context, w *discovery.Workflow, children map
 	if err := freshness.RemoveRecord(w.Dir); err != nil {
 		return failed(w, ReasonInternal, message("remove the old build record of %s: %v", w.Manifest.Name, err))
 	}
+	if fail := b.validateAgentConfig(ctx, w); fail != nil {
+		return fail
+	}
 	if fail := b.ensureRoot(ctx, w); fail != nil {
 		return fail
 	}

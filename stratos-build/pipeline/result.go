@@ -31,6 +31,7 @@ const (
 // Failure reasons (JSON contract of `stratos build`).
 const (
 	ReasonInvalidWorkflow    = "invalid-workflow"
+	ReasonAgentConfig        = "agent-config-invalid"
 	ReasonCycle              = "cycle"
 	ReasonMissingReference   = "missing-reference"
 	ReasonDependencyFailed   = "dependency-failed"
