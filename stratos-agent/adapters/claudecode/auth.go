@@ -60,3 +60,27 @@ func orNone(s string) string {
 	}
 	return s
 }
+
+// credentialVars are the environment variables with which `claude auth
+// status` always reports a usable login (claude-code.md §14): asking the
+// CLI then costs a full CLI start (0.5–4 s) and says nothing new.
+var credentialVars = []string{"ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_OAUTH_TOKEN"}
+
+// envAuthenticates reports whether env alone makes the CLI authenticated:
+// a credential variable is set, or a third-party backend is selected (the
+// CLI reports those as logged in without checking cloud credentials).
+// It looks at whether the variables are set, never at their values.
+func envAuthenticates(env []string, backend map[string]string) bool {
+	if len(backend) > 0 {
+		return true
+	}
+	for _, kv := range env {
+		k, v, _ := strings.Cut(kv, "=")
+		for _, c := range credentialVars {
+			if k == c && v != "" {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -80,8 +80,13 @@ func (s *session) Initialize(ctx context.Context) error {
 		return err
 	}
 	keys := backendKeys(flags)
-	if _, err := checkAuth(ctx, bin, s.spec.WorkingDirectory, childEnv(env, keys, cands[0].Env, s.spec.Provider != "")); err != nil {
-		return err
+	authEnv := childEnv(env, keys, cands[0].Env, s.spec.Provider != "")
+	if !envAuthenticates(authEnv, cands[0].Env) {
+		// No credential in the environment: only the CLI knows whether it
+		// has a stored login of its own.
+		if _, err := checkAuth(ctx, bin, s.spec.WorkingDirectory, authEnv); err != nil {
+			return err
+		}
 	}
 	return s.prepareMCP(bin, env, keys, cands)
 }

@@ -180,3 +180,21 @@ func TestObserverEventsFromFrames(t *testing.T) {
 		t.Errorf("per-turn cost %v, want the change of the cumulative total", c)
 	}
 }
+
+func TestEnvAuthenticates(t *testing.T) {
+	for _, c := range []struct {
+		env     []string
+		backend map[string]string
+		want    bool
+	}{
+		{[]string{"ANTHROPIC_API_KEY=k"}, nil, true},
+		{[]string{"CLAUDE_CODE_OAUTH_TOKEN=t"}, nil, true},
+		{[]string{"ANTHROPIC_API_KEY="}, nil, false},
+		{[]string{"PATH=/bin"}, map[string]string{"CLAUDE_CODE_USE_BEDROCK": "1"}, true},
+		{[]string{"PATH=/bin"}, nil, false},
+	} {
+		if got := envAuthenticates(c.env, c.backend); got != c.want {
+			t.Errorf("%v %v: %v", c.env, c.backend, got)
+		}
+	}
+}
