@@ -22,7 +22,8 @@ type Sources struct {
 // Resolve validates the overrides and creation fields and merges the
 // sources field by field: creation > overrides > workflow.yaml. A supplied
 // list replaces the lower one ([] means none); templateVariables merge per
-// variable within systemPrompt and prompt, each value replaced whole.
+// variable within systemPrompt and prompt, each value replaced whole; the
+// worktree setting merges per field (enabled, name, cleanup).
 // Errors are *agentproto.Error with code "configuration".
 func (v *Validator) Resolve(src Sources) (agentproto.AgentConfig, error) {
 	creation, err := v.decode(src.Creation, "createAgent", true)
@@ -106,7 +107,7 @@ func Merge(lower, higher agentproto.AgentConfig) agentproto.AgentConfig {
 	pick(&out.AllowedTools, higher.AllowedTools)
 	pick(&out.DisallowedTools, higher.DisallowedTools)
 	pick(&out.WorkingDirectory, higher.WorkingDirectory)
-	pick(&out.Worktree, higher.Worktree)
+	out.Worktree = mergeWorktree(lower.Worktree, higher.Worktree)
 	if len(higher.Test) > 0 {
 		out.Test = higher.Test
 	}
