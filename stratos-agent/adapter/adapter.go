@@ -53,10 +53,17 @@ type Spec struct {
 	Models   []string
 	Effort   string
 	// SystemPrompt is rendered once, at initialization.
-	SystemPrompt     string
+	SystemPrompt string
+	// WorkingDirectory is the agent's effective directory: with a worktree,
+	// the worktree's checkout.
 	WorkingDirectory string
-	AllowedMcps      []string
-	Tools            tools.Selection
+	// HarnessContext is the worktree context (stratos-worktree's
+	// harnessContext) the adapter adds once per session through the
+	// harness's system/developer instruction mechanism, after SystemPrompt;
+	// empty when the agent has no worktree.
+	HarnessContext string
+	AllowedMcps    []string
+	Tools          tools.Selection
 	// OutputSchema is the JSON Schema of the expected value, or nil.
 	OutputSchema json.RawMessage
 	// Test is the harness-specific configuration of the test harness.

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -124,6 +126,9 @@ func (s *session) play(ctx context.Context, turnNo int, t Turn, text string) (ad
 		}
 		calls = append(calls, rec)
 	}
+	if err := s.writeFiles(turnNo, t.Files); err != nil {
+		return adapter.Result{}, err
+	}
 	if err := sleep(ctx, t.DelayMs); err != nil {
 		return adapter.Result{}, err
 	}
@@ -160,6 +165,21 @@ func (s *session) play(ctx context.Context, turnNo int, t Turn, text string) (ad
 	}
 	s.history = append(s.history, entry)
 	return res, nil
+}
+
+// writeFiles writes the turn's files into the working directory.
+func (s *session) writeFiles(turnNo int, files map[string]string) error {
+	for _, rel := range sortedPaths(files) {
+		path := filepath.Join(s.spec.WorkingDirectory, rel)
+		err := os.MkdirAll(filepath.Dir(path), 0o755)
+		if err == nil {
+			err = os.WriteFile(path, []byte(files[rel]), 0o644)
+		}
+		if err != nil {
+			return agentproto.Errorf(agentproto.CodeExecution, "harness test: turn %d: write %s: %v", turnNo, rel, err)
+		}
+	}
+	return nil
 }
 
 func (s *session) expect(turnNo int, e *Expect, text string) error {
@@ -207,6 +227,7 @@ func (s *session) replyContext(turnNo int, text string, calls []map[string]any) 
 		"provider":         s.spec.Provider,
 		"effort":           s.spec.Effort,
 		"workingDirectory": s.spec.WorkingDirectory,
+		"harnessContext":   s.spec.HarnessContext,
 		"allowedMcps":      strings.Join(s.spec.AllowedMcps, ","),
 		"allowedTools":     joinOrUnset(s.spec.Tools.AllowedTools),
 		"disallowedTools":  joinOrUnset(s.spec.Tools.DisallowedTools),

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 
 	"gopkg.in/yaml.v3"
 
@@ -45,6 +46,10 @@ type Turn struct {
 	// DelayMs waits after the tool calls, before the reply (cancellable).
 	DelayMs   int        `json:"delayMs,omitempty"`
 	ToolCalls []ToolCall `json:"toolCalls,omitempty"`
+	// Files are written after the tool calls, as an agent editing its
+	// checkout would: path (relative to the agent's working directory, the
+	// worktree when it has one) → content.
+	Files map[string]string `json:"files,omitempty"`
 	// Reply is the text reply, a Handlebars template (see replyContext).
 	Reply *string `json:"reply,omitempty"`
 	// Value is the structured reply, for agents with an outputSchema.
@@ -134,6 +139,11 @@ func (s *Script) check() error {
 		if t.Reply != nil && len(t.Value) > 0 {
 			return fmt.Errorf("turns[%d]: give reply or value, not both", i)
 		}
+		for _, path := range sortedPaths(t.Files) {
+			if !filepath.IsLocal(path) {
+				return fmt.Errorf("turns[%d].files: %q must be a relative path inside the working directory", i, path)
+			}
+		}
 		for j, c := range t.ToolCalls {
 			if c.Tool == "" {
 				return fmt.Errorf("turns[%d].toolCalls[%d].tool: required", i, j)
@@ -144,4 +154,13 @@ func (s *Script) check() error {
 		}
 	}
 	return nil
+}
+
+func sortedPaths(files map[string]string) []string {
+	paths := make([]string, 0, len(files))
+	for p := range files {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	return paths
 }
