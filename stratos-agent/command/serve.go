@@ -42,7 +42,7 @@ func serve(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return clierr.New("home_unknown", "cannot find the home directory: %v", err)
 	}
-	h, err := host.New(host.Options{Log: log, Home: home})
+	h, err := host.New(host.Options{Log: log, Home: home, Stderr: cmd.Root().ErrWriter})
 	if err != nil {
 		return clierr.New("internal", "%v", err)
 	}

@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -40,6 +41,9 @@ type Options struct {
 	// Harnesses maps harness names to adapter factories; nil: the built-in
 	// ones.
 	Harnesses map[string]adapter.Factory
+	// Stderr receives the diagnostics of the tools the host executes
+	// (stratos-worktree); nil discards them.
+	Stderr io.Writer
 }
 
 // Host serves one top-level execution.
@@ -49,6 +53,7 @@ type Host struct {
 	harnesses map[string]adapter.Factory
 	validator *agentconfig.Validator
 	peer      Peer
+	stderr    io.Writer
 
 	mu          sync.Mutex
 	initialized bool
@@ -57,6 +62,7 @@ type Host struct {
 	sessions    map[string]*session
 	closedExecs map[string]bool
 	workflows   map[string]*agentconfig.Workflow
+	worktrees   *worktrees // set by initialize
 }
 
 // New returns a host that talks to peer (SetPeer may supply it later).
@@ -71,7 +77,10 @@ func New(opts Options) (*Host, error) {
 	if opts.Harnesses == nil {
 		opts.Harnesses = map[string]adapter.Factory{"test": testharness.New}
 	}
-	return &Host{log: opts.Log, home: opts.Home, harnesses: opts.Harnesses, validator: v,
+	if opts.Stderr == nil {
+		opts.Stderr = io.Discard
+	}
+	return &Host{log: opts.Log, home: opts.Home, harnesses: opts.Harnesses, validator: v, stderr: opts.Stderr,
 		sessions: map[string]*session{}, closedExecs: map[string]bool{}, workflows: map[string]*agentconfig.Workflow{}}, nil
 }
 
@@ -124,6 +133,7 @@ func (h *Host) Handle(ctx context.Context, method string, params json.RawMessage
 		return h.closeAgents(ctx, func(s *session) bool { return s.executionID == p.ExecutionID })
 	case agentproto.MethodShutdown:
 		_, err := h.closeAgents(ctx, func(*session) bool { return true })
+		h.releaseWorktrees(ctx)
 		return struct{}{}, err
 	}
 	return nil, agentproto.Errorf(agentproto.CodeProtocol, "unknown method %q", method)
@@ -186,6 +196,7 @@ func (h *Host) initialize(p agentproto.InitializeParams) (*agentproto.Initialize
 	h.initialized = true
 	h.pool = admission.New(limits.MaxConcurrent, limits.MaxOutstanding)
 	h.events = rec
+	h.worktrees = newWorktrees(p.ExecutionID, h.log, h.stderr, h.record)
 	h.log.Debug("initialized", "execution", p.ExecutionID, "maxConcurrent", limits.MaxConcurrent, "maxOutstanding", limits.MaxOutstanding)
 	return &agentproto.InitializeResult{ProtocolVersion: agentproto.ProtocolVersion, Version: version.Version, Settings: limits, EventsFile: path}, nil
 }
@@ -244,6 +255,7 @@ func (h *Host) closeAgents(ctx context.Context, match func(*session) bool) (*age
 // the SDK shuts the host down or its stdin closes.
 func (h *Host) Close(ctx context.Context) error {
 	_, err := h.closeAgents(ctx, func(*session) bool { return true })
+	h.releaseWorktrees(ctx)
 	h.mu.Lock()
 	rec := h.events
 	h.events = nil
@@ -254,6 +266,17 @@ func (h *Host) Close(ctx context.Context) error {
 		}
 	}
 	return err
+}
+
+// releaseWorktrees releases the worktrees the agents acquired, once every
+// session is closed: the top-level execution and its descendants are done.
+func (h *Host) releaseWorktrees(ctx context.Context) {
+	h.mu.Lock()
+	w := h.worktrees
+	h.mu.Unlock()
+	if w != nil {
+		w.releaseAll(ctx)
+	}
 }
 
 // workflow returns the parsed workflow.yaml of dir, cached for the host's

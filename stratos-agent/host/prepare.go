@@ -1,6 +1,7 @@
 package host
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -30,7 +31,7 @@ type prepared struct {
 
 // prepare resolves the configuration of the agent that p executes, renders
 // its system prompt and makes its adapter. Nothing is started yet.
-func (h *Host) prepare(s *session, p agentproto.ExecuteParams) (*prepared, error) {
+func (h *Host) prepare(ctx context.Context, s *session, p agentproto.ExecuteParams) (*prepared, error) {
 	wf, err := h.workflow(p.Workflow)
 	if err != nil {
 		return nil, err
@@ -74,9 +75,6 @@ func (h *Host) prepare(s *session, p agentproto.ExecuteParams) (*prepared, error
 			return nil, agentproto.Errorf(agentproto.CodeConfiguration, "agent %q: %v", s.name, err).Wrap(err)
 		}
 	}
-	if cfg.Worktree != nil && cfg.Worktree.Enabled {
-		return nil, agentproto.Errorf(agentproto.CodeConfiguration, "agent %q: worktree.enabled is not available in this version of Stratos", s.name)
-	}
 	if spec.WorkingDirectory, err = workingDirectory(cfg.WorkingDirectory, p.Cwd, s.name); err != nil {
 		return nil, err
 	}
@@ -88,6 +86,14 @@ func (h *Host) prepare(s *session, p agentproto.ExecuteParams) (*prepared, error
 		if schema, err = resolveSchema(p.OutputSchema, s.name); err != nil {
 			return nil, err
 		}
+	}
+	if wt := cfg.Worktree; wt != nil && wt.Enabled {
+		// Last, so that a configuration error found above creates nothing.
+		got, err := h.worktrees.acquire(ctx, s, spec.WorkingDirectory, *wt)
+		if err != nil {
+			return nil, err
+		}
+		spec.WorkingDirectory, spec.HarnessContext = got.Path, got.HarnessContext
 	}
 	k := &sdkHooks{peer: h.peer, agentID: s.id, executionID: s.executionID, name: s.name, has: map[string]bool{}}
 	for _, name := range p.Hooks {

@@ -117,7 +117,7 @@ func (s *session) run(ctx context.Context, p agentproto.ExecuteParams) (*agentpr
 	s.mu.Unlock()
 	if pr == nil {
 		var err error
-		if pr, err = s.h.prepare(s, p); err != nil {
+		if pr, err = s.h.prepare(ctx, s, p); err != nil {
 			return nil, err
 		}
 		s.mu.Lock()

@@ -1,0 +1,314 @@
+package host
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"sync"
+
+	"github.com/hashicorp/go-hclog"
+
+	"github.com/stratoscli/stratos/shared/agentproto"
+	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/sibling"
+)
+
+// worktreeTool manages the worktrees. The host executes it with --json and
+// never imports it: modules do not import each other.
+const worktreeTool = "stratos-worktree"
+
+// worktrees gives agents with worktree.enabled their managed checkout. One
+// per host: every acquire registers a use by the top-level execution (the
+// owner) held by this host process (the owner process), so agents of the
+// execution and its children that share a named worktree hold one use, and a
+// host that dies without releasing leaves a stale owner that the next run's
+// reconcile drops. Each repository is reconciled once, before its first
+// acquire; every worktree acquired is released once, when the host shuts
+// down after closing its sessions.
+type worktrees struct {
+	owner  string // the top-level execution ID
+	log    hclog.Logger
+	stderr io.Writer // where the tool's own diagnostics go
+	record func(agentproto.Event)
+
+	mu sync.Mutex
+	// reconciles is keyed by the top directory of the checkout that holds a
+	// working directory (see checkoutTop), so agents working anywhere in
+	// one repository wait for one reconcile.
+	reconciles map[string]*reconcileOnce
+	held       map[string]*heldWorktree // by repository + "\x00" + name
+	// byAgent remembers each agent's worktree: when preparing the agent
+	// fails after the acquire, the next execute prepares it again and must
+	// get the same checkout, not a second fresh one.
+	byAgent  map[string]*acquired
+	released bool
+}
+
+type reconcileOnce struct {
+	done chan struct{}
+	err  error // the tool's error, set before done closes
+}
+
+// heldWorktree is one worktree this host registered a use of.
+type heldWorktree struct {
+	repository, name, path string
+	agents                 []string // the agent IDs that acquired it
+}
+
+// acquired is stratos-worktree acquire's JSON result (the fields the host
+// uses; docs/worktree.md has them all).
+type acquired struct {
+	Path           string            `json:"path"`
+	Branch         string            `json:"branch"`
+	Name           string            `json:"name"`
+	Repository     string            `json:"repository"`
+	Created        bool              `json:"created"`
+	Reused         bool              `json:"reused"`
+	Protected      bool              `json:"protected"`
+	HarnessContext string            `json:"harnessContext"`
+	Warnings       []json.RawMessage `json:"warnings"`
+}
+
+// settled is the part of release's JSON result the host logs.
+type settled struct {
+	Path     string            `json:"path"`
+	Outcome  string            `json:"outcome"`
+	Reason   string            `json:"reason"`
+	Warnings []json.RawMessage `json:"warnings"`
+}
+
+func newWorktrees(owner string, log hclog.Logger, stderr io.Writer, record func(agentproto.Event)) *worktrees {
+	return &worktrees{owner: owner, log: log, stderr: stderr, record: record,
+		reconciles: map[string]*reconcileOnce{}, held: map[string]*heldWorktree{}, byAgent: map[string]*acquired{}}
+}
+
+// run executes the tool with --json and decodes its result into out.
+func (w *worktrees) run(ctx context.Context, out any, args ...string) error {
+	return sibling.RunJSON(ctx, worktreeTool, append(args, "--json"), nil, out, w.stderr)
+}
+
+// acquire hands the agent s its worktree in the repository containing dir
+// (the resolved workingDirectory). A failure is the agent's catchable
+// error: configuration when the setting or the directory is at fault (a
+// conflicting path, not a repository, an invalid name), initialization
+// otherwise.
+func (w *worktrees) acquire(ctx context.Context, s *session, dir string, wt agentproto.Worktree) (*acquired, error) {
+	// Cancelling the execute must not kill the tool halfway: a use it
+	// registered but never reported could not be released.
+	ctx = context.WithoutCancel(ctx)
+	w.mu.Lock()
+	prev := w.byAgent[s.id]
+	w.mu.Unlock()
+	if prev != nil {
+		return prev, nil
+	}
+	if err := w.reconcile(ctx, s, dir); err != nil {
+		return nil, err
+	}
+	args := []string{"acquire", "--repo", dir, "--owner", w.owner, "--owner-pid", strconv.Itoa(os.Getpid())}
+	if wt.Name != nil {
+		args = append(args, "--name", *wt.Name)
+	}
+	if wt.Cleanup != nil && !*wt.Cleanup {
+		args = append(args, "--cleanup=false")
+	}
+	var res acquired
+	if err := w.run(ctx, &res, args...); err != nil {
+		return nil, worktreeError(s.name, dir, err)
+	}
+	h := &heldWorktree{repository: res.Repository, name: res.Name, path: res.Path, agents: []string{s.id}}
+	w.mu.Lock()
+	if w.released {
+		// The host shut down while the tool ran: give the use back now.
+		w.mu.Unlock()
+		w.release(ctx, h)
+		return nil, contextClosed(s.name)
+	}
+	w.byAgent[s.id] = &res
+	key := res.Repository + "\x00" + res.Name
+	if prev := w.held[key]; prev != nil {
+		prev.agents = append(prev.agents, s.id)
+	} else {
+		w.held[key] = h
+	}
+	if _, ok := w.reconciles[res.Path]; !ok {
+		w.reconciles[res.Path] = finishedReconcile() // the checkout is in a reconciled repository
+	}
+	w.mu.Unlock()
+	s.event("worktree.acquired", map[string]any{"name": res.Name, "path": res.Path, "branch": res.Branch, "repository": res.Repository,
+		"created": res.Created, "reused": res.Reused, "protected": res.Protected, "warnings": nonNil(res.Warnings)})
+	return &res, nil
+}
+
+// reconcile runs stratos-worktree reconcile for the repository containing
+// dir unless this host did already, so that worktrees of runs whose host
+// died (SIGKILL) are cleaned up before this run adds its own. Reconcile is
+// best effort: only a directory that is no usable repository fails the
+// agent (acquire would fail the same way); other failures are warnings.
+func (w *worktrees) reconcile(ctx context.Context, s *session, dir string) error {
+	top := checkoutTop(dir)
+	w.mu.Lock()
+	r, seen := w.reconciles[top]
+	if !seen {
+		r = &reconcileOnce{done: make(chan struct{})}
+		w.reconciles[top] = r
+	}
+	w.mu.Unlock()
+	if seen {
+		<-r.done
+		return r.errFor(s.name, dir)
+	}
+	var raw json.RawMessage
+	err := w.run(ctx, &raw, "reconcile", "--repo", dir)
+	var ce *clierr.Error
+	switch {
+	case err == nil:
+		var res struct {
+			Repository string `json:"repository"`
+		}
+		_ = json.Unmarshal(raw, &res)
+		details := map[string]any{}
+		_ = json.Unmarshal(raw, &details)
+		s.event("worktree.reconciled", details)
+		w.mu.Lock()
+		if _, ok := w.reconciles[res.Repository]; !ok && res.Repository != "" {
+			w.reconciles[res.Repository] = r
+		}
+		w.mu.Unlock()
+	case errors.As(err, &ce) && ce.Exit == 2:
+		w.mu.Lock()
+		delete(w.reconciles, top) // the next execute tries again
+		w.mu.Unlock()
+	default:
+		w.log.Warn("reconciling worktrees failed; acquiring anyway", "repository", dir, "error", err)
+		s.event("worktree.reconciled", map[string]any{"status": "failed", "error": err.Error(), "workingDirectory": dir})
+		err = nil
+	}
+	r.err = err
+	close(r.done)
+	return r.errFor(s.name, dir)
+}
+
+// errFor is the reconcile's failure as the error of agent, or nil.
+func (r *reconcileOnce) errFor(agent, dir string) error {
+	if r.err == nil {
+		return nil
+	}
+	return worktreeError(agent, dir, r.err)
+}
+
+func finishedReconcile() *reconcileOnce {
+	r := &reconcileOnce{done: make(chan struct{})}
+	close(r.done)
+	return r
+}
+
+// releaseAll releases every worktree acquired, concurrently (each has its
+// own lock), once: the top-level execution and all its descendants have
+// finished and every session is closed. Problems are reported softly.
+func (w *worktrees) releaseAll(ctx context.Context) {
+	w.mu.Lock()
+	if w.released {
+		w.mu.Unlock()
+		return
+	}
+	w.released = true
+	keys := make([]string, 0, len(w.held))
+	for k := range w.held {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	held := make([]*heldWorktree, len(keys))
+	for i, k := range keys {
+		held[i] = w.held[k]
+	}
+	w.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, h := range held {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w.release(ctx, h)
+		}()
+	}
+	wg.Wait()
+}
+
+// release drops this execution's use of h and records what cleanup decided
+// (worktree.released). The tool logs its warnings (a dirty checkout kept,
+// a lock timeout) on stderr itself; a checkout kept without one (in use by
+// another run, protected) gets an info line here.
+func (w *worktrees) release(ctx context.Context, h *heldWorktree) {
+	agents := append([]string(nil), h.agents...)
+	sort.Strings(agents)
+	details := map[string]any{}
+	var raw json.RawMessage
+	if err := w.run(ctx, &raw, "release", "--repo", h.repository, "--name", h.name, "--owner", w.owner); err != nil {
+		w.log.Warn("worktree not released; a later run's reconcile drops this host's use", "worktree", h.name, "repository", h.repository, "error", err)
+		details = map[string]any{"name": h.name, "path": h.path, "repository": h.repository, "status": "failed", "error": err.Error()}
+	} else {
+		_ = json.Unmarshal(raw, &details)
+		var res settled
+		_ = json.Unmarshal(raw, &res)
+		if res.Outcome == "kept" && len(res.Warnings) == 0 {
+			w.log.Info("worktree kept", "worktree", h.name, "path", res.Path, "reason", res.Reason)
+		}
+		details["status"] = "released"
+	}
+	details["agents"] = agents
+	w.record(agentproto.Event{Type: "worktree.released", ExecutionID: w.owner, Details: details})
+}
+
+// checkoutTop is the directory of the checkout holding dir: the nearest
+// ancestor (dir included) with a .git entry, or dir itself when there is
+// none. It only keys the reconcile bookkeeping, so a guess that is wrong in
+// an unusual layout costs one more reconcile, never a missed one for the
+// usual layouts.
+func checkoutTop(dir string) string {
+	for d := filepath.Clean(dir); ; {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return filepath.Clean(dir)
+		}
+		d = parent
+	}
+}
+
+// worktreeError turns a failed stratos-worktree call into the agent's
+// error. Invalid input (exit 2: not a repository, an invalid name) and a
+// conflicting path are the configuration's fault; anything else (a lock
+// timeout, git failing, the tool missing) is an initialization failure,
+// which the next execute retries.
+func worktreeError(agent, dir string, err error) error {
+	code := agentproto.CodeInitialization
+	details := map[string]any{"workingDirectory": dir}
+	msg := err.Error()
+	var ce *clierr.Error
+	if errors.As(err, &ce) {
+		if ce.Exit == 2 || ce.Code == "path_conflict" {
+			code = agentproto.CodeConfiguration
+		}
+		details["worktreeError"] = ce.Code
+		if len(ce.Details) > 0 {
+			details["worktree"] = ce.Details
+		}
+		msg = ce.Message
+	}
+	return agentproto.Errorf(code, "agent %q: cannot acquire its worktree: %s (the resolved workingDirectory %s names the repository)", agent, msg, dir).
+		WithDetails(details).Wrap(err)
+}
+
+func nonNil(list []json.RawMessage) []json.RawMessage {
+	if list == nil {
+		return []json.RawMessage{}
+	}
+	return list
+}
