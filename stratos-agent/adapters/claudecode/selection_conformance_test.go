@@ -2,6 +2,7 @@ package claudecode
 
 import (
 	"context"
+	"errors"
 	"os"
 	"slices"
 	"strings"
@@ -74,6 +75,10 @@ func TestEveryCandidateUnavailable(t *testing.T) {
 	a := b.adapter(adapter.Spec{Models: []string{"anthropic/claude-opus-4-7", "anthropic/claude-sonnet-4-5"}}, nil)
 	_, err := a.Execute(ctx(t), "hello")
 	wantCode(t, err, agentproto.CodeModelUnavailable)
+	var ae *agentproto.Error
+	if !errors.As(err, &ae) || ae.Details["selectable"] != true {
+		t.Errorf("an exhausted list before any work must stay selectable for the host: %+v", ae)
+	}
 }
 
 func TestOnlySelectedMCPServersAndRemovedToolsAbsent(t *testing.T) {

@@ -181,7 +181,7 @@ func (s *session) advance(ctx context.Context, p *process, t *turn, cause error)
 	last := s.cand+1 >= len(s.candidates)
 	s.mu.Unlock()
 	if !ok {
-		return false, cause
+		return false, markSelectable(cause, false)
 	}
 	if err := s.stopProcess(ctx, p); err != nil {
 		return false, errors.Join(cause, agentproto.Errorf(agentproto.CodeExecution,
@@ -189,7 +189,7 @@ func (s *session) advance(ctx context.Context, p *process, t *turn, cause error)
 	}
 	if last {
 		return false, agentproto.Errorf(agentproto.CodeModelUnavailable, "agent %q: no model of %v is available through claude-code (last: %v)",
-			s.spec.Name, s.spec.Models, cause).WithDetails(map[string]any{"harness": Harness, "models": s.spec.Models}).Wrap(cause)
+			s.spec.Name, s.spec.Models, cause).WithDetails(map[string]any{"harness": Harness, "models": s.spec.Models, "selectable": true}).Wrap(cause)
 	}
 	s.mu.Lock()
 	s.cand++
@@ -452,5 +452,23 @@ func (s *session) Close(ctx context.Context) error {
 	if dir != "" {
 		os.RemoveAll(dir)
 	}
+	return err
+}
+
+// markSelectable records on a model_unavailable error whether the agent
+// host may still try another harness (details.selectable): only when the
+// rejection came before any output or tool work of a conversation not yet
+// pinned. Other errors are returned unchanged.
+func markSelectable(err error, selectable bool) error {
+	var ae *agentproto.Error
+	if !errors.As(err, &ae) || ae.Code != agentproto.CodeModelUnavailable {
+		return err
+	}
+	d := map[string]any{}
+	for k, v := range ae.Details {
+		d[k] = v
+	}
+	d["selectable"] = selectable
+	ae.Details = d
 	return err
 }

@@ -2,6 +2,7 @@ package claudecode
 
 import (
 	"encoding/json"
+	"errors"
 	"reflect"
 	"slices"
 	"strings"
@@ -196,5 +197,17 @@ func TestEnvAuthenticates(t *testing.T) {
 		if got := envAuthenticates(c.env, c.backend); got != c.want {
 			t.Errorf("%v %v: %v", c.env, c.backend, got)
 		}
+	}
+}
+
+func TestMarkSelectable(t *testing.T) {
+	err := markSelectable(agentproto.Errorf(agentproto.CodeModelUnavailable, "gone").WithDetails(map[string]any{"harness": Harness}), false)
+	var ae *agentproto.Error
+	if !errors.As(err, &ae) || ae.Details["selectable"] != false || ae.Details["harness"] != Harness {
+		t.Errorf("details %v", ae.Details)
+	}
+	other := agentproto.Errorf(agentproto.CodeExecution, "x")
+	if markSelectable(other, true) != other || other.Details != nil {
+		t.Errorf("non-availability error changed")
 	}
 }
