@@ -4,6 +4,7 @@
 package command
 
 import (
+	"context"
 	"io"
 	"os"
 
@@ -59,6 +60,30 @@ func targetArg(cmd *cli.Command) (string, error) {
 
 func nameFlag() *cli.StringFlag {
 	return &cli.StringFlag{Name: "name", Usage: "the workflow to work on (same as the positional argument)"}
+}
+
+// prepareRequired prepares the one workflow the command requires (argument
+// or --name) and turns a failed preparation into a build_failed error.
+func prepareRequired(ctx context.Context, cmd *cli.Command) (*pipeline.Outcome, error) {
+	target, err := targetArg(cmd)
+	if err != nil {
+		return nil, err
+	}
+	if target == "" {
+		return nil, clierr.Usage("usage", "usage: %s", cmd.UsageText)
+	}
+	s, err := session(cmd)
+	if err != nil {
+		return nil, err
+	}
+	out, err := s.PrepareTarget(ctx, target)
+	if err != nil {
+		return nil, err
+	}
+	if out.Target.Failed() {
+		return nil, buildFailedError(out)
+	}
+	return out, nil
 }
 
 // buildFailedError reports a failed preparation of the requested workflow.

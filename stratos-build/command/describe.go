@@ -51,23 +51,9 @@ type describeOutput struct {
 }
 
 func runContract(ctx context.Context, cmd *cli.Command, describe bool) error {
-	target, err := targetArg(cmd)
+	out, err := prepareRequired(ctx, cmd)
 	if err != nil {
 		return err
-	}
-	if target == "" {
-		return clierr.Usage("usage", "usage: %s", cmd.UsageText)
-	}
-	s, err := session(cmd)
-	if err != nil {
-		return err
-	}
-	out, err := s.PrepareTarget(ctx, target)
-	if err != nil {
-		return err
-	}
-	if out.Target.Failed() {
-		return buildFailedError(out)
 	}
 	def, err := definition(ctx, out)
 	if err != nil {

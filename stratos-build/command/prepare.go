@@ -37,23 +37,9 @@ type Prepared struct {
 }
 
 func runPrepare(ctx context.Context, cmd *cli.Command) error {
-	target, err := targetArg(cmd)
+	out, err := prepareRequired(ctx, cmd)
 	if err != nil {
 		return err
-	}
-	if target == "" {
-		return clierr.Usage("usage", "usage: %s", cmd.UsageText)
-	}
-	s, err := session(cmd)
-	if err != nil {
-		return err
-	}
-	out, err := s.PrepareTarget(ctx, target)
-	if err != nil {
-		return err
-	}
-	if out.Target.Failed() {
-		return buildFailedError(out)
 	}
 	w := out.Target.Workflow()
 	return clierr.PrintJSON(cmd.Root().Writer, Prepared{
