@@ -8,10 +8,11 @@
 // measured against CLI 2.1.332; the conformance tests in this package run
 // that CLI against the fake model server (shared/fakemodel).
 //
-// Layout: factory.go validates the fixed configuration; launch.go builds
-// argv and environment; process.go owns the child process and its pipes;
-// control.go answers the CLI's control requests; hooks.go translates the
-// author's tool hooks; turn.go runs one prompt; events.go maps frames to
-// Stratos events; auth.go and catalog.go are the initialization checks;
-// session.go ties them together behind adapter.Adapter.
+// Layout: factory.go validates the fixed configuration; session.go holds
+// the session and its initialization checks (with auth.go, catalog.go,
+// mcp.go) and starts the process; launch.go builds argv and environment;
+// process.go owns the child process and its pipes; control.go answers the
+// CLI's control requests; hooks.go translates the author's tool hooks;
+// execute.go and turn.go run one prompt; selection.go walks the model list;
+// lifecycle.go cancels and closes; events.go maps frames to Stratos events.
 package claudecode

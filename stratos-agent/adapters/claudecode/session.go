@@ -2,8 +2,8 @@ package claudecode
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
-	"fmt"
 	"os"
 	"strings"
 	"sync"
@@ -142,81 +142,6 @@ func (s *session) prepareMCP(bin string, env, keys []string, cands []Candidate) 
 	return nil
 }
 
-// Execute sends one prompt and waits for its own result. Before the
-// conversation is pinned, a structured model-unavailable rejection that
-// came before any output or tool work closes the process and sends the
-// same prompt to the next candidate.
-func (s *session) Execute(ctx context.Context, prompt string) (adapter.Result, error) {
-	for {
-		p, obs, err := s.ensureProcess(ctx)
-		if err != nil {
-			return adapter.Result{}, err
-		}
-		res, t, err := s.runTurn(ctx, p, obs, prompt)
-		if err == nil {
-			s.pin()
-			return res, nil
-		}
-		advanced, err := s.advance(ctx, p, t, err)
-		if !advanced {
-			s.pin()
-			return adapter.Result{}, err
-		}
-	}
-}
-
-func (s *session) pin() {
-	s.mu.Lock()
-	s.pinned = true
-	s.mu.Unlock()
-}
-
-// advance moves to the next candidate when the selection rule allows it.
-// The rejected process must close first; if it cannot, both errors are
-// reported and the selection stops.
-func (s *session) advance(ctx context.Context, p *process, t *turn, cause error) (bool, error) {
-	s.mu.Lock()
-	ok := !s.pinned && agentproto.CodeOf(cause) == agentproto.CodeModelUnavailable && t != nil && !t.hadWork()
-	rejected := s.candidates[s.cand]
-	last := s.cand+1 >= len(s.candidates)
-	s.mu.Unlock()
-	if !ok {
-		return false, markSelectable(cause, false)
-	}
-	if err := s.stopProcess(ctx, p); err != nil {
-		return false, errors.Join(cause, agentproto.Errorf(agentproto.CodeExecution,
-			"agent %q: closing the rejected claude process failed, so no other model is tried: %v", s.spec.Name, err))
-	}
-	if last {
-		return false, agentproto.Errorf(agentproto.CodeModelUnavailable, "agent %q: no model of %v is available through claude-code (last: %v)",
-			s.spec.Name, s.spec.Models, cause).WithDetails(map[string]any{"harness": Harness, "models": s.spec.Models, "selectable": true}).Wrap(cause)
-	}
-	s.mu.Lock()
-	s.cand++
-	next := s.candidates[s.cand]
-	s.sessionID, s.launched = newUUID(), false
-	s.mu.Unlock()
-	s.emit(adapter.Event{Type: "model.unavailable", Time: time.Now(), Details: map[string]any{
-		"model": rejected.Model, "nativeModel": rejected.NativeID, "next": next.Model, "error": cause.Error()}})
-	return true, nil
-}
-
-func (t *turn) hadWork() bool {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.work
-}
-
-// stopProcess shuts the current process down and forgets it.
-func (s *session) stopProcess(ctx context.Context, p *process) error {
-	s.mu.Lock()
-	if s.proc == p {
-		s.proc, s.obs = nil, nil
-	}
-	s.mu.Unlock()
-	return p.shutdown(ctx)
-}
-
 // ensureProcess returns the running CLI, starting it (and initializing the
 // control protocol) when there is none; a CLI that died between prompts is
 // restarted on the same conversation with --resume.
@@ -306,7 +231,7 @@ func (s *session) onFrame(obs *observer, f *frame) {
 		return
 	}
 	r := &resultFrame{}
-	if err := jsonUnmarshal(f.raw, r); err != nil {
+	if err := json.Unmarshal(f.raw, r); err != nil {
 		s.log.Warn("undecodable result frame", "error", err)
 		return
 	}
@@ -320,155 +245,4 @@ func (s *session) onFrame(obs *observer, f *frame) {
 	}
 	obs.turnUsage(r, "")
 	s.log.Debug("result of a turn no prompt asked for (background wake-up)", "subtype", r.Subtype, "isError", r.IsError)
-}
-
-// runTurn sends the prompt and waits for its result, or for cancellation.
-func (s *session) runTurn(ctx context.Context, p *process, obs *observer, prompt string) (adapter.Result, *turn, error) {
-	t := newTurn(ctx)
-	s.mu.Lock()
-	s.turn = t
-	s.mu.Unlock()
-	defer func() {
-		s.mu.Lock()
-		if s.turn == t {
-			s.turn = nil
-		}
-		s.mu.Unlock()
-	}()
-	if err := p.send(userMessage(t, prompt)); err != nil {
-		return adapter.Result{}, t, s.exited(p, t)
-	}
-	schema := len(s.spec.OutputSchema) > 0
-	select {
-	case r := <-t.result:
-		res, err := t.outcome(r, schema, s.spec.Name)
-		return res, t, err
-	case <-p.exited:
-		return adapter.Result{}, t, s.exited(p, t)
-	case <-ctx.Done():
-	case <-t.cancelledCh:
-	}
-	s.cancelTurn(p, obs, t)
-	timer := time.NewTimer(cancelWait)
-	defer timer.Stop()
-	select {
-	case <-t.result:
-	case <-p.exited:
-	case <-timer.C:
-		s.log.Warn("claude did not end the interrupted turn in time", "wait", cancelWait)
-	}
-	return adapter.Result{}, t, cancelledError(s.spec.Name)
-}
-
-func (s *session) exited(p *process, t *turn) error {
-	<-p.exited
-	t.mu.Lock()
-	failure, cancelled := t.failure, t.cancelled
-	t.mu.Unlock()
-	if failure != nil {
-		return failure
-	}
-	if cancelled {
-		return cancelledError(s.spec.Name)
-	}
-	return agentproto.Errorf(agentproto.CodeExecution, "agent %q: harness claude-code: %v", s.spec.Name, p.exitError()).
-		WithDetails(map[string]any{"harness": Harness})
-}
-
-// Cancel interrupts the running prompt and stops every live background
-// task of the session; it returns at once.
-func (s *session) Cancel() {
-	s.mu.Lock()
-	p, obs, t := s.proc, s.obs, s.turn
-	s.mu.Unlock()
-	if p == nil {
-		return
-	}
-	if t != nil {
-		s.cancelTurn(p, obs, t)
-		return
-	}
-	go s.stopTasks(p, obs)
-}
-
-// cancelTurn marks t cancelled and, once per turn, sends interrupt and
-// stop_task for each live background task (interrupt alone leaves
-// background shells running: claude-code.md §10).
-func (s *session) cancelTurn(p *process, obs *observer, t *turn) {
-	t.mu.Lock()
-	first := !t.cancelled
-	t.mu.Unlock()
-	t.cancel()
-	if !first {
-		return
-	}
-	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		if _, err := p.request(ctx, map[string]any{"subtype": "interrupt"}); err != nil {
-			s.log.Debug("interrupt", "error", err)
-		}
-		s.stopTasks(p, obs)
-	}()
-}
-
-func (s *session) stopTasks(p *process, obs *observer) {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	for _, id := range obs.liveTasks() {
-		if _, err := p.request(ctx, map[string]any{"subtype": "stop_task", "task_id": id}); err != nil {
-			s.log.Debug("stop_task", "task", id, "error", err)
-		}
-	}
-}
-
-// Close ends the session: a running prompt is interrupted, background tasks
-// are stopped, then the CLI is shut down (stdin closed, bounded wait,
-// SIGTERM, SIGKILL to its process group).
-func (s *session) Close(ctx context.Context) error {
-	s.mu.Lock()
-	if s.closed {
-		s.mu.Unlock()
-		return nil
-	}
-	s.closed = true
-	p, obs, t, dir := s.proc, s.obs, s.turn, s.tmpDir
-	s.proc, s.obs = nil, nil
-	s.mu.Unlock()
-	s.bgCancel()
-	var err error
-	if p != nil {
-		if t != nil {
-			t.cancel()
-			ictx, cancel := context.WithTimeout(ctx, 5*time.Second)
-			_, _ = p.request(ictx, map[string]any{"subtype": "interrupt"})
-			cancel()
-		}
-		s.stopTasks(p, obs)
-		if serr := p.shutdown(ctx); serr != nil {
-			err = fmt.Errorf("harness claude-code: %w", serr)
-		}
-	}
-	if dir != "" {
-		os.RemoveAll(dir)
-	}
-	return err
-}
-
-// markSelectable records on a model_unavailable error whether the agent
-// host may still try another harness (details.selectable): only when the
-// rejection came before any output or tool work of a conversation not yet
-// pinned. Other errors are returned unchanged.
-func markSelectable(err error, selectable bool) error {
-	var ae *agentproto.Error
-	if !errors.As(err, &ae) || ae.Code != agentproto.CodeModelUnavailable {
-		return err
-	}
-	d := map[string]any{}
-	for k, v := range ae.Details {
-		d[k] = v
-	}
-	d["selectable"] = selectable
-	ae.Details = d
-	return err
 }

@@ -1,11 +1,6 @@
 package claudecode
 
-import (
-	"encoding/json"
-	"sort"
-)
-
-func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }
+import "sort"
 
 func sortedKeys[V any](m map[string]V) []string {
 	out := make([]string, 0, len(m))
