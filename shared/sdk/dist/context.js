@@ -77,14 +77,20 @@ export class ExecutionContext {
     unregister(resource) {
         this.#resources.delete(resource);
     }
-    /** Cancels this invocation and its active descendants; the first reason wins. */
+    /**
+     * Cancels this invocation and its active descendants; the first reason
+     * wins. The reason is usually a CancelledError; any other error (an
+     * uncaught exception) fails this invocation, and its descendants are
+     * cancelled because of it.
+     */
     cancel(reason) {
         if (this.signal.aborted) {
             return;
         }
         this.#controller.abort(reason);
+        const forChildren = reason instanceof CancelledError ? reason : new CancelledError(`cancelled because workflow "${this.workflow}" (${this.executionId}) failed`, { cause: reason });
         for (const child of this.#activeChildren) {
-            child.cancel(reason);
+            child.cancel(forChildren);
         }
     }
     /**

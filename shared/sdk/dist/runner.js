@@ -21,7 +21,6 @@ const resultFd = 3;
 const orphanGraceMs = 5000;
 const controller = new AbortController();
 const warnings = [];
-let uncaught;
 let top;
 function cancel(message) {
     controller.abort(new CancelledError(message));
@@ -63,10 +62,8 @@ async function main() {
         return { status: "succeeded", output: toJSONValue(output), tree: top?.node, warnings };
     }
     catch (err) {
-        if (uncaught !== undefined) {
-            return failed(new StratosError("uncaught_exception", `uncaught exception: ${uncaught.message}`, { cause: uncaught }));
-        }
-        return failed(toError(err), controller.signal.aborted ? "cancelled" : "failed");
+        const error = toError(err);
+        return failed(error, controller.signal.aborted && error instanceof CancelledError ? "cancelled" : "failed");
     }
 }
 function failed(error, status = "failed") {
@@ -154,8 +151,9 @@ process.on("SIGTERM", () => cancel("the run was terminated (SIGTERM)"));
 // top-level invocation is cancelled and cleaned up, and the exception is
 // reported as the error.
 process.on("uncaughtException", (err) => {
-    uncaught ??= toError(err);
-    controller.abort(new CancelledError(`uncaught exception: ${uncaught.message}`, { cause: uncaught }));
+    const error = toError(err);
+    process.stderr.write(`stratos: uncaught exception: ${error.stack ?? error.message}\n`);
+    controller.abort(new StratosError("uncaught_exception", `uncaught exception: ${error.message}`, { cause: error }));
 });
 // A rejected promise nobody awaited (a child started and never awaited, say)
 // is reported, not fatal: the workflow's own result decides the run.

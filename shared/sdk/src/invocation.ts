@@ -60,10 +60,10 @@ export async function invoke(spec: InvocationSpec): Promise<unknown> {
     }
     return output.value;
   } catch (err) {
-    // Once cancelled, the outcome is the cancellation, whatever the
+    // Once cancelled, the outcome is the cancellation's reason, whatever the
     // interrupted code threw on its way out (an AbortError, say).
-    const reason = ctx.signal.reason;
-    error = ctx.signal.aborted ? (reason instanceof CancelledError ? reason : new CancelledError(undefined, { cause: reason })) : toError(err);
+    const reason: unknown = ctx.signal.reason;
+    error = ctx.signal.aborted ? (reason instanceof Error ? reason : new CancelledError(undefined, { cause: reason })) : toError(err);
     throw error;
   } finally {
     unlink();
