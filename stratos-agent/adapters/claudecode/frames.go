@@ -26,14 +26,12 @@ type frame struct {
 	ParentToolUseID *string         `json:"parent_tool_use_id"`
 	Error           string          `json:"error"` // assistant: model_not_found, authentication_failed, rate_limit, …
 	ToolUseResult   json.RawMessage `json:"tool_use_result"`
-	IsReplay        bool            `json:"isReplay"`
 
 	// system
 	Status  *string          `json:"status"`
 	Tasks   []backgroundTask `json:"tasks"`
 	TaskID  string           `json:"task_id"`
 	ToolUse string           `json:"tool_use_id"`
-	Model   string           `json:"model"`
 
 	raw []byte
 }
