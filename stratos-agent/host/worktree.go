@@ -87,9 +87,10 @@ func newWorktrees(owner string, log hclog.Logger, stderr io.Writer, record func(
 		reconciles: map[string]*reconcileOnce{}, held: map[string]*heldWorktree{}, byAgent: map[string]*acquired{}}
 }
 
-// run executes the tool with --json and decodes its result into out.
-func (w *worktrees) run(ctx context.Context, out any, args ...string) error {
-	return sibling.RunJSON(ctx, worktreeTool, append(args, "--json"), nil, out, w.stderr)
+// run executes the tool with --json and decodes its result into out; the
+// tool's diagnostics go to stderr.
+func (w *worktrees) run(ctx context.Context, stderr io.Writer, out any, args ...string) error {
+	return sibling.RunJSON(ctx, worktreeTool, append(args, "--json"), nil, out, stderr)
 }
 
 // acquire hands the agent s its worktree in the repository containing dir
@@ -118,7 +119,7 @@ func (w *worktrees) acquire(ctx context.Context, s *session, dir string, wt agen
 		args = append(args, "--cleanup=false")
 	}
 	var res acquired
-	if err := w.run(ctx, &res, args...); err != nil {
+	if err := w.run(ctx, w.stderr, &res, args...); err != nil {
 		return nil, worktreeError(s.name, dir, err)
 	}
 	h := &heldWorktree{repository: res.Repository, name: res.Name, path: res.Path, agents: []string{s.id}}
@@ -164,14 +165,15 @@ func (w *worktrees) reconcile(ctx context.Context, s *session, dir string) error
 		return r.errFor(s.name, dir)
 	}
 	var raw json.RawMessage
-	err := w.run(ctx, &raw, "reconcile", "--repo", dir)
+	// The tool would log every dirty checkout earlier runs preserved, on
+	// every run; logReconciled says what concerns this one.
+	err := w.run(ctx, io.Discard, &raw, "reconcile", "--repo", dir)
 	var ce *clierr.Error
 	switch {
 	case err == nil:
-		var res struct {
-			Repository string `json:"repository"`
-		}
+		var res reconciled
 		_ = json.Unmarshal(raw, &res)
+		w.logReconciled(res)
 		details := map[string]any{}
 		_ = json.Unmarshal(raw, &details)
 		s.event("worktree.reconciled", details)
@@ -192,6 +194,40 @@ func (w *worktrees) reconcile(ctx context.Context, s *session, dir string) error
 	r.err = err
 	close(r.done)
 	return r.errFor(s.name, dir)
+}
+
+// reconciled is the part of reconcile's JSON result the host logs.
+type reconciled struct {
+	Repository  string `json:"repository"`
+	StaleOwners []struct {
+		Name string `json:"name"`
+		ID   string `json:"id"`
+		PID  int    `json:"pid"`
+	} `json:"staleOwnersRemoved"`
+	Warnings []diagnostic `json:"warnings"`
+}
+
+type diagnostic struct {
+	Code    string `json:"code"`
+	Name    string `json:"name"`
+	Message string `json:"message"`
+}
+
+// logReconciled logs the owners reconcile dropped (runs whose host died)
+// and its warnings, except the dirty checkouts earlier runs preserved:
+// those were reported when they were preserved, and stay visible in
+// stratos worktree list and in this run's worktree.reconciled event.
+func (w *worktrees) logReconciled(res reconciled) {
+	for _, o := range res.StaleOwners {
+		w.log.Info("dropped the worktree use of a run that is gone", "worktree", o.Name, "run", o.ID, "pid", o.PID, "repository", res.Repository)
+	}
+	for _, d := range res.Warnings {
+		if d.Code == "worktree_dirty" {
+			w.log.Debug(d.Message, "code", d.Code)
+			continue
+		}
+		w.log.Warn(d.Message, "code", d.Code)
+	}
 }
 
 // errFor is the reconcile's failure as the error of agent, or nil.
@@ -248,7 +284,7 @@ func (w *worktrees) release(ctx context.Context, h *heldWorktree) {
 	sort.Strings(agents)
 	details := map[string]any{}
 	var raw json.RawMessage
-	if err := w.run(ctx, &raw, "release", "--repo", h.repository, "--name", h.name, "--owner", w.owner); err != nil {
+	if err := w.run(ctx, w.stderr, &raw, "release", "--repo", h.repository, "--name", h.name, "--owner", w.owner); err != nil {
 		w.log.Warn("worktree not released; a later run's reconcile drops this host's use", "worktree", h.name, "repository", h.repository, "error", err)
 		details = map[string]any{"name": h.name, "path": h.path, "repository": h.repository, "status": "failed", "error": err.Error()}
 	} else {
