@@ -197,10 +197,23 @@ func (s *session) launchLocked() launch {
 		mcpConfigFile: s.mcpFile, env: childEnv(s.inherited, s.backendKeys, c.Env, s.explicit)}
 }
 
+// systemPromptParts is the fixed system prompt followed, for an agent in a
+// worktree, by the host's worktree context, once per session. The CLI
+// joins the parts with a blank line.
+func systemPromptParts(spec adapter.Spec) []string {
+	switch {
+	case spec.HarnessContext == "":
+		return []string{spec.SystemPrompt}
+	case spec.SystemPrompt == "":
+		return []string{spec.HarnessContext}
+	}
+	return []string{spec.SystemPrompt, spec.HarnessContext}
+}
+
 // initializeProtocol registers the hooks and sets the fixed system prompt
 // (and the output schema, as the TS SDK does) through initialize.
 func (s *session) initializeProtocol(ctx context.Context, p *process) error {
-	req := map[string]any{"subtype": "initialize", "hooks": hookRegistration(), "systemPrompt": []string{s.spec.SystemPrompt}}
+	req := map[string]any{"subtype": "initialize", "hooks": hookRegistration(), "systemPrompt": systemPromptParts(s.spec)}
 	if len(s.spec.OutputSchema) > 0 {
 		req["jsonSchema"] = nativeSchema(s.spec.OutputSchema)
 	}
