@@ -11,7 +11,7 @@
 //   - stdout and stderr belong to the workflow (stratos run passes both to
 //     its stderr, keeping its own stdout for the output JSON).
 import { writeSync } from "node:fs";
-import { resolveConfig } from "./config.js";
+import { deepFreeze, resolveConfig } from "./config.js";
 import { importDefinition } from "./definition.js";
 import { CancelledError, StratosError, errorChain, errorCode, toError } from "./errors.js";
 import { invoke } from "./invocation.js";
@@ -38,7 +38,7 @@ async function main() {
         return failed(new StratosError("runner_protocol", `reading the invocation from stdin failed: ${toError(err).message}`));
     }
     const host = { rootDir: invocation.rootDir, workflows: invocation.workflows ?? {}, warn };
-    const overrides = invocation.overrides ?? {};
+    const overrides = deepFreeze(invocation.overrides ?? {});
     let config;
     try {
         const own = host.workflows[invocation.workflow]?.config;

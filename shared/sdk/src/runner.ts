@@ -11,7 +11,7 @@
 //   - stdout and stderr belong to the workflow (stratos run passes both to
 //     its stderr, keeping its own stdout for the output JSON).
 import { writeSync } from "node:fs";
-import { resolveConfig, type ManifestSections, type WorkflowConfig, type WorkflowOverrides } from "./config.js";
+import { deepFreeze, resolveConfig, type ManifestSections, type WorkflowConfig, type WorkflowOverrides } from "./config.js";
 import type { ExecutionContext, InvocationNode, RuntimeHost, WorkflowTableEntry } from "./context.js";
 import { importDefinition } from "./definition.js";
 import { CancelledError, StratosError, errorChain, errorCode, toError, type ErrorLink } from "./errors.js";
@@ -75,7 +75,7 @@ async function main(): Promise<RunnerResult> {
     return failed(new StratosError("runner_protocol", `reading the invocation from stdin failed: ${toError(err).message}`));
   }
   const host: RuntimeHost = { rootDir: invocation.rootDir, workflows: invocation.workflows ?? {}, warn };
-  const overrides = invocation.overrides ?? {};
+  const overrides = deepFreeze(invocation.overrides ?? {});
   let config: WorkflowConfig;
   try {
     const own: ManifestSections | undefined = host.workflows[invocation.workflow]?.config;
