@@ -1,8 +1,6 @@
 package testscripts
 
 import (
-	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,9 +8,6 @@ import (
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
-
-	"github.com/stratoscli/stratos/shared/agentproto"
-	"github.com/stratoscli/stratos/stratos-agent/host"
 )
 
 // TestClaude runs testdata/claude: workflows whose agents use the real
@@ -37,9 +32,6 @@ func TestClaude(t *testing.T) {
 	if bin == "" {
 		t.Skip("STRATOS_TEST_CLAUDE is not set: no real claude CLI (scripts/test installs the pinned one and sets it)")
 	}
-	if !hostRunsClaude(t) {
-		t.Skip("the agent host does not register the claude-code harness yet: stratos-agent/host.New's built-in harnesses must map \"claude-code\" to claudecode.New (stratos-agent/adapters/claudecode)")
-	}
 	p := withFakeModel(params(t, "claude"))
 	setup := p.Setup
 	p.Setup = func(env *testscript.Env) error {
@@ -61,37 +53,6 @@ func TestClaude(t *testing.T) {
 	p.Cmds["claude-gone"] = cmdClaudeGone
 	p.Cmds["claude-waitfile"] = cmdClaudeWaitFile
 	testscript.Run(t, p)
-}
-
-// hostRunsClaude asks an in-process agent host to execute an agent with
-// harness claude-code and an effort no harness has: a host that knows the
-// harness rejects the effort (configuration), one that does not answers
-// harness_unavailable. Nothing starts either way.
-func hostRunsClaude(t *testing.T) bool {
-	dir := t.TempDir()
-	yaml := "name: probe\nshortDescription: Probe.\nlongDescription: Probe.\nagents:\n  a:\n    harness: claude-code\n    effort: no-such-effort\n"
-	if err := os.WriteFile(filepath.Join(dir, "workflow.yaml"), []byte(yaml), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	h, err := host.New(host.Options{Home: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	defer h.Close(ctx)
-	call := func(method string, params map[string]any) error {
-		b, _ := json.Marshal(params)
-		_, err := h.Handle(ctx, method, b)
-		return err
-	}
-	if err := call(agentproto.MethodInitialize, map[string]any{"protocolVersion": agentproto.ProtocolVersion, "executionId": "probe",
-		"runDir": filepath.Join(dir, "run"), "settings": map[string]any{"maxConcurrent": 1, "maxOutstanding": 1}}); err != nil {
-		t.Fatalf("probe host: %v", err)
-	}
-	err = call(agentproto.MethodAgentExecute, map[string]any{"agentId": "a1", "name": "a", "call": 1, "executionId": "probe",
-		"workflow": map[string]any{"name": "probe", "dir": dir}, "cwd": dir, "config": map[string]any{"configId": "a"}, "prompt": "x"})
-	return agentproto.CodeOf(err) != agentproto.CodeHarnessUnavailable
 }
 
 func cmdClaudeNoProc(ts *testscript.TestScript, neg bool, args []string) {

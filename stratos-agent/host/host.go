@@ -22,6 +22,7 @@ import (
 	"github.com/stratoscli/stratos/shared/settings"
 	"github.com/stratoscli/stratos/shared/version"
 	"github.com/stratoscli/stratos/stratos-agent/adapter"
+	"github.com/stratoscli/stratos/stratos-agent/adapters/claudecode"
 	"github.com/stratoscli/stratos/stratos-agent/admission"
 	"github.com/stratoscli/stratos/stratos-agent/agentconfig"
 	"github.com/stratoscli/stratos/stratos-agent/harness/testharness"
@@ -44,16 +45,20 @@ type Options struct {
 	// Stderr receives the diagnostics of the tools the host executes
 	// (stratos-worktree); nil discards them.
 	Stderr io.Writer
+	// Candidates orders harness/model candidates for agents without an
+	// explicit harness; nil: stratos-models candidates.
+	Candidates candidatesFunc
 }
 
 // Host serves one top-level execution.
 type Host struct {
-	log       hclog.Logger
-	home      string
-	harnesses map[string]adapter.Factory
-	validator *agentconfig.Validator
-	peer      Peer
-	stderr    io.Writer
+	log        hclog.Logger
+	home       string
+	harnesses  map[string]adapter.Factory
+	candidates candidatesFunc
+	validator  *agentconfig.Validator
+	peer       Peer
+	stderr     io.Writer
 
 	mu          sync.Mutex
 	initialized bool
@@ -75,12 +80,18 @@ func New(opts Options) (*Host, error) {
 		opts.Log = hclog.NewNullLogger()
 	}
 	if opts.Harnesses == nil {
-		opts.Harnesses = map[string]adapter.Factory{"test": testharness.New}
+		opts.Harnesses = map[string]adapter.Factory{
+			"test":        testharness.New,
+			"claude-code": claudecode.NewFactory(claudecode.Options{Log: opts.Log}),
+		}
 	}
 	if opts.Stderr == nil {
 		opts.Stderr = io.Discard
 	}
-	return &Host{log: opts.Log, home: opts.Home, harnesses: opts.Harnesses, validator: v, stderr: opts.Stderr,
+	if opts.Candidates == nil {
+		opts.Candidates = catalogCandidates(opts.Stderr)
+	}
+	return &Host{log: opts.Log, home: opts.Home, harnesses: opts.Harnesses, validator: v, stderr: opts.Stderr, candidates: opts.Candidates,
 		sessions: map[string]*session{}, closedExecs: map[string]bool{}, workflows: map[string]*agentconfig.Workflow{}}, nil
 }
 

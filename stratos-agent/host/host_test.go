@@ -38,7 +38,7 @@ func start(t *testing.T, agentsYAML string, limits agentproto.Settings) *fixture
 	if err := os.WriteFile(filepath.Join(dir, "workflow.yaml"), []byte(yaml), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	h, err := New(Options{Home: t.TempDir()})
+	h, err := New(Options{Home: t.TempDir(), Candidates: func(context.Context, []string) ([]candidate, error) { return nil, nil }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -507,8 +507,9 @@ func TestConfigurationErrorsAreCatchableAndRetryable(t *testing.T) {
 		{`{"harness":"test","allowedMcps":["jira"]}`, agentproto.CodeConfiguration, `unknown MCP server "jira"`},
 		{`{"harness":"test","allowedTools":["Bash"]}`, agentproto.CodeConfiguration, `unknown built-in tool name "Bash"`},
 		{`{"configId":"echo","effort":"extreme"}`, agentproto.CodeConfiguration, `effort "extreme" is not supported by harness test`},
-		{`{"configId":"echo","harness":"claude-code"}`, agentproto.CodeHarnessUnavailable, `harness "claude-code"`},
-		{`{"model":"x/y"}`, agentproto.CodeConfiguration, `has no harness`},
+		{`{"configId":"echo","harness":"codex"}`, agentproto.CodeHarnessUnavailable, `harness "codex"`},
+		{`{"model":"x/y"}`, agentproto.CodeModelUnavailable, `no harness can serve models x/y`},
+		{`{"configId":"echo","harness":null}`, agentproto.CodeConfiguration, ``},
 		{`{"configId":"echo","workingDirectory":"missing/dir"}`, agentproto.CodeConfiguration, `workingDirectory`},
 		{`{"harness":"test"}`, agentproto.CodeConfiguration, `needs a script`},
 	}

@@ -42,15 +42,11 @@ func (h *Host) prepare(ctx context.Context, s *session, p agentproto.ExecutePara
 	}
 	overrides, _ := h.validator.Overrides(p.Overrides) // validated by Resolve
 	spec := adapter.Spec{AgentID: s.id, Name: s.name, ExecutionID: s.executionID, WorkflowDir: wf.Dir, Test: cfg.Test, OutputSchema: p.OutputSchema}
-	if cfg.Harness == nil {
-		return nil, agentproto.Errorf(agentproto.CodeConfiguration,
-			"agent %q has no harness: automatic harness selection from the model is not available in this version; set harness (claude-code, codex, opencode or test) in workflow.yaml, an invocation override or createAgent", s.name)
-	}
-	spec.Harness = *cfg.Harness
-	factory, ok := h.harnesses[spec.Harness]
-	if !ok {
-		return nil, agentproto.Errorf(agentproto.CodeHarnessUnavailable, "harness %q of agent %q is not available in this version of Stratos (available: %s)", spec.Harness, s.name, strings.Join(h.harnessNames(), ", ")).
-			WithDetails(map[string]any{"harness": spec.Harness})
+	if cfg.Harness != nil {
+		spec.Harness = *cfg.Harness
+		if _, ok := h.harnesses[spec.Harness]; !ok {
+			return nil, h.unavailable(spec.Harness, s.name)
+		}
 	}
 	if cfg.Provider != nil {
 		spec.Provider = *cfg.Provider
@@ -99,11 +95,50 @@ func (h *Host) prepare(ctx context.Context, s *session, p agentproto.ExecutePara
 	for _, name := range p.Hooks {
 		k.has[name] = true
 	}
-	a, err := factory(spec, s.onAdapterEvent, k)
+	a, err := h.newAdapter(ctx, spec, s, k)
 	if err != nil {
 		return nil, err
 	}
 	return &prepared{config: cfg, workflow: wf, overrides: overrides, adapter: a, schema: schema, hooks: k}, nil
+}
+
+// newAdapter makes the session's adapter: the configured harness's, or,
+// without an explicit harness, a selector over the catalog's candidates for
+// the model list.
+func (h *Host) newAdapter(ctx context.Context, spec adapter.Spec, s *session, k *sdkHooks) (adapter.Adapter, error) {
+	if spec.Harness != "" {
+		return h.harnesses[spec.Harness](spec, s.onAdapterEvent, k)
+	}
+	if len(spec.Models) == 0 {
+		return nil, agentproto.Errorf(agentproto.CodeConfiguration,
+			"agent %q has neither a harness nor a model: set model (a list of canonical model IDs such as anthropic/claude-sonnet-4-5) or harness", s.name)
+	}
+	if spec.Provider != "" {
+		return nil, agentproto.Errorf(agentproto.CodeConfiguration,
+			"agent %q sets provider %q without a harness: choose the harness explicitly (provider-native models have no automatic harness preference)", s.name, spec.Provider)
+	}
+	cands, err := h.candidates(ctx, spec.Models)
+	if err != nil {
+		return nil, err
+	}
+	if len(cands) == 0 {
+		return nil, agentproto.Errorf(agentproto.CodeModelUnavailable, "agent %q: no harness can serve models %s (see stratos models candidates)", s.name, strings.Join(spec.Models, ", "))
+	}
+	open := func(c candidate) (adapter.Adapter, error) {
+		factory, ok := h.harnesses[c.Harness]
+		if !ok {
+			return nil, h.unavailable(c.Harness, s.name)
+		}
+		cs := spec
+		cs.Harness, cs.Models, cs.Provider = c.Harness, []string{c.Model}, c.Provider
+		return factory(cs, s.onAdapterEvent, k)
+	}
+	return &selector{name: s.name, cands: cands, open: open}, nil
+}
+
+func (h *Host) unavailable(harness, agent string) error {
+	return agentproto.Errorf(agentproto.CodeHarnessUnavailable, "harness %q of agent %q is not available in this version of Stratos (available: %s)", harness, agent, strings.Join(h.harnessNames(), ", ")).
+		WithDetails(map[string]any{"harness": harness})
 }
 
 func (h *Host) harnessNames() []string {
