@@ -122,28 +122,35 @@ func (w *worktrees) acquire(ctx context.Context, s *session, dir string, wt agen
 	if err := w.run(ctx, w.stderr, &res, args...); err != nil {
 		return nil, worktreeError(s.name, dir, err)
 	}
-	h := &heldWorktree{repository: res.Repository, name: res.Name, path: res.Path, agents: []string{s.id}}
-	w.mu.Lock()
-	if w.released {
+	if !w.hold(s.id, &res) {
 		// The host shut down while the tool ran: give the use back now.
-		w.mu.Unlock()
-		w.release(ctx, h)
+		w.release(ctx, &heldWorktree{repository: res.Repository, name: res.Name, path: res.Path, agents: []string{s.id}})
 		return nil, contextClosed(s.name)
 	}
-	w.byAgent[s.id] = &res
+	s.event("worktree.acquired", map[string]any{"name": res.Name, "path": res.Path, "branch": res.Branch, "repository": res.Repository,
+		"created": res.Created, "reused": res.Reused, "protected": res.Protected, "warnings": nonNil(res.Warnings)})
+	return &res, nil
+}
+
+// hold records that agent holds res, for its next prepare and for the
+// release at shutdown; false when the worktrees were released already.
+func (w *worktrees) hold(agent string, res *acquired) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.released {
+		return false
+	}
+	w.byAgent[agent] = res
 	key := res.Repository + "\x00" + res.Name
-	if prev := w.held[key]; prev != nil {
-		prev.agents = append(prev.agents, s.id)
+	if h := w.held[key]; h != nil {
+		h.agents = append(h.agents, agent)
 	} else {
-		w.held[key] = h
+		w.held[key] = &heldWorktree{repository: res.Repository, name: res.Name, path: res.Path, agents: []string{agent}}
 	}
 	if _, ok := w.reconciles[res.Path]; !ok {
 		w.reconciles[res.Path] = finishedReconcile() // the checkout is in a reconciled repository
 	}
-	w.mu.Unlock()
-	s.event("worktree.acquired", map[string]any{"name": res.Name, "path": res.Path, "branch": res.Branch, "repository": res.Repository,
-		"created": res.Created, "reused": res.Reused, "protected": res.Protected, "warnings": nonNil(res.Warnings)})
-	return &res, nil
+	return true
 }
 
 // reconcile runs stratos-worktree reconcile for the repository containing
@@ -164,36 +171,42 @@ func (w *worktrees) reconcile(ctx context.Context, s *session, dir string) error
 		<-r.done
 		return r.errFor(s.name, dir)
 	}
+	r.err = w.runReconcile(ctx, s, dir, top, r)
+	close(r.done)
+	return r.errFor(s.name, dir)
+}
+
+// runReconcile reconciles the repository containing dir (whose checkout
+// top is top) on behalf of r and returns the error that fails the agent.
+func (w *worktrees) runReconcile(ctx context.Context, s *session, dir, top string, r *reconcileOnce) error {
 	var raw json.RawMessage
 	// The tool would log every dirty checkout earlier runs preserved, on
 	// every run; logReconciled says what concerns this one.
 	err := w.run(ctx, io.Discard, &raw, "reconcile", "--repo", dir)
 	var ce *clierr.Error
-	switch {
-	case err == nil:
-		var res reconciled
-		_ = json.Unmarshal(raw, &res)
-		w.logReconciled(res)
-		details := map[string]any{}
-		_ = json.Unmarshal(raw, &details)
-		s.event("worktree.reconciled", details)
-		w.mu.Lock()
-		if _, ok := w.reconciles[res.Repository]; !ok && res.Repository != "" {
-			w.reconciles[res.Repository] = r
-		}
-		w.mu.Unlock()
-	case errors.As(err, &ce) && ce.Exit == 2:
+	if errors.As(err, &ce) && ce.Exit == 2 {
 		w.mu.Lock()
 		delete(w.reconciles, top) // the next execute tries again
 		w.mu.Unlock()
-	default:
+		return err
+	}
+	if err != nil {
 		w.log.Warn("reconciling worktrees failed; acquiring anyway", "repository", dir, "error", err)
 		s.event("worktree.reconciled", map[string]any{"status": "failed", "error": err.Error(), "workingDirectory": dir})
-		err = nil
+		return nil
 	}
-	r.err = err
-	close(r.done)
-	return r.errFor(s.name, dir)
+	var res reconciled
+	_ = json.Unmarshal(raw, &res)
+	w.logReconciled(res)
+	details := map[string]any{}
+	_ = json.Unmarshal(raw, &details)
+	s.event("worktree.reconciled", details)
+	w.mu.Lock()
+	if _, ok := w.reconciles[res.Repository]; !ok && res.Repository != "" {
+		w.reconciles[res.Repository] = r
+	}
+	w.mu.Unlock()
+	return nil
 }
 
 // reconciled is the part of reconcile's JSON result the host logs.
