@@ -273,10 +273,15 @@ func (b *Builder) ensureRoot(ctx context.Context, w *discovery.Workflow) *Result
 
 // invalidateRoot removes every build record of the root: they were built
 // against another SDK version.
+// The workflows still to be prepared in this run are marked stale too, so
+// none of them is reused on the strength of a record that is now gone.
 func (b *Builder) invalidateRoot() {
 	for _, w := range b.Root.Sorted() {
 		if err := freshness.RemoveRecord(w.Dir); err != nil {
 			b.warn("remove the build record of %s: %v", w.Manifest.Name, err)
+		}
+		if _, done := b.results[w]; !done {
+			w.Status, w.Reason = freshness.NotBuilt, freshness.ReasonToolchainChanged
 		}
 	}
 }
