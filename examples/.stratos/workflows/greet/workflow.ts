@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { workflow } from "@stratoscli/stratos";
+import { workflow, createAgent } from "@stratoscli/stratos";
 
 export default workflow({
   input: z.strictObject({
@@ -9,6 +9,10 @@ export default workflow({
     greeting: z.string().describe("The greeting."),
   }),
   async run(input) {
-    return { greeting: `Hello, ${input.name}!` };
+    // One conversation per invocation: each hello → greet call is a fresh
+    // child execution with its own agents.
+    const greeter = createAgent({ configId: "greeter" });
+    const greeting = await greeter.execute(input.name);
+    return { greeting: greeting.trim() };
   },
 });
