@@ -33,6 +33,8 @@ type Workflow struct {
 	Key       string
 	Status    string
 	Reason    string
+	record    *freshness.Record
+	recordErr error
 	scanned   bool
 	hashed    bool
 	freshened bool

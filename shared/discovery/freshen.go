@@ -3,8 +3,6 @@ package discovery
 import (
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"runtime"
 	"sync"
 
@@ -71,9 +69,12 @@ func (r *Root) freshen(targets []*Workflow, lazy bool) error {
 
 // scan reads the workflow's sources; lazily (no hashes) when it has no
 // build record.
+// The build record is read here too, on the same worker, so that comparing
+// keys later needs no I/O.
 func (w *Workflow) scan(lazy bool) error {
 	var err error
-	if lazy && !hasRecord(w.Dir) {
+	w.record, w.recordErr = freshness.ReadRecord(w.Dir)
+	if lazy && w.record == nil && w.recordErr == nil {
 		w.Sources, err = freshness.ScanReferences(w.Dir)
 	} else {
 		w.Sources, err = freshness.ScanSources(w.Dir)
@@ -108,16 +109,8 @@ func (r *Root) hashReferenced(closure []*Workflow) error {
 		}
 	}
 	errs := make([]error, len(need))
-	parallel(len(need), func(i int) {
-		need[i].Sources, errs[i] = freshness.ScanSources(need[i].Dir)
-		need[i].hashed = errs[i] == nil
-	})
+	parallel(len(need), func(i int) { errs[i] = need[i].scan(false) })
 	return errors.Join(errs...)
-}
-
-func hasRecord(dir string) bool {
-	_, err := os.Lstat(filepath.Join(dir, freshness.RecordFile))
-	return err == nil
 }
 
 // FreshenAll freshens every valid workflow of every root for listing.
@@ -176,7 +169,7 @@ func (r *Root) computeKey(w *Workflow, state map[*Workflow]int) {
 	if reason != "" {
 		w.Status, w.Reason = freshness.NotBuilt, reason
 	} else {
-		w.Status, w.Reason = freshness.Compare(w.Dir, parts, w.Key)
+		w.Status, w.Reason = freshness.CompareRecord(w.Dir, w.record, w.recordErr, parts, w.Key)
 	}
 	w.freshened = true
 	state[w] = 2

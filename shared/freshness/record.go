@@ -121,6 +121,12 @@ const (
 // and key are given, against its build record.
 func Compare(wfDir string, parts Parts, key string) (status, reason string) {
 	rec, err := ReadRecord(wfDir)
+	return CompareRecord(wfDir, rec, err, parts, key)
+}
+
+// CompareRecord is Compare with the record (and the error reading it)
+// already at hand, so callers can read records in parallel.
+func CompareRecord(wfDir string, rec *Record, err error, parts Parts, key string) (status, reason string) {
 	switch {
 	case err != nil:
 		return NotBuilt, ReasonRecordUnreadable
