@@ -36,6 +36,10 @@ type Builder struct {
 	results   map[*discovery.Workflow]*Result
 	order     []*Result
 	warnings  []string
+	// sdkKnown and sdkOK memoize sdk.Current for the invocation: it hashes
+	// the embedded SDK, which once per workflow made a no-op build of a
+	// large root several times slower than listing it.
+	sdkKnown, sdkOK bool
 }
 
 // Results returns every result in completion order: children before parents.
@@ -92,7 +96,7 @@ func (b *Builder) prepare(ctx context.Context, w *discovery.Workflow) *Result {
 		}
 		children[name] = cr
 	}
-	if w.Status == freshness.Built && sdk.Current(b.Root.Root.Dir) {
+	if w.Status == freshness.Built && b.sdkCurrent() {
 		return b.reuse(ctx, w)
 	}
 	return b.build(ctx, w, children)
@@ -266,9 +270,19 @@ func (b *Builder) ensureRoot(ctx context.Context, w *discovery.Workflow) *Result
 	if reinstalled {
 		b.invalidateRoot()
 	}
+	b.sdkKnown, b.sdkOK = true, true
 	b.manageGitIgnores(ctx)
 	b.rootReady = true
 	return nil
+}
+
+// sdkCurrent reports whether the root holds this CLI's SDK. Once ensureRoot
+// has run it does, for the rest of the invocation.
+func (b *Builder) sdkCurrent() bool {
+	if !b.sdkKnown {
+		b.sdkKnown, b.sdkOK = true, sdk.Current(b.Root.Root.Dir)
+	}
+	return b.sdkOK
 }
 
 // invalidateRoot removes every build record of the root: they were built
