@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/urfave/cli/v3"
 
@@ -69,7 +70,8 @@ func runContract(ctx context.Context, cmd *cli.Command, describe bool) error {
 	}
 	w := cmd.Root().Writer
 	if describe {
-		fmt.Fprintf(w, "%s — %s\n\n%s\n\n", m.Name, m.ShortDescription, m.LongDescription)
+		// A block scalar's manual ends with a newline of its own.
+		fmt.Fprintf(w, "%s — %s\n\n%s\n\n", m.Name, m.ShortDescription, strings.TrimRight(m.LongDescription, "\n"))
 	}
 	fmt.Fprintf(w, "input:\n%s\n\noutput:\n%s\n", indent(def.Input), indent(def.Output))
 	return nil
