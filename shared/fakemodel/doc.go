@@ -18,5 +18,6 @@
 // asked, in a JSON Lines file) that tests assert on: the tools offered, the
 // system prompt, the prompt, what each tool_result said, which turn answered.
 //
-// See docs/fakemodel.md for the script format and the testscript commands.
+// The README section "Testing against a fake model" documents the script
+// format and the testscript commands.
 package fakemodel

@@ -61,7 +61,7 @@ type heldWorktree struct {
 }
 
 // acquired is stratos-worktree acquire's JSON result (the fields the host
-// uses; docs/worktree.md has them all).
+// uses; the README section "stratos worktree" has them all).
 type acquired struct {
 	Path           string            `json:"path"`
 	Branch         string            `json:"branch"`

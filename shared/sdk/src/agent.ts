@@ -84,7 +84,7 @@ export interface TestTurn {
   message?: string;
 }
 
-/** The script of the test harness (harness: "test"); see docs/agents.md. */
+/** The script of the test harness (harness: "test"); see the README, "The test harness". */
 export interface TestScript {
   initialize?: TestAttempt[];
   turns: TestTurn[];
