@@ -13,6 +13,7 @@ import (
 
 	"github.com/stratoscli/stratos/shared/clierr"
 	"github.com/stratoscli/stratos/shared/discovery"
+	"github.com/stratoscli/stratos/shared/freshness"
 	"github.com/stratoscli/stratos/shared/roots"
 	"github.com/stratoscli/stratos/shared/sdk"
 	"github.com/stratoscli/stratos/shared/toolchain"
@@ -132,7 +133,7 @@ func fresh(root *discovery.Root, targets []*discovery.Workflow) bool {
 			return true
 		}
 		seen[w] = true
-		if w.Status != "built" {
+		if w.Status != freshness.Built {
 			return false
 		}
 		for _, name := range w.Sources.References {
