@@ -115,6 +115,7 @@ const (
 	ReasonReferenceCycle   = "reference-cycle"
 	ReasonRecordUnreadable = "record-unreadable"
 	ReasonOutputMissing    = "output-missing"
+	ReasonDepsMissing      = "dependencies-missing"
 )
 
 // Compare decides the status of the workflow in wfDir whose current parts
@@ -144,5 +145,36 @@ func CompareRecord(wfDir string, rec *Record, err error, parts Parts, key string
 	if _, err := os.Stat(filepath.Join(wfDir, filepath.FromSlash(rec.Entry))); err != nil {
 		return NotBuilt, ReasonOutputMissing
 	}
+	if dependenciesMissing(wfDir) {
+		return NotBuilt, ReasonDepsMissing
+	}
 	return Built, ""
+}
+
+// dependenciesMissing reports whether the workflow's package.json declares
+// npm dependencies that are not installed: npm writes
+// node_modules/.package-lock.json on every install, so its absence means
+// node_modules was deleted (or never filled) and the compiled code would
+// fail to import its packages.
+func dependenciesMissing(wfDir string) bool {
+	data, err := os.ReadFile(filepath.Join(wfDir, "package.json"))
+	if err != nil {
+		return false
+	}
+	var pkg map[string]json.RawMessage
+	if json.Unmarshal(data, &pkg) != nil {
+		return false
+	}
+	declares := false
+	for _, k := range []string{"dependencies", "devDependencies", "optionalDependencies"} {
+		var deps map[string]any
+		if raw, ok := pkg[k]; ok && json.Unmarshal(raw, &deps) == nil && len(deps) > 0 {
+			declares = true
+		}
+	}
+	if !declares {
+		return false
+	}
+	_, err = os.Stat(filepath.Join(wfDir, "node_modules", ".package-lock.json"))
+	return err != nil
 }

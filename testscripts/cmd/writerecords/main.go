@@ -54,6 +54,14 @@ func run(dir string) error {
 		if err := freshness.WriteRecord(w.Dir, rec); err != nil {
 			return err
 		}
+		// A build also installs the workflow's npm dependencies; npm's record of
+		// that install is what freshness looks for.
+		if err := os.MkdirAll(filepath.Join(w.Dir, "node_modules"), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(w.Dir, "node_modules", ".package-lock.json"), []byte("{\"lockfileVersion\": 3, \"packages\": {}}\n"), 0o644); err != nil {
+			return err
+		}
 	}
 	sdkDir := filepath.Join(abs, "node_modules", "@stratoscli", "stratos")
 	if err := os.MkdirAll(sdkDir, 0o755); err != nil {
