@@ -161,20 +161,25 @@ func dependenciesMissing(wfDir string) bool {
 	if err != nil {
 		return false
 	}
-	var pkg map[string]json.RawMessage
-	if json.Unmarshal(data, &pkg) != nil {
-		return false
-	}
-	declares := false
-	for _, k := range []string{"dependencies", "devDependencies", "optionalDependencies"} {
-		var deps map[string]any
-		if raw, ok := pkg[k]; ok && json.Unmarshal(raw, &deps) == nil && len(deps) > 0 {
-			declares = true
-		}
-	}
-	if !declares {
+	if declares, err := DeclaresDependencies(data); err != nil || !declares {
 		return false
 	}
 	_, err = os.Stat(filepath.Join(wfDir, "node_modules", ".package-lock.json"))
 	return err != nil
+}
+
+// DeclaresDependencies reports whether package.json content declares any
+// npm dependency (dependencies, devDependencies or optionalDependencies).
+func DeclaresDependencies(packageJSON []byte) (bool, error) {
+	var pkg map[string]json.RawMessage
+	if err := json.Unmarshal(packageJSON, &pkg); err != nil {
+		return false, err
+	}
+	for _, k := range []string{"dependencies", "devDependencies", "optionalDependencies"} {
+		var deps map[string]any
+		if raw, ok := pkg[k]; ok && json.Unmarshal(raw, &deps) == nil && len(deps) > 0 {
+			return true, nil
+		}
+	}
+	return false, nil
 }

@@ -2,13 +2,13 @@ package pipeline
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
 
 	"github.com/stratoscli/stratos/shared/clierr"
 	"github.com/stratoscli/stratos/shared/discovery"
+	"github.com/stratoscli/stratos/shared/freshness"
 	"github.com/stratoscli/stratos/shared/pkgjson"
 	"github.com/stratoscli/stratos/shared/sdk"
 )
@@ -52,17 +52,11 @@ func declaresDependencies(pj string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(data, &m); err != nil {
+	declares, err := freshness.DeclaresDependencies(data)
+	if err != nil {
 		return false, clierr.New("package_json_invalid", "%s: %v", pj, err)
 	}
-	for _, k := range []string{"dependencies", "devDependencies", "optionalDependencies"} {
-		var deps map[string]any
-		if raw, ok := m[k]; ok && json.Unmarshal(raw, &deps) == nil && len(deps) > 0 {
-			return true, nil
-		}
-	}
-	return false, nil
+	return declares, nil
 }
 
 // installed reports whether npm's record of the last install
