@@ -138,8 +138,10 @@ func normalize(v any) (any, error) {
 	return out, nil
 }
 
-// innermost strips jsonschema-go's "validating <schema>: " prefixes.
-func innermost(err error) string {
+// ValidationMessage is a jsonschema-go validation error without its
+// "validating <schema>: " prefixes, which name schema internals rather than
+// the value at fault. The host uses it for outputSchema mismatches too.
+func ValidationMessage(err error) string {
 	msg := err.Error()
 	for strings.HasPrefix(msg, "validating ") {
 		i := strings.Index(msg, ": ")
@@ -148,6 +150,12 @@ func innermost(err error) string {
 		}
 		msg = msg[i+2:]
 	}
+	return msg
+}
+
+// innermost is ValidationMessage with an unreadable anyOf summary replaced.
+func innermost(err error) string {
+	msg := ValidationMessage(err)
 	if strings.HasPrefix(msg, "anyOf:") {
 		return "matches none of the accepted forms"
 	}

@@ -3,7 +3,6 @@ package host
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -236,20 +235,8 @@ func checkOutput(schema *jsonschema.Resolved, value json.RawMessage, name string
 		return agentproto.Errorf(agentproto.CodeStructuredOutput, "agent %q returned structured output that is not JSON: %v", name, err)
 	}
 	if err := schema.Validate(v); err != nil {
-		return agentproto.Errorf(agentproto.CodeStructuredOutput, "agent %q returned output that does not match its outputSchema: %v", name, trimValidation(err)).
+		return agentproto.Errorf(agentproto.CodeStructuredOutput, "agent %q returned output that does not match its outputSchema: %v", name, agentconfig.ValidationMessage(err)).
 			WithDetails(map[string]any{"value": v})
 	}
 	return nil
-}
-
-func trimValidation(err error) string {
-	msg := err.Error()
-	for strings.HasPrefix(msg, "validating ") {
-		i := strings.Index(msg, ": ")
-		if i < 0 {
-			break
-		}
-		msg = msg[i+2:]
-	}
-	return fmt.Sprint(msg)
 }
