@@ -40,6 +40,11 @@ type Workflow struct {
 	freshened bool
 }
 
+// Record returns the build record read when the workflow was freshened
+// (nil when it has none or it could not be read), so callers that act on a
+// "built" status need not read it again.
+func (w *Workflow) Record() *freshness.Record { return w.record }
+
 // Root is the content of one discovery root.
 type Root struct {
 	Root      roots.Root

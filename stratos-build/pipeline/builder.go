@@ -107,10 +107,9 @@ func (b *Builder) prepare(ctx context.Context, w *discovery.Workflow) *Result {
 // current for parents to compile against.
 func (b *Builder) reuse(ctx context.Context, w *discovery.Workflow) *Result {
 	r := &Result{Name: w.Manifest.Name, Dir: w.Dir, Status: StatusUpToDate, Diagnostics: []Diagnostic{}, Key: w.Key}
-	rec, err := freshness.ReadRecord(w.Dir)
-	if err == nil && rec != nil {
+	if rec := w.Record(); rec != nil {
 		r.CompiledEntry = rec.Entry
-		if rec.WrapperSHA256 != "" && wrapperSum(b.Root.Root.Dir, w.Manifest.Name) == rec.WrapperSHA256 {
+		if b.wrapperCurrent(w) {
 			return r
 		}
 	}
@@ -199,8 +198,7 @@ func (b *Builder) writeRecord(w *discovery.Workflow, children map[string]*Result
 // the one the child's current build produced.
 func (b *Builder) ensureChildWrapper(ctx context.Context, parent, child *discovery.Workflow, cr *Result) *Result {
 	if cr.Definition == nil {
-		rec, _ := freshness.ReadRecord(child.Dir)
-		if rec != nil && rec.WrapperSHA256 != "" && wrapperSum(b.Root.Root.Dir, child.Manifest.Name) == rec.WrapperSHA256 {
+		if b.wrapperCurrent(child) {
 			return nil
 		}
 		def, fail := b.loadDefinition(ctx, child)
@@ -224,6 +222,13 @@ func (b *Builder) writeWrapper(w *discovery.Workflow, def *sdk.Definition) (stri
 		return "", failed(w, ReasonWrapper, message("generate the wrapper of %s: %v", w.Manifest.Name, err))
 	}
 	return wrapperSum(b.Root.Root.Dir, w.Manifest.Name), nil
+}
+
+// wrapperCurrent reports whether w's wrapper on disk is the one its current
+// build generated (the hash in the build record discovery read).
+func (b *Builder) wrapperCurrent(w *discovery.Workflow) bool {
+	rec := w.Record()
+	return rec != nil && rec.WrapperSHA256 != "" && wrapperSum(b.Root.Root.Dir, w.Manifest.Name) == rec.WrapperSHA256
 }
 
 // wrapperSum is the SHA-256 of a workflow's wrapper file, "" when missing.
