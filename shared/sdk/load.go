@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/procgroup"
 	"github.com/stratoscli/stratos/shared/toolchain"
 )
 
@@ -116,7 +117,10 @@ func runLoader(ctx context.Context, tc *toolchain.Toolchain, loader, entry strin
 	out := io.MultiWriter(stderr, &tail)
 	cmd.Stdout, cmd.Stderr = out, out
 	cmd.ExtraFiles = []*os.File{w} // fd 3 == resultFD
-	if err := cmd.Start(); err != nil {
+	// The module's top-level code may start processes of its own: the
+	// watchdog takes them too when this process dies.
+	proc, err := procgroup.Start(cmd, procgroup.Options{Watchdog: true})
+	if err != nil {
 		w.Close()
 		return nil, "", fmt.Errorf("start %s: %w", tc.Node, err)
 	}
@@ -126,7 +130,7 @@ func runLoader(ctx context.Context, tc *toolchain.Toolchain, loader, entry strin
 		data, _ := io.ReadAll(r)
 		docCh <- data
 	}()
-	waitErr := cmd.Wait()
+	waitErr := proc.Wait()
 	return <-docCh, tail.String(), waitErr
 }
 

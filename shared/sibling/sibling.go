@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 
 	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/procgroup"
 )
 
 // EnvBinDir names a directory searched for tools after the caller's own
@@ -69,7 +70,7 @@ func RunJSON(ctx context.Context, tool string, args []string, in, out any, stder
 	}
 	var stdout bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, stderr
-	runErr := cmd.Run()
+	runErr := procgroup.Run(cmd, procgroup.Options{})
 	var exitErr *exec.ExitError
 	if runErr != nil && !errors.As(runErr, &exitErr) {
 		return fmt.Errorf("run %s: %w", tool, runErr)

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/procgroup"
 )
 
 // ensureNode fills tc.Node/NodeVersion/NodeSource: $STRATOS_NODE when set (an
@@ -92,7 +93,7 @@ func useProvisionedNode(ctx context.Context, opts Options, tc *Toolchain, pathNo
 
 // nodeVersion runs `node --version` and returns "24.22.3" and 24.
 func nodeVersion(ctx context.Context, node string) (string, int, error) {
-	out, err := exec.CommandContext(ctx, node, "--version").Output()
+	out, err := procgroup.Output(exec.CommandContext(ctx, node, "--version"), procgroup.Options{})
 	if err != nil {
 		return "", 0, fmt.Errorf("%s --version: %w", node, err)
 	}

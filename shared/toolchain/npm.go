@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 
 	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/procgroup"
 )
 
 // DefaultRegistry is used when neither $npm_config_registry nor npm's own
@@ -42,7 +43,7 @@ func registryURL(ctx context.Context, opts Options) string {
 	if npm := lookPath("npm", opts.getenv("PATH")); npm != "" {
 		ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 		defer cancel()
-		out, err := exec.CommandContext(ctx, npm, "config", "get", "registry").Output()
+		out, err := procgroup.Output(exec.CommandContext(ctx, npm, "config", "get", "registry"), procgroup.Options{})
 		if v := strings.TrimSpace(string(out)); err == nil && strings.HasPrefix(v, "http") {
 			return v
 		}
@@ -66,7 +67,9 @@ func (tc *Toolchain) RunNPM(ctx context.Context, log hclog.Logger, dir string, a
 	cmd := tc.NPMCommand(ctx, dir, args...)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
-	err := cmd.Run()
+	// npm runs install scripts as its own children: the watchdog takes them
+	// too when this process dies.
+	err := procgroup.Run(cmd, procgroup.Options{Watchdog: true})
 	text := strings.TrimSpace(out.String())
 	if err == nil {
 		if text != "" {

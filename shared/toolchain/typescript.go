@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/procgroup"
 )
 
 // typeScriptDirName is the toolchain subdirectory holding the pinned
@@ -45,7 +46,7 @@ func checkTsc(ctx context.Context, tsc string) error {
 		return clierr.New("typescript_install_failed",
 			"npm installed typescript %s but not its native compiler %s (is this platform supported by TypeScript %s?)", TypeScriptVersion, tsc, TypeScriptVersion)
 	}
-	out, err := exec.CommandContext(ctx, tsc, "--version").Output()
+	out, err := procgroup.Output(exec.CommandContext(ctx, tsc, "--version"), procgroup.Options{})
 	if err != nil {
 		return clierr.New("typescript_install_failed", "%s --version: %v", tsc, err).Wrap(err)
 	}

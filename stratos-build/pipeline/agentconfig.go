@@ -8,6 +8,7 @@ import (
 	"os/exec"
 
 	"github.com/stratoscli/stratos/shared/discovery"
+	"github.com/stratoscli/stratos/shared/procgroup"
 	"github.com/stratoscli/stratos/shared/sibling"
 )
 
@@ -33,7 +34,7 @@ func (b *Builder) validateAgentConfig(ctx context.Context, w *discovery.Workflow
 	var stdout bytes.Buffer
 	cmd := exec.CommandContext(ctx, tool, "validate-config", w.Dir, "--json")
 	cmd.Stdout, cmd.Stderr = &stdout, b.Stderr
-	runErr := cmd.Run()
+	runErr := procgroup.Run(cmd, procgroup.Options{})
 	var exit *exec.ExitError
 	if runErr != nil && (!errors.As(runErr, &exit) || exit.ExitCode() != 1) {
 		return failed(w, ReasonInternal, message("validate the agents section of %s: %v", w.Dir, runErr))

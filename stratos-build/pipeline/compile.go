@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/stratoscli/stratos/shared/discovery"
+	"github.com/stratoscli/stratos/shared/procgroup"
 	"github.com/stratoscli/stratos/shared/toolchain"
 )
 
@@ -37,7 +38,7 @@ func (b *Builder) compile(ctx context.Context, w *discovery.Workflow, entry stri
 	cmd.Dir = b.Root.Root.Dir
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
-	err = cmd.Run()
+	err = procgroup.Run(cmd, procgroup.Options{})
 	if err == nil {
 		return nil
 	}

@@ -7,6 +7,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/stratoscli/stratos/shared/procgroup"
 )
 
 // gitIgnoreHeader introduces the rules Stratos adds to <root>/.gitignore.
@@ -35,7 +37,7 @@ func (b *Builder) manageGitIgnores(ctx context.Context) {
 		b.warn("update %s: %v", filepath.Join(root, ".gitignore"), err)
 	}
 	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", root, "ls-files", "--"}, managed...)...)
-	out, err := cmd.Output()
+	out, err := procgroup.Output(cmd, procgroup.Options{})
 	if err != nil || len(bytes.TrimSpace(out)) == 0 {
 		return
 	}
