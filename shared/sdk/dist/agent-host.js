@@ -99,7 +99,9 @@ export class AgentHost {
     close() {
         this.#closing ??= (async () => {
             try {
-                if (this.#failure === undefined) {
+                // A host that failed to initialize has no session to shut down.
+                const initialized = await this.ready.then(() => true, () => false);
+                if (this.#failure === undefined && initialized) {
                     await this.call(Methods.shutdown, {});
                 }
             }

@@ -67,7 +67,6 @@ class ConfiguredAgent {
             const params = { ...this.#params(), call: call.n, prompt, templateVariables };
             const host = agentHostFor(this.#ctx);
             this.#host = host;
-            host.agents.set(this.#id, this);
             signal.addEventListener("abort", onAbort, { once: true });
             try {
                 await host.ready;
@@ -75,6 +74,10 @@ class ConfiguredAgent {
             catch (err) {
                 throw this.#hostError(err, call);
             }
+            // Registered only on an initialized host: close() then has a session
+            // to release, and a host that failed to initialize (a bad settings
+            // file) is not asked to close what it never opened.
+            host.agents.set(this.#id, this);
             let result;
             try {
                 result = (await host.call(Methods.agentExecute, params));

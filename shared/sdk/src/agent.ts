@@ -202,13 +202,16 @@ class ConfiguredAgent implements OwnedResource, HookTarget {
       const params: ExecuteParams = { ...this.#params(), call: call.n, prompt, templateVariables };
       const host = agentHostFor(this.#ctx);
       this.#host = host;
-      host.agents.set(this.#id, this);
       signal.addEventListener("abort", onAbort, { once: true });
       try {
         await host.ready;
       } catch (err) {
         throw this.#hostError(err, call);
       }
+      // Registered only on an initialized host: close() then has a session
+      // to release, and a host that failed to initialize (a bad settings
+      // file) is not asked to close what it never opened.
+      host.agents.set(this.#id, this);
       let result: ExecuteResult;
       try {
         result = (await host.call(Methods.agentExecute, params)) as ExecuteResult;
