@@ -2,8 +2,10 @@ package testscripts
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -45,6 +47,7 @@ func TestFaults(t *testing.T) {
 	}
 	p.Cmds = map[string]func(*testscript.TestScript, bool, []string){
 		"noprocs":  cmdFaultNoProcs,
+		"exitcode": cmdFaultExitCode,
 		"signal":   cmdFaultSignal,
 		"waitfile": cmdRunWaitFile,
 	}
@@ -112,4 +115,25 @@ func cmdFaultSignal(ts *testscript.TestScript, neg bool, args []string) {
 	pid, err := strconv.Atoi(strings.TrimSpace(ts.ReadFile(args[1])))
 	ts.Check(err)
 	ts.Check(syscall.Kill(pid, sig))
+}
+
+// exitcode <n> <program> [args...]: runs program and fails unless it exits
+// with status n.
+func cmdFaultExitCode(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: exitcode <n> <program> [args...]")
+	}
+	want, err := strconv.Atoi(args[0])
+	ts.Check(err)
+	got := 0
+	if err := ts.Exec(args[1], args[2:]...); err != nil {
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) {
+			ts.Fatalf("exitcode: %v", err)
+		}
+		got = exit.ExitCode()
+	}
+	if got != want {
+		ts.Fatalf("%s exited with %d, want %d", args[1], got, want)
+	}
 }

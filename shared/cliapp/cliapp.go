@@ -40,6 +40,7 @@ func RunContext(ctx context.Context, cmd *cli.Command, args []string, stdio IO) 
 	cmd.Reader, cmd.Writer, cmd.ErrWriter = stdio.Stdin, stdio.Stdout, stdio.Stderr
 	// urfave/cli would otherwise call os.Exit itself for ExitCoder errors.
 	cmd.ExitErrHandler = func(context.Context, *cli.Command, error) {}
+	quietUsageErrors(cmd)
 	err := cmd.Run(ctx, args)
 	if err == nil {
 		return clierr.ExitOK
@@ -64,6 +65,19 @@ func RunContext(ctx context.Context, cmd *cli.Command, args []string, stdio IO) 
 		clierr.WriteText(stdio.Stderr, cmd.Name, ce)
 	}
 	return ce.Exit
+}
+
+// quietUsageErrors makes every command of the tree return its flag and
+// argument errors instead of printing them with its help text on stdout:
+// Run reports them once, as the JSON envelope with --json and as one line
+// on stderr without. Help is printed only when asked for (--help).
+func quietUsageErrors(cmd *cli.Command) {
+	cmd.OnUsageError = func(_ context.Context, c *cli.Command, err error, _ bool) error {
+		return clierr.Usage("usage", "%v (see %s --help)", err, c.FullName()).Wrap(err)
+	}
+	for _, sub := range cmd.Commands {
+		quietUsageErrors(sub)
+	}
 }
 
 // WantsJSON reports whether --json was given anywhere on the command line.
