@@ -14,6 +14,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/stratoscli/stratos/shared/clierr"
 )
@@ -22,11 +23,22 @@ import (
 const (
 	DefaultMaxConcurrent  = 10
 	DefaultMaxOutstanding = 100
+	// DefaultDefinitionTimeout bounds loading one workflow's definition:
+	// evaluating its module's top-level code.
+	DefaultDefinitionTimeout = 30 * time.Second
 )
 
 // Settings is the effective user configuration.
 type Settings struct {
 	Agents Agents `json:"agents"`
+	Build  Build  `json:"build"`
+}
+
+// Build holds the limits of preparing workflows.
+type Build struct {
+	// DefinitionTimeout is how long loading a workflow's definition may
+	// take (a Go duration string in the file: "30s", "2m").
+	DefinitionTimeout time.Duration `json:"definitionTimeout"`
 }
 
 // Agents holds the per-top-level-execution admission limits.
@@ -37,7 +49,10 @@ type Agents struct {
 
 // Default returns the settings used when the file is absent.
 func Default() Settings {
-	return Settings{Agents: Agents{MaxConcurrent: DefaultMaxConcurrent, MaxOutstanding: DefaultMaxOutstanding}}
+	return Settings{
+		Agents: Agents{MaxConcurrent: DefaultMaxConcurrent, MaxOutstanding: DefaultMaxOutstanding},
+		Build:  Build{DefinitionTimeout: DefaultDefinitionTimeout},
+	}
 }
 
 // Path returns the settings file under the given Stratos home (~/.stratos).
@@ -63,31 +78,62 @@ func Parse(path string, data []byte) (Settings, error) {
 		return Settings{}, invalid(path, "", "%s: not a JSON object: %v", path, err)
 	}
 	for key, raw := range top {
-		if key != "agents" {
-			return Settings{}, invalid(path, key, "%s: unknown key %q (known: agents)", path, key)
+		var err error
+		switch key {
+		case "agents":
+			err = parseAgents(path, raw, &s.Agents)
+		case "build":
+			err = parseBuild(path, raw, &s.Build)
+		default:
+			err = invalid(path, key, "%s: unknown key %q (known: agents, build)", path, key)
 		}
-		var agents map[string]json.RawMessage
-		if err := decodeObject(raw, &agents); err != nil {
-			return Settings{}, invalid(path, "agents", "%s: key \"agents\" must be an object", path)
-		}
-		for k, v := range agents {
-			var dst *int
-			switch k {
-			case "maxConcurrent":
-				dst = &s.Agents.MaxConcurrent
-			case "maxOutstanding":
-				dst = &s.Agents.MaxOutstanding
-			default:
-				return Settings{}, invalid(path, "agents."+k, "%s: unknown key \"agents.%s\" (known: agents.maxConcurrent, agents.maxOutstanding)", path, k)
-			}
-			n, err := positiveInt(v)
-			if err != nil {
-				return Settings{}, invalid(path, "agents."+k, "%s: key \"agents.%s\" %v", path, k, err)
-			}
-			*dst = n
+		if err != nil {
+			return Settings{}, err
 		}
 	}
 	return s, nil
+}
+
+func parseAgents(path string, raw json.RawMessage, a *Agents) error {
+	var agents map[string]json.RawMessage
+	if err := decodeObject(raw, &agents); err != nil {
+		return invalid(path, "agents", "%s: key \"agents\" must be an object", path)
+	}
+	for k, v := range agents {
+		var dst *int
+		switch k {
+		case "maxConcurrent":
+			dst = &a.MaxConcurrent
+		case "maxOutstanding":
+			dst = &a.MaxOutstanding
+		default:
+			return invalid(path, "agents."+k, "%s: unknown key \"agents.%s\" (known: agents.maxConcurrent, agents.maxOutstanding)", path, k)
+		}
+		n, err := positiveInt(v)
+		if err != nil {
+			return invalid(path, "agents."+k, "%s: key \"agents.%s\" %v", path, k, err)
+		}
+		*dst = n
+	}
+	return nil
+}
+
+func parseBuild(path string, raw json.RawMessage, b *Build) error {
+	var build map[string]json.RawMessage
+	if err := decodeObject(raw, &build); err != nil {
+		return invalid(path, "build", "%s: key \"build\" must be an object", path)
+	}
+	for k, v := range build {
+		if k != "definitionTimeout" {
+			return invalid(path, "build."+k, "%s: unknown key \"build.%s\" (known: build.definitionTimeout)", path, k)
+		}
+		d, err := positiveDuration(v)
+		if err != nil {
+			return invalid(path, "build."+k, "%s: key \"build.%s\" %v", path, k, err)
+		}
+		b.DefinitionTimeout = d
+	}
+	return nil
 }
 
 func decodeObject(data []byte, dst *map[string]json.RawMessage) error {
@@ -106,6 +152,18 @@ func positiveInt(raw json.RawMessage) (int, error) {
 		return 0, fmt.Errorf("must be a positive integer, got %s", raw)
 	}
 	return int(f), nil
+}
+
+func positiveDuration(raw json.RawMessage) (time.Duration, error) {
+	var text string
+	if err := json.Unmarshal(raw, &text); err != nil {
+		return 0, fmt.Errorf("must be a duration string such as \"30s\" or \"2m\", got %s", raw)
+	}
+	d, err := time.ParseDuration(text)
+	if err != nil || d <= 0 {
+		return 0, fmt.Errorf("must be a positive duration such as \"30s\" or \"2m\", got %s", raw)
+	}
+	return d, nil
 }
 
 func invalid(path, key, format string, args ...any) error {

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stratoscli/stratos/shared/clierr"
 )
@@ -72,5 +73,37 @@ func TestLoadUnreadable(t *testing.T) {
 	}
 	if _, err := Load(p); err == nil {
 		t.Fatal("Load of a directory succeeded")
+	}
+}
+
+func TestParseDefinitionTimeout(t *testing.T) {
+	cases := []struct {
+		name, json string
+		want       time.Duration
+		errKey     string // "" means no error
+	}{
+		{"default", `{}`, DefaultDefinitionTimeout, ""},
+		{"seconds", `{"build":{"definitionTimeout":"5s"}}`, 5 * time.Second, ""},
+		{"minutes", `{"build":{"definitionTimeout":"2m"}}`, 2 * time.Minute, ""},
+		{"a number", `{"build":{"definitionTimeout":30}}`, 0, "build.definitionTimeout"},
+		{"no unit", `{"build":{"definitionTimeout":"30"}}`, 0, "build.definitionTimeout"},
+		{"zero", `{"build":{"definitionTimeout":"0s"}}`, 0, "build.definitionTimeout"},
+		{"unknown build key", `{"build":{"timeout":"5s"}}`, 0, "build.timeout"},
+		{"build not object", `{"build":"5s"}`, 0, "build"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s, err := Parse("/home/u/.stratos/settings.json", []byte(c.json))
+			if c.errKey == "" {
+				if err != nil || s.Build.DefinitionTimeout != c.want {
+					t.Fatalf("Parse = %v, %v; want %v", s.Build.DefinitionTimeout, err, c.want)
+				}
+				return
+			}
+			ce := clierr.As(err)
+			if err == nil || ce.Details["key"] != c.errKey || !strings.Contains(ce.Message, "settings.json") {
+				t.Fatalf("Parse error = %v (details %v), want one naming the file and key %s", err, ce.Details, c.errKey)
+			}
+		})
 	}
 }

@@ -13,6 +13,8 @@ import (
 	"github.com/stratoscli/stratos/shared/cliapp"
 	"github.com/stratoscli/stratos/shared/clierr"
 	"github.com/stratoscli/stratos/shared/logging"
+	"github.com/stratoscli/stratos/shared/roots"
+	"github.com/stratoscli/stratos/shared/settings"
 	"github.com/stratoscli/stratos/shared/version"
 	"github.com/stratoscli/stratos/stratos-build/pipeline"
 )
@@ -40,7 +42,28 @@ func session(cmd *cli.Command) (*pipeline.Session, error) {
 	if err != nil {
 		return nil, clierr.New("cwd_unreadable", "read working directory: %v", err)
 	}
-	return &pipeline.Session{Log: logging.New("stratos", cmd.Root().ErrWriter), Stderr: cmd.Root().ErrWriter, Cwd: cwd}, nil
+	limits, err := buildSettings()
+	if err != nil {
+		return nil, err
+	}
+	return &pipeline.Session{
+		Log: logging.New("stratos", cmd.Root().ErrWriter), Stderr: cmd.Root().ErrWriter, Cwd: cwd,
+		DefinitionTimeout: limits.DefinitionTimeout,
+	}, nil
+}
+
+// buildSettings reads the build section of ~/.stratos/settings.json; a
+// bad file is a usage error naming the file and the key.
+func buildSettings() (settings.Build, error) {
+	home, err := roots.StratosHome()
+	if err != nil {
+		return settings.Build{}, clierr.New("home_unresolved", "%v", err)
+	}
+	s, err := settings.Load(settings.Path(home))
+	if err != nil {
+		return settings.Build{}, err
+	}
+	return s.Build, nil
 }
 
 // targetArg returns the workflow named by the positional argument or

@@ -30,6 +30,9 @@ type Builder struct {
 	// Toolchain provides node, npm and tsc. It is only asked for when
 	// something must be built or loaded, so reusing fresh builds needs none.
 	Toolchain func(ctx context.Context) (*toolchain.Toolchain, error)
+	// DefinitionTimeout bounds each definition load; zero means
+	// settings.DefaultDefinitionTimeout.
+	DefinitionTimeout time.Duration
 
 	tc        *toolchain.Toolchain
 	rootReady bool

@@ -2,11 +2,14 @@ package pipeline
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
+	"time"
 
 	"github.com/stratoscli/stratos/shared/discovery"
 	"github.com/stratoscli/stratos/shared/freshness"
 	"github.com/stratoscli/stratos/shared/sdk"
+	"github.com/stratoscli/stratos/shared/settings"
 )
 
 // LoadDefinition loads the definition of a workflow whose build is current
@@ -24,7 +27,16 @@ func (b *Builder) loadDefinition(ctx context.Context, w *discovery.Workflow) (*s
 		return nil, failed(w, ReasonToolchain, errorDiagnostic(err))
 	}
 	entry := filepath.Join(w.Dir, filepath.FromSlash(freshness.CompiledEntry(w.Dir, w.Manifest.Entrypoint)))
-	def, err := sdk.LoadDefinition(ctx, tc, b.Root.Root.Dir, entry, b.Stderr)
+	limit := b.definitionTimeout()
+	loadCtx, cancel := context.WithTimeout(ctx, limit)
+	defer cancel()
+	def, err := sdk.LoadDefinition(loadCtx, tc, b.Root.Root.Dir, entry, b.Stderr)
+	if err != nil && ctx.Err() == nil && errors.Is(loadCtx.Err(), context.DeadlineExceeded) {
+		d := message("loading the definition of workflow %s did not finish within %s: its module's top-level code never finished (an endless loop, or an awaited promise that never settles?); the loader was stopped. The limit is build.definitionTimeout in ~/.stratos/settings.json",
+			w.Manifest.Name, limit)
+		d.Code = ReasonDefinitionTimeout
+		return nil, failed(w, ReasonDefinitionTimeout, d)
+	}
 	if err != nil {
 		return nil, failed(w, ReasonDefinitionInvalid, errorDiagnostic(err))
 	}
@@ -32,4 +44,12 @@ func (b *Builder) loadDefinition(ctx context.Context, w *discovery.Workflow) (*s
 		return nil, failed(w, ReasonSchemaConventions, diags...)
 	}
 	return def, nil
+}
+
+// definitionTimeout is the limit of one definition load.
+func (b *Builder) definitionTimeout() time.Duration {
+	if b.DefinitionTimeout > 0 {
+		return b.DefinitionTimeout
+	}
+	return settings.DefaultDefinitionTimeout
 }

@@ -40,6 +40,7 @@ const (
 	ReasonSDKShadowed        = "sdk-shadowed"
 	ReasonTypeErrors         = "type-errors"
 	ReasonDefinitionInvalid  = "definition-invalid"
+	ReasonDefinitionTimeout  = "definition-timeout"
 	ReasonSchemaConventions  = "schema-conventions"
 	ReasonWrapper            = "wrapper-failed"
 	ReasonToolchain          = "toolchain-failed"

@@ -24,6 +24,9 @@ type Session struct {
 	Log    hclog.Logger
 	Stderr io.Writer
 	Cwd    string
+	// DefinitionTimeout bounds each definition load (build.definitionTimeout
+	// in ~/.stratos/settings.json); zero means settings.DefaultDefinitionTimeout.
+	DefinitionTimeout time.Duration
 }
 
 // Outcome is what a preparation produced.
@@ -112,7 +115,7 @@ func (s *Session) PrepareProject(ctx context.Context) (*Outcome, error) {
 func (s *Session) builder(root *discovery.Root) *Builder {
 	log := s.Log
 	return &Builder{
-		Root: root, Log: log, Stderr: s.Stderr,
+		Root: root, Log: log, Stderr: s.Stderr, DefinitionTimeout: s.DefinitionTimeout,
 		Toolchain: func(ctx context.Context) (*toolchain.Toolchain, error) {
 			return toolchain.Ensure(ctx, toolchain.Options{Log: log})
 		},
