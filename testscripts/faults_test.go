@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -31,6 +32,7 @@ const faultMarkerVar = "STRATOS_FAULT_MARKER"
 //	noprocs <marker>          waits until no process carries STRATOS_FAULT_MARKER=<marker>
 //	signal <SIG> <pidfile>    sends INT, TERM or KILL to the process in pidfile
 //	waitfile <path>           waits until path exists
+//	waitgrep <path> <regexp>  waits until path exists and matches regexp
 func TestFaults(t *testing.T) {
 	p := params(t, "faults")
 	base := p.Setup
@@ -50,6 +52,7 @@ func TestFaults(t *testing.T) {
 		"exitcode": cmdFaultExitCode,
 		"signal":   cmdFaultSignal,
 		"waitfile": cmdRunWaitFile,
+		"waitgrep": cmdFaultWaitGrep,
 	}
 	testscript.Run(t, p)
 }
@@ -136,4 +139,19 @@ func cmdFaultExitCode(ts *testscript.TestScript, neg bool, args []string) {
 	if got != want {
 		ts.Fatalf("%s exited with %d, want %d", args[1], got, want)
 	}
+}
+
+// waitgrep <path> <regexp>: waits (at most runPollLimit) until the file
+// exists and matches regexp.
+func cmdFaultWaitGrep(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: waitgrep <path> <regexp>")
+	}
+	re, err := regexp.Compile(args[1])
+	ts.Check(err)
+	p := ts.MkAbs(args[0])
+	runPoll(ts, fmt.Sprintf("waiting for %s to match %s", p, args[1]), func() bool {
+		data, err := os.ReadFile(p)
+		return err == nil && re.Match(data)
+	})
 }

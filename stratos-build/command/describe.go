@@ -84,6 +84,9 @@ func definition(ctx context.Context, out *pipeline.Outcome) (*sdk.Definition, er
 		return out.Target.Definition, nil
 	}
 	def, fail := out.Builder.LoadDefinition(ctx, out.Target.Workflow())
+	if err := out.Builder.InterruptedError(ctx); err != nil {
+		return nil, err
+	}
 	if fail != nil {
 		out.Target = fail
 		return nil, buildFailedError(out)

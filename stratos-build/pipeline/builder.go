@@ -43,6 +43,29 @@ type Builder struct {
 	// the embedded SDK, which once per workflow made a no-op build of a
 	// large root several times slower than listing it.
 	sdkKnown, sdkOK bool
+	// phase and phaseWorkflow say what the builder is doing, for the
+	// error of an interrupted preparation.
+	phase, phaseWorkflow string
+}
+
+// enter records the phase the builder is in for w.
+func (b *Builder) enter(phase string, w *discovery.Workflow) {
+	b.phase, b.phaseWorkflow = phase, w.Manifest.Name
+}
+
+// InterruptedError returns the error of a preparation whose context was
+// cancelled (SIGINT/SIGTERM), naming the phase it stopped in; nil while ctx
+// is live.
+func (b *Builder) InterruptedError(ctx context.Context) error {
+	if ctx.Err() == nil {
+		return nil
+	}
+	if b.phase == "" {
+		return Interrupted(ctx, PhasePrepare, "")
+	}
+	ce := Interrupted(ctx, b.phase, "workflow %s", b.phaseWorkflow)
+	ce.Details["workflow"] = b.phaseWorkflow
+	return ce
 }
 
 // Results returns every result in completion order: children before parents.
@@ -133,6 +156,7 @@ func (b *Builder) build(ctx context.Context, w *discovery.Workflow, children map
 	if err := freshness.RemoveRecord(w.Dir); err != nil {
 		return failed(w, ReasonInternal, message("remove the old build record of %s: %v", w.Manifest.Name, err))
 	}
+	b.enter(PhasePrepare, w)
 	if fail := b.validateAgentConfig(ctx, w); fail != nil {
 		return fail
 	}
@@ -263,10 +287,12 @@ func (b *Builder) ensureRoot(ctx context.Context, w *discovery.Workflow) *Result
 	if b.rootReady {
 		return nil
 	}
+	b.enter(PhaseToolchain, w)
 	tc, err := b.toolchain(ctx)
 	if err != nil {
 		return failed(w, ReasonToolchain, errorDiagnostic(err))
 	}
+	b.enter(PhaseDependencies, w)
 	reinstalled, err := sdk.EnsureInstalled(ctx, tc, b.Root.Root.Dir, b.Log)
 	if err != nil {
 		reason := ReasonDependencies

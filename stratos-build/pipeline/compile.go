@@ -22,10 +22,12 @@ import (
 // and the wrapper <root>/.generated/c.ts in <wf>/dist/.generated/c.js:
 // relative imports keep working in the compiled tree.
 func (b *Builder) compile(ctx context.Context, w *discovery.Workflow, entry string) *Result {
+	b.enter(PhaseToolchain, w)
 	tc, err := b.toolchain(ctx)
 	if err != nil {
 		return failed(w, ReasonToolchain, errorDiagnostic(err))
 	}
+	b.enter(PhaseCompile, w)
 	dist := filepath.Join(w.Dir, "dist")
 	// Old output must not survive: a file compiled from a since-deleted
 	// source would still be importable.
@@ -41,6 +43,11 @@ func (b *Builder) compile(ctx context.Context, w *discovery.Workflow, entry stri
 	err = procgroup.Run(cmd, procgroup.Options{})
 	if err == nil {
 		return nil
+	}
+	if ctx.Err() != nil {
+		// A compiler killed mid-way may have written part of its output.
+		_ = os.RemoveAll(dist)
+		return failed(w, ReasonInternal, message("interrupted while compiling"))
 	}
 	var exit *exec.ExitError
 	if !errors.As(err, &exit) {

@@ -32,10 +32,12 @@ func (b *Builder) installDependencies(ctx context.Context, w *discovery.Workflow
 	if !declares || installed(w.Dir) {
 		return nil
 	}
+	b.enter(PhaseToolchain, w)
 	tc, err := b.toolchain(ctx)
 	if err != nil {
 		return failed(w, ReasonToolchain, errorDiagnostic(err))
 	}
+	b.enter(PhaseDependencies, w)
 	args := []string{"install", "--no-audit", "--no-fund", "--no-update-notifier"}
 	if _, err := os.Stat(filepath.Join(w.Dir, "package-lock.json")); err == nil {
 		args = []string{"ci", "--no-audit", "--no-fund", "--no-update-notifier"}

@@ -22,10 +22,12 @@ func (b *Builder) LoadDefinition(ctx context.Context, w *discovery.Workflow) (*s
 // module is evaluated; run is never called) and checks the schema
 // conventions.
 func (b *Builder) loadDefinition(ctx context.Context, w *discovery.Workflow) (*sdk.Definition, *Result) {
+	b.enter(PhaseToolchain, w)
 	tc, err := b.toolchain(ctx)
 	if err != nil {
 		return nil, failed(w, ReasonToolchain, errorDiagnostic(err))
 	}
+	b.enter(PhaseLoad, w)
 	entry := filepath.Join(w.Dir, filepath.FromSlash(freshness.CompiledEntry(w.Dir, w.Manifest.Entrypoint)))
 	limit := b.definitionTimeout()
 	loadCtx, cancel := context.WithTimeout(ctx, limit)

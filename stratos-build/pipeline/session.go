@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gofrs/flock"
 	"github.com/hashicorp/go-hclog"
 
 	"github.com/stratoscli/stratos/shared/clierr"
@@ -58,7 +57,11 @@ func (s *Session) PrepareTarget(ctx context.Context, arg string) (*Outcome, erro
 	// removed by every explicit preparation, so they send it the slow way.
 	if fresh(root, []*discovery.Workflow{w}) && len(staleWrappers(root)) == 0 {
 		b := s.builder(root)
-		return &Outcome{Target: b.Prepare(ctx, w), Results: b.Results(), Builder: b}, nil
+		target := b.Prepare(ctx, w)
+		if err := b.InterruptedError(ctx); err != nil {
+			return nil, err
+		}
+		return &Outcome{Target: target, Results: b.Results(), Builder: b}, nil
 	}
 	var out *Outcome
 	err = withRootLock(ctx, root.Root.Dir, s.Log, func() error {
@@ -69,6 +72,9 @@ func (s *Session) PrepareTarget(ctx context.Context, arg string) (*Outcome, erro
 		}
 		b := s.builder(root)
 		target := b.Prepare(ctx, w)
+		if err := b.InterruptedError(ctx); err != nil {
+			return err
+		}
 		b.removeStaleWrappers()
 		out = &Outcome{Target: target, Results: b.Results(), Warnings: b.Warnings(), Builder: b}
 		return nil
@@ -102,6 +108,9 @@ func (s *Session) PrepareProject(ctx context.Context) (*Outcome, error) {
 		b := s.builder(root)
 		for _, w := range root.Sorted() {
 			b.Prepare(ctx, w)
+			if err := b.InterruptedError(ctx); err != nil {
+				return err
+			}
 		}
 		b.removeStaleWrappers()
 		results := append([]*Result{}, b.Results()...)
@@ -219,24 +228,4 @@ func IsGeneratedWrapper(p string) bool {
 	head := make([]byte, 64)
 	n, _ := io.ReadFull(f, head)
 	return strings.HasPrefix(string(head[:n]), generatedHeaderPrefix)
-}
-
-// withRootLock runs f holding the root's build lock, so that two processes
-// never build the same root at once (npm, tsc and wrappers would race).
-func withRootLock(ctx context.Context, rootDir string, log hclog.Logger, f func() error) error {
-	lockDir := filepath.Join(rootDir, ".generated")
-	if err := os.MkdirAll(lockDir, 0o755); err != nil {
-		return clierr.New("root_unwritable", "create %s: %v", lockDir, err)
-	}
-	lk := flock.New(filepath.Join(lockDir, ".build.lock"))
-	ok, err := lk.TryLock()
-	if err == nil && !ok {
-		log.Info("waiting for another stratos build of this root to finish", "root", rootDir)
-		ok, err = lk.TryLockContext(ctx, 250*time.Millisecond)
-	}
-	if err != nil || !ok {
-		return clierr.New("lock_failed", "lock %s: %v", lk.Path(), err)
-	}
-	defer lk.Unlock()
-	return f()
 }
