@@ -184,6 +184,10 @@ func (b *Builder) build(ctx context.Context, w *discovery.Workflow, children map
 	}
 	def, fail := b.loadDefinition(ctx, w)
 	if fail != nil {
+		if ctx.Err() != nil {
+			// Interrupted: no compiled output without its build record.
+			_ = os.RemoveAll(filepath.Join(w.Dir, "dist"))
+		}
 		return fail
 	}
 	wrapperSHA, fail := b.writeWrapper(w, def)
