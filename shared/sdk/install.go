@@ -56,8 +56,10 @@ func Current(root string) bool {
 	if doc.Version != version.Version || doc.ContentHash != ContentHash() {
 		return false
 	}
-	_, err := os.Stat(filepath.Join(root, "node_modules", "zod", "package.json"))
-	return err == nil
+	if _, err := os.Stat(filepath.Join(root, "node_modules", "zod", "package.json")); err != nil {
+		return false
+	}
+	return Damage(root) == ""
 }
 
 // EnsureInstalled makes root (a discovery root) ready for workflows: its
@@ -111,10 +113,13 @@ func install(ctx context.Context, tc *toolchain.Toolchain, root string, log hclo
 	if !declares {
 		args = append(args, "zod@"+toolchain.ZodVersion)
 	}
-	switch had {
-	case "":
+	installed := readInstalled(root)
+	switch damaged := Damage(root); {
+	case had == "":
 		log.Info(fmt.Sprintf("installing %s %s into %s", PackageName, version.Version, root))
-	case version.Version:
+	case installed.Version == version.Version && installed.ContentHash == ContentHash() && damaged != "":
+		log.Warn(fmt.Sprintf("reinstalling %s %s in %s: its installed files were changed or removed (%s differs from this Stratos build's)", PackageName, had, root, damaged))
+	case had == version.Version:
 		log.Info(fmt.Sprintf("updating %s %s in %s: its files differ from this Stratos build's", PackageName, had, root))
 	default:
 		log.Info(fmt.Sprintf("replacing %s %s with %s in %s", PackageName, had, version.Version, root))

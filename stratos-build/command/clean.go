@@ -10,6 +10,7 @@ import (
 	"github.com/stratoscli/stratos/shared/clierr"
 	"github.com/stratoscli/stratos/shared/discovery"
 	"github.com/stratoscli/stratos/shared/roots"
+	"github.com/stratoscli/stratos/shared/sdk"
 	"github.com/stratoscli/stratos/stratos-build/pipeline"
 )
 
@@ -17,14 +18,17 @@ func cleanCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "clean",
 		Usage:     "remove generated wrappers, compiled output and build records",
-		UsageText: "stratos clean [<workflow>|--name <workflow>] [--json]",
+		UsageText: "stratos clean [<workflow>|--name <workflow>] [--sdk] [--json]",
 		Description: cliapp.Lines(
 			"Without a workflow, cleans the whole project root, leftovers of deleted workflows",
 			"included. With one, cleans that workflow and invalidates the builds of the workflows",
 			"that depend on it. Authored files, node_modules, the shared SDK and credentials are",
-			"never touched; the next build regenerates everything.",
+			"never touched; the next build regenerates everything. With --sdk, the root's installed",
+			"SDK (node_modules/@stratoscli/stratos) is removed too; the next build installs it again.",
 		),
-		Flags:  []cli.Flag{cliapp.JSONFlag(), nameFlag()},
+		Flags: []cli.Flag{cliapp.JSONFlag(), nameFlag(), &cli.BoolFlag{
+			Name: "sdk", Usage: "also remove the root's installed SDK (node_modules/@stratoscli/stratos)",
+		}},
 		Action: runClean,
 	}
 }
@@ -39,6 +43,7 @@ func runClean(ctx context.Context, cmd *cli.Command) error {
 		return err
 	}
 	var res *pipeline.CleanResult
+	var rootDir string
 	if target != "" {
 		w, root, err := discovery.Resolve(s.Cwd, target, roots.Both)
 		if err != nil {
@@ -48,6 +53,7 @@ func runClean(ctx context.Context, cmd *cli.Command) error {
 		if err != nil {
 			return clierr.New("clean_failed", "clean %s: %v", w.Manifest.Name, err)
 		}
+		rootDir = root.Root.Dir
 	} else {
 		pr, ok, err := roots.ProjectRoot(s.Cwd)
 		if err != nil {
@@ -59,6 +65,12 @@ func runClean(ctx context.Context, cmd *cli.Command) error {
 		res, err = pipeline.CleanRoot(pr.Dir)
 		if err != nil {
 			return clierr.New("clean_failed", "clean %s: %v", pr.Dir, err)
+		}
+		rootDir = pr.Dir
+	}
+	if cmd.Bool("sdk") {
+		if err := removeSDK(rootDir, res); err != nil {
+			return err
 		}
 	}
 	if cmd.Bool("json") {
@@ -72,6 +84,19 @@ func runClean(ctx context.Context, cmd *cli.Command) error {
 	}
 	if len(res.Removed)+len(res.Invalidated) == 0 {
 		fmt.Fprintln(cmd.Root().Writer, "nothing to clean")
+	}
+	return nil
+}
+
+// removeSDK removes the SDK installed in rootDir, the one thing clean
+// otherwise never touches: for an installation suspected damaged.
+func removeSDK(rootDir string, res *pipeline.CleanResult) error {
+	removed, err := sdk.Remove(rootDir)
+	if err != nil {
+		return clierr.New("clean_failed", "remove the SDK installed in %s: %v", rootDir, err)
+	}
+	if removed {
+		res.Removed = append(res.Removed, sdk.InstalledDir(rootDir))
 	}
 	return nil
 }
