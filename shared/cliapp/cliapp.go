@@ -59,12 +59,30 @@ func RunContext(ctx context.Context, cmd *cli.Command, args []string, stdio IO) 
 			ce = &clierr.Error{Code: "usage", Message: err.Error(), Exit: clierr.ExitUsage, Err: err}
 		}
 	}
+	if ctx.Err() != nil {
+		ce = asInterrupted(ce)
+	}
 	if WantsJSON(args) {
 		_ = clierr.WriteJSON(stdio.Stdout, ce)
 	} else {
 		clierr.WriteText(stdio.Stderr, cmd.Name, ce)
 	}
 	return ce.Exit
+}
+
+// asInterrupted turns the error of a command whose context was cancelled
+// (SIGINT/SIGTERM) into an interruption: code interrupted, exit 130, the
+// message kept. Whatever failed once the signal arrived failed because of
+// it; reporting "npm failed" or "tsc exited with status -1" would be a
+// false diagnosis.
+func asInterrupted(ce *clierr.Error) *clierr.Error {
+	out := *ce
+	out.Exit = clierr.ExitInterrupted
+	if out.Code != "interrupted" {
+		out.Code = "interrupted"
+		out.Message = "interrupted: " + out.Message
+	}
+	return &out
 }
 
 // quietUsageErrors makes every command of the tree return its flag and
