@@ -2,6 +2,8 @@ package pipeline
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -12,14 +14,17 @@ import (
 	"github.com/hashicorp/go-hclog"
 
 	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/roots"
 )
 
 // lockPollInterval is how often a waiting build tries the root lock again.
 const lockPollInterval = 250 * time.Millisecond
 
 // lockHolder says which process holds a root's build lock. The holder
-// writes it beside the lock once it has the lock, so that a build waiting
-// for it can say what it waits for.
+// records it once it has the lock, so that a build waiting for it can say
+// what it waits for. The record lives under ~/.stratos/locks, keyed by the
+// lock's path, not in the root: a build that reuses everything leaves the
+// root exactly as it was.
 type lockHolder struct {
 	PID     int       `json:"pid"`
 	Command string    `json:"command"`
@@ -35,7 +40,7 @@ func withRootLock(ctx context.Context, rootDir string, log hclog.Logger, f func(
 		return clierr.New("root_unwritable", "create %s: %v", lockDir, err)
 	}
 	lk := flock.New(filepath.Join(lockDir, ".build.lock"))
-	holderPath := lk.Path() + ".holder"
+	holderPath := holderFile(lk.Path())
 	ok, err := lk.TryLock()
 	if err == nil && !ok {
 		holder := readHolder(holderPath)
@@ -51,16 +56,32 @@ func withRootLock(ctx context.Context, rootDir string, log hclog.Logger, f func(
 		return clierr.New("lock_failed", "lock %s: %v", lk.Path(), err)
 	}
 	defer lk.Unlock()
-	if err := writeHolder(holderPath); err != nil {
-		log.Warn("record the build lock's holder", "file", holderPath, "error", err)
+	if holderPath != "" {
+		if err := writeHolder(holderPath); err != nil {
+			log.Warn("record the build lock's holder", "file", holderPath, "error", err)
+		}
+		defer os.Remove(holderPath)
 	}
-	defer os.Remove(holderPath)
 	return f()
+}
+
+// holderFile is where the holder of the lock at lockPath is recorded; ""
+// when there is no home directory to record it in.
+func holderFile(lockPath string) string {
+	home, err := roots.StratosHome()
+	if err != nil {
+		return ""
+	}
+	sum := sha256.Sum256([]byte(lockPath))
+	return filepath.Join(home, "locks", "build-"+hex.EncodeToString(sum[:8])+".json")
 }
 
 // writeHolder records this process as the lock's holder, atomically: a
 // waiting build never reads half a record.
 func writeHolder(path string) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
 	h := lockHolder{PID: os.Getpid(), Command: strings.Join(os.Args, " "), Since: time.Now().UTC().Truncate(time.Second)}
 	data, err := json.Marshal(h)
 	if err != nil {
@@ -86,6 +107,9 @@ func writeHolder(path string) error {
 // taken the lock and not yet written it).
 func readHolder(path string) lockHolder {
 	var h lockHolder
+	if path == "" {
+		return h
+	}
 	if data, err := os.ReadFile(path); err == nil {
 		_ = json.Unmarshal(data, &h)
 	}
