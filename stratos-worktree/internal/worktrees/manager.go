@@ -59,4 +59,6 @@ const (
 	DiagStatusFailed          = "status_failed"
 	DiagNotAWorktree          = "not_a_worktree"
 	DiagStaleTempRemoved      = "stale_temp_removed"
+	DiagIgnoredKept           = "ignored_files_kept"
+	DiagTrashPruneFailed      = "trash_prune_failed"
 )
