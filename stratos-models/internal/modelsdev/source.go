@@ -29,8 +29,8 @@ type Source struct {
 	dir  string // the directory on disk; "" for an archive (no git to ask)
 }
 
-// IsArchive reports whether path names a gzip-compressed tar archive.
-func IsArchive(path string) bool {
+// isArchive reports whether path names a gzip-compressed tar archive.
+func isArchive(path string) bool {
 	return strings.HasSuffix(path, ".tar.gz") || strings.HasSuffix(path, ".tgz")
 }
 
@@ -43,7 +43,7 @@ func Open(path string) (*Source, error) {
 	if fi.IsDir() {
 		return &Source{fsys: os.DirFS(path), name: path, dir: path}, nil
 	}
-	if !IsArchive(path) {
+	if !isArchive(path) {
 		return nil, fmt.Errorf("source %s is neither a directory nor a .tar.gz archive of a Models.dev tree", path)
 	}
 	fsys, err := readArchive(path)
