@@ -60,8 +60,8 @@ func mapping(c *catalog.Catalog) map[string][]string {
 	return out
 }
 
-// The expected strict mapping of the 57-file fixture, from the research
-// note (research/models-dev.md §8, produced by fs_map.py).
+// The expected strict mapping of the 57-file fixture, worked out from its
+// base_model fields alone (docs/design/model-catalog.md).
 var fixtureMapping = map[string][]string{
 	"alibaba/qwen3-235b-a22b openrouter": {"qwen/qwen3-235b-a22b"},
 	"anthropic/claude-opus-4-6 amazon-bedrock": {"anthropic.claude-opus-4-6-v1", "eu.anthropic.claude-opus-4-6-v1",

@@ -32,7 +32,7 @@ func TestCommittedCatalogIsUpToDate(t *testing.T) {
 	}
 }
 
-// Figures measured in research/models-dev.md for the pinned revision.
+// Figures measured on the pinned revision (docs/design/model-catalog.md).
 func TestFullSnapshotCounts(t *testing.T) {
 	res := generateShipped(t)
 	c := res.Report.Counts
