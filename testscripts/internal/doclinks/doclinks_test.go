@@ -89,3 +89,47 @@ func write(t *testing.T, root, rel, content string) {
 		t.Fatal(err)
 	}
 }
+
+// Code comments and scripts point at the repository's own documentation,
+// never at documents that live outside it.
+func TestCodePointsOnlyAtTheRepository(t *testing.T) {
+	cwd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, err := clidocs.RepositoryRoot(cwd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found, err := OutsidePointers(root, map[string]bool{
+		// They spell out the patterns they look for.
+		"testscripts/internal/doclinks/outside.go":       true,
+		"testscripts/internal/doclinks/doclinks_test.go": true,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range found {
+		t.Errorf("%s\n\tpoint at a page under docs/ instead (design reasons go in docs/design/)", f)
+	}
+}
+
+func TestOutsidePointersFindsReferencesToOutsideDocuments(t *testing.T) {
+	root := t.TempDir()
+	write(t, root, "a/x.go", "// see shared/research/claude-code.md §9\n// the spec's rules\n// fine: see docs/design/worktrees.md\nfunc start(spec Spec) {} // code is not a comment\n")
+	write(t, root, "scripts/tool", "# (spec \"Harness selection\")\n")
+	write(t, root, "docs/design/x.md", "the spec's rules\n")
+	write(t, root, "a/node_modules/p/index.js", "// the spec\n")
+	found, err := OutsidePointers(root, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"a/x.go:1: // see shared/research/claude-code.md §9",
+		"a/x.go:2: // the spec's rules",
+		`scripts/tool:1: # (spec "Harness selection")`,
+	}
+	if strings.Join(found, "|") != strings.Join(want, "|") {
+		t.Fatalf("found %q, want %q", found, want)
+	}
+}
