@@ -60,9 +60,8 @@ func mapping(c *catalog.Catalog) map[string][]string {
 	return out
 }
 
-// The expected strict mapping of the sample, worked out independently of
-// this generator (by a separate script over the same files) when the sample
-// was chosen.
+// The expected strict mapping of the sample, worked out from its
+// base_model fields alone (docs/design/model-catalog.md).
 var fixtureMapping = map[string][]string{
 	"alibaba/qwen3-235b-a22b openrouter": {"qwen/qwen3-235b-a22b"},
 	"anthropic/claude-opus-4-6 amazon-bedrock": {"anthropic.claude-opus-4-6-v1", "eu.anthropic.claude-opus-4-6-v1",

@@ -34,7 +34,7 @@ func TestCommittedCatalogIsUpToDate(t *testing.T) {
 	}
 }
 
-// Figures counted independently of this generator for the pinned revision.
+// Figures measured on the pinned revision (docs/design/model-catalog.md).
 func TestFullSnapshotCounts(t *testing.T) {
 	res := generateShipped(t)
 	c := res.Report.Counts
