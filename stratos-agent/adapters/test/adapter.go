@@ -1,4 +1,4 @@
-package testharness
+package test
 
 import (
 	"context"
@@ -6,24 +6,41 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/stratoscli/stratos/shared/agentproto"
 	"github.com/stratoscli/stratos/stratos-agent/adapter"
+	"github.com/stratoscli/stratos/stratos-agent/adapter/rejection"
 	"github.com/stratoscli/stratos/stratos-agent/prompt"
 )
 
-// Efforts are the reasoning efforts the test harness accepts.
-var Efforts = []string{"low", "medium", "high", "max"}
+// Harness is the harness name agents configure.
+const Harness = "test"
+
+// Capabilities are what the test harness supports: it replays a script,
+// so tools are simulated (their output is scripted) and a structured value
+// is scripted rather than produced by a model.
+var Capabilities = adapter.Capabilities{
+	Efforts:                  []string{"low", "medium", "high", "max"},
+	ExecutesTools:            false,
+	HooksModifyArguments:     true,
+	AfterHookReplacesFailure: true,
+	StructuredOutput:         adapter.StructuredOutputScripted,
+	SelectsModels:            true,
+	ChecksAuthentication:     true,
+}
+
+// Registration is the harness as the agent host registers it.
+func Registration() adapter.Harness {
+	return adapter.Harness{Name: Harness, New: New, Capabilities: Capabilities}
+}
 
 // New is the test harness's adapter.Factory.
 func New(spec adapter.Spec, onEvent func(adapter.Event), hooks adapter.Hooks) (adapter.Adapter, error) {
-	if spec.Effort != "" && !slices.Contains(Efforts, spec.Effort) {
-		return nil, agentproto.Errorf(agentproto.CodeConfiguration, "effort %q is not supported by harness test (supported: %s)", spec.Effort, strings.Join(Efforts, ", ")).
-			WithDetails(map[string]any{"effort": spec.Effort, "harness": "test"})
+	if err := Capabilities.CheckEffort(Harness, spec); err != nil {
+		return nil, err
 	}
 	script, err := LoadScript(spec.Test, spec.WorkflowDir)
 	if err != nil {
@@ -66,7 +83,7 @@ func (s *session) Initialize(ctx context.Context) error {
 	if msg == "" {
 		msg = fmt.Sprintf("scripted %s failure of initialization attempt %d", a.Fail, n+1)
 	}
-	return agentproto.Errorf(initFailures[a.Fail], "harness test: %s", msg).WithDetails(map[string]any{"harness": "test", "attempt": n + 1})
+	return failure(initFailures[a.Fail], true, "harness test: "+msg, map[string]any{"harness": Harness, "attempt": n + 1})
 }
 
 func (s *session) Execute(ctx context.Context, text string) (adapter.Result, error) {
@@ -137,7 +154,9 @@ func (s *session) play(ctx context.Context, turnNo int, t Turn, text string) (ad
 		if msg == "" {
 			msg = fmt.Sprintf("scripted %s failure of execute #%d", t.Fail, turnNo)
 		}
-		return adapter.Result{}, agentproto.Errorf(turnFailures[t.Fail], "harness test: %s", msg).WithDetails(map[string]any{"harness": "test", "turn": turnNo})
+		// A model refusal before any tool call lets the selector try the
+		// next candidate, as a real harness's refusal before any work does.
+		return adapter.Result{}, failure(turnFailures[t.Fail], t.Fail == "model_unavailable" && len(t.ToolCalls) == 0, "harness test: "+msg, map[string]any{"harness": Harness, "turn": turnNo})
 	}
 	entry := map[string]any{"prompt": text, "tools": calls}
 	var res adapter.Result
@@ -261,6 +280,21 @@ func (s *session) Close(context.Context) error {
 
 func (s *session) event(typ string, details map[string]any) {
 	s.emit(adapter.Event{Type: typ, Time: time.Now(), Details: details})
+}
+
+// failure is a scripted failure: a rejection for the codes that refuse a
+// candidate (tryNext says whether the selector may go on), an agent error
+// otherwise.
+func failure(code string, tryNext bool, msg string, details map[string]any) error {
+	switch code {
+	case agentproto.CodeModelUnavailable, agentproto.CodeAuthentication, agentproto.CodeHarnessUnavailable:
+		r := rejection.New(rejection.Reason(code), "%s", msg).WithDetails(details)
+		if !tryNext {
+			return r.Final()
+		}
+		return r
+	}
+	return agentproto.Errorf(code, "%s", msg).WithDetails(details)
 }
 
 // sleep waits ms milliseconds unless ctx ends first (then: cancelled).
