@@ -23,9 +23,9 @@ import (
 	"github.com/stratoscli/stratos/shared/version"
 	"github.com/stratoscli/stratos/stratos-agent/adapter"
 	"github.com/stratoscli/stratos/stratos-agent/adapters/claudecode"
+	testharness "github.com/stratoscli/stratos/stratos-agent/adapters/test"
 	"github.com/stratoscli/stratos/stratos-agent/admission"
 	"github.com/stratoscli/stratos/stratos-agent/agentconfig"
-	testharness "github.com/stratoscli/stratos/stratos-agent/adapters/test"
 )
 
 // Peer is the SDK end of the connection.
