@@ -1,6 +1,7 @@
 package claudecode
 
 import (
+	"encoding/json"
 	"context"
 	"os"
 	"slices"
@@ -75,24 +76,15 @@ func TestOnlySelectedMCPServersAndRemovedToolsAbsent(t *testing.T) {
 	}
 }
 
-func TestNoCredentialsIsAnAuthenticationError(t *testing.T) {
-	b := newBed(t, `{"turns":[]}`)
-	var env []string
-	for _, kv := range b.env {
-		if !strings.HasPrefix(kv, "ANTHROPIC_API_KEY=") {
-			env = append(env, kv)
-		}
-	}
-	a, err := NewFactory(Options{Environ: func() []string { return env }})(adapter.Spec{Name: "tester", Models: []string{"anthropic/claude-opus-4-7"}, WorkingDirectory: b.work}, b.record, &testHooks{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	err = a.Initialize(ctx(t))
-	wantCode(t, err, agentproto.CodeAuthentication)
-	if !strings.Contains(err.Error(), "claude-code") {
-		t.Errorf("error does not name the harness: %v", err)
-	}
-	if len(b.requests()) != 0 {
-		t.Errorf("the model was called without credentials")
-	}
+// A turn that ends without a StructuredOutput call (the model ignored the
+// CLI's enforcement nudge) is a structured-output error: the text is
+// never parsed instead.
+func TestStructuredOutputWithoutTheDeliveryToolIsAnError(t *testing.T) {
+	b := newBed(t, `{"turns":[
+	  {"match":{"marker":"[prose]"},"reply":[{"text":"just prose"}]},
+	  {"match":{"marker":"[structured-output-enforce]"},"reply":[{"text":"still prose"}]}
+	]}`)
+	a := b.adapter(adapter.Spec{OutputSchema: json.RawMessage(`{"type":"object"}`)}, nil)
+	_, err := a.Execute(ctx(t), "[prose] give me one")
+	wantCode(t, err, agentproto.CodeStructuredOutput)
 }

@@ -37,8 +37,53 @@ func Registration() adapter.Harness {
 	return adapter.Harness{Name: Harness, New: New, Capabilities: Capabilities}
 }
 
+// Options configure NewFactory.
+type Options struct {
+	// Observe, when set, receives what the simulated model received in
+	// each execute: the test harness's counterpart of a fake model
+	// server's request log (the conformance suite reads it).
+	Observe func(Observation)
+}
+
+// Observation is what the simulated model received in one execute, after
+// the turn's tool calls.
+type Observation struct {
+	// Instructions are the system prompt and the worktree context, set
+	// once per session.
+	Instructions []string
+	Prompt       string
+	// History holds the earlier prompts and replies of the conversation.
+	History []string
+	// ToolResults are what the tool calls returned to the model.
+	ToolResults []ToolResult
+}
+
+// ToolResult is one tool call's result as the model reads it.
+type ToolResult struct {
+	Content string
+	IsError bool
+}
+
 // New is the test harness's adapter.Factory.
 func New(spec adapter.Spec, onEvent func(adapter.Event), hooks adapter.Hooks) (adapter.Adapter, error) {
+	return NewFactory(Options{})(spec, onEvent, hooks)
+}
+
+// NewFactory returns the test harness's adapter.Factory with opts.
+func NewFactory(opts Options) adapter.Factory {
+	return func(spec adapter.Spec, onEvent func(adapter.Event), hooks adapter.Hooks) (adapter.Adapter, error) {
+		s, err := newSession(spec, onEvent, hooks)
+		if err != nil {
+			return nil, err
+		}
+		if opts.Observe != nil {
+			s.observe = opts.Observe
+		}
+		return s, nil
+	}
+}
+
+func newSession(spec adapter.Spec, onEvent func(adapter.Event), hooks adapter.Hooks) (*session, error) {
 	if err := Capabilities.CheckEffort(Harness, spec); err != nil {
 		return nil, err
 	}
@@ -46,7 +91,7 @@ func New(spec adapter.Spec, onEvent func(adapter.Event), hooks adapter.Hooks) (a
 	if err != nil {
 		return nil, err
 	}
-	return &session{spec: spec, script: script, emit: onEvent, hooks: hooks}, nil
+	return &session{spec: spec, script: script, emit: onEvent, hooks: hooks, observe: func(Observation) {}}, nil
 }
 
 // session replays the script. Executes are sequential (the host enforces
@@ -56,6 +101,8 @@ type session struct {
 	script *Script
 	emit   func(adapter.Event)
 	hooks  adapter.Hooks
+	// observe receives what the simulated model received.
+	observe func(Observation)
 
 	initAttempts int
 	turns        int
@@ -143,6 +190,7 @@ func (s *session) play(ctx context.Context, turnNo int, t Turn, text string) (ad
 		}
 		calls = append(calls, rec)
 	}
+	s.observe(s.observation(text, calls))
 	if err := s.writeFiles(turnNo, t.Files); err != nil {
 		return adapter.Result{}, err
 	}
@@ -184,6 +232,32 @@ func (s *session) play(ctx context.Context, turnNo int, t Turn, text string) (ad
 	}
 	s.history = append(s.history, entry)
 	return res, nil
+}
+
+// observation is what the simulated model received for text.
+func (s *session) observation(text string, calls []map[string]any) Observation {
+	o := Observation{Prompt: text}
+	for _, part := range []string{s.spec.SystemPrompt, s.spec.HarnessContext} {
+		if part != "" {
+			o.Instructions = append(o.Instructions, part)
+		}
+	}
+	for _, h := range s.history {
+		o.History = append(o.History, fmt.Sprint(h["prompt"]), fmt.Sprint(h["reply"]))
+	}
+	for _, c := range calls {
+		content := c["output"]
+		if c["status"] == statusFailed {
+			content = c["error"]
+		}
+		text, ok := content.(string)
+		if !ok {
+			b, _ := json.Marshal(content)
+			text = string(b)
+		}
+		o.ToolResults = append(o.ToolResults, ToolResult{Content: text, IsError: c["status"] == statusFailed || c["status"] == statusDenied})
+	}
+	return o
 }
 
 // writeFiles writes the turn's files into the working directory.
