@@ -1,8 +1,8 @@
 package claudecode
 
 import (
-	"encoding/json"
 	"context"
+	"encoding/json"
 	"os"
 	"slices"
 	"strings"
