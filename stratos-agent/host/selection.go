@@ -16,8 +16,8 @@ import (
 
 // candidate is one harness/model combination selection may try, in order.
 // Provider is the catalog's provider for the combination; it reaches the
-// adapter only when the user wrote it (spec "Harness selection": backend
-// selection otherwise stays with the harness and its adapter).
+// adapter only when the user wrote it: backend selection otherwise stays
+// with the harness and its adapter (docs/design/harness-selection.md).
 type candidate struct {
 	Harness  string
 	Model    string
@@ -28,8 +28,9 @@ type candidate struct {
 type candidatesFunc func(ctx context.Context, models []string) ([]candidate, error)
 
 // catalogCandidates asks stratos-models for the candidate order of the
-// spec's "Model-based harness preference": every model with its first-party
-// harness in declared order, then every model through OpenCode.
+// model-based harness preference (docs/design/harness-selection.md): every
+// model with its first-party harness in declared order, then every model
+// through OpenCode.
 func catalogCandidates(stderr io.Writer) candidatesFunc {
 	c := catalog.Sibling{Stderr: stderr}
 	return func(ctx context.Context, models []string) ([]candidate, error) {

@@ -201,8 +201,8 @@ func (s *session) classify(ctx context.Context, err error) error {
 // requestCancel signals call (queued, initializing or executing) to stop,
 // now if it runs, or when it arrives. A cancel naming a call that already
 // ended, while no call runs, reaches the harness session alone: it stops
-// the background work earlier prompts left running (spec "Public lifecycle
-// controls"). It does not wait.
+// the background work earlier prompts left running: cancellation also
+// applies when only background work remains. It does not wait.
 func (s *session) requestCancel(call int) {
 	s.mu.Lock()
 	if call > s.cancelledUpTo {

@@ -31,7 +31,7 @@ type Catalog interface {
 type Query struct {
 	Models []string
 	// Harness limits the candidates to one harness ("" = every harness, in
-	// the spec's model-based harness preference).
+	// the model-based harness preference of docs/design/harness-selection.md).
 	Harness string
 	// Provider is the agent's explicit provider ("" = none).
 	Provider string

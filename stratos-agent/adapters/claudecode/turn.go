@@ -131,8 +131,9 @@ func (t *turn) hadWork() bool {
 
 // resultError classifies a failed turn from the CLI's structured metadata
 // (the synthetic assistant message's error class, api_error_type); prose
-// and HTTP status alone never decide. A model rejection lets the selector
-// try another candidate only when the turn did no work yet.
+// and HTTP status alone never decide (docs/design/harness-selection.md). A
+// model rejection lets the selector try another candidate only when the
+// turn did no work yet.
 func resultError(r *resultFrame, apiError, name string, work bool) error {
 	msg := r.Result
 	if msg == "" {
