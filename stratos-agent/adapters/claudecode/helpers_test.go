@@ -226,12 +226,6 @@ func (h *testHooks) AfterToolCall(_ context.Context, c adapter.ToolCall, out jso
 	return agentproto.AfterToolCallResult{}, nil
 }
 
-func (h *testHooks) seen() []string {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return append([]string(nil), h.calls...)
-}
-
 // serveMCP is a minimal stdio MCP server with one tool, <name>_echo.
 func serveMCP(name string, in *os.File, out *os.File) {
 	sc := bufio.NewScanner(in)
