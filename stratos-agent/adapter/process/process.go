@@ -24,6 +24,8 @@ import (
 	"time"
 
 	"github.com/hashicorp/go-hclog"
+
+	"github.com/stratoscli/stratos/shared/procgroup"
 )
 
 // ErrStdinClosed is returned by WriteLine once stdin is closed (by
@@ -72,7 +74,7 @@ type Spec struct {
 // Process is one running CLI.
 type Process struct {
 	name  string
-	cmd   *exec.Cmd
+	pg    *procgroup.Process
 	log   hclog.Logger
 	grace Grace
 
@@ -108,18 +110,19 @@ func Start(s Spec) (*Process, error) {
 		return nil, fmt.Errorf("start %s: %w", s.Name, err)
 	}
 	cmd := exec.Command(s.Path, s.Args...)
-	cmd.Dir, cmd.Env, cmd.SysProcAttr = s.Dir, s.Env, groupAttr()
+	cmd.Dir, cmd.Env = s.Dir, s.Env
 	cmd.Stdout, cmd.Stderr = outW, errW
 	stdin, err := cmd.StdinPipe()
+	var pg *procgroup.Process
 	if err == nil {
-		err = cmd.Start()
+		pg, err = procgroup.Start(cmd, groupOptions)
 	}
 	closeAll(outW, errW)
 	if err != nil {
 		closeAll(outR, errR)
 		return nil, fmt.Errorf("start %s: %w", s.Path, err)
 	}
-	p := &Process{name: s.Name, cmd: cmd, log: s.Log, grace: s.Grace.withDefaults(), stdin: stdin,
+	p := &Process{name: s.Name, pg: pg, log: s.Log, grace: s.Grace.withDefaults(), stdin: stdin,
 		stderr: &tail{max: s.StderrTail}, exited: make(chan struct{})}
 	stdoutDone := make(chan struct{})
 	stderrDone := make(chan struct{})
@@ -128,6 +131,13 @@ func Start(s Spec) (*Process, error) {
 	go p.reap(outR, errR, stdoutDone, stderrDone)
 	return p, nil
 }
+
+// groupOptions: the CLI leads a process group of its own; when the agent
+// host dies the kernel sends it SIGTERM (unlike SIGKILL, it lets the CLI
+// stop its own background work), and a watchdog in the group signals
+// every process of it, reaching descendants the parent-death signal does
+// not. Whatever is left in the group once the CLI exited is killed.
+var groupOptions = procgroup.Options{DeathSignal: syscall.SIGTERM, Watchdog: true}
 
 func (g Grace) withDefaults() Grace {
 	pick := func(v, d time.Duration) time.Duration {
@@ -147,7 +157,7 @@ func closeAll(fs ...*os.File) {
 }
 
 // Pid is the CLI's process ID, which is also its process group's ID.
-func (p *Process) Pid() int { return p.cmd.Process.Pid }
+func (p *Process) Pid() int { return p.pg.Pid() }
 
 // readLines hands every non-blank line of r to fn. It reads with
 // ReadBytes rather than a Scanner: protocol lines can be far longer than a
@@ -174,7 +184,7 @@ func (p *Process) onStderr(line []byte) {
 // reap waits for the process, then gives the readers a bounded time to
 // drain what it wrote last.
 func (p *Process) reap(outR, errR *os.File, stdoutDone, stderrDone <-chan struct{}) {
-	err := p.cmd.Wait()
+	err := p.pg.Wait()
 	deadline := time.Now().Add(p.grace.Drain)
 	_ = outR.SetReadDeadline(deadline)
 	_ = errR.SetReadDeadline(deadline)
@@ -238,7 +248,7 @@ func (p *Process) CloseStdin() {
 // Signal sends sig to the CLI's whole process group. ESRCH (nobody left)
 // is not an error.
 func (p *Process) Signal(sig syscall.Signal) error {
-	if err := signalGroup(p.Pid(), sig); err != nil && !errors.Is(err, syscall.ESRCH) {
+	if err := p.pg.Signal(sig); err != nil && !errors.Is(err, os.ErrProcessDone) && !errors.Is(err, syscall.ESRCH) {
 		return fmt.Errorf("signal %s's process group: %w", p.name, err)
 	}
 	return nil
