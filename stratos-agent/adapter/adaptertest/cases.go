@@ -23,6 +23,8 @@ var cases = []conformanceCase{
 	{name: "BeforeToolCallDenyWithFeedback", run: beforeToolCallDeny},
 	{name: "BeforeToolCallModifiesArguments", needs: modifiesArguments, run: beforeToolCallModify},
 	{name: "AfterToolCallBlock", run: afterToolCallBlock},
+	{name: "AfterToolCallSeesAndBlocksAFailure", run: afterToolCallSeesAFailure},
+	{name: "AfterToolCallReplacesAFailure", needs: replacesFailures, run: afterToolCallReplacesAFailure},
 	{name: "HookExceptionFailsTheInvocation", run: hookExceptionFails},
 	{name: "StructuredOutput", run: structuredOutput},
 	{name: "StructuredOutputMismatch", needs: nativeStructuredOutput, run: structuredOutputMismatch},
@@ -166,6 +168,42 @@ func afterToolCallBlock(t *testing.T, b *bed) {
 	tr := b.toolResults("[block] go")
 	if len(tr) != 1 || !strings.Contains(tr[0].Content, "output withheld by policy") || strings.Contains(tr[0].Content, "secret-output-5d1") {
 		t.Errorf("tool results %+v, want the reason instead of the output", tr)
+	}
+}
+
+// failingTurn runs a command that fails with a recognisable error.
+func failingTurn(marker string) Turn {
+	return Turn{Marker: marker, Shell: &Shell{Command: "echo failure-detail-8e4 >&2; exit 3", Fails: true}, Text: "FINAL"}
+}
+
+func afterToolCallSeesAFailure(t *testing.T, b *bed) {
+	b.start(Script{Turns: []Turn{failingTurn("[fail]")}})
+	var got *agentproto.ToolError
+	hooks := &Hooks{After: func(_ adapter.ToolCall, _ json.RawMessage, e *agentproto.ToolError) (agentproto.AfterToolCallResult, error) {
+		got = e
+		return agentproto.AfterToolCallResult{Action: agentproto.ActionBlock, Reason: "failure reviewed by policy"}, nil
+	}}
+	a := b.open(hooks, nil)
+	b.execute(a, "[fail] go")
+	if got == nil || got.Message == "" {
+		t.Fatalf("afterToolCall did not receive the failed call's error (%+v)", got)
+	}
+	tr := b.toolResults("[fail] go")
+	if len(tr) != 1 || !strings.Contains(tr[0].Content, "failure reviewed by policy") {
+		t.Errorf("tool results %+v, want the hook's reason in the failed call's result", tr)
+	}
+}
+
+func afterToolCallReplacesAFailure(t *testing.T, b *bed) {
+	b.start(Script{Turns: []Turn{failingTurn("[fail]")}})
+	hooks := &Hooks{After: func(_ adapter.ToolCall, _ json.RawMessage, e *agentproto.ToolError) (agentproto.AfterToolCallResult, error) {
+		return agentproto.AfterToolCallResult{Action: agentproto.ActionBlock, Reason: "failure withheld by policy"}, nil
+	}}
+	a := b.open(hooks, nil)
+	b.execute(a, "[fail] go")
+	tr := b.toolResults("[fail] go")
+	if len(tr) != 1 || !strings.Contains(tr[0].Content, "failure withheld by policy") || strings.Contains(tr[0].Content, "failure-detail-8e4") {
+		t.Errorf("tool results %+v, want the reason instead of the error", tr)
 	}
 }
 

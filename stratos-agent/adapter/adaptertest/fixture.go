@@ -52,6 +52,9 @@ type Shell struct {
 	// Long marks a command that does not end by itself (the case cancels
 	// it); a harness that simulates tools makes the call wait instead.
 	Long bool
+	// Fails marks a command that fails (a harness that simulates tools
+	// scripts the failure).
+	Fails bool
 }
 
 // Env is one case's running environment.

@@ -54,6 +54,13 @@ func modifiesArguments(c adapter.Capabilities) string {
 	return ""
 }
 
+func replacesFailures(c adapter.Capabilities) string {
+	if !c.AfterHookReplacesFailure {
+		return "afterToolCall can only add to a failed tool's error, not replace it (Capabilities.AfterHookReplacesFailure is false): a documented limit"
+	}
+	return ""
+}
+
 func cancelsBackground(c adapter.Capabilities) string {
 	if !c.BackgroundWork {
 		return "the harness starts no background work (Capabilities.BackgroundWork is false)"

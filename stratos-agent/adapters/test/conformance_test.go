@@ -51,7 +51,11 @@ func scriptTurn(turn adaptertest.Turn) Turn {
 	case turn.Shell != nil:
 		in, _ := json.Marshal(map[string]string{"command": turn.Shell.Command})
 		output, _ := json.Marshal("$ " + turn.Shell.Command)
-		out.ToolCalls = []ToolCall{{Tool: "shell", Input: in, Output: output}}
+		call := ToolCall{Tool: "shell", Input: in, Output: output}
+		if turn.Shell.Fails {
+			call.Output, call.Error = nil, "$ "+turn.Shell.Command+": exit status 3"
+		}
+		out.ToolCalls = []ToolCall{call}
 		if turn.Shell.Long {
 			out.DelayMs = 600000
 		}
