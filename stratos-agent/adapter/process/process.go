@@ -134,10 +134,12 @@ func Start(s Spec) (*Process, error) {
 
 // groupOptions: the CLI leads a process group of its own; when the agent
 // host dies the kernel sends it SIGTERM (unlike SIGKILL, it lets the CLI
-// stop its own background work), and a watchdog in the group signals
-// every process of it, reaching descendants the parent-death signal does
-// not. Whatever is left in the group once the CLI exited is killed.
-var groupOptions = procgroup.Options{DeathSignal: syscall.SIGTERM, Watchdog: true}
+// stop its own background work), and whatever is left in its group once it
+// exited is killed. No pipe-close watchdog: a harness CLI runs its tools in
+// sessions of their own, out of the watchdog's reach, and the watchdog's
+// second SIGTERM makes Claude Code exit at once instead of stopping its
+// tools, orphaning them (the kill-mid-turn testscript shows it).
+var groupOptions = procgroup.Options{DeathSignal: syscall.SIGTERM}
 
 func (g Grace) withDefaults() Grace {
 	pick := func(v, d time.Duration) time.Duration {
