@@ -136,9 +136,10 @@ func Start(s Spec) (*Process, error) {
 // host dies the kernel sends it SIGTERM (unlike SIGKILL, it lets the CLI
 // stop its own background work), and whatever is left in its group once it
 // exited is killed. No pipe-close watchdog: a harness CLI runs its tools in
-// sessions of their own, out of the watchdog's reach, and the watchdog's
-// second SIGTERM makes Claude Code exit at once instead of stopping its
-// tools, orphaning them (the kill-mid-turn testscript shows it).
+// sessions of their own, out of the group's reach, so only the CLI can stop
+// them; with the watchdog (a second SIGTERM, SIGKILL 5 s later) a kill -9
+// of stratos run left Claude Code's running tool behind, without it the
+// CLI stops it (testscripts/testdata/claude/kill-mid-turn.txtar).
 var groupOptions = procgroup.Options{DeathSignal: syscall.SIGTERM}
 
 func (g Grace) withDefaults() Grace {
