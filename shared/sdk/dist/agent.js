@@ -6,10 +6,11 @@
 // registered in its execution context at creation and closed with it.
 import { safeParse, toJSONSchema } from "zod";
 import { contextStorage, getContext } from "./context.js";
-import { CancelledError, ContextClosedError, StratosError, toError } from "./errors.js";
+import { CancelledError, ContextClosedError, StratosError, issueText, toError } from "./errors.js";
 import { agentHostFor, existingAgentHost, HostError } from "./agent-host.js";
 import { Methods } from "./agent-protocol.js";
 import { AgentConfigurationError, AgentExecutionError, AgentHookError, ConcurrentUseError, StructuredOutputError, agentErrorFor } from "./agent-errors.js";
+import { toIssues } from "./validate.js";
 const hookNames = ["beforeToolCall", "afterToolCall", "onStart", "onComplete", "onError"];
 const hostHooks = ["beforeToolCall", "afterToolCall", "onStart"];
 const counters = new WeakMap();
@@ -199,8 +200,8 @@ class ConfiguredAgent {
         }
         const parsed = safeParse(schema, result.value);
         if (!parsed.success) {
-            const issues = parsed.error.issues.map((i) => ({ path: i.path.map(String).join("."), message: i.message }));
-            throw new StructuredOutputError(this.#name, `agent "${this.#name}" returned output that does not match its outputSchema: ${issues.map((i) => (i.path === "" ? i.message : `${i.path}: ${i.message}`)).join("; ")}`, { details: { issues } });
+            const issues = toIssues(parsed.error.issues);
+            throw new StructuredOutputError(this.#name, `agent "${this.#name}" returned output that does not match its outputSchema: ${issueText(issues)}`, { details: { issues } });
         }
         return parsed.data;
     }

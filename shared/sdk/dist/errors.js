@@ -133,7 +133,8 @@ export function errorChain(error) {
 export function errorCode(error) {
     return isStratosError(error) ? error.code : "workflow_failed";
 }
-function issueText(issues) {
+/** The issues for people: `field "a.b": message; …`, the first five, then how many more. @internal */
+export function issueText(issues) {
     const parts = issues.slice(0, 5).map((i) => (i.path === "" ? i.message : `field "${i.path}": ${i.message}`));
     if (issues.length > 5) {
         parts.push(`and ${issues.length - 5} more`);

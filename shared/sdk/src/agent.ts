@@ -7,11 +7,12 @@
 import { safeParse, toJSONSchema } from "zod";
 import type * as z from "zod";
 import { contextStorage, getContext, type ExecutionContext, type OwnedResource } from "./context.js";
-import { CancelledError, ContextClosedError, StratosError, toError } from "./errors.js";
+import { CancelledError, ContextClosedError, StratosError, issueText, toError } from "./errors.js";
 import { agentHostFor, existingAgentHost, HostError, type AgentHost, type HookTarget } from "./agent-host.js";
 import { Methods, type AfterToolCallParams, type ExecuteParams, type ExecuteResult, type ToolCallParams } from "./agent-protocol.js";
 import { AgentConfigurationError, AgentExecutionError, AgentHookError, ConcurrentUseError, StructuredOutputError, agentErrorFor } from "./agent-errors.js";
 import type { Schema } from "./workflow.js";
+import { toIssues } from "./validate.js";
 
 /** A system prompt: literal text, a plain file or a Handlebars template (paths relative to the workflow directory). */
 export type SystemPromptSource = string | { file: string } | { template: string };
@@ -330,10 +331,10 @@ class ConfiguredAgent implements OwnedResource, HookTarget {
     }
     const parsed = safeParse(schema, result.value);
     if (!parsed.success) {
-      const issues = parsed.error.issues.map((i) => ({ path: i.path.map(String).join("."), message: i.message }));
+      const issues = toIssues(parsed.error.issues);
       throw new StructuredOutputError(
         this.#name,
-        `agent "${this.#name}" returned output that does not match its outputSchema: ${issues.map((i) => (i.path === "" ? i.message : `${i.path}: ${i.message}`)).join("; ")}`,
+        `agent "${this.#name}" returned output that does not match its outputSchema: ${issueText(issues)}`,
         { details: { issues } },
       );
     }

@@ -187,7 +187,8 @@ export function errorCode(error: Error): string {
   return isStratosError(error) ? error.code : "workflow_failed";
 }
 
-function issueText(issues: ValidationIssue[]): string {
+/** The issues for people: `field "a.b": message; …`, the first five, then how many more. @internal */
+export function issueText(issues: readonly ValidationIssue[]): string {
   const parts = issues.slice(0, 5).map((i) => (i.path === "" ? i.message : `field "${i.path}": ${i.message}`));
   if (issues.length > 5) {
     parts.push(`and ${issues.length - 5} more`);
