@@ -122,6 +122,9 @@ func (x *execution) run(ctx context.Context) (json.RawMessage, *clierr.Error) {
 	if o.err != nil {
 		return nil, x.finish(o)
 	}
+	if ce := checkOutput(x.target.Workflow.Dir, x.target.Name(), o.output); ce != nil {
+		return nil, x.finish(failure(ce, o.tree))
+	}
 	if ferr := x.record.Finish(o.final(0)); ferr != nil {
 		x.log.Warn("the run succeeded, but its record is incomplete", "error", ferr)
 	}
