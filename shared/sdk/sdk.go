@@ -58,9 +58,11 @@ func PackageJSON() []byte {
 		Description: "The Stratos workflow SDK. Stratos installs it into each discovery root at the CLI's own version; do not install it yourself.",
 		Type:        "module",
 		Exports: map[string]any{
-			".":        map[string]string{"types": "./dist/index.d.ts", "default": "./dist/index.js"},
-			"./loader": map[string]string{"default": "./dist/loader.js"},
-			"./runner": map[string]string{"default": "./dist/runner.js"},
+			".": map[string]string{"types": "./dist/index.d.ts", "default": "./dist/index.js"},
+			// For generated child-workflow wrappers only.
+			"./generated": map[string]string{"types": "./dist/generated.d.ts", "default": "./dist/generated.js"},
+			"./loader":    map[string]string{"default": "./dist/loader.js"},
+			"./runner":    map[string]string{"default": "./dist/runner.js"},
 		},
 		Types:            "./dist/index.d.ts",
 		Files:            []string{"dist"},

@@ -61,6 +61,14 @@ export declare class WorkflowNotFoundError extends StratosError {
     constructor(workflow: string, rootDir: string);
 }
 /** A child workflow without a successful build (code workflow_not_built). */
+/**
+ * The calling workflow does not import the child's generated wrapper
+ * (.generated/<name>.ts): children are reached only through those typed
+ * references, which the build checks and keeps fresh, never by name.
+ */
+export declare class WorkflowNotReferencedError extends StratosError {
+    constructor(workflow: string, caller: string);
+}
 export declare class WorkflowNotBuiltError extends StratosError {
     constructor(workflow: string, dir: string);
 }

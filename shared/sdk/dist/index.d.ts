@@ -1,11 +1,10 @@
 export { workflow, isWorkflowDefinition } from "./workflow.js";
 export type { Schema, WorkflowSpec, WorkflowDefinition, WorkflowInput, WorkflowParsedInput, WorkflowOutput, } from "./workflow.js";
-export { createChildWorkflow } from "./child.js";
-export type { ChildWorkflow, ChildWorkflowReference, ChildWorkflowOptions } from "./child.js";
+export type { ChildWorkflow, ChildWorkflowOptions } from "./child.js";
 export type { AgentOverride, WorkflowOverrides, WorkflowConfig } from "./config.js";
 export { executionInfo, cancellationSignal } from "./context.js";
 export type { ExecutionInfo, ExecutionState, InvocationStatus, OwnedResource, InvocationNode } from "./context.js";
-export { StratosError, InputValidationError, OutputValidationError, WorkflowCycleError, ChildWorkflowError, CancelledError, ContextClosedError, NoExecutionContextError, WorkflowNotFoundError, WorkflowNotBuiltError, NonErrorThrownError, isStratosError, } from "./errors.js";
+export { StratosError, InputValidationError, OutputValidationError, WorkflowCycleError, ChildWorkflowError, CancelledError, ContextClosedError, NoExecutionContextError, WorkflowNotFoundError, WorkflowNotBuiltError, WorkflowNotReferencedError, NonErrorThrownError, isStratosError, } from "./errors.js";
 export type { ValidationIssue, ErrorLink } from "./errors.js";
 export type { Side, Unrepresentable, DefinitionDescription } from "./describe.js";
 export { createAgent } from "./agent.js";

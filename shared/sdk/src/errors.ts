@@ -130,6 +130,22 @@ export class WorkflowNotFoundError extends StratosError {
 }
 
 /** A child workflow without a successful build (code workflow_not_built). */
+/**
+ * The calling workflow does not import the child's generated wrapper
+ * (.generated/<name>.ts): children are reached only through those typed
+ * references, which the build checks and keeps fresh, never by name.
+ */
+export class WorkflowNotReferencedError extends StratosError {
+  constructor(workflow: string, caller: string) {
+    super(
+      "workflow_not_referenced",
+      `workflow "${caller}" cannot run child workflow "${workflow}": it does not import its generated wrapper; import it from ".generated/${workflow}.js" and call that (looking children up by name is not supported)`,
+      { details: { child: workflow, caller } },
+    );
+    this.name = "WorkflowNotReferencedError";
+  }
+}
+
 export class WorkflowNotBuiltError extends StratosError {
   constructor(workflow: string, dir: string) {
     super("workflow_not_built", `child workflow "${workflow}" (${dir}) is not built: run \`stratos build ${workflow}\``, {

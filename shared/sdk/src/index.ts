@@ -10,8 +10,8 @@ export type {
   WorkflowParsedInput,
   WorkflowOutput,
 } from "./workflow.js";
-export { createChildWorkflow } from "./child.js";
-export type { ChildWorkflow, ChildWorkflowReference, ChildWorkflowOptions } from "./child.js";
+// createChildWorkflow is for generated wrappers only ("@stratoscli/stratos/generated").
+export type { ChildWorkflow, ChildWorkflowOptions } from "./child.js";
 export type { AgentOverride, WorkflowOverrides, WorkflowConfig } from "./config.js";
 export { executionInfo, cancellationSignal } from "./context.js";
 export type { ExecutionInfo, ExecutionState, InvocationStatus, OwnedResource, InvocationNode } from "./context.js";
@@ -26,6 +26,7 @@ export {
   NoExecutionContextError,
   WorkflowNotFoundError,
   WorkflowNotBuiltError,
+  WorkflowNotReferencedError,
   NonErrorThrownError,
   isStratosError,
 } from "./errors.js";
