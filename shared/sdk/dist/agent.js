@@ -65,7 +65,7 @@ class ConfiguredAgent {
         const signal = this.#ctx.signal;
         const onAbort = () => this.cancel();
         try {
-            const params = { ...this.#params(), call: call.n, prompt, templateVariables };
+            const params = { ...this.#params(), call: call.n, prompt, ...(templateVariables === undefined ? {} : { templateVariables }) };
             const host = agentHostFor(this.#ctx);
             this.#host = host;
             host.agents.set(this.#id, this);
@@ -186,10 +186,10 @@ class ConfiguredAgent {
             executionId: this.#ctx.executionId,
             workflow: { name: this.#ctx.workflow, dir: entry.dir },
             cwd: process.cwd(),
-            overrides: overrides,
+            ...(overrides === undefined ? {} : { overrides: overrides }),
             config: fields,
             hooks: hostHooks.filter((h) => typeof hooks?.[h] === "function"),
-            outputSchema: schema,
+            ...(schema === undefined ? {} : { outputSchema: schema }),
         };
         return this.#wire;
     }

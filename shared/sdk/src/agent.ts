@@ -200,7 +200,7 @@ class ConfiguredAgent implements OwnedResource, HookTarget {
     const signal = this.#ctx.signal;
     const onAbort = () => this.cancel();
     try {
-      const params: ExecuteParams = { ...this.#params(), call: call.n, prompt, templateVariables };
+      const params: ExecuteParams = { ...this.#params(), call: call.n, prompt, ...(templateVariables === undefined ? {} : { templateVariables }) };
       const host = agentHostFor(this.#ctx);
       this.#host = host;
       host.agents.set(this.#id, this);
@@ -316,10 +316,10 @@ class ConfiguredAgent implements OwnedResource, HookTarget {
       executionId: this.#ctx.executionId,
       workflow: { name: this.#ctx.workflow, dir: entry.dir },
       cwd: process.cwd(),
-      overrides: overrides as ExecuteParams["overrides"],
+      ...(overrides === undefined ? {} : { overrides: overrides as NonNullable<ExecuteParams["overrides"]> }),
       config: fields as ExecuteParams["config"],
       hooks: hostHooks.filter((h) => typeof (hooks as Record<string, unknown> | undefined)?.[h] === "function"),
-      outputSchema: schema,
+      ...(schema === undefined ? {} : { outputSchema: schema }),
     };
     return this.#wire;
   }

@@ -83,7 +83,7 @@ export interface ContextOptions {
   config: WorkflowConfig;
   overrides: WorkflowOverrides;
   host: RuntimeHost;
-  parent?: ExecutionContext;
+  parent?: ExecutionContext | undefined;
 }
 
 /**

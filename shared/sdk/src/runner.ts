@@ -52,7 +52,7 @@ export interface RunnerResult {
   status: "succeeded" | "failed" | "cancelled";
   output?: unknown;
   error?: ReportedError;
-  tree?: InvocationNode;
+  tree?: InvocationNode | undefined;
   warnings: string[];
 }
 
