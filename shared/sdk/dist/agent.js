@@ -9,7 +9,7 @@ import { contextStorage, getContext } from "./context.js";
 import { CancelledError, ContextClosedError, StratosError, issueText, toError } from "./errors.js";
 import { agentHostFor, existingAgentHost, HostError } from "./agent-host.js";
 import { Methods } from "./agent-protocol.js";
-import { AgentConfigurationError, AgentExecutionError, AgentHookError, ConcurrentUseError, StructuredOutputError, agentErrorFor } from "./agent-errors.js";
+import { AgentConfigurationError, AgentExecutionError, AgentHookError, ConcurrentUseError, StructuredOutputError, agentErrorFor, isAgentErrorCode } from "./agent-errors.js";
 import { toIssues } from "./validate.js";
 const hookNames = ["beforeToolCall", "afterToolCall", "onStart", "onComplete", "onError"];
 const hostHooks = ["beforeToolCall", "afterToolCall", "onStart"];
@@ -220,8 +220,11 @@ class ConfiguredAgent {
             case "hook_failed":
                 return new AgentHookError(this.#name, err.message, { cause: call.hookError, details });
         }
-        const cls = agentErrorFor(code);
-        return new cls(this.#name, err.message, { details, code });
+        if (!isAgentErrorCode(code)) {
+            // The host and the SDK ship together, so this is a bug: keep the code in the details.
+            return new AgentExecutionError(this.#name, err.message, { details: { ...details, hostCode: code }, code: "internal" });
+        }
+        return agentErrorFor(code, this.#name, err.message, details);
     }
     async #runHook(name, fn) {
         try {

@@ -2,7 +2,12 @@
 // is a StratosError with a stable snake_case `code` (part of the public
 // contract: workflow code may branch on it, and `stratos run` reports it in
 // its error envelope) and, where one error is caused by another, a `cause`.
-/** The base class of every error the SDK raises. */
+/**
+ * The base class of every error the SDK raises. Each SDK error class has
+ * one literal code (or a few), so checking `code` on the union
+ * {@link SdkError} narrows to the class. Workflow code may raise its own
+ * StratosErrors with codes of its own.
+ */
 export class StratosError extends Error {
     /** A stable, machine-readable code, e.g. "child_failed". */
     code;

@@ -5,9 +5,11 @@ export type { AgentOverride, WorkflowOverrides, WorkflowConfig } from "./config.
 export { executionInfo, cancellationSignal } from "./context.js";
 export type { ExecutionInfo, ExecutionState, InvocationStatus, OwnedResource, InvocationNode } from "./context.js";
 export { StratosError, InputValidationError, OutputValidationError, WorkflowCycleError, ChildWorkflowError, CancelledError, ContextClosedError, NoExecutionContextError, WorkflowNotFoundError, WorkflowNotBuiltError, WorkflowNotReferencedError, NonErrorThrownError, isStratosError, } from "./errors.js";
-export type { ValidationIssue, ErrorLink } from "./errors.js";
+export type { ValidationIssue, ErrorLink, WorkflowErrorCode } from "./errors.js";
 export type { Side, Unrepresentable, DefinitionDescription } from "./describe.js";
 export { createAgent } from "./agent.js";
 export type { Agent, AgentOptions, AgentHooks, PromptSource, SystemPromptSource, ToolCall, ToolCallResult, BeforeToolCallResult, AfterToolCallResult, TestScript, TestTurn, TestToolCall, TestAttempt, } from "./agent.js";
 export { AgentError, AgentConfigurationError, TemplateVariableMissingError, AgentInitializationError, AgentAuthenticationError, ModelUnavailableError, HarnessUnavailableError, AgentExecutionError, ConcurrentUseError, AdmissionError, StructuredOutputError, AgentHookError, } from "./agent-errors.js";
-export type { AgentErrorOptions } from "./agent-errors.js";
+export type { AgentErrorOptions, AgentErrorCode, AnyAgentError } from "./agent-errors.js";
+export { isSdkError } from "./sdk-errors.js";
+export type { StratosErrorCode, SdkError } from "./sdk-errors.js";

@@ -6,3 +6,4 @@ export { executionInfo, cancellationSignal } from "./context.js";
 export { StratosError, InputValidationError, OutputValidationError, WorkflowCycleError, ChildWorkflowError, CancelledError, ContextClosedError, NoExecutionContextError, WorkflowNotFoundError, WorkflowNotBuiltError, WorkflowNotReferencedError, NonErrorThrownError, isStratosError, } from "./errors.js";
 export { createAgent } from "./agent.js";
 export { AgentError, AgentConfigurationError, TemplateVariableMissingError, AgentInitializationError, AgentAuthenticationError, ModelUnavailableError, HarnessUnavailableError, AgentExecutionError, ConcurrentUseError, AdmissionError, StructuredOutputError, AgentHookError, } from "./agent-errors.js";
+export { isSdkError } from "./sdk-errors.js";

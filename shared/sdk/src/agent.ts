@@ -10,7 +10,7 @@ import { contextStorage, getContext, type ExecutionContext, type OwnedResource }
 import { CancelledError, ContextClosedError, StratosError, issueText, toError } from "./errors.js";
 import { agentHostFor, existingAgentHost, HostError, type AgentHost, type HookTarget } from "./agent-host.js";
 import { Methods, type AfterToolCallParams, type ExecuteParams, type ExecuteResult, type ToolCallParams } from "./agent-protocol.js";
-import { AgentConfigurationError, AgentExecutionError, AgentHookError, ConcurrentUseError, StructuredOutputError, agentErrorFor } from "./agent-errors.js";
+import { AgentConfigurationError, AgentExecutionError, AgentHookError, ConcurrentUseError, StructuredOutputError, agentErrorFor, isAgentErrorCode } from "./agent-errors.js";
 import type { Schema } from "./workflow.js";
 import { toIssues } from "./validate.js";
 
@@ -356,8 +356,11 @@ class ConfiguredAgent implements OwnedResource, HookTarget {
       case "hook_failed":
         return new AgentHookError(this.#name, err.message, { cause: call.hookError, details });
     }
-    const cls = agentErrorFor(code);
-    return new cls(this.#name, err.message, { details, code });
+    if (!isAgentErrorCode(code)) {
+      // The host and the SDK ship together, so this is a bug: keep the code in the details.
+      return new AgentExecutionError(this.#name, err.message, { details: { ...details, hostCode: code }, code: "internal" });
+    }
+    return agentErrorFor(code, this.#name, err.message, details);
   }
 
   async #runHook(name: string, fn: () => unknown): Promise<void> {

@@ -30,7 +30,7 @@ export {
   NonErrorThrownError,
   isStratosError,
 } from "./errors.js";
-export type { ValidationIssue, ErrorLink } from "./errors.js";
+export type { ValidationIssue, ErrorLink, WorkflowErrorCode } from "./errors.js";
 export type { Side, Unrepresentable, DefinitionDescription } from "./describe.js";
 export { createAgent } from "./agent.js";
 export type {
@@ -62,4 +62,7 @@ export {
   StructuredOutputError,
   AgentHookError,
 } from "./agent-errors.js";
-export type { AgentErrorOptions } from "./agent-errors.js";
+export type { AgentErrorOptions, AgentErrorCode, AnyAgentError } from "./agent-errors.js";
+
+export { isSdkError } from "./sdk-errors.js";
+export type { StratosErrorCode, SdkError } from "./sdk-errors.js";
