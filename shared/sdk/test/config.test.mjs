@@ -11,16 +11,22 @@ describe("resolveConfig", () => {
   };
 
   it("merges overrides field by field, per agent id", () => {
-    const config = resolveConfig(sections, { agents: { writer: { effort: "max" }, critic: { model: "haiku" } }, decision: { budget: 9 } }, "w/workflow.yaml");
+    const config = resolveConfig(sections, { agents: { writer: { effort: "max" }, bare: { model: "haiku" } }, decision: { budget: 9 } }, "w/workflow.yaml");
     assert.deepEqual(config, {
       agents: {
         writer: { harness: "claude-code", model: "sonnet", effort: "max" },
         reviewer: { model: "opus" },
-        bare: {},
-        critic: { model: "haiku" },
+        bare: { model: "haiku" },
       },
       decision: { mode: "strict", budget: 9 },
     });
+  });
+
+  it("rejects overrides naming agent configurations the workflow does not declare", () => {
+    assert.throws(
+      () => resolveConfig(sections, { agents: { zed: {}, critic: {} } }, "w/workflow.yaml"),
+      (err) => err.code === "config_invalid" && err.details.unknown.join() === "critic,zed" && err.details.known.join() === "bare,reviewer,writer",
+    );
   });
 
   it("keeps a field an override leaves undefined", () => {
