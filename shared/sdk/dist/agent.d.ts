@@ -80,7 +80,7 @@ export interface TestTurn {
     fail?: "execution" | "authentication" | "model_unavailable";
     message?: string;
 }
-/** The script of the test harness (harness: "test"); see the README, "The test harness". */
+/** The script of the test harness (harness: "test"); see docs/harness-test.md. */
 export interface TestScript {
     initialize?: TestAttempt[];
     turns: TestTurn[];

@@ -85,7 +85,7 @@ export interface TestTurn {
   message?: string;
 }
 
-/** The script of the test harness (harness: "test"); see the README, "The test harness". */
+/** The script of the test harness (harness: "test"); see docs/harness-test.md. */
 export interface TestScript {
   initialize?: TestAttempt[];
   turns: TestTurn[];
