@@ -87,6 +87,10 @@ func (b *Builder) prepare(ctx context.Context, w *discovery.Workflow) *Result {
 		}
 		return failed(w, ReasonMissingReference, diags...)
 	}
+	if other := wrappergen.TypeNameClash(w.Manifest.Name, sortedKeys(b.Root.Workflows)); other != "" {
+		return failed(w, ReasonWrapper, message("workflows %q and %q would both generate the wrapper identifiers create%s and %sInput; rename one of them",
+			w.Manifest.Name, other, wrappergen.TypeName(other), wrappergen.TypeName(other)))
+	}
 	// Step 4 (children first), before this workflow's own work.
 	children := map[string]*Result{}
 	for _, name := range w.Sources.References {
