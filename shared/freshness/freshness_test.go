@@ -126,6 +126,10 @@ func TestCompare(t *testing.T) {
 	if err := WriteRecord(dir, rec); err != nil {
 		t.Fatal(err)
 	}
+	// Build records are for everyone who reads the project, not private.
+	if fi, err := os.Stat(filepath.Join(dir, RecordFile)); err != nil || fi.Mode().Perm() != 0o644 {
+		t.Fatalf("record mode: %v, %v; want 0644", fi, err)
+	}
 	if s, r := Compare(dir, parts, key); r != ReasonOutputMissing {
 		t.Fatalf("no output: %s %s", s, r)
 	}

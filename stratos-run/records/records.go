@@ -22,6 +22,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/stratoscli/stratos/shared/atomicfile"
 	"github.com/stratoscli/stratos/shared/clierr"
 	"github.com/stratoscli/stratos/shared/roots"
 )
@@ -153,20 +154,9 @@ func writeJSON(dir, name string, v any) error {
 	if err != nil {
 		return recordError(filepath.Join(dir, name), err)
 	}
-	tmp, err := os.CreateTemp(dir, "."+name+".*.tmp")
-	if err != nil {
-		return recordError(filepath.Join(dir, name), err)
-	}
-	defer os.Remove(tmp.Name()) // a no-op after the rename
-	_, werr := tmp.Write(append(data, '\n'))
-	if cerr := tmp.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Rename(tmp.Name(), filepath.Join(dir, name))
-	}
-	if werr != nil {
-		return recordError(filepath.Join(dir, name), werr)
+	path := filepath.Join(dir, name)
+	if err := atomicfile.WriteFile(path, append(data, '\n'), atomicfile.Public); err != nil {
+		return recordError(path, err)
 	}
 	return nil
 }

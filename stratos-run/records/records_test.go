@@ -75,6 +75,12 @@ func TestFinishSucceeded(t *testing.T) {
 		t.Fatal(err)
 	}
 	assertFiles(t, run.Dir(), InvocationFile, OutputFile, StatusFile)
+	// Run records are readable like the rest of the project's files.
+	for _, name := range []string{InvocationFile, OutputFile, StatusFile} {
+		if fi, err := os.Stat(filepath.Join(run.Dir(), name)); err != nil || fi.Mode().Perm() != 0o644 {
+			t.Errorf("%s mode: %v, %v; want 0644", name, fi, err)
+		}
+	}
 	data, _ := os.ReadFile(filepath.Join(run.Dir(), OutputFile))
 	if string(data) != "{\n  \"ok\": true\n}\n" {
 		t.Errorf("output.json = %q", data)

@@ -3,10 +3,10 @@ package claudecode
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"github.com/stratoscli/stratos/shared/agentproto"
+	"github.com/stratoscli/stratos/shared/atomicfile"
 	"github.com/stratoscli/stratos/shared/manifest"
 )
 
@@ -64,12 +64,8 @@ func writeMCPConfig(dir string, servers map[string]map[string]any) (string, erro
 		return "", err
 	}
 	path := filepath.Join(dir, "mcp-config.json")
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, b, 0o600); err != nil {
-		return "", fmt.Errorf("write MCP configuration: %w", err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		return "", fmt.Errorf("write MCP configuration: %w", err)
+	if err := atomicfile.WriteFile(path, b, atomicfile.Private); err != nil {
+		return "", fmt.Errorf("MCP configuration: %w", err)
 	}
 	return path, nil
 }
