@@ -15,10 +15,10 @@
 # one under a version the public proxy will one day serve differently.
 
 localproxy_start() {
-  LOCALPROXY_DIR=$(mktemp -d "${TMPDIR:-/tmp}/stratos-localproxy.XXXXXX")
-  LOCALPROXY_VERSION=$(go run ./testscripts/cmd/modproxy -out "$LOCALPROXY_DIR/proxy" "$@" "${PUBLISHED[@]}")
-  LOCALPROXY_REAL_CACHE=$(go env GOMODCACHE)
-  LOCALPROXY_UPSTREAM=$(go env GOPROXY)
+  LOCALPROXY_DIR=$(mktemp -d "${TMPDIR:-/tmp}/stratos-localproxy.XXXXXX") || return
+  LOCALPROXY_VERSION=$(go run ./testscripts/cmd/modproxy -out "$LOCALPROXY_DIR/proxy" "$@" "${PUBLISHED[@]}") || return
+  LOCALPROXY_REAL_CACHE=$(go env GOMODCACHE) || return
+  LOCALPROXY_UPSTREAM=$(go env GOPROXY) || return
   LOCALPROXY_FLAGS="$(go env GOFLAGS) -modcacherw"
 }
 
@@ -41,11 +41,13 @@ localproxy_stop() {
 # our own modules are left out of go.sum during development (the working
 # tree's would go stale with every edit); scripts/release records them.
 localproxy_tidy_check() {
-  local out rc=0
-  out=$(cd "$1" && localproxy_go mod tidy -diff) || rc=$?
+  local out rc=0 log="$LOCALPROXY_DIR/tidy.log"
+  # Its "go: downloading" lines are noise unless something fails.
+  out=$(cd "$1" && localproxy_go mod tidy -diff 2>"$log") || rc=$?
   [ "$rc" -eq 0 ] && return 0
   if [ -z "$out" ]; then
-    echo "$1: go mod tidy failed (see above)" >&2
+    echo "$1: go mod tidy failed:" >&2
+    grep -v '^go: downloading' "$log" >&2
     return 1
   fi
   if printf '%s\n' "$out" | grep -E '^[-+]([^-+]|$)' | grep -qv "^.$MODULE_PREFIX/"; then
