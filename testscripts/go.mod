@@ -16,7 +16,11 @@ require (
 	github.com/urfave/cli/v3 v3.14.0
 )
 
-require github.com/pelletier/go-toml/v2 v2.4.3 // indirect
+require (
+	github.com/pelletier/go-toml/v2 v2.4.3 // indirect
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3 // indirect
+	golang.org/x/text v0.44.0 // indirect
+)
 
 require (
 	github.com/aymerick/raymond v2.0.2+incompatible // indirect

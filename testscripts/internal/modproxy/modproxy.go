@@ -186,10 +186,12 @@ func moduleFiles(repo, dir string) ([]zip.File, error) {
 	}
 	var files []zip.File
 	haveLicense := false
+	seen := map[string]bool{} // git lists a file with a merge conflict once per side
 	for _, rel := range strings.Split(strings.TrimSuffix(string(listed), "\x00"), "\x00") {
-		if rel == "" || rel == "go.mod" {
+		if rel == "" || rel == "go.mod" || seen[rel] {
 			continue
 		}
+		seen[rel] = true
 		full := filepath.Join(repo, dir, filepath.FromSlash(rel))
 		info, err := os.Lstat(full)
 		if errors.Is(err, fs.ErrNotExist) {
