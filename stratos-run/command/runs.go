@@ -12,6 +12,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/hashicorp/go-hclog"
 	"github.com/urfave/cli/v3"
 
 	"github.com/stratoscli/stratos/shared/cliapp"
@@ -103,6 +104,22 @@ func openStore() (*runs.Store, error) {
 		return nil, clierr.New(runs.CodeRunsUnread, "%v", err).Wrap(err)
 	}
 	return &runs.Store{Dir: dir}, nil
+}
+
+// reconcileStale marks the runs whose process died without a final status
+// as crashed; `stratos run` does it before it starts. Problems are logged:
+// they must not stop the run.
+func reconcileStale(dir string, log hclog.Logger) {
+	crashed, problems, err := (&runs.Store{Dir: dir}).ReconcileAll()
+	if err != nil {
+		problems = append(problems, err)
+	}
+	for _, id := range crashed {
+		log.Debug("reconciled a run whose process is gone", "executionId", id, "status", records.StatusCrashed)
+	}
+	for _, p := range problems {
+		log.Warn("could not reconcile a run record", "error", p)
+	}
 }
 
 // resolveArg opens the store and resolves the one <id> argument.
