@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/procid"
 	"github.com/stratoscli/stratos/stratos-run/records"
 )
 
@@ -227,4 +228,41 @@ func TestStopSignalsTheRunsProcessAndWaitsForIt(t *testing.T) {
 	if r.Status != records.StatusCrashed {
 		t.Errorf("after Stop: %+v", r)
 	}
+}
+
+func TestStopLeavesAProcessItCannotConfirmAlone(t *testing.T) {
+	s := newStore(t)
+	sleep := exec.Command("sleep", "600")
+	if err := sleep.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = sleep.Process.Kill(); _ = sleep.Wait() }()
+	r := begin(t, s, "20261202T170000Z-stop0003", "w", sleep.Process.Pid, t0)
+	// A record without the start time (written before it was recorded):
+	// the pid alone does not prove the process is the run's.
+	inv, err := records.ReadInvocation(r.Dir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	inv.ProcessStart = 0
+	data, _ := json.Marshal(inv)
+	if err := os.WriteFile(filepath.Join(r.Dir(), records.InvocationFile), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = s.Stop(context.Background(), "20261202T170000Z-stop0003", StopOptions{})
+	if ce := clierr.As(err); ce.Code != CodeNotOurs || ce.Exit != clierr.ExitFailed {
+		t.Errorf("Stop = %v, want %s", err, CodeNotOurs)
+	}
+	if alive, err := ownProcess(records.Invocation{PID: sleep.Process.Pid, ProcessStart: mustStart(t, sleep.Process.Pid)}); err != nil || !alive {
+		t.Errorf("the unconfirmed process was signalled: alive=%v, %v", alive, err)
+	}
+}
+
+func mustStart(t *testing.T, pid int) uint64 {
+	t.Helper()
+	id, err := procid.Of(pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id.StartTime
 }
