@@ -87,6 +87,9 @@ func (b *Builder) prepare(ctx context.Context, w *discovery.Workflow) *Result {
 		}
 		return failed(w, ReasonMissingReference, diags...)
 	}
+	if len(w.Sources.OutsideRoot) > 0 {
+		return failed(w, ReasonImportOutsideRoot, outsideRootDiagnostics(b.Root.Root.Dir, w.Sources.OutsideRoot)...)
+	}
 	// Step 4 (children first), before this workflow's own work.
 	children := map[string]*Result{}
 	for _, name := range w.Sources.References {
@@ -169,11 +172,13 @@ func (b *Builder) build(ctx context.Context, w *discovery.Workflow, children map
 }
 
 func (b *Builder) writeRecord(w *discovery.Workflow, children map[string]*Result, def *sdk.Definition, wrapperSHA string) *Result {
-	src, err := freshness.ScanSources(w.Dir)
+	// A new Scanner: the record must hold the files as they are now, not
+	// as discovery read them before the build.
+	src, err := freshness.NewScanner(b.Root.Root.Dir).Sources(w.Dir)
 	if err != nil {
 		return failed(w, ReasonInternal, message("%v", err))
 	}
-	parts := freshness.Parts{Toolchain: freshness.CurrentToolchain(), Files: src.Files}
+	parts := src.Parts()
 	for _, name := range src.References {
 		cr, ok := children[name]
 		if !ok {

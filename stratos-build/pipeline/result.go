@@ -34,6 +34,7 @@ const (
 	ReasonAgentConfig        = "agent-config-invalid"
 	ReasonCycle              = "cycle"
 	ReasonMissingReference   = "missing-reference"
+	ReasonImportOutsideRoot  = "import-outside-root"
 	ReasonDependencyFailed   = "dependency-failed"
 	ReasonDependencies       = "dependencies-failed"
 	ReasonPackageMetadata    = "package-metadata"
