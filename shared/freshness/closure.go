@@ -62,10 +62,11 @@ func (o *ownFiles) holds(real string) bool {
 	return err == nil && within(dir, real)
 }
 
-// pendingImport is a relative import still to be followed.
+// pendingImport is a relative import still to be followed. Like tsc, it
+// is resolved from the importing file's path as seen, even when that path
+// goes through a symlink.
 type pendingImport struct {
-	file string // the importing file, for messages
-	dir  string // the directory spec is relative to
+	file string // the importing file, as seen
 	spec string
 }
 
@@ -85,7 +86,7 @@ func (s *Scanner) follow(own *ownFiles, src *Sources, hash bool) error {
 	for len(queue) > 0 {
 		imp := queue[0]
 		queue = queue[1:]
-		file, ok := existingCandidate(imp.dir, imp.spec)
+		file, ok := existingCandidate(filepath.Dir(imp.file), imp.spec)
 		if !ok {
 			continue // tsc reports an import it cannot resolve
 		}
@@ -103,8 +104,10 @@ func (s *Scanner) follow(own *ownFiles, src *Sources, hash bool) error {
 		if own.symlinked[real] || seen[real] {
 			continue
 		}
+		// One entry per file, under the first path it was reached by (the
+		// walk is ordered): that also ends loops of symlinks.
 		seen[real] = true
-		rootRel := s.relative(real)
+		rootRel := s.seenAs(file, real)
 		if strings.HasPrefix(rootRel, importscan.GeneratedDir+"/") {
 			continue // wrappers: the references' keys cover them
 		}
@@ -116,13 +119,13 @@ func (s *Scanner) follow(own *ownFiles, src *Sources, hash bool) error {
 		if !hash {
 			sha = ""
 		}
-		src.Imports = append(src.Imports, FileHash{Path: s.seenAs(file, real), SHA256: sha})
+		src.Imports = append(src.Imports, FileHash{Path: rootRel, SHA256: sha})
 		for _, spec := range f.specs {
 			if name, ok := importscan.WorkflowReference(rootRel, spec); ok {
-				src.addReference(name, real)
+				src.addReference(name, file)
 				continue
 			}
-			queue = append(queue, pendingImport{file: real, dir: filepath.Dir(real), spec: spec})
+			queue = append(queue, pendingImport{file: file, spec: spec})
 		}
 	}
 	sort.Slice(src.OutsideRoot, func(i, j int) bool {

@@ -69,9 +69,9 @@ func TestScannerHashesSymlinkTargetsUnderTheirPath(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The symlinked file keeps the path the workflow imports it by; the
-	// files it imports are resolved from where it really lies.
-	want := []string{"lib/late.ts", "lib/types.ts", "lib/util.ts", "wf/shared/fanout.ts"}
+	// Like tsc, the files keep the paths the workflow reaches them by, and
+	// their own imports are resolved from there.
+	want := []string{"wf/shared/fanout.ts", "wf/shared/late.ts", "wf/shared/types.ts", "wf/shared/util.ts"}
 	if got := importPaths(src); !reflect.DeepEqual(got, want) {
 		t.Fatalf("imports = %q, want %q", got, want)
 	}
@@ -79,7 +79,7 @@ func TestScannerHashesSymlinkTargetsUnderTheirPath(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := src.Imports[3].SHA256; got != sum(data) {
+	if got := src.Imports[0].SHA256; got != sum(data) {
 		t.Fatalf("symlinked file hashed as %s, want its target's content hash %s", got, sum(data))
 	}
 }
@@ -152,5 +152,21 @@ func TestScannerReadsASharedFileOncePerInvocation(t *testing.T) {
 	}
 	if reflect.DeepEqual(fresh.Imports, second.Imports) {
 		t.Fatal("a new Scanner did not see the edit")
+	}
+}
+
+func TestScannerEndsSymlinkLoops(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "workflows")
+	write(t, root, "wf/workflow.ts", `import "../lib/a.js";`)
+	write(t, root, "lib/a.ts", `import "./self/a.js";`)
+	if err := os.Symlink(".", filepath.Join(root, "lib", "self")); err != nil {
+		t.Fatal(err)
+	}
+	src, err := NewScanner(root).Sources(filepath.Join(root, "wf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := importPaths(src); !reflect.DeepEqual(got, []string{"lib/a.ts"}) {
+		t.Fatalf("imports = %q, want the one file once", got)
 	}
 }

@@ -136,16 +136,12 @@ func walkWorkflow(wfDir string, hash bool, src *Sources) (*ownFiles, error) {
 				return err
 			}
 			src.Files = append(src.Files, FileHash{Path: rel, SHA256: maybeSum(data, hash)})
-			// tsc resolves a symlinked file's imports from where it really
-			// lies, and a regular file's from where it is.
-			dir := filepath.Dir(p)
 			if d.Type()&fs.ModeSymlink != 0 {
 				real, err := filepath.EvalSymlinks(p)
 				if err != nil {
 					return fmt.Errorf("read %s: %w", p, err)
 				}
 				own.symlinked[real] = true
-				dir = filepath.Dir(real)
 			} else {
 				own.regular[rel] = true
 			}
@@ -162,7 +158,7 @@ func walkWorkflow(wfDir string, hash bool, src *Sources) (*ownFiles, error) {
 					src.addReference(name, p)
 					continue
 				}
-				own.pending = append(own.pending, pendingImport{file: p, dir: dir, spec: strings.Clone(spec)})
+				own.pending = append(own.pending, pendingImport{file: p, spec: strings.Clone(spec)})
 			}
 		case top && (rel == "package.json" || rel == "package-lock.json"):
 			if !hash {
