@@ -119,6 +119,10 @@ const (
 	// ReasonImportOutsideRoot: a source file imports a file outside the
 	// discovery root, which the build cannot compile.
 	ReasonImportOutsideRoot = "import-outside-root"
+	// ReasonSDKNotCurrent: the workflow's build is current, but the root's
+	// installed SDK is not this Stratos's (missing, another version, or
+	// altered), so its build is replaced together with the SDK.
+	ReasonSDKNotCurrent = "sdk-not-current"
 )
 
 // Compare decides the status of the workflow in wfDir whose current parts

@@ -128,7 +128,7 @@ func (b *Builder) reuse(ctx context.Context, w *discovery.Workflow) *Result {
 }
 
 func (b *Builder) build(ctx context.Context, w *discovery.Workflow, children map[string]*Result) *Result {
-	b.Log.Info("building", "workflow", w.Manifest.Name, "reason", w.Reason)
+	b.Log.Info("building", "workflow", w.Manifest.Name, "reason", b.Root.StaleReason(w, b.sdkCurrent()))
 	// Nothing may claim "built" while the build is under way or if it fails.
 	if err := freshness.RemoveRecord(w.Dir); err != nil {
 		return failed(w, ReasonInternal, message("remove the old build record of %s: %v", w.Manifest.Name, err))
@@ -297,15 +297,16 @@ func (b *Builder) sdkCurrent() bool {
 
 // invalidateRoot removes every build record of the root: they were built
 // against another SDK version.
-// The workflows still to be prepared in this run are marked stale too, so
-// none of them is reused on the strength of a record that is now gone.
+// The built workflows still to be prepared in this run are marked stale
+// too, so none of them is reused on the strength of a record that is now
+// gone; the others keep the reason they already had (never-built, …).
 func (b *Builder) invalidateRoot() {
 	for _, w := range b.Root.Sorted() {
 		if err := freshness.RemoveRecord(w.Dir); err != nil {
 			b.warn("remove the build record of %s: %v", w.Manifest.Name, err)
 		}
-		if _, done := b.results[w]; !done {
-			w.Status, w.Reason = freshness.NotBuilt, freshness.ReasonToolchainChanged
+		if _, done := b.results[w]; !done && w.Status == freshness.Built {
+			w.Status, w.Reason = freshness.NotBuilt, freshness.ReasonSDKNotCurrent
 		}
 	}
 }

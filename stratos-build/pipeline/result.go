@@ -43,7 +43,7 @@ const (
 	ReasonDefinitionInvalid  = "definition-invalid"
 	ReasonSchemaConventions  = "schema-conventions"
 	ReasonWrapper            = "wrapper-failed"
-	ReasonToolchain          = "toolchain-failed"
+	ReasonToolchain          = "toolchain-missing" // node, npm or tsc is absent and could not be found or provisioned
 	ReasonInternal           = "internal-error"
 	ReasonEntrypointNotFound = "entrypoint-missing"
 )
