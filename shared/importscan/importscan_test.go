@@ -50,10 +50,12 @@ func TestWorkflowReference(t *testing.T) {
 		{"parent/workflow.ts", "../.generated/sub/child.js", "", false},
 	}
 	for _, c := range cases {
-		got, ok := WorkflowReference(c.file, c.spec)
-		if got != c.want || ok != c.ok {
-			t.Errorf("WorkflowReference(%q, %q) = %q, %v; want %q, %v", c.file, c.spec, got, ok, c.want, c.ok)
-		}
+		t.Run(c.file+" "+c.spec, func(t *testing.T) {
+			got, ok := WorkflowReference(c.file, c.spec)
+			if got != c.want || ok != c.ok {
+				t.Errorf("WorkflowReference(%q, %q) = %q, %v; want %q, %v", c.file, c.spec, got, ok, c.want, c.ok)
+			}
+		})
 	}
 }
 
