@@ -23,11 +23,36 @@ type Scanner struct {
 
 	mu     sync.Mutex
 	shared map[string]*sharedFile // by real path
+	// resolved memoizes import resolution by target path (the specifier
+	// joined to the importing file's directory): every workflow importing
+	// ../lib/x.js, and the lib's own imports, resolve to the same files, and
+	// stat plus symlink resolution cost more than the rest of following.
+	resolved map[string]*resolution
+}
+
+// resolution is where an import target leads: the file tsc reads (as
+// seen) and its real path; ok is false when no candidate exists.
+type resolution struct {
+	once sync.Once
+	file string
+	ok   bool
+
+	// The real path is resolved only when needed: an import of one of the
+	// workflow's own regular files needs none.
+	realOnce sync.Once
+	real     string
+	err      error
+}
+
+// realPath returns r's file with symlinks resolved.
+func (r *resolution) realPath() (string, error) {
+	r.realOnce.Do(func() { r.real, r.err = filepath.EvalSymlinks(r.file) })
+	return r.real, r.err
 }
 
 // NewScanner returns a Scanner for the discovery root at root.
 func NewScanner(root string) *Scanner {
-	s := &Scanner{root: filepath.Clean(root), shared: map[string]*sharedFile{}}
+	s := &Scanner{root: filepath.Clean(root), shared: map[string]*sharedFile{}, resolved: map[string]*resolution{}}
 	s.rootReal = s.root
 	if real, err := filepath.EvalSymlinks(root); err == nil {
 		s.rootReal = real
@@ -86,14 +111,15 @@ func (s *Scanner) follow(own *ownFiles, src *Sources, hash bool) error {
 	for len(queue) > 0 {
 		imp := queue[0]
 		queue = queue[1:]
-		file, ok := existingCandidate(filepath.Dir(imp.file), imp.spec)
-		if !ok {
+		res := s.resolve(filepath.Join(filepath.Dir(imp.file), filepath.FromSlash(imp.spec)))
+		if !res.ok {
 			continue // tsc reports an import it cannot resolve
 		}
+		file := res.file
 		if rel, err := filepath.Rel(own.dir, file); err == nil && own.regular[filepath.ToSlash(rel)] {
 			continue
 		}
-		real, err := filepath.EvalSymlinks(file)
+		real, err := res.realPath()
 		if err != nil {
 			return fmt.Errorf("resolve %s (imported by %s): %w", file, imp.file, err)
 		}
@@ -182,17 +208,26 @@ func (s *Scanner) relative(real string) string {
 	return filepath.ToSlash(rel)
 }
 
-// existingCandidate returns the first existing file tsc would read for spec
-// imported from a file in dir.
-func existingCandidate(dir, spec string) (string, bool) {
-	target := filepath.ToSlash(filepath.Join(dir, filepath.FromSlash(spec)))
-	for _, c := range importscan.SourceCandidates(target) {
-		p := filepath.FromSlash(c)
-		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
-			return p, true
-		}
+// resolve returns where an import of target leads, resolving it on first
+// use: the first existing file tsc would read for it, and its real path.
+func (s *Scanner) resolve(target string) *resolution {
+	s.mu.Lock()
+	r, ok := s.resolved[target]
+	if !ok {
+		r = &resolution{}
+		s.resolved[target] = r
 	}
-	return "", false
+	s.mu.Unlock()
+	r.once.Do(func() {
+		for _, c := range importscan.SourceCandidates(filepath.ToSlash(target)) {
+			p := filepath.FromSlash(c)
+			if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+				r.file, r.ok = p, true
+				return
+			}
+		}
+	})
+	return r
 }
 
 // within reports whether p lies in dir or below it.
