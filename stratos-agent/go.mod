@@ -4,17 +4,22 @@ go 1.26.8
 
 require github.com/stratoscli/stratos/shared v0.0.0
 
-require github.com/urfave/cli/v3 v3.14.0
+require (
+	github.com/aymerick/raymond v2.0.2+incompatible
+	github.com/google/jsonschema-go v0.4.3
+	github.com/hashicorp/go-hclog v1.6.3
+	github.com/urfave/cli/v3 v3.14.0
+	gopkg.in/yaml.v3 v3.0.1
+)
 
 require (
-	github.com/aymerick/raymond v2.0.2+incompatible // indirect
 	github.com/fatih/color v1.13.0 // indirect
-	github.com/google/jsonschema-go v0.4.3 // indirect
-	github.com/hashicorp/go-hclog v1.6.3 // indirect
 	github.com/mattn/go-colorable v0.1.12 // indirect
 	github.com/mattn/go-isatty v0.0.14 // indirect
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3 // indirect
 	golang.org/x/sys v0.49.0 // indirect
-	gopkg.in/yaml.v3 v3.0.1 // indirect
+	golang.org/x/text v0.44.0 // indirect
+	gopkg.in/yaml.v2 v2.4.0 // indirect
 )
 
 replace github.com/stratoscli/stratos/shared => ../shared
