@@ -143,6 +143,11 @@ func TestCompare(t *testing.T) {
 		t.Fatalf("sources: %s", r)
 	}
 	other = parts
+	other.Imports = []FileHash{{Path: "lib/shared.ts", SHA256: "ee"}}
+	if _, r := Compare(dir, other, other.Key()); r != ReasonSourcesChanged {
+		t.Fatalf("imports: %s", r)
+	}
+	other = parts
 	other.References = []Reference{{Name: "c", Key: "k"}}
 	if _, r := Compare(dir, other, other.Key()); r != ReasonReferenceChanged {
 		t.Fatalf("references: %s", r)

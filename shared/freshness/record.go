@@ -109,6 +109,13 @@ const (
 	ReasonRecordUnreadable = "record-unreadable"
 	ReasonOutputMissing    = "output-missing"
 	ReasonDepsMissing      = "dependencies-missing"
+	// ReasonImportOutsideRoot: a source file imports a file outside the
+	// discovery root, which the build cannot compile.
+	ReasonImportOutsideRoot = "import-outside-root"
+	// ReasonSDKNotCurrent: the workflow's build is current, but the root's
+	// installed SDK is not this Stratos's (missing, another version, or
+	// altered), so its build is replaced together with the SDK.
+	ReasonSDKNotCurrent = "sdk-not-current"
 )
 
 // Compare decides the status of the workflow in wfDir whose current parts
@@ -128,7 +135,7 @@ func CompareRecord(wfDir string, rec *Record, err error, parts Parts, key string
 		return NotBuilt, ReasonNeverBuilt
 	case !rec.Parts.Toolchain.equal(parts.Toolchain):
 		return NotBuilt, ReasonToolchainChanged
-	case !slices.Equal(rec.Parts.Files, parts.Files):
+	case !slices.Equal(rec.Parts.Files, parts.Files) || !slices.Equal(rec.Parts.Imports, parts.Imports):
 		return NotBuilt, ReasonSourcesChanged
 	case !slices.Equal(rec.Parts.References, parts.References):
 		return NotBuilt, ReasonReferenceChanged
