@@ -23,6 +23,7 @@ import (
 	"github.com/stratoscli/stratos/shared/version"
 	"github.com/stratoscli/stratos/stratos-agent/adapter"
 	"github.com/stratoscli/stratos/stratos-agent/adapters/claudecode"
+	"github.com/stratoscli/stratos/stratos-agent/adapters/codex"
 	"github.com/stratoscli/stratos/stratos-agent/admission"
 	"github.com/stratoscli/stratos/stratos-agent/agentconfig"
 	"github.com/stratoscli/stratos/stratos-agent/harness/testharness"
@@ -83,6 +84,7 @@ func New(opts Options) (*Host, error) {
 		opts.Harnesses = map[string]adapter.Factory{
 			"test":        testharness.New,
 			"claude-code": claudecode.NewFactory(claudecode.Options{Log: opts.Log}),
+			"codex":       codex.NewFactory(codex.Options{Log: opts.Log}),
 		}
 	}
 	if opts.Stderr == nil {
