@@ -18,7 +18,7 @@ const authTimeout = 30 * time.Second
 
 // checkLogin asks Codex itself whether the user's Codex home holds a saved
 // login: `codex login status` exits 0 when it does and 1 with "Not logged
-// in" when not (codex.md §6). Stratos never opens auth.json.
+// in" when not. Stratos never opens auth.json.
 func checkLogin(ctx context.Context, bin string, env []string, userHome string) error {
 	ctx, cancel := context.WithTimeout(ctx, authTimeout)
 	defer cancel()

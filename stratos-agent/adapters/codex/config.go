@@ -9,7 +9,7 @@ import (
 
 // threadConfig is everything session-specific, sent in thread/start (and
 // again in thread/resume). Codex applies it like `-c` overrides, so the
-// isolated home needs no config.toml (codex.md §2.3, §4).
+// isolated home needs no config.toml.
 type threadConfig struct {
 	spec      adapter.Spec
 	provider  provider
@@ -38,14 +38,14 @@ func (c threadConfig) params() map[string]any {
 
 func (c threadConfig) config() map[string]any {
 	cfg := map[string]any{
-		// A down provider must fail the turn, not retry forever (§2.9).
+		// A down provider must fail the turn, not retry forever.
 		"features": map[string]any{"unbounded_connection_retries": false},
 		// The working directory stays untrusted so the repository's own
 		// .codex/config.toml and hooks are not loaded, and Codex does not
-		// write a trust entry (§4.6).
+		// write a trust entry.
 		"projects": map[string]any{c.spec.WorkingDirectory: map[string]any{"trust_level": "untrusted"}},
 		// Skills outside the Codex home (~/.agents/skills) would add ambient
-		// instructions (§4.6).
+		// instructions.
 		"skills": map[string]any{"include_instructions": false},
 	}
 	if c.provider.Table != nil {
@@ -59,7 +59,7 @@ func (c threadConfig) config() map[string]any {
 		servers[hookServerName] = c.hooks.serverTable()
 		cfg["hooks"] = c.hooks.hookTables()
 		// Only these generated hooks run: the isolated home has no others
-		// and the project layer is untrusted (§5.2).
+		// and the project layer is untrusted.
 		cfg["bypass_hook_trust"] = true
 	}
 	if len(servers) > 0 {
@@ -90,7 +90,7 @@ func setPath(m map[string]any, key string, v any) {
 
 // developerInstructions is the fixed system prompt followed, for an agent
 // in a worktree, by the worktree context: sent once per thread as Codex's
-// developer instructions (spec "Worktree context supplied to the harness").
+// developer instructions.
 func developerInstructions(spec adapter.Spec) string {
 	switch {
 	case spec.HarnessContext == "":

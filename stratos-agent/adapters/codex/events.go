@@ -9,7 +9,7 @@ import (
 )
 
 // observer maps the app-server's notifications to Stratos events
-// (codex.md §2.5). It runs on the reader goroutine, so events keep Codex's
+//. It runs on the reader goroutine, so events keep Codex's
 // order.
 type observer struct {
 	emit func(adapter.Event)
@@ -86,7 +86,7 @@ type item struct {
 	Query   string          `json:"query"`
 }
 
-// hookRun is hook/completed's run summary (§5.5).
+// hookRun is hook/completed's run summary.
 type hookRun struct {
 	EventName string `json:"eventName"`
 	Status    string `json:"status"`
@@ -109,7 +109,7 @@ func (o *observer) event(typ string, ids map[string]string, details map[string]a
 }
 
 // block records that an afterToolCall hook withheld call's output: Codex
-// still reports the real output in item/completed (§5.4), so the event
+// still reports the real output in item/completed, so the event
 // stream shows the reason instead.
 func (o *observer) block(call, reason string) {
 	o.mu.Lock()

@@ -15,7 +15,7 @@ const cancelWait = 15 * time.Second
 
 // Execute sends one prompt as one turn and waits for its end. Turns are
 // strictly sequential: a second turn/start on a busy thread would steer
-// the running turn instead of starting a new one (codex.md §2.4), so a
+// the running turn instead of starting a new one, so a
 // concurrent Execute is refused before it reaches Codex. Before the
 // conversation is pinned, a model-not-found rejection that came before any
 // output or tool work moves to the next candidate model on a new thread.

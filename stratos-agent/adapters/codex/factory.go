@@ -19,7 +19,7 @@ const Harness = "codex"
 const EnvBinary = "STRATOS_CODEX"
 
 // Efforts are the reasoning efforts Codex 0.171 accepts
-// (model_reasoning_effort; codex.md §2.4).
+// (model_reasoning_effort; ).
 var Efforts = []string{"none", "minimal", "low", "medium", "high", "xhigh"}
 
 // Options configure the factory. The zero value is production: the binary

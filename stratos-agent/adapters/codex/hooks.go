@@ -24,7 +24,7 @@ func (a hookArgs) call() adapter.ToolCall {
 }
 
 // preToolUse asks beforeToolCall and answers in Codex's PreToolUse output
-// contract (codex.md §5.4): no opinion for allow (Codex 0.171 rejects a
+// contract: no opinion for allow (Codex 0.171 rejects a
 // plain "allow"; approval policy and approved MCP servers let the call
 // run), deny with the reason as feedback, or allow with updatedInput. A
 // hook that threw denies the call and fails the invocation.

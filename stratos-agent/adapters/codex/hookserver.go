@@ -15,8 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// The hook MCP server Codex's mcp_tool hook handlers call (spec "Codex hook
-// connection"): it lives inside the agent host, one per session, on a
+// The hook MCP server Codex's mcp_tool hook handlers call// connection"): it lives inside the agent host, one per session, on a
 // loopback port guarded by a random bearer token that only the session's
 // app-server process knows (through its environment).
 const (
@@ -33,7 +32,7 @@ const (
 )
 
 // hookArgs are the arguments the generated hook handlers pass: fields of
-// Codex's hook event, placed by ${…} placeholders (codex.md §5.3).
+// Codex's hook event, placed by ${…} placeholders.
 type hookArgs struct {
 	ToolName     string          `json:"tool_name"`
 	ToolInput    json.RawMessage `json:"tool_input"`
@@ -120,7 +119,7 @@ func (h *hookServer) authorize(next http.Handler) http.Handler {
 }
 
 // hookTool adapts a hookFunc to an MCP tool. A call the model makes itself
-// (its _meta carries the model's callId; hook calls carry none, §4.4) is
+// (its _meta carries the model's callId; hook calls carry none) is
 // refused: the tools exist only for Codex's hook runner.
 func hookTool(fn hookFunc) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {

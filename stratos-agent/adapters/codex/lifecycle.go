@@ -11,8 +11,8 @@ import (
 const controlTimeout = 10 * time.Second
 
 // Cancel interrupts the running turn and cleans the thread's background
-// terminals (an interrupt alone leaves a running command alive, codex.md
-// §2.6); it returns at once. Without a running turn it only cleans.
+// terminals (an interrupt alone leaves a running command alive); it
+// returns at once. Without a running turn it only cleans.
 func (s *session) Cancel() {
 	s.mu.Lock()
 	c, tid, t := s.conn, s.threadID, s.turn

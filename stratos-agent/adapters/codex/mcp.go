@@ -14,8 +14,8 @@ type MCPResolver func(workflowDir string, names []string) (map[string]map[string
 // WorkflowMCPServers reads the selected servers from the workflow's
 // workflow.yaml (mcp.servers.<name>: a command with args and env, or a url
 // with headers) and renders each as a Codex [mcp_servers.<name>] table.
-// Every selected server's tools are approved (noninteractive: the spec's
-// "Noninteractive tool permissions"); author hooks still decide.
+// Every selected server's tools are approved (agents run noninteractively:
+// nobody could answer an approval prompt); author hooks still decide.
 func WorkflowMCPServers(workflowDir string, names []string) (map[string]map[string]any, error) {
 	out := map[string]map[string]any{}
 	if len(names) == 0 {

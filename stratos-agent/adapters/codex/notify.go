@@ -45,7 +45,7 @@ func (s *session) onNotification(obs *observer, method string, params json.RawMe
 
 // onHookCompleted fails the turn when Codex reports one of Stratos's hooks
 // as failed (timeout, unreachable server, bad output): Codex lets the tool
-// run anyway, Stratos does not accept that (spec "Codex hook connection").
+// run anyway, Stratos does not accept that.
 func (s *session) onHookCompleted(t *turn, run *hookRun) {
 	if run == nil || run.Status != "failed" {
 		return

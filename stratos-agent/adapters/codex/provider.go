@@ -16,7 +16,7 @@ import (
 
 // Provider IDs. Codex reserves openai, ollama and lmstudio for its built-in
 // providers, so the provider Stratos defines for an API key in the
-// environment has an ID of its own (codex.md §4.3).
+// environment has an ID of its own.
 const (
 	providerOpenAI  = "openai"
 	providerAzure   = "azure"
@@ -36,8 +36,8 @@ type provider struct {
 }
 
 // keyVars are the environment variables holding an OpenAI API key, in the
-// order they are preferred. App-server ignores both by itself (codex.md
-// §10 addendum), so Stratos names the variable as its provider's env_key.
+// order they are preferred. App-server ignores both by itself, so
+// Stratos names the variable as its provider's env_key.
 var keyVars = []string{"OPENAI_API_KEY", "CODEX_API_KEY"}
 
 // envProvider is the provider for OPENAI_BASE_URL and an API key in env:
@@ -66,7 +66,7 @@ func envProvider(env []string) (provider, bool) {
 }
 
 // azureKeys are the [model_providers.<id>] fields Codex 0.171 accepts
-// (ModelProviderInfo, codex.md §4.3); anything else in the user's table is
+// (ModelProviderInfo, ); anything else in the user's table is
 // a configuration error rather than a silently dropped setting.
 var azureKeys = map[string]bool{"name": true, "base_url": true, "env_key": true, "env_key_instructions": true,
 	"experimental_bearer_token": true, "auth": true, "wire_api": true, "query_params": true, "http_headers": true,
@@ -89,7 +89,7 @@ func userCodexHome(env []string) (string, error) {
 }
 
 // azureProvider reads and validates the user's [model_providers.azure]
-// table from $CODEX_HOME/config.toml (spec "Codex Azure provider"): it
+// table from $CODEX_HOME/config.toml: it
 // must name a base_url, use the Responses API and take its key from an
 // environment variable that is set. Nothing else of that file (MCP
 // servers, hooks, profiles) is used. OpenAI keys and logins never stand in.

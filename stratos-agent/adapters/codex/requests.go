@@ -6,10 +6,9 @@ import (
 )
 
 // onServerRequest answers the app-server's requests. Agents run
-// noninteractively: approvals are granted (spec "Noninteractive tool
-// permissions"; author hooks have already decided), questions for a user
+// noninteractively: approvals are granted// permissions"; author hooks have already decided), questions for a user
 // get no answer content, and anything unknown is refused so the turn does
-// not wait forever (§2.8).
+// not wait forever.
 func (s *session) onServerRequest(method string, params json.RawMessage) (any, error) {
 	switch method {
 	case "item/commandExecution/requestApproval", "item/fileChange/requestApproval":

@@ -45,7 +45,7 @@ type rpcHandlers struct {
 }
 
 // conn is one app-server process spoken to over JSON-RPC on stdio, one
-// JSON object per line (codex.md §2.1).
+// JSON object per line.
 type conn struct {
 	p   *proc
 	log hclog.Logger
@@ -100,7 +100,7 @@ func (c *conn) onLine(line []byte) {
 }
 
 // answer runs the request handler and writes its answer. Every server
-// request must be answered, or the turn waiting on it hangs (§2.8).
+// request must be answered, or the turn waiting on it hangs.
 func (c *conn) answer(m message) {
 	res, err := c.h.request(m.Method, m.Params)
 	frame := map[string]any{"id": m.ID}

@@ -81,8 +81,7 @@ func (s *session) Initialize(ctx context.Context) error {
 	return s.prepare(bin, env, prov, cands, servers)
 }
 
-// resolveProvider picks how Codex reaches the model (spec "Harness
-// authentication", "Codex Azure provider"): azure from the user's table;
+// resolveProvider picks how Codex reaches the model// authentication", "Codex Azure provider"): azure from the user's table;
 // otherwise OPENAI_BASE_URL / an API key from the environment, else the
 // user's saved Codex login, checked with `codex login status`.
 func (s *session) resolveProvider(ctx context.Context, bin binary, env []string) (provider, error) {

@@ -97,7 +97,7 @@ func (t *turn) setMessage(text string) {
 // outcome turns turn/completed into the execute's result. With an output
 // schema the final message is the value (Codex constrains it with
 // text.format json_schema but does not check it; the host validates it
-// against the schema, §8).
+// against the schema).
 func (t *turn) outcome(end turnEnd, schema bool, name string) (adapter.Result, error) {
 	t.mu.Lock()
 	failure, cancelled, text := t.failure, t.cancelled, t.lastMessage
@@ -151,7 +151,7 @@ func (e *turnError) errorInfo() (kind string, status int) {
 }
 
 // classify gives a failed turn its agent error from Codex's structured
-// error info, never from prose alone (spec "Harness selection"): model not
+// error info, never from prose alone: model not
 // found → model_unavailable (the selection may try the next model);
 // unauthorized or HTTP 401/403 → authentication; anything else execution.
 func (e *turnError) classify(name string) error {
@@ -178,7 +178,7 @@ func cancelledError(name string) error {
 
 // nativeHookFailed is the error of a hook run Codex reports as failed
 // (timeout, bad output): Codex would let the tool proceed, Stratos fails
-// the invocation instead (spec "Codex hook connection").
+// the invocation instead.
 func nativeHookFailed(name, event, detail string) error {
 	return agentproto.Errorf(agentproto.CodeHookFailed, "agent %q: codex could not run the Stratos %s hook: %s", name, event, detail).
 		WithDetails(map[string]any{"harness": Harness})
