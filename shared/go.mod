@@ -9,6 +9,6 @@ require (
 	github.com/mattn/go-colorable v0.1.12 // indirect
 	github.com/mattn/go-isatty v0.0.14 // indirect
 	github.com/urfave/cli/v3 v3.14.0 // indirect
-	golang.org/x/sys v0.49.0 // indirect
+	golang.org/x/sys v0.49.0
 	gopkg.in/yaml.v3 v3.0.1 // indirect
 )

@@ -4,7 +4,10 @@ go 1.26.8
 
 require github.com/stratoscli/stratos/shared v0.0.0
 
-require github.com/urfave/cli/v3 v3.14.0
+require (
+	github.com/pelletier/go-toml/v2 v2.4.3
+	github.com/urfave/cli/v3 v3.14.0
+)
 
 require (
 	github.com/fatih/color v1.13.0 // indirect

@@ -19,6 +19,6 @@
 // asked, in a JSON Lines file) that tests assert on: the tools offered, the
 // system prompt, the prompt, what each tool_result said, which turn answered.
 //
-// The README section "Testing against a fake model" documents the script
-// format and the testscript commands.
+// docs/fake-model.md documents the script format and the testscript
+// commands.
 package fakemodel

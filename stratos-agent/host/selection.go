@@ -24,8 +24,9 @@ type candidate struct {
 type candidatesFunc func(ctx context.Context, models []string) ([]candidate, error)
 
 // catalogCandidates asks stratos-models for the candidate order of the
-// spec's "Model-based harness preference": every model with its first-party
-// harness in declared order, then every model through OpenCode.
+// model-based harness preference (docs/design/harness-selection.md): every
+// model with its first-party harness in declared order, then every model
+// through OpenCode.
 func catalogCandidates(stderr io.Writer) candidatesFunc {
 	return func(ctx context.Context, models []string) ([]candidate, error) {
 		args := []string{"candidates", "--json"}

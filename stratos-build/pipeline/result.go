@@ -1,6 +1,6 @@
 // Package pipeline is Stratos's one preparation path: build, describe,
 // schema and (through `stratos-build prepare`) run all prepare workflows
-// here, in the order the specification fixes:
+// here, in the order docs/building.md lists:
 //
 //  1. read metadata and scan imports for required children (no code runs);
 //     reject cycles and references to missing workflows;

@@ -1,6 +1,7 @@
 // Package supervise runs the SDK's runner in node and supervises it: its own
 // process group, a parent-death signal, the invocation on stdin, the result
-// on fd 3, cancellation with a bounded grace period, and nothing left behind.
+// on fd 3, cancellation with a bounded grace period, and nothing left behind
+// (shared/procgroup).
 package supervise
 
 import (
@@ -12,10 +13,12 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"runtime"
+	"syscall"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
+
+	"github.com/stratoscli/stratos/shared/procgroup"
 )
 
 // DefaultCancelGrace is how long a cancelled runner gets to cancel the
@@ -85,13 +88,12 @@ func Run(ctx context.Context, spec Spec) (*Outcome, error) {
 		case <-timer.C:
 			spec.Log.Warn("the workflow did not finish cancelling in time; killing its processes", "grace", spec.CancelGrace)
 			out.Killed = true
-			killGroup(p.pid)
+			_ = p.proc.Signal(syscall.SIGKILL)
 			out.Wait = <-p.exited
 		}
 	}
-	// Whatever the workflow started in node's process group and left behind
-	// ends with the run.
-	killGroup(p.pid)
+	// procgroup has killed whatever the workflow started in node's process
+	// group and left behind.
 	p.stdin.Close()
 	out.Result = p.result()
 	return out, nil
@@ -99,7 +101,7 @@ func Run(ctx context.Context, spec Spec) (*Outcome, error) {
 
 // process is a started runner.
 type process struct {
-	pid     int
+	proc    *procgroup.Process
 	stdin   io.WriteCloser
 	sent    chan struct{} // closed once the invocation is written
 	exited  chan error
@@ -110,7 +112,6 @@ type process struct {
 func start(spec Spec) (*process, error) {
 	cmd := spec.Cmd
 	cmd.Dir = spec.Dir
-	cmd.SysProcAttr = procAttr()
 	cmd.Stdout, cmd.Stderr = spec.Output, spec.Output
 	// When the output is not a file, exec copies it through a pipe that
 	// processes the workflow started may hold open: do not wait for them.
@@ -125,27 +126,16 @@ func start(spec Spec) (*process, error) {
 	}
 	cmd.ExtraFiles = []*os.File{resultW} // fd 3 in the runner
 	p := &process{stdin: stdin, sent: make(chan struct{}), exited: make(chan error, 1), results: make(chan []byte, 1), resultR: resultR}
-	started := make(chan error, 1)
-	// The parent-death signal fires when the thread that started the child
-	// exits, not the process: start and wait on one locked thread, so the
-	// signal means exactly "stratos run is gone".
-	go func() {
-		runtime.LockOSThread()
-		defer runtime.UnlockOSThread()
-		if err := cmd.Start(); err != nil {
-			started <- err
-			return
-		}
-		started <- nil
-		p.exited <- cmd.Wait()
-	}()
-	err = <-started
+	// The watchdog takes what the workflow started (the agent host, for
+	// one) when stratos run dies: the parent-death signal reaches node only.
+	path := cmd.Path
+	p.proc, err = procgroup.Start(cmd, procgroup.Options{Watchdog: true})
 	resultW.Close() // the runner holds its own copy
 	if err != nil {
 		resultR.Close()
-		return nil, fmt.Errorf("start %s: %w", cmd.Path, err)
+		return nil, fmt.Errorf("start %s: %w", path, err)
 	}
-	p.pid = cmd.Process.Pid
+	go func() { p.exited <- p.proc.Wait() }()
 	go p.readResult()
 	return p, nil
 }

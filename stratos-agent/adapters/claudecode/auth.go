@@ -27,7 +27,8 @@ type authStatus struct {
 // checkAuth asks the CLI itself whether it has usable authentication in env:
 // an API key or token in the environment, a third-party backend flag, or
 // the native login the CLI manages. Stratos never opens the CLI's
-// credential files; the CLI decides (claude-code.md §14).
+// credential files; the CLI decides (docs/design/claude-code-cli.md,
+// "Authentication").
 func checkAuth(ctx context.Context, bin, dir string, env []string) (authStatus, error) {
 	ctx, cancel := context.WithTimeout(ctx, authTimeout)
 	defer cancel()
@@ -62,7 +63,7 @@ func orNone(s string) string {
 }
 
 // credentialVars are the environment variables with which `claude auth
-// status` always reports a usable login (claude-code.md §14): asking the
+// status` always reports a usable login (docs/design/claude-code-cli.md): asking the
 // CLI then costs a full CLI start (0.5–4 s) and says nothing new.
 var credentialVars = []string{"ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_OAUTH_TOKEN"}
 

@@ -4,7 +4,7 @@
 // permission requests, interrupt, stop_task).
 //
 // Facts about the CLI (argv, frames, control requests, cancellation,
-// background tasks, authentication) come from shared/research/claude-code.md,
+// background tasks, authentication) are in docs/design/claude-code-cli.md,
 // measured against CLI 2.1.332; the conformance tests in this package run
 // that CLI against the fake model server (shared/fakemodel).
 //

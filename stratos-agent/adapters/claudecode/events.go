@@ -9,9 +9,10 @@ import (
 	"github.com/stratoscli/stratos/stratos-agent/adapter"
 )
 
-// observer maps the CLI's frames to Stratos events (claude-code.md §2.5) and
-// keeps what cancellation needs: the live background tasks. It runs on the
-// reader goroutine, so events keep the CLI's order.
+// observer maps the CLI's frames to Stratos events
+// (docs/design/claude-code-cli.md, "Events") and keeps what cancellation
+// needs: the live background tasks. It runs on the reader goroutine, so
+// events keep the CLI's order.
 type observer struct {
 	emit func(adapter.Event)
 

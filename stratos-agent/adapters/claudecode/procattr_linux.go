@@ -6,7 +6,7 @@ import "syscall"
 // process it started in that group) and asks the kernel to SIGTERM it when
 // the host dies, so a killed `stratos-agent serve` does not leave a CLI
 // behind. SIGTERM, unlike SIGKILL, lets the CLI stop its background shells
-// (claude-code.md §16b).
+// (docs/design/claude-code-cli.md, "Shutdown").
 func procAttr() *syscall.SysProcAttr {
 	return &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM}
 }

@@ -19,7 +19,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 )
 
-// Shutdown steps (claude-code.md §15/§16b): closing stdin lets the CLI end
+// Shutdown steps (docs/design/claude-code-cli.md): closing stdin lets the CLI end
 // its turn, stop its background tasks and exit; SIGTERM does the same at
 // once; SIGKILL is the last resort because it orphans background shells.
 const (

@@ -124,7 +124,7 @@ func structured(r *resultFrame, name string) (adapter.Result, error) {
 
 // resultError classifies a failed turn from the CLI's structured metadata
 // (the synthetic assistant message's error class, api_error_type); prose
-// and HTTP status alone never decide (spec "Harness selection").
+// and HTTP status alone never decide (docs/design/harness-selection.md).
 func resultError(r *resultFrame, apiError, name string) error {
 	msg := r.Result
 	if msg == "" {

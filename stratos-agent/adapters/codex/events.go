@@ -9,7 +9,7 @@ import (
 )
 
 // observer maps the app-server's notifications to Stratos events
-//. It runs on the reader goroutine, so events keep Codex's
+// . It runs on the reader goroutine, so events keep Codex's
 // order.
 type observer struct {
 	emit func(adapter.Event)

@@ -3,7 +3,7 @@
 // deterministically and without credentials. The script gives, per execute,
 // a text reply (a Handlebars template over the conversation so far) or a
 // structured value, simulated tool calls that pass through the author's
-// hooks, simulated failures and delays. The README section "The test harness" documents the format.
+// hooks, simulated failures and delays. docs/harness-test.md documents the format.
 package testharness
 
 import (
@@ -85,7 +85,7 @@ var (
 func LoadScript(raw json.RawMessage, dir string) (*Script, error) {
 	if len(raw) == 0 || string(raw) == "null" {
 		return nil, agentproto.Errorf(agentproto.CodeConfiguration,
-			`harness "test" needs a script: set the agent's "test" field (inline, or {"file": path}); see "The test harness" in the Stratos README`)
+			`harness "test" needs a script: set the agent's "test" field (inline, or {"file": path}); see docs/harness-test.md in the Stratos repository`)
 	}
 	where := "test"
 	var ref struct {

@@ -16,7 +16,7 @@ const CatalogFile = "catalog.v1.json"
 
 // Options name the inputs of one generation.
 type Options struct {
-	SourceDir  string // a Models.dev checkout or exported snapshot
+	Source     string // a Models.dev checkout or exported snapshot, or a .tar.gz of one
 	Repository string // recorded in the catalog; DefaultRepository when empty
 	LinksName  string // for error messages
 	LinksJSON  []byte // links.v1.json content
@@ -29,9 +29,21 @@ type Result struct {
 	Report  *Report
 }
 
-// FromDir reads the source tree and its revision and builds the catalog.
-func FromDir(ctx context.Context, opts Options) (*Result, error) {
-	rev, err := modelsdev.ReadRevision(ctx, opts.SourceDir)
+// SourceError is a --source that cannot be opened (missing, neither a
+// directory nor an archive, a corrupt archive): invalid input rather than a
+// failed generation.
+type SourceError struct{ Err error }
+
+func (e *SourceError) Error() string { return e.Err.Error() }
+func (e *SourceError) Unwrap() error { return e.Err }
+
+// FromSource reads the source tree and its revision and builds the catalog.
+func FromSource(ctx context.Context, opts Options) (*Result, error) {
+	src, err := modelsdev.Open(opts.Source)
+	if err != nil {
+		return nil, &SourceError{Err: err}
+	}
+	rev, err := modelsdev.ReadRevision(ctx, src)
 	if err != nil {
 		return nil, err
 	}
@@ -39,7 +51,7 @@ func FromDir(ctx context.Context, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	tree, err := modelsdev.Read(opts.SourceDir)
+	tree, err := modelsdev.Read(src)
 	if err != nil {
 		return nil, err
 	}
@@ -53,7 +65,7 @@ func FromDir(ctx context.Context, opts Options) (*Result, error) {
 			Repository: repo,
 			Commit:     rev.Commit,
 			CommitDate: rev.Date,
-			License:    modelsdev.ReadLicense(opts.SourceDir),
+			License:    modelsdev.ReadLicense(src),
 		},
 		Links:     entries,
 		LinksName: opts.LinksName,
