@@ -16,9 +16,8 @@ type observer struct {
 
 	mu        sync.Mutex
 	threadID  string
-	lastTotal tokenCounts       // thread total at the end of the previous turn
-	total     tokenCounts       // newest thread total
-	blocked   map[string]string // call id → reason an afterToolCall hook gave
+	lastTotal tokenCounts // thread total at the end of the previous turn
+	total     tokenCounts // newest thread total
 }
 
 // tokenCounts is Codex's TokenUsageBreakdown.
@@ -42,7 +41,7 @@ func (a tokenCounts) details() map[string]any {
 }
 
 func newObserver(emit func(adapter.Event)) *observer {
-	return &observer{emit: emit, blocked: map[string]string{}}
+	return &observer{emit: emit}
 }
 
 // notice is the union of the notification params the observer reads.
@@ -106,15 +105,6 @@ func (o *observer) event(typ string, ids map[string]string, details map[string]a
 	}
 	o.mu.Unlock()
 	o.emit(adapter.Event{Type: typ, Time: time.Now(), IDs: ids, Details: details})
-}
-
-// block records that an afterToolCall hook withheld call's output: Codex
-// still reports the real output in item/completed, so the event
-// stream shows the reason instead.
-func (o *observer) block(call, reason string) {
-	o.mu.Lock()
-	o.blocked[call] = reason
-	o.mu.Unlock()
 }
 
 func (o *observer) observe(method string, n *notice) {
@@ -243,13 +233,6 @@ func (o *observer) itemCompleted(it *item) {
 		}
 	case len(it.Result) > 0:
 		d["output"] = decodeJSON(it.Result)
-	}
-	o.mu.Lock()
-	reason, blocked := o.blocked[it.ID]
-	delete(o.blocked, it.ID)
-	o.mu.Unlock()
-	if blocked {
-		d["output"], d["blocked"] = reason, true
 	}
 	o.event("tool.completed", map[string]string{"toolCallId": it.ID}, d)
 }

@@ -3,7 +3,9 @@ package codex
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -181,3 +183,12 @@ func (b *bed) requests(marker string) []fakemodel.Entry {
 	}
 	return out
 }
+
+// codexCommand runs the real CLI with CODEX_HOME set to home.
+func codexCommand(t *testing.T, b *bed, home string, args ...string) *exec.Cmd {
+	cmd := exec.Command(codexBin(t), args...)
+	cmd.Env = append(append([]string(nil), b.env...), "CODEX_HOME="+home)
+	return cmd
+}
+
+func asAgentError(err error, target **agentproto.Error) bool { return errors.As(err, target) }

@@ -85,12 +85,6 @@ func (s *session) postToolUse(_ context.Context, a hookArgs) string {
 	if reason == "" {
 		reason = "withheld by a Stratos afterToolCall hook"
 	}
-	s.mu.Lock()
-	obs := s.obs
-	s.mu.Unlock()
-	if obs != nil {
-		obs.block(a.Call, reason)
-	}
 	return postBlock(reason)
 }
 

@@ -33,11 +33,15 @@ func (s *session) onNotification(obs *observer, method string, params json.RawMe
 		if n.Item != nil && n.Item.Type == "agentMessage" {
 			t.setMessage(n.Item.Text)
 		}
-		t.markWork()
-	case "item/started", "item/agentMessage/delta", "item/reasoning/summaryTextDelta", "item/reasoning/textDelta":
-		if n.Item == nil || n.Item.Type != "userMessage" {
+		if n.Item != nil && n.Item.Type != "userMessage" {
 			t.markWork()
 		}
+	case "item/started":
+		if n.Item != nil && n.Item.Type != "userMessage" {
+			t.markWork()
+		}
+	case "item/agentMessage/delta", "item/reasoning/summaryTextDelta", "item/reasoning/textDelta":
+		t.markWork()
 	case "hook/completed":
 		s.onHookCompleted(t, n.Run)
 	}
