@@ -147,7 +147,8 @@ func (c *conn) write(v any) error {
 func (c *conn) call(ctx context.Context, method string, params, out any) error {
 	c.mu.Lock()
 	c.seq++
-	id := strconv.Itoa(c.seq)
+	n := c.seq
+	id := strconv.Itoa(n)
 	ch := make(chan message, 1)
 	select {
 	case <-c.p.Exited():
@@ -157,7 +158,7 @@ func (c *conn) call(ctx context.Context, method string, params, out any) error {
 		c.pending[id] = ch
 	}
 	c.mu.Unlock()
-	if err := c.write(map[string]any{"id": c.seq, "method": method, "params": params}); err != nil {
+	if err := c.write(map[string]any{"id": n, "method": method, "params": params}); err != nil {
 		c.forget(id)
 		return err
 	}
