@@ -109,8 +109,12 @@ func TestCancelWhenOnlyBackgroundWorkRemains(t *testing.T) {
 	if len(processesWith(arg)) == 0 {
 		t.Fatal("the background command is not running after the turn")
 	}
+	if len(b.eventsOf("background.started")) != 1 {
+		t.Errorf("background.started events: %+v", b.eventsOf("background.started"))
+	}
 	a.Cancel()
 	waitFor(t, "the background command to end", func() bool { return len(processesWith(arg)) == 0 })
+	waitFor(t, "background.completed", func() bool { return len(b.eventsOf("background.completed")) == 1 })
 }
 
 func TestCloseLeavesNoProcessBehind(t *testing.T) {

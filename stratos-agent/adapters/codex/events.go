@@ -2,6 +2,7 @@ package codex
 
 import (
 	"encoding/json"
+	"sort"
 	"sync"
 	"time"
 
@@ -18,6 +19,10 @@ type observer struct {
 	threadID  string
 	lastTotal tokenCounts // thread total at the end of the previous turn
 	total     tokenCounts // newest thread total
+	// commands are the running commands by item id; true once their turn
+	// ended without them (background work: Codex keeps a command the
+	// model left running after its yield time).
+	commands map[string]bool
 }
 
 // tokenCounts is Codex's TokenUsageBreakdown.
@@ -41,7 +46,7 @@ func (a tokenCounts) details() map[string]any {
 }
 
 func newObserver(emit func(adapter.Event)) *observer {
-	return &observer{emit: emit}
+	return &observer{emit: emit, commands: map[string]bool{}}
 }
 
 // notice is the union of the notification params the observer reads.
@@ -147,6 +152,19 @@ func (o *observer) observe(method string, n *notice) {
 
 func (o *observer) turnCompleted(n *notice) {
 	o.mu.Lock()
+	var bg []string
+	for id, background := range o.commands {
+		if !background {
+			o.commands[id] = true
+			bg = append(bg, id)
+		}
+	}
+	o.mu.Unlock()
+	sort.Strings(bg)
+	for _, id := range bg {
+		o.event("background.started", map[string]string{"taskId": id, "toolCallId": id}, map[string]any{"taskType": "command"})
+	}
+	o.mu.Lock()
 	used := o.total.minus(o.lastTotal)
 	o.lastTotal = o.total
 	o.mu.Unlock()
@@ -200,6 +218,11 @@ func (o *observer) itemStarted(it *item) {
 		o.event("compaction.started", nil, nil)
 		return
 	}
+	if it.Type == "commandExecution" {
+		o.mu.Lock()
+		o.commands[it.ID] = false
+		o.mu.Unlock()
+	}
 	if name := toolName(it); name != "" {
 		o.event("tool.started", map[string]string{"toolCallId": it.ID}, map[string]any{"toolName": name, "input": toolInput(it)})
 	}
@@ -216,6 +239,13 @@ func (o *observer) itemCompleted(it *item) {
 	name := toolName(it)
 	if name == "" {
 		return
+	}
+	o.mu.Lock()
+	background := o.commands[it.ID]
+	delete(o.commands, it.ID)
+	o.mu.Unlock()
+	if background {
+		o.event("background.completed", map[string]string{"taskId": it.ID, "toolCallId": it.ID}, map[string]any{"status": it.Status})
 	}
 	failed := it.Status == "failed" || it.Status == "declined"
 	d := map[string]any{"toolName": name, "isError": failed, "status": it.Status}

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hashicorp/go-hclog"
+
 	"github.com/stratoscli/stratos/shared/agentproto"
 	"github.com/stratoscli/stratos/shared/fakemodel"
 	"github.com/stratoscli/stratos/stratos-agent/adapter"
@@ -125,7 +127,7 @@ func (b *bed) make(hooks adapter.Hooks, edit func(*adapter.Spec)) (adapter.Adapt
 	if hooks == nil {
 		hooks = &recHooks{}
 	}
-	f := NewFactory(Options{Environ: func() []string { return b.env }, Catalog: fixedCatalog{provider: "openai"},
+	f := NewFactory(Options{Log: testLog(b.t), Environ: func() []string { return b.env }, Catalog: fixedCatalog{provider: "openai"},
 		MCPServers: func(string, []string) (map[string]map[string]any, error) { return nil, nil }})
 	return f(b.spec(edit), b.record, hooks)
 }
@@ -143,6 +145,8 @@ type recHooks struct {
 	seen   []string
 	before func(adapter.ToolCall) (agentproto.BeforeToolCallResult, error)
 	after  func(adapter.ToolCall, json.RawMessage) (agentproto.AfterToolCallResult, error)
+	// afterErr answers afterToolCall for a failed call.
+	afterErr func(*agentproto.ToolError) (agentproto.AfterToolCallResult, error)
 }
 
 func (h *recHooks) BeforeToolCall(_ context.Context, c adapter.ToolCall) (agentproto.BeforeToolCallResult, error) {
@@ -156,11 +160,14 @@ func (h *recHooks) BeforeToolCall(_ context.Context, c adapter.ToolCall) (agentp
 	return f(c)
 }
 
-func (h *recHooks) AfterToolCall(_ context.Context, c adapter.ToolCall, out json.RawMessage, _ *agentproto.ToolError) (agentproto.AfterToolCallResult, error) {
+func (h *recHooks) AfterToolCall(_ context.Context, c adapter.ToolCall, out json.RawMessage, e *agentproto.ToolError) (agentproto.AfterToolCallResult, error) {
 	h.mu.Lock()
 	h.seen = append(h.seen, "after "+c.Name)
-	f := h.after
+	f, fe := h.after, h.afterErr
 	h.mu.Unlock()
+	if e != nil && fe != nil {
+		return fe(e)
+	}
 	if f == nil {
 		return agentproto.AfterToolCallResult{}, nil
 	}
@@ -192,3 +199,19 @@ func codexCommand(t *testing.T, b *bed, home string, args ...string) *exec.Cmd {
 }
 
 func asAgentError(err error, target **agentproto.Error) bool { return errors.As(err, target) }
+
+// testLog logs at trace level into the test's output when
+// CODEX_TEST_TRACE is set (every app-server notification).
+func testLog(t *testing.T) hclog.Logger {
+	if os.Getenv("CODEX_TEST_TRACE") == "" {
+		return hclog.NewNullLogger()
+	}
+	return hclog.New(&hclog.LoggerOptions{Level: hclog.Trace, Output: testWriter{t}})
+}
+
+type testWriter struct{ t *testing.T }
+
+func (w testWriter) Write(b []byte) (int, error) {
+	w.t.Log(strings.TrimRight(string(b), "\n"))
+	return len(b), nil
+}

@@ -64,15 +64,22 @@ func preDecision(decision, reason string, input json.RawMessage) string {
 	return string(b)
 }
 
-// postToolUse asks afterToolCall about a completed call; "block" is
-// Codex's native block: the model reads the reason instead of the output.
-// A hook that threw blocks the output and fails the invocation.
+// postToolUse asks afterToolCall about a finished call: with its output,
+// or with its error when the call failed (a command that exited non-zero,
+// an MCP call that failed; Codex's hook input does not say, its
+// item/completed does). "block" is Codex's native block: the model reads
+// the reason instead of the output or the error. A hook that threw blocks
+// the output and fails the invocation.
 func (s *session) postToolUse(_ context.Context, a hookArgs) string {
 	t := s.currentTurn()
 	if t == nil {
 		return ""
 	}
-	res, err := s.hooks.AfterToolCall(t.ctx, a.call(), a.ToolResponse, nil)
+	output, toolErr := a.ToolResponse, (*agentproto.ToolError)(nil)
+	if out, ok := s.outcomes.take(a.Call, outcomeWait); ok && out.failed {
+		output, toolErr = nil, &agentproto.ToolError{Message: out.message}
+	}
+	res, err := s.hooks.AfterToolCall(t.ctx, a.call(), output, toolErr)
 	if err != nil {
 		t.fail(err)
 		t.cancel()

@@ -99,3 +99,24 @@ func TestAHookExceptionFailsTheInvocationAndTheToolDoesNotRun(t *testing.T) {
 		t.Fatalf("next execute = %+v, %v", res, err)
 	}
 }
+
+func TestAfterToolCallSeesAFailedCommandAndBlockReplacesItsError(t *testing.T) {
+	b := newBed(t, `{"turns":[`+shellScript("[fail]", "echo failure-detail >&2; exit 3")+`]}`)
+	var got *agentproto.ToolError
+	h := &recHooks{}
+	h.afterErr = func(e *agentproto.ToolError) (agentproto.AfterToolCallResult, error) {
+		got = e
+		return agentproto.AfterToolCallResult{Action: agentproto.ActionBlock, Reason: "failure reviewed"}, nil
+	}
+	a := b.open(h, nil)
+	if _, err := a.Execute(b.ctx(), "[fail] go"); err != nil {
+		t.Fatal(err)
+	}
+	if got == nil || !strings.Contains(got.Message, "failure-detail") || !strings.Contains(got.Message, "exit code 3") {
+		t.Fatalf("afterToolCall got error %+v", got)
+	}
+	reqs := b.requests("[fail]")
+	if r := reqs[len(reqs)-1].ToolResults; len(r) != 1 || !strings.Contains(r[0].Content, "failure reviewed") || strings.Contains(r[0].Content, "failure-detail") {
+		t.Errorf("tool results = %+v", r)
+	}
+}

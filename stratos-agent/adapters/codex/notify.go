@@ -9,12 +9,18 @@ import (
 // the running turn needs (its end, its final message, whether it did any
 // work, a hook Codex failed to run).
 func (s *session) onNotification(obs *observer, method string, params json.RawMessage) {
+	s.log.Trace("codex notification", "method", method, "params", truncate(string(params), 2000))
 	var n notice
 	if err := json.Unmarshal(params, &n); err != nil {
 		s.log.Debug("undecodable codex notification", "method", method, "error", err)
 		return
 	}
 	obs.observe(method, &n)
+	if method == "item/completed" && n.Item != nil {
+		if out, ok := outcomeOf(n.Item); ok {
+			s.outcomes.record(n.Item.ID, out)
+		}
+	}
 	s.mu.Lock()
 	t, tid := s.turn, s.threadID
 	s.mu.Unlock()

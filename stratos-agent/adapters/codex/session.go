@@ -39,6 +39,7 @@ type session struct {
 	candidates []Candidate
 	mcp        map[string]map[string]any
 	hookSrv    *hookServer
+	outcomes   *outcomes
 
 	mu       sync.Mutex
 	conn     *conn
@@ -53,7 +54,7 @@ type session struct {
 
 func newSession(opts Options, spec adapter.Spec, emit func(adapter.Event), hooks adapter.Hooks, removed []tools.CodexSetting) *session {
 	return &session{opts: opts, spec: spec, emit: emit, hooks: hooks, removed: removed,
-		log: opts.Log.Named("codex").With("agent", spec.Name)}
+		log: opts.Log.Named("codex").With("agent", spec.Name), outcomes: newOutcomes()}
 }
 
 // Initialize checks the harness once: binary, provider and its
