@@ -119,8 +119,10 @@ func (o *observer) observe(method string, n *notice) {
 			ID string `json:"id"`
 		}
 		if json.Unmarshal(n.Thread, &th) == nil {
+			// A new thread (the next candidate model) counts its tokens
+			// from zero.
 			o.mu.Lock()
-			o.threadID = th.ID
+			o.threadID, o.total, o.lastTotal = th.ID, tokenCounts{}, tokenCounts{}
 			o.mu.Unlock()
 		}
 	case "turn/started":
