@@ -63,6 +63,8 @@ func (rp responsesReply) outputItems() []map[string]any {
 				"summary": []any{map[string]string{"type": "summary_text", "text": *b.Thinking}}}
 		case b.ToolUse != nil:
 			out[i] = rp.functionCall(i, *b.ToolUse)
+		case b.CustomToolCall != nil:
+			out[i] = rp.customToolCall(i, *b.CustomToolCall)
 		}
 	}
 	return out
@@ -84,6 +86,15 @@ func (rp responsesReply) functionCall(i int, tu ToolUse) map[string]any {
 		item["namespace"] = tu.Namespace
 	}
 	return item
+}
+
+func (rp responsesReply) customToolCall(i int, c CustomToolCall) map[string]any {
+	id := c.ID
+	if id == "" {
+		id = fmt.Sprintf("call_fake_%d_%d", rp.seq, i)
+	}
+	return map[string]any{"type": "custom_tool_call", "id": rp.itemID("ctc", i), "call_id": id, "name": c.Name,
+		"input": c.Input, "status": "completed"}
 }
 
 // events is the SSE sequence: response.created; per output item
@@ -135,6 +146,8 @@ func startedItem(item map[string]any) map[string]any {
 		out["summary"] = []any{}
 	case "function_call":
 		out["arguments"], out["status"] = "", "in_progress"
+	case "custom_tool_call":
+		out["input"], out["status"] = "", "in_progress"
 	}
 	return out
 }

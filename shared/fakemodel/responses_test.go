@@ -201,3 +201,14 @@ func TestResponsesDelayEndsWhenTheClientGoes(t *testing.T) {
 		t.Errorf("outcome = %s", o)
 	}
 }
+
+func TestResponsesCustomToolCallsCarryTheirTextInput(t *testing.T) {
+	srv := startFake(t, `{"turns":[{"reply":[{"customToolCall":{"name":"apply_patch","input":"*** Begin Patch\n*** End Patch\n"}}]}]}`, Options{})
+	_, body := post(t, srv.URL+"/v1/responses", responsesBody("gpt-fake", "patch"))
+	evs := readEvents(t, body)
+	item := decode(t, evs[len(evs)-2].Data)["item"].(map[string]any)
+	if item["type"] != "custom_tool_call" || item["name"] != "apply_patch" || item["call_id"] != "call_fake_1_0" ||
+		item["input"] != "*** Begin Patch\n*** End Patch\n" {
+		t.Errorf("item = %v", item)
+	}
+}

@@ -65,6 +65,18 @@ type Block struct {
 	// StructuredOutput is Claude Code's structured-output tool call: a
 	// tool_use named StructuredOutput whose input is this JSON object.
 	StructuredOutput json.RawMessage `json:"structuredOutput,omitempty"`
+	// CustomToolCall is a Responses API custom tool call (free-form text
+	// input, e.g. Codex's apply_patch). The Anthropic API renders it as a
+	// tool_use whose input is {"input": <text>}.
+	CustomToolCall *CustomToolCall `json:"customToolCall,omitempty"`
+}
+
+// CustomToolCall is a call of a free-form (custom) tool.
+type CustomToolCall struct {
+	// ID defaults to call_fake_<request>_<block index>.
+	ID    string `json:"id,omitempty"`
+	Name  string `json:"name"`
+	Input string `json:"input"`
 }
 
 // ToolUse is a tool call the model makes.
@@ -216,13 +228,13 @@ func (t Turn) validate() error {
 
 func (b Block) validate() error {
 	n := 0
-	for _, set := range []bool{b.Text != nil, b.Thinking != nil, b.ToolUse != nil, b.StructuredOutput != nil} {
+	for _, set := range []bool{b.Text != nil, b.Thinking != nil, b.ToolUse != nil, b.StructuredOutput != nil, b.CustomToolCall != nil} {
 		if set {
 			n++
 		}
 	}
 	if n != 1 {
-		return errors.New("needs exactly one of text, thinking, toolUse, structuredOutput")
+		return errors.New("needs exactly one of text, thinking, toolUse, structuredOutput, customToolCall")
 	}
 	if b.Signature != "" && b.Thinking == nil {
 		return errors.New("signature belongs to a thinking block")
@@ -234,6 +246,10 @@ func (b Block) validate() error {
 		}
 		if b.ToolUse.Input != nil && !isJSONObject(b.ToolUse.Input) {
 			return fmt.Errorf("toolUse.input must be a JSON object, got %s", b.ToolUse.Input)
+		}
+	case b.CustomToolCall != nil:
+		if b.CustomToolCall.Name == "" {
+			return errors.New("customToolCall.name is empty")
 		}
 	case b.StructuredOutput != nil:
 		if !isJSONObject(b.StructuredOutput) {

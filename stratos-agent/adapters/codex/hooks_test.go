@@ -120,3 +120,25 @@ func TestAfterToolCallSeesAFailedCommandAndBlockReplacesItsError(t *testing.T) {
 		t.Errorf("tool results = %+v", r)
 	}
 }
+
+func TestApplyPatchRunsThroughTheHooks(t *testing.T) {
+	patch := `*** Begin Patch\n*** Add File: patched.txt\n+hello from patch\n*** End Patch\n`
+	b := newBed(t, `{"turns":[
+		{"match":{"marker":"[patch]"},"reply":[{"customToolCall":{"name":"apply_patch","input":"`+patch+`"}}]},
+		{"match":{"marker":"[patch]"},"reply":[{"text":"patched"}]}]}`)
+	h := &recHooks{}
+	a := b.open(h, func(s *adapter.Spec) { s.Models = []string{"openai/gpt-5.5"} })
+	if res, err := a.Execute(b.ctx(), "[patch] add a file"); err != nil || res.Text != "patched" {
+		t.Fatalf("execute = %+v, %v", res, err)
+	}
+	if !b.exists("patched.txt") {
+		t.Error("the patch was not applied")
+	}
+	calls := h.calls()
+	if len(calls) != 2 || !strings.HasPrefix(calls[0], "before apply_patch ") || calls[1] != "after apply_patch" {
+		t.Errorf("hook calls = %q", calls)
+	}
+	if ev := b.eventsOf("tool.completed"); len(ev) != 1 || ev[0].Details["toolName"] != "apply_patch" {
+		t.Errorf("tool.completed = %+v", ev)
+	}
+}
