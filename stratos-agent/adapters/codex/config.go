@@ -23,10 +23,14 @@ type threadConfig struct {
 // params is the thread/start request.
 func (c threadConfig) params() map[string]any {
 	p := map[string]any{
-		"cwd":                   c.spec.WorkingDirectory,
-		"modelProvider":         c.provider.ID,
-		"approvalPolicy":        "never",
-		"sandbox":               "workspace-write",
+		"cwd":            c.spec.WorkingDirectory,
+		"modelProvider":  c.provider.ID,
+		"approvalPolicy": "never",
+		// No Codex sandbox, as Claude Code runs in Stratos: an agent in a
+		// worktree must write the repository's .git (outside its working
+		// directory) to commit, and tools may need the network. Author
+		// hooks restrict tool calls.
+		"sandbox":               "danger-full-access",
 		"developerInstructions": c.developer,
 		"config":                c.config(),
 	}

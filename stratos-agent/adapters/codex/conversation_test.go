@@ -2,6 +2,8 @@ package codex
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -59,5 +61,19 @@ func TestStructuredOutputIsTheFinalMessage(t *testing.T) {
 	body := string(b.requests("[json]")[0].Body)
 	if !strings.Contains(body, `"json_schema"`) || !strings.Contains(body, `"answer"`) {
 		t.Errorf("the request does not carry the output schema: %s", body)
+	}
+}
+
+// An agent's commands act with the user's rights, as on Claude Code: an
+// agent in a worktree writes the repository's .git, outside its working
+// directory, to commit.
+func TestCommandsAreNotConfinedToTheWorkingDirectory(t *testing.T) {
+	b := newBed(t, `{"turns":[`+shellScript("[out]", "touch ../outside.txt")+`]}`)
+	a := b.open(nil, nil)
+	if _, err := a.Execute(b.ctx(), "[out] go"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(filepath.Dir(b.work), "outside.txt")); err != nil {
+		t.Errorf("the command could not write outside the working directory: %v", err)
 	}
 }
