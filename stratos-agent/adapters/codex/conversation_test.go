@@ -2,8 +2,7 @@ package codex
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
+	"net"
 	"strings"
 	"testing"
 
@@ -64,16 +63,31 @@ func TestStructuredOutputIsTheFinalMessage(t *testing.T) {
 	}
 }
 
-// An agent's commands act with the user's rights, as on Claude Code: an
-// agent in a worktree writes the repository's .git, outside its working
-// directory, to commit.
-func TestCommandsAreNotConfinedToTheWorkingDirectory(t *testing.T) {
-	b := newBed(t, `{"turns":[`+shellScript("[out]", "touch ../outside.txt")+`]}`)
-	a := b.open(nil, nil)
-	if _, err := a.Execute(b.ctx(), "[out] go"); err != nil {
+// An agent's commands act with the user's rights, as on Claude Code (no
+// Codex sandbox): they reach the network, and an agent in a worktree can
+// write the repository's .git outside its working directory to commit.
+func TestCommandsRunWithoutCodexSandbox(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(filepath.Join(filepath.Dir(b.work), "outside.txt")); err != nil {
-		t.Errorf("the command could not write outside the working directory: %v", err)
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	host, port, _ := strings.Cut(ln.Addr().String(), ":")
+	b := newBed(t, `{"turns":[`+shellScript("[net]", "echo > /dev/tcp/"+host+"/"+port+" && touch net-ok.txt")+`]}`)
+	a := b.open(nil, nil)
+	if _, err := a.Execute(b.ctx(), "[net] go"); err != nil {
+		t.Fatal(err)
+	}
+	if !b.exists("net-ok.txt") {
+		t.Error("the command could not open a connection (a Codex sandbox confined it)")
 	}
 }
