@@ -2,6 +2,7 @@ package testscripts
 
 import (
 	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -33,6 +34,14 @@ func TestCodex(t *testing.T) {
 		env.Setenv("STRATOS_CODEX", bin)
 		env.Setenv("OPENAI_API_KEY", "sk-fake-000")
 		env.Setenv("STRATOS_TEST_CODEX_RUN", env.WorkDir)
+		// Automatic selection may move on to Claude Code: give it the
+		// pinned CLI too, with its state in the script.
+		if claude := os.Getenv("STRATOS_TEST_CLAUDE"); claude != "" {
+			env.Setenv("STRATOS_CLAUDE", claude)
+			env.Setenv("CLAUDE_CONFIG_DIR", filepath.Join(env.WorkDir, "claude-config"))
+			env.Setenv("ANTHROPIC_API_KEY", "sk-ant-fake-000")
+			env.Setenv("CLAUDE_CODE_MAX_RETRIES", "1")
+		}
 		return nil
 	}
 	p.Cmds["codex-gone"] = cmdCodexGone

@@ -23,7 +23,7 @@ func TestThreadConfigIsolatesTheSession(t *testing.T) {
 	c := threadConfig{spec: adapter.Spec{WorkingDirectory: "/w", Effort: "high"}, provider: provider{ID: "p", Table: map[string]any{"base_url": "u"}},
 		model: "m", hooks: &hookEndpoint{url: "http://127.0.0.1:1/mcp"}, removed: removed, developer: "sys"}
 	p := c.params()
-	if p["approvalPolicy"] != "never" || p["model"] != "m" || p["modelProvider"] != "p" || p["developerInstructions"] != "sys" || p["cwd"] != "/w" {
+	if p["approvalPolicy"] != "never" || p["sandbox"] != "danger-full-access" || p["model"] != "m" || p["modelProvider"] != "p" || p["developerInstructions"] != "sys" || p["cwd"] != "/w" {
 		t.Errorf("params = %v", p)
 	}
 	cfg := p["config"].(map[string]any)
