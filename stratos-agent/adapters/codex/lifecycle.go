@@ -60,7 +60,7 @@ func (s *session) Close(ctx context.Context) error {
 	}
 	s.closed = true
 	c, tid, t := s.conn, s.threadID, s.turn
-	s.conn, s.obs = nil, nil
+	s.conn = nil
 	s.mu.Unlock()
 	var err error
 	if c != nil {

@@ -43,7 +43,6 @@ type session struct {
 
 	mu       sync.Mutex
 	conn     *conn
-	obs      *observer
 	threadID string
 	cand     int
 	pinned   bool
@@ -244,7 +243,7 @@ func (s *session) startServer(ctx context.Context) (*conn, error) {
 	s.mu.Lock()
 	closed := s.closed
 	if !closed {
-		s.conn, s.obs = c, obs
+		s.conn = c
 	}
 	s.mu.Unlock()
 	if closed { // Close ran while the app-server was starting
@@ -302,7 +301,7 @@ func (s *session) threadConfigLocked() threadConfig {
 func (s *session) stopConn(c *conn) error {
 	s.mu.Lock()
 	if s.conn == c {
-		s.conn, s.obs = nil, nil
+		s.conn = nil
 	}
 	s.mu.Unlock()
 	return c.p.Shutdown(context.Background())
