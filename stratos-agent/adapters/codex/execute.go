@@ -88,10 +88,13 @@ func (s *session) runTurn(ctx context.Context, c *conn, tid, prompt string) (ada
 			ID string `json:"id"`
 		} `json:"turn"`
 	}
-	if err := c.call(ctx, "turn/start", params, &started); err != nil {
-		if ctx.Err() != nil {
-			return adapter.Result{}, t, cancelledError(s.spec.Name)
-		}
+	// turn/start answers at once (the turn runs on); it is not cut short by
+	// a cancellation, which would leave a turn running whose id Stratos
+	// never learnt and so could not interrupt.
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), controlTimeout)
+	err := c.call(sctx, "turn/start", params, &started)
+	cancel()
+	if err != nil {
 		return adapter.Result{}, t, s.turnStartError(c, err)
 	}
 	t.setID(started.Turn.ID)
