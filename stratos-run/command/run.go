@@ -56,6 +56,9 @@ func runWorkflow(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
+	if err := invocation.CheckOverrideTargets(overrides, target.Name(), target.Workflow.Manifest.Sections["agents"]); err != nil {
+		return err
+	}
 	x := &execution{target: target, cwd: cwd, input: input, overrides: overrides,
 		log: logging.New("stratos", root.ErrWriter), stderr: root.ErrWriter, json: cmd.Bool("json")}
 	if err := x.begin(); err != nil {

@@ -94,9 +94,12 @@ class ConfiguredAgent {
         }
     }
     cancel() {
-        if (this.#active !== undefined && this.#host !== undefined) {
-            this.#host.notify(Methods.agentCancel, { agentId: this.#id, call: this.#active.n });
+        if (this.#host === undefined || this.#closed) {
+            return; // never executed: no harness session, nothing runs
         }
+        // Without a running execute, naming the last call makes the host stop
+        // the background work (shells, subagents) earlier prompts started.
+        this.#host.notify(Methods.agentCancel, { agentId: this.#id, call: this.#active?.n ?? this.#calls });
     }
     /** Cleanup (the execution context calls it): closes the harness session. */
     async close() {

@@ -121,7 +121,11 @@ export interface AgentOptions<S extends Schema | undefined = Schema | undefined>
 export interface Agent<TOutput = string> {
   /** Sends one user prompt; templateVariables are the prompt template's variables. */
   execute(prompt: PromptSource, templateVariables?: Record<string, unknown>): Promise<TOutput>;
-  /** Signals cancellation of the running execute (which then rejects with CancelledError); returns at once. */
+  /**
+   * Signals cancellation of the running execute (which then rejects with
+   * CancelledError) and of background work the agent's prompts started,
+   * also when no execute runs; returns at once.
+   */
   cancel(): void;
 }
 
@@ -227,9 +231,12 @@ class ConfiguredAgent implements OwnedResource, HookTarget {
   }
 
   cancel(): void {
-    if (this.#active !== undefined && this.#host !== undefined) {
-      this.#host.notify(Methods.agentCancel, { agentId: this.#id, call: this.#active.n });
+    if (this.#host === undefined || this.#closed) {
+      return; // never executed: no harness session, nothing runs
     }
+    // Without a running execute, naming the last call makes the host stop
+    // the background work (shells, subagents) earlier prompts started.
+    this.#host.notify(Methods.agentCancel, { agentId: this.#id, call: this.#active?.n ?? this.#calls });
   }
 
   /** Cleanup (the execution context calls it): closes the harness session. */

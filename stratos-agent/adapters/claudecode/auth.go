@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/stratoscli/stratos/shared/agentproto"
+	"github.com/stratoscli/stratos/stratos-agent/adapter/rejection"
 )
 
 // authTimeout bounds `claude auth status` (about 0.5 s measured; it makes
@@ -47,7 +48,7 @@ func checkAuth(ctx context.Context, bin, dir string, env []string) (authStatus, 
 			bin, runErr, strings.TrimSpace(stderr.String()))
 	}
 	if !st.LoggedIn {
-		return st, agentproto.Errorf(agentproto.CodeAuthentication,
+		return st, rejection.New(rejection.Authentication,
 			"harness claude-code has no usable authentication (claude auth status: not logged in, provider %s): set ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN, configure a backend (e.g. CLAUDE_CODE_USE_BEDROCK), or log in with `claude auth login`",
 			orNone(st.APIProvider)).
 			WithDetails(map[string]any{"harness": "claude-code", "authMethod": st.AuthMethod, "apiProvider": st.APIProvider})

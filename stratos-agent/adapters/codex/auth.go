@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/stratoscli/stratos/shared/agentproto"
+	"github.com/stratoscli/stratos/stratos-agent/adapter/rejection"
 )
 
 // authTimeout bounds `codex login status` (it answers from local state).
@@ -32,7 +33,7 @@ func checkLogin(ctx context.Context, bin string, env []string, userHome string) 
 	case err == nil:
 		return nil
 	case errors.As(err, &exitErr):
-		return agentproto.Errorf(agentproto.CodeAuthentication,
+		return rejection.New(rejection.Authentication,
 			"harness codex has no usable authentication (codex login status: %s): set OPENAI_API_KEY, or log in with `codex login`",
 			firstLine(stderr.String(), "not logged in")).WithDetails(map[string]any{"harness": Harness})
 	}

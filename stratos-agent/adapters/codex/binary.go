@@ -8,7 +8,7 @@ import (
 	"runtime"
 	"strings"
 
-	"github.com/stratoscli/stratos/shared/agentproto"
+	"github.com/stratoscli/stratos/stratos-agent/adapter/rejection"
 )
 
 // binary is the native codex executable and the directory of helper tools
@@ -47,8 +47,7 @@ func findBinary(env []string) (binary, error) {
 }
 
 func unavailable(format string, args ...any) error {
-	return agentproto.Errorf(agentproto.CodeHarnessUnavailable, format, args...).
-		WithDetails(map[string]any{"harness": Harness})
+	return rejection.New(rejection.HarnessUnavailable, format, args...).WithDetails(map[string]any{"harness": Harness})
 }
 
 // isScript reports a file that starts with "#!" (the node wrapper).

@@ -126,11 +126,11 @@ func (o *observer) observe(method string, n *notice) {
 			o.mu.Unlock()
 		}
 	case "turn/started":
-		o.event("model.started", map[string]string{"turnId": n.TurnID}, nil)
+		o.event(adapter.EventModelStarted, map[string]string{"turnId": n.TurnID}, nil)
 	case "item/agentMessage/delta":
-		o.event("message.delta", map[string]string{"messageId": n.ItemID}, map[string]any{"kind": "text", "text": n.Delta})
+		o.event(adapter.EventMessageDelta, map[string]string{"messageId": n.ItemID}, map[string]any{"kind": "text", "text": n.Delta})
 	case "item/reasoning/summaryTextDelta", "item/reasoning/textDelta":
-		o.event("message.delta", map[string]string{"messageId": n.ItemID}, map[string]any{"kind": "thinking", "text": n.Delta})
+		o.event(adapter.EventMessageDelta, map[string]string{"messageId": n.ItemID}, map[string]any{"kind": "thinking", "text": n.Delta})
 	case "item/started":
 		o.itemStarted(n.Item)
 	case "item/completed":
@@ -140,12 +140,12 @@ func (o *observer) observe(method string, n *notice) {
 			o.mu.Lock()
 			o.total = n.TokenUsage.Total
 			o.mu.Unlock()
-			o.event("model.completed", map[string]string{"turnId": n.TurnID}, map[string]any{"usage": n.TokenUsage.Last.details()})
+			o.event(adapter.EventModelCompleted, map[string]string{"turnId": n.TurnID}, map[string]any{"usage": n.TokenUsage.Last.details()})
 		}
 	case "error":
 		if n.WillRetry && n.Error != nil {
 			kind, status := n.Error.errorInfo()
-			o.event("model.retry", nil, map[string]any{"message": n.Error.Message, "codexErrorInfo": kind, "errorStatus": status})
+			o.event(adapter.EventModelRetry, nil, map[string]any{"message": n.Error.Message, "codexErrorInfo": kind, "errorStatus": status})
 		}
 	case "turn/completed":
 		o.turnCompleted(n)
@@ -164,7 +164,7 @@ func (o *observer) turnCompleted(n *notice) {
 	o.mu.Unlock()
 	sort.Strings(bg)
 	for _, id := range bg {
-		o.event("background.started", map[string]string{"taskId": id, "toolCallId": id}, map[string]any{"taskType": "command"})
+		o.event(adapter.EventBackgroundStarted, map[string]string{"taskId": id, "toolCallId": id}, map[string]any{"taskType": "command"})
 	}
 	o.mu.Lock()
 	used := o.total.minus(o.lastTotal)
@@ -174,7 +174,7 @@ func (o *observer) turnCompleted(n *notice) {
 	if n.Turn != nil {
 		d["status"] = n.Turn.Status
 	}
-	o.event("usage", map[string]string{"turnId": n.TurnID}, d)
+	o.event(adapter.EventUsage, map[string]string{"turnId": n.TurnID}, d)
 }
 
 // toolName is the name Codex's hooks use for the item's tool (Bash,
@@ -217,7 +217,7 @@ func (o *observer) itemStarted(it *item) {
 		return
 	}
 	if it.Type == "contextCompaction" {
-		o.event("compaction.started", nil, nil)
+		o.event(adapter.EventCompactionStarted, nil, nil)
 		return
 	}
 	if it.Type == "commandExecution" {
@@ -226,7 +226,7 @@ func (o *observer) itemStarted(it *item) {
 		o.mu.Unlock()
 	}
 	if name := toolName(it); name != "" {
-		o.event("tool.started", map[string]string{"toolCallId": it.ID}, map[string]any{"toolName": name, "input": toolInput(it)})
+		o.event(adapter.EventToolStarted, map[string]string{"toolCallId": it.ID}, map[string]any{"toolName": name, "input": toolInput(it)})
 	}
 }
 
@@ -235,7 +235,7 @@ func (o *observer) itemCompleted(it *item) {
 		return
 	}
 	if it.Type == "contextCompaction" {
-		o.event("compaction.completed", nil, nil)
+		o.event(adapter.EventCompactionCompleted, nil, nil)
 		return
 	}
 	name := toolName(it)
@@ -247,7 +247,7 @@ func (o *observer) itemCompleted(it *item) {
 	delete(o.commands, it.ID)
 	o.mu.Unlock()
 	if background {
-		o.event("background.completed", map[string]string{"taskId": it.ID, "toolCallId": it.ID}, map[string]any{"status": it.Status})
+		o.event(adapter.EventBackgroundCompleted, map[string]string{"taskId": it.ID, "toolCallId": it.ID}, map[string]any{"status": it.Status})
 	}
 	failed := it.Status == "failed" || it.Status == "declined"
 	d := map[string]any{"toolName": name, "isError": failed, "status": it.Status}
@@ -266,7 +266,7 @@ func (o *observer) itemCompleted(it *item) {
 	case len(it.Result) > 0:
 		d["output"] = decodeJSON(it.Result)
 	}
-	o.event("tool.completed", map[string]string{"toolCallId": it.ID}, d)
+	o.event(adapter.EventToolCompleted, map[string]string{"toolCallId": it.ID}, d)
 }
 
 func decodeJSON(raw json.RawMessage) any {

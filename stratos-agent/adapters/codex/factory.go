@@ -8,6 +8,8 @@ import (
 
 	"github.com/stratoscli/stratos/shared/agentproto"
 	"github.com/stratoscli/stratos/stratos-agent/adapter"
+	"github.com/stratoscli/stratos/stratos-agent/adapter/catalog"
+	"github.com/stratoscli/stratos/stratos-agent/adapter/mcpconfig"
 	"github.com/stratoscli/stratos/stratos-agent/tools"
 )
 
@@ -18,9 +20,30 @@ const Harness = "codex"
 // wrapper, whose native binary is then used); default: `codex` on PATH.
 const EnvBinary = "STRATOS_CODEX"
 
-// Efforts are the reasoning efforts Codex 0.171 accepts
-// (model_reasoning_effort; ).
-var Efforts = []string{"none", "minimal", "low", "medium", "high", "xhigh"}
+// Capabilities are what the codex adapter supports. Efforts are the
+// reasoning efforts Codex 0.171 accepts (model_reasoning_effort). Codex's
+// PostToolUse "block" replaces what the model reads, failed calls
+// included. outputSchema constrains the final message; Stratos validates
+// it. Background commands (a command the model left running past its
+// yield time) are cleaned by Cancel through
+// thread/backgroundTerminals/clean.
+var Capabilities = adapter.Capabilities{
+	Efforts:                  []string{"none", "minimal", "low", "medium", "high", "xhigh"},
+	ExecutesTools:            true,
+	HooksModifyArguments:     true,
+	AfterHookReplacesFailure: true,
+	StructuredOutput:         adapter.StructuredOutputSchema,
+	BackgroundWork:           true,
+	CancelsBackgroundWork:    true,
+	SelectsModels:            true,
+	ChecksAuthentication:     true,
+	ReportsUsage:             true,
+}
+
+// Registration is the harness as the agent host registers it.
+func Registration(opts Options) adapter.Harness {
+	return adapter.Harness{Name: Harness, New: NewFactory(opts), Capabilities: Capabilities}
+}
 
 // Options configure the factory. The zero value is production: the binary
 // from $STRATOS_CODEX or PATH, the inherited environment, the catalog
@@ -30,10 +53,9 @@ type Options struct {
 	// Environ is the environment Codex inherits (default os.Environ).
 	Environ func() []string
 	// Catalog resolves models (default: stratos-models).
-	Catalog Catalog
-	// MCPServers resolves the selected MCP servers (default:
-	// WorkflowMCPServers).
-	MCPServers MCPResolver
+	Catalog catalog.Catalog
+	// MCPServers resolves the selected MCP servers (default: workflow.yaml).
+	MCPServers mcpconfig.Resolver
 	// Stderr receives the catalog tool's diagnostics (default os.Stderr).
 	Stderr io.Writer
 }
@@ -57,13 +79,13 @@ func NewFactory(opts Options) adapter.Factory {
 		opts.Stderr = os.Stderr
 	}
 	if opts.Catalog == nil {
-		opts.Catalog = siblingCatalog{stderr: opts.Stderr}
+		opts.Catalog = catalog.Sibling{Stderr: opts.Stderr}
 	}
 	if opts.MCPServers == nil {
-		opts.MCPServers = WorkflowMCPServers
+		opts.MCPServers = mcpconfig.FromWorkflow
 	}
 	return func(spec adapter.Spec, onEvent func(adapter.Event), hooks adapter.Hooks) (adapter.Adapter, error) {
-		if err := checkEffort(spec); err != nil {
+		if err := Capabilities.CheckEffort(Harness, spec); err != nil {
 			return nil, err
 		}
 		removed, err := tools.CodexConfigOverrides(spec.Tools)
@@ -72,17 +94,4 @@ func NewFactory(opts Options) adapter.Factory {
 		}
 		return newSession(opts, spec, onEvent, hooks, removed), nil
 	}
-}
-
-func checkEffort(spec adapter.Spec) error {
-	if spec.Effort == "" {
-		return nil
-	}
-	for _, e := range Efforts {
-		if e == spec.Effort {
-			return nil
-		}
-	}
-	return agentproto.Errorf(agentproto.CodeConfiguration, "agent %q: effort %q is not supported by harness codex (supported: %v)",
-		spec.Name, spec.Effort, Efforts).WithDetails(map[string]any{"effort": spec.Effort, "harness": Harness})
 }

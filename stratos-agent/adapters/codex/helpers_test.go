@@ -3,7 +3,6 @@ package codex
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,6 +16,8 @@ import (
 	"github.com/stratoscli/stratos/shared/agentproto"
 	"github.com/stratoscli/stratos/shared/fakemodel"
 	"github.com/stratoscli/stratos/stratos-agent/adapter"
+	"github.com/stratoscli/stratos/stratos-agent/adapter/catalog"
+	"github.com/stratoscli/stratos/stratos-agent/adapter/mcpconfig"
 )
 
 // codexBin is the real CLI under test: $STRATOS_TEST_CODEX, which
@@ -32,16 +33,22 @@ func codexBin(t *testing.T) string {
 }
 
 // fixedCatalog answers every model list with one candidate per model, the
-// native ID being the model ID's last segment.
+// native ID being the model ID's last segment (test models are not in the
+// real catalog).
 type fixedCatalog struct{ provider string }
 
-func (c fixedCatalog) Candidates(_ context.Context, models []string, _ string) ([]Candidate, error) {
-	out := make([]Candidate, len(models))
-	for i, m := range models {
+func (c fixedCatalog) Candidates(_ context.Context, q catalog.Query) ([]catalog.Candidate, error) {
+	out := make([]catalog.Candidate, len(q.Models))
+	for i, m := range q.Models {
 		native := m[strings.LastIndex(m, "/")+1:]
-		out[i] = Candidate{Model: m, Provider: "openai", NativeID: native, ModelProvider: c.provider}
+		out[i] = catalog.Candidate{Harness: Harness, Model: m, Provider: "openai", NativeID: native,
+			Native: catalog.Native{Model: native, ModelProvider: c.provider}}
 	}
 	return out, nil
+}
+
+func (fixedCatalog) Providers(context.Context, string) (map[string]catalog.Provider, error) {
+	return map[string]catalog.Provider{}, nil
 }
 
 // bed is one test: a fake Responses server, a private HOME, a working
@@ -128,7 +135,7 @@ func (b *bed) make(hooks adapter.Hooks, edit func(*adapter.Spec)) (adapter.Adapt
 		hooks = &recHooks{}
 	}
 	f := NewFactory(Options{Log: testLog(b.t), Environ: func() []string { return b.env }, Catalog: fixedCatalog{provider: "openai"},
-		MCPServers: func(string, []string) (map[string]map[string]any, error) { return nil, nil }})
+		MCPServers: func(string, []string) ([]mcpconfig.Server, error) { return nil, nil }})
 	return f(b.spec(edit), b.record, hooks)
 }
 
@@ -197,8 +204,6 @@ func codexCommand(t *testing.T, b *bed, home string, args ...string) *exec.Cmd {
 	cmd.Env = append(append([]string(nil), b.env...), "CODEX_HOME="+home)
 	return cmd
 }
-
-func asAgentError(err error, target **agentproto.Error) bool { return errors.As(err, target) }
 
 // testLog logs at trace level into the test's output when
 // CODEX_TEST_TRACE is set (every app-server notification).

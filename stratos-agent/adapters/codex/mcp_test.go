@@ -11,6 +11,7 @@ import (
 
 	"github.com/stratoscli/stratos/shared/agentproto"
 	"github.com/stratoscli/stratos/stratos-agent/adapter"
+	"github.com/stratoscli/stratos/stratos-agent/adapter/mcpconfig"
 )
 
 // envMCPServer turns the test binary into a stdio MCP server with one
@@ -47,12 +48,11 @@ func TestASelectedMCPServerIsCalledThroughItsNamespaceAndHooked(t *testing.T) {
 	}
 	h := &recHooks{}
 	f := NewFactory(Options{Environ: func() []string { return b.env }, Catalog: fixedCatalog{provider: "openai"},
-		MCPServers: func(_ string, names []string) (map[string]map[string]any, error) {
+		MCPServers: func(_ string, names []string) ([]mcpconfig.Server, error) {
 			if len(names) != 1 || names[0] != "tools" {
 				t.Errorf("selected servers = %v", names)
 			}
-			return map[string]map[string]any{"tools": {"command": self, "env": map[string]any{envMCPServer: "1"},
-				"default_tools_approval_mode": "approve"}}, nil
+			return []mcpconfig.Server{{Name: "tools", Command: self, Env: map[string]string{envMCPServer: "1"}}}, nil
 		}})
 	spec := b.spec(func(s *adapter.Spec) { s.AllowedMcps = []string{"tools"} })
 	a, err := f(spec, b.record, h)

@@ -3,13 +3,15 @@ package codex
 import (
 	"encoding/json"
 	"strings"
+
+	"github.com/stratoscli/stratos/stratos-agent/adapter/process"
 )
 
 // onNotification runs on the reader goroutine: events first, then what
 // the running turn needs (its end, its final message, whether it did any
 // work, a hook Codex failed to run).
 func (s *session) onNotification(obs *observer, method string, params json.RawMessage) {
-	s.log.Trace("codex notification", "method", method, "params", truncate(string(params), 2000))
+	s.log.Trace("codex notification", "method", method, "params", process.Truncate(string(params), 2000))
 	var n notice
 	if err := json.Unmarshal(params, &n); err != nil {
 		s.log.Debug("undecodable codex notification", "method", method, "error", err)

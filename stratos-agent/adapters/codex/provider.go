@@ -12,6 +12,7 @@ import (
 	"github.com/pelletier/go-toml/v2"
 
 	"github.com/stratoscli/stratos/shared/agentproto"
+	"github.com/stratoscli/stratos/stratos-agent/adapter/rejection"
 )
 
 // Provider IDs. Codex reserves openai, ollama and lmstudio for its built-in
@@ -40,33 +41,42 @@ type provider struct {
 // Stratos names the variable as its provider's env_key.
 var keyVars = []string{"OPENAI_API_KEY", "CODEX_API_KEY"}
 
-// envProvider is the provider for OPENAI_BASE_URL and an API key in env:
-// a Responses provider whose key stays in the environment. ok is false when
-// neither is set (the user's own Codex login then applies).
-func envProvider(env []string) (provider, bool) {
-	base := lookupEnv(env, "OPENAI_BASE_URL")
-	key := ""
+// keyProvider is the provider for an API key in env: a Responses provider
+// at OPENAI_BASE_URL (default the OpenAI API) whose key stays in the
+// environment, named by env_key. ok is false without a key.
+func keyProvider(env []string) (provider, bool) {
 	for _, k := range keyVars {
 		if lookupEnv(env, k) != "" {
-			key = k
-			break
+			table := providerTable(env)
+			table["env_key"] = k
+			return provider{ID: providerFromEnv, Table: table}, true
 		}
 	}
-	if base == "" && key == "" {
-		return provider{}, false
+	return provider{}, false
+}
+
+// loginProvider is the provider for the user's saved Codex login: the
+// built-in OpenAI provider, or with OPENAI_BASE_URL a Responses provider
+// at that URL that authenticates with the login (requires_openai_auth).
+func loginProvider(env []string) provider {
+	if lookupEnv(env, "OPENAI_BASE_URL") == "" {
+		return provider{ID: providerOpenAI, LinkLogin: true}
 	}
+	table := providerTable(env)
+	table["requires_openai_auth"] = true
+	return provider{ID: providerFromEnv, Table: table, LinkLogin: true}
+}
+
+func providerTable(env []string) map[string]any {
+	base := lookupEnv(env, "OPENAI_BASE_URL")
 	if base == "" {
 		base = defaultBaseURL
 	}
-	table := map[string]any{"name": "OpenAI (Stratos)", "base_url": strings.TrimRight(base, "/"), "wire_api": "responses"}
-	if key != "" {
-		table["env_key"] = key
-	}
-	return provider{ID: providerFromEnv, Table: table}, true
+	return map[string]any{"name": "OpenAI (Stratos)", "base_url": strings.TrimRight(base, "/"), "wire_api": "responses"}
 }
 
 // azureKeys are the [model_providers.<id>] fields Codex 0.171 accepts
-// (ModelProviderInfo, ); anything else in the user's table is
+// (ModelProviderInfo); anything else in the user's table is
 // a configuration error rather than a silently dropped setting.
 var azureKeys = map[string]bool{"name": true, "base_url": true, "env_key": true, "env_key_instructions": true,
 	"experimental_bearer_token": true, "auth": true, "wire_api": true, "query_params": true, "http_headers": true,
@@ -121,7 +131,7 @@ func azureProvider(env []string) (provider, error) {
 	}
 	key := table["env_key"].(string)
 	if lookupEnv(env, key) == "" {
-		return provider{}, agentproto.Errorf(agentproto.CodeAuthentication,
+		return provider{}, rejection.New(rejection.Authentication,
 			"harness codex: provider azure takes its key from $%s (env_key in %s), which is not set", key, file).
 			WithDetails(map[string]any{"harness": Harness, "provider": providerAzure, "envKey": key})
 	}

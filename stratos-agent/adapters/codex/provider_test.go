@@ -8,6 +8,7 @@ import (
 
 	"github.com/stratoscli/stratos/shared/agentproto"
 	"github.com/stratoscli/stratos/stratos-agent/adapter"
+	"github.com/stratoscli/stratos/stratos-agent/adapter/rejection"
 )
 
 // withoutEnv returns env minus the named variables.
@@ -157,36 +158,24 @@ func TestAzureConfigurationProblemsAreExplicit(t *testing.T) {
 	}
 }
 
-func TestModelNotFoundMovesToTheNextModel(t *testing.T) {
-	b := newBed(t, `{"turns":[
-		{"match":{"model":"gpt-gone"},"error":{"kind":"not_found"}},
-		{"match":{"model":"gpt-fake"},"reply":[{"text":"from the second model"}]},
-		{"match":{"model":"gpt-fake"},"reply":[{"text":"second turn"}]}]}`)
-	a := b.open(nil, func(s *adapter.Spec) { s.Models = []string{"openai/gpt-gone", "openai/gpt-fake"} })
-	res, err := a.Execute(b.ctx(), "[pick] hi")
-	if err != nil || res.Text != "from the second model" {
-		t.Fatalf("execute = %+v, %v", res, err)
-	}
-	if ev := b.eventsOf("model.unavailable"); len(ev) != 1 || ev[0].Details["next"] != "openai/gpt-fake" {
-		t.Errorf("model.unavailable events = %+v", ev)
-	}
-	if res, err := a.Execute(b.ctx(), "[again] hi"); err != nil || res.Text != "second turn" {
-		t.Fatalf("second execute = %+v, %v", res, err)
-	}
-	// The second model's thread does not carry the rejected prompt twice.
-	last := b.srv.Log().Entries()[2]
-	if n := strings.Count(string(last.Body), "[pick] hi"); n != 1 {
-		t.Errorf("the first prompt is %d times in the second model's history", n)
-	}
-}
-
-func TestTheLastUnavailableModelIsSelectableForOtherHarnesses(t *testing.T) {
+func TestModelNotFoundIsARejectionTheSelectorMayPassOn(t *testing.T) {
 	b := newBed(t, `{"turns":[{"repeat":true,"match":{"model":"gpt-gone"},"error":{"kind":"not_found"}}]}`)
 	a := b.open(nil, func(s *adapter.Spec) { s.Models = []string{"openai/gpt-gone"} })
 	_, err := a.Execute(b.ctx(), "hi")
 	wantCode(t, err, agentproto.CodeModelUnavailable)
-	var ae *agentproto.Error
-	if !asAgentError(err, &ae) || ae.Details["selectable"] != true {
-		t.Errorf("details = %+v", ae)
+	if r, ok := rejection.As(err); !ok || r.Reason != rejection.ModelUnavailable || !r.TryNext {
+		t.Errorf("error %v is not a model-unavailable rejection the selector may pass on (%+v)", err, r)
+	}
+}
+
+func TestModelNotFoundAfterWorkIsFinal(t *testing.T) {
+	b := newBed(t, `{"turns":[
+		{"match":{"marker":"[work]"},"reply":[{"toolUse":{"name":"exec_command","input":{"cmd":"echo worked"}}}]},
+		{"match":{"marker":"[work]"},"error":{"kind":"not_found"}}]}`)
+	a := b.open(nil, nil)
+	_, err := a.Execute(b.ctx(), "[work] go")
+	wantCode(t, err, agentproto.CodeModelUnavailable)
+	if rejection.TryNext(err) {
+		t.Errorf("a rejection after tool work lets the selector repeat the prompt elsewhere: %v", err)
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"sync"
 
 	"github.com/hashicorp/go-hclog"
+
+	"github.com/stratoscli/stratos/stratos-agent/adapter/process"
 )
 
 // errExited is returned for requests the app-server can no longer answer.
@@ -47,7 +49,7 @@ type rpcHandlers struct {
 // conn is one app-server process spoken to over JSON-RPC on stdio, one
 // JSON object per line.
 type conn struct {
-	p   *proc
+	p   *process.Process
 	log hclog.Logger
 	h   rpcHandlers
 
@@ -57,10 +59,10 @@ type conn struct {
 }
 
 // dial starts the app-server described by spec and reads its frames.
-func dial(spec procSpec, h rpcHandlers) (*conn, error) {
+func dial(spec process.Spec, h rpcHandlers) (*conn, error) {
 	c := &conn{log: spec.Log, h: h, pending: map[string]chan message{}}
 	spec.Stdout = c.onLine
-	p, err := startProcess(spec)
+	p, err := process.Start(spec)
 	if err != nil {
 		return nil, err
 	}
@@ -81,12 +83,12 @@ func (c *conn) exited() <-chan struct{} { return c.p.Exited() }
 
 func (c *conn) onLine(line []byte) {
 	if line[0] != '{' {
-		c.log.Debug("codex stdout: ignoring a non-JSON line", "line", truncate(string(line), 200))
+		c.log.Debug("codex stdout: ignoring a non-JSON line", "line", process.Truncate(string(line), 200))
 		return
 	}
 	var m message
 	if err := json.Unmarshal(line, &m); err != nil {
-		c.log.Debug("codex stdout: undecodable frame", "error", err, "line", truncate(string(line), 200))
+		c.log.Debug("codex stdout: undecodable frame", "error", err, "line", process.Truncate(string(line), 200))
 		return
 	}
 	switch {
@@ -134,7 +136,7 @@ func (c *conn) write(v any) error {
 		return err
 	}
 	if err := c.p.WriteLine(b); err != nil {
-		if errors.Is(err, errStdinClosed) {
+		if errors.Is(err, process.ErrStdinClosed) {
 			return errExited
 		}
 		return err

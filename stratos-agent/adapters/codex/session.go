@@ -13,6 +13,9 @@ import (
 
 	"github.com/stratoscli/stratos/shared/agentproto"
 	"github.com/stratoscli/stratos/stratos-agent/adapter"
+	"github.com/stratoscli/stratos/stratos-agent/adapter/catalog"
+	"github.com/stratoscli/stratos/stratos-agent/adapter/process"
+	"github.com/stratoscli/stratos/stratos-agent/adapter/rejection"
 	"github.com/stratoscli/stratos/stratos-agent/tools"
 )
 
@@ -31,21 +34,19 @@ type session struct {
 	log     hclog.Logger
 
 	// Fixed by Initialize.
-	ready      bool
-	bin        binary
-	env        []string // the app-server's environment
-	home       string   // the isolated CODEX_HOME, removed by Close
-	provider   provider
-	candidates []Candidate
-	mcp        map[string]map[string]any
-	hookSrv    *hookServer
-	outcomes   *outcomes
+	ready    bool
+	bin      binary
+	env      []string // the app-server's environment
+	home     string   // the isolated CODEX_HOME, removed by Close
+	provider provider
+	model    string // the native model; "" = Codex's default
+	mcp      map[string]map[string]any
+	hookSrv  *hookServer
+	outcomes *outcomes
 
 	mu       sync.Mutex
 	conn     *conn
 	threadID string
-	cand     int
-	pinned   bool
 	turn     *turn
 	busy     bool
 	closed   bool
@@ -57,7 +58,7 @@ func newSession(opts Options, spec adapter.Spec, emit func(adapter.Event), hooks
 }
 
 // Initialize checks the harness once: binary, provider and its
-// credentials, candidates from the catalog, MCP configuration; then it
+// credentials, the model from the catalog, MCP configuration; then it
 // prepares the isolated Codex home and the hook server. No app-server
 // starts here: it starts at the first Execute.
 func (s *session) Initialize(ctx context.Context) error {
@@ -70,7 +71,7 @@ func (s *session) Initialize(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	cands, err := s.resolveCandidates(ctx)
+	model, err := s.resolveModel(ctx)
 	if err != nil {
 		return err
 	}
@@ -78,12 +79,13 @@ func (s *session) Initialize(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	return s.prepare(bin, env, prov, cands, servers)
+	return s.prepare(bin, env, prov, model, mcpTables(servers))
 }
 
-// resolveProvider picks how Codex reaches the model// authentication", "Codex Azure provider"): azure from the user's table;
-// otherwise OPENAI_BASE_URL / an API key from the environment, else the
-// user's saved Codex login, checked with `codex login status`.
+// resolveProvider picks how Codex reaches the model: azure from the
+// user's table; otherwise an API key from the environment, else the
+// user's saved Codex login, checked with `codex login status`; either at
+// OPENAI_BASE_URL when it is set.
 func (s *session) resolveProvider(ctx context.Context, bin binary, env []string) (provider, error) {
 	switch s.spec.Provider {
 	case providerAzure:
@@ -93,41 +95,45 @@ func (s *session) resolveProvider(ctx context.Context, bin binary, env []string)
 		return provider{}, agentproto.Errorf(agentproto.CodeConfiguration, "agent %q: provider %q is not supported by harness codex (supported: openai, azure)",
 			s.spec.Name, s.spec.Provider).WithDetails(map[string]any{"harness": Harness, "provider": s.spec.Provider})
 	}
-	if p, ok := envProvider(env); ok {
+	if p, ok := keyProvider(env); ok {
 		return p, nil
 	}
 	home, err := userCodexHome(env)
 	if err != nil {
-		return provider{}, agentproto.Errorf(agentproto.CodeAuthentication, "harness codex: cannot locate the Codex home: %v", err)
+		return provider{}, rejection.New(rejection.Authentication, "harness codex: cannot locate the Codex home: %v", err)
 	}
 	if err := checkLogin(ctx, bin.path, env, home); err != nil {
 		return provider{}, err
 	}
-	return provider{ID: providerOpenAI, LinkLogin: true}, nil
+	return loginProvider(env), nil
 }
 
-func (s *session) resolveCandidates(ctx context.Context) ([]Candidate, error) {
+// resolveModel is the native model of the session's model (the host's
+// selector gives each adapter at most one): its native ID on the agent's
+// provider, from the catalog. "" without a model: Codex's own default.
+func (s *session) resolveModel(ctx context.Context) (string, error) {
 	if len(s.spec.Models) == 0 {
-		return []Candidate{{}}, nil // Codex's own default model
+		return "", nil
 	}
 	prov := s.spec.Provider
 	if prov == providerOpenAI {
 		prov = ""
 	}
-	cands, err := s.opts.Catalog.Candidates(ctx, s.spec.Models, prov)
+	cands, err := s.opts.Catalog.Candidates(ctx, catalog.Query{Models: s.spec.Models[:1], Harness: Harness, Provider: prov})
 	if err != nil {
-		return nil, err
+		return "", err
 	}
 	if len(cands) == 0 {
-		return nil, agentproto.Errorf(agentproto.CodeModelUnavailable, "agent %q: no model of %v can be used through codex", s.spec.Name, s.spec.Models)
+		return "", rejection.New(rejection.ModelUnavailable, "agent %q: model %s cannot be used through codex", s.spec.Name, s.spec.Models[0]).
+			WithDetails(map[string]any{"harness": Harness, "model": s.spec.Models[0]})
 	}
-	return cands, nil
+	return cands[0].NativeModel(), nil
 }
 
 // prepare creates the isolated Codex home (Stratos's own; the user's is
 // never used except for the Azure table and a link to a saved login) and
 // the hook server, and records what Execute needs.
-func (s *session) prepare(bin binary, env []string, prov provider, cands []Candidate, servers map[string]map[string]any) error {
+func (s *session) prepare(bin binary, env []string, prov provider, model string, servers map[string]map[string]any) error {
 	home, err := os.MkdirTemp("", "stratos-codex-")
 	if err != nil {
 		return agentproto.Errorf(agentproto.CodeInitialization, "harness codex: %v", err).Wrap(err)
@@ -153,8 +159,7 @@ func (s *session) prepare(bin binary, env []string, prov provider, cands []Candi
 	defer s.mu.Unlock()
 	s.releasePreparedLocked()
 	s.ready, s.bin, s.env, s.home, s.provider = true, bin, childEnv, home, prov
-	s.candidates, s.mcp, s.hookSrv = cands, servers, hs
-	s.cand, s.threadID = 0, ""
+	s.model, s.mcp, s.hookSrv, s.threadID = model, servers, hs, ""
 	return nil
 }
 
@@ -223,7 +228,7 @@ func (s *session) ensureThread(ctx context.Context) (*conn, string, error) {
 // handshake.
 func (s *session) startServer(ctx context.Context) (*conn, error) {
 	obs := newObserver(s.emit)
-	c, err := dial(procSpec{Name: "codex", Path: s.bin.path, Args: []string{"app-server"}, Dir: s.spec.WorkingDirectory,
+	c, err := dial(process.Spec{Name: "codex", Path: s.bin.path, Args: []string{"app-server"}, Dir: s.spec.WorkingDirectory,
 		Env: s.env, Log: s.log}, rpcHandlers{notify: func(m string, p json.RawMessage) { s.onNotification(obs, m, p) },
 		request: s.onServerRequest})
 	if err != nil {
@@ -292,7 +297,7 @@ func (s *session) threadConfigLocked() threadConfig {
 	if s.hookSrv != nil {
 		hooks = &s.hookSrv.endpoint
 	}
-	return threadConfig{spec: s.spec, provider: s.provider, model: s.candidates[s.cand].NativeID, mcp: s.mcp,
+	return threadConfig{spec: s.spec, provider: s.provider, model: s.model, mcp: s.mcp,
 		hooks: hooks, removed: s.removed, developer: developerInstructions(s.spec)}
 }
 

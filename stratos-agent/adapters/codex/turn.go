@@ -9,6 +9,9 @@ import (
 
 	"github.com/stratoscli/stratos/shared/agentproto"
 	"github.com/stratoscli/stratos/stratos-agent/adapter"
+	"github.com/stratoscli/stratos/stratos-agent/adapter/rejection"
+
+	"github.com/stratoscli/stratos/stratos-agent/adapter/process"
 )
 
 // turn is one prompt in flight on the thread: how it ended and what the
@@ -113,14 +116,14 @@ func (t *turn) outcome(end turnEnd, schema bool, name string) (adapter.Result, e
 	case cancelled || end.Status == "interrupted":
 		return adapter.Result{}, cancelledError(name)
 	case end.Status == "failed":
-		return adapter.Result{}, end.Error.classify(name)
+		return adapter.Result{}, end.Error.classify(name, t.hadWork())
 	case !schema:
 		return adapter.Result{Text: text}, nil
 	}
 	v := json.RawMessage(strings.TrimSpace(text))
 	if len(v) == 0 || !json.Valid(v) {
 		return adapter.Result{}, agentproto.Errorf(agentproto.CodeStructuredOutput,
-			"agent %q: codex ended the turn without a JSON value for the output schema (final message: %q)", name, truncate(text, 200)).
+			"agent %q: codex ended the turn without a JSON value for the output schema (final message: %q)", name, process.Truncate(text, 200)).
 			WithDetails(map[string]any{"harness": Harness})
 	}
 	return adapter.Result{Value: v}, nil
@@ -151,10 +154,11 @@ func (e *turnError) errorInfo() (kind string, status int) {
 }
 
 // classify gives a failed turn its agent error from Codex's structured
-// error info, never from prose alone: model not
-// found → model_unavailable (the selection may try the next model);
-// unauthorized or HTTP 401/403 → authentication; anything else execution.
-func (e *turnError) classify(name string) error {
+// error info, never from prose alone: model not found → a model-unavailable
+// rejection, unauthorized or HTTP 401/403 → an authentication rejection
+// (the selector may try the next candidate unless the turn already did
+// work); anything else is an execution error.
+func (e *turnError) classify(name string, work bool) error {
 	if e == nil {
 		return agentproto.Errorf(agentproto.CodeExecution, "agent %q: codex: the turn failed without an error", name)
 	}
@@ -163,11 +167,18 @@ func (e *turnError) classify(name string) error {
 	if status != 0 {
 		d["httpStatus"] = status
 	}
+	var r *rejection.Error
 	switch {
 	case kind == "modelNotFound":
-		return agentproto.Errorf(agentproto.CodeModelUnavailable, "agent %q: codex: %s", name, e.Message).WithDetails(d)
+		r = rejection.New(rejection.ModelUnavailable, "agent %q: codex: %s", name, e.Message).WithDetails(d)
 	case kind == "unauthorized" || (kind == "httpConnectionFailed" && (status == 401 || status == 403)):
-		return agentproto.Errorf(agentproto.CodeAuthentication, "agent %q: harness codex: %s", name, e.Message).WithDetails(d)
+		r = rejection.New(rejection.Authentication, "agent %q: harness codex: %s", name, e.Message).WithDetails(d)
+	}
+	if r != nil {
+		if work {
+			return r.Final()
+		}
+		return r
 	}
 	return agentproto.Errorf(agentproto.CodeExecution, "agent %q: codex: %s", name, e.Message).WithDetails(d)
 }

@@ -71,24 +71,24 @@ func TestTurnErrorsAreClassifiedFromCodexErrorInfo(t *testing.T) {
 	}
 	for _, c := range cases {
 		e := &turnError{Message: "The model `x` does not exist", Info: json.RawMessage(c.info)}
-		if got := agentproto.CodeOf(e.classify("a")); got != c.code {
+		if got := agentproto.CodeOf(e.classify("a", false)); got != c.code {
 			t.Errorf("%s: %s, want %s", c.info, got, c.code)
 		}
 	}
 }
 
-func TestEnvProviderKeepsTheKeyInTheEnvironment(t *testing.T) {
-	p, ok := envProvider([]string{"OPENAI_BASE_URL=http://127.0.0.1:9/v1/", "OPENAI_API_KEY=sk-secret"})
+func TestKeyProviderKeepsTheKeyInTheEnvironment(t *testing.T) {
+	p, ok := keyProvider([]string{"OPENAI_BASE_URL=http://127.0.0.1:9/v1/", "OPENAI_API_KEY=sk-secret"})
 	if !ok || p.ID != providerFromEnv || p.Table["base_url"] != "http://127.0.0.1:9/v1" || p.Table["env_key"] != "OPENAI_API_KEY" {
 		t.Errorf("provider = %+v", p)
 	}
 	if b, _ := json.Marshal(p.Table); strings.Contains(string(b), "sk-secret") {
 		t.Error("the key's value reached the provider table")
 	}
-	if _, ok := envProvider([]string{"HOME=/h"}); ok {
-		t.Error("a provider without base URL or key")
+	if _, ok := keyProvider([]string{"OPENAI_BASE_URL=http://127.0.0.1:9/v1"}); ok {
+		t.Error("a key provider without a key")
 	}
-	p, _ = envProvider([]string{"CODEX_API_KEY=k"})
+	p, _ = keyProvider([]string{"CODEX_API_KEY=k"})
 	if p.Table["base_url"] != defaultBaseURL || p.Table["env_key"] != "CODEX_API_KEY" {
 		t.Errorf("provider = %+v", p)
 	}
@@ -151,5 +151,15 @@ func TestTheNativeBinaryIsFoundBesideTheNPMWrapper(t *testing.T) {
 	_, err = findBinary([]string{"STRATOS_CODEX=" + filepath.Join(root, "missing")})
 	if agentproto.CodeOf(err) != agentproto.CodeHarnessUnavailable {
 		t.Errorf("missing binary: %v", err)
+	}
+}
+
+func TestALoginWithABaseURLAuthenticatesWithTheLogin(t *testing.T) {
+	p := loginProvider([]string{"OPENAI_BASE_URL=http://127.0.0.1:9/v1"})
+	if !p.LinkLogin || p.ID != providerFromEnv || p.Table["requires_openai_auth"] != true || p.Table["env_key"] != nil {
+		t.Errorf("provider = %+v", p)
+	}
+	if p := loginProvider(nil); p.ID != providerOpenAI || p.Table != nil || !p.LinkLogin {
+		t.Errorf("provider = %+v", p)
 	}
 }

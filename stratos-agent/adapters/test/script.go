@@ -1,10 +1,10 @@
-// Package testharness is the `test` harness: a full adapter that replays a
+// Package test is the `test` harness: a full adapter that replays a
 // script instead of calling a model, so workflows can be tested
 // deterministically and without credentials. The script gives, per execute,
 // a text reply (a Handlebars template over the conversation so far) or a
 // structured value, simulated tool calls that pass through the author's
 // hooks, simulated failures and delays. docs/harness-test.md documents the format.
-package testharness
+package test
 
 import (
 	"bytes"

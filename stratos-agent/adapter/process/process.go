@@ -1,8 +1,14 @@
-// process.go supervises the app-server process. It is the agent kit's
-// process supervision (adapter/process) until that lands in this branch;
-// adopting the kit replaces this file by an import.
-
-package codex
+// Package process supervises one harness CLI for an adapter: it starts the
+// CLI in a process group of its own that dies with the agent host, reads
+// its stdout line by line and drains its stderr without ever blocking the
+// CLI, keeps the end of stderr for error messages, and shuts it down in
+// bounded steps (stdin closed, SIGTERM to the group, SIGKILL to the group).
+//
+// An adapter speaks its harness's protocol over WriteLine and the Stdout
+// callback; everything about the process's life is here, so every adapter
+// gets the same guarantees: no CLI outlives its host, no CLI waits on a
+// full pipe, no shutdown waits forever.
+package process
 
 import (
 	"bufio"
@@ -18,14 +24,16 @@ import (
 	"time"
 
 	"github.com/hashicorp/go-hclog"
+
+	"github.com/stratoscli/stratos/shared/procgroup"
 )
 
-// errStdinClosed is returned by WriteLine once stdin is closed (by
+// ErrStdinClosed is returned by WriteLine once stdin is closed (by
 // CloseStdin, Shutdown, or because the process exited).
-var errStdinClosed = errors.New("the process's stdin is closed")
+var ErrStdinClosed = errors.New("the process's stdin is closed")
 
-// grace bounds the shutdown steps. Zero fields take the defaults.
-type grace struct {
+// Grace bounds the shutdown steps. Zero fields take the defaults.
+type Grace struct {
 	// StdinClose is how long the CLI gets to exit by itself once stdin
 	// is closed (a CLI stops its background work then; SIGKILL would
 	// orphan it).
@@ -39,14 +47,14 @@ type grace struct {
 	Drain time.Duration
 }
 
-// defaultGrace are the bounds used for zero grace fields.
-var defaultGrace = grace{StdinClose: 5 * time.Second, Terminate: 3 * time.Second, Kill: 2 * time.Second, Drain: 2 * time.Second}
+// DefaultGrace are the bounds used for zero Grace fields.
+var DefaultGrace = Grace{StdinClose: 5 * time.Second, Terminate: 3 * time.Second, Kill: 2 * time.Second, Drain: 2 * time.Second}
 
 // defaultTail is how much of stderr error messages quote.
 const defaultTail = 8 << 10
 
-// procSpec describes the process to start.
-type procSpec struct {
+// Spec describes the process to start.
+type Spec struct {
 	// Name names the CLI in messages ("claude", "codex").
 	Name string
 	Path string
@@ -60,15 +68,15 @@ type procSpec struct {
 	Stdout func(line []byte)
 	// StderrTail is how many bytes of stderr ExitError quotes (default 8 KiB).
 	StderrTail int
-	grace      grace
+	Grace      Grace
 }
 
-// proc is one running CLI.
-type proc struct {
+// Process is one running CLI.
+type Process struct {
 	name  string
-	cmd   *exec.Cmd
+	pg    *procgroup.Process
 	log   hclog.Logger
-	grace grace
+	grace Grace
 
 	wmu         sync.Mutex // one writer at a time: interleaved lines corrupt the protocol
 	stdin       io.WriteCloser
@@ -82,7 +90,7 @@ type proc struct {
 }
 
 // Start starts the CLI and its readers.
-func startProcess(s procSpec) (*proc, error) {
+func Start(s Spec) (*Process, error) {
 	if s.Log == nil {
 		s.Log = hclog.NewNullLogger()
 	}
@@ -102,18 +110,19 @@ func startProcess(s procSpec) (*proc, error) {
 		return nil, fmt.Errorf("start %s: %w", s.Name, err)
 	}
 	cmd := exec.Command(s.Path, s.Args...)
-	cmd.Dir, cmd.Env, cmd.SysProcAttr = s.Dir, s.Env, groupAttr()
+	cmd.Dir, cmd.Env = s.Dir, s.Env
 	cmd.Stdout, cmd.Stderr = outW, errW
 	stdin, err := cmd.StdinPipe()
+	var pg *procgroup.Process
 	if err == nil {
-		err = cmd.Start()
+		pg, err = procgroup.Start(cmd, groupOptions)
 	}
 	closeAll(outW, errW)
 	if err != nil {
 		closeAll(outR, errR)
 		return nil, fmt.Errorf("start %s: %w", s.Path, err)
 	}
-	p := &proc{name: s.Name, cmd: cmd, log: s.Log, grace: s.grace.withDefaults(), stdin: stdin,
+	p := &Process{name: s.Name, pg: pg, log: s.Log, grace: s.Grace.withDefaults(), stdin: stdin,
 		stderr: &tail{max: s.StderrTail}, exited: make(chan struct{})}
 	stdoutDone := make(chan struct{})
 	stderrDone := make(chan struct{})
@@ -123,15 +132,25 @@ func startProcess(s procSpec) (*proc, error) {
 	return p, nil
 }
 
-func (g grace) withDefaults() grace {
+// groupOptions: the CLI leads a process group of its own; when the agent
+// host dies the kernel sends it SIGTERM (unlike SIGKILL, it lets the CLI
+// stop its own background work), and whatever is left in its group once it
+// exited is killed. No pipe-close watchdog: a harness CLI runs its tools in
+// sessions of their own, out of the group's reach, so only the CLI can stop
+// them; with the watchdog (a second SIGTERM, SIGKILL 5 s later) a kill -9
+// of stratos run left Claude Code's running tool behind, without it the
+// CLI stops it (testscripts/testdata/claude/kill-mid-turn.txtar).
+var groupOptions = procgroup.Options{DeathSignal: syscall.SIGTERM}
+
+func (g Grace) withDefaults() Grace {
 	pick := func(v, d time.Duration) time.Duration {
 		if v <= 0 {
 			return d
 		}
 		return v
 	}
-	return grace{StdinClose: pick(g.StdinClose, defaultGrace.StdinClose), Terminate: pick(g.Terminate, defaultGrace.Terminate),
-		Kill: pick(g.Kill, defaultGrace.Kill), Drain: pick(g.Drain, defaultGrace.Drain)}
+	return Grace{StdinClose: pick(g.StdinClose, DefaultGrace.StdinClose), Terminate: pick(g.Terminate, DefaultGrace.Terminate),
+		Kill: pick(g.Kill, DefaultGrace.Kill), Drain: pick(g.Drain, DefaultGrace.Drain)}
 }
 
 func closeAll(fs ...*os.File) {
@@ -141,7 +160,7 @@ func closeAll(fs ...*os.File) {
 }
 
 // Pid is the CLI's process ID, which is also its process group's ID.
-func (p *proc) Pid() int { return p.cmd.Process.Pid }
+func (p *Process) Pid() int { return p.pg.Pid() }
 
 // readLines hands every non-blank line of r to fn. It reads with
 // ReadBytes rather than a Scanner: protocol lines can be far longer than a
@@ -160,15 +179,15 @@ func readLines(r io.Reader, fn func([]byte), done chan<- struct{}) {
 	}
 }
 
-func (p *proc) onStderr(line []byte) {
+func (p *Process) onStderr(line []byte) {
 	p.stderr.Write(append(line, '\n'))
-	p.log.Debug(p.name+" stderr", "line", truncate(string(line), 500))
+	p.log.Debug(p.name+" stderr", "line", Truncate(string(line), 500))
 }
 
 // reap waits for the process, then gives the readers a bounded time to
 // drain what it wrote last.
-func (p *proc) reap(outR, errR *os.File, stdoutDone, stderrDone <-chan struct{}) {
-	err := p.cmd.Wait()
+func (p *Process) reap(outR, errR *os.File, stdoutDone, stderrDone <-chan struct{}) {
+	err := p.pg.Wait()
 	deadline := time.Now().Add(p.grace.Drain)
 	_ = outR.SetReadDeadline(deadline)
 	_ = errR.SetReadDeadline(deadline)
@@ -185,11 +204,11 @@ func (p *proc) reap(outR, errR *os.File, stdoutDone, stderrDone <-chan struct{})
 }
 
 // Exited is closed once the process was reaped and its output read.
-func (p *proc) Exited() <-chan struct{} { return p.exited }
+func (p *Process) Exited() <-chan struct{} { return p.exited }
 
 // ExitError describes how the process ended, with the end of its stderr.
 // Call it after Exited is closed.
-func (p *proc) ExitError() error {
+func (p *Process) ExitError() error {
 	p.mu.Lock()
 	err := p.exitErr
 	p.mu.Unlock()
@@ -204,14 +223,14 @@ func (p *proc) ExitError() error {
 }
 
 // StderrTail is the end of what the process wrote to stderr so far.
-func (p *proc) StderrTail() string { return p.stderr.String() }
+func (p *Process) StderrTail() string { return p.stderr.String() }
 
 // WriteLine writes b and a newline to stdin, one writer at a time.
-func (p *proc) WriteLine(b []byte) error {
+func (p *Process) WriteLine(b []byte) error {
 	p.wmu.Lock()
 	defer p.wmu.Unlock()
 	if p.stdinClosed {
-		return errStdinClosed
+		return ErrStdinClosed
 	}
 	if _, err := p.stdin.Write(append(b[:len(b):len(b)], '\n')); err != nil {
 		return fmt.Errorf("write to %s: %w", p.name, err)
@@ -220,7 +239,7 @@ func (p *proc) WriteLine(b []byte) error {
 }
 
 // CloseStdin closes stdin (for most CLIs: "no more input, exit").
-func (p *proc) CloseStdin() {
+func (p *Process) CloseStdin() {
 	p.wmu.Lock()
 	defer p.wmu.Unlock()
 	if !p.stdinClosed {
@@ -231,8 +250,8 @@ func (p *proc) CloseStdin() {
 
 // Signal sends sig to the CLI's whole process group. ESRCH (nobody left)
 // is not an error.
-func (p *proc) Signal(sig syscall.Signal) error {
-	if err := signalGroup(p.Pid(), sig); err != nil && !errors.Is(err, syscall.ESRCH) {
+func (p *Process) Signal(sig syscall.Signal) error {
+	if err := p.pg.Signal(sig); err != nil && !errors.Is(err, os.ErrProcessDone) && !errors.Is(err, syscall.ESRCH) {
 		return fmt.Errorf("signal %s's process group: %w", p.name, err)
 	}
 	return nil
@@ -240,7 +259,7 @@ func (p *proc) Signal(sig syscall.Signal) error {
 
 // Wait waits up to d for the process to exit (or for ctx to end) and
 // reports whether it did.
-func (p *proc) Wait(ctx context.Context, d time.Duration) bool {
+func (p *Process) Wait(ctx context.Context, d time.Duration) bool {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
@@ -263,11 +282,11 @@ func (p *proc) Wait(ctx context.Context, d time.Duration) bool {
 // closing) gets SIGTERM. An adapter whose protocol has its own shutdown
 // request sends it before calling Shutdown.
 //
-// The steps are bounded by grace, not by ctx: a caller whose context has
+// The steps are bounded by Grace, not by ctx: a caller whose context has
 // already ended (a host shutting down) must still get the graceful steps,
 // because SIGKILL leaves a CLI no chance to stop its background work. It
 // returns an error only when the process could not be reaped.
-func (p *proc) Shutdown(ctx context.Context) error {
+func (p *Process) Shutdown(ctx context.Context) error {
 	ctx = context.WithoutCancel(ctx)
 	p.CloseStdin()
 	if p.Wait(ctx, p.grace.StdinClose) {
@@ -310,22 +329,10 @@ func (t *tail) String() string {
 	return string(bytes.TrimSpace(t.buf))
 }
 
-// truncate shortens s to n bytes for logs, marking the cut.
-func truncate(s string, n int) string {
+// Truncate shortens s to n bytes for logs, marking the cut.
+func Truncate(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
 	return s[:n] + "…"
-}
-
-// groupAttr puts the app-server in its own process group (so a signal
-// reaches every process it started in that group) and asks the kernel to
-// SIGTERM it when the agent host dies.
-func groupAttr() *syscall.SysProcAttr {
-	return &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM}
-}
-
-// signalGroup sends sig to the process group pid leads.
-func signalGroup(pid int, sig syscall.Signal) error {
-	return syscall.Kill(-pid, sig)
 }

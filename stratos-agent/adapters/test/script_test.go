@@ -1,4 +1,4 @@
-package testharness
+package test
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-package testharness
+package test
 
 import (
 	"context"
@@ -6,30 +6,92 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/stratoscli/stratos/shared/agentproto"
 	"github.com/stratoscli/stratos/stratos-agent/adapter"
+	"github.com/stratoscli/stratos/stratos-agent/adapter/rejection"
 	"github.com/stratoscli/stratos/stratos-agent/prompt"
 )
 
-// Efforts are the reasoning efforts the test harness accepts.
-var Efforts = []string{"low", "medium", "high", "max"}
+// Harness is the harness name agents configure.
+const Harness = "test"
+
+// Capabilities are what the test harness supports: it replays a script,
+// so tools are simulated (their output is scripted) and a structured value
+// is scripted rather than produced by a model.
+var Capabilities = adapter.Capabilities{
+	Efforts:                  []string{"low", "medium", "high", "max"},
+	ExecutesTools:            false,
+	HooksModifyArguments:     true,
+	AfterHookReplacesFailure: true,
+	StructuredOutput:         adapter.StructuredOutputScripted,
+	SelectsModels:            true,
+	ChecksAuthentication:     true,
+}
+
+// Registration is the harness as the agent host registers it.
+func Registration() adapter.Harness {
+	return adapter.Harness{Name: Harness, New: New, Capabilities: Capabilities}
+}
+
+// Options configure NewFactory.
+type Options struct {
+	// Observe, when set, receives what the simulated model received in
+	// each execute: the test harness's counterpart of a fake model
+	// server's request log (the conformance suite reads it).
+	Observe func(Observation)
+}
+
+// Observation is what the simulated model received in one execute, after
+// the turn's tool calls.
+type Observation struct {
+	// Instructions are the system prompt and the worktree context, set
+	// once per session.
+	Instructions []string
+	Prompt       string
+	// History holds the earlier prompts and replies of the conversation.
+	History []string
+	// ToolResults are what the tool calls returned to the model.
+	ToolResults []ToolResult
+}
+
+// ToolResult is one tool call's result as the model reads it.
+type ToolResult struct {
+	Content string
+	IsError bool
+}
 
 // New is the test harness's adapter.Factory.
 func New(spec adapter.Spec, onEvent func(adapter.Event), hooks adapter.Hooks) (adapter.Adapter, error) {
-	if spec.Effort != "" && !slices.Contains(Efforts, spec.Effort) {
-		return nil, agentproto.Errorf(agentproto.CodeConfiguration, "effort %q is not supported by harness test (supported: %s)", spec.Effort, strings.Join(Efforts, ", ")).
-			WithDetails(map[string]any{"effort": spec.Effort, "harness": "test"})
+	return NewFactory(Options{})(spec, onEvent, hooks)
+}
+
+// NewFactory returns the test harness's adapter.Factory with opts.
+func NewFactory(opts Options) adapter.Factory {
+	return func(spec adapter.Spec, onEvent func(adapter.Event), hooks adapter.Hooks) (adapter.Adapter, error) {
+		s, err := newSession(spec, onEvent, hooks)
+		if err != nil {
+			return nil, err
+		}
+		if opts.Observe != nil {
+			s.observe = opts.Observe
+		}
+		return s, nil
+	}
+}
+
+func newSession(spec adapter.Spec, onEvent func(adapter.Event), hooks adapter.Hooks) (*session, error) {
+	if err := Capabilities.CheckEffort(Harness, spec); err != nil {
+		return nil, err
 	}
 	script, err := LoadScript(spec.Test, spec.WorkflowDir)
 	if err != nil {
 		return nil, err
 	}
-	return &session{spec: spec, script: script, emit: onEvent, hooks: hooks}, nil
+	return &session{spec: spec, script: script, emit: onEvent, hooks: hooks, observe: func(Observation) {}}, nil
 }
 
 // session replays the script. Executes are sequential (the host enforces
@@ -39,6 +101,8 @@ type session struct {
 	script *Script
 	emit   func(adapter.Event)
 	hooks  adapter.Hooks
+	// observe receives what the simulated model received.
+	observe func(Observation)
 
 	initAttempts int
 	turns        int
@@ -66,7 +130,7 @@ func (s *session) Initialize(ctx context.Context) error {
 	if msg == "" {
 		msg = fmt.Sprintf("scripted %s failure of initialization attempt %d", a.Fail, n+1)
 	}
-	return agentproto.Errorf(initFailures[a.Fail], "harness test: %s", msg).WithDetails(map[string]any{"harness": "test", "attempt": n + 1})
+	return failure(initFailures[a.Fail], true, "harness test: "+msg, map[string]any{"harness": Harness, "attempt": n + 1})
 }
 
 func (s *session) Execute(ctx context.Context, text string) (adapter.Result, error) {
@@ -126,6 +190,7 @@ func (s *session) play(ctx context.Context, turnNo int, t Turn, text string) (ad
 		}
 		calls = append(calls, rec)
 	}
+	s.observe(s.observation(text, calls))
 	if err := s.writeFiles(turnNo, t.Files); err != nil {
 		return adapter.Result{}, err
 	}
@@ -137,7 +202,9 @@ func (s *session) play(ctx context.Context, turnNo int, t Turn, text string) (ad
 		if msg == "" {
 			msg = fmt.Sprintf("scripted %s failure of execute #%d", t.Fail, turnNo)
 		}
-		return adapter.Result{}, agentproto.Errorf(turnFailures[t.Fail], "harness test: %s", msg).WithDetails(map[string]any{"harness": "test", "turn": turnNo})
+		// A model refusal before any tool call lets the selector try the
+		// next candidate, as a real harness's refusal before any work does.
+		return adapter.Result{}, failure(turnFailures[t.Fail], t.Fail == "model_unavailable" && len(t.ToolCalls) == 0, "harness test: "+msg, map[string]any{"harness": Harness, "turn": turnNo})
 	}
 	entry := map[string]any{"prompt": text, "tools": calls}
 	var res adapter.Result
@@ -165,6 +232,32 @@ func (s *session) play(ctx context.Context, turnNo int, t Turn, text string) (ad
 	}
 	s.history = append(s.history, entry)
 	return res, nil
+}
+
+// observation is what the simulated model received for text.
+func (s *session) observation(text string, calls []map[string]any) Observation {
+	o := Observation{Prompt: text}
+	for _, part := range []string{s.spec.SystemPrompt, s.spec.HarnessContext} {
+		if part != "" {
+			o.Instructions = append(o.Instructions, part)
+		}
+	}
+	for _, h := range s.history {
+		o.History = append(o.History, fmt.Sprint(h["prompt"]), fmt.Sprint(h["reply"]))
+	}
+	for _, c := range calls {
+		content := c["output"]
+		if c["status"] == statusFailed {
+			content = c["error"]
+		}
+		text, ok := content.(string)
+		if !ok {
+			b, _ := json.Marshal(content)
+			text = string(b)
+		}
+		o.ToolResults = append(o.ToolResults, ToolResult{Content: text, IsError: c["status"] == statusFailed || c["status"] == statusDenied})
+	}
+	return o
 }
 
 // writeFiles writes the turn's files into the working directory.
@@ -261,6 +354,21 @@ func (s *session) Close(context.Context) error {
 
 func (s *session) event(typ string, details map[string]any) {
 	s.emit(adapter.Event{Type: typ, Time: time.Now(), Details: details})
+}
+
+// failure is a scripted failure: a rejection for the codes that refuse a
+// candidate (tryNext says whether the selector may go on), an agent error
+// otherwise.
+func failure(code string, tryNext bool, msg string, details map[string]any) error {
+	switch code {
+	case agentproto.CodeModelUnavailable, agentproto.CodeAuthentication, agentproto.CodeHarnessUnavailable:
+		r := rejection.New(rejection.Reason(code), "%s", msg).WithDetails(details)
+		if !tryNext {
+			return r.Final()
+		}
+		return r
+	}
+	return agentproto.Errorf(code, "%s", msg).WithDetails(details)
 }
 
 // sleep waits ms milliseconds unless ctx ends first (then: cancelled).
