@@ -12,11 +12,16 @@
 // Stratos removes at Close. The author's tool hooks reach Codex as native
 // mcp_tool hook handlers calling an MCP server inside the agent host.
 //
-// Layout: factory.go validates the fixed configuration; session.go holds
-// the session, its initialization (binary.go, provider.go, auth.go,
-// catalog.go, mcp.go) and starts the app-server (process.go, rpc.go);
-// config.go builds thread/start; execute.go and turn.go run one prompt;
-// notify.go, events.go and requests.go handle what the app-server sends;
-// hooks.go and hookserver.go connect the author's hooks; lifecycle.go
+// The agent kit (stratos-agent/adapter/...) supervises the process,
+// types the rejections the host's selector acts on, resolves the catalog
+// and the MCP selection; this package is only the translation to Codex.
+//
+// Layout: factory.go declares the capabilities and validates the fixed
+// configuration; session.go holds the session, its initialization
+// (binary.go, provider.go, auth.go, mcp.go) and starts the app-server
+// (rpc.go: JSON-RPC over the kit's process); config.go builds
+// thread/start; execute.go and turn.go run one prompt; notify.go,
+// events.go and requests.go handle what the app-server sends; hooks.go,
+// hookserver.go and outcomes.go connect the author's hooks; lifecycle.go
 // cancels and closes.
 package codex
