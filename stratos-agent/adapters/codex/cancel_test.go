@@ -6,7 +6,9 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -155,3 +157,38 @@ func describe(pids []string) []string {
 }
 
 var _ adapter.Adapter = (*session)(nil)
+
+// TestCloseReportsDetachedWork records the documented limit: a command
+// that detaches itself from Codex's process group (setsid) survives Close,
+// as with any Codex integration. The test names the survivor and then
+// ends it; if Codex ever takes such work down, it fails so the limit can
+// be dropped from the docs.
+func TestCloseReportsDetachedWork(t *testing.T) {
+	cmd, arg := longCommand()
+	b := newBed(t, `{"turns":[`+shellScript("[detach]", "setsid -f "+cmd+" >/dev/null 2>&1")+`]}`)
+	a, err := b.make(nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Initialize(b.ctx()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Execute(b.ctx(), "[detach] go"); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the detached command", func() bool { return len(processesWith(arg)) > 0 })
+	if err := a.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	// Close has signalled the app-server's group and reaped the app-server.
+	left := processesWith(arg)
+	if len(left) == 0 {
+		t.Fatal("the detached command did not survive Close: the documented Codex limit no longer holds")
+	}
+	t.Logf("survives Close (documented limit): %v", describe(left))
+	for _, pid := range left {
+		if n, err := strconv.Atoi(pid); err == nil {
+			_ = syscall.Kill(n, syscall.SIGKILL)
+		}
+	}
+}
