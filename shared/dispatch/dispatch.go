@@ -37,6 +37,7 @@ var Routes = map[string]Route{
 	"schema":   {Tool: "stratos-build", Usage: "print a workflow's input/output JSON Schemas"},
 	"clean":    {Tool: "stratos-build", Usage: "remove generated wrappers, compiled output and build records"},
 	"run":      {Tool: "stratos-run", Usage: "run a workflow and print its output JSON"},
+	"runs":     {Tool: "stratos-run", Usage: "list, show, follow and stop runs (stale running records become crashed)"},
 	"tools":    {Tool: "stratos-agent", Usage: "list the built-in tool names of each harness"},
 	"provider": {Tool: "stratos-agent", Usage: "diagnose a model provider (e.g. provider status ollama)"},
 	"worktree": {Tool: "stratos-worktree", Nested: true, Usage: "manage git worktrees for agents"},

@@ -11,8 +11,10 @@ import (
 	"time"
 )
 
-// RecordFormat is the build record's format version.
-const RecordFormat = 1
+// RecordFormat is the build record's format version. Format 2 added the
+// output schema: an older record reads as unreadable, so the workflow is
+// built again and gains one.
+const RecordFormat = 2
 
 // RecordFile is the build record's path inside a workflow directory.
 const RecordFile = "dist/.stratos-build.json"
@@ -28,8 +30,12 @@ type Record struct {
 	// WrapperSHA256 is the hash of the child-workflow wrapper the build
 	// generated (<root>/.generated/<name>.ts), so a later build can tell a
 	// current wrapper from a missing or edited one without running node.
-	WrapperSHA256 string    `json:"wrapperSha256,omitempty"`
-	BuiltAt       time.Time `json:"builtAt"`
+	WrapperSHA256 string `json:"wrapperSha256,omitempty"`
+	// OutputSchema is the workflow's output contract as JSON Schema, as the
+	// build loaded it: `stratos run` checks the runtime's reported output
+	// against it, independently of the runtime's own check.
+	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
+	BuiltAt      time.Time       `json:"builtAt"`
 }
 
 // CompiledEntry returns the compiled entrypoint of the workflow in wfDir,

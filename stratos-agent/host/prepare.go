@@ -11,6 +11,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/stratoscli/stratos/shared/agentproto"
+	"github.com/stratoscli/stratos/shared/jsonvalidate"
 	"github.com/stratoscli/stratos/stratos-agent/adapter"
 	"github.com/stratoscli/stratos/stratos-agent/adapter/rejection"
 	"github.com/stratoscli/stratos/stratos-agent/agentconfig"
@@ -241,15 +242,25 @@ func resolveSchema(raw json.RawMessage, name string) (*jsonschema.Resolved, erro
 	return r, nil
 }
 
-// checkOutput validates a structured reply against the output schema.
+// checkOutput validates a structured reply against the output schema. A
+// mismatch names every failing field, sorted by path, in the message and as
+// details.issues ([{path, message}]), the shape the SDK's own Zod check uses.
 func checkOutput(schema *jsonschema.Resolved, value json.RawMessage, name string) error {
 	var v any
 	if err := json.Unmarshal(value, &v); err != nil {
 		return agentproto.Errorf(agentproto.CodeStructuredOutput, "agent %q returned structured output that is not JSON: %v", name, err)
 	}
-	if err := schema.Validate(v); err != nil {
-		return agentproto.Errorf(agentproto.CodeStructuredOutput, "agent %q returned output that does not match its outputSchema: %v", name, agentconfig.ValidationMessage(err)).
-			WithDetails(map[string]any{"value": v})
+	raw, err := json.Marshal(schema.Schema())
+	if err != nil {
+		return agentproto.Errorf(agentproto.CodeStructuredOutput, "agent %q: outputSchema cannot be encoded: %v", name, err)
+	}
+	full, err := jsonvalidate.Compile(raw)
+	if err != nil {
+		return agentproto.Errorf(agentproto.CodeStructuredOutput, "agent %q: outputSchema: %v", name, err)
+	}
+	if issues := full.Validate(value); issues != nil {
+		return agentproto.Errorf(agentproto.CodeStructuredOutput, "agent %q returned output that does not match its outputSchema: %s", name, jsonvalidate.Text(issues)).
+			WithDetails(map[string]any{"value": v, "issues": issues})
 	}
 	return nil
 }

@@ -185,7 +185,7 @@ func (b *Builder) writeRecord(w *discovery.Workflow, children map[string]*Result
 	entry := freshness.CompiledEntry(w.Dir, w.Manifest.Entrypoint)
 	rec := &freshness.Record{
 		FormatVersion: freshness.RecordFormat, Name: w.Manifest.Name, Key: key, Parts: parts,
-		Entry: entry, WrapperSHA256: wrapperSHA, BuiltAt: time.Now().UTC(),
+		Entry: entry, WrapperSHA256: wrapperSHA, OutputSchema: def.Output, BuiltAt: time.Now().UTC(),
 	}
 	if err := freshness.WriteRecord(w.Dir, rec); err != nil {
 		return failed(w, ReasonInternal, message("%v", err))

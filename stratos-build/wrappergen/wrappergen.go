@@ -16,8 +16,9 @@ import (
 	"strings"
 )
 
-// SDKModule is the package the wrapper imports its runtime from.
-const SDKModule = "@stratoscli/stratos"
+// SDKModule is what the wrapper imports its runtime from: the SDK entry for
+// generated code only (the public entry does not export createChildWorkflow).
+const SDKModule = "@stratoscli/stratos/generated"
 
 // Wrapper is what the generator needs to know about one child workflow.
 type Wrapper struct {

@@ -8,7 +8,6 @@ package preparation
 import (
 	"context"
 	"io"
-	"os"
 	"path/filepath"
 
 	"github.com/hashicorp/go-hclog"
@@ -145,12 +144,15 @@ func compiledEntry(w *discovery.Workflow) string {
 type TableEntry struct {
 	Dir   string `json:"dir"`
 	Entry string `json:"entry"`
-	// Built: the workflow has a successful build. After Prepare the
-	// workflow run and everything it imports are built and fresh; another
-	// workflow (reachable only through a dynamic reference) runs its last
-	// successful build.
-	Built  bool     `json:"built"`
-	Config Sections `json:"config"`
+	// Built: the workflow is the one run or one it imports, directly or
+	// not, so Prepare has made its build current. No other workflow is
+	// runnable: its last build may be stale, and children are reached only
+	// through generated wrappers, which put them in the closure.
+	Built bool `json:"built"`
+	// References are the workflows this one imports the generated wrappers
+	// of: the only children it may execute.
+	References []string `json:"references"`
+	Config     Sections `json:"config"`
 }
 
 // Sections are a workflow.yaml's runtime sections as parsed; the runtime
@@ -171,15 +173,14 @@ func (t *Target) Table() map[string]TableEntry {
 	})
 	table := make(map[string]TableEntry, len(t.Root.Workflows))
 	for name, w := range t.Root.Workflows {
-		built := closure[w]
-		if !built {
-			_, err := os.Stat(filepath.Join(w.Dir, filepath.FromSlash(freshness.RecordFile)))
-			built = err == nil
-		}
-		table[name] = TableEntry{
-			Dir: w.Dir, Entry: compiledEntry(w), Built: built,
+		entry := TableEntry{
+			Dir: w.Dir, Entry: compiledEntry(w), Built: closure[w], References: []string{},
 			Config: Sections{Agents: w.Manifest.Sections["agents"], Decision: w.Manifest.Sections["decision"]},
 		}
+		if closure[w] {
+			entry.References = append(entry.References, w.Sources.References...)
+		}
+		table[name] = entry
 	}
 	return table
 }

@@ -130,3 +130,49 @@ func readJSON(t *testing.T, path string, v any) {
 		t.Fatalf("%s: %v", path, err)
 	}
 }
+
+func TestBeginRecordsTheProcessStartTime(t *testing.T) {
+	run, err := Begin(t.TempDir(), Invocation{ExecutionID: "20261202T170000Z-00000002", Workflow: "w", PID: os.Getpid(), StartedAt: time.Now()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	inv, err := ReadInvocation(run.Dir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if inv.ProcessStart == 0 {
+		t.Errorf("processStart not recorded for the live pid %d", os.Getpid())
+	}
+}
+
+func TestMarkCrashedRewritesOnlyARunningStatus(t *testing.T) {
+	runs := t.TempDir()
+	start := time.Date(2026, 12, 2, 17, 0, 0, 0, time.UTC)
+	noticed := start.Add(time.Hour)
+	running, err := Begin(runs, Invocation{ExecutionID: "20261202T170000Z-00000003", Workflow: "w", PID: 1 << 30, StartedAt: start})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := MarkCrashed(running.Dir(), noticed, "gone")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Status != StatusCrashed || st.Reconciled == nil || !st.Reconciled.At.Equal(noticed) || st.Reconciled.Reason != "gone" {
+		t.Errorf("after MarkCrashed: %+v", st)
+	}
+	if onDisk, err := ReadStatus(running.Dir()); err != nil || onDisk.Status != StatusCrashed || onDisk.Reconciled == nil {
+		t.Errorf("status.json after MarkCrashed = %+v, %v", onDisk, err)
+	}
+	assertFiles(t, running.Dir(), InvocationFile, StatusFile)
+
+	finished, err := Begin(runs, Invocation{ExecutionID: "20261202T170000Z-00000004", Workflow: "w", PID: 1 << 30, StartedAt: start})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := finished.Finish(Final{Status: StatusSucceeded, EndedAt: start, Output: json.RawMessage(`{}`)}); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := MarkCrashed(finished.Dir(), noticed, "gone"); err != nil || st.Status != StatusSucceeded || st.Reconciled != nil {
+		t.Errorf("MarkCrashed of a finished run = %+v, %v; want it unchanged", st, err)
+	}
+}

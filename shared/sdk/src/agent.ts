@@ -7,11 +7,12 @@
 import { safeParse, toJSONSchema } from "zod";
 import type * as z from "zod";
 import { contextStorage, getContext, type ExecutionContext, type OwnedResource } from "./context.js";
-import { CancelledError, ContextClosedError, StratosError, toError } from "./errors.js";
+import { CancelledError, ContextClosedError, StratosError, issueText, toError } from "./errors.js";
 import { agentHostFor, existingAgentHost, HostError, type AgentHost, type HookTarget } from "./agent-host.js";
 import { Methods, type AfterToolCallParams, type ExecuteParams, type ExecuteResult, type ToolCallParams } from "./agent-protocol.js";
-import { AgentConfigurationError, AgentExecutionError, AgentHookError, ConcurrentUseError, StructuredOutputError, agentErrorFor } from "./agent-errors.js";
+import { AgentConfigurationError, AgentExecutionError, AgentHookError, ConcurrentUseError, StructuredOutputError, agentErrorFor, isAgentErrorCode } from "./agent-errors.js";
 import type { Schema } from "./workflow.js";
+import { toIssues } from "./validate.js";
 
 /** A system prompt: literal text, a plain file or a Handlebars template (paths relative to the workflow directory). */
 export type SystemPromptSource = string | { file: string } | { template: string };
@@ -203,7 +204,7 @@ class ConfiguredAgent implements OwnedResource, HookTarget {
     const signal = this.#ctx.signal;
     const onAbort = () => this.cancel();
     try {
-      const params: ExecuteParams = { ...this.#params(), call: call.n, prompt, templateVariables };
+      const params: ExecuteParams = { ...this.#params(), call: call.n, prompt, ...(templateVariables === undefined ? {} : { templateVariables }) };
       const host = agentHostFor(this.#ctx);
       this.#host = host;
       host.agents.set(this.#id, this);
@@ -322,10 +323,10 @@ class ConfiguredAgent implements OwnedResource, HookTarget {
       executionId: this.#ctx.executionId,
       workflow: { name: this.#ctx.workflow, dir: entry.dir },
       cwd: process.cwd(),
-      overrides: overrides as ExecuteParams["overrides"],
+      ...(overrides === undefined ? {} : { overrides: overrides as NonNullable<ExecuteParams["overrides"]> }),
       config: fields as ExecuteParams["config"],
       hooks: hostHooks.filter((h) => typeof (hooks as Record<string, unknown> | undefined)?.[h] === "function"),
-      outputSchema: schema,
+      ...(schema === undefined ? {} : { outputSchema: schema }),
     };
     return this.#wire;
   }
@@ -337,10 +338,10 @@ class ConfiguredAgent implements OwnedResource, HookTarget {
     }
     const parsed = safeParse(schema, result.value);
     if (!parsed.success) {
-      const issues = parsed.error.issues.map((i) => ({ path: i.path.map(String).join("."), message: i.message }));
+      const issues = toIssues(parsed.error.issues);
       throw new StructuredOutputError(
         this.#name,
-        `agent "${this.#name}" returned output that does not match its outputSchema: ${issues.map((i) => (i.path === "" ? i.message : `${i.path}: ${i.message}`)).join("; ")}`,
+        `agent "${this.#name}" returned output that does not match its outputSchema: ${issueText(issues)}`,
         { details: { issues } },
       );
     }
@@ -362,8 +363,11 @@ class ConfiguredAgent implements OwnedResource, HookTarget {
       case "hook_failed":
         return new AgentHookError(this.#name, err.message, { cause: call.hookError, details });
     }
-    const cls = agentErrorFor(code);
-    return new cls(this.#name, err.message, { details, code });
+    if (!isAgentErrorCode(code)) {
+      // The host and the SDK ship together, so this is a bug: keep the code in the details.
+      return new AgentExecutionError(this.#name, err.message, { details: { ...details, hostCode: code }, code: "internal" });
+    }
+    return agentErrorFor(code, this.#name, err.message, details);
   }
 
   async #runHook(name: string, fn: () => unknown): Promise<void> {

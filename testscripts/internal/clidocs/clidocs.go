@@ -179,6 +179,19 @@ func dispatcher() *cli.Command {
 	return cmd
 }
 
+// nestedRoutes are the dispatcher's commands whose tool takes the rest of
+// the command line as its own subcommands, sorted.
+func nestedRoutes() []string {
+	var names []string
+	for name, r := range dispatch.Routes {
+		if r.Nested {
+			names = append(names, name)
+		}
+	}
+	sort.Strings(names)
+	return names
+}
+
 // index is docs/cli/README.md: one line per tool.
 func index() []byte {
 	var b bytes.Buffer
@@ -187,6 +200,12 @@ func index() []byte {
 	b.WriteString("Every command and flag of every Stratos tool, generated from the commands themselves.\n")
 	b.WriteString("The same pages are man pages in [../man/](../man/) (`man -l docs/man/stratos-run.1`).\n")
 	b.WriteString("What the commands do, with examples, is in the topic pages of [the documentation](../README.md).\n\n")
+	b.WriteString("`stratos <command>` (or `st <command>`) runs the tool that owns the command with the same\n")
+	b.WriteString("arguments (`stratos build …` is `stratos-build build …`); the flags are the tool's.")
+	for _, name := range nestedRoutes() {
+		fmt.Fprintf(&b, " `stratos %s …` is `%s …`.", name, dispatch.Routes[name].Tool)
+	}
+	b.WriteString("\n\n")
 	b.WriteString("| tool | what it does | man page |\n|---|---|---|\n")
 	for _, cmd := range tools() {
 		fmt.Fprintf(&b, "| [%s](%s.md) | %s | [%s(%d)](../man/%s.%d) |\n",
