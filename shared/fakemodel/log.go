@@ -29,6 +29,8 @@ type Entry struct {
 	API    string `json:"api"`
 	Method string `json:"method"`
 	Path   string `json:"path"`
+	// Query is the raw query string (Azure's api-version travels there).
+	Query string `json:"query,omitempty"`
 	Facts
 	// Headers are the request headers, except any that may carry a
 	// credential (see loggedHeaders).
