@@ -2,7 +2,7 @@ module github.com/stratoscli/stratos/stratos-run
 
 go 1.26.8
 
-require github.com/stratoscli/stratos/shared v0.0.0
+require github.com/stratoscli/stratos/shared v0.1.0
 
 require (
 	github.com/hashicorp/go-hclog v1.6.3
@@ -19,5 +19,3 @@ require (
 	golang.org/x/text v0.44.0 // indirect
 	gopkg.in/yaml.v3 v3.0.1 // indirect
 )
-
-replace github.com/stratoscli/stratos/shared => ../shared

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"slices"
 	"time"
+
+	"github.com/stratoscli/stratos/shared/atomicfile"
 )
 
 // RecordFormat is the build record's format version. Format 2 added the
@@ -78,22 +80,7 @@ func WriteRecord(wfDir string, r *Record) error {
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(p), ".stratos-build-*.tmp")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", p, err)
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(append(data, '\n')); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write %s: %w", p, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", p, err)
-	}
-	if err := os.Rename(tmp.Name(), p); err != nil {
-		return fmt.Errorf("write %s: %w", p, err)
-	}
-	return nil
+	return atomicfile.WriteFile(p, append(data, '\n'), atomicfile.Public)
 }
 
 // RemoveRecord deletes the build record of wfDir, if any.
@@ -122,6 +109,13 @@ const (
 	ReasonRecordUnreadable = "record-unreadable"
 	ReasonOutputMissing    = "output-missing"
 	ReasonDepsMissing      = "dependencies-missing"
+	// ReasonImportOutsideRoot: a source file imports a file outside the
+	// discovery root, which the build cannot compile.
+	ReasonImportOutsideRoot = "import-outside-root"
+	// ReasonSDKNotCurrent: the workflow's build is current, but the root's
+	// installed SDK is not this Stratos's (missing, another version, or
+	// altered), so its build is replaced together with the SDK.
+	ReasonSDKNotCurrent = "sdk-not-current"
 )
 
 // Compare decides the status of the workflow in wfDir whose current parts
@@ -141,7 +135,7 @@ func CompareRecord(wfDir string, rec *Record, err error, parts Parts, key string
 		return NotBuilt, ReasonNeverBuilt
 	case !rec.Parts.Toolchain.equal(parts.Toolchain):
 		return NotBuilt, ReasonToolchainChanged
-	case !slices.Equal(rec.Parts.Files, parts.Files):
+	case !slices.Equal(rec.Parts.Files, parts.Files) || !slices.Equal(rec.Parts.Imports, parts.Imports):
 		return NotBuilt, ReasonSourcesChanged
 	case !slices.Equal(rec.Parts.References, parts.References):
 		return NotBuilt, ReasonReferenceChanged

@@ -48,11 +48,6 @@ func RunnerPath(root string) string {
 	return filepath.Join(InstalledDir(root), "dist", "runner.js")
 }
 
-// resultFD is the descriptor the loader writes its one JSON document to:
-// cmd.ExtraFiles[0] in the child. Stdout belongs to the workflow's own
-// top-level output.
-const resultFD = 3
-
 // loaderError is the document the loader writes when it fails.
 type loaderError struct {
 	Error *struct {
@@ -115,7 +110,9 @@ func runLoader(ctx context.Context, tc *toolchain.Toolchain, loader, entry strin
 	var tail tailBuffer
 	out := io.MultiWriter(stderr, &tail)
 	cmd.Stdout, cmd.Stderr = out, out
-	cmd.ExtraFiles = []*os.File{w} // fd 3 == resultFD
+	// The loader writes its one JSON document to fd 3 (ExtraFiles[0]):
+	// stdout belongs to the workflow's own top-level output.
+	cmd.ExtraFiles = []*os.File{w}
 	if err := cmd.Start(); err != nil {
 		w.Close()
 		return nil, "", fmt.Errorf("start %s: %w", tc.Node, err)

@@ -23,6 +23,7 @@ import (
 	"github.com/stratoscli/stratos/shared/version"
 	"github.com/stratoscli/stratos/stratos-agent/adapter"
 	"github.com/stratoscli/stratos/stratos-agent/adapters/claudecode"
+	"github.com/stratoscli/stratos/stratos-agent/adapters/codex"
 	testharness "github.com/stratoscli/stratos/stratos-agent/adapters/test"
 	"github.com/stratoscli/stratos/stratos-agent/admission"
 	"github.com/stratoscli/stratos/stratos-agent/agentconfig"
@@ -81,7 +82,8 @@ func New(opts Options) (*Host, error) {
 	}
 	if opts.Harnesses == nil {
 		opts.Harnesses = map[string]adapter.Harness{}
-		for _, h := range []adapter.Harness{testharness.Registration(), claudecode.Registration(claudecode.Options{Log: opts.Log})} {
+		for _, h := range []adapter.Harness{testharness.Registration(), claudecode.Registration(claudecode.Options{Log: opts.Log}),
+			codex.Registration(codex.Options{Log: opts.Log})} {
 			opts.Harnesses[h.Name] = h
 		}
 	}

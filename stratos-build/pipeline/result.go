@@ -34,6 +34,7 @@ const (
 	ReasonAgentConfig        = "agent-config-invalid"
 	ReasonCycle              = "cycle"
 	ReasonMissingReference   = "missing-reference"
+	ReasonImportOutsideRoot  = "import-outside-root"
 	ReasonDependencyFailed   = "dependency-failed"
 	ReasonDependencies       = "dependencies-failed"
 	ReasonPackageMetadata    = "package-metadata"
@@ -42,7 +43,7 @@ const (
 	ReasonDefinitionInvalid  = "definition-invalid"
 	ReasonSchemaConventions  = "schema-conventions"
 	ReasonWrapper            = "wrapper-failed"
-	ReasonToolchain          = "toolchain-failed"
+	ReasonToolchain          = "toolchain-missing" // node, npm or tsc is absent and could not be found or provisioned
 	ReasonInternal           = "internal-error"
 	ReasonEntrypointNotFound = "entrypoint-missing"
 )

@@ -57,6 +57,21 @@ func TypeName(name string) string {
 	return b.String()
 }
 
+// TypeNameClash returns the first of others (sorted) that is not name but
+// has name's TypeName, or "" when there is none. PascalCase drops hyphens,
+// so a-b and a--b (or a-1b and a1b) would export the same identifiers; the
+// build rejects such a pair, naming both, rather than invent less readable
+// identifiers for every workflow.
+func TypeNameClash(name string, others []string) string {
+	stem := TypeName(name)
+	for _, o := range others {
+		if o != name && TypeName(o) == stem {
+			return o
+		}
+	}
+	return ""
+}
+
 // FileName is the wrapper's path relative to the discovery root.
 func FileName(name string) string { return path.Join(".generated", name+".ts") }
 

@@ -30,6 +30,19 @@ func TestTypeName(t *testing.T) {
 	}
 }
 
+func TestTypeNameClash(t *testing.T) {
+	names := []string{"a--b", "a-1b", "a-b", "a1b", "ab", "review-pr"}
+	for _, tc := range []struct{ name, want string }{
+		{"a-b", "a--b"}, {"a--b", "a-b"}, {"a1b", "a-1b"}, {"ab", ""}, {"review-pr", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := TypeNameClash(tc.name, names); got != tc.want {
+				t.Errorf("TypeNameClash(%q) = %q, want %q", tc.name, got, tc.want)
+			}
+		})
+	}
+}
+
 func TestFactoryUsesTheSDKContract(t *testing.T) {
 	w := wrapper("review-pr")
 	w.Dir, w.Entrypoint = "reviews", "./src/../src/main.ts"

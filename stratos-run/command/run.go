@@ -83,6 +83,7 @@ func (x *execution) begin() error {
 	if err != nil {
 		return clierr.New("run_record_failed", "%v", err).Wrap(err)
 	}
+	reconcileStale(runs, x.log)
 	w := x.target.Workflow
 	x.id = id
 	x.record, err = records.Begin(runs, records.Invocation{

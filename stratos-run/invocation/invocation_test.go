@@ -86,8 +86,10 @@ func TestReadOverridesErrors(t *testing.T) {
 		{`@/nonexistent/o.json`, "no such file"},
 	}
 	for _, c := range cases {
-		_, err := ReadOverrides(c.value)
-		assertUsage(t, err, CodeOverridesInvalid, []string{c.want})
+		t.Run(c.value, func(t *testing.T) {
+			_, err := ReadOverrides(c.value)
+			assertUsage(t, err, CodeOverridesInvalid, []string{c.want})
+		})
 	}
 }
 

@@ -44,18 +44,7 @@ func (t *Target) Name() string { return t.Workflow.Manifest.Name }
 
 // Fresh reports whether the workflow and every workflow it imports are
 // built and the root's SDK is this CLI's: then it runs as it is.
-func (t *Target) Fresh() bool {
-	if !sdk.Current(t.Root.Root.Dir) {
-		return false
-	}
-	ok := true
-	t.walkClosure(func(w *discovery.Workflow, found bool) {
-		if !found || w.Status != freshness.Built {
-			ok = false
-		}
-	})
-	return ok
-}
+func (t *Target) Fresh() bool { return notBuiltReason(t) == "" }
 
 // walkClosure calls visit for the workflow and every workflow it imports,
 // once each; found is false for a reference the root does not have.
@@ -110,25 +99,7 @@ func (t *Target) Prepare(ctx context.Context, log hclog.Logger, stderr io.Writer
 }
 
 func notBuiltReason(t *Target) string {
-	if !sdk.Current(t.Root.Root.Dir) {
-		return "sdk-not-current"
-	}
-	reason := ""
-	t.walkClosure(func(w *discovery.Workflow, found bool) {
-		if reason != "" {
-			return
-		}
-		switch {
-		case !found:
-			reason = freshness.ReasonMissingReference
-		case w.Status != freshness.Built:
-			reason = w.Reason
-			if w != t.Workflow {
-				reason = w.Manifest.Name + ": " + w.Reason
-			}
-		}
-	})
-	return reason
+	return t.Root.StaleReason(t.Workflow, sdk.Current(t.Root.Root.Dir))
 }
 
 // Entry is the workflow's compiled entrypoint (absolute).

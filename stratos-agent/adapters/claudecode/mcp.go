@@ -3,9 +3,9 @@ package claudecode
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 
+	"github.com/stratoscli/stratos/shared/atomicfile"
 	"github.com/stratoscli/stratos/stratos-agent/adapter/mcpconfig"
 )
 
@@ -35,12 +35,8 @@ func writeMCPConfig(dir string, servers []mcpconfig.Server) (string, error) {
 		return "", err
 	}
 	path := filepath.Join(dir, "mcp-config.json")
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, b, 0o600); err != nil {
-		return "", fmt.Errorf("write MCP configuration: %w", err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		return "", fmt.Errorf("write MCP configuration: %w", err)
+	if err := atomicfile.WriteFile(path, b, atomicfile.Private); err != nil {
+		return "", fmt.Errorf("MCP configuration: %w", err)
 	}
 	return path, nil
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/stratoscli/stratos/shared/atomicfile"
 	"github.com/stratoscli/stratos/stratos-models/internal/catalog"
 	"github.com/stratoscli/stratos/stratos-models/internal/links"
 	"github.com/stratoscli/stratos/stratos-models/internal/modelsdev"
@@ -87,24 +88,9 @@ func WriteCatalog(dir string, data []byte) (string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", fmt.Errorf("create output directory: %w", err)
 	}
-	tmp, err := os.CreateTemp(dir, ".catalog-*.json")
-	if err != nil {
-		return "", fmt.Errorf("create temporary file in %s: %w", dir, err)
-	}
-	defer os.Remove(tmp.Name()) // no-op after a successful rename
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return "", fmt.Errorf("write %s: %w", tmp.Name(), err)
-	}
-	if err := tmp.Close(); err != nil {
-		return "", fmt.Errorf("close %s: %w", tmp.Name(), err)
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return "", fmt.Errorf("chmod %s: %w", tmp.Name(), err)
-	}
 	out := filepath.Join(dir, CatalogFile)
-	if err := os.Rename(tmp.Name(), out); err != nil {
-		return "", fmt.Errorf("rename %s to %s: %w", tmp.Name(), out, err)
+	if err := atomicfile.WriteFile(out, data, atomicfile.Public); err != nil {
+		return "", err
 	}
 	return out, nil
 }

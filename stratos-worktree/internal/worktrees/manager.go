@@ -8,8 +8,8 @@ package worktrees
 import (
 	"time"
 
+	"github.com/stratoscli/stratos/shared/procid"
 	"github.com/stratoscli/stratos/stratos-worktree/internal/gitx"
-	"github.com/stratoscli/stratos/stratos-worktree/internal/procid"
 	"github.com/stratoscli/stratos/stratos-worktree/internal/registry"
 )
 
