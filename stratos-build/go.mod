@@ -2,7 +2,7 @@ module github.com/stratoscli/stratos/stratos-build
 
 go 1.26.8
 
-require github.com/stratoscli/stratos/shared v0.0.0
+require github.com/stratoscli/stratos/shared v0.1.0
 
 require (
 	github.com/gofrs/flock v0.13.2
@@ -17,5 +17,3 @@ require (
 	golang.org/x/sys v0.49.0 // indirect
 	gopkg.in/yaml.v3 v3.0.1 // indirect
 )
-
-replace github.com/stratoscli/stratos/shared => ../shared

@@ -2,9 +2,12 @@ module github.com/stratoscli/stratos/stratos-models
 
 go 1.26.8
 
-require github.com/stratoscli/stratos/shared v0.0.0
+require github.com/stratoscli/stratos/shared v0.1.0
 
-require github.com/urfave/cli/v3 v3.14.0
+require (
+	github.com/pelletier/go-toml/v2 v2.4.3
+	github.com/urfave/cli/v3 v3.14.0
+)
 
 require (
 	github.com/fatih/color v1.13.0 // indirect
@@ -13,5 +16,3 @@ require (
 	github.com/mattn/go-isatty v0.0.14 // indirect
 	golang.org/x/sys v0.49.0 // indirect
 )
-
-replace github.com/stratoscli/stratos/shared => ../shared

@@ -2,7 +2,7 @@ module github.com/stratoscli/stratos/stratos-worktree
 
 go 1.26.8
 
-require github.com/stratoscli/stratos/shared v0.0.0
+require github.com/stratoscli/stratos/shared v0.1.0
 
 require (
 	github.com/gofrs/flock v0.13.2
@@ -16,5 +16,3 @@ require (
 	github.com/mattn/go-isatty v0.0.14 // indirect
 	golang.org/x/sys v0.49.0 // indirect
 )
-
-replace github.com/stratoscli/stratos/shared => ../shared

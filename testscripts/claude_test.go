@@ -24,6 +24,9 @@ import (
 //	                       (its environment names $WORK/claude-config) is left
 //	claude-waitfile <file> <text>
 //	                       wait until file contains text
+//	claude-mine <text>     wait until a process of this script (its
+//	                       environment names $WORK/claude-config) runs a
+//	                       command line containing text
 //
 // Both poll with a generous bound: they wait for something to happen, they
 // do not measure how long it takes.
@@ -52,6 +55,7 @@ func TestClaude(t *testing.T) {
 	p.Cmds["claude-proc"] = cmdClaudeProc
 	p.Cmds["claude-gone"] = cmdClaudeGone
 	p.Cmds["claude-waitfile"] = cmdClaudeWaitFile
+	p.Cmds["claude-mine"] = cmdClaudeMine
 	testscript.Run(t, p)
 }
 
@@ -148,4 +152,22 @@ func cmdClaudeWaitFile(ts *testscript.TestScript, neg bool, args []string) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	ts.Fatalf("%s does not contain %q after %s", args[0], args[1], claudePollBound)
+}
+
+func cmdClaudeMine(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: claude-mine <text>")
+	}
+	kv := "CLAUDE_CONFIG_DIR=" + ts.Getenv("CLAUDE_CONFIG_DIR")
+	deadline := time.Now().Add(claudePollBound)
+	for time.Now().Before(deadline) {
+		for _, pid := range processesWithEnv(kv) {
+			b, err := os.ReadFile(filepath.Join("/proc", pid, "cmdline"))
+			if err == nil && strings.Contains(strings.ReplaceAll(string(b), "\x00", " "), args[0]) {
+				return
+			}
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	ts.Fatalf("no process of this script runs %q after %s", args[0], claudePollBound)
 }

@@ -3,28 +3,36 @@ module github.com/stratoscli/stratos/testscripts
 go 1.26.8
 
 require (
+	github.com/cpuguy83/go-md2man/v2 v2.0.2
 	github.com/rogpeppe/go-internal v1.16.0
-	github.com/stratoscli/stratos/shared v0.0.0
-	github.com/stratoscli/stratos/stratos-agent v0.0.0
-	github.com/stratoscli/stratos/stratos-build v0.0.0
-	github.com/stratoscli/stratos/stratos-discover v0.0.0
-	github.com/stratoscli/stratos/stratos-models v0.0.0
-	github.com/stratoscli/stratos/stratos-run v0.0.0
-	github.com/stratoscli/stratos/stratos-worktree v0.0.0
+	github.com/stratoscli/stratos/shared v0.1.0
+	github.com/stratoscli/stratos/stratos-agent v0.1.0
+	github.com/stratoscli/stratos/stratos-build v0.1.0
+	github.com/stratoscli/stratos/stratos-discover v0.1.0
+	github.com/stratoscli/stratos/stratos-models v0.1.0
+	github.com/stratoscli/stratos/stratos-run v0.1.0
+	github.com/stratoscli/stratos/stratos-worktree v0.1.0
+	github.com/urfave/cli-docs/v3 v3.2.0
+	github.com/urfave/cli/v3 v3.14.0
 )
 
 require (
-	github.com/urfave/cli/v3 v3.14.0 // indirect
-	golang.org/x/sys v0.26.0 // indirect
-	golang.org/x/tools v0.26.0 // indirect
+	github.com/pelletier/go-toml/v2 v2.4.3 // indirect
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3 // indirect
+	golang.org/x/text v0.44.0 // indirect
 )
 
-replace (
-	github.com/stratoscli/stratos/shared => ../shared
-	github.com/stratoscli/stratos/stratos-agent => ../stratos-agent
-	github.com/stratoscli/stratos/stratos-build => ../stratos-build
-	github.com/stratoscli/stratos/stratos-discover => ../stratos-discover
-	github.com/stratoscli/stratos/stratos-models => ../stratos-models
-	github.com/stratoscli/stratos/stratos-run => ../stratos-run
-	github.com/stratoscli/stratos/stratos-worktree => ../stratos-worktree
+require (
+	github.com/aymerick/raymond v2.0.2+incompatible // indirect
+	github.com/fatih/color v1.13.0 // indirect
+	github.com/gofrs/flock v0.13.2 // indirect
+	github.com/google/jsonschema-go v0.4.3 // indirect
+	github.com/hashicorp/go-hclog v1.6.3 // indirect
+	github.com/mattn/go-colorable v0.1.12 // indirect
+	github.com/mattn/go-isatty v0.0.14 // indirect
+	github.com/russross/blackfriday/v2 v2.1.0 // indirect
+	golang.org/x/mod v0.43.0
+	golang.org/x/sys v0.49.0 // indirect
+	golang.org/x/tools v0.52.0 // indirect
+	gopkg.in/yaml.v3 v3.0.1 // indirect
 )

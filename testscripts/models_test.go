@@ -12,34 +12,37 @@ import (
 )
 
 // TestModels runs testdata/models: the `stratos models …` lookups and
-// candidates over the embedded catalog, and `stratos-models generate` over
-// trees written by the scripts and over the research fixture. The fixture
-// and the pinned snapshot live in the read-only shared/ directory beside the
-// repository; the test fails (never skips) when it is missing.
+// candidates over the embedded catalog, `stratos-models generate` over trees
+// written by the scripts, over the vendored sample and over the vendored
+// pinned snapshot, and scripts/refresh-models-snapshot.
 func TestModels(t *testing.T) {
-	shared := sharedDir(t)
+	repo := repoRoot(t)
 	p := params(t, "models")
 	base := p.Setup
 	p.Setup = func(env *testscript.Env) error {
 		if err := base(env); err != nil {
 			return err
 		}
-		env.Setenv("MODELS_DEV_FIXTURE", filepath.Join(shared, "fixtures", "models-dev-sample"))
+		models := filepath.Join(repo, "stratos-models")
+		env.Setenv("MODELS_DEV_FIXTURE", filepath.Join(models, "testdata", "models-dev-sample.tar.gz"))
+		env.Setenv("MODELS_DEV_SNAPSHOT", filepath.Join(models, "data", "modelsdev", "snapshot.tar.gz"))
+		env.Setenv("SHIPPED_CATALOG", filepath.Join(models, "data", "models", "catalog.v1.json"))
+		env.Setenv("REFRESH_SNAPSHOT", filepath.Join(repo, "scripts", "refresh-models-snapshot"))
 		return nil
 	}
 	p.Cmds = map[string]func(*testscript.TestScript, bool, []string){"exitcode": exitCode}
 	testscript.Run(t, p)
 }
 
-// sharedDir returns <repo>/../shared, where CI keeps a read-only copy.
-func sharedDir(t *testing.T) string {
+// repoRoot is the repository holding this module (the parent of testscripts/).
+func repoRoot(t *testing.T) string {
 	t.Helper()
-	dir, err := filepath.Abs(filepath.Join("..", "..", "shared"))
+	dir, err := filepath.Abs("..")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(filepath.Join(dir, "fixtures", "models-dev-sample", "REVISION")); err != nil {
-		t.Fatalf("the models tests need the shared/ directory beside the repository (%s): %v", dir, err)
+	if _, err := os.Stat(filepath.Join(dir, "stratos-models", "data", "modelsdev", "snapshot.tar.gz")); err != nil {
+		t.Fatalf("the models tests read the Models.dev data vendored in stratos-models: %v", err)
 	}
 	return dir
 }

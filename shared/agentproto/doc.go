@@ -3,10 +3,10 @@
 // inside the workflow's node process) and `stratos-agent serve`, the agent
 // host of one top-level execution.
 //
-// The SDK's TypeScript view of the same types is shared/sdk/src/agent-protocol.ts;
-// a test in this package parses that file and fails when a method name, an
-// error code or a field of a message differs from the Go types below, so the
-// two sides cannot drift apart.
+// The SDK's TypeScript view of the same types, shared/sdk/src/agent-protocol.ts,
+// is generated from the Go types below by package tsgen (scripts/build-sdk);
+// a test there fails when the checked-in file is stale, so the two sides
+// cannot drift apart.
 //
 // # Transport
 //

@@ -93,14 +93,14 @@ type ExecuteParams struct {
 	Cwd string `json:"cwd"`
 	// Overrides is the owning execution's invocation overrides (Overrides);
 	// raw, so the host can report malformed fields with their paths.
-	Overrides json.RawMessage `json:"overrides,omitempty"`
+	Overrides json.RawMessage `json:"overrides,omitempty" ts:"Overrides"`
 	// Config is the object's creation fields (AgentConfig), raw for the same
 	// reason.
-	Config json.RawMessage `json:"config"`
+	Config json.RawMessage `json:"config" ts:"AgentConfig"`
 	// Hooks names the tool and lifecycle hooks the object has (Hook*).
 	Hooks []string `json:"hooks,omitempty"`
 	// OutputSchema is the JSON Schema of the object's outputSchema.
-	OutputSchema      json.RawMessage            `json:"outputSchema,omitempty"`
+	OutputSchema      json.RawMessage            `json:"outputSchema,omitempty" ts:"Record<string, unknown>"`
 	Prompt            PromptSource               `json:"prompt"`
 	TemplateVariables map[string]json.RawMessage `json:"templateVariables,omitempty"`
 }
@@ -172,14 +172,14 @@ const (
 // BeforeToolCallResult is allow, deny (Reason) or modify (Arguments). A null
 // result means allow.
 type BeforeToolCallResult struct {
-	Action    string          `json:"action"`
+	Action    string          `json:"action" ts:"\"allow\" | \"deny\" | \"modify\""`
 	Reason    string          `json:"reason,omitempty"`
-	Arguments json.RawMessage `json:"arguments,omitempty"`
+	Arguments json.RawMessage `json:"arguments,omitempty" ts:"Record<string, unknown>"`
 }
 
 // AfterToolCallResult is block (Reason). A null result keeps the output.
 type AfterToolCallResult struct {
-	Action string `json:"action"`
+	Action string `json:"action" ts:"\"block\""`
 	Reason string `json:"reason,omitempty"`
 }
 

@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/stratoscli/stratos/shared/freshness"
 	"github.com/stratoscli/stratos/shared/manifest"
@@ -53,6 +54,9 @@ type Root struct {
 	// invalidNames maps a name declared by invalid or duplicate workflows to
 	// their directories, so a lookup can say "invalid" rather than "not found".
 	invalidNames map[string][]string
+
+	scannerOnce sync.Once
+	scanner     *freshness.Scanner
 }
 
 // Catalog is the content of the selected roots, in listing order.

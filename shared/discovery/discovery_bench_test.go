@@ -49,6 +49,8 @@ func syntheticRoot(tb testing.TB, n int) string {
 // files one after the other (what coreutils sha256sum does):
 //
 //	go test -bench 'ListRoot|Baseline' ./discovery/
+//
+// BenchmarkListRootSharedLib adds a shared lib/ every workflow imports.
 func BenchmarkListRoot(b *testing.B) {
 	root := syntheticRoot(b, 200)
 	b.ResetTimer()
@@ -60,6 +62,56 @@ func BenchmarkListRoot(b *testing.B) {
 		if err := c.FreshenAll(); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkListRootSharedLib is BenchmarkListRoot with every workflow also
+// importing a chain of five files in the root's shared lib/. One listing
+// reads the lib once, not once per workflow, so it should cost about what
+// BenchmarkListRoot costs.
+func BenchmarkListRootSharedLib(b *testing.B) {
+	root := syntheticRoot(b, 200)
+	ts := strings.Repeat("export const v = \"0123456789abcdefghijklmnopqrstuvwxyz\";\n", 250)
+	for i, f := range []string{"a", "b", "c", "d", "e"} {
+		next := ""
+		if i < 4 {
+			next = fmt.Sprintf("import \"./%c.js\";\n", 'a'+i+1)
+		}
+		writeBenchFile(b, filepath.Join(root, "lib", f+".ts"), next+ts)
+	}
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), "wf-") {
+			p := filepath.Join(root, e.Name(), "workflow.ts")
+			data, err := os.ReadFile(p)
+			if err != nil {
+				b.Fatal(err)
+			}
+			writeBenchFile(b, p, "import \"../lib/a.js\";\n"+string(data))
+		}
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		c, err := Load([]roots.Root{{Kind: roots.Project, Dir: root}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := c.FreshenAll(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func writeBenchFile(tb testing.TB, p, content string) {
+	tb.Helper()
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		tb.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		tb.Fatal(err)
 	}
 }
 

@@ -39,7 +39,7 @@ func (r *Root) freshen(targets []*Workflow, lazy bool) error {
 		errs := make([]error, len(round))
 		parallel(len(round), func(i int) {
 			if w := round[i]; !w.scanned || (!lazy && !w.hashed) {
-				errs[i] = w.scan(lazy)
+				errs[i] = w.scan(r.sourceScanner(), lazy)
 			}
 		})
 		for _, err := range errs {
@@ -71,13 +71,13 @@ func (r *Root) freshen(targets []*Workflow, lazy bool) error {
 // build record.
 // The build record is read here too, on the same worker, so that comparing
 // keys later needs no I/O.
-func (w *Workflow) scan(lazy bool) error {
+func (w *Workflow) scan(s *freshness.Scanner, lazy bool) error {
 	var err error
 	w.record, w.recordErr = freshness.ReadRecord(w.Dir)
 	if lazy && w.record == nil && w.recordErr == nil {
-		w.Sources, err = freshness.ScanReferences(w.Dir)
+		w.Sources, err = s.References(w.Dir)
 	} else {
-		w.Sources, err = freshness.ScanSources(w.Dir)
+		w.Sources, err = s.Sources(w.Dir)
 		w.hashed = err == nil
 	}
 	w.scanned = err == nil
@@ -109,7 +109,7 @@ func (r *Root) hashReferenced(closure []*Workflow) error {
 		}
 	}
 	errs := make([]error, len(need))
-	parallel(len(need), func(i int) { errs[i] = need[i].scan(false) })
+	parallel(len(need), func(i int) { errs[i] = need[i].scan(r.sourceScanner(), false) })
 	return errors.Join(errs...)
 }
 
@@ -134,7 +134,7 @@ func (r *Root) computeKey(w *Workflow, state map[*Workflow]int) {
 		return
 	}
 	state[w] = 1
-	parts := freshness.Parts{Toolchain: freshness.CurrentToolchain(), Files: w.Sources.Files}
+	parts := w.Sources.Parts()
 	reason := ""
 	for _, name := range w.Sources.References {
 		child, ok := r.Workflows[name]
@@ -155,6 +155,9 @@ func (r *Root) computeKey(w *Workflow, state map[*Workflow]int) {
 		}
 		parts.References = append(parts.References, ref)
 	}
+	if len(w.Sources.OutsideRoot) > 0 {
+		reason = freshness.ReasonImportOutsideRoot
+	}
 	if !w.hashed {
 		// Listing skipped hashing: no record, so never built whatever the key.
 		w.Status, w.Reason = freshness.NotBuilt, reason
@@ -173,6 +176,14 @@ func (r *Root) computeKey(w *Workflow, state map[*Workflow]int) {
 	}
 	w.freshened = true
 	state[w] = 2
+}
+
+// sourceScanner returns the root's Scanner, created on first use: one per
+// Root, and so per invocation, so a file many workflows import is hashed
+// once.
+func (r *Root) sourceScanner() *freshness.Scanner {
+	r.scannerOnce.Do(func() { r.scanner = freshness.NewScanner(r.Root.Dir) })
+	return r.scanner
 }
 
 // MissingReferences returns the names w imports that its root does not

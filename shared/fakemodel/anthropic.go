@@ -186,7 +186,7 @@ func (rp anthropicReply) stopReason() string {
 		return rp.turn.StopReason
 	}
 	for _, b := range rp.turn.Reply {
-		if b.ToolUse != nil || b.StructuredOutput != nil {
+		if b.ToolUse != nil || b.StructuredOutput != nil || b.CustomToolCall != nil {
 			return "tool_use"
 		}
 	}
@@ -226,6 +226,9 @@ func (rp anthropicReply) blocks() []contentBlock {
 		case b.StructuredOutput != nil:
 			out[i] = contentBlock{Type: "tool_use", ID: fmt.Sprintf("toolu_fake_%d_%d", rp.seq, i),
 				Name: "StructuredOutput", Input: compactObject(b.StructuredOutput)}
+		case b.CustomToolCall != nil:
+			in, _ := json.Marshal(map[string]string{"input": b.CustomToolCall.Input})
+			out[i] = contentBlock{Type: "tool_use", ID: fmt.Sprintf("toolu_fake_%d_%d", rp.seq, i), Name: b.CustomToolCall.Name, Input: in}
 		}
 	}
 	return out

@@ -2,13 +2,14 @@
 // CLIs call, for tests: the real harness (claude, codex, opencode) runs
 // unchanged and talks to this server on 127.0.0.1; only the model is fake.
 //
-// One Fake serves every API it knows from one script: today the Anthropic
+// One Fake serves every API it knows from one script: the Anthropic
 // Messages API (POST /v1/messages streaming and not, POST
-// /v1/messages/count_tokens). Each API is one handler type that turns its
-// request into the API-independent Facts, asks the shared turn queue for
-// the next scripted Turn, and renders that turn in its own wire format
-// (anthropic.go). The OpenAI Responses and Chat Completions APIs and Ollama's
-// /api/tags and /api/show slot in beside it the same way.
+// /v1/messages/count_tokens) and the OpenAI Responses API (POST
+// /v1/responses, and the Azure-style /openai/responses). Each API is one
+// handler type that turns its request into the API-independent Facts, asks
+// the shared turn queue for the next scripted Turn, and renders that turn in
+// its own wire format (anthropic.go, responses.go). Chat Completions and
+// Ollama's /api/tags and /api/show slot in beside them the same way.
 //
 // A Script is a list of turns, each answering one model request: text,
 // thinking, tool calls, the StructuredOutput tool call, API errors, delays.
@@ -18,6 +19,6 @@
 // asked, in a JSON Lines file) that tests assert on: the tools offered, the
 // system prompt, the prompt, what each tool_result said, which turn answered.
 //
-// The README section "Testing against a fake model" documents the script
-// format and the testscript commands.
+// docs/fake-model.md documents the script format and the testscript
+// commands.
 package fakemodel

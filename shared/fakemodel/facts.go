@@ -3,6 +3,8 @@ package fakemodel
 // The APIs a Fake speaks, as named in Match.API and Entry.API.
 const (
 	APIAnthropic = "anthropic"
+	// APIResponses is the OpenAI Responses API (POST /v1/responses).
+	APIResponses = "responses"
 )
 
 // Facts is the API-independent view of a model request: what the turn

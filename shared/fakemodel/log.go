@@ -7,8 +7,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"sync"
+
+	"github.com/stratoscli/stratos/shared/atomicfile"
 )
 
 // Outcomes of a logged request.
@@ -28,6 +29,8 @@ type Entry struct {
 	API    string `json:"api"`
 	Method string `json:"method"`
 	Path   string `json:"path"`
+	// Query is the raw query string (Azure's api-version travels there).
+	Query string `json:"query,omitempty"`
 	Facts
 	// Headers are the request headers, except any that may carry a
 	// credential (see loggedHeaders).
@@ -109,21 +112,10 @@ func (l *Log) flushLocked() {
 }
 
 func writeFileAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return fmt.Errorf("write log: %w", err)
-	}
-	_, werr := tmp.Write(data)
-	cerr := tmp.Close()
-	if werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Rename(tmp.Name(), path)
-	}
-	if werr != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("write log %s: %w", path, werr)
+	// The log is rewritten after every request: readers need whole
+	// versions, not ones that survive a power loss.
+	if err := atomicfile.WriteFile(path, data, atomicfile.Public, atomicfile.NoSync()); err != nil {
+		return fmt.Errorf("fake model log: %w", err)
 	}
 	return nil
 }

@@ -46,7 +46,7 @@ type Turn struct {
 
 // Match restricts a turn to some requests. Empty fields match anything.
 type Match struct {
-	// API is "anthropic" (more APIs to come).
+	// API is "anthropic" or "responses" (the OpenAI Responses API).
 	API string `json:"api,omitempty"`
 	// Model must equal the request's model.
 	Model string `json:"model,omitempty"`
@@ -65,23 +65,43 @@ type Block struct {
 	// StructuredOutput is Claude Code's structured-output tool call: a
 	// tool_use named StructuredOutput whose input is this JSON object.
 	StructuredOutput json.RawMessage `json:"structuredOutput,omitempty"`
+	// CustomToolCall is a Responses API custom tool call (free-form text
+	// input, e.g. Codex's apply_patch). The Anthropic API renders it as a
+	// tool_use whose input is {"input": <text>}.
+	CustomToolCall *CustomToolCall `json:"customToolCall,omitempty"`
+}
+
+// CustomToolCall is a call of a free-form (custom) tool.
+type CustomToolCall struct {
+	// ID defaults to call_fake_<request>_<block index>.
+	ID    string `json:"id,omitempty"`
+	Name  string `json:"name"`
+	Input string `json:"input"`
 }
 
 // ToolUse is a tool call the model makes.
 type ToolUse struct {
-	// ID defaults to toolu_fake_<request>_<block index>.
+	// ID defaults to toolu_fake_<request>_<block index> (Anthropic) or
+	// call_fake_<request>_<block index> (Responses).
 	ID    string          `json:"id,omitempty"`
 	Name  string          `json:"name"`
 	Input json.RawMessage `json:"input,omitempty"` // a JSON object; default {}
+	// Namespace is the Responses API's tool namespace of the call (Codex
+	// offers each MCP server's tools as namespace "mcp__<server>" and only
+	// dispatches calls that name it). The Anthropic API ignores it.
+	Namespace string `json:"namespace,omitempty"`
 }
 
 // Usage is the token usage reported for a reply (defaults: 100 input, 10
-// output).
+// output). The Responses API reports CacheReadInputTokens as cached input
+// tokens and has no cache-creation count.
 type Usage struct {
 	InputTokens              int `json:"inputTokens,omitempty"`
 	OutputTokens             int `json:"outputTokens,omitempty"`
 	CacheCreationInputTokens int `json:"cacheCreationInputTokens,omitempty"`
 	CacheReadInputTokens     int `json:"cacheReadInputTokens,omitempty"`
+	// ReasoningTokens are the output tokens spent reasoning (Responses API).
+	ReasoningTokens int `json:"reasoningTokens,omitempty"`
 }
 
 // ErrorReply is an API error. Kind fills in the status, type and message
@@ -95,12 +115,16 @@ type ErrorReply struct {
 	Status  int    `json:"status,omitempty"`
 	Type    string `json:"type,omitempty"`
 	Message string `json:"message,omitempty"`
+	// Code is the Responses API's error code (e.g. model_not_found);
+	// Kind fills it in. The Anthropic API has none and ignores it.
+	Code string `json:"code,omitempty"`
 	// RetryAfter is the retry-after header in seconds.
 	RetryAfter int `json:"retryAfter,omitempty"`
 	// Headers are extra response headers (e.g. x-should-retry).
 	Headers map[string]string `json:"headers,omitempty"`
-	// MidStream sends the error as an SSE error event after message_start
-	// (streaming requests only; HTTP status stays 200).
+	// MidStream sends the error inside the stream (streaming requests
+	// only; HTTP status stays 200): an error event after message_start
+	// (Anthropic), response.failed after response.created (Responses).
 	MidStream bool `json:"midStream,omitempty"`
 }
 
@@ -183,8 +207,8 @@ func (t Turn) validate() error {
 	if t.Times > 0 && t.Repeat {
 		return errors.New("times and repeat are exclusive")
 	}
-	if t.Match.API != "" && t.Match.API != APIAnthropic {
-		return fmt.Errorf("match.api: unknown API %q (known: %s)", t.Match.API, APIAnthropic)
+	if t.Match.API != "" && t.Match.API != APIAnthropic && t.Match.API != APIResponses {
+		return fmt.Errorf("match.api: unknown API %q (known: %s, %s)", t.Match.API, APIAnthropic, APIResponses)
 	}
 	if (len(t.Reply) == 0) == (t.Error == nil) {
 		return errors.New("needs exactly one of reply and error")
@@ -204,13 +228,13 @@ func (t Turn) validate() error {
 
 func (b Block) validate() error {
 	n := 0
-	for _, set := range []bool{b.Text != nil, b.Thinking != nil, b.ToolUse != nil, b.StructuredOutput != nil} {
+	for _, set := range []bool{b.Text != nil, b.Thinking != nil, b.ToolUse != nil, b.StructuredOutput != nil, b.CustomToolCall != nil} {
 		if set {
 			n++
 		}
 	}
 	if n != 1 {
-		return errors.New("needs exactly one of text, thinking, toolUse, structuredOutput")
+		return errors.New("needs exactly one of text, thinking, toolUse, structuredOutput, customToolCall")
 	}
 	if b.Signature != "" && b.Thinking == nil {
 		return errors.New("signature belongs to a thinking block")
@@ -222,6 +246,10 @@ func (b Block) validate() error {
 		}
 		if b.ToolUse.Input != nil && !isJSONObject(b.ToolUse.Input) {
 			return fmt.Errorf("toolUse.input must be a JSON object, got %s", b.ToolUse.Input)
+		}
+	case b.CustomToolCall != nil:
+		if b.CustomToolCall.Name == "" {
+			return errors.New("customToolCall.name is empty")
 		}
 	case b.StructuredOutput != nil:
 		if !isJSONObject(b.StructuredOutput) {

@@ -91,13 +91,15 @@ func TestErrorKindsFillTheRealAPIsValues(t *testing.T) {
 		{ErrorReply{Status: 418, Type: "teapot_error"}, 418, "teapot_error", "", 0},
 	}
 	for _, c := range cases {
-		r, err := c.e.resolve("claude-x")
-		if err != nil {
-			t.Errorf("%+v: %v", c.e, err)
-			continue
-		}
-		if r.Status != c.status || r.Type != c.typ || r.Message != c.msg || r.RetryAfter != c.retry {
-			t.Errorf("%+v resolved to %+v", c.e, r)
-		}
+		t.Run(c.e.Kind+c.e.Type, func(t *testing.T) {
+			r, err := c.e.resolve("claude-x")
+			if err != nil {
+				t.Errorf("%+v: %v", c.e, err)
+				return
+			}
+			if r.Status != c.status || r.Type != c.typ || r.Message != c.msg || r.RetryAfter != c.retry {
+				t.Errorf("%+v resolved to %+v", c.e, r)
+			}
+		})
 	}
 }

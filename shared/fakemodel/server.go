@@ -46,6 +46,7 @@ func New(s Script, opts Options) (*Fake, error) {
 func (f *Fake) Handler() http.Handler {
 	mux := http.NewServeMux()
 	anthropicAPI{f}.register(mux)
+	responsesAPI{f}.register(mux)
 	mux.HandleFunc("/", f.notFound)
 	return mux
 }
@@ -122,7 +123,7 @@ func readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
 
 // newEntry starts a log entry for request r.
 func newEntry(r *http.Request, api string, facts Facts, body []byte) Entry {
-	return Entry{API: api, Method: r.Method, Path: r.URL.Path, Facts: facts, Headers: loggedHeaders(r.Header),
+	return Entry{API: api, Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Facts: facts, Headers: loggedHeaders(r.Header),
 		Auth: authKind(r.Header), Outcome: OutcomePending, Body: jsonOrNil(body)}
 }
 

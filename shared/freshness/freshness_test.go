@@ -126,6 +126,10 @@ func TestCompare(t *testing.T) {
 	if err := WriteRecord(dir, rec); err != nil {
 		t.Fatal(err)
 	}
+	// Build records are for everyone who reads the project, not private.
+	if fi, err := os.Stat(filepath.Join(dir, RecordFile)); err != nil || fi.Mode().Perm() != 0o644 {
+		t.Fatalf("record mode: %v, %v; want 0644", fi, err)
+	}
 	if s, r := Compare(dir, parts, key); r != ReasonOutputMissing {
 		t.Fatalf("no output: %s %s", s, r)
 	}
@@ -137,6 +141,11 @@ func TestCompare(t *testing.T) {
 	other.Files = []FileHash{{Path: "workflow.ts", SHA256: "ff"}}
 	if _, r := Compare(dir, other, other.Key()); r != ReasonSourcesChanged {
 		t.Fatalf("sources: %s", r)
+	}
+	other = parts
+	other.Imports = []FileHash{{Path: "lib/shared.ts", SHA256: "ee"}}
+	if _, r := Compare(dir, other, other.Key()); r != ReasonSourcesChanged {
+		t.Fatalf("imports: %s", r)
 	}
 	other = parts
 	other.References = []Reference{{Name: "c", Key: "k"}}

@@ -48,6 +48,7 @@ type Reference struct {
 type Parts struct {
 	Toolchain  Toolchain   `json:"toolchain"`
 	Files      []FileHash  `json:"files"`
+	Imports    []FileHash  `json:"imports,omitempty"`
 	References []Reference `json:"references"`
 }
 
@@ -59,6 +60,11 @@ func (p Parts) Key() string {
 		strings.Join(p.Toolchain.CompilerFlags, " "))
 	for _, f := range p.Files {
 		fmt.Fprintf(&b, "file %q %s\n", f.Path, f.SHA256)
+	}
+	// Imported files outside the workflow's directory come after its own
+	// files, so the key of a workflow that has none is what it always was.
+	for _, f := range p.Imports {
+		fmt.Fprintf(&b, "import %q %s\n", f.Path, f.SHA256)
 	}
 	for _, r := range p.References {
 		fmt.Fprintf(&b, "ref %s %s\n", r.Name, r.Key)

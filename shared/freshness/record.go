@@ -9,10 +9,14 @@ import (
 	"path/filepath"
 	"slices"
 	"time"
+
+	"github.com/stratoscli/stratos/shared/atomicfile"
 )
 
-// RecordFormat is the build record's format version.
-const RecordFormat = 1
+// RecordFormat is the build record's format version. Format 2 added the
+// output schema: an older record reads as unreadable, so the workflow is
+// built again and gains one.
+const RecordFormat = 2
 
 // RecordFile is the build record's path inside a workflow directory.
 const RecordFile = "dist/.stratos-build.json"
@@ -28,8 +32,12 @@ type Record struct {
 	// WrapperSHA256 is the hash of the child-workflow wrapper the build
 	// generated (<root>/.generated/<name>.ts), so a later build can tell a
 	// current wrapper from a missing or edited one without running node.
-	WrapperSHA256 string    `json:"wrapperSha256,omitempty"`
-	BuiltAt       time.Time `json:"builtAt"`
+	WrapperSHA256 string `json:"wrapperSha256,omitempty"`
+	// OutputSchema is the workflow's output contract as JSON Schema, as the
+	// build loaded it: `stratos run` checks the runtime's reported output
+	// against it, independently of the runtime's own check.
+	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
+	BuiltAt      time.Time       `json:"builtAt"`
 }
 
 // CompiledEntry returns the compiled entrypoint of the workflow in wfDir,
@@ -72,22 +80,7 @@ func WriteRecord(wfDir string, r *Record) error {
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(p), ".stratos-build-*.tmp")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", p, err)
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(append(data, '\n')); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write %s: %w", p, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", p, err)
-	}
-	if err := os.Rename(tmp.Name(), p); err != nil {
-		return fmt.Errorf("write %s: %w", p, err)
-	}
-	return nil
+	return atomicfile.WriteFile(p, append(data, '\n'), atomicfile.Public)
 }
 
 // RemoveRecord deletes the build record of wfDir, if any.
@@ -116,6 +109,13 @@ const (
 	ReasonRecordUnreadable = "record-unreadable"
 	ReasonOutputMissing    = "output-missing"
 	ReasonDepsMissing      = "dependencies-missing"
+	// ReasonImportOutsideRoot: a source file imports a file outside the
+	// discovery root, which the build cannot compile.
+	ReasonImportOutsideRoot = "import-outside-root"
+	// ReasonSDKNotCurrent: the workflow's build is current, but the root's
+	// installed SDK is not this Stratos's (missing, another version, or
+	// altered), so its build is replaced together with the SDK.
+	ReasonSDKNotCurrent = "sdk-not-current"
 )
 
 // Compare decides the status of the workflow in wfDir whose current parts
@@ -135,7 +135,7 @@ func CompareRecord(wfDir string, rec *Record, err error, parts Parts, key string
 		return NotBuilt, ReasonNeverBuilt
 	case !rec.Parts.Toolchain.equal(parts.Toolchain):
 		return NotBuilt, ReasonToolchainChanged
-	case !slices.Equal(rec.Parts.Files, parts.Files):
+	case !slices.Equal(rec.Parts.Files, parts.Files) || !slices.Equal(rec.Parts.Imports, parts.Imports):
 		return NotBuilt, ReasonSourcesChanged
 	case !slices.Equal(rec.Parts.References, parts.References):
 		return NotBuilt, ReasonReferenceChanged

@@ -4,9 +4,11 @@
 // The key covers exactly what a build depends on: the workflow's TypeScript
 // sources, package.json, package-lock.json and workflow.yaml (without the
 // runtime-only sections), each with its relative path so that additions,
-// deletions and renames change the key; the keys of the child workflows it
-// imports through ../.generated/<name>.js; and the Stratos version and
-// compiler settings. Discovery, build, describe, schema and run all compute
+// deletions and renames change the key; every other source file the
+// compiler reads for it by following relative imports (a shared lib/ of the
+// root, files reached through symlinks), with its path in the root; the keys
+// of the child workflows it imports through ../.generated/<name>.js; and the
+// Stratos version and compiler settings. Discovery, build, describe, schema and run all compute
 // it with this package so they can never disagree about "fresh".
 package freshness
 
@@ -41,30 +43,70 @@ type FileHash struct {
 // Sources is what a workflow's authored files contribute to its key.
 type Sources struct {
 	Files []FileHash `json:"files"`
+	// Imports are the source files the workflow's files import, directly
+	// or transitively, that its own directory walk does not cover: a shared
+	// lib/ of the root, another workflow's file, a file reached through a
+	// symlink. Paths are relative to the discovery root, as seen from the
+	// importing workflow; hashes are of the content the path leads to.
+	Imports []FileHash `json:"imports"`
 	// References are the child workflows imported through the root's
 	// .generated/ wrappers, sorted and deduplicated.
 	References []string `json:"references"`
 	// ImportedBy maps each reference to the first file importing it, so
 	// a missing reference can be reported where it is written.
 	ImportedBy map[string]string `json:"-"`
+	// OutsideRoot are the imports that resolve outside the discovery root:
+	// tsc cannot compile them into the mirrored dist/ layout, so such a
+	// workflow cannot be built.
+	OutsideRoot []OutsideImport `json:"-"`
+}
+
+// Parts returns the key parts the sources determine with this Stratos's
+// toolchain; the references' keys are the caller's to add.
+func (s Sources) Parts() Parts {
+	return Parts{Toolchain: CurrentToolchain(), Files: s.Files, Imports: s.Imports}
 }
 
 // Directories at the top of a workflow that hold generated or installed
 // files; node_modules and dot-directories are skipped at any depth.
 var generatedTopDirs = map[string]bool{"dist": true, "generated": true, "node_modules": true}
 
-// ScanSources hashes the authored files of the workflow in wfDir and finds
-// the child workflows it references.
-func ScanSources(wfDir string) (Sources, error) { return scan(wfDir, true) }
+// ScanSources hashes the sources of the workflow in wfDir, whose parent
+// directory is its discovery root (workflows live directly in their root).
+// Callers scanning several workflows of a root share one Scanner instead.
+func ScanSources(wfDir string) (Sources, error) {
+	return NewScanner(filepath.Dir(wfDir)).Sources(wfDir)
+}
 
-// ScanReferences lists the authored files and finds the referenced child
-// workflows like ScanSources, without hashing: the file hashes are empty.
-// Listing uses it for workflows that have no build record, whose key nobody
-// needs.
-func ScanReferences(wfDir string) (Sources, error) { return scan(wfDir, false) }
+// Sources hashes the authored files of the workflow in wfDir and the
+// source files they import, and finds the child workflows it references.
+func (s *Scanner) Sources(wfDir string) (Sources, error) { return s.scan(wfDir, true) }
 
-func scan(wfDir string, hash bool) (Sources, error) {
+// References lists the sources and finds the referenced child workflows
+// like Sources, without hashing the workflow's own files: their hashes are
+// empty. Listing uses it for workflows that have no build record, whose key
+// nobody needs.
+func (s *Scanner) References(wfDir string) (Sources, error) { return s.scan(wfDir, false) }
+
+func (s *Scanner) scan(wfDir string, hash bool) (Sources, error) {
 	src := Sources{ImportedBy: map[string]string{}}
+	own, err := walkWorkflow(wfDir, hash, &src)
+	if err != nil {
+		return Sources{}, err
+	}
+	if err := s.follow(own, &src, hash); err != nil {
+		return Sources{}, err
+	}
+	sort.Slice(src.Files, func(i, j int) bool { return src.Files[i].Path < src.Files[j].Path })
+	sort.Slice(src.Imports, func(i, j int) bool { return src.Imports[i].Path < src.Imports[j].Path })
+	sort.Strings(src.References)
+	return src, nil
+}
+
+// walkWorkflow adds the authored files of the workflow in wfDir to src,
+// notes its references, and returns what following its imports needs.
+func walkWorkflow(wfDir string, hash bool, src *Sources) (*ownFiles, error) {
+	own := &ownFiles{dir: filepath.Clean(wfDir), regular: map[string]bool{}, symlinked: map[string]bool{}}
 	bp := buffers.Get().(*[]byte)
 	defer buffers.Put(bp)
 	buf := *bp
@@ -94,19 +136,29 @@ func scan(wfDir string, hash bool) (Sources, error) {
 				return err
 			}
 			src.Files = append(src.Files, FileHash{Path: rel, SHA256: maybeSum(data, hash)})
-			// Only an import of a root-level wrapper can reference another
-			// workflow, and its specifier always contains this text: most
-			// files need no scan at all.
-			if !bytes.Contains(data, generatedMarker) {
+			if d.Type()&fs.ModeSymlink != 0 {
+				real, err := filepath.EvalSymlinks(p)
+				if err != nil {
+					return fmt.Errorf("read %s: %w", p, err)
+				}
+				own.symlinked[real] = true
+			} else {
+				own.regular[rel] = true
+			}
+			// Every relative specifier contains "./": most files that
+			// import nothing of their own need no scan at all.
+			if !bytes.Contains(data, relativeMarker) {
 				return nil
 			}
 			for _, spec := range importscan.Specifiers(string(data)) {
-				if name, ok := importscan.WorkflowReference(base+"/"+rel, spec); ok {
-					if _, seen := src.ImportedBy[name]; !seen {
-						src.ImportedBy[name] = p
-						src.References = append(src.References, name)
-					}
+				if !importscan.IsRelative(spec) {
+					continue
 				}
+				if name, ok := importscan.WorkflowReference(base+"/"+rel, spec); ok {
+					src.addReference(name, p)
+					continue
+				}
+				own.pending = append(own.pending, pendingImport{file: p, spec: strings.Clone(spec)})
 			}
 		case top && (rel == "package.json" || rel == "package-lock.json"):
 			if !hash {
@@ -131,15 +183,17 @@ func scan(wfDir string, hash bool) (Sources, error) {
 		}
 		return nil
 	})
-	if err != nil {
-		return Sources{}, err
-	}
-	sort.Slice(src.Files, func(i, j int) bool { return src.Files[i].Path < src.Files[j].Path })
-	sort.Strings(src.References)
-	return src, nil
+	return own, err
 }
 
-var generatedMarker = []byte(importscan.GeneratedDir + "/")
+func (s *Sources) addReference(name, file string) {
+	if _, seen := s.ImportedBy[name]; !seen {
+		s.ImportedBy[name] = file
+		s.References = append(s.References, name)
+	}
+}
+
+var relativeMarker = []byte("./")
 
 // buffers recycles read buffers across files and goroutines: listing a large
 // root reads thousands of files, and a fresh allocation per file made the

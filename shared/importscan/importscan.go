@@ -144,7 +144,7 @@ var wrapperFile = regexp.MustCompile(`^([a-z][a-z0-9-]{0,63})\.js$`)
 // imported from a file at fileRel (a slash path relative to the discovery
 // root, e.g. "review/lib/x.ts"), resolves to <root>/.generated/<name>.js.
 func WorkflowReference(fileRel, spec string) (string, bool) {
-	if !strings.HasPrefix(spec, "./") && !strings.HasPrefix(spec, "../") {
+	if !IsRelative(spec) {
 		return "", false
 	}
 	target := path.Join(path.Dir(fileRel), spec)
@@ -157,4 +157,32 @@ func WorkflowReference(fileRel, spec string) (string, bool) {
 		return "", false
 	}
 	return m[1], true
+}
+
+// IsRelative reports whether spec is a relative module specifier ("./x.js",
+// "../lib/y.js"): the only kind that names an authored source file rather
+// than an installed package.
+func IsRelative(spec string) bool {
+	return strings.HasPrefix(spec, "./") || strings.HasPrefix(spec, "../")
+}
+
+// SourceCandidates returns the files tsc would read for an import of target
+// (a relative specifier already joined to the importing file's directory),
+// most preferred first. Under NodeNext an import names the compiled file, so
+// "x.js" is compiled from x.ts (or typed by x.d.ts); an extensionless
+// specifier (CommonJS packages only) may also name a directory's index.
+func SourceCandidates(target string) []string {
+	ext := path.Ext(target)
+	base := strings.TrimSuffix(target, ext)
+	switch ext {
+	case ".js":
+		return []string{base + ".ts", base + ".tsx", base + ".d.ts"}
+	case ".mjs":
+		return []string{base + ".mts", base + ".d.mts"}
+	case ".cjs":
+		return []string{base + ".cts", base + ".d.cts"}
+	case ".ts", ".mts", ".cts", ".tsx", ".json":
+		return []string{target}
+	}
+	return []string{target + ".ts", target + ".tsx", target + ".d.ts", target + "/index.ts", target + "/index.d.ts"}
 }

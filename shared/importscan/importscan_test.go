@@ -50,9 +50,42 @@ func TestWorkflowReference(t *testing.T) {
 		{"parent/workflow.ts", "../.generated/sub/child.js", "", false},
 	}
 	for _, c := range cases {
-		got, ok := WorkflowReference(c.file, c.spec)
-		if got != c.want || ok != c.ok {
-			t.Errorf("WorkflowReference(%q, %q) = %q, %v; want %q, %v", c.file, c.spec, got, ok, c.want, c.ok)
-		}
+		t.Run(c.file+" "+c.spec, func(t *testing.T) {
+			got, ok := WorkflowReference(c.file, c.spec)
+			if got != c.want || ok != c.ok {
+				t.Errorf("WorkflowReference(%q, %q) = %q, %v; want %q, %v", c.file, c.spec, got, ok, c.want, c.ok)
+			}
+		})
+	}
+}
+
+func TestSourceCandidates(t *testing.T) {
+	cases := []struct {
+		name, target string
+		want         []string
+	}{
+		{"js names ts", "lib/fanout.js", []string{"lib/fanout.ts", "lib/fanout.tsx", "lib/fanout.d.ts"}},
+		{"mjs names mts", "lib/a.mjs", []string{"lib/a.mts", "lib/a.d.mts"}},
+		{"cjs names cts", "lib/a.cjs", []string{"lib/a.cts", "lib/a.d.cts"}},
+		{"ts extension kept", "lib/a.ts", []string{"lib/a.ts"}},
+		{"json kept", "lib/data.json", []string{"lib/data.json"}},
+		{"extensionless", "lib/a", []string{"lib/a.ts", "lib/a.tsx", "lib/a.d.ts", "lib/a/index.ts", "lib/a/index.d.ts"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := SourceCandidates(c.target); !reflect.DeepEqual(got, c.want) {
+				t.Errorf("SourceCandidates(%q) = %q, want %q", c.target, got, c.want)
+			}
+		})
+	}
+}
+
+func TestIsRelative(t *testing.T) {
+	for spec, want := range map[string]bool{"./a.js": true, "../lib/a.js": true, "zod": false, "/abs/a.js": false, ".hidden": false} {
+		t.Run(spec, func(t *testing.T) {
+			if got := IsRelative(spec); got != want {
+				t.Errorf("IsRelative(%q) = %v, want %v", spec, got, want)
+			}
+		})
 	}
 }

@@ -26,7 +26,8 @@ const FileName = "workflow.yaml"
 // DefaultEntrypoint is used when the manifest names none.
 const DefaultEntrypoint = "workflow.ts"
 
-// Limits from the specification, in Unicode code points.
+// Limits of the workflow.yaml fields (docs/workflows.md), in Unicode code
+// points.
 const (
 	MaxNameLength             = 64
 	MaxShortDescriptionLength = 200

@@ -58,9 +58,11 @@ func TestProblems(t *testing.T) {
 		{"name: a\nshortDescription: s\nlongDescription: L\nextra: 1\n", "extra:unknown_field"},
 	}
 	for _, c := range cases {
-		_, ps := Parse("d", "f", []byte(c.yaml))
-		if got := codes(ps); got != c.want {
-			t.Errorf("Parse(%q) problems = %q, want %q", c.yaml, got, c.want)
-		}
+		t.Run(c.yaml, func(t *testing.T) {
+			_, ps := Parse("d", "f", []byte(c.yaml))
+			if got := codes(ps); got != c.want {
+				t.Errorf("Parse(%q) problems = %q, want %q", c.yaml, got, c.want)
+			}
+		})
 	}
 }

@@ -13,9 +13,9 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 
+	"github.com/stratoscli/stratos/shared/atomicfile"
 	"github.com/stratoscli/stratos/shared/clierr"
 )
 
@@ -151,24 +151,8 @@ func nextLineIndent(rest []byte) (string, bool) {
 }
 
 func writeAtomic(path string, data []byte, mode fs.FileMode) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-")
-	if err != nil {
-		return clierr.New("package_json_write", "write %s: %v", path, err).Wrap(err)
-	}
-	defer os.Remove(tmp.Name()) // a no-op after the rename
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return clierr.New("package_json_write", "write %s: %v", path, err).Wrap(err)
-	}
-	if err := tmp.Chmod(mode); err != nil {
-		tmp.Close()
-		return clierr.New("package_json_write", "write %s: %v", path, err).Wrap(err)
-	}
-	if err := tmp.Close(); err != nil {
-		return clierr.New("package_json_write", "write %s: %v", path, err).Wrap(err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return clierr.New("package_json_write", "write %s: %v", path, err).Wrap(err)
+	if err := atomicfile.WriteFile(path, data, mode); err != nil {
+		return clierr.New("package_json_write", "%v", err).Wrap(err)
 	}
 	return nil
 }

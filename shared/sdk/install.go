@@ -16,6 +16,7 @@ import (
 	"github.com/gofrs/flock"
 	"github.com/hashicorp/go-hclog"
 
+	"github.com/stratoscli/stratos/shared/atomicfile"
 	"github.com/stratoscli/stratos/shared/clierr"
 	"github.com/stratoscli/stratos/shared/pkgjson"
 	"github.com/stratoscli/stratos/shared/toolchain"
@@ -179,20 +180,8 @@ func writeTarball(tc *toolchain.Toolchain) (string, error) {
 	if old, err := os.ReadFile(dest); err == nil && bytes.Equal(old, buf.Bytes()) {
 		return dest, nil
 	}
-	tmp, err := os.CreateTemp(dir, ".tmp-"+TarballFile()+"-")
-	if err != nil {
-		return "", clierr.New("toolchain_dir", "write the SDK tarball into %s: %v", dir, err).Wrap(err)
-	}
-	defer os.Remove(tmp.Name()) // a no-op after the rename
-	_, werr := tmp.Write(buf.Bytes())
-	if cerr := tmp.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Rename(tmp.Name(), dest)
-	}
-	if werr != nil {
-		return "", clierr.New("toolchain_dir", "write %s: %v", dest, werr).Wrap(werr)
+	if err := atomicfile.WriteFile(dest, buf.Bytes(), atomicfile.Public); err != nil {
+		return "", clierr.New("toolchain_dir", "%v", err).Wrap(err)
 	}
 	return dest, nil
 }

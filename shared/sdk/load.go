@@ -49,11 +49,6 @@ func RunnerPath(root string) string {
 	return filepath.Join(InstalledDir(root), "dist", "runner.js")
 }
 
-// resultFD is the descriptor the loader writes its one JSON document to:
-// cmd.ExtraFiles[0] in the child. Stdout belongs to the workflow's own
-// top-level output.
-const resultFD = 3
-
 // loaderError is the document the loader writes when it fails.
 type loaderError struct {
 	Error *struct {
@@ -116,7 +111,9 @@ func runLoader(ctx context.Context, tc *toolchain.Toolchain, loader, entry strin
 	var tail tailBuffer
 	out := io.MultiWriter(stderr, &tail)
 	cmd.Stdout, cmd.Stderr = out, out
-	cmd.ExtraFiles = []*os.File{w} // fd 3 == resultFD
+	// The loader writes its one JSON document to fd 3 (ExtraFiles[0]):
+	// stdout belongs to the workflow's own top-level output.
+	cmd.ExtraFiles = []*os.File{w}
 	// The module's top-level code may start processes of its own: the
 	// watchdog takes them too when this process dies.
 	proc, err := procgroup.Start(cmd, procgroup.Options{Watchdog: true})

@@ -211,7 +211,7 @@ if (store !== b.contextStorage()) throw new Error("two SDK copies have two conte
 store.run({ executionId: "e1" }, () => setTimeout(() => console.log("ctx", b.getContext("agent").executionId)));
 try { a.getContext("createAgent"); } catch (e) { console.log("outside:", e.message); }
 
-const { createChildWorkflow } = await import(process.argv[1] + "/index.js");
+const { createChildWorkflow } = await import(process.argv[1] + "/generated.js");
 const child = createChildWorkflow({ name: "summarize", dir: "summarize", entry: "summarize/dist/summarize/workflow.js" },
   { overrides: { agents: { writer: { effort: "max" } } } });
 await child.execute({ topic: "x" }).then(() => console.log("resolved?!"), (e) => console.log("rejected:", e.name, "[" + e.code + "]:", e.message));

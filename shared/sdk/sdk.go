@@ -32,15 +32,23 @@ const PackageName = "@stratoscli/stratos"
 //go:embed dist
 var dist embed.FS
 
-// packageJSON is the SDK's package.json. zod is a peer dependency: the one
-// zod in the discovery root serves both the SDK and the workflows, so zod's
-// types and registries are shared (EnsureInstalled installs it alongside).
+// packageSource is the SDK's checked-in package.json: the one source of its
+// published fields (exports, peer dependencies, ...). Its development-only
+// fields (private, scripts, devDependencies) are not published.
+//
+//go:embed package.json
+var packageSource []byte
+
+// packageJSON is the published part of the SDK's package.json. zod is a peer
+// dependency: the one zod in the discovery root serves both the SDK and the
+// workflows, so zod's types and registries are shared (EnsureInstalled
+// installs it alongside).
 type packageJSON struct {
 	Name             string            `json:"name"`
 	Version          string            `json:"version"`
 	Description      string            `json:"description"`
 	Type             string            `json:"type"`
-	Exports          map[string]any    `json:"exports"`
+	Exports          json.RawMessage   `json:"exports"`
 	Types            string            `json:"types"`
 	Files            []string          `json:"files"`
 	PeerDependencies map[string]string `json:"peerDependencies"`
@@ -50,24 +58,17 @@ type packageJSON struct {
 	ContentHash string `json:"stratosContentHash"`
 }
 
-// PackageJSON returns the SDK's package.json, at version.Version.
+// PackageJSON returns the SDK's package.json as published: the checked-in
+// one's published fields at version.Version, with the node engine and the
+// content hash.
 func PackageJSON() []byte {
-	doc := packageJSON{
-		Name:        PackageName,
-		Version:     version.Version,
-		Description: "The Stratos workflow SDK. Stratos installs it into each discovery root at the CLI's own version; do not install it yourself.",
-		Type:        "module",
-		Exports: map[string]any{
-			".":        map[string]string{"types": "./dist/index.d.ts", "default": "./dist/index.js"},
-			"./loader": map[string]string{"default": "./dist/loader.js"},
-			"./runner": map[string]string{"default": "./dist/runner.js"},
-		},
-		Types:            "./dist/index.d.ts",
-		Files:            []string{"dist"},
-		PeerDependencies: map[string]string{"zod": "^4.0.0"},
-		Engines:          map[string]string{"node": fmt.Sprintf(">=%d", toolchain.NodeMajor)},
-		ContentHash:      ContentHash(),
+	var doc packageJSON
+	if err := json.Unmarshal(packageSource, &doc); err != nil {
+		panic(err) // the embedded package.json is checked by the tests
 	}
+	doc.Version = version.Version
+	doc.Engines = map[string]string{"node": fmt.Sprintf(">=%d", toolchain.NodeMajor)}
+	doc.ContentHash = ContentHash()
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
@@ -78,10 +79,13 @@ func PackageJSON() []byte {
 	return buf.Bytes()
 }
 
-// ContentHash is the hex SHA-256 over the embedded dist files (names and
-// contents, in path order): it changes whenever the SDK's code does.
+// ContentHash is the hex SHA-256 over the checked-in package.json and the
+// embedded dist files (names and contents, in path order): it changes
+// whenever the SDK's code or its exports do.
 func ContentHash() string {
 	h := sha256.New()
+	fmt.Fprintf(h, "package.json %d\n", len(packageSource))
+	h.Write(packageSource)
 	err := fs.WalkDir(dist, "dist", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err

@@ -19,7 +19,7 @@ import (
 	"github.com/stratoscli/stratos/shared/clierr"
 )
 
-// Defaults from the specification.
+// Defaults of ~/.stratos/settings.json (docs/agents.md, "Admission").
 const (
 	DefaultMaxConcurrent  = 10
 	DefaultMaxOutstanding = 100

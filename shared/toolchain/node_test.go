@@ -25,10 +25,12 @@ func TestParseNodeVersion(t *testing.T) {
 		{"node: command not found", "", 0, false},
 	}
 	for _, c := range cases {
-		v, major, err := parseNodeVersion(c.out)
-		if v != c.version || major != c.major || (err == nil) != c.ok {
-			t.Errorf("parseNodeVersion(%q) = %q, %d, %v; want %q, %d, ok=%v", c.out, v, major, err, c.version, c.major, c.ok)
-		}
+		t.Run(c.out, func(t *testing.T) {
+			v, major, err := parseNodeVersion(c.out)
+			if v != c.version || major != c.major || (err == nil) != c.ok {
+				t.Errorf("parseNodeVersion(%q) = %q, %d, %v; want %q, %d, ok=%v", c.out, v, major, err, c.version, c.major, c.ok)
+			}
+		})
 	}
 }
 

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+
+	"github.com/stratoscli/stratos/shared/atomicfile"
 )
 
 // nodeVersionsFile, in the toolchain directory, remembers what `node
@@ -55,13 +57,6 @@ func writeKnownNodes(path string, known map[string]knownNode) {
 	if err != nil {
 		return
 	}
-	// Not tempPrefix: that names the install lock holder's directories.
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+nodeVersionsFile+"-*.tmp")
-	if err != nil {
-		return
-	}
-	_, werr := tmp.Write(append(data, '\n'))
-	if cerr := tmp.Close(); werr != nil || cerr != nil || os.Rename(tmp.Name(), path) != nil {
-		os.Remove(tmp.Name())
-	}
+	// A cache: a failed write only costs the next lookup a `node --version`.
+	_ = atomicfile.WriteFile(path, append(data, '\n'), atomicfile.Public, atomicfile.NoSync())
 }

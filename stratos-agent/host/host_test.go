@@ -401,7 +401,7 @@ func TestStructuredOutput(t *testing.T) {
     test:
       turns:
         - value: {approved: true, issues: []}
-        - value: {approved: "yes"}
+        - value: {approved: "yes", extra: 1}
 `, defaults)
 	schema := `{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"approved":{"type":"boolean"},"issues":{"type":"array","items":{"type":"string"}}},"required":["approved","issues"],"additionalProperties":false}`
 	res, err := f.execute(call{agent: "j", name: "judge", config: `{"configId":"judge"}`, prompt: `"judge"`, schema: schema})
@@ -412,7 +412,14 @@ func TestStructuredOutput(t *testing.T) {
 		t.Fatalf("value %s text %v", res.Value, res.Text)
 	}
 	_, err = f.execute(call{agent: "j", name: "judge", config: `{"configId":"judge"}`, prompt: `"judge"`, schema: schema})
-	wantCode(t, err, agentproto.CodeStructuredOutput, `agent "judge" returned output that does not match its outputSchema`)
+	wantCode(t, err, agentproto.CodeStructuredOutput,
+		`agent "judge" returned output that does not match its outputSchema: field "approved": got string, want boolean; field "extra": unknown field (not in the schema); field "issues": required field is missing`)
+	var re *jsonrpc.RemoteError
+	errors.As(err, &re)
+	issues, _ := json.Marshal(re.AgentError().Details["issues"])
+	if want := `[{"message":"got string, want boolean","path":"approved"},{"message":"unknown field (not in the schema)","path":"extra"},{"message":"required field is missing","path":"issues"}]`; string(issues) != want {
+		t.Errorf("details.issues = %s, want %s", issues, want)
+	}
 }
 
 func jsonEq(a json.RawMessage, b string) bool {
@@ -507,7 +514,7 @@ func TestConfigurationErrorsAreCatchableAndRetryable(t *testing.T) {
 		{`{"harness":"test","allowedMcps":["jira"]}`, agentproto.CodeConfiguration, `unknown MCP server "jira"`},
 		{`{"harness":"test","allowedTools":["Bash"]}`, agentproto.CodeConfiguration, `unknown built-in tool name "Bash"`},
 		{`{"configId":"echo","effort":"extreme"}`, agentproto.CodeConfiguration, `effort "extreme" is not supported by harness test`},
-		{`{"configId":"echo","harness":"codex"}`, agentproto.CodeHarnessUnavailable, `harness "codex"`},
+		{`{"configId":"echo","harness":"opencode"}`, agentproto.CodeHarnessUnavailable, `harness "opencode"`},
 		{`{"model":"x/y"}`, agentproto.CodeModelUnavailable, `no harness can serve models x/y`},
 		{`{"configId":"echo","harness":null}`, agentproto.CodeConfiguration, ``},
 		{`{"configId":"echo","workingDirectory":"missing/dir"}`, agentproto.CodeConfiguration, `workingDirectory`},

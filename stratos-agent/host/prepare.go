@@ -11,7 +11,9 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/stratoscli/stratos/shared/agentproto"
+	"github.com/stratoscli/stratos/shared/jsonvalidate"
 	"github.com/stratoscli/stratos/stratos-agent/adapter"
+	"github.com/stratoscli/stratos/stratos-agent/adapter/rejection"
 	"github.com/stratoscli/stratos/stratos-agent/agentconfig"
 	"github.com/stratoscli/stratos/stratos-agent/prompt"
 	"github.com/stratoscli/stratos/stratos-agent/tools"
@@ -101,42 +103,54 @@ func (h *Host) prepare(ctx context.Context, s *session, p agentproto.ExecutePara
 	return &prepared{config: cfg, workflow: wf, overrides: overrides, adapter: a, schema: schema, hooks: k}, nil
 }
 
-// newAdapter makes the session's adapter: the configured harness's, or,
-// without an explicit harness, a selector over the catalog's candidates for
-// the model list.
+// newAdapter makes the session's adapter: a selector over the configured
+// harness's models in order, or, without an explicit harness, over the
+// catalog's candidates for the model list. Only a provider the user wrote
+// reaches the adapter as explicit.
 func (h *Host) newAdapter(ctx context.Context, spec adapter.Spec, s *session, k *sdkHooks) (adapter.Adapter, error) {
+	cands, err := h.candidatesOf(ctx, spec, s.name)
+	if err != nil {
+		return nil, err
+	}
+	open := func(c candidate) (adapter.Adapter, error) {
+		reg, ok := h.harnesses[c.Harness]
+		if !ok {
+			return nil, h.unavailable(c.Harness, s.name)
+		}
+		cs := spec
+		cs.Harness, cs.Models = c.Harness, nil
+		if c.Model != "" {
+			cs.Models = []string{c.Model}
+		}
+		return reg.New(cs, s.onAdapterEvent, k)
+	}
+	return &selector{name: s.name, cands: cands, open: open, emit: s.onAdapterEvent}, nil
+}
+
+func (h *Host) candidatesOf(ctx context.Context, spec adapter.Spec, name string) ([]candidate, error) {
 	if spec.Harness != "" {
-		return h.harnesses[spec.Harness](spec, s.onAdapterEvent, k)
+		return explicitCandidates(spec.Harness, spec.Models), nil
 	}
 	if len(spec.Models) == 0 {
 		return nil, agentproto.Errorf(agentproto.CodeConfiguration,
-			"agent %q has neither a harness nor a model: set model (a list of canonical model IDs such as anthropic/claude-sonnet-4-5) or harness", s.name)
+			"agent %q has neither a harness nor a model: set model (a list of canonical model IDs such as anthropic/claude-sonnet-4-5) or harness", name)
 	}
 	if spec.Provider != "" {
 		return nil, agentproto.Errorf(agentproto.CodeConfiguration,
-			"agent %q sets provider %q without a harness: choose the harness explicitly (provider-native models have no automatic harness preference)", s.name, spec.Provider)
+			"agent %q sets provider %q without a harness: choose the harness explicitly (provider-native models have no automatic harness preference)", name, spec.Provider)
 	}
 	cands, err := h.candidates(ctx, spec.Models)
 	if err != nil {
 		return nil, err
 	}
 	if len(cands) == 0 {
-		return nil, agentproto.Errorf(agentproto.CodeModelUnavailable, "agent %q: no harness can serve models %s (see stratos models candidates)", s.name, strings.Join(spec.Models, ", "))
+		return nil, agentproto.Errorf(agentproto.CodeModelUnavailable, "agent %q: no harness can serve models %s (see stratos models candidates)", name, strings.Join(spec.Models, ", "))
 	}
-	open := func(c candidate) (adapter.Adapter, error) {
-		factory, ok := h.harnesses[c.Harness]
-		if !ok {
-			return nil, h.unavailable(c.Harness, s.name)
-		}
-		cs := spec
-		cs.Harness, cs.Models, cs.Provider = c.Harness, []string{c.Model}, c.Provider
-		return factory(cs, s.onAdapterEvent, k)
-	}
-	return &selector{name: s.name, cands: cands, open: open}, nil
+	return cands, nil
 }
 
 func (h *Host) unavailable(harness, agent string) error {
-	return agentproto.Errorf(agentproto.CodeHarnessUnavailable, "harness %q of agent %q is not available in this version of Stratos (available: %s)", harness, agent, strings.Join(h.harnessNames(), ", ")).
+	return rejection.New(rejection.HarnessUnavailable, "harness %q of agent %q is not available in this version of Stratos (available: %s)", harness, agent, strings.Join(h.harnessNames(), ", ")).
 		WithDetails(map[string]any{"harness": harness})
 }
 
@@ -228,15 +242,25 @@ func resolveSchema(raw json.RawMessage, name string) (*jsonschema.Resolved, erro
 	return r, nil
 }
 
-// checkOutput validates a structured reply against the output schema.
+// checkOutput validates a structured reply against the output schema. A
+// mismatch names every failing field, sorted by path, in the message and as
+// details.issues ([{path, message}]), the shape the SDK's own Zod check uses.
 func checkOutput(schema *jsonschema.Resolved, value json.RawMessage, name string) error {
 	var v any
 	if err := json.Unmarshal(value, &v); err != nil {
 		return agentproto.Errorf(agentproto.CodeStructuredOutput, "agent %q returned structured output that is not JSON: %v", name, err)
 	}
-	if err := schema.Validate(v); err != nil {
-		return agentproto.Errorf(agentproto.CodeStructuredOutput, "agent %q returned output that does not match its outputSchema: %v", name, agentconfig.ValidationMessage(err)).
-			WithDetails(map[string]any{"value": v})
+	raw, err := json.Marshal(schema.Schema())
+	if err != nil {
+		return agentproto.Errorf(agentproto.CodeStructuredOutput, "agent %q: outputSchema cannot be encoded: %v", name, err)
+	}
+	full, err := jsonvalidate.Compile(raw)
+	if err != nil {
+		return agentproto.Errorf(agentproto.CodeStructuredOutput, "agent %q: outputSchema: %v", name, err)
+	}
+	if issues := full.Validate(value); issues != nil {
+		return agentproto.Errorf(agentproto.CodeStructuredOutput, "agent %q returned output that does not match its outputSchema: %s", name, jsonvalidate.Text(issues)).
+			WithDetails(map[string]any{"value": v, "issues": issues})
 	}
 	return nil
 }

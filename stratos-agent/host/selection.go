@@ -2,136 +2,285 @@ package host
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/stratoscli/stratos/shared/agentproto"
-	"github.com/stratoscli/stratos/shared/sibling"
 	"github.com/stratoscli/stratos/stratos-agent/adapter"
+	"github.com/stratoscli/stratos/stratos-agent/adapter/catalog"
+	"github.com/stratoscli/stratos/stratos-agent/adapter/rejection"
 )
 
-// candidate is one harness/model/provider combination automatic selection
-// may try, in the catalog's order.
+// candidate is one harness/model combination selection may try, in order.
+// Provider is the catalog's provider for the combination; it reaches the
+// adapter only when the user wrote it: backend selection otherwise stays
+// with the harness and its adapter (docs/design/harness-selection.md).
 type candidate struct {
-	Harness  string `json:"harness"`
-	Model    string `json:"model"`
-	Provider string `json:"provider"`
+	Harness  string
+	Model    string
+	Provider string
 }
 
 // candidatesFunc returns the ordered candidates for a model list.
 type candidatesFunc func(ctx context.Context, models []string) ([]candidate, error)
 
 // catalogCandidates asks stratos-models for the candidate order of the
-// spec's "Model-based harness preference": every model with its first-party
-// harness in declared order, then every model through OpenCode.
+// model-based harness preference (docs/design/harness-selection.md): every
+// model with its first-party harness in declared order, then every model
+// through OpenCode.
 func catalogCandidates(stderr io.Writer) candidatesFunc {
+	c := catalog.Sibling{Stderr: stderr}
 	return func(ctx context.Context, models []string) ([]candidate, error) {
-		args := []string{"candidates", "--json"}
-		for _, m := range models {
-			args = append(args, "--model", m)
-		}
-		var out struct {
-			Candidates []candidate `json:"candidates"`
-		}
-		if err := sibling.RunJSON(ctx, "stratos-models", args, nil, &out, stderr); err != nil {
+		cands, err := c.Candidates(ctx, catalog.Query{Models: models})
+		if err != nil {
 			return nil, agentproto.Errorf(agentproto.CodeConfiguration, "select a harness for models %s: %v", strings.Join(models, ", "), err).Wrap(err)
 		}
-		return out.Candidates, nil
+		out := make([]candidate, len(cands))
+		for i, cd := range cands {
+			out[i] = candidate{Harness: cd.Harness, Model: cd.Model, Provider: cd.Provider}
+		}
+		return out, nil
 	}
 }
 
-// selector is the adapter of an agent without an explicit harness. It walks
-// the candidates: a candidate whose harness is missing, unauthenticated or
-// rejects the model (structured, before any output) gives way to the next;
-// anything else — rate limits and ordinary failures included — is final.
-// The first execute that gets past the rejection window pins the session.
+// explicitCandidates are the candidates of an agent whose harness is
+// configured: each model of its list in order on that harness (one
+// candidate without a model when the list is empty: the harness's default).
+func explicitCandidates(harness string, models []string) []candidate {
+	if len(models) == 0 {
+		return []candidate{{Harness: harness}}
+	}
+	out := make([]candidate, len(models))
+	for i, m := range models {
+		out[i] = candidate{Harness: harness, Model: m}
+	}
+	return out
+}
+
+// selector is the adapter of every agent session: it walks the candidates
+// (harness and model fallback for every adapter lives here). A candidate
+// whose adapter refuses it with a rejection that allows another try
+// (missing harness, missing authentication, a model refused before any
+// work) gives way to the next; anything else — rate limits and ordinary
+// failures included — is final. The first execute that gets past the
+// rejection window pins the session to its candidate.
 type selector struct {
-	name     string
-	cands    []candidate
-	open     func(c candidate) (adapter.Adapter, error)
-	cur      adapter.Adapter
-	next     int
-	pinned   bool
-	attempts []string
+	name  string
+	cands []candidate
+	open  func(c candidate) (adapter.Adapter, error)
+	emit  func(adapter.Event)
+
+	// mu guards what Cancel and Close read while Initialize or Execute
+	// move between candidates.
+	mu  sync.Mutex
+	cur adapter.Adapter // the initialized adapter of cands[i]
+	// opened are the adapters made so far by candidate index, kept for
+	// the retry after a failed initialization (the next explicit execute
+	// tries again with the same adapters: a failed Initialize leaves an
+	// adapter ready for another).
+	opened    map[int]adapter.Adapter
+	i         int
+	pinned    bool
+	cancelled bool // Cancel was called during the running Execute
+	closed    bool
+	attempts  []error
 }
 
 func (s *selector) Initialize(ctx context.Context) error {
-	for s.next < len(s.cands) {
-		c := s.cands[s.next]
-		s.next++
-		a, err := s.open(c)
-		if err == nil {
-			if err = a.Initialize(ctx); err == nil {
-				s.cur = a
-				return nil
+	for {
+		s.mu.Lock()
+		i := s.i
+		a := s.opened[i]
+		s.mu.Unlock()
+		if i >= len(s.cands) {
+			return s.exhausted()
+		}
+		c := s.cands[i]
+		var err error
+		if a == nil {
+			if a, err = s.open(c); err == nil && !s.keep(i, a) {
+				_ = a.Close(context.WithoutCancel(ctx))
+				return closedError(s.name)
 			}
 		}
-		if !fallsBack(err) {
-			return err
+		if err == nil {
+			err = a.Initialize(ctx)
 		}
-		s.attempts = append(s.attempts, fmt.Sprintf("%s/%s: %v", c.Harness, c.Model, err))
+		if err == nil {
+			return s.use(a)
+		}
+		if !rejection.TryNext(err) {
+			return err // the next explicit execute retries this candidate
+		}
+		s.reject(c, err)
 	}
-	return agentproto.Errorf(agentproto.CodeModelUnavailable, "agent %q: no harness could serve its models:\n  %s", s.name, strings.Join(s.attempts, "\n  ")).
-		WithDetails(map[string]any{"attempts": s.attempts})
+}
+
+// keep records a new adapter for Close; false when the selector was
+// closed meanwhile.
+func (s *selector) keep(i int, a adapter.Adapter) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return false
+	}
+	if s.opened == nil {
+		s.opened = map[int]adapter.Adapter{}
+	}
+	s.opened[i] = a
+	return true
+}
+
+func closedError(name string) error {
+	return agentproto.Errorf(agentproto.CodeContextClosed, "agent %q: the session was closed while it initialized", name)
+}
+
+// use makes a the current adapter, unless the selector was closed
+// meanwhile (Close then closed a too).
+func (s *selector) use(a adapter.Adapter) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return closedError(s.name)
+	}
+	s.cur = a
+	return nil
+}
+
+// reject records a refused candidate and moves past it. A missing harness
+// or missing authentication refuses every model of that harness, so the
+// selector skips the harness's remaining candidates.
+func (s *selector) reject(c candidate, err error) {
+	r, _ := rejection.As(err)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.attempts = append(s.attempts, fmt.Errorf("%s: %w", c.label(), err))
+	s.i++
+	if r.Reason == rejection.HarnessUnavailable || r.Reason == rejection.Authentication {
+		for s.i < len(s.cands) && s.cands[s.i].Harness == c.Harness {
+			s.i++
+		}
+	}
+}
+
+func (c candidate) label() string {
+	if c.Model == "" {
+		return c.Harness
+	}
+	return c.Harness + "/" + c.Model
+}
+
+// exhausted is the error when no candidate is left: with one attempt, that
+// attempt's own error (its code is what the workflow catches); with
+// several, all of them. The walk starts over at the next explicit execute.
+func (s *selector) exhausted() error {
+	s.mu.Lock()
+	attempts := s.attempts
+	s.attempts, s.i = nil, 0
+	s.mu.Unlock()
+	if len(attempts) == 1 {
+		return rejection.Final(attempts[0])
+	}
+	code := agentproto.CodeModelUnavailable
+	lines := make([]string, len(attempts))
+	for i, a := range attempts {
+		lines[i] = a.Error()
+		if i == 0 {
+			code = agentproto.CodeOf(a)
+		} else if agentproto.CodeOf(a) != code {
+			code = agentproto.CodeModelUnavailable
+		}
+	}
+	return agentproto.Errorf(code, "agent %q: no harness could serve its models:\n  %s", s.name, strings.Join(lines, "\n  ")).
+		WithDetails(map[string]any{"attempts": lines})
 }
 
 func (s *selector) Execute(ctx context.Context, prompt string) (adapter.Result, error) {
+	s.mu.Lock()
+	s.cancelled = false
+	s.mu.Unlock()
 	for {
-		res, err := s.cur.Execute(ctx, prompt)
-		if s.pinned || err == nil || !selectableRejection(err) || s.next >= len(s.cands) {
-			s.pinned = true
-			return res, err
+		s.mu.Lock()
+		cur, i, pinned := s.cur, s.i, s.pinned
+		s.mu.Unlock()
+		if cur == nil {
+			return adapter.Result{}, agentproto.Errorf(agentproto.CodeInitialization, "agent %q: execute before initialization", s.name)
 		}
-		// The model was rejected before any work: close that conversation
-		// first, then send the unchanged prompt to the next candidate.
-		s.attempts = append(s.attempts, fmt.Sprintf("%s: %v", s.cands[s.next-1].Harness, err))
-		if cerr := s.cur.Close(ctx); cerr != nil {
+		res, err := cur.Execute(ctx, prompt)
+		if pinned || err == nil || !rejection.TryNext(err) || i+1 >= len(s.cands) {
+			s.mu.Lock()
 			s.pinned = true
-			return res, errors.Join(err, cerr)
+			s.mu.Unlock()
+			return res, rejection.Final(err)
 		}
-		s.cur = nil
-		if ierr := s.Initialize(ctx); ierr != nil {
-			return res, ierr
+		if err := s.moveOn(ctx, cur, err); err != nil {
+			return adapter.Result{}, err
 		}
 	}
 }
 
+// moveOn closes the refused candidate's conversation and initializes the
+// next candidate, which then gets the unchanged prompt. A Cancel that came
+// meanwhile ends the execute instead: it must not be lost between two
+// adapters.
+func (s *selector) moveOn(ctx context.Context, cur adapter.Adapter, cause error) error {
+	s.mu.Lock()
+	c := s.cands[s.i]
+	s.cur = nil
+	delete(s.opened, s.i) // its conversation is closed: a retry opens a new one
+	s.mu.Unlock()
+	if cerr := cur.Close(ctx); cerr != nil {
+		return agentproto.Errorf(agentproto.CodeExecution, "agent %q: closing the refused candidate %s failed, so no other is tried: %v (refused: %v)",
+			s.name, c.label(), cerr, cause).Wrap(cause)
+	}
+	s.reject(c, cause)
+	s.mu.Lock()
+	next := ""
+	if s.i < len(s.cands) {
+		next = s.cands[s.i].Model
+	}
+	s.mu.Unlock()
+	s.emit(adapter.Event{Type: adapter.EventModelUnavailable, Time: time.Now(), Details: map[string]any{
+		"harness": c.Harness, "model": c.Model, "next": next, "error": cause.Error()}})
+	if err := s.Initialize(ctx); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	cancelled, cur := s.cancelled, s.cur
+	s.mu.Unlock()
+	if cancelled || ctx.Err() != nil {
+		cur.Cancel()
+		return agentproto.Errorf(agentproto.CodeCancelled, "execute of agent %q was cancelled", s.name)
+	}
+	return nil
+}
+
+// Cancel reaches the current candidate, and through the cancelled mark the
+// one a fallback in progress is about to use.
 func (s *selector) Cancel() {
-	if s.cur != nil {
-		s.cur.Cancel()
+	s.mu.Lock()
+	s.cancelled = true
+	cur := s.cur
+	s.mu.Unlock()
+	if cur != nil {
+		cur.Cancel()
 	}
 }
 
 func (s *selector) Close(ctx context.Context) error {
-	if s.cur == nil {
-		return nil
+	s.mu.Lock()
+	s.closed = true
+	opened := s.opened
+	s.cur, s.opened = nil, nil
+	s.mu.Unlock()
+	var err error
+	for _, a := range opened {
+		if cerr := a.Close(ctx); cerr != nil && err == nil {
+			err = cerr
+		}
 	}
-	return s.cur.Close(ctx)
-}
-
-// fallsBack reports whether an initialization failure lets selection try
-// the next candidate: a missing harness, missing authentication, or an
-// unavailable model.
-func fallsBack(err error) bool {
-	var e *agentproto.Error
-	if !errors.As(err, &e) {
-		return false
-	}
-	switch e.Code {
-	case agentproto.CodeHarnessUnavailable, agentproto.CodeAuthentication:
-		return true
-	case agentproto.CodeModelUnavailable:
-		return e.Details["selectable"] != false
-	}
-	return false
-}
-
-// selectableRejection reports a structured model rejection that happened
-// before the conversation produced anything, which the adapter marks with
-// details.selectable.
-func selectableRejection(err error) bool {
-	var e *agentproto.Error
-	return errors.As(err, &e) && e.Code == agentproto.CodeModelUnavailable && e.Details["selectable"] == true
+	return err
 }

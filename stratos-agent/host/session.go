@@ -199,22 +199,23 @@ func (s *session) classify(ctx context.Context, err error) error {
 }
 
 // requestCancel signals call (queued, initializing or executing) to stop,
-// now if it runs, or when it arrives. It does not wait.
+// now if it runs, or when it arrives. A cancel naming a call that already
+// ended, while no call runs, reaches the harness session alone: it stops
+// the background work earlier prompts left running: cancellation also
+// applies when only background work remains. It does not wait.
 func (s *session) requestCancel(call int) {
 	s.mu.Lock()
 	if call > s.cancelledUpTo {
 		s.cancelledUpTo = call
 	}
 	cancel, pr, initialized := s.cancel, s.pr, s.initialized
-	if s.call != call {
-		cancel = nil
-	}
+	running := s.busy && s.call == call
+	idle := !s.busy && call > 0 && call <= s.call
 	s.mu.Unlock()
-	if cancel == nil {
-		return
+	if running {
+		cancel(errCancelled)
 	}
-	cancel(errCancelled)
-	if pr != nil && initialized {
+	if (running || idle) && pr != nil && initialized {
 		pr.adapter.Cancel()
 	}
 }

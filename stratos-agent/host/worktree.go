@@ -61,7 +61,7 @@ type heldWorktree struct {
 }
 
 // acquired is stratos-worktree acquire's JSON result (the fields the host
-// uses; the README section "stratos worktree" has them all).
+// uses; docs/worktrees.md has them all).
 type acquired struct {
 	Path           string            `json:"path"`
 	Branch         string            `json:"branch"`

@@ -56,17 +56,19 @@ func TestWorktreeErrorCodes(t *testing.T) {
 		{errors.New("run stratos-worktree: fork failed"), agentproto.CodeInitialization},
 	}
 	for _, c := range cases {
-		err := worktreeError("reviewer", "/r", c.err)
-		if agentproto.CodeOf(err) != c.code {
-			t.Errorf("%v: code %s, want %s", c.err, agentproto.CodeOf(err), c.code)
-		}
-		msg := err.Error()
-		if !strings.HasPrefix(msg, `agent "reviewer": cannot acquire its worktree: `) || !strings.Contains(msg, "workingDirectory /r names the repository") {
-			t.Errorf("message %q does not name the agent and the directory", msg)
-		}
-		var ae *agentproto.Error
-		if errors.As(err, &ae) && ae.Details["workingDirectory"] != "/r" {
-			t.Errorf("details %v lack the working directory", ae.Details)
-		}
+		t.Run(clierr.As(c.err).Code, func(t *testing.T) {
+			err := worktreeError("reviewer", "/r", c.err)
+			if agentproto.CodeOf(err) != c.code {
+				t.Errorf("%v: code %s, want %s", c.err, agentproto.CodeOf(err), c.code)
+			}
+			msg := err.Error()
+			if !strings.HasPrefix(msg, `agent "reviewer": cannot acquire its worktree: `) || !strings.Contains(msg, "workingDirectory /r names the repository") {
+				t.Errorf("message %q does not name the agent and the directory", msg)
+			}
+			var ae *agentproto.Error
+			if errors.As(err, &ae) && ae.Details["workingDirectory"] != "/r" {
+				t.Errorf("details %v lack the working directory", ae.Details)
+			}
+		})
 	}
 }

@@ -5,8 +5,7 @@
 // A tool that two or more harnesses provide has a canonical name (read,
 // shell, web_search, …); a tool that only one harness provides keeps that
 // harness's own name (NotebookEdit, view_image, codesearch). The native
-// names come from the measurements in shared/research (claude-code.md §9,
-// codex.md §4.2/§4.5, opencode.md §5) and the spec's "Harness mappings".
+// names and the facts behind them are in docs/design/harness-tools.md.
 // `stratos tools list` prints this table; the harness adapters consume it,
 // so the documentation and the behaviour cannot drift apart.
 package tools

@@ -109,7 +109,7 @@ func natives(h Harness, sel Selection) ([]string, error) {
 
 // ClaudeDisallowedTools returns the tool names to pass to Claude Code's
 // --disallowedTools, sorted. Bare tool names remove the tools from the
-// model's list (claude-code.md §9).
+// model's list (docs/design/claude-code-cli.md, "Built-in tools").
 //
 // Claude Code 2.1.332 has no Glob or Grep by default and adds them when Bash
 // is removed. Removing shell therefore leaves glob and grep available unless

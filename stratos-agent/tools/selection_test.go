@@ -23,21 +23,23 @@ func TestValidateUnknownNameNamesFieldAndValue(t *testing.T) {
 		{Selection{DisallowedTools: []string{"notebookedit"}}, "disallowedTools", "notebookedit", "NotebookEdit"},
 	}
 	for _, c := range cases {
-		err := Validate(c.sel)
-		var ue *UnknownToolError
-		if !errors.As(err, &ue) {
-			t.Errorf("%+v: err = %v, want *UnknownToolError", c.sel, err)
-			continue
-		}
-		if ue.Field != c.field || ue.Name != c.name || ue.Suggestion != c.suggestion {
-			t.Errorf("%+v: got %+v", c.sel, ue)
-		}
-		if !errors.Is(err, ErrInvalidSelection) {
-			t.Errorf("%v does not wrap ErrInvalidSelection", err)
-		}
-		if !strings.Contains(err.Error(), c.field) || !strings.Contains(err.Error(), `"`+c.name+`"`) {
-			t.Errorf("message %q does not name field and value", err)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			err := Validate(c.sel)
+			var ue *UnknownToolError
+			if !errors.As(err, &ue) {
+				t.Errorf("%+v: err = %v, want *UnknownToolError", c.sel, err)
+				return
+			}
+			if ue.Field != c.field || ue.Name != c.name || ue.Suggestion != c.suggestion {
+				t.Errorf("%+v: got %+v", c.sel, ue)
+			}
+			if !errors.Is(err, ErrInvalidSelection) {
+				t.Errorf("%v does not wrap ErrInvalidSelection", err)
+			}
+			if !strings.Contains(err.Error(), c.field) || !strings.Contains(err.Error(), `"`+c.name+`"`) {
+				t.Errorf("message %q does not name field and value", err)
+			}
+		})
 	}
 }
 
@@ -69,14 +71,16 @@ func TestRemoved(t *testing.T) {
 			[]string{"codesearch", "glob", "grep", "question", "shell", "skill", "subagent", "todo", "web_fetch", "web_search"}},
 	}
 	for _, c := range cases {
-		got, err := Removed(c.h, c.sel)
-		if err != nil {
-			t.Errorf("%s: %v", c.name, err)
-			continue
-		}
-		if !slices.Equal(got, c.want) {
-			t.Errorf("%s: Removed = %v, want %v", c.name, got, c.want)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			got, err := Removed(c.h, c.sel)
+			if err != nil {
+				t.Errorf("%s: %v", c.name, err)
+				return
+			}
+			if !slices.Equal(got, c.want) {
+				t.Errorf("%s: Removed = %v, want %v", c.name, got, c.want)
+			}
+		})
 	}
 }
 

@@ -49,12 +49,12 @@ func Table() []Tool {
 			removable(Codex, "tools.experimental_request_user_input.enabled"), removable(OpenCode, "question")),
 		tool("read", removable(ClaudeCode, "Read"), removable(OpenCode, "read")),
 		// Codex 0.171: unified_exec alone left exec_command in place
-		// (codex.md §4.2); shell_tool switches the shell tool family off.
+		// (docs/design/harness-tools.md); shell_tool switches the shell tool family off.
 		tool("shell", removable(ClaudeCode, "Bash"),
 			removable(Codex, "features.shell_tool", "features.unified_exec"), removable(OpenCode, "bash")),
 		tool("skill", removable(ClaudeCode, "Skill"), removable(OpenCode, "skill")),
 		// Claude Code reports the subagent tool as Task in system/init and
-		// sends it to the API as Agent (claude-code.md §9); both names are
+		// sends it to the API as Agent (docs/design/harness-tools.md); both names are
 		// removed. ListAgents and SendMessage only talk to subagents.
 		tool("subagent", removable(ClaudeCode, "Agent", "ListAgents", "SendMessage", "Task"),
 			removable(Codex, "features.multi_agent", "features.multi_agent_v2"), removable(OpenCode, "task")),
@@ -64,14 +64,14 @@ func Table() []Tool {
 			removable(OpenCode, "todowrite")),
 		tool("web_fetch", removable(ClaudeCode, "WebFetch"), removable(OpenCode, "webfetch")),
 		// Codex: features.web_search is accepted but has no effect; only the
-		// top-level web_search = "disabled" removes the tool (codex.md §4.5).
+		// top-level web_search = "disabled" removes the tool (docs/design/harness-tools.md).
 		tool("web_search", removable(ClaudeCode, "WebSearch"), removable(Codex, "web_search"),
 			removable(OpenCode, "websearch")),
 		// OpenCode's edit permission governs edit, write and apply_patch, so
 		// write maps to the same permission (see checkPaired).
 		tool("write", removable(ClaudeCode, "Write"), alwaysOn(Codex, "apply_patch"), removable(OpenCode, "edit")),
 	}
-	// Harness-specific names, exactly as the spec's "Harness mappings" lists them.
+	// Harness-specific names, spelled as each harness spells them (docs/tools.md).
 	for _, name := range []string{"Artifact", "CronCreate", "CronDelete", "CronList", "EnterWorktree",
 		"ExitWorktree", "Monitor", "NotebookEdit", "RemoteTrigger", "ReportFindings", "ScheduleWakeup",
 		"SendFeedback", "ShareOnboardingGuide", "TaskStop", "Workflow"} {

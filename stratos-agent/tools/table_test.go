@@ -30,7 +30,7 @@ func TestTableNamesAreUniqueAndSorted(t *testing.T) {
 }
 
 // Canonical names are lower snake_case; harness-specific names are exactly
-// the spec's lists, spelled as the harness spells them.
+// the documented lists (docs/tools.md), spelled as the harness spells them.
 func TestCanonicalAndHarnessSpecificNames(t *testing.T) {
 	snake := regexp.MustCompile(`^[a-z]+(_[a-z]+)*$`)
 	specific := map[Harness][]string{}

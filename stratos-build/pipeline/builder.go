@@ -113,6 +113,13 @@ func (b *Builder) prepare(ctx context.Context, w *discovery.Workflow) *Result {
 		}
 		return failed(w, ReasonMissingReference, diags...)
 	}
+	if other := wrappergen.TypeNameClash(w.Manifest.Name, sortedKeys(b.Root.Workflows)); other != "" {
+		return failed(w, ReasonWrapper, message("workflows %q and %q would both generate the wrapper identifiers create%s and %sInput; rename one of them",
+			w.Manifest.Name, other, wrappergen.TypeName(other), wrappergen.TypeName(other)))
+	}
+	if len(w.Sources.OutsideRoot) > 0 {
+		return failed(w, ReasonImportOutsideRoot, outsideRootDiagnostics(b.Root.Root.Dir, w.Sources.OutsideRoot)...)
+	}
 	// Step 4 (children first), before this workflow's own work.
 	children := map[string]*Result{}
 	for _, name := range w.Sources.References {
@@ -151,7 +158,7 @@ func (b *Builder) reuse(ctx context.Context, w *discovery.Workflow) *Result {
 }
 
 func (b *Builder) build(ctx context.Context, w *discovery.Workflow, children map[string]*Result) *Result {
-	b.Log.Info("building", "workflow", w.Manifest.Name, "reason", w.Reason)
+	b.Log.Info("building", "workflow", w.Manifest.Name, "reason", b.Root.StaleReason(w, b.sdkCurrent()))
 	// Nothing may claim "built" while the build is under way or if it fails.
 	if err := freshness.RemoveRecord(w.Dir); err != nil {
 		return failed(w, ReasonInternal, message("remove the old build record of %s: %v", w.Manifest.Name, err))
@@ -200,11 +207,13 @@ func (b *Builder) build(ctx context.Context, w *discovery.Workflow, children map
 }
 
 func (b *Builder) writeRecord(w *discovery.Workflow, children map[string]*Result, def *sdk.Definition, wrapperSHA string) *Result {
-	src, err := freshness.ScanSources(w.Dir)
+	// A new Scanner: the record must hold the files as they are now, not
+	// as discovery read them before the build.
+	src, err := freshness.NewScanner(b.Root.Root.Dir).Sources(w.Dir)
 	if err != nil {
 		return failed(w, ReasonInternal, message("%v", err))
 	}
-	parts := freshness.Parts{Toolchain: freshness.CurrentToolchain(), Files: src.Files}
+	parts := src.Parts()
 	for _, name := range src.References {
 		cr, ok := children[name]
 		if !ok {
@@ -216,7 +225,7 @@ func (b *Builder) writeRecord(w *discovery.Workflow, children map[string]*Result
 	entry := freshness.CompiledEntry(w.Dir, w.Manifest.Entrypoint)
 	rec := &freshness.Record{
 		FormatVersion: freshness.RecordFormat, Name: w.Manifest.Name, Key: key, Parts: parts,
-		Entry: entry, WrapperSHA256: wrapperSHA, BuiltAt: time.Now().UTC(),
+		Entry: entry, WrapperSHA256: wrapperSHA, OutputSchema: def.Output, BuiltAt: time.Now().UTC(),
 	}
 	if err := freshness.WriteRecord(w.Dir, rec); err != nil {
 		return failed(w, ReasonInternal, message("%v", err))
@@ -325,15 +334,16 @@ func (b *Builder) sdkCurrent() bool {
 
 // invalidateRoot removes every build record of the root: they were built
 // against another SDK version.
-// The workflows still to be prepared in this run are marked stale too, so
-// none of them is reused on the strength of a record that is now gone.
+// The built workflows still to be prepared in this run are marked stale
+// too, so none of them is reused on the strength of a record that is now
+// gone; the others keep the reason they already had (never-built, …).
 func (b *Builder) invalidateRoot() {
 	for _, w := range b.Root.Sorted() {
 		if err := freshness.RemoveRecord(w.Dir); err != nil {
 			b.warn("remove the build record of %s: %v", w.Manifest.Name, err)
 		}
-		if _, done := b.results[w]; !done {
-			w.Status, w.Reason = freshness.NotBuilt, freshness.ReasonToolchainChanged
+		if _, done := b.results[w]; !done && w.Status == freshness.Built {
+			w.Status, w.Reason = freshness.NotBuilt, freshness.ReasonSDKNotCurrent
 		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/stratoscli/stratos/shared/atomicfile"
 	"github.com/stratoscli/stratos/shared/procgroup"
 )
 
@@ -77,11 +78,7 @@ func addIgnoreRules(path string, rules []string) error {
 		buf.WriteString(gitIgnoreHeader + "\n")
 	}
 	buf.WriteString(strings.Join(add, "\n") + "\n")
-	tmp := path + ".stratos-tmp"
-	if err := os.WriteFile(tmp, buf.Bytes(), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	return atomicfile.WriteFile(path, buf.Bytes(), atomicfile.Public)
 }
 
 // insideGitWorkTree reports whether dir is inside a git work tree, by

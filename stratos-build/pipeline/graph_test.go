@@ -53,10 +53,12 @@ func TestFindCycle(t *testing.T) {
 		{"orphan", ""}, // a missing reference is reported elsewhere
 	}
 	for _, c := range cases {
-		got := strings.Join(findCycle(root, root.Workflows[c.from]), " → ")
-		if got != c.want {
-			t.Errorf("findCycle(%s) = %q, want %q", c.from, got, c.want)
-		}
+		t.Run(c.from, func(t *testing.T) {
+			got := strings.Join(findCycle(root, root.Workflows[c.from]), " → ")
+			if got != c.want {
+				t.Errorf("findCycle(%s) = %q, want %q", c.from, got, c.want)
+			}
+		})
 	}
 }
 

@@ -1,6 +1,6 @@
 // Package pipeline is Stratos's one preparation path: build, describe,
 // schema and (through `stratos-build prepare`) run all prepare workflows
-// here, in the order the specification fixes:
+// here, in the order docs/building.md lists:
 //
 //  1. read metadata and scan imports for required children (no code runs);
 //     reject cycles and references to missing workflows;
@@ -34,6 +34,7 @@ const (
 	ReasonAgentConfig        = "agent-config-invalid"
 	ReasonCycle              = "cycle"
 	ReasonMissingReference   = "missing-reference"
+	ReasonImportOutsideRoot  = "import-outside-root"
 	ReasonDependencyFailed   = "dependency-failed"
 	ReasonDependencies       = "dependencies-failed"
 	ReasonPackageMetadata    = "package-metadata"
@@ -43,7 +44,7 @@ const (
 	ReasonDefinitionTimeout  = "definition-timeout"
 	ReasonSchemaConventions  = "schema-conventions"
 	ReasonWrapper            = "wrapper-failed"
-	ReasonToolchain          = "toolchain-failed"
+	ReasonToolchain          = "toolchain-missing" // node, npm or tsc is absent and could not be found or provisioned
 	ReasonInternal           = "internal-error"
 	ReasonEntrypointNotFound = "entrypoint-missing"
 )

@@ -12,7 +12,6 @@ import (
 
 	"github.com/stratoscli/stratos/shared/clierr"
 	"github.com/stratoscli/stratos/shared/discovery"
-	"github.com/stratoscli/stratos/shared/freshness"
 	"github.com/stratoscli/stratos/shared/roots"
 	"github.com/stratoscli/stratos/shared/sdk"
 	"github.com/stratoscli/stratos/shared/toolchain"
@@ -135,29 +134,9 @@ func (s *Session) builder(root *discovery.Root) *Builder {
 // and the root's SDK is current: then nothing will be written and no lock
 // is needed.
 func fresh(root *discovery.Root, targets []*discovery.Workflow) bool {
-	if !sdk.Current(root.Root.Dir) {
-		return false
-	}
-	seen := map[*discovery.Workflow]bool{}
-	var ok func(w *discovery.Workflow) bool
-	ok = func(w *discovery.Workflow) bool {
-		if seen[w] {
-			return true
-		}
-		seen[w] = true
-		if w.Status != freshness.Built {
-			return false
-		}
-		for _, name := range w.Sources.References {
-			c, found := root.Workflows[name]
-			if !found || !ok(c) {
-				return false
-			}
-		}
-		return true
-	}
+	sdkCurrent := sdk.Current(root.Root.Dir)
 	for _, t := range targets {
-		if !ok(t) {
+		if root.StaleReason(t, sdkCurrent) != "" {
 			return false
 		}
 	}

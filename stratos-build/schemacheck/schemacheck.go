@@ -1,6 +1,6 @@
-// Package schemacheck enforces the workflow schema conventions (spec: "Schema
-// conventions") on the JSON Schemas the SDK loader derives from a workflow's
-// zod input and output schemas:
+// Package schemacheck enforces the workflow schema conventions
+// (docs/building.md, "Schema conventions") on the JSON Schemas the SDK loader
+// derives from a workflow's zod input and output schemas:
 //
 //   - input and output are objects (schema_not_object);
 //   - every field, nested ones included, has a description, which may be

@@ -120,9 +120,11 @@ func TestDocComment(t *testing.T) {
 		{"odd\rbreaks\u2028and\x00controls\ttab", "", "/**\n * odd\n * breaks\n * and controls\ttab\n */\n"},
 	}
 	for _, tt := range tests {
-		if got := docComment(tt.text, tt.pad); got != tt.want {
-			t.Errorf("docComment(%q) = %q, want %q", tt.text, got, tt.want)
-		}
+		t.Run(tt.text, func(t *testing.T) {
+			if got := docComment(tt.text, tt.pad); got != tt.want {
+				t.Errorf("docComment(%q) = %q, want %q", tt.text, got, tt.want)
+			}
+		})
 	}
 }
 

@@ -16,8 +16,9 @@ import (
 	"strings"
 )
 
-// SDKModule is the package the wrapper imports its runtime from.
-const SDKModule = "@stratoscli/stratos"
+// SDKModule is what the wrapper imports its runtime from: the SDK entry for
+// generated code only (the public entry does not export createChildWorkflow).
+const SDKModule = "@stratoscli/stratos/generated"
 
 // Wrapper is what the generator needs to know about one child workflow.
 type Wrapper struct {
@@ -54,6 +55,21 @@ func TypeName(name string) string {
 		}
 	}
 	return b.String()
+}
+
+// TypeNameClash returns the first of others (sorted) that is not name but
+// has name's TypeName, or "" when there is none. PascalCase drops hyphens,
+// so a-b and a--b (or a-1b and a1b) would export the same identifiers; the
+// build rejects such a pair, naming both, rather than invent less readable
+// identifiers for every workflow.
+func TypeNameClash(name string, others []string) string {
+	stem := TypeName(name)
+	for _, o := range others {
+		if o != name && TypeName(o) == stem {
+			return o
+		}
+	}
+	return ""
 }
 
 // FileName is the wrapper's path relative to the discovery root.

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/stratoscli/stratos/shared/atomicfile"
 )
 
 // WriteFile generates w's wrapper and stores it as <root>/.generated/<name>.ts.
@@ -26,23 +28,8 @@ func WriteFile(root string, w Wrapper) (changed bool, err error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return false, fmt.Errorf("create %s: %w", dir, err)
 	}
-	tmp, err := os.CreateTemp(dir, "."+w.Name+".*.tmp")
-	if err != nil {
-		return false, fmt.Errorf("write wrapper for %q: %w", w.Name, err)
-	}
-	defer os.Remove(tmp.Name()) // a no-op once renamed
-	if _, err := tmp.Write(src); err != nil {
-		tmp.Close()
-		return false, fmt.Errorf("write %s: %w", tmp.Name(), err)
-	}
-	if err := tmp.Close(); err != nil {
-		return false, fmt.Errorf("write %s: %w", tmp.Name(), err)
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return false, fmt.Errorf("chmod %s: %w", tmp.Name(), err)
-	}
-	if err := os.Rename(tmp.Name(), target); err != nil {
-		return false, fmt.Errorf("replace %s: %w", target, err)
+	if err := atomicfile.WriteFile(target, src, atomicfile.Public); err != nil {
+		return false, err
 	}
 	return true, nil
 }

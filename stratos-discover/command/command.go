@@ -18,6 +18,10 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return cliapp.Run(newCommand(), args, cliapp.IO{Stdin: stdin, Stdout: stdout, Stderr: stderr})
 }
 
+// Root returns the stratos-discover command tree without running it, for tools that
+// read its commands and flags (the generator of docs/cli and docs/man).
+func Root() *cli.Command { return newCommand() }
+
 func newCommand() *cli.Command {
 	return &cli.Command{
 		Name:    "stratos-discover",

@@ -2,6 +2,7 @@ package command
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 
@@ -20,17 +21,18 @@ import (
 func generateCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "generate",
-		Usage:     "generate catalog.v1.json from a pinned Models.dev checkout (release time)",
-		UsageText: "stratos-models generate --source <dir> --out <dir> [--previous <catalog.json>] [--links <links.json>] [--json]",
+		Usage:     "generate catalog.v1.json from a pinned Models.dev snapshot (release time)",
+		UsageText: "stratos-models generate --source <dir|snapshot.tar.gz> --out <dir> [--previous <catalog.json>] [--links <links.json>] [--json]",
 		Description: cliapp.Lines(
 			"Reads models/<creator>/<model>.toml and providers/<p>/models/<native-id>.toml under --source",
-			"(a Models.dev checkout, or a snapshot with a REVISION file) and writes <out>/catalog.v1.json.",
+			"(a Models.dev checkout, a snapshot with a REVISION file, or a .tar.gz of one such as",
+			"data/modelsdev/snapshot.tar.gz, read in memory) and writes <out>/catalog.v1.json.",
 			"A provider file maps to a canonical model only through an explicit base_model naming an",
 			"existing canonical file, or through an entry of the reviewed links file.",
 			"With --previous, prints the diff against that catalog for review.",
 		),
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "source", Usage: "Models.dev source directory", Required: true},
+			&cli.StringFlag{Name: "source", Usage: "Models.dev source directory or .tar.gz archive", Required: true},
 			&cli.StringFlag{Name: "out", Usage: "directory to write catalog.v1.json into", Required: true},
 			&cli.StringFlag{Name: "previous", Usage: "previous catalog.v1.json to diff against"},
 			&cli.StringFlag{Name: "links", Usage: "links file (default: the links.v1.json built into this binary)"},
@@ -49,7 +51,7 @@ type generateOutput struct {
 }
 
 func runGenerate(ctx context.Context, cmd *cli.Command) error {
-	if err := cliapp.ExactArgs(cmd, 0, 0, "--source <dir> --out <dir> [--previous <catalog.json>]"); err != nil {
+	if err := cliapp.ExactArgs(cmd, 0, 0, "--source <dir|snapshot.tar.gz> --out <dir> [--previous <catalog.json>]"); err != nil {
 		return err
 	}
 	log := logging.New("stratos-models", cmd.Root().ErrWriter)
@@ -63,10 +65,14 @@ func runGenerate(ctx context.Context, cmd *cli.Command) error {
 			return err
 		}
 	}
-	res, err := generate.FromDir(ctx, generate.Options{
-		SourceDir: cmd.String("source"), Repository: cmd.String("repository"),
+	res, err := generate.FromSource(ctx, generate.Options{
+		Source: cmd.String("source"), Repository: cmd.String("repository"),
 		LinksName: linksName, LinksJSON: linksJSON,
 	})
+	var sourceErr *generate.SourceError
+	if errors.As(err, &sourceErr) {
+		return clierr.Usage("source_invalid", "%v", err).Wrap(err)
+	}
 	if err != nil {
 		return clierr.New("generate_failed", "generate from %s: %v", cmd.String("source"), err).Wrap(err)
 	}

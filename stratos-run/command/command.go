@@ -17,12 +17,16 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return cliapp.Run(newCommand(), args, cliapp.IO{Stdin: stdin, Stdout: stdout, Stderr: stderr})
 }
 
+// Root returns the stratos-run command tree without running it, for tools that
+// read its commands and flags (the generator of docs/cli and docs/man).
+func Root() *cli.Command { return newCommand() }
+
 func newCommand() *cli.Command {
 	return &cli.Command{
 		Name:     "stratos-run",
 		Version:  version.Version,
 		Usage:    "run workflows",
-		Commands: []*cli.Command{runCommand()},
+		Commands: []*cli.Command{runCommand(), runsCommand()},
 	}
 }
 

@@ -3,6 +3,7 @@ package command
 import (
 	"context"
 	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"io"
 	"os"
@@ -56,6 +57,9 @@ func runWorkflow(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
+	if err := invocation.CheckOverrideTargets(overrides, target.Name(), target.Workflow.Manifest.Sections["agents"]); err != nil {
+		return err
+	}
 	x := &execution{target: target, cwd: cwd, input: input, overrides: overrides,
 		log: logging.New("stratos", root.ErrWriter), stderr: root.ErrWriter, json: cmd.Bool("json")}
 	if err := x.begin(); err != nil {
@@ -79,6 +83,7 @@ func (x *execution) begin() error {
 	if err != nil {
 		return clierr.New("run_record_failed", "%v", err).Wrap(err)
 	}
+	reconcileStale(runs, x.log)
 	w := x.target.Workflow
 	x.id = id
 	x.record, err = records.Begin(runs, records.Invocation{
@@ -99,20 +104,30 @@ func (x *execution) run(ctx context.Context) (json.RawMessage, *clierr.Error) {
 	if err != nil {
 		return nil, x.finish(failure(clierr.As(err), nil))
 	}
-	doc, err := x.invocationDocument()
+	key, err := supervise.NewResultKey()
+	if err != nil {
+		return nil, x.finish(failure(clierr.New("internal", "create the run's result key: %v", err).Wrap(err), nil))
+	}
+	doc, err := x.invocationDocument(key)
 	if err != nil {
 		return nil, x.finish(failure(clierr.As(err), nil))
 	}
 	out, err := supervise.Run(ctx, supervise.Spec{
 		Cmd: tc.NodeCommand(context.Background(), sdk.RunnerPath(x.target.Root.Root.Dir)),
-		Dir: x.cwd, Invocation: doc, Output: x.stderr, Log: x.log,
+		Dir: x.cwd, Invocation: doc, ResultKey: key, Output: x.stderr, Log: x.log,
 	})
 	if err != nil {
 		return nil, x.finish(failure(clierr.New("runner_failed", "start node for %s: %v", x.target.Name(), err).Wrap(err), nil))
 	}
+	if out.IgnoredBytes > 0 {
+		x.log.Warn("ignored what something other than the runtime wrote to the result channel", "bytes", out.IgnoredBytes)
+	}
 	o := interpret(out, x.target.Name())
 	if o.err != nil {
 		return nil, x.finish(o)
+	}
+	if ce := checkOutput(x.target.Workflow.Dir, x.target.Name(), o.output); ce != nil {
+		return nil, x.finish(failure(ce, o.tree))
 	}
 	if ferr := x.record.Finish(o.final(0)); ferr != nil {
 		x.log.Warn("the run succeeded, but its record is incomplete", "error", ferr)
@@ -126,15 +141,17 @@ type runnerInvocation struct {
 	Workflow    string                            `json:"workflow"`
 	Entry       string                            `json:"entry"`
 	RootDir     string                            `json:"rootDir"`
+	ResultKey   string                            `json:"resultKey"`
 	Input       json.RawMessage                   `json:"input"`
 	Overrides   json.RawMessage                   `json:"overrides"`
 	Workflows   map[string]preparation.TableEntry `json:"workflows"`
 }
 
-func (x *execution) invocationDocument() ([]byte, error) {
+func (x *execution) invocationDocument(resultKey []byte) ([]byte, error) {
 	doc, err := json.Marshal(runnerInvocation{
 		ExecutionID: x.id, Workflow: x.target.Name(), Entry: x.target.Entry(), RootDir: x.target.Root.Root.Dir,
-		Input: x.input, Overrides: x.overrides, Workflows: x.target.Table(),
+		ResultKey: hex.EncodeToString(resultKey),
+		Input:     x.input, Overrides: x.overrides, Workflows: x.target.Table(),
 	})
 	if err != nil {
 		return nil, clierr.New("config_invalid", "the agents or decision section of a workflow.yaml in %s cannot be passed to the runtime: %v", x.target.Root.Root.Dir, err).Wrap(err)

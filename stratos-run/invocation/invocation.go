@@ -147,6 +147,36 @@ func OverridesProblem(data []byte) string {
 	return ""
 }
 
+// CheckOverrideTargets returns a usage error when overrides (already
+// checked by ReadOverrides) names an agent configuration that the
+// workflow's agents section does not declare: an override of nothing
+// would be silently ignored. It names the unknown ids and the known ones.
+func CheckOverrideTargets(overrides json.RawMessage, workflow string, agents any) error {
+	var doc struct {
+		Agents map[string]any `json:"agents"`
+	}
+	if len(overrides) == 0 || json.Unmarshal(overrides, &doc) != nil {
+		return nil
+	}
+	declared, _ := agents.(map[string]any)
+	var unknown []string
+	for _, id := range sortedKeys(doc.Agents) {
+		if _, ok := declared[id]; !ok {
+			unknown = append(unknown, id)
+		}
+	}
+	if len(unknown) == 0 {
+		return nil
+	}
+	known := sortedKeys(declared)
+	list := strings.Join(known, ", ")
+	if list == "" {
+		list = "none"
+	}
+	return clierr.Usage(CodeOverridesInvalid, "--overrides: workflow %q declares no agent configuration %s (known: %s)",
+		workflow, strings.Join(unknown, ", "), list).WithDetails(map[string]any{"unknown": unknown, "known": known})
+}
+
 func sortedKeys(m map[string]any) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {

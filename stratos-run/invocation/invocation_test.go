@@ -1,6 +1,7 @@
 package invocation
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -85,8 +86,10 @@ func TestReadOverridesErrors(t *testing.T) {
 		{`@/nonexistent/o.json`, "no such file"},
 	}
 	for _, c := range cases {
-		_, err := ReadOverrides(c.value)
-		assertUsage(t, err, CodeOverridesInvalid, []string{c.want})
+		t.Run(c.value, func(t *testing.T) {
+			_, err := ReadOverrides(c.value)
+			assertUsage(t, err, CodeOverridesInvalid, []string{c.want})
+		})
 	}
 }
 
@@ -100,5 +103,25 @@ func assertUsage(t *testing.T, err error, code string, inMessage []string) {
 		if !strings.Contains(ce.Message, want) {
 			t.Errorf("message %q lacks %q", ce.Message, want)
 		}
+	}
+}
+
+func TestCheckOverrideTargetsNamesUnknownAndKnownIDs(t *testing.T) {
+	agents := map[string]any{"writer": map[string]any{}, "reviewer": nil}
+	if err := CheckOverrideTargets(json.RawMessage(`{"agents":{"writer":{"effort":"low"}}}`), "w", agents); err != nil {
+		t.Fatalf("a known id: %v", err)
+	}
+	if err := CheckOverrideTargets(nil, "w", nil); err != nil {
+		t.Fatalf("no overrides: %v", err)
+	}
+	err := CheckOverrideTargets(json.RawMessage(`{"agents":{"writter":{},"writer":{}}}`), "w", agents)
+	ce := clierr.As(err)
+	if ce == nil || ce.Exit != clierr.ExitUsage || ce.Code != CodeOverridesInvalid ||
+		!strings.Contains(ce.Message, "writter") || !strings.Contains(ce.Message, "known: reviewer, writer") {
+		t.Fatalf("error %v", err)
+	}
+	err = CheckOverrideTargets(json.RawMessage(`{"agents":{"x":{}}}`), "w", nil)
+	if err == nil || !strings.Contains(err.Error(), "known: none") {
+		t.Fatalf("no agents section: %v", err)
 	}
 }

@@ -8,7 +8,6 @@ package preparation
 import (
 	"context"
 	"io"
-	"os"
 	"path/filepath"
 
 	"github.com/hashicorp/go-hclog"
@@ -45,18 +44,7 @@ func (t *Target) Name() string { return t.Workflow.Manifest.Name }
 
 // Fresh reports whether the workflow and every workflow it imports are
 // built and the root's SDK is this CLI's: then it runs as it is.
-func (t *Target) Fresh() bool {
-	if !sdk.Current(t.Root.Root.Dir) {
-		return false
-	}
-	ok := true
-	t.walkClosure(func(w *discovery.Workflow, found bool) {
-		if !found || w.Status != freshness.Built {
-			ok = false
-		}
-	})
-	return ok
-}
+func (t *Target) Fresh() bool { return notBuiltReason(t) == "" }
 
 // walkClosure calls visit for the workflow and every workflow it imports,
 // once each; found is false for a reference the root does not have.
@@ -111,25 +99,7 @@ func (t *Target) Prepare(ctx context.Context, log hclog.Logger, stderr io.Writer
 }
 
 func notBuiltReason(t *Target) string {
-	if !sdk.Current(t.Root.Root.Dir) {
-		return "sdk-not-current"
-	}
-	reason := ""
-	t.walkClosure(func(w *discovery.Workflow, found bool) {
-		if reason != "" {
-			return
-		}
-		switch {
-		case !found:
-			reason = freshness.ReasonMissingReference
-		case w.Status != freshness.Built:
-			reason = w.Reason
-			if w != t.Workflow {
-				reason = w.Manifest.Name + ": " + w.Reason
-			}
-		}
-	})
-	return reason
+	return t.Root.StaleReason(t.Workflow, sdk.Current(t.Root.Root.Dir))
 }
 
 // Entry is the workflow's compiled entrypoint (absolute).
@@ -145,12 +115,15 @@ func compiledEntry(w *discovery.Workflow) string {
 type TableEntry struct {
 	Dir   string `json:"dir"`
 	Entry string `json:"entry"`
-	// Built: the workflow has a successful build. After Prepare the
-	// workflow run and everything it imports are built and fresh; another
-	// workflow (reachable only through a dynamic reference) runs its last
-	// successful build.
-	Built  bool     `json:"built"`
-	Config Sections `json:"config"`
+	// Built: the workflow is the one run or one it imports, directly or
+	// not, so Prepare has made its build current. No other workflow is
+	// runnable: its last build may be stale, and children are reached only
+	// through generated wrappers, which put them in the closure.
+	Built bool `json:"built"`
+	// References are the workflows this one imports the generated wrappers
+	// of: the only children it may execute.
+	References []string `json:"references"`
+	Config     Sections `json:"config"`
 }
 
 // Sections are a workflow.yaml's runtime sections as parsed; the runtime
@@ -171,15 +144,14 @@ func (t *Target) Table() map[string]TableEntry {
 	})
 	table := make(map[string]TableEntry, len(t.Root.Workflows))
 	for name, w := range t.Root.Workflows {
-		built := closure[w]
-		if !built {
-			_, err := os.Stat(filepath.Join(w.Dir, filepath.FromSlash(freshness.RecordFile)))
-			built = err == nil
-		}
-		table[name] = TableEntry{
-			Dir: w.Dir, Entry: compiledEntry(w), Built: built,
+		entry := TableEntry{
+			Dir: w.Dir, Entry: compiledEntry(w), Built: closure[w], References: []string{},
 			Config: Sections{Agents: w.Manifest.Sections["agents"], Decision: w.Manifest.Sections["decision"]},
 		}
+		if closure[w] {
+			entry.References = append(entry.References, w.Sources.References...)
+		}
+		table[name] = entry
 	}
 	return table
 }

@@ -4,8 +4,10 @@
 // status.json is written last: a reader that sees a final status sees the
 // files it describes.
 //
-//	invocation.json  what was run: workflow, directories, input, overrides, pid
-//	status.json      running, then succeeded | failed | cancelled | interrupted
+//	invocation.json  what was run: workflow, directories, input, overrides,
+//	                 pid and the process's start time
+//	status.json      running, then succeeded | failed | cancelled | interrupted,
+//	                 or crashed when a later command found the process gone
 //	output.json      the output (succeeded runs)
 //	error.json       the error (every other final status)
 //	tree.json        the child-invocation tree the runtime reported
@@ -22,7 +24,9 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/stratoscli/stratos/shared/atomicfile"
 	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/procid"
 	"github.com/stratoscli/stratos/shared/roots"
 )
 
@@ -33,7 +37,11 @@ const (
 	StatusFailed      = "failed"
 	StatusCancelled   = "cancelled"   // interrupted; the workflow was cancelled and cleaned up
 	StatusInterrupted = "interrupted" // interrupted; the runtime had to be killed before it finished cleaning up
+	StatusCrashed     = "crashed"     // the run's process died without writing a final status (see MarkCrashed)
 )
+
+// Statuses lists every status a record can hold, running first.
+var Statuses = []string{StatusRunning, StatusSucceeded, StatusFailed, StatusCancelled, StatusInterrupted, StatusCrashed}
 
 // File names inside a run directory.
 const (
@@ -74,7 +82,11 @@ type Invocation struct {
 	Input       json.RawMessage `json:"input"`
 	Overrides   json.RawMessage `json:"overrides"`
 	PID         int             `json:"pid"`
-	StartedAt   time.Time       `json:"startedAt"`
+	// ProcessStart is the kernel's start time of PID (clock ticks since
+	// boot), so that a later reader does not mistake an unrelated process
+	// that reused the pid for this run. 0 when it could not be read.
+	ProcessStart uint64    `json:"processStart,omitempty"`
+	StartedAt    time.Time `json:"startedAt"`
 }
 
 // Status is status.json.
@@ -86,6 +98,16 @@ type Status struct {
 	EndedAt     *time.Time `json:"endedAt,omitempty"`
 	ExitCode    *int       `json:"exitCode,omitempty"`
 	Warnings    []string   `json:"warnings,omitempty"`
+	// Reconciled says when and why a later command, not the run itself,
+	// wrote this status (only for crashed runs).
+	Reconciled *Reconciliation `json:"reconciled,omitempty"`
+}
+
+// Reconciliation is how a later command found a run that could not finish
+// its own record.
+type Reconciliation struct {
+	At     time.Time `json:"at"`
+	Reason string    `json:"reason"`
 }
 
 // Run is one run's record directory.
@@ -102,6 +124,11 @@ func Begin(runsDir string, inv Invocation) (*Run, error) {
 	}
 	if len(inv.Overrides) == 0 {
 		inv.Overrides = json.RawMessage("null")
+	}
+	if inv.ProcessStart == 0 && inv.PID > 0 {
+		if id, err := procid.Of(inv.PID); err == nil {
+			inv.ProcessStart = id.StartTime
+		}
 	}
 	r := &Run{dir: dir, status: Status{ExecutionID: inv.ExecutionID, Workflow: inv.Workflow, Status: StatusRunning, StartedAt: inv.StartedAt}}
 	if err := writeJSON(dir, InvocationFile, inv); err != nil {
@@ -146,6 +173,45 @@ func (r *Run) Finish(f Final) error {
 	return writeJSON(r.dir, StatusFile, r.status)
 }
 
+// ReadInvocation reads dir/invocation.json.
+func ReadInvocation(dir string) (Invocation, error) {
+	var inv Invocation
+	return inv, readRecordFile(dir, InvocationFile, &inv)
+}
+
+// ReadStatus reads dir/status.json.
+func ReadStatus(dir string) (Status, error) {
+	var st Status
+	return st, readRecordFile(dir, StatusFile, &st)
+}
+
+// MarkCrashed rewrites the status of the run in dir as crashed, noticed at
+// at for reason, when it still says running; it returns the status it left.
+// The caller must have established that the run's process is gone: a live
+// run could still write its own final status afterwards.
+func MarkCrashed(dir string, at time.Time, reason string) (Status, error) {
+	st, err := ReadStatus(dir)
+	if err != nil || st.Status != StatusRunning {
+		return st, err
+	}
+	at = at.UTC()
+	st.Status = StatusCrashed
+	st.Reconciled = &Reconciliation{At: at, Reason: reason}
+	return st, writeJSON(dir, StatusFile, st)
+}
+
+func readRecordFile(dir, name string, v any) error {
+	path := filepath.Join(dir, name)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("read %s: %w", path, err)
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		return fmt.Errorf("parse %s: %w", path, err)
+	}
+	return nil
+}
+
 // writeJSON writes v as indented JSON to dir/name through a temporary file
 // renamed into place, so no reader ever sees half a file.
 func writeJSON(dir, name string, v any) error {
@@ -153,20 +219,9 @@ func writeJSON(dir, name string, v any) error {
 	if err != nil {
 		return recordError(filepath.Join(dir, name), err)
 	}
-	tmp, err := os.CreateTemp(dir, "."+name+".*.tmp")
-	if err != nil {
-		return recordError(filepath.Join(dir, name), err)
-	}
-	defer os.Remove(tmp.Name()) // a no-op after the rename
-	_, werr := tmp.Write(append(data, '\n'))
-	if cerr := tmp.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Rename(tmp.Name(), filepath.Join(dir, name))
-	}
-	if werr != nil {
-		return recordError(filepath.Join(dir, name), werr)
+	path := filepath.Join(dir, name)
+	if err := atomicfile.WriteFile(path, append(data, '\n'), atomicfile.Public); err != nil {
+		return recordError(path, err)
 	}
 	return nil
 }

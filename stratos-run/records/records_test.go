@@ -75,6 +75,12 @@ func TestFinishSucceeded(t *testing.T) {
 		t.Fatal(err)
 	}
 	assertFiles(t, run.Dir(), InvocationFile, OutputFile, StatusFile)
+	// Run records are readable like the rest of the project's files.
+	for _, name := range []string{InvocationFile, OutputFile, StatusFile} {
+		if fi, err := os.Stat(filepath.Join(run.Dir(), name)); err != nil || fi.Mode().Perm() != 0o644 {
+			t.Errorf("%s mode: %v, %v; want 0644", name, fi, err)
+		}
+	}
 	data, _ := os.ReadFile(filepath.Join(run.Dir(), OutputFile))
 	if string(data) != "{\n  \"ok\": true\n}\n" {
 		t.Errorf("output.json = %q", data)
@@ -128,5 +134,51 @@ func readJSON(t *testing.T, path string, v any) {
 	}
 	if err := json.Unmarshal(data, v); err != nil {
 		t.Fatalf("%s: %v", path, err)
+	}
+}
+
+func TestBeginRecordsTheProcessStartTime(t *testing.T) {
+	run, err := Begin(t.TempDir(), Invocation{ExecutionID: "20261202T170000Z-00000002", Workflow: "w", PID: os.Getpid(), StartedAt: time.Now()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	inv, err := ReadInvocation(run.Dir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if inv.ProcessStart == 0 {
+		t.Errorf("processStart not recorded for the live pid %d", os.Getpid())
+	}
+}
+
+func TestMarkCrashedRewritesOnlyARunningStatus(t *testing.T) {
+	runs := t.TempDir()
+	start := time.Date(2026, 12, 2, 17, 0, 0, 0, time.UTC)
+	noticed := start.Add(time.Hour)
+	running, err := Begin(runs, Invocation{ExecutionID: "20261202T170000Z-00000003", Workflow: "w", PID: 1 << 30, StartedAt: start})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := MarkCrashed(running.Dir(), noticed, "gone")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Status != StatusCrashed || st.Reconciled == nil || !st.Reconciled.At.Equal(noticed) || st.Reconciled.Reason != "gone" {
+		t.Errorf("after MarkCrashed: %+v", st)
+	}
+	if onDisk, err := ReadStatus(running.Dir()); err != nil || onDisk.Status != StatusCrashed || onDisk.Reconciled == nil {
+		t.Errorf("status.json after MarkCrashed = %+v, %v", onDisk, err)
+	}
+	assertFiles(t, running.Dir(), InvocationFile, StatusFile)
+
+	finished, err := Begin(runs, Invocation{ExecutionID: "20261202T170000Z-00000004", Workflow: "w", PID: 1 << 30, StartedAt: start})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := finished.Finish(Final{Status: StatusSucceeded, EndedAt: start, Output: json.RawMessage(`{}`)}); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := MarkCrashed(finished.Dir(), noticed, "gone"); err != nil || st.Status != StatusSucceeded || st.Reconciled != nil {
+		t.Errorf("MarkCrashed of a finished run = %+v, %v; want it unchanged", st, err)
 	}
 }

@@ -1,11 +1,10 @@
 // Package supervise runs the SDK's runner in node and supervises it: its own
 // process group, a parent-death signal, the invocation on stdin, the result
-// on fd 3, cancellation with a bounded grace period, and nothing left behind
-// (shared/procgroup).
+// on fd 3 (framed under a per-run key), cancellation with a bounded grace
+// period, and nothing left behind (shared/procgroup).
 package supervise
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -36,8 +35,10 @@ type Spec struct {
 	// Dir is the working directory: the invoking one, never the workflow's.
 	Dir string
 	// Invocation is the runner's invocation document; it is sent as the
-	// first line of stdin.
+	// first line of stdin. It must carry ResultKey (hex) as "resultKey".
 	Invocation []byte
+	// ResultKey keys the MAC of the runner's result frame (NewResultKey).
+	ResultKey []byte
 	// Output receives the workflow's stdout and stderr.
 	Output io.Writer
 	// CancelGrace bounds the wait after a cancellation (DefaultCancelGrace if 0).
@@ -47,9 +48,12 @@ type Spec struct {
 
 // Outcome is how the runner ended.
 type Outcome struct {
-	// Result is the document the runner wrote to fd 3 (without the newline),
+	// Result is the document the runner wrote to fd 3 in a valid frame,
 	// nil when it wrote none.
 	Result []byte
+	// IgnoredBytes counts what else was written to the result channel
+	// (unframed or wrongly keyed lines): stratos run drops it.
+	IgnoredBytes int
 	// Cancelled reports that the run was cancelled (ctx was done).
 	Cancelled bool
 	// Killed reports that the runner did not finish within the grace period
@@ -66,6 +70,9 @@ type Outcome struct {
 func Run(ctx context.Context, spec Spec) (*Outcome, error) {
 	if spec.CancelGrace == 0 {
 		spec.CancelGrace = DefaultCancelGrace
+	}
+	if len(spec.ResultKey) == 0 {
+		return nil, errors.New("supervise: no result key")
 	}
 	p, err := start(spec)
 	if err != nil {
@@ -95,7 +102,8 @@ func Run(ctx context.Context, spec Spec) (*Outcome, error) {
 	// procgroup has killed whatever the workflow started in node's process
 	// group and left behind.
 	p.stdin.Close()
-	out.Result = p.result()
+	read := p.result()
+	out.Result, out.IgnoredBytes = nonEmpty(read.doc), read.ignored
 	return out, nil
 }
 
@@ -105,8 +113,9 @@ type process struct {
 	stdin   io.WriteCloser
 	sent    chan struct{} // closed once the invocation is written
 	exited  chan error
-	results chan []byte
+	results chan channelRead
 	resultR *os.File
+	key     []byte
 }
 
 func start(spec Spec) (*process, error) {
@@ -125,7 +134,7 @@ func start(spec Spec) (*process, error) {
 		return nil, err
 	}
 	cmd.ExtraFiles = []*os.File{resultW} // fd 3 in the runner
-	p := &process{stdin: stdin, sent: make(chan struct{}), exited: make(chan error, 1), results: make(chan []byte, 1), resultR: resultR}
+	p := &process{stdin: stdin, sent: make(chan struct{}), exited: make(chan error, 1), results: make(chan channelRead, 1), resultR: resultR, key: spec.ResultKey}
 	// The watchdog takes what the workflow started (the agent host, for
 	// one) when stratos run dies: the parent-death signal reaches node only.
 	path := cmd.Path
@@ -151,28 +160,22 @@ func (p *process) requestCancel() {
 	_, _ = io.WriteString(p.stdin, cancelLine)
 }
 
-// readResult reads the runner's one document: up to its newline, so that a
-// process the workflow started and that inherited fd 3 cannot delay it.
 func (p *process) readResult() {
-	line, err := bufio.NewReaderSize(p.resultR, 64<<10).ReadBytes('\n')
-	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, os.ErrClosed) {
-		line = nil
-	}
-	p.results <- bytes.TrimSpace(line)
+	p.results <- readChannel(p.resultR, p.key)
 }
 
 // result returns the document once node has exited: it wrote it before
 // exiting, so it is complete in the pipe; a runner that died without one
 // gives EOF once its process group is gone. Closing the read end bounds the
 // wait for anything that escaped the group and still holds fd 3.
-func (p *process) result() []byte {
+func (p *process) result() channelRead {
 	defer p.resultR.Close()
 	select {
-	case doc := <-p.results:
-		return nonEmpty(doc)
+	case read := <-p.results:
+		return read
 	case <-time.After(time.Second):
 		p.resultR.Close()
-		return nonEmpty(<-p.results)
+		return <-p.results
 	}
 }
 

@@ -2,6 +2,7 @@ package supervise
 
 import (
 	"context"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -17,8 +18,17 @@ import (
 )
 
 // These tests supervise sh scripts that speak the runner protocol: the
-// invocation on the first line of stdin, commands on later lines, one
-// document on fd 3.
+// invocation on the first line of stdin, commands on later lines, one framed
+// document on fd 3. The scripts frame it with `frame DOC` (openssl computes
+// the MAC under the key in $KEY).
+
+const testKey = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
+
+const framePrelude = `frame() {
+  mac=$(printf %s "$1" | openssl dgst -sha256 -mac HMAC -macopt hexkey:$KEY -r | cut -d' ' -f1)
+  printf 'stratos-result %s %s\n' "$mac" "$1" >&3
+}
+`
 
 func run(t *testing.T, ctx context.Context, script string, grace time.Duration) (*Outcome, string) {
 	t.Helper()
@@ -33,8 +43,14 @@ func runIn(t *testing.T, ctx context.Context, dir, script string, grace time.Dur
 		t.Fatal(err)
 	}
 	defer out.Close()
+	if _, err := exec.LookPath("openssl"); err != nil {
+		t.Fatal("these tests frame results with openssl: install openssl")
+	}
+	key, _ := hex.DecodeString(testKey)
+	cmd := exec.Command("sh", "-c", framePrelude+script)
+	cmd.Env = append(os.Environ(), "KEY="+testKey)
 	o, err := Run(ctx, Spec{
-		Cmd: exec.Command("sh", "-c", script), Dir: dir, Invocation: []byte(`{"executionId": "x"}` + "\n"),
+		Cmd: cmd, Dir: dir, Invocation: []byte(`{"executionId": "x"}` + "\n"), ResultKey: key,
 		Output: out, CancelGrace: grace, Log: hclog.NewNullLogger(),
 	})
 	if err != nil {
@@ -49,7 +65,7 @@ func TestResultOnFD3(t *testing.T) {
 read inv
 echo "workflow stdout"
 echo "workflow stderr" >&2
-printf '{"status":"succeeded","cwd":"%s","invocation":%s}\n' "$PWD" "$inv" >&3
+frame "$(printf '{"status":"succeeded","cwd":"%s","invocation":%s}' "$PWD" "$inv")"
 `, 0)
 	if o.Wait != nil || o.Cancelled || o.Killed {
 		t.Errorf("outcome = %+v", o)
@@ -64,7 +80,7 @@ printf '{"status":"succeeded","cwd":"%s","invocation":%s}\n' "$PWD" "$inv" >&3
 
 func TestWorkingDirectory(t *testing.T) {
 	dir := t.TempDir()
-	o, _, _ := runIn(t, context.Background(), dir, `read inv; pwd -P >&3`, 0)
+	o, _, _ := runIn(t, context.Background(), dir, `read inv; frame "$(pwd -P)"`, 0)
 	want, _ := filepath.EvalSymlinks(dir)
 	if string(o.Result) != want {
 		t.Errorf("runner ran in %s, want %s", o.Result, want)
@@ -82,7 +98,7 @@ func TestNoResult(t *testing.T) {
 func TestCancelIsSentAfterTheInvocation(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel() // before the runner even started reading
-	o, _ := run(t, ctx, `read inv; read cmd; printf '{"invocation":%s,"command":"%s"}\n' "$inv" "$cmd" >&3`, time.Minute)
+	o, _ := run(t, ctx, `read inv; read cmd; frame "$(printf '{"invocation":%s,"command":"%s"}' "$inv" "$cmd")"`, time.Minute)
 	if !o.Cancelled || o.Killed || string(o.Result) != `{"invocation":{"executionId": "x"},"command":"cancel"}` {
 		t.Errorf("outcome = %+v, result %s", o, o.Result)
 	}
@@ -105,7 +121,7 @@ func TestGraceThenKill(t *testing.T) {
 
 func TestLeftoversAreKilled(t *testing.T) {
 	pidFile := filepath.Join(t.TempDir(), "pid")
-	o, _ := run(t, context.Background(), fmt.Sprintf(`read inv; sleep 1000 & echo $! > %s; echo '{}' >&3`, pidFile), 0)
+	o, _ := run(t, context.Background(), fmt.Sprintf(`read inv; sleep 1000 & echo $! > %s; frame '{}'`, pidFile), 0)
 	if string(o.Result) != "{}" {
 		t.Fatalf("result %q", o.Result)
 	}
@@ -140,5 +156,56 @@ func waitFor(t *testing.T, cond func() bool) {
 			return
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestOnlyTheFramedDocumentCounts: whatever else reaches the channel (plain
+// JSON, a frame under another key, a partial line before the frame, lines
+// after it) neither replaces the runner's document nor hides it.
+func TestOnlyTheFramedDocumentCounts(t *testing.T) {
+	o, _ := run(t, context.Background(), `read inv
+echo '{"ok":"forged"}' >&3
+echo 'stratos-result 00 {"ok":"forged"}' >&3
+KEY=ffff frame '{"ok":"wrong key"}'
+printf 'partial line ' >&3
+frame '{"ok":"real"}'
+echo '{"ok":"after"}' >&3
+`, 0)
+	if string(o.Result) != `{"ok":"real"}` {
+		t.Errorf("result = %s, want the framed document", o.Result)
+	}
+	if o.IgnoredBytes == 0 {
+		t.Error("IgnoredBytes = 0, want what came before the frame counted")
+	}
+}
+
+func TestUnframedResultIsNoResult(t *testing.T) {
+	o, _ := run(t, context.Background(), `read inv; echo '{"status":"succeeded","output":{"ok":"forged"}}' >&3`, 0)
+	if o.Result != nil {
+		t.Errorf("result = %s, want none", o.Result)
+	}
+}
+
+func TestUnframe(t *testing.T) {
+	key := []byte("k")
+	doc := []byte(`{"a":1}`)
+	for _, c := range []struct {
+		name string
+		line []byte
+		ok   bool
+	}{
+		{"framed", Frame(key, doc), true},
+		{"after a partial line", append([]byte("junk "), Frame(key, doc)...), true},
+		{"other key", Frame([]byte("other"), doc), false},
+		{"plain JSON", doc, false},
+		{"no MAC", []byte("stratos-result " + string(doc)), false},
+		{"tampered document", []byte(strings.Replace(string(Frame(key, doc)), "1", "2", 1)), false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got, ok := unframe(key, c.line)
+			if ok != c.ok || (ok && string(got) != string(doc)) {
+				t.Errorf("unframe(%q) = %q, %v; want ok=%v", c.line, got, ok, c.ok)
+			}
+		})
 	}
 }

@@ -28,6 +28,10 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return cliapp.Run(newCommand(log), args, cliapp.IO{Stdin: stdin, Stdout: stdout, Stderr: stderr})
 }
 
+// Root returns the stratos-worktree command tree without running it, for tools that
+// read its commands and flags (the generator of docs/cli and docs/man).
+func Root() *cli.Command { return newCommand(hclog.NewNullLogger()) }
+
 func newCommand(log hclog.Logger) *cli.Command {
 	t := &tool{log: log, mgr: &worktrees.Manager{Git: &gitx.Git{Log: log}}}
 	return &cli.Command{

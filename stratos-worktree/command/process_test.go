@@ -435,7 +435,7 @@ func TestReconcileRemovesTempFileOfACrashedWriter(t *testing.T) {
 	repo := newRepo(t)
 	var acq acquireOut
 	mustJSON(t, &acq, "acquire", "--repo", repo, "--name", "w", "--cleanup=false")
-	leftover := filepath.Join(registryDir(repo), "w.json.tmp-123456")
+	leftover := filepath.Join(registryDir(repo), ".w.json.tmp-123456") // atomicfile's temp name
 	if err := os.WriteFile(leftover, []byte(`{"formatVersion":1,"name":"w","owners":[{"id":"half`), 0o644); err != nil {
 		t.Fatal(err)
 	}

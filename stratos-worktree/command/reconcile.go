@@ -18,6 +18,7 @@ func (t *tool) reconcileCommand() *cli.Command {
 		Description: cliapp.Lines(
 			"An owner is dead when its process is gone or its pid now belongs to a process with",
 			"another start time. Worktrees without a live owner get the same cleanup as release.",
+			"Trash older than 14 days (ignored files cleanup kept, in <git dir>/stratos/trash) is deleted.",
 		),
 		Flags:  []cli.Flag{cliapp.JSONFlag(), repoFlag()},
 		Action: t.runReconcile,
@@ -36,6 +37,9 @@ func (t *tool) runReconcile(ctx context.Context, cmd *cli.Command) error {
 		}
 		for i := range res.Worktrees {
 			fmt.Fprintln(w, settlementLine(&res.Worktrees[i]))
+		}
+		for _, p := range res.TrashPruned {
+			fmt.Fprintf(w, "deleted old trash %s\n", p)
 		}
 	})
 }

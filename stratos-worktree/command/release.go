@@ -17,7 +17,9 @@ func (t *tool) releaseCommand() *cli.Command {
 		Usage:     "drop an owner's use of a worktree; clean up when no live owner remains",
 		UsageText: "stratos-worktree release [--repo DIR] --name NAME --owner ID [--json]",
 		Description: cliapp.Lines(
-			"Cleanup removes only a clean, unprotected checkout and keeps its branch. A dirty checkout,",
+			"Cleanup removes only a clean, unprotected checkout and keeps its branch; its git-ignored files",
+			"outside regenerable directories (node_modules, dist, …) are first moved to",
+			"<git dir>/stratos/trash/<name>-<time>/ (reported as \"trash\"). A dirty checkout,",
 			"one still used by a live owner, or one whose lock cannot be had within 5 s is preserved;",
 			"that is reported as a warning and the command still exits 0.",
 		),

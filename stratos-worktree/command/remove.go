@@ -35,6 +35,7 @@ func (t *tool) runRemove(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
+	t.warn(res.Warnings)
 	return emit(cmd, res, func(w io.Writer) {
 		switch {
 		case res.CheckoutRemoved && res.Branch != "":

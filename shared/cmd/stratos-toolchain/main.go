@@ -1,16 +1,19 @@
 // Command stratos-toolchain is a developer tool of this repository (not
 // shipped): scripts/prepare-test-cache runs `ensure` so that tests find a
 // provisioned toolchain through the same code path users take, and
-// scripts/build-sdk runs `build-sdk` to recompile the embedded TypeScript SDK.
+// scripts/build-sdk runs `build-sdk` to regenerate the SDK's agent-protocol.ts
+// and recompile the embedded TypeScript SDK.
 package main
 
 import (
 	"context"
 	"io"
 	"os"
+	"path/filepath"
 
 	"github.com/urfave/cli/v3"
 
+	"github.com/stratoscli/stratos/shared/agentproto/tsgen"
 	"github.com/stratoscli/stratos/shared/cliapp"
 	"github.com/stratoscli/stratos/shared/clierr"
 	"github.com/stratoscli/stratos/shared/logging"
@@ -45,8 +48,12 @@ func newCommand(stderr io.Writer) *cli.Command {
 				Flags: []cli.Flag{
 					&cli.StringFlag{Name: "src", Value: "shared/sdk/src", Usage: "the SDK's TypeScript sources"},
 					&cli.StringFlag{Name: "out", Value: "shared/sdk/dist", Usage: "the output directory (replaced)"},
+					&cli.StringFlag{Name: "proto", Value: "shared/agentproto", Usage: "the agent protocol's Go package, which agent-protocol.ts is generated from"},
 				},
 				Action: func(ctx context.Context, cmd *cli.Command) error {
+					if err := writeAgentProtocol(cmd.String("proto"), cmd.String("src")); err != nil {
+						return err
+					}
 					tc, err := toolchain.Ensure(ctx, toolchain.Options{Log: log})
 					if err != nil {
 						return err
@@ -60,4 +67,14 @@ func newCommand(stderr io.Writer) *cli.Command {
 			},
 		},
 	}
+}
+
+// writeAgentProtocol regenerates the SDK's agent-protocol.ts in srcDir from
+// the Go types of the agent protocol in protoDir.
+func writeAgentProtocol(protoDir, srcDir string) error {
+	ts, err := tsgen.Generate(protoDir)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(srcDir, "agent-protocol.ts"), ts, 0o644)
 }

@@ -1,25 +1,27 @@
 import { StratosError } from "./errors.js";
+/** The codes of agent errors: one per class below (configuration errors also prompt_file; execution errors also internal and protocol). */
+export type AgentErrorCode = "configuration" | "prompt_file" | "template_variable_missing" | "initialization" | "authentication" | "model_unavailable" | "harness_unavailable" | "execution" | "internal" | "protocol" | "concurrent_use" | "admission" | "structured_output" | "hook_failed";
 /** The base class of agent errors; `agent` names the agent object (its configId or "agent #n"). */
-export declare class AgentError extends StratosError {
+export declare class AgentError<C extends AgentErrorCode = AgentErrorCode> extends StratosError<C> {
     readonly agent: string;
-    constructor(code: string, agent: string, message: string, options?: {
+    constructor(code: C, agent: string, message: string, options?: {
         cause?: unknown;
         details?: Record<string, unknown>;
     });
 }
 /** Options of agent error constructors; code overrides the class's own (prompt_file is a configuration error). */
-export interface AgentErrorOptions {
+export interface AgentErrorOptions<C extends AgentErrorCode = AgentErrorCode> {
     cause?: unknown;
     details?: Record<string, unknown>;
-    code?: string;
+    code?: C;
 }
 declare const AgentConfigurationError_base: {
-    new (agent: string, message: string, options?: AgentErrorOptions): {
+    new (agent: string, message: string, options?: AgentErrorOptions<"configuration" | "prompt_file"> | undefined): {
         name: string;
         message: string;
         stack?: string;
         cause?: unknown;
-        readonly code: string;
+        readonly code: "configuration" | "prompt_file";
         readonly details: Record<string, unknown>;
         readonly agent: string;
     };
@@ -31,12 +33,12 @@ declare const AgentConfigurationError_base: {
 export declare class AgentConfigurationError extends AgentConfigurationError_base {
 }
 declare const TemplateVariableMissingError_base: {
-    new (agent: string, message: string, options?: AgentErrorOptions): {
+    new (agent: string, message: string, options?: AgentErrorOptions<"template_variable_missing"> | undefined): {
         name: string;
         message: string;
         stack?: string;
         cause?: unknown;
-        readonly code: string;
+        readonly code: "template_variable_missing";
         readonly details: Record<string, unknown>;
         readonly agent: string;
     };
@@ -48,12 +50,12 @@ declare const TemplateVariableMissingError_base: {
 export declare class TemplateVariableMissingError extends TemplateVariableMissingError_base {
 }
 declare const AgentInitializationError_base: {
-    new (agent: string, message: string, options?: AgentErrorOptions): {
+    new (agent: string, message: string, options?: AgentErrorOptions<"initialization"> | undefined): {
         name: string;
         message: string;
         stack?: string;
         cause?: unknown;
-        readonly code: string;
+        readonly code: "initialization";
         readonly details: Record<string, unknown>;
         readonly agent: string;
     };
@@ -65,12 +67,12 @@ declare const AgentInitializationError_base: {
 export declare class AgentInitializationError extends AgentInitializationError_base {
 }
 declare const AgentAuthenticationError_base: {
-    new (agent: string, message: string, options?: AgentErrorOptions): {
+    new (agent: string, message: string, options?: AgentErrorOptions<"authentication"> | undefined): {
         name: string;
         message: string;
         stack?: string;
         cause?: unknown;
-        readonly code: string;
+        readonly code: "authentication";
         readonly details: Record<string, unknown>;
         readonly agent: string;
     };
@@ -82,12 +84,12 @@ declare const AgentAuthenticationError_base: {
 export declare class AgentAuthenticationError extends AgentAuthenticationError_base {
 }
 declare const ModelUnavailableError_base: {
-    new (agent: string, message: string, options?: AgentErrorOptions): {
+    new (agent: string, message: string, options?: AgentErrorOptions<"model_unavailable"> | undefined): {
         name: string;
         message: string;
         stack?: string;
         cause?: unknown;
-        readonly code: string;
+        readonly code: "model_unavailable";
         readonly details: Record<string, unknown>;
         readonly agent: string;
     };
@@ -99,12 +101,12 @@ declare const ModelUnavailableError_base: {
 export declare class ModelUnavailableError extends ModelUnavailableError_base {
 }
 declare const HarnessUnavailableError_base: {
-    new (agent: string, message: string, options?: AgentErrorOptions): {
+    new (agent: string, message: string, options?: AgentErrorOptions<"harness_unavailable"> | undefined): {
         name: string;
         message: string;
         stack?: string;
         cause?: unknown;
-        readonly code: string;
+        readonly code: "harness_unavailable";
         readonly details: Record<string, unknown>;
         readonly agent: string;
     };
@@ -116,12 +118,12 @@ declare const HarnessUnavailableError_base: {
 export declare class HarnessUnavailableError extends HarnessUnavailableError_base {
 }
 declare const AgentExecutionError_base: {
-    new (agent: string, message: string, options?: AgentErrorOptions): {
+    new (agent: string, message: string, options?: AgentErrorOptions<"execution" | "internal" | "protocol"> | undefined): {
         name: string;
         message: string;
         stack?: string;
         cause?: unknown;
-        readonly code: string;
+        readonly code: "execution" | "internal" | "protocol";
         readonly details: Record<string, unknown>;
         readonly agent: string;
     };
@@ -133,12 +135,12 @@ declare const AgentExecutionError_base: {
 export declare class AgentExecutionError extends AgentExecutionError_base {
 }
 declare const ConcurrentUseError_base: {
-    new (agent: string, message: string, options?: AgentErrorOptions): {
+    new (agent: string, message: string, options?: AgentErrorOptions<"concurrent_use"> | undefined): {
         name: string;
         message: string;
         stack?: string;
         cause?: unknown;
-        readonly code: string;
+        readonly code: "concurrent_use";
         readonly details: Record<string, unknown>;
         readonly agent: string;
     };
@@ -150,12 +152,12 @@ declare const ConcurrentUseError_base: {
 export declare class ConcurrentUseError extends ConcurrentUseError_base {
 }
 declare const AdmissionError_base: {
-    new (agent: string, message: string, options?: AgentErrorOptions): {
+    new (agent: string, message: string, options?: AgentErrorOptions<"admission"> | undefined): {
         name: string;
         message: string;
         stack?: string;
         cause?: unknown;
-        readonly code: string;
+        readonly code: "admission";
         readonly details: Record<string, unknown>;
         readonly agent: string;
     };
@@ -167,12 +169,12 @@ declare const AdmissionError_base: {
 export declare class AdmissionError extends AdmissionError_base {
 }
 declare const StructuredOutputError_base: {
-    new (agent: string, message: string, options?: AgentErrorOptions): {
+    new (agent: string, message: string, options?: AgentErrorOptions<"structured_output"> | undefined): {
         name: string;
         message: string;
         stack?: string;
         cause?: unknown;
-        readonly code: string;
+        readonly code: "structured_output";
         readonly details: Record<string, unknown>;
         readonly agent: string;
     };
@@ -184,12 +186,12 @@ declare const StructuredOutputError_base: {
 export declare class StructuredOutputError extends StructuredOutputError_base {
 }
 declare const AgentHookError_base: {
-    new (agent: string, message: string, options?: AgentErrorOptions): {
+    new (agent: string, message: string, options?: AgentErrorOptions<"hook_failed"> | undefined): {
         name: string;
         message: string;
         stack?: string;
         cause?: unknown;
-        readonly code: string;
+        readonly code: "hook_failed";
         readonly details: Record<string, unknown>;
         readonly agent: string;
     };
@@ -200,4 +202,9 @@ declare const AgentHookError_base: {
 /** An author hook threw or rejected (code hook_failed); `cause` is what it threw. */
 export declare class AgentHookError extends AgentHookError_base {
 }
+/**
+ * Every agent error class. Narrow on `code`:
+ * `if (err instanceof AgentError) switch (err.code) { case "structured_output": … }`.
+ */
+export type AnyAgentError = AgentConfigurationError | TemplateVariableMissingError | AgentInitializationError | AgentAuthenticationError | ModelUnavailableError | HarnessUnavailableError | AgentExecutionError | ConcurrentUseError | AdmissionError | StructuredOutputError | AgentHookError;
 export {};

@@ -54,21 +54,28 @@ export class StructuredOutputError extends agentErrorClass("StructuredOutputErro
 /** An author hook threw or rejected (code hook_failed); `cause` is what it threw. */
 export class AgentHookError extends agentErrorClass("AgentHookError", "hook_failed") {
 }
+/** How to make the error of each host error code. */
 const byCode = {
-    configuration: AgentConfigurationError,
-    prompt_file: AgentConfigurationError,
-    template_variable_missing: TemplateVariableMissingError,
-    initialization: AgentInitializationError,
-    authentication: AgentAuthenticationError,
-    model_unavailable: ModelUnavailableError,
-    harness_unavailable: HarnessUnavailableError,
-    execution: AgentExecutionError,
-    concurrent_use: ConcurrentUseError,
-    admission: AdmissionError,
-    structured_output: StructuredOutputError,
-    hook_failed: AgentHookError,
+    configuration: (a, m, details) => new AgentConfigurationError(a, m, { details }),
+    prompt_file: (a, m, details) => new AgentConfigurationError(a, m, { details, code: "prompt_file" }),
+    template_variable_missing: (a, m, details) => new TemplateVariableMissingError(a, m, { details }),
+    initialization: (a, m, details) => new AgentInitializationError(a, m, { details }),
+    authentication: (a, m, details) => new AgentAuthenticationError(a, m, { details }),
+    model_unavailable: (a, m, details) => new ModelUnavailableError(a, m, { details }),
+    harness_unavailable: (a, m, details) => new HarnessUnavailableError(a, m, { details }),
+    execution: (a, m, details) => new AgentExecutionError(a, m, { details }),
+    internal: (a, m, details) => new AgentExecutionError(a, m, { details, code: "internal" }),
+    protocol: (a, m, details) => new AgentExecutionError(a, m, { details, code: "protocol" }),
+    concurrent_use: (a, m, details) => new ConcurrentUseError(a, m, { details }),
+    admission: (a, m, details) => new AdmissionError(a, m, { details }),
+    structured_output: (a, m, details) => new StructuredOutputError(a, m, { details }),
+    hook_failed: (a, m, details) => new AgentHookError(a, m, { details }),
 };
-/** The error class for a host error code (AgentExecutionError for unknown ones). @internal */
-export function agentErrorFor(code) {
-    return byCode[code] ?? AgentExecutionError;
+/** Whether code is an agent error code. @internal */
+export function isAgentErrorCode(code) {
+    return Object.hasOwn(byCode, code);
+}
+/** The typed error of an agent error the host reported. @internal */
+export function agentErrorFor(code, agent, message, details) {
+    return byCode[code](agent, message, details);
 }

@@ -152,15 +152,12 @@ export class AgentHost {
         }
     }
     #answer(m) {
-        const isRequest = m.id !== undefined && m.id !== null;
-        this.#handle(m.method, m.params).then((result) => {
-            if (isRequest)
-                this.#write({ jsonrpc: "2.0", id: m.id, result: result ?? null });
-        }, (err) => {
-            if (isRequest) {
-                const message = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
-                this.#write({ jsonrpc: "2.0", id: m.id, error: { code: -32000, message } });
-            }
+        const id = m.id;
+        // A notification (no id) gets no answer.
+        const reply = id === undefined || id === null ? undefined : (answer) => this.#write({ ...answer, id });
+        this.#handle(m.method, m.params).then((result) => reply?.({ jsonrpc: "2.0", result: result ?? null }), (err) => {
+            const message = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+            reply?.({ jsonrpc: "2.0", error: { code: -32000, message } });
         });
     }
     async #handle(method, params) {

@@ -1,45 +1,65 @@
 /** Every method name (SDK → host and host → SDK). */
 export declare const Methods: {
-    readonly initialize: "initialize";
-    readonly agentExecute: "agent.execute";
     readonly agentCancel: "agent.cancel";
     readonly agentClose: "agent.close";
-    readonly executionClose: "execution.close";
-    readonly shutdown: "shutdown";
-    readonly hookBeforeToolCall: "hook.beforeToolCall";
-    readonly hookAfterToolCall: "hook.afterToolCall";
-    readonly hookOnStart: "hook.onStart";
+    readonly agentExecute: "agent.execute";
     readonly event: "event";
+    readonly executionClose: "execution.close";
+    readonly hookAfterToolCall: "hook.afterToolCall";
+    readonly hookBeforeToolCall: "hook.beforeToolCall";
+    readonly hookOnStart: "hook.onStart";
+    readonly initialize: "initialize";
+    readonly shutdown: "shutdown";
 };
 /** Every agent error code (error.data.code of an error response). */
 export declare const ErrorCodes: readonly ["admission", "authentication", "cancelled", "concurrent_use", "configuration", "context_closed", "execution", "harness_unavailable", "hook_failed", "initialization", "internal", "model_unavailable", "prompt_file", "protocol", "structured_output", "template_variable_missing"];
 export type ErrorCode = (typeof ErrorCodes)[number];
 /** The JSON-RPC error code of agent errors. */
 export declare const RPCAgentError = -32000;
+/** InitializeParams opens the connection. */
 export interface InitializeParams {
     protocolVersion: number;
+    /** ExecutionID is the top-level execution the host serves. */
     executionId: string;
+    /**
+     * RunDir is the run record directory (~/.stratos/runs/<executionId>);
+     * events.jsonl is appended there. Empty: derived from $HOME and ExecutionID.
+     */
     runDir?: string;
+    /** Settings overrides ~/.stratos/settings.json when set. */
     settings?: Settings;
+    /** Events asks for event notifications (they are recorded either way). */
     events?: boolean;
 }
+/** Settings are the admission limits of one top-level execution. */
 export interface Settings {
     maxConcurrent: number;
     maxOutstanding: number;
 }
+/** InitializeResult reports what the host will apply. */
 export interface InitializeResult {
     protocolVersion: number;
     version: string;
     settings: Settings;
     eventsFile: string;
 }
+/**
+ * WorkflowRef names the workflow whose code created the agent: its
+ * workflow.yaml supplies the named configurations, and prompt and template
+ * files resolve against its directory.
+ */
 export interface WorkflowRef {
     name: string;
     dir: string;
 }
+/** Overrides is the agents part of an execution's invocation overrides. */
 export interface Overrides {
     agents?: Record<string, AgentConfig>;
 }
+/**
+ * PromptSource is a literal string, {file}, {template} or (for execute's
+ * prompt only) {configId}. Exactly one form is set.
+ */
 export type PromptSource = string | {
     file: string;
 } | {
@@ -47,17 +67,28 @@ export type PromptSource = string | {
 } | {
     configId: string;
 };
+/** TemplateVariables holds the variable dictionaries of each template field. */
 export interface TemplateVariables {
     systemPrompt?: Record<string, unknown>;
     prompt?: Record<string, unknown>;
 }
+/** Worktree is the agent's worktree setting. */
 export interface Worktree {
     enabled: boolean;
     name?: string;
     cleanup?: boolean;
 }
-/** An agent configuration: createAgent fields, an override entry or a workflow.yaml entry. */
+/**
+ * AgentConfig is one agent configuration as it crosses the protocol: the
+ * fields of createAgent({...}), of one invocation override
+ * (overrides.agents[configId]) and of one workflow.yaml agents entry alike.
+ *
+ * Pointers and pointer-to-slices distinguish "not supplied" (nil) from a
+ * supplied value: a supplied list replaces the lower-priority one, and an
+ * empty list means none.
+ */
 export interface AgentConfig {
+    /** ConfigID selects the named configuration (creation only). */
     configId?: string;
     harness?: string;
     provider?: string;
@@ -71,39 +102,70 @@ export interface AgentConfig {
     disallowedTools?: string[];
     workingDirectory?: string;
     worktree?: Worktree;
+    /** Test is the script of the test harness: inline, or {"file": path}. */
     test?: unknown;
 }
+/** ExecuteParams is one execute(prompt, templateVariables?) call. */
 export interface ExecuteParams {
+    /** AgentID identifies the agent object (unique within the host). */
     agentId: string;
+    /** Name is how messages refer to the agent (its configId, or "agent #n"). */
     name: string;
+    /** Call numbers the agent's executes from 1; agent.cancel names it. */
     call: number;
+    /** ExecutionID is the execution that owns the agent. */
     executionId: string;
     workflow: WorkflowRef;
+    /**
+     * Cwd is the invocation working directory; a relative workingDirectory
+     * resolves against it.
+     */
     cwd: string;
+    /**
+     * Overrides is the owning execution's invocation overrides (Overrides);
+     * raw, so the host can report malformed fields with their paths.
+     */
     overrides?: Overrides;
+    /**
+     * Config is the object's creation fields (AgentConfig), raw for the same
+     * reason.
+     */
     config: AgentConfig;
+    /** Hooks names the tool and lifecycle hooks the object has (Hook*). */
     hooks?: string[];
+    /** OutputSchema is the JSON Schema of the object's outputSchema. */
     outputSchema?: Record<string, unknown>;
     prompt: PromptSource;
     templateVariables?: Record<string, unknown>;
 }
+/** ExecuteResult is Text without an output schema, Value with one. */
 export interface ExecuteResult {
     text?: string;
     value?: unknown;
 }
+/** AgentRef names one agent object. */
 export interface AgentRef {
     agentId: string;
 }
+/**
+ * CancelParams cancels one execute of an agent. Naming the call makes the
+ * notification safe to handle in any order relative to the execute request:
+ * a cancel that arrives first is remembered, one for a finished call is void.
+ */
 export interface CancelParams {
     agentId: string;
     call: number;
 }
+/** ExecutionRef names one execution. */
 export interface ExecutionRef {
     executionId: string;
 }
+/** CloseResult reports what a close did. */
 export interface CloseResult {
+    /** Closed counts the sessions whose harness resources were released. */
     closed: number;
 }
+/** ToolCallParams is a tool call the harness is about to make. */
 export interface ToolCallParams {
     agentId: string;
     executionId: string;
@@ -111,6 +173,10 @@ export interface ToolCallParams {
     toolName: string;
     input: unknown;
 }
+/**
+ * AfterToolCallParams is a finished tool call: Output on success, Error on
+ * failure (also when a beforeToolCall hook denied it).
+ */
 export interface AfterToolCallParams {
     agentId: string;
     executionId: string;
@@ -120,31 +186,47 @@ export interface AfterToolCallParams {
     output?: unknown;
     error?: ToolError;
 }
+/** ToolError describes a failed tool call. */
 export interface ToolError {
     message: string;
 }
+/**
+ * BeforeToolCallResult is allow, deny (Reason) or modify (Arguments). A null
+ * result means allow.
+ */
 export interface BeforeToolCallResult {
     action: "allow" | "deny" | "modify";
     reason?: string;
     arguments?: Record<string, unknown>;
 }
+/** AfterToolCallResult is block (Reason). A null result keeps the output. */
 export interface AfterToolCallResult {
     action: "block";
     reason?: string;
 }
+/** LifecycleParams names the agent whose invocation starts. */
 export interface LifecycleParams {
     agentId: string;
     executionId: string;
 }
+/** Event is one observation, as recorded in events.jsonl. */
 export interface Event {
+    /**
+     * Type: agent.invocation.started, agent.invocation.completed,
+     * model.started, model.completed, message.delta, tool.started,
+     * tool.completed, ...
+     */
     type: string;
+    /** Timestamp is RFC 3339 with nanoseconds, UTC. */
     timestamp: string;
     sequence: number;
     agentId: string;
     executionId: string;
+    /** IDs correlates operations: invocationId, toolCallId, ... */
     ids?: Record<string, string>;
     details?: Record<string, unknown>;
 }
+/** ErrorData is the data member of an agent error response. */
 export interface ErrorData {
     code: string;
     details?: Record<string, unknown>;

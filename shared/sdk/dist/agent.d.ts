@@ -80,7 +80,7 @@ export interface TestTurn {
     fail?: "execution" | "authentication" | "model_unavailable";
     message?: string;
 }
-/** The script of the test harness (harness: "test"); see the README, "The test harness". */
+/** The script of the test harness (harness: "test"); see docs/harness-test.md. */
 export interface TestScript {
     initialize?: TestAttempt[];
     turns: TestTurn[];
@@ -124,7 +124,11 @@ export interface AgentOptions<S extends Schema | undefined = Schema | undefined>
 export interface Agent<TOutput = string> {
     /** Sends one user prompt; templateVariables are the prompt template's variables. */
     execute(prompt: PromptSource, templateVariables?: Record<string, unknown>): Promise<TOutput>;
-    /** Signals cancellation of the running execute (which then rejects with CancelledError); returns at once. */
+    /**
+     * Signals cancellation of the running execute (which then rejects with
+     * CancelledError) and of background work the agent's prompts started,
+     * also when no execute runs; returns at once.
+     */
     cancel(): void;
 }
 /**

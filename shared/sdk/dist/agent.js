@@ -6,10 +6,11 @@
 // registered in its execution context at creation and closed with it.
 import { safeParse, toJSONSchema } from "zod";
 import { contextStorage, getContext } from "./context.js";
-import { CancelledError, ContextClosedError, StratosError, toError } from "./errors.js";
+import { CancelledError, ContextClosedError, StratosError, issueText, toError } from "./errors.js";
 import { agentHostFor, existingAgentHost, HostError } from "./agent-host.js";
 import { Methods } from "./agent-protocol.js";
-import { AgentConfigurationError, AgentExecutionError, AgentHookError, ConcurrentUseError, StructuredOutputError, agentErrorFor } from "./agent-errors.js";
+import { AgentConfigurationError, AgentExecutionError, AgentHookError, ConcurrentUseError, StructuredOutputError, agentErrorFor, isAgentErrorCode } from "./agent-errors.js";
+import { toIssues } from "./validate.js";
 const hookNames = ["beforeToolCall", "afterToolCall", "onStart", "onComplete", "onError"];
 const hostHooks = ["beforeToolCall", "afterToolCall", "onStart"];
 const counters = new WeakMap();
@@ -64,7 +65,7 @@ class ConfiguredAgent {
         const signal = this.#ctx.signal;
         const onAbort = () => this.cancel();
         try {
-            const params = { ...this.#params(), call: call.n, prompt, templateVariables };
+            const params = { ...this.#params(), call: call.n, prompt, ...(templateVariables === undefined ? {} : { templateVariables }) };
             const host = agentHostFor(this.#ctx);
             this.#host = host;
             signal.addEventListener("abort", onAbort, { once: true });
@@ -97,9 +98,12 @@ class ConfiguredAgent {
         }
     }
     cancel() {
-        if (this.#active !== undefined && this.#host !== undefined) {
-            this.#host.notify(Methods.agentCancel, { agentId: this.#id, call: this.#active.n });
+        if (this.#host === undefined || this.#closed) {
+            return; // never executed: no harness session, nothing runs
         }
+        // Without a running execute, naming the last call makes the host stop
+        // the background work (shells, subagents) earlier prompts started.
+        this.#host.notify(Methods.agentCancel, { agentId: this.#id, call: this.#active?.n ?? this.#calls });
     }
     /** Cleanup (the execution context calls it): closes the harness session. */
     async close() {
@@ -188,10 +192,10 @@ class ConfiguredAgent {
             executionId: this.#ctx.executionId,
             workflow: { name: this.#ctx.workflow, dir: entry.dir },
             cwd: process.cwd(),
-            overrides: overrides,
+            ...(overrides === undefined ? {} : { overrides: overrides }),
             config: fields,
             hooks: hostHooks.filter((h) => typeof hooks?.[h] === "function"),
-            outputSchema: schema,
+            ...(schema === undefined ? {} : { outputSchema: schema }),
         };
         return this.#wire;
     }
@@ -202,8 +206,8 @@ class ConfiguredAgent {
         }
         const parsed = safeParse(schema, result.value);
         if (!parsed.success) {
-            const issues = parsed.error.issues.map((i) => ({ path: i.path.map(String).join("."), message: i.message }));
-            throw new StructuredOutputError(this.#name, `agent "${this.#name}" returned output that does not match its outputSchema: ${issues.map((i) => (i.path === "" ? i.message : `${i.path}: ${i.message}`)).join("; ")}`, { details: { issues } });
+            const issues = toIssues(parsed.error.issues);
+            throw new StructuredOutputError(this.#name, `agent "${this.#name}" returned output that does not match its outputSchema: ${issueText(issues)}`, { details: { issues } });
         }
         return parsed.data;
     }
@@ -222,8 +226,11 @@ class ConfiguredAgent {
             case "hook_failed":
                 return new AgentHookError(this.#name, err.message, { cause: call.hookError, details });
         }
-        const cls = agentErrorFor(code);
-        return new cls(this.#name, err.message, { details, code });
+        if (!isAgentErrorCode(code)) {
+            // The host and the SDK ship together, so this is a bug: keep the code in the details.
+            return new AgentExecutionError(this.#name, err.message, { details: { ...details, hostCode: code }, code: "internal" });
+        }
+        return agentErrorFor(code, this.#name, err.message, details);
     }
     async #runHook(name, fn) {
         try {

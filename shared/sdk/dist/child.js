@@ -1,10 +1,13 @@
 // Child workflows. Generated wrappers (.generated/<name>.ts) default-export a
 // factory built on createChildWorkflow; its names are a contract with the
-// wrapper generator, keep them stable.
+// wrapper generator, keep them stable. createChildWorkflow is not part of the
+// public entry: the wrappers import it from "@stratoscli/stratos/generated",
+// and a child runs only when the calling workflow imports its wrapper (the
+// build then keeps the child fresh), never by a name looked up at run time.
 import { overridesProblem, resolveConfig, cloneData, deepFreeze } from "./config.js";
 import { getContext, newExecutionId } from "./context.js";
 import { importDefinition } from "./definition.js";
-import { ChildWorkflowError, toError, WorkflowCycleError, WorkflowNotBuiltError, WorkflowNotFoundError } from "./errors.js";
+import { ChildWorkflowError, toError, WorkflowCycleError, WorkflowNotBuiltError, WorkflowNotFoundError, WorkflowNotReferencedError } from "./errors.js";
 import { invoke } from "./invocation.js";
 /**
  * Binds a child-workflow reference and override defaults. It starts nothing:
@@ -42,6 +45,10 @@ async function executeChild(name, overrides, input) {
     const chain = parent.workflowChain();
     if (chain.includes(name)) {
         throw new WorkflowCycleError([...chain, name]);
+    }
+    const caller = Object.hasOwn(parent.host.workflows, parent.workflow) ? parent.host.workflows[parent.workflow] : undefined;
+    if (!(caller?.references ?? []).includes(name)) {
+        throw new WorkflowNotReferencedError(name, parent.workflow);
     }
     const target = Object.hasOwn(parent.host.workflows, name) ? parent.host.workflows[name] : undefined;
     if (target === undefined) {

@@ -2,7 +2,12 @@
 // is a StratosError with a stable snake_case `code` (part of the public
 // contract: workflow code may branch on it, and `stratos run` reports it in
 // its error envelope) and, where one error is caused by another, a `cause`.
-/** The base class of every error the SDK raises. */
+/**
+ * The base class of every error the SDK raises. Each SDK error class has
+ * one literal code (or a few), so checking `code` on the union
+ * {@link SdkError} narrows to the class. Workflow code may raise its own
+ * StratosErrors with codes of its own.
+ */
 export class StratosError extends Error {
     /** A stable, machine-readable code, e.g. "child_failed". */
     code;
@@ -90,6 +95,17 @@ export class WorkflowNotFoundError extends StratosError {
     }
 }
 /** A child workflow without a successful build (code workflow_not_built). */
+/**
+ * The calling workflow does not import the child's generated wrapper
+ * (.generated/<name>.ts): children are reached only through those typed
+ * references, which the build checks and keeps fresh, never by name.
+ */
+export class WorkflowNotReferencedError extends StratosError {
+    constructor(workflow, caller) {
+        super("workflow_not_referenced", `workflow "${caller}" cannot run child workflow "${workflow}": it does not import its generated wrapper; import it from ".generated/${workflow}.js" and call that (looking children up by name is not supported)`, { details: { child: workflow, caller } });
+        this.name = "WorkflowNotReferencedError";
+    }
+}
 export class WorkflowNotBuiltError extends StratosError {
     constructor(workflow, dir) {
         super("workflow_not_built", `child workflow "${workflow}" (${dir}) is not built: run \`stratos build ${workflow}\``, {
@@ -133,7 +149,8 @@ export function errorChain(error) {
 export function errorCode(error) {
     return isStratosError(error) ? error.code : "workflow_failed";
 }
-function issueText(issues) {
+/** The issues for people: `field "a.b": message; …`, the first five, then how many more. @internal */
+export function issueText(issues) {
     const parts = issues.slice(0, 5).map((i) => (i.path === "" ? i.message : `field "${i.path}": ${i.message}`));
     if (issues.length > 5) {
         parts.push(`and ${issues.length - 5} more`);

@@ -2,8 +2,8 @@
 // exactly one copy per discovery root (<root>/node_modules/@stratoscli/stratos),
 // at the CLI's own version; workflows must not install another.
 export { workflow, isWorkflowDefinition } from "./workflow.js";
-export { createChildWorkflow } from "./child.js";
 export { executionInfo, cancellationSignal } from "./context.js";
-export { StratosError, InputValidationError, OutputValidationError, WorkflowCycleError, ChildWorkflowError, CancelledError, ContextClosedError, NoExecutionContextError, WorkflowNotFoundError, WorkflowNotBuiltError, NonErrorThrownError, isStratosError, } from "./errors.js";
+export { StratosError, InputValidationError, OutputValidationError, WorkflowCycleError, ChildWorkflowError, CancelledError, ContextClosedError, NoExecutionContextError, WorkflowNotFoundError, WorkflowNotBuiltError, WorkflowNotReferencedError, NonErrorThrownError, isStratosError, } from "./errors.js";
 export { createAgent } from "./agent.js";
 export { AgentError, AgentConfigurationError, TemplateVariableMissingError, AgentInitializationError, AgentAuthenticationError, ModelUnavailableError, HarnessUnavailableError, AgentExecutionError, ConcurrentUseError, AdmissionError, StructuredOutputError, AgentHookError, } from "./agent-errors.js";
+export { isSdkError } from "./sdk-errors.js";

@@ -21,16 +21,18 @@ import (
 	"github.com/stratoscli/stratos/shared/toolchain"
 )
 
-// Flags are the tsc flags for the SDK beyond the toolchain's workflow flags:
-// declarations for authors, without the @internal helpers.
-var Flags = []string{"--declaration", "--stripInternal"}
+// ConfigFile is the SDK's tsconfig, beside its src directory: the one source
+// of the SDK's compiler options.
+const ConfigFile = "tsconfig.json"
 
 // Compile compiles every .ts file under srcDir into outDir (replaced as a
-// whole) with the pinned tsc. The sources import zod for types; it is
-// installed once into the toolchain directory and linked into a scratch
-// package that mirrors the SDK's own layout (package.json with "type":
-// "module", node_modules, src), because tsc resolves packages only by
-// walking up from the importing file.
+// whole) with the pinned tsc and the tsconfig.json beside srcDir; only
+// --typeRoots is added, since where the toolchain keeps @types/node differs
+// per machine. The sources import zod for types; it is installed once into
+// the toolchain directory and linked into a scratch package that mirrors
+// the SDK's own layout (package.json with "type": "module", tsconfig.json,
+// node_modules, src), because tsc resolves packages only by walking up from
+// the importing file.
 func Compile(ctx context.Context, tc *toolchain.Toolchain, log hclog.Logger, srcDir, outDir string) error {
 	zodDir, err := tc.EnsurePackages(ctx, log, "sdk-build-zod-"+toolchain.ZodVersion, []string{"zod@" + toolchain.ZodVersion}, nil)
 	if err != nil {
@@ -41,8 +43,14 @@ func Compile(ctx context.Context, tc *toolchain.Toolchain, log hclog.Logger, src
 		return fmt.Errorf("create a scratch directory beside %s: %w", outDir, err)
 	}
 	defer os.RemoveAll(work)
-	files, err := copySources(srcDir, filepath.Join(work, "src"))
+	if _, err := copySources(srcDir, filepath.Join(work, "src")); err != nil {
+		return err
+	}
+	config, err := os.ReadFile(filepath.Join(filepath.Dir(srcDir), ConfigFile))
 	if err != nil {
+		return fmt.Errorf("read the SDK's compiler options: %w", err)
+	}
+	if err := os.WriteFile(filepath.Join(work, ConfigFile), config, 0o644); err != nil {
 		return err
 	}
 	if err := os.WriteFile(filepath.Join(work, "package.json"), []byte(`{"type":"module"}`+"\n"), 0o644); err != nil {
@@ -51,8 +59,7 @@ func Compile(ctx context.Context, tc *toolchain.Toolchain, log hclog.Logger, src
 	if err := os.Symlink(filepath.Join(zodDir, "node_modules"), filepath.Join(work, "node_modules")); err != nil {
 		return err
 	}
-	args := append(append(tc.CompilerFlags(), Flags...), "--rootDir", "src", "--outDir", "dist")
-	cmd := tc.TscCommand(ctx, work, append(args, files...)...)
+	cmd := tc.TscCommand(ctx, work, "-p", ConfigFile, "--typeRoots", tc.TypeRoots)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return clierr.New("sdk_compile_failed", "tsc failed on the SDK sources in %s:\n%s", srcDir, strings.TrimSpace(string(out))).Wrap(err)
 	}

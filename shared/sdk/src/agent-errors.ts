@@ -3,10 +3,27 @@
 // agent host's stable error code.
 import { StratosError } from "./errors.js";
 
+/** The codes of agent errors: one per class below (configuration errors also prompt_file; execution errors also internal and protocol). */
+export type AgentErrorCode =
+  | "configuration"
+  | "prompt_file"
+  | "template_variable_missing"
+  | "initialization"
+  | "authentication"
+  | "model_unavailable"
+  | "harness_unavailable"
+  | "execution"
+  | "internal"
+  | "protocol"
+  | "concurrent_use"
+  | "admission"
+  | "structured_output"
+  | "hook_failed";
+
 /** The base class of agent errors; `agent` names the agent object (its configId or "agent #n"). */
-export class AgentError extends StratosError {
+export class AgentError<C extends AgentErrorCode = AgentErrorCode> extends StratosError<C> {
   readonly agent: string;
-  constructor(code: string, agent: string, message: string, options?: { cause?: unknown; details?: Record<string, unknown> }) {
+  constructor(code: C, agent: string, message: string, options?: { cause?: unknown; details?: Record<string, unknown> }) {
     super(code, message, { cause: options?.cause, details: { agent, ...options?.details } });
     this.name = "AgentError";
     this.agent = agent;
@@ -14,15 +31,15 @@ export class AgentError extends StratosError {
 }
 
 /** Options of agent error constructors; code overrides the class's own (prompt_file is a configuration error). */
-export interface AgentErrorOptions {
+export interface AgentErrorOptions<C extends AgentErrorCode = AgentErrorCode> {
   cause?: unknown;
   details?: Record<string, unknown>;
-  code?: string;
+  code?: C;
 }
 
-function agentErrorClass(name: string, code: string) {
-  const cls = class extends AgentError {
-    constructor(agent: string, message: string, options?: AgentErrorOptions) {
+function agentErrorClass<C extends AgentErrorCode>(name: string, code: C) {
+  const cls = class extends AgentError<C> {
+    constructor(agent: string, message: string, options?: AgentErrorOptions<C>) {
       super(options?.code ?? code, agent, message, options);
       this.name = name;
     }
@@ -32,7 +49,7 @@ function agentErrorClass(name: string, code: string) {
 }
 
 /** Invalid or unknown configuration: configId, MCP server, tool name, effort, harness, prompt file (codes configuration, prompt_file). */
-export class AgentConfigurationError extends agentErrorClass("AgentConfigurationError", "configuration") {}
+export class AgentConfigurationError extends agentErrorClass<"configuration" | "prompt_file">("AgentConfigurationError", "configuration") {}
 /** A template uses a variable nobody supplied (code template_variable_missing); details.variable names it. */
 export class TemplateVariableMissingError extends agentErrorClass("TemplateVariableMissingError", "template_variable_missing") {}
 /** The harness could not start the session (code initialization); the next execute() tries again. */
@@ -44,7 +61,7 @@ export class ModelUnavailableError extends agentErrorClass("ModelUnavailableErro
 /** The harness is not installed or not available in this version (code harness_unavailable). */
 export class HarnessUnavailableError extends agentErrorClass("HarnessUnavailableError", "harness_unavailable") {}
 /** The harness failed while executing the prompt (code execution); the conversation stays usable. */
-export class AgentExecutionError extends agentErrorClass("AgentExecutionError", "execution") {}
+export class AgentExecutionError extends agentErrorClass<"execution" | "internal" | "protocol">("AgentExecutionError", "execution") {}
 /** execute() while the same agent object is executing (code concurrent_use); the running call is untouched. */
 export class ConcurrentUseError extends agentErrorClass("ConcurrentUseError", "concurrent_use") {}
 /** agents.maxOutstanding calls are already running or queued in this execution (code admission). */
@@ -54,24 +71,49 @@ export class StructuredOutputError extends agentErrorClass("StructuredOutputErro
 /** An author hook threw or rejected (code hook_failed); `cause` is what it threw. */
 export class AgentHookError extends agentErrorClass("AgentHookError", "hook_failed") {}
 
-type AgentErrorClass = new (agent: string, message: string, options?: AgentErrorOptions) => AgentError;
+type AgentErrorFactory = (agent: string, message: string, details: Record<string, unknown>) => AgentError;
 
-const byCode: Record<string, AgentErrorClass> = {
-  configuration: AgentConfigurationError,
-  prompt_file: AgentConfigurationError,
-  template_variable_missing: TemplateVariableMissingError,
-  initialization: AgentInitializationError,
-  authentication: AgentAuthenticationError,
-  model_unavailable: ModelUnavailableError,
-  harness_unavailable: HarnessUnavailableError,
-  execution: AgentExecutionError,
-  concurrent_use: ConcurrentUseError,
-  admission: AdmissionError,
-  structured_output: StructuredOutputError,
-  hook_failed: AgentHookError,
+/** How to make the error of each host error code. */
+const byCode: Record<AgentErrorCode, AgentErrorFactory> = {
+  configuration: (a, m, details) => new AgentConfigurationError(a, m, { details }),
+  prompt_file: (a, m, details) => new AgentConfigurationError(a, m, { details, code: "prompt_file" }),
+  template_variable_missing: (a, m, details) => new TemplateVariableMissingError(a, m, { details }),
+  initialization: (a, m, details) => new AgentInitializationError(a, m, { details }),
+  authentication: (a, m, details) => new AgentAuthenticationError(a, m, { details }),
+  model_unavailable: (a, m, details) => new ModelUnavailableError(a, m, { details }),
+  harness_unavailable: (a, m, details) => new HarnessUnavailableError(a, m, { details }),
+  execution: (a, m, details) => new AgentExecutionError(a, m, { details }),
+  internal: (a, m, details) => new AgentExecutionError(a, m, { details, code: "internal" }),
+  protocol: (a, m, details) => new AgentExecutionError(a, m, { details, code: "protocol" }),
+  concurrent_use: (a, m, details) => new ConcurrentUseError(a, m, { details }),
+  admission: (a, m, details) => new AdmissionError(a, m, { details }),
+  structured_output: (a, m, details) => new StructuredOutputError(a, m, { details }),
+  hook_failed: (a, m, details) => new AgentHookError(a, m, { details }),
 };
 
-/** The error class for a host error code (AgentExecutionError for unknown ones). @internal */
-export function agentErrorFor(code: string): AgentErrorClass {
-  return byCode[code] ?? AgentExecutionError;
+/** Whether code is an agent error code. @internal */
+export function isAgentErrorCode(code: string): code is AgentErrorCode {
+  return Object.hasOwn(byCode, code);
 }
+
+/** The typed error of an agent error the host reported. @internal */
+export function agentErrorFor(code: AgentErrorCode, agent: string, message: string, details: Record<string, unknown>): AgentError {
+  return byCode[code](agent, message, details);
+}
+
+/**
+ * Every agent error class. Narrow on `code`:
+ * `if (err instanceof AgentError) switch (err.code) { case "structured_output": … }`.
+ */
+export type AnyAgentError =
+  | AgentConfigurationError
+  | TemplateVariableMissingError
+  | AgentInitializationError
+  | AgentAuthenticationError
+  | ModelUnavailableError
+  | HarnessUnavailableError
+  | AgentExecutionError
+  | ConcurrentUseError
+  | AdmissionError
+  | StructuredOutputError
+  | AgentHookError;

@@ -179,16 +179,14 @@ export class AgentHost implements OwnedResource {
   }
 
   #answer(m: Message): void {
-    const isRequest = m.id !== undefined && m.id !== null;
+    const id = m.id;
+    // A notification (no id) gets no answer.
+    const reply = id === undefined || id === null ? undefined : (answer: Message) => this.#write({ ...answer, id });
     this.#handle(m.method!, m.params).then(
-      (result) => {
-        if (isRequest) this.#write({ jsonrpc: "2.0", id: m.id, result: result ?? null });
-      },
+      (result) => reply?.({ jsonrpc: "2.0", result: result ?? null }),
       (err: unknown) => {
-        if (isRequest) {
-          const message = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
-          this.#write({ jsonrpc: "2.0", id: m.id, error: { code: -32000, message } });
-        }
+        const message = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+        reply?.({ jsonrpc: "2.0", error: { code: -32000, message } });
       },
     );
   }

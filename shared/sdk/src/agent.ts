@@ -7,11 +7,12 @@
 import { safeParse, toJSONSchema } from "zod";
 import type * as z from "zod";
 import { contextStorage, getContext, type ExecutionContext, type OwnedResource } from "./context.js";
-import { CancelledError, ContextClosedError, StratosError, toError } from "./errors.js";
+import { CancelledError, ContextClosedError, StratosError, issueText, toError } from "./errors.js";
 import { agentHostFor, existingAgentHost, HostError, type AgentHost, type HookTarget } from "./agent-host.js";
 import { Methods, type AfterToolCallParams, type ExecuteParams, type ExecuteResult, type ToolCallParams } from "./agent-protocol.js";
-import { AgentConfigurationError, AgentExecutionError, AgentHookError, ConcurrentUseError, StructuredOutputError, agentErrorFor } from "./agent-errors.js";
+import { AgentConfigurationError, AgentExecutionError, AgentHookError, ConcurrentUseError, StructuredOutputError, agentErrorFor, isAgentErrorCode } from "./agent-errors.js";
 import type { Schema } from "./workflow.js";
+import { toIssues } from "./validate.js";
 
 /** A system prompt: literal text, a plain file or a Handlebars template (paths relative to the workflow directory). */
 export type SystemPromptSource = string | { file: string } | { template: string };
@@ -84,7 +85,7 @@ export interface TestTurn {
   message?: string;
 }
 
-/** The script of the test harness (harness: "test"); see the README, "The test harness". */
+/** The script of the test harness (harness: "test"); see docs/harness-test.md. */
 export interface TestScript {
   initialize?: TestAttempt[];
   turns: TestTurn[];
@@ -121,7 +122,11 @@ export interface AgentOptions<S extends Schema | undefined = Schema | undefined>
 export interface Agent<TOutput = string> {
   /** Sends one user prompt; templateVariables are the prompt template's variables. */
   execute(prompt: PromptSource, templateVariables?: Record<string, unknown>): Promise<TOutput>;
-  /** Signals cancellation of the running execute (which then rejects with CancelledError); returns at once. */
+  /**
+   * Signals cancellation of the running execute (which then rejects with
+   * CancelledError) and of background work the agent's prompts started,
+   * also when no execute runs; returns at once.
+   */
   cancel(): void;
 }
 
@@ -199,7 +204,7 @@ class ConfiguredAgent implements OwnedResource, HookTarget {
     const signal = this.#ctx.signal;
     const onAbort = () => this.cancel();
     try {
-      const params: ExecuteParams = { ...this.#params(), call: call.n, prompt, templateVariables };
+      const params: ExecuteParams = { ...this.#params(), call: call.n, prompt, ...(templateVariables === undefined ? {} : { templateVariables }) };
       const host = agentHostFor(this.#ctx);
       this.#host = host;
       signal.addEventListener("abort", onAbort, { once: true });
@@ -230,9 +235,12 @@ class ConfiguredAgent implements OwnedResource, HookTarget {
   }
 
   cancel(): void {
-    if (this.#active !== undefined && this.#host !== undefined) {
-      this.#host.notify(Methods.agentCancel, { agentId: this.#id, call: this.#active.n });
+    if (this.#host === undefined || this.#closed) {
+      return; // never executed: no harness session, nothing runs
     }
+    // Without a running execute, naming the last call makes the host stop
+    // the background work (shells, subagents) earlier prompts started.
+    this.#host.notify(Methods.agentCancel, { agentId: this.#id, call: this.#active?.n ?? this.#calls });
   }
 
   /** Cleanup (the execution context calls it): closes the harness session. */
@@ -318,10 +326,10 @@ class ConfiguredAgent implements OwnedResource, HookTarget {
       executionId: this.#ctx.executionId,
       workflow: { name: this.#ctx.workflow, dir: entry.dir },
       cwd: process.cwd(),
-      overrides: overrides as ExecuteParams["overrides"],
+      ...(overrides === undefined ? {} : { overrides: overrides as NonNullable<ExecuteParams["overrides"]> }),
       config: fields as ExecuteParams["config"],
       hooks: hostHooks.filter((h) => typeof (hooks as Record<string, unknown> | undefined)?.[h] === "function"),
-      outputSchema: schema,
+      ...(schema === undefined ? {} : { outputSchema: schema }),
     };
     return this.#wire;
   }
@@ -333,10 +341,10 @@ class ConfiguredAgent implements OwnedResource, HookTarget {
     }
     const parsed = safeParse(schema, result.value);
     if (!parsed.success) {
-      const issues = parsed.error.issues.map((i) => ({ path: i.path.map(String).join("."), message: i.message }));
+      const issues = toIssues(parsed.error.issues);
       throw new StructuredOutputError(
         this.#name,
-        `agent "${this.#name}" returned output that does not match its outputSchema: ${issues.map((i) => (i.path === "" ? i.message : `${i.path}: ${i.message}`)).join("; ")}`,
+        `agent "${this.#name}" returned output that does not match its outputSchema: ${issueText(issues)}`,
         { details: { issues } },
       );
     }
@@ -358,8 +366,11 @@ class ConfiguredAgent implements OwnedResource, HookTarget {
       case "hook_failed":
         return new AgentHookError(this.#name, err.message, { cause: call.hookError, details });
     }
-    const cls = agentErrorFor(code);
-    return new cls(this.#name, err.message, { details, code });
+    if (!isAgentErrorCode(code)) {
+      // The host and the SDK ship together, so this is a bug: keep the code in the details.
+      return new AgentExecutionError(this.#name, err.message, { details: { ...details, hostCode: code }, code: "internal" });
+    }
+    return agentErrorFor(code, this.#name, err.message, details);
   }
 
   async #runHook(name: string, fn: () => unknown): Promise<void> {

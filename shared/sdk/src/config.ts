@@ -87,6 +87,17 @@ export function resolveConfig(sections: ManifestSections | undefined, overrides:
   if (!isRecord(decisionBase)) {
     throw new StratosError("config_invalid", `${manifest}: "decision" must be a mapping`, { details: { manifest, field: "decision" } });
   }
+  const unknown = Object.keys(overrides?.agents ?? {})
+    .filter((id) => !Object.hasOwn(agentsBase, id))
+    .sort();
+  if (unknown.length > 0) {
+    const known = Object.keys(agentsBase).sort();
+    throw new StratosError(
+      "config_invalid",
+      `overrides name agent configuration ${unknown.map((id) => `"${id}"`).join(", ")}, which ${manifest} does not declare (known: ${known.join(", ") || "none"})`,
+      { details: { manifest, unknown, known } },
+    );
+  }
   const agents: Record<string, Record_> = {};
   for (const [id, agent] of Object.entries(agentsBase)) {
     agents[id] = { ...((agent as Record_ | null) ?? {}) };

@@ -42,8 +42,10 @@ export interface WorkflowTableEntry {
   dir: string;
   /** The compiled entry (absolute). */
   entry: string;
-  /** Whether the workflow has a successful build. */
+  /** Whether the workflow's build is current (it is in the closure of the workflow run, built before it started). */
   built: boolean;
+  /** The workflows this one imports the generated wrappers of: the only children it may execute. */
+  references?: string[];
   /** Its workflow.yaml's agents and decision sections. */
   config?: ManifestSections;
 }
@@ -81,7 +83,7 @@ export interface ContextOptions {
   config: WorkflowConfig;
   overrides: WorkflowOverrides;
   host: RuntimeHost;
-  parent?: ExecutionContext;
+  parent?: ExecutionContext | undefined;
 }
 
 /**

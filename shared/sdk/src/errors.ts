@@ -13,14 +13,33 @@ export interface ValidationIssue {
   code?: string;
 }
 
-/** The base class of every error the SDK raises. */
-export class StratosError extends Error {
+/** The codes of the workflow errors the SDK raises (agent errors: AgentErrorCode). */
+export type WorkflowErrorCode =
+  | "input_validation"
+  | "output_validation"
+  | "workflow_cycle"
+  | "child_failed"
+  | "cancelled"
+  | "context_closed"
+  | "no_execution_context"
+  | "workflow_not_found"
+  | "workflow_not_referenced"
+  | "workflow_not_built"
+  | "non_error_thrown";
+
+/**
+ * The base class of every error the SDK raises. Each SDK error class has
+ * one literal code (or a few), so checking `code` on the union
+ * {@link SdkError} narrows to the class. Workflow code may raise its own
+ * StratosErrors with codes of its own.
+ */
+export class StratosError<C extends string = string> extends Error {
   /** A stable, machine-readable code, e.g. "child_failed". */
-  readonly code: string;
+  readonly code: C;
   /** Structured context (JSON data). */
   readonly details: Record<string, unknown>;
 
-  constructor(code: string, message: string, options?: { cause?: unknown; details?: Record<string, unknown> }) {
+  constructor(code: C, message: string, options?: { cause?: unknown; details?: Record<string, unknown> | undefined }) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = "StratosError";
     this.code = code;
@@ -29,7 +48,7 @@ export class StratosError extends Error {
 }
 
 /** Input that fails a workflow's input schema (code input_validation). */
-export class InputValidationError extends StratosError {
+export class InputValidationError extends StratosError<"input_validation"> {
   readonly workflow: string;
   readonly issues: readonly ValidationIssue[];
 
@@ -42,7 +61,7 @@ export class InputValidationError extends StratosError {
 }
 
 /** A result of run that fails the workflow's output schema (code output_validation). */
-export class OutputValidationError extends StratosError {
+export class OutputValidationError extends StratosError<"output_validation"> {
   readonly workflow: string;
   readonly issues: readonly ValidationIssue[];
 
@@ -57,7 +76,7 @@ export class OutputValidationError extends StratosError {
 }
 
 /** A child-workflow call that would re-enter an active ancestor (code workflow_cycle). */
-export class WorkflowCycleError extends StratosError {
+export class WorkflowCycleError extends StratosError<"workflow_cycle"> {
   /** The workflows from the top-level one to the rejected call, e.g. ["a", "b", "a"]. */
   readonly cycle: readonly string[];
 
@@ -74,7 +93,7 @@ export class WorkflowCycleError extends StratosError {
 }
 
 /** A child workflow invocation that failed; `cause` is the child's own error (code child_failed). */
-export class ChildWorkflowError extends StratosError {
+export class ChildWorkflowError extends StratosError<"child_failed"> {
   readonly workflow: string;
   readonly executionId: string;
 
@@ -87,7 +106,7 @@ export class ChildWorkflowError extends StratosError {
 }
 
 /** The execution was cancelled (code cancelled). */
-export class CancelledError extends StratosError {
+export class CancelledError extends StratosError<"cancelled"> {
   constructor(message = "the execution was cancelled", options?: { cause?: unknown }) {
     super("cancelled", message, options);
     this.name = "CancelledError";
@@ -95,7 +114,7 @@ export class CancelledError extends StratosError {
 }
 
 /** A primitive used after its execution context stopped running (code context_closed). */
-export class ContextClosedError extends StratosError {
+export class ContextClosedError extends StratosError<"context_closed"> {
   constructor(operation: string, workflow: string, executionId: string, state: string) {
     super(
       "context_closed",
@@ -107,7 +126,7 @@ export class ContextClosedError extends StratosError {
 }
 
 /** A primitive called outside any running workflow (code no_execution_context). */
-export class NoExecutionContextError extends StratosError {
+export class NoExecutionContextError extends StratosError<"no_execution_context"> {
   constructor(primitive: string) {
     super(
       "no_execution_context",
@@ -118,7 +137,7 @@ export class NoExecutionContextError extends StratosError {
 }
 
 /** A child workflow that is not a valid workflow of the discovery root (code workflow_not_found). */
-export class WorkflowNotFoundError extends StratosError {
+export class WorkflowNotFoundError extends StratosError<"workflow_not_found"> {
   constructor(workflow: string, rootDir: string) {
     super(
       "workflow_not_found",
@@ -130,7 +149,23 @@ export class WorkflowNotFoundError extends StratosError {
 }
 
 /** A child workflow without a successful build (code workflow_not_built). */
-export class WorkflowNotBuiltError extends StratosError {
+/**
+ * The calling workflow does not import the child's generated wrapper
+ * (.generated/<name>.ts): children are reached only through those typed
+ * references, which the build checks and keeps fresh, never by name.
+ */
+export class WorkflowNotReferencedError extends StratosError<"workflow_not_referenced"> {
+  constructor(workflow: string, caller: string) {
+    super(
+      "workflow_not_referenced",
+      `workflow "${caller}" cannot run child workflow "${workflow}": it does not import its generated wrapper; import it from ".generated/${workflow}.js" and call that (looking children up by name is not supported)`,
+      { details: { child: workflow, caller } },
+    );
+    this.name = "WorkflowNotReferencedError";
+  }
+}
+
+export class WorkflowNotBuiltError extends StratosError<"workflow_not_built"> {
   constructor(workflow: string, dir: string) {
     super("workflow_not_built", `child workflow "${workflow}" (${dir}) is not built: run \`stratos build ${workflow}\``, {
       details: { workflow, dir },
@@ -140,7 +175,7 @@ export class WorkflowNotBuiltError extends StratosError {
 }
 
 /** A thrown value that is not an Error, wrapped (code non_error_thrown). */
-export class NonErrorThrownError extends StratosError {
+export class NonErrorThrownError extends StratosError<"non_error_thrown"> {
   /** The thrown value itself. */
   readonly value: unknown;
 
@@ -187,7 +222,8 @@ export function errorCode(error: Error): string {
   return isStratosError(error) ? error.code : "workflow_failed";
 }
 
-function issueText(issues: ValidationIssue[]): string {
+/** The issues for people: `field "a.b": message; …`, the first five, then how many more. @internal */
+export function issueText(issues: readonly ValidationIssue[]): string {
   const parts = issues.slice(0, 5).map((i) => (i.path === "" ? i.message : `field "${i.path}": ${i.message}`));
   if (issues.length > 5) {
     parts.push(`and ${issues.length - 5} more`);

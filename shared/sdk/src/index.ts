@@ -10,8 +10,8 @@ export type {
   WorkflowParsedInput,
   WorkflowOutput,
 } from "./workflow.js";
-export { createChildWorkflow } from "./child.js";
-export type { ChildWorkflow, ChildWorkflowReference, ChildWorkflowOptions } from "./child.js";
+// createChildWorkflow is for generated wrappers only ("@stratoscli/stratos/generated").
+export type { ChildWorkflow, ChildWorkflowOptions } from "./child.js";
 export type { AgentOverride, WorkflowOverrides, WorkflowConfig } from "./config.js";
 export { executionInfo, cancellationSignal } from "./context.js";
 export type { ExecutionInfo, ExecutionState, InvocationStatus, OwnedResource, InvocationNode } from "./context.js";
@@ -26,10 +26,11 @@ export {
   NoExecutionContextError,
   WorkflowNotFoundError,
   WorkflowNotBuiltError,
+  WorkflowNotReferencedError,
   NonErrorThrownError,
   isStratosError,
 } from "./errors.js";
-export type { ValidationIssue, ErrorLink } from "./errors.js";
+export type { ValidationIssue, ErrorLink, WorkflowErrorCode } from "./errors.js";
 export type { Side, Unrepresentable, DefinitionDescription } from "./describe.js";
 export { createAgent } from "./agent.js";
 export type {
@@ -61,4 +62,7 @@ export {
   StructuredOutputError,
   AgentHookError,
 } from "./agent-errors.js";
-export type { AgentErrorOptions } from "./agent-errors.js";
+export type { AgentErrorOptions, AgentErrorCode, AnyAgentError } from "./agent-errors.js";
+
+export { isSdkError } from "./sdk-errors.js";
+export type { StratosErrorCode, SdkError } from "./sdk-errors.js";

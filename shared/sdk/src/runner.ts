@@ -7,10 +7,15 @@
 //   - stdin, first line: the invocation (RunnerInvocation, JSON);
 //   - stdin, later lines: "cancel" cancels the run; the end of stdin (stratos
 //     run went away) cancels it too and exits;
-//   - fd 3: exactly one JSON document, RunnerResult, then a newline;
+//   - fd 3: the result channel. The runner moves it out of workflow code's
+//     reach before importing anything of the workflow (below) and writes one
+//     framed line to it: "stratos-result <mac> <RunnerResult JSON>\n", where
+//     <mac> is the hex HMAC-SHA256 of the JSON under the invocation's
+//     resultKey. stratos run ignores every other byte on the channel;
 //   - stdout and stderr belong to the workflow (stratos run passes both to
 //     its stderr, keeping its own stdout for the output JSON).
-import { writeSync } from "node:fs";
+import { createHmac } from "node:crypto";
+import { closeSync, openSync, writeSync } from "node:fs";
 import { deepFreeze, resolveConfig, type ManifestSections, type WorkflowConfig, type WorkflowOverrides } from "./config.js";
 import type { ExecutionContext, InvocationNode, RuntimeHost, WorkflowTableEntry } from "./context.js";
 import { importDefinition } from "./definition.js";
@@ -24,6 +29,8 @@ export interface RunnerInvocation {
   /** The compiled entry (absolute). */
   entry: string;
   rootDir: string;
+  /** The per-run secret that keys the result frame's MAC (hex). */
+  resultKey?: string;
   input: unknown;
   overrides?: WorkflowOverrides | null;
   /** Every valid workflow of the root, by name (the top-level one included). */
@@ -45,14 +52,24 @@ export interface RunnerResult {
   status: "succeeded" | "failed" | "cancelled";
   output?: unknown;
   error?: ReportedError;
-  tree?: InvocationNode;
+  tree?: InvocationNode | undefined;
   warnings: string[];
 }
 
-const resultFd = 3;
+const inheritedResultFd = 3;
+const framePrefix = "stratos-result";
 // How long the runner waits for cleanup after stratos run went away before
 // it exits anyway: nobody is left to report to.
 const orphanGraceMs = 5000;
+
+// What the result is written with, captured before workflow code runs: a
+// workflow replacing JSON.stringify or fs.writeSync later changes nothing here.
+const stringify = JSON.stringify;
+const write = writeSync;
+const hmac = createHmac;
+const resultChannel = takeResultChannel();
+// The result frame's key: read from the invocation, kept only in this module.
+let resultKey: string | undefined;
 
 const controller = new AbortController();
 const warnings: string[] = [];
@@ -71,6 +88,8 @@ async function main(): Promise<RunnerResult> {
   let invocation: RunnerInvocation;
   try {
     invocation = JSON.parse(await firstLine()) as RunnerInvocation;
+    resultKey = invocation.resultKey;
+    delete invocation.resultKey;
   } catch (err) {
     return failed(new StratosError("runner_protocol", `reading the invocation from stdin failed: ${toError(err).message}`));
   }
@@ -158,20 +177,40 @@ function firstLine(): Promise<string> {
   });
 }
 
-function writeResult(result: RunnerResult): void {
-  const data = Buffer.from(serialize(result) + "\n");
+// takeResultChannel reopens the inherited fd 3 on a descriptor of its own
+// (opened close-on-exec, so processes the workflow starts do not inherit it)
+// and closes fd 3, before any workflow code is imported. Without /proc (not
+// Linux) fd 3 stays where it is; the frame's MAC still protects the result.
+function takeResultChannel(): number | undefined {
   try {
-    writeAll(resultFd, data);
+    const fd = openSync(`/proc/self/fd/${inheritedResultFd}`, "w");
+    closeSync(inheritedResultFd);
+    return fd;
   } catch {
-    // Run by hand, without fd 3: print the result where a person can see it.
-    writeAll(1, data);
+    try {
+      write(inheritedResultFd, "");
+      return inheritedResultFd;
+    } catch {
+      return undefined; // run by hand, without fd 3
+    }
   }
+}
+
+function writeResult(result: RunnerResult): void {
+  const json = serialize(result);
+  if (resultChannel === undefined || resultKey === undefined) {
+    // Run by hand: print the result where a person can see it.
+    writeAll(1, Buffer.from(json + "\n"));
+    return;
+  }
+  const mac = hmac("sha256", Buffer.from(resultKey, "hex")).update(json).digest("hex");
+  writeAll(resultChannel, Buffer.from(`${framePrefix} ${mac} ${json}\n`));
 }
 
 // writeAll writes the whole buffer: writeSync may write less than asked.
 function writeAll(fd: number, data: Buffer): void {
   for (let off = 0; off < data.length; ) {
-    off += writeSync(fd, data, off, data.length - off);
+    off += write(fd, data, off, data.length - off);
   }
 }
 
@@ -179,9 +218,9 @@ function writeAll(fd: number, data: Buffer): void {
 // output was checked by toJSONValue): then the error goes without them.
 function serialize(result: RunnerResult): string {
   try {
-    return JSON.stringify(result);
+    return stringify(result);
   } catch {
-    return JSON.stringify({ ...result, error: result.error === undefined ? undefined : { ...result.error, details: undefined } });
+    return stringify({ ...result, error: result.error === undefined ? undefined : { ...result.error, details: undefined } });
   }
 }
 

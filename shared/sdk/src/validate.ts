@@ -8,11 +8,12 @@ import type { ValidationIssue } from "./errors.js";
 /** What validating a value gives: the parsed value (defaults applied), or the issues. */
 export type Validation = { ok: true; value: unknown } | { ok: false; issues: ValidationIssue[] };
 
-interface RawIssue {
+/** A Zod issue, as far as the SDK reads it. @internal */
+export interface RawIssue {
   message: string;
   code?: unknown;
   keys?: unknown;
-  path?: ReadonlyArray<PropertyKey | { key: PropertyKey }>;
+  path?: ReadonlyArray<PropertyKey | { key: PropertyKey }> | undefined;
 }
 
 interface StandardProps {
@@ -29,13 +30,42 @@ export async function validate(schema: Schema, value: unknown): Promise<Validati
   if (result.issues === undefined) {
     return { ok: true, value: result.value };
   }
-  return { ok: false, issues: result.issues.flatMap(toIssues) };
+  return { ok: false, issues: toIssues(result.issues) };
 }
 
-// toIssues flattens one Zod issue. An unrecognized_keys issue names the keys
+/**
+ * Flattens Zod's issues into ValidationIssues sorted by path (segment by
+ * segment, array indexes as numbers), then message: the same mismatch is
+ * always reported the same way. @internal
+ */
+export function toIssues(raw: ReadonlyArray<RawIssue>): ValidationIssue[] {
+  return raw.flatMap(flatten).sort(compareIssues);
+}
+
+function compareIssues(a: ValidationIssue, b: ValidationIssue): number {
+  const as = a.path.split("."), bs = b.path.split(".");
+  for (let i = 0; i < as.length && i < bs.length; i++) {
+    const c = compareSegment(as[i] ?? "", bs[i] ?? "");
+    if (c !== 0) {
+      return c;
+    }
+  }
+  return as.length - bs.length || compareStrings(a.message, b.message);
+}
+
+function compareSegment(a: string, b: string): number {
+  const numeric = /^(0|[1-9][0-9]*)$/;
+  return numeric.test(a) && numeric.test(b) ? Number(a) - Number(b) : compareStrings(a, b);
+}
+
+function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+// flatten flattens one Zod issue. An unrecognized_keys issue names the keys
 // of one object; it becomes one issue per key, each with the key's own path,
 // so that messages and details name the field at fault.
-function toIssues(raw: RawIssue): ValidationIssue[] {
+function flatten(raw: RawIssue): ValidationIssue[] {
   const path = (raw.path ?? []).map((p) => String(typeof p === "object" && p !== null ? p.key : p));
   const code = typeof raw.code === "string" ? raw.code : undefined;
   if (code === "unrecognized_keys" && Array.isArray(raw.keys) && raw.keys.length > 0) {

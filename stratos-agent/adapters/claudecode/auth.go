@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/stratoscli/stratos/shared/agentproto"
+	"github.com/stratoscli/stratos/stratos-agent/adapter/rejection"
 )
 
 // authTimeout bounds `claude auth status` (about 0.5 s measured; it makes
@@ -27,7 +28,8 @@ type authStatus struct {
 // checkAuth asks the CLI itself whether it has usable authentication in env:
 // an API key or token in the environment, a third-party backend flag, or
 // the native login the CLI manages. Stratos never opens the CLI's
-// credential files; the CLI decides (claude-code.md §14).
+// credential files; the CLI decides (docs/design/claude-code-cli.md,
+// "Authentication").
 func checkAuth(ctx context.Context, bin, dir string, env []string) (authStatus, error) {
 	ctx, cancel := context.WithTimeout(ctx, authTimeout)
 	defer cancel()
@@ -46,7 +48,7 @@ func checkAuth(ctx context.Context, bin, dir string, env []string) (authStatus, 
 			bin, runErr, strings.TrimSpace(stderr.String()))
 	}
 	if !st.LoggedIn {
-		return st, agentproto.Errorf(agentproto.CodeAuthentication,
+		return st, rejection.New(rejection.Authentication,
 			"harness claude-code has no usable authentication (claude auth status: not logged in, provider %s): set ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN, configure a backend (e.g. CLAUDE_CODE_USE_BEDROCK), or log in with `claude auth login`",
 			orNone(st.APIProvider)).
 			WithDetails(map[string]any{"harness": "claude-code", "authMethod": st.AuthMethod, "apiProvider": st.APIProvider})
@@ -62,7 +64,7 @@ func orNone(s string) string {
 }
 
 // credentialVars are the environment variables with which `claude auth
-// status` always reports a usable login (claude-code.md §14): asking the
+// status` always reports a usable login (docs/design/claude-code-cli.md): asking the
 // CLI then costs a full CLI start (0.5–4 s) and says nothing new.
 var credentialVars = []string{"ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_OAUTH_TOKEN"}
 

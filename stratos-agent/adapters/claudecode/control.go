@@ -78,7 +78,7 @@ func (s *session) answer(ctx context.Context, p *process, t *turn, req controlRe
 		return s.hookCallback(ctx, p, t, req)
 	case "can_use_tool":
 		// Tools are approved by default; the author's beforeToolCall already
-		// ran in PreToolUse. Allow must carry the input (claude-code.md §3.5).
+		// ran in PreToolUse. Allow must carry the input (docs/design/claude-code-cli.md).
 		if t != nil {
 			t.markWork()
 		}

@@ -9,9 +9,10 @@ import (
 	"github.com/stratoscli/stratos/stratos-agent/adapter"
 )
 
-// observer maps the CLI's frames to Stratos events (claude-code.md §2.5) and
-// keeps what cancellation needs: the live background tasks. It runs on the
-// reader goroutine, so events keep the CLI's order.
+// observer maps the CLI's frames to Stratos events
+// (docs/design/claude-code-cli.md, "Events") and keeps what cancellation
+// needs: the live background tasks. It runs on the reader goroutine, so
+// events keep the CLI's order.
 type observer struct {
 	emit func(adapter.Event)
 
@@ -101,14 +102,14 @@ func (o *observer) streamEvent(f *frame) {
 		if f.TTFTMs != nil {
 			d["ttftMs"] = *f.TTFTMs
 		}
-		o.event("model.started", withParent(f, map[string]string{"messageId": id}), d)
+		o.event(adapter.EventModelStarted, withParent(f, map[string]string{"messageId": id}), d)
 	case "content_block_delta":
 		switch ev.Delta.Type {
 		case "text_delta":
-			o.event("message.delta", withParent(f, map[string]string{"messageId": id}),
+			o.event(adapter.EventMessageDelta, withParent(f, map[string]string{"messageId": id}),
 				map[string]any{"kind": "text", "text": ev.Delta.Text, "index": ev.Index})
 		case "thinking_delta":
-			o.event("message.delta", withParent(f, map[string]string{"messageId": id}),
+			o.event(adapter.EventMessageDelta, withParent(f, map[string]string{"messageId": id}),
 				map[string]any{"kind": "thinking", "text": ev.Delta.Thinking, "index": ev.Index})
 		}
 	case "message_delta":
@@ -130,7 +131,7 @@ func (o *observer) streamEvent(f *frame) {
 		if m == nil {
 			return
 		}
-		o.event("model.completed", withParent(f, map[string]string{"messageId": id}), map[string]any{
+		o.event(adapter.EventModelCompleted, withParent(f, map[string]string{"messageId": id}), map[string]any{
 			"model": m.model, "stopReason": m.stopReason, "usage": usageDetails(m.usage)})
 	}
 }
@@ -143,7 +144,7 @@ func (o *observer) assistant(f *frame) {
 		o.mu.Lock()
 		o.toolNames[b.ID] = b.Name
 		o.mu.Unlock()
-		o.event("tool.started", withParent(f, map[string]string{"toolCallId": b.ID}),
+		o.event(adapter.EventToolStarted, withParent(f, map[string]string{"toolCallId": b.ID}),
 			map[string]any{"toolName": b.Name, "input": decodeJSON(b.Input)})
 	}
 }
@@ -169,7 +170,7 @@ func (o *observer) user(f *frame) {
 		} else {
 			d["output"] = text
 		}
-		o.event("tool.completed", withParent(f, map[string]string{"toolCallId": b.ToolUseID}), d)
+		o.event(adapter.EventToolCompleted, withParent(f, map[string]string{"toolCallId": b.ToolUseID}), d)
 	}
 }
 
@@ -185,22 +186,22 @@ func (o *observer) system(f *frame) {
 		o.mu.Unlock()
 	case "status":
 		if f.Status != nil && *f.Status == "compacting" {
-			o.event("compaction.started", nil, nil)
+			o.event(adapter.EventCompactionStarted, nil, nil)
 		}
 	case "compact_boundary":
-		o.event("compaction.completed", nil, pick(m, "compact_metadata"))
+		o.event(adapter.EventCompactionCompleted, nil, pick(m, "compact_metadata"))
 	case "task_started":
 		o.mu.Lock()
 		o.tasks[f.TaskID] = backgroundTask{TaskID: f.TaskID}
 		o.mu.Unlock()
-		o.event("background.started", taskIDs(f), pick(m, "task_type", "description", "is_backgrounded"))
+		o.event(adapter.EventBackgroundStarted, taskIDs(f), pick(m, "task_type", "description", "is_backgrounded"))
 	case "task_updated", "task_progress":
-		o.event("background.activity", taskIDs(f), pick(m, "patch", "status", "description", "summary"))
+		o.event(adapter.EventBackgroundActivity, taskIDs(f), pick(m, "patch", "status", "description", "summary"))
 	case "task_notification":
 		o.mu.Lock()
 		delete(o.tasks, f.TaskID)
 		o.mu.Unlock()
-		o.event("background.completed", taskIDs(f), pick(m, "status", "summary"))
+		o.event(adapter.EventBackgroundCompleted, taskIDs(f), pick(m, "status", "summary"))
 	case "background_tasks_changed":
 		o.mu.Lock()
 		o.tasks = map[string]backgroundTask{}
@@ -209,7 +210,7 @@ func (o *observer) system(f *frame) {
 		}
 		o.mu.Unlock()
 	case "api_retry":
-		o.event("model.retry", nil, pick(m, "attempt", "max_retries", "retry_delay_ms", "error_status"))
+		o.event(adapter.EventModelRetry, nil, pick(m, "attempt", "max_retries", "retry_delay_ms", "error_status"))
 	}
 }
 
@@ -230,7 +231,7 @@ func (o *observer) turnUsage(r *resultFrame, uuid string) {
 	d["durationMs"] = r.DurationMs
 	d["durationApiMs"] = r.DurationAPIMs
 	d["unsolicited"] = uuid == ""
-	o.event("usage", ids, d)
+	o.event(adapter.EventUsage, ids, d)
 }
 
 func usageDetails(u usage) map[string]any {

@@ -8,33 +8,16 @@ import (
 	"github.com/stratoscli/stratos/stratos-agent/adapter"
 )
 
-// Execute sends one prompt and waits for its own result. Before the
-// conversation is pinned, a structured model-unavailable rejection that
-// came before any output or tool work closes the process and sends the
-// same prompt to the next candidate.
+// Execute sends one prompt and waits for its own result. A structured
+// model-unavailable answer is a rejection; the host's selector decides
+// whether another candidate gets the prompt.
 func (s *session) Execute(ctx context.Context, prompt string) (adapter.Result, error) {
-	for {
-		p, obs, err := s.ensureProcess(ctx)
-		if err != nil {
-			return adapter.Result{}, err
-		}
-		res, t, err := s.runTurn(ctx, p, obs, prompt)
-		if err == nil {
-			s.pin()
-			return res, nil
-		}
-		advanced, err := s.advance(ctx, p, t, err)
-		if !advanced {
-			s.pin()
-			return adapter.Result{}, err
-		}
+	p, obs, err := s.ensureProcess(ctx)
+	if err != nil {
+		return adapter.Result{}, err
 	}
-}
-
-func (s *session) pin() {
-	s.mu.Lock()
-	s.pinned = true
-	s.mu.Unlock()
+	res, _, err := s.runTurn(ctx, p, obs, prompt)
+	return res, err
 }
 
 // runTurn sends the prompt and waits for its result, or for cancellation.

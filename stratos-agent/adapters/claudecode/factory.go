@@ -4,13 +4,15 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"slices"
 	"strings"
 
 	"github.com/hashicorp/go-hclog"
 
 	"github.com/stratoscli/stratos/shared/agentproto"
 	"github.com/stratoscli/stratos/stratos-agent/adapter"
+	"github.com/stratoscli/stratos/stratos-agent/adapter/catalog"
+	"github.com/stratoscli/stratos/stratos-agent/adapter/mcpconfig"
+	"github.com/stratoscli/stratos/stratos-agent/adapter/rejection"
 	"github.com/stratoscli/stratos/stratos-agent/tools"
 )
 
@@ -20,10 +22,28 @@ const Harness = "claude-code"
 // EnvBinary names the claude binary to use; default: `claude` on PATH.
 const EnvBinary = "STRATOS_CLAUDE"
 
-// Efforts are the reasoning efforts Claude Code 2.1.332 accepts (--effort).
-// The CLI ignores any other value with a warning, so the adapter rejects
-// them as configuration errors instead.
-var Efforts = []string{"low", "medium", "high", "xhigh", "max"}
+// Capabilities are what the claude-code adapter supports. Efforts are the
+// ones Claude Code 2.1.332 accepts (--effort): the CLI ignores any other
+// value with a warning, so the adapter rejects them as configuration
+// errors instead. A PostToolUseFailure hook can only add context, so an
+// afterToolCall "block" cannot hide a failed tool's error.
+var Capabilities = adapter.Capabilities{
+	Efforts:                  []string{"low", "medium", "high", "xhigh", "max"},
+	ExecutesTools:            true,
+	HooksModifyArguments:     true,
+	AfterHookReplacesFailure: false,
+	StructuredOutput:         adapter.StructuredOutputTool,
+	BackgroundWork:           true,
+	CancelsBackgroundWork:    true,
+	SelectsModels:            true,
+	ChecksAuthentication:     true,
+	ReportsUsage:             true,
+}
+
+// Registration is the harness as the agent host registers it.
+func Registration(opts Options) adapter.Harness {
+	return adapter.Harness{Name: Harness, New: NewFactory(opts), Capabilities: Capabilities}
+}
 
 // Options configure the factory. The zero value is production: the binary
 // from $STRATOS_CLAUDE or PATH, the inherited environment, the catalog
@@ -33,10 +53,9 @@ type Options struct {
 	// Environ is the environment the CLI inherits (default os.Environ).
 	Environ func() []string
 	// Catalog resolves models and backend flags (default: stratos-models).
-	Catalog Catalog
-	// MCPServers resolves the selected MCP servers (default:
-	// WorkflowMCPServers).
-	MCPServers MCPResolver
+	Catalog catalog.Catalog
+	// MCPServers resolves the selected MCP servers (default: workflow.yaml).
+	MCPServers mcpconfig.Resolver
 	// Stderr receives the catalog tool's diagnostics (default os.Stderr).
 	Stderr io.Writer
 }
@@ -60,15 +79,17 @@ func NewFactory(opts Options) adapter.Factory {
 		opts.Stderr = os.Stderr
 	}
 	if opts.Catalog == nil {
-		opts.Catalog = siblingCatalog{stderr: opts.Stderr}
+		opts.Catalog = catalog.Sibling{Stderr: opts.Stderr}
 	}
 	if opts.MCPServers == nil {
-		opts.MCPServers = WorkflowMCPServers
+		opts.MCPServers = mcpconfig.FromWorkflow
 	}
 	return func(spec adapter.Spec, onEvent func(adapter.Event), hooks adapter.Hooks) (adapter.Adapter, error) {
-		if spec.Effort != "" && !slices.Contains(Efforts, spec.Effort) {
-			return nil, agentproto.Errorf(agentproto.CodeConfiguration, "agent %q: effort %q is not supported by harness claude-code (supported: %s)",
-				spec.Name, spec.Effort, strings.Join(Efforts, ", ")).WithDetails(map[string]any{"effort": spec.Effort, "harness": Harness})
+		if err := Capabilities.CheckEffort(Harness, spec); err != nil {
+			return nil, err
+		}
+		if len(spec.Models) > 1 {
+			return nil, agentproto.Errorf(agentproto.CodeInternal, "agent %q: the claude-code adapter serves one model at a time; the host's selector walks the list %v", spec.Name, spec.Models)
 		}
 		disallowed, err := tools.ClaudeDisallowedTools(spec.Tools)
 		if err != nil {
@@ -88,7 +109,7 @@ func findBinary(env []string) (string, error) {
 	}
 	path, err := exec.LookPath(name)
 	if err != nil {
-		return "", agentproto.Errorf(agentproto.CodeHarnessUnavailable,
+		return "", rejection.New(rejection.HarnessUnavailable,
 			"harness claude-code is not installed: %s not found (install @anthropic-ai/claude-code so `claude` is on PATH, or set %s to the binary)", name, EnvBinary).
 			WithDetails(map[string]any{"harness": Harness, "binary": name})
 	}

@@ -56,10 +56,13 @@ func claudeBin(t *testing.T) string {
 	t.Helper()
 	bin := os.Getenv("STRATOS_TEST_CLAUDE")
 	if bin == "" {
-		t.Skip("STRATOS_TEST_CLAUDE is not set: no real claude CLI (scripts/test installs the pinned one and sets it)")
+		t.Fatal(missingCLI)
 	}
 	return bin
 }
+
+// missingCLI says what to install when the real CLI is not configured.
+const missingCLI = "STRATOS_TEST_CLAUDE is not set: these tests run the real claude CLI; run scripts/test (it installs the pinned @anthropic-ai/claude-code), or eval \"$(scripts/prepare-test-cache)\" first"
 
 // bed is one conformance test: a fake model server, a private HOME and
 // CLAUDE_CONFIG_DIR, a working directory, and the events and hook calls
@@ -221,12 +224,6 @@ func (h *testHooks) AfterToolCall(_ context.Context, c adapter.ToolCall, out jso
 		return h.after(c, out, e)
 	}
 	return agentproto.AfterToolCallResult{}, nil
-}
-
-func (h *testHooks) seen() []string {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return append([]string(nil), h.calls...)
 }
 
 // serveMCP is a minimal stdio MCP server with one tool, <name>_echo.

@@ -16,7 +16,7 @@ const (
 	callbackPost        = "stratos_post_tool_use"
 	callbackPostFailure = "stratos_post_tool_use_failure"
 	// structuredOutputTool is the CLI's native delivery tool for
-	// --json-schema; it never reaches author hooks (spec "Agent output").
+	// --json-schema; it never reaches author hooks (docs/design/harness-selection.md).
 	structuredOutputTool = "StructuredOutput"
 	// hookTimeoutSeconds bounds one author hook as the CLI sees it. Author
 	// hooks may be slow (they are async TypeScript), so the bound is
@@ -84,7 +84,7 @@ func preToolUse(ctx context.Context, hooks adapter.Hooks, in hookInput) (map[str
 // the tool's output, in the tool's own output shape, by the reason: the
 // CLI's native decision "block" alone leaves the original output visible to
 // the model, and a replacement of the wrong shape is silently ignored
-// (claude-code.md §3.4, §17).
+// (docs/design/claude-code-cli.md, "Hooks and permission requests").
 func postToolUse(ctx context.Context, hooks adapter.Hooks, in hookInput) (map[string]any, error) {
 	if in.ToolName == structuredOutputTool {
 		return map[string]any{}, nil

@@ -24,7 +24,7 @@ type launch struct {
 	env           []string
 }
 
-// argv is the research note's recommended command line (claude-code.md §0).
+// argv is the command line of docs/design/claude-code-cli.md.
 // Values use the --flag=value form so a value starting with "-" can never be
 // read as another flag. The system prompt and hooks travel in the initialize
 // request instead (no argv length limit, nothing visible in ps).
@@ -60,7 +60,7 @@ func (l launch) argv() []string {
 	return args
 }
 
-// Variables the adapter always sets (claude-code.md §0, §13): no calls to
+// Variables the adapter always sets (docs/design/claude-code-cli.md): no calls to
 // side services, no cross-session auto-memory, session state frames.
 var fixedEnv = map[string]string{
 	"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",

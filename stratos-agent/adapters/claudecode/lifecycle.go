@@ -25,7 +25,7 @@ func (s *session) Cancel() {
 
 // cancelTurn marks t cancelled and, once per turn, sends interrupt and
 // stop_task for each live background task (interrupt alone leaves
-// background shells running: claude-code.md §10).
+// background shells running: docs/design/claude-code-cli.md).
 func (s *session) cancelTurn(p *process, obs *observer, t *turn) {
 	t.mu.Lock()
 	first := !t.cancelled

@@ -13,6 +13,8 @@ import (
 
 	"github.com/stratoscli/stratos/shared/agentproto"
 	"github.com/stratoscli/stratos/stratos-agent/adapter"
+	"github.com/stratoscli/stratos/stratos-agent/adapter/catalog"
+	"github.com/stratoscli/stratos/stratos-agent/adapter/rejection"
 )
 
 // initializeTimeout bounds the CLI's answer to the initialize request
@@ -34,17 +36,15 @@ type session struct {
 	inherited   []string
 	backendKeys []string
 	explicit    bool
-	candidates  []Candidate
+	model       catalog.Candidate
 	mcpFile     string
 	tmpDir      string
 
 	mu        sync.Mutex
 	proc      *process
 	obs       *observer
-	cand      int    // index of the candidate the conversation uses
-	sessionID string // the CLI session of that candidate
+	sessionID string // the CLI session of the conversation
 	launched  bool   // sessionID has a transcript: a restart resumes it
-	pinned    bool
 	turn      *turn
 	closed    bool
 	inflight  map[string]*inflight
@@ -58,16 +58,18 @@ func newSession(opts Options, spec adapter.Spec, emit func(adapter.Event), hooks
 		log: opts.Log.Named("claude-code").With("agent", spec.Name), inflight: map[string]*inflight{}, bg: bg, bgCancel: cancel}
 }
 
-// Initialize checks the harness once: binary, backend, candidates from the
-// catalog, authentication, MCP configuration. No process starts here: the
-// CLI starts at the first Execute.
+// Initialize checks the harness once: binary, backend, the model's native
+// ID from the catalog, authentication, MCP configuration. No process starts
+// here: the CLI starts at the first Execute. A missing CLI, missing
+// credentials or a model Claude Code cannot be asked for are rejections the
+// host's selector may pass over.
 func (s *session) Initialize(ctx context.Context) error {
 	env := s.opts.Environ()
 	bin, err := findBinary(env)
 	if err != nil {
 		return err
 	}
-	flags, err := s.opts.Catalog.BackendFlags(ctx)
+	flags, err := backendFlags(ctx, s.opts.Catalog)
 	if err != nil {
 		return err
 	}
@@ -75,20 +77,20 @@ func (s *session) Initialize(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	cands, err := s.resolveCandidates(ctx, backend, flags)
+	model, err := s.resolveModel(ctx, backend, flags)
 	if err != nil {
 		return err
 	}
 	keys := backendKeys(flags)
-	authEnv := childEnv(env, keys, cands[0].Env, s.spec.Provider != "")
-	if !envAuthenticates(authEnv, cands[0].Env) {
+	authEnv := childEnv(env, keys, model.Native.Env, s.spec.Provider != "")
+	if !envAuthenticates(authEnv, model.Native.Env) {
 		// No credential in the environment: only the CLI knows whether it
 		// has a stored login of its own.
 		if _, err := checkAuth(ctx, bin, s.spec.WorkingDirectory, authEnv); err != nil {
 			return err
 		}
 	}
-	return s.prepareMCP(bin, env, keys, cands)
+	return s.prepareMCP(bin, env, keys, model)
 }
 
 func (s *session) backend(flags map[string]map[string]string, env []string) (string, error) {
@@ -102,22 +104,25 @@ func (s *session) backend(flags map[string]map[string]string, env []string) (str
 	return inspectBackend(flags, env)
 }
 
-func (s *session) resolveCandidates(ctx context.Context, backend string, flags map[string]map[string]string) ([]Candidate, error) {
+// resolveModel returns the model's native ID and backend flags on the
+// effective backend.
+func (s *session) resolveModel(ctx context.Context, backend string, flags map[string]map[string]string) (catalog.Candidate, error) {
 	if len(s.spec.Models) == 0 {
 		// No model configured: the CLI's own default on that backend.
-		return []Candidate{{Provider: backend, Env: flags[backend]}}, nil
+		return catalog.Candidate{Harness: Harness, Provider: backend, Native: catalog.Native{Env: flags[backend]}}, nil
 	}
-	cands, err := s.opts.Catalog.Candidates(ctx, s.spec.Models, s.spec.Provider, backend)
+	cands, err := s.opts.Catalog.Candidates(ctx, catalog.Query{Models: s.spec.Models, Harness: Harness, Provider: s.spec.Provider, Backend: backend})
 	if err != nil {
-		return nil, err
+		return catalog.Candidate{}, err
 	}
 	if len(cands) == 0 {
-		return nil, agentproto.Errorf(agentproto.CodeModelUnavailable, "agent %q: no model of %v can be used through claude-code", s.spec.Name, s.spec.Models)
+		return catalog.Candidate{}, rejection.New(rejection.ModelUnavailable, "agent %q: model %s cannot be used through claude-code", s.spec.Name, s.spec.Models[0]).
+			WithDetails(map[string]any{"harness": Harness, "model": s.spec.Models[0]})
 	}
-	return cands, nil
+	return cands[0], nil
 }
 
-func (s *session) prepareMCP(bin string, env, keys []string, cands []Candidate) error {
+func (s *session) prepareMCP(bin string, env, keys []string, model catalog.Candidate) error {
 	servers, err := s.opts.MCPServers(s.spec.WorkflowDir, s.spec.AllowedMcps)
 	if err != nil {
 		return err
@@ -137,8 +142,8 @@ func (s *session) prepareMCP(bin string, env, keys []string, cands []Candidate) 
 		os.RemoveAll(s.tmpDir)
 	}
 	s.ready, s.bin, s.inherited, s.backendKeys, s.explicit = true, bin, env, keys, s.spec.Provider != ""
-	s.candidates, s.mcpFile, s.tmpDir = cands, file, dir
-	s.cand, s.sessionID = 0, newUUID()
+	s.model, s.mcpFile, s.tmpDir = model, file, dir
+	s.sessionID = newUUID()
 	return nil
 }
 
@@ -191,10 +196,10 @@ func (s *session) ensureProcess(ctx context.Context) (*process, *observer, error
 }
 
 func (s *session) launchLocked() launch {
-	c := s.candidates[s.cand]
+	m := s.model
 	return launch{bin: s.bin, dir: s.spec.WorkingDirectory, sessionID: s.sessionID, resume: s.launched,
-		model: c.NativeID, effort: s.spec.Effort, disallowed: s.disallowed, jsonSchema: nativeSchema(s.spec.OutputSchema),
-		mcpConfigFile: s.mcpFile, env: childEnv(s.inherited, s.backendKeys, c.Env, s.explicit)}
+		model: m.NativeModel(), effort: s.spec.Effort, disallowed: s.disallowed, jsonSchema: nativeSchema(s.spec.OutputSchema),
+		mcpConfigFile: s.mcpFile, env: childEnv(s.inherited, s.backendKeys, m.Native.Env, s.explicit)}
 }
 
 // systemPromptParts is the fixed system prompt followed, for an agent in a

@@ -11,6 +11,7 @@ import (
 
 	"github.com/stratoscli/stratos/shared/agentproto"
 	"github.com/stratoscli/stratos/stratos-agent/adapter"
+	"github.com/stratoscli/stratos/stratos-agent/adapter/rejection"
 )
 
 // cancelWait bounds how long a cancelled execute waits for the CLI to end
@@ -99,7 +100,7 @@ func (t *turn) outcome(r *resultFrame, schema bool, name string) (adapter.Result
 			"agent %q: claude-code gave no valid structured output: %s", name, strings.Join(r.Errors, "; ")).
 			WithDetails(resultDetails(r))
 	case r.IsError || r.Subtype != "success":
-		return adapter.Result{}, resultError(r, apiError, name)
+		return adapter.Result{}, resultError(r, apiError, name, t.hadWork())
 	case schema:
 		return structured(r, name)
 	}
@@ -122,10 +123,18 @@ func structured(r *resultFrame, name string) (adapter.Result, error) {
 	return adapter.Result{Value: v}, nil
 }
 
+func (t *turn) hadWork() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.work
+}
+
 // resultError classifies a failed turn from the CLI's structured metadata
 // (the synthetic assistant message's error class, api_error_type); prose
-// and HTTP status alone never decide (spec "Harness selection").
-func resultError(r *resultFrame, apiError, name string) error {
+// and HTTP status alone never decide (docs/design/harness-selection.md). A
+// model rejection lets the selector try another candidate only when the
+// turn did no work yet.
+func resultError(r *resultFrame, apiError, name string, work bool) error {
 	msg := r.Result
 	if msg == "" {
 		msg = strings.Join(r.Errors, "; ")
@@ -133,9 +142,13 @@ func resultError(r *resultFrame, apiError, name string) error {
 	d := resultDetails(r)
 	switch {
 	case apiError == "model_not_found" && r.APIErrorType == "not_found_error":
-		return agentproto.Errorf(agentproto.CodeModelUnavailable, "agent %q: claude-code: %s", name, msg).WithDetails(d)
+		rej := rejection.New(rejection.ModelUnavailable, "agent %q: claude-code: %s", name, msg).WithDetails(d)
+		if work {
+			return rej.Final()
+		}
+		return rej
 	case apiError == "authentication_failed":
-		return agentproto.Errorf(agentproto.CodeAuthentication, "agent %q: harness claude-code: %s", name, msg).WithDetails(d)
+		return rejection.New(rejection.Authentication, "agent %q: harness claude-code: %s", name, msg).WithDetails(d).Final()
 	}
 	return agentproto.Errorf(agentproto.CodeExecution, "agent %q: claude-code: %s", name, msg).WithDetails(d)
 }

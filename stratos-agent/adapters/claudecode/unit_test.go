@@ -2,7 +2,6 @@ package claudecode
 
 import (
 	"encoding/json"
-	"errors"
 	"reflect"
 	"slices"
 	"strings"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/stratoscli/stratos/shared/agentproto"
 	"github.com/stratoscli/stratos/stratos-agent/adapter"
+	"github.com/stratoscli/stratos/stratos-agent/adapter/rejection"
 	"github.com/stratoscli/stratos/stratos-agent/tools"
 )
 
@@ -102,12 +102,24 @@ func TestOutcomeClassification(t *testing.T) {
 		{"interrupted", resultFrame{Subtype: "error_during_execution", IsError: true}, "", false, agentproto.CodeExecution},
 	}
 	for _, c := range cases {
-		tr := newTurn(t.Context())
-		tr.apiError = c.apiError
-		_, err := tr.outcome(&c.r, c.schema, "a")
-		if got := agentproto.CodeOf(err); got != c.code {
-			t.Errorf("%s: %s (%v), want %s", c.name, got, err, c.code)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			tr := newTurn(t.Context())
+			tr.apiError = c.apiError
+			_, err := tr.outcome(&c.r, c.schema, "a")
+			if got := agentproto.CodeOf(err); got != c.code {
+				t.Errorf("%s (%v), want %s", got, err, c.code)
+			}
+			if want := c.name == "model not found"; rejection.TryNext(err) != want {
+				t.Errorf("TryNext = %v, want %v", !want, want)
+			}
+		})
+	}
+	worked := newTurn(t.Context())
+	worked.apiError = "model_not_found"
+	worked.markWork()
+	_, err := worked.outcome(&resultFrame{Subtype: "success", IsError: true, APIErrorStatus: &status, APIErrorType: "not_found_error"}, false, "a")
+	if agentproto.CodeOf(err) != agentproto.CodeModelUnavailable || rejection.TryNext(err) {
+		t.Errorf("a model refusal after work must be final: %v", err)
 	}
 	tr := newTurn(t.Context())
 	res, err := tr.outcome(&resultFrame{Subtype: "success", StructuredOutput: json.RawMessage(`{"a":1}`)}, true, "a")
@@ -197,17 +209,5 @@ func TestEnvAuthenticates(t *testing.T) {
 		if got := envAuthenticates(c.env, c.backend); got != c.want {
 			t.Errorf("%v %v: %v", c.env, c.backend, got)
 		}
-	}
-}
-
-func TestMarkSelectable(t *testing.T) {
-	err := markSelectable(agentproto.Errorf(agentproto.CodeModelUnavailable, "gone").WithDetails(map[string]any{"harness": Harness}), false)
-	var ae *agentproto.Error
-	if !errors.As(err, &ae) || ae.Details["selectable"] != false || ae.Details["harness"] != Harness {
-		t.Errorf("details %v", ae.Details)
-	}
-	other := agentproto.Errorf(agentproto.CodeExecution, "x")
-	if markSelectable(other, true) != other || other.Details != nil {
-		t.Errorf("non-availability error changed")
 	}
 }

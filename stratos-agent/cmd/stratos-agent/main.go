@@ -1,4 +1,5 @@
-// Command stratos-agent is the Stratos agent tool; see the README.
+// Command stratos-agent is the Stratos agent tool;
+// see docs/agents.md and docs/cli/stratos-agent.md.
 package main
 
 import (

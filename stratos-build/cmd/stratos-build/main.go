@@ -1,4 +1,5 @@
-// Command stratos-build is the Stratos build tool; see the README.
+// Command stratos-build is the Stratos build tool;
+// see docs/building.md and docs/cli/stratos-build.md.
 package main
 
 import (

@@ -1,4 +1,5 @@
-// Command stratos-discover is the Stratos discover tool; see the README.
+// Command stratos-discover is the Stratos discover tool;
+// see docs/workflows.md and docs/cli/stratos-discover.md.
 package main
 
 import (

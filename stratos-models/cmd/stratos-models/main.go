@@ -1,4 +1,5 @@
-// Command stratos-models is the Stratos models tool; see the README.
+// Command stratos-models is the Stratos models tool;
+// see docs/models.md and docs/cli/stratos-models.md.
 package main
 
 import (

@@ -1,6 +1,6 @@
 // Package candidates orders the (harness, model, provider, native ID)
-// combinations an agent will try, following the spec's "Model-based harness
-// preference":
+// combinations an agent will try, following the model-based harness
+// preference (docs/design/harness-selection.md):
 //
 //   - no explicit harness: a first pass over all models in declared order
 //     with their creator's first-party harness (Anthropic → Claude Code,

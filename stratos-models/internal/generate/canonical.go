@@ -6,150 +6,105 @@ import (
 
 	"github.com/stratoscli/stratos/stratos-models/internal/catalog"
 	"github.com/stratoscli/stratos/stratos-models/internal/modelsdev"
-	"github.com/stratoscli/stratos/stratos-models/internal/toml"
 )
 
-// fields reads typed values out of one decoded canonical file and remembers
-// the first problem, so a file's errors name the file and the field.
-type fields struct {
+// required remembers the first required field a canonical file does not
+// state, so the error names the file and the field. Types were checked when
+// the file was decoded.
+type required struct {
 	path string
-	data map[string]any
 	err  error
 }
 
-func (f *fields) fail(key, want string, v any) {
-	switch {
-	case f.err != nil:
-	case v == nil:
-		f.err = fmt.Errorf("%s: field %s is missing (it must be %s)", f.path, key, want)
-	default:
-		f.err = fmt.Errorf("%s: field %s must be %s, found %T %v", f.path, key, want, v, v)
+func (r *required) missing(key, want string) {
+	if r.err == nil {
+		r.err = fmt.Errorf("%s: field %s is missing (it must be %s)", r.path, key, want)
 	}
 }
 
-// lookup follows a dotted key such as "limit.context".
-func (f *fields) lookup(key string) (any, bool) {
-	var cur any = f.data
-	for _, part := range strings.Split(key, ".") {
-		m, ok := cur.(map[string]any)
-		if !ok {
-			return nil, false
-		}
-		if cur, ok = m[part]; !ok {
-			return nil, false
-		}
-	}
-	return cur, true
-}
-
-func (f *fields) str(key string, required bool) string {
-	v, ok := f.lookup(key)
-	if !ok {
-		if required {
-			f.fail(key, "a string", nil)
-		}
+func (r *required) str(key string, v *string) string {
+	if v == nil || *v == "" {
+		r.missing(key, "a non-empty string")
 		return ""
 	}
-	switch s := v.(type) {
-	case string:
-		return s
-	case toml.DateTime:
-		return string(s)
-	}
-	f.fail(key, "a string", v)
-	return ""
+	return *v
 }
 
-func (f *fields) boolean(key string) bool {
-	v, ok := f.lookup(key)
-	b, isBool := v.(bool)
-	if !ok || !isBool {
-		f.fail(key, "a boolean", v)
+func (r *required) boolean(key string, v *bool) bool {
+	if v == nil {
+		r.missing(key, "a boolean")
+		return false
 	}
-	return b
+	return *v
 }
 
-func (f *fields) optBool(key string) *bool {
-	v, ok := f.lookup(key)
-	if !ok {
+func (r *required) strings(key string, v *[]string) []string {
+	if v == nil {
+		r.missing(key, "a list of strings")
 		return nil
 	}
-	b, isBool := v.(bool)
-	if !isBool {
-		f.fail(key, "a boolean", v)
-		return nil
-	}
-	return &b
+	return append([]string{}, *v...)
 }
 
-func (f *fields) optInt(key string) *int64 {
-	v, ok := f.lookup(key)
-	if !ok {
-		return nil
+func (r *required) count(key string, v *int64) int64 {
+	if v == nil {
+		r.missing(key, "a non-negative integer")
+		return 0
 	}
-	n, isInt := v.(int64)
-	if !isInt || n < 0 {
-		f.fail(key, "a non-negative integer", v)
-		return nil
-	}
-	return &n
+	return *v
 }
 
-func (f *fields) strings(key string) []string {
-	v, ok := f.lookup(key)
-	items, isList := v.([]any)
-	if !ok || !isList {
-		f.fail(key, "a list of strings", v)
-		return nil
+// nonNegative rejects a negative token count, which the TOML type allows.
+func (r *required) nonNegative(key string, v *int64) *int64 {
+	if v != nil && *v < 0 && r.err == nil {
+		r.err = fmt.Errorf("%s: field %s must be a non-negative integer, found %d", r.path, key, *v)
 	}
-	out := make([]string, 0, len(items))
-	for _, item := range items {
-		s, isString := item.(string)
-		if !isString {
-			f.fail(key, "a list of strings", v)
-			return nil
-		}
-		out = append(out, s)
+	return v
+}
+
+func optional(v *string) string {
+	if v == nil {
+		return ""
 	}
-	return out
+	return *v
 }
 
 // canonicalModel converts models/<creator>/<model>.toml into a catalog
 // model (without providers). Fields upstream always states are required;
 // the others stay absent rather than defaulting, so "not stated" survives.
 func canonicalModel(c modelsdev.Canonical) (*catalog.Model, error) {
-	f := &fields{path: c.Path, data: c.Data}
+	f, r := c.File, &required{path: c.Path}
+	limit, modalities := modelsdev.Limit{}, modelsdev.Modalities{}
+	if f.Limit != nil {
+		limit = *f.Limit
+	}
+	if f.Modalities != nil {
+		modalities = *f.Modalities
+	}
 	creator, _, _ := strings.Cut(c.ID, "/")
 	m := &catalog.Model{
 		Creator:          creator,
-		Name:             f.str("name", true),
-		Family:           f.str("family", false),
-		ToolCall:         f.boolean("tool_call"),
-		Reasoning:        f.boolean("reasoning"),
-		Attachment:       f.boolean("attachment"),
-		Temperature:      f.optBool("temperature"),
-		OpenWeights:      f.boolean("open_weights"),
-		StructuredOutput: f.optBool("structured_output"),
+		Name:             r.str("name", f.Name),
+		Family:           optional(f.Family),
+		ToolCall:         r.boolean("tool_call", f.ToolCall),
+		Reasoning:        r.boolean("reasoning", f.Reasoning),
+		Attachment:       r.boolean("attachment", f.Attachment),
+		Temperature:      f.Temperature,
+		OpenWeights:      r.boolean("open_weights", f.OpenWeights),
+		StructuredOutput: f.StructuredOutput,
 		Limit: catalog.Limit{
-			Input:  f.optInt("limit.input"),
-			Output: f.optInt("limit.output"),
+			Context: r.count("limit.context", r.nonNegative("limit.context", limit.Context)),
+			Input:   r.nonNegative("limit.input", limit.Input),
+			Output:  r.nonNegative("limit.output", limit.Output),
 		},
 		Modalities: catalog.Modalities{
-			Input:  f.strings("modalities.input"),
-			Output: f.strings("modalities.output"),
+			Input:  r.strings("modalities.input", modalities.Input),
+			Output: r.strings("modalities.output", modalities.Output),
 		},
-		ReleaseDate: f.str("release_date", false),
-		LastUpdated: f.str("last_updated", false),
-		Knowledge:   f.str("knowledge", false),
+		ReleaseDate: optional(f.ReleaseDate),
+		LastUpdated: optional(f.LastUpdated),
+		Knowledge:   optional(f.Knowledge),
 		Providers:   map[string][]catalog.NativeID{},
 	}
-	if ctx := f.optInt("limit.context"); ctx != nil {
-		m.Limit.Context = *ctx
-	} else {
-		f.fail("limit.context", "a non-negative integer", nil)
-	}
-	if f.err == nil && m.Name == "" {
-		f.fail("name", "a non-empty string", "")
-	}
-	return m, f.err
+	return m, r.err
 }

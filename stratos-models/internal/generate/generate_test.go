@@ -13,7 +13,7 @@ import (
 	"testing"
 
 	"github.com/stratoscli/stratos/stratos-models/internal/catalog"
-	"github.com/stratoscli/stratos/stratos-models/internal/sharedtest"
+	"github.com/stratoscli/stratos/stratos-models/internal/testsource"
 )
 
 const fixtureCommit = "f3fc692299671838c7c65fd8126bf84d81a2e817"
@@ -40,7 +40,7 @@ var noLinks = linksJSON(fixtureCommit, nil)
 
 func run(t *testing.T, dir string, links []byte) *Result {
 	t.Helper()
-	res, err := FromDir(context.Background(), Options{SourceDir: dir, LinksName: "links.json", LinksJSON: links})
+	res, err := FromSource(context.Background(), Options{Source: dir, LinksName: "links.json", LinksJSON: links})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,8 +60,8 @@ func mapping(c *catalog.Catalog) map[string][]string {
 	return out
 }
 
-// The expected strict mapping of the 57-file fixture, from the research
-// note (research/models-dev.md §8, produced by fs_map.py).
+// The expected strict mapping of the sample, worked out from its
+// base_model fields alone (docs/design/model-catalog.md).
 var fixtureMapping = map[string][]string{
 	"alibaba/qwen3-235b-a22b openrouter": {"qwen/qwen3-235b-a22b"},
 	"anthropic/claude-opus-4-6 amazon-bedrock": {"anthropic.claude-opus-4-6-v1", "eu.anthropic.claude-opus-4-6-v1",
@@ -87,9 +87,9 @@ var fixtureMapping = map[string][]string{
 }
 
 func TestFixtureMapping(t *testing.T) {
-	res := run(t, sharedtest.Fixture(t), noLinks)
+	res := run(t, testsource.Fixture(t), noLinks)
 	if got := mapping(res.Catalog); !reflect.DeepEqual(got, fixtureMapping) {
-		t.Errorf("mapping differs from the research note's expected mapping\n got: %v\nwant: %v", got, fixtureMapping)
+		t.Errorf("mapping differs from the independently worked-out mapping\n got: %v\nwant: %v", got, fixtureMapping)
 	}
 	if len(res.Catalog.Models) != 10 {
 		t.Errorf("%d canonical models, want 10", len(res.Catalog.Models))
@@ -120,7 +120,7 @@ func TestFixtureMapping(t *testing.T) {
 // display names must never create a mapping: the fixture's unlinked files
 // are exactly such near-misses.
 func TestFixtureNearMissesStayUnmapped(t *testing.T) {
-	res := run(t, sharedtest.Fixture(t), noLinks)
+	res := run(t, testsource.Fixture(t), noLinks)
 	mapped := map[string]bool{}
 	for _, m := range res.Catalog.Models {
 		for p, ids := range m.Providers {
@@ -145,7 +145,7 @@ func TestStratosLinksRecordTheirOrigin(t *testing.T) {
 		"anthropic":      {{"claude-opus-4-6", "anthropic/claude-opus-4-6"}},
 		"amazon-bedrock": {{"us.anthropic.claude-opus-4-7", "anthropic/claude-opus-4-7"}},
 	})
-	res := run(t, sharedtest.Fixture(t), links)
+	res := run(t, testsource.Fixture(t), links)
 	m := res.Catalog.Models
 	if got := m["anthropic/claude-opus-4-6"].Providers["anthropic"]; !reflect.DeepEqual(got, []catalog.NativeID{{ID: "claude-opus-4-6", Origin: catalog.OriginStratos}}) {
 		t.Errorf("anthropic link = %v", got)
@@ -176,7 +176,7 @@ func TestStratosLinkErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := FromDir(context.Background(), Options{SourceDir: sharedtest.Fixture(t), LinksName: "links.json", LinksJSON: linksJSON(fixtureCommit, c.links)})
+			_, err := FromSource(context.Background(), Options{Source: testsource.Fixture(t), LinksName: "links.json", LinksJSON: linksJSON(fixtureCommit, c.links)})
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Fatalf("error = %v, want it to contain %q", err, c.want)
 			}
@@ -188,7 +188,7 @@ func TestDuplicateLinksAreRejected(t *testing.T) {
 	dup := []byte(`{"schema": "stratos.models.links.v1", "reviewedAgainst": "x", "groups": [
 		{"provider": "anthropic", "reason": "a", "links": [{"nativeId": "claude-opus-4-6", "model": "anthropic/claude-opus-4-6"}]},
 		{"provider": "anthropic", "reason": "b", "links": [{"nativeId": "claude-opus-4-6", "model": "anthropic/claude-opus-4-6"}]}]}`)
-	_, err := FromDir(context.Background(), Options{SourceDir: sharedtest.Fixture(t), LinksName: "links.json", LinksJSON: dup})
+	_, err := FromSource(context.Background(), Options{Source: testsource.Fixture(t), LinksName: "links.json", LinksJSON: dup})
 	if err == nil || !strings.Contains(err.Error(), "groups[0].links[0] and groups[1].links[0] both link anthropic:claude-opus-4-6") {
 		t.Fatalf("error = %v", err)
 	}
@@ -196,7 +196,7 @@ func TestDuplicateLinksAreRejected(t *testing.T) {
 
 func TestRedundantAndStaleLinksWarn(t *testing.T) {
 	links := linksJSON("0000000000000000000000000000000000000000", map[string][][2]string{"openai": {{"gpt-5", "openai/gpt-5"}}})
-	res := run(t, sharedtest.Fixture(t), links)
+	res := run(t, testsource.Fixture(t), links)
 	if got := res.Catalog.Models["openai/gpt-5"].Providers["openai"]; !reflect.DeepEqual(got, []catalog.NativeID{{ID: "gpt-5", Origin: catalog.OriginModelsDev}}) {
 		t.Errorf("a redundant Stratos link must leave the upstream link in place: %v", got)
 	}
@@ -274,16 +274,22 @@ func TestCanonicalFieldErrors(t *testing.T) {
 		"missing tool_call": strings.Replace(canonical, "tool_call = true\n", "", 1),
 		"string context":    strings.Replace(canonical, "context = 1_000", `context = "1000"`, 1),
 		"output not a list": strings.Replace(canonical, `output = ["text"]`, `output = "text"`, 1),
+		"negative context":  strings.Replace(canonical, "context = 1_000", "context = -1", 1),
+		"empty name":        strings.Replace(canonical, `name = "M"`, `name = ""`, 1),
+		"missing limit":     strings.Replace(canonical, "[limit]\ncontext = 1_000\n", "", 1),
 	}
 	wants := map[string]string{
 		"missing tool_call": "models/acme/m1.toml: field tool_call is missing (it must be a boolean)",
-		"string context":    "models/acme/m1.toml: field limit.context must be a non-negative integer, found string 1000",
-		"output not a list": "models/acme/m1.toml: field modalities.output must be a list of strings",
+		"string context":    "models/acme/m1.toml: line 7: field limit.context: cannot decode TOML string into int64",
+		"output not a list": "models/acme/m1.toml: line 10: field modalities.output: cannot decode TOML string into []string",
+		"negative context":  "models/acme/m1.toml: field limit.context must be a non-negative integer, found -1",
+		"empty name":        "models/acme/m1.toml: field name is missing (it must be a non-empty string)",
+		"missing limit":     "models/acme/m1.toml: field limit.context is missing (it must be a non-negative integer)",
 	}
 	for name, content := range cases {
 		t.Run(name, func(t *testing.T) {
 			root := buildTree(t, map[string]string{"models/acme/m1.toml": content, "providers/p/provider.toml": `name = "P"`})
-			_, err := FromDir(context.Background(), Options{SourceDir: root, LinksName: "links.json", LinksJSON: noLinks})
+			_, err := FromSource(context.Background(), Options{Source: root, LinksName: "links.json", LinksJSON: noLinks})
 			if err == nil || !strings.Contains(err.Error(), wants[name]) {
 				t.Fatalf("error = %v, want %q", err, wants[name])
 			}
@@ -324,7 +330,7 @@ func copyReversed(t *testing.T, src string) string {
 }
 
 func TestDeterministic(t *testing.T) {
-	fixture := sharedtest.Fixture(t)
+	fixture := testsource.Fixture(t)
 	links := linksJSON(fixtureCommit, map[string][][2]string{"anthropic": {{"claude-opus-4-6", "anthropic/claude-opus-4-6"}}})
 	first := run(t, fixture, links).JSON
 	for i := 0; i < 3; i++ {
@@ -332,7 +338,7 @@ func TestDeterministic(t *testing.T) {
 			t.Fatal("two generations from the same input differ")
 		}
 	}
-	if other := run(t, copyReversed(t, fixture), links).JSON; !bytes.Equal(first, other) {
+	if other := run(t, copyReversed(t, testsource.FixtureDir(t)), links).JSON; !bytes.Equal(first, other) {
 		t.Fatal("generation depends on the order files were created in")
 	}
 	// The output is the indexed layout and decodes to the same catalog.

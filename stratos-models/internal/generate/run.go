@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/stratoscli/stratos/shared/atomicfile"
 	"github.com/stratoscli/stratos/stratos-models/internal/catalog"
 	"github.com/stratoscli/stratos/stratos-models/internal/links"
 	"github.com/stratoscli/stratos/stratos-models/internal/modelsdev"
@@ -16,7 +17,7 @@ const CatalogFile = "catalog.v1.json"
 
 // Options name the inputs of one generation.
 type Options struct {
-	SourceDir  string // a Models.dev checkout or exported snapshot
+	Source     string // a Models.dev checkout or exported snapshot, or a .tar.gz of one
 	Repository string // recorded in the catalog; DefaultRepository when empty
 	LinksName  string // for error messages
 	LinksJSON  []byte // links.v1.json content
@@ -29,9 +30,21 @@ type Result struct {
 	Report  *Report
 }
 
-// FromDir reads the source tree and its revision and builds the catalog.
-func FromDir(ctx context.Context, opts Options) (*Result, error) {
-	rev, err := modelsdev.ReadRevision(ctx, opts.SourceDir)
+// SourceError is a --source that cannot be opened (missing, neither a
+// directory nor an archive, a corrupt archive): invalid input rather than a
+// failed generation.
+type SourceError struct{ Err error }
+
+func (e *SourceError) Error() string { return e.Err.Error() }
+func (e *SourceError) Unwrap() error { return e.Err }
+
+// FromSource reads the source tree and its revision and builds the catalog.
+func FromSource(ctx context.Context, opts Options) (*Result, error) {
+	src, err := modelsdev.Open(opts.Source)
+	if err != nil {
+		return nil, &SourceError{Err: err}
+	}
+	rev, err := modelsdev.ReadRevision(ctx, src)
 	if err != nil {
 		return nil, err
 	}
@@ -39,7 +52,7 @@ func FromDir(ctx context.Context, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	tree, err := modelsdev.Read(opts.SourceDir)
+	tree, err := modelsdev.Read(src)
 	if err != nil {
 		return nil, err
 	}
@@ -53,7 +66,7 @@ func FromDir(ctx context.Context, opts Options) (*Result, error) {
 			Repository: repo,
 			Commit:     rev.Commit,
 			CommitDate: rev.Date,
-			License:    modelsdev.ReadLicense(opts.SourceDir),
+			License:    modelsdev.ReadLicense(src),
 		},
 		Links:     entries,
 		LinksName: opts.LinksName,
@@ -75,24 +88,9 @@ func WriteCatalog(dir string, data []byte) (string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", fmt.Errorf("create output directory: %w", err)
 	}
-	tmp, err := os.CreateTemp(dir, ".catalog-*.json")
-	if err != nil {
-		return "", fmt.Errorf("create temporary file in %s: %w", dir, err)
-	}
-	defer os.Remove(tmp.Name()) // no-op after a successful rename
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return "", fmt.Errorf("write %s: %w", tmp.Name(), err)
-	}
-	if err := tmp.Close(); err != nil {
-		return "", fmt.Errorf("close %s: %w", tmp.Name(), err)
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return "", fmt.Errorf("chmod %s: %w", tmp.Name(), err)
-	}
 	out := filepath.Join(dir, CatalogFile)
-	if err := os.Rename(tmp.Name(), out); err != nil {
-		return "", fmt.Errorf("rename %s to %s: %w", tmp.Name(), out, err)
+	if err := atomicfile.WriteFile(out, data, atomicfile.Public); err != nil {
+		return "", err
 	}
 	return out, nil
 }

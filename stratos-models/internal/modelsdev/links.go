@@ -2,7 +2,7 @@ package modelsdev
 
 import (
 	"bytes"
-	"os"
+	"io/fs"
 	"path"
 	"path/filepath"
 	"strings"
@@ -29,21 +29,21 @@ const (
 func (r *reader) readResolved(rel string) ([]byte, string, *Dangling) {
 	cur := rel
 	for hop := 0; hop <= maxLinkHops; hop++ {
-		fi, err := os.Lstat(r.abs(cur))
+		fi, err := fs.Lstat(r.src.fsys, cur)
 		if err != nil {
 			return nil, "", &Dangling{Path: rel, Target: cur, Reason: reasonMissing}
 		}
 		var target string
 		switch {
-		case fi.Mode()&os.ModeSymlink != 0:
-			if target, err = os.Readlink(r.abs(cur)); err != nil {
+		case fi.Mode()&fs.ModeSymlink != 0:
+			if target, err = fs.ReadLink(r.src.fsys, cur); err != nil {
 				return nil, "", &Dangling{Path: rel, Target: cur, Reason: reasonUnreadable}
 			}
 			target = filepath.ToSlash(target)
 		case fi.IsDir():
 			return nil, "", &Dangling{Path: rel, Target: cur, Reason: reasonDirectory}
 		default:
-			content, err := os.ReadFile(r.abs(cur))
+			content, err := fs.ReadFile(r.src.fsys, cur)
 			if err != nil {
 				return nil, "", &Dangling{Path: rel, Target: cur, Reason: reasonUnreadable}
 			}

@@ -18,23 +18,26 @@ type Revision struct {
 	Date   string // committer date, ISO 8601 (may be empty)
 }
 
-// ReadRevision finds the commit of the tree at root: from a REVISION file
-// ("<commit> <date>" on its first line, as in an exported snapshot), or else
-// from git, in which case the checkout must be clean below models/ and
-// providers/ — local edits would make the catalog claim a commit it does not
-// match.
-func ReadRevision(ctx context.Context, root string) (Revision, error) {
-	data, err := os.ReadFile(filepath.Join(root, "REVISION"))
+// ReadRevision finds the commit src holds: from a REVISION file
+// ("<commit> <date>" on its first line, as in an exported snapshot or an
+// archive), or else, for a directory, from git, in which case the checkout
+// must be clean below models/ and providers/ — local edits would make the
+// catalog claim a commit it does not match.
+func ReadRevision(ctx context.Context, src *Source) (Revision, error) {
+	data, err := fs.ReadFile(src.fsys, "REVISION")
 	if err == nil {
-		return parseRevisionFile(filepath.Join(root, "REVISION"), data)
+		return parseRevisionFile(src.where("REVISION"), data)
 	}
 	if !errors.Is(err, fs.ErrNotExist) {
-		return Revision{}, fmt.Errorf("read %s: %w", filepath.Join(root, "REVISION"), err)
+		return Revision{}, fmt.Errorf("read %s: %w", src.where("REVISION"), err)
 	}
-	if _, err := os.Stat(filepath.Join(root, ".git")); err != nil {
-		return Revision{}, fmt.Errorf("cannot tell which Models.dev commit %s holds: it has no REVISION file and is not a git checkout", root)
+	if src.dir == "" {
+		return Revision{}, fmt.Errorf("cannot tell which Models.dev commit %s holds: the archive has no REVISION file", src.name)
 	}
-	return gitRevision(ctx, root)
+	if _, err := os.Stat(filepath.Join(src.dir, ".git")); err != nil {
+		return Revision{}, fmt.Errorf("cannot tell which Models.dev commit %s holds: it has no REVISION file and is not a git checkout", src.dir)
+	}
+	return gitRevision(ctx, src.dir)
 }
 
 func parseRevisionFile(name string, data []byte) (Revision, error) {
@@ -93,8 +96,8 @@ func git(ctx context.Context, dir string, args ...string) (string, error) {
 
 // ReadLicense returns the first non-empty line of the tree's LICENSE file
 // (e.g. "MIT License"), or "" when there is none.
-func ReadLicense(root string) string {
-	data, err := os.ReadFile(filepath.Join(root, "LICENSE"))
+func ReadLicense(src *Source) string {
+	data, err := fs.ReadFile(src.fsys, "LICENSE")
 	if err != nil {
 		return ""
 	}

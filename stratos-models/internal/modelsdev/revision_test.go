@@ -8,11 +8,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/stratoscli/stratos/stratos-models/internal/sharedtest"
+	"github.com/stratoscli/stratos/stratos-models/internal/testsource"
 )
 
 func TestReadRevisionFile(t *testing.T) {
-	rev, err := ReadRevision(context.Background(), sharedtest.Fixture(t))
+	rev, err := ReadRevision(context.Background(), open(t, testsource.Fixture(t)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -20,10 +20,10 @@ func TestReadRevisionFile(t *testing.T) {
 		t.Errorf("commit = %q", rev.Commit)
 	}
 	root := writeTree(t, map[string]string{"REVISION": "not-a-hash 2026-01-01\n"})
-	if _, err := ReadRevision(context.Background(), root); err == nil || !strings.Contains(err.Error(), "40-digit commit hash") {
+	if _, err := ReadRevision(context.Background(), open(t, root)); err == nil || !strings.Contains(err.Error(), "40-digit commit hash") {
 		t.Errorf("bad REVISION: %v", err)
 	}
-	if _, err := ReadRevision(context.Background(), t.TempDir()); err == nil || !strings.Contains(err.Error(), "no REVISION file and is not a git checkout") {
+	if _, err := ReadRevision(context.Background(), open(t, t.TempDir())); err == nil || !strings.Contains(err.Error(), "no REVISION file and is not a git checkout") {
 		t.Errorf("no revision: %v", err)
 	}
 }
@@ -47,7 +47,7 @@ func TestReadRevisionFromGit(t *testing.T) {
 	runGit(t, root, "commit", "-q", "-m", "snapshot")
 	head := runGit(t, root, "rev-parse", "HEAD")
 
-	rev, err := ReadRevision(context.Background(), root)
+	rev, err := ReadRevision(context.Background(), open(t, root))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,16 +57,16 @@ func TestReadRevisionFromGit(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, "providers/p/models/m1.toml"), []byte("# edited\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ReadRevision(context.Background(), root); err == nil || !strings.Contains(err.Error(), "local changes") {
+	if _, err := ReadRevision(context.Background(), open(t, root)); err == nil || !strings.Contains(err.Error(), "local changes") {
 		t.Errorf("dirty checkout: %v", err)
 	}
 }
 
 func TestReadLicense(t *testing.T) {
-	if got := ReadLicense(sharedtest.Fixture(t)); got != "MIT License" {
+	if got := ReadLicense(open(t, testsource.Fixture(t))); got != "MIT License" {
 		t.Errorf("license = %q", got)
 	}
-	if got := ReadLicense(t.TempDir()); got != "" {
+	if got := ReadLicense(open(t, t.TempDir())); got != "" {
 		t.Errorf("missing license = %q", got)
 	}
 }

@@ -1,5 +1,5 @@
-// Package modelsdev reads a Models.dev source tree (a checkout or an exported
-// snapshot of anomalyco/models.dev): canonical models under
+// Package modelsdev reads a Models.dev source tree (a checkout, an exported
+// snapshot, or a .tar.gz of either): canonical models under
 // models/<creator>/<model>.toml and provider offerings under
 // providers/<provider>/models/<native-id>.toml. It reports what it could not
 // use (dangling symlinks, files without .toml) instead of guessing, and it
@@ -11,18 +11,14 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
-	"path/filepath"
 	"runtime"
 	"sort"
 	"strings"
 	"sync"
-
-	"github.com/stratoscli/stratos/stratos-models/internal/toml"
 )
 
-// Tree is what Read found in a source directory.
+// Tree is what Read found in a source.
 type Tree struct {
 	Canonical []Canonical // sorted by ID
 	Providers []Provider  // sorted by ID
@@ -35,7 +31,7 @@ type Tree struct {
 type Canonical struct {
 	ID   string // <creator>/<model>
 	Path string // slash path relative to the source root
-	Data map[string]any
+	File CanonicalFile
 }
 
 // Provider is one providers/<id>/provider.toml.
@@ -63,16 +59,17 @@ type Dangling struct {
 	Reason string `json:"reason"`
 }
 
-// Read parses the tree at root. A file that does not parse is an error: its
-// base_model cannot be known, so the catalog would be silently incomplete.
-func Read(root string) (*Tree, error) {
-	r := &reader{root: root}
+// Read decodes the tree of src. A file that does not decode is an error:
+// its base_model cannot be known, so the catalog would be silently
+// incomplete.
+func Read(src *Source) (*Tree, error) {
+	r := &reader{src: src}
 	canonicalFiles, err := r.tomlFiles("models")
 	if err != nil {
 		return nil, err
 	}
 	if len(canonicalFiles) == 0 {
-		return nil, fmt.Errorf("no canonical models: %s has no .toml files (is --source a Models.dev checkout?)", r.abs("models"))
+		return nil, fmt.Errorf("no canonical models: %s has no .toml files (is --source a Models.dev checkout?)", src.where("models"))
 	}
 	t := &Tree{}
 	if t.Providers, err = r.providers(); err != nil {
@@ -86,11 +83,10 @@ func Read(root string) (*Tree, error) {
 		}
 		offeringFiles = append(offeringFiles, files...)
 	}
-	parsed := r.parseAll(append(canonicalFiles, offeringFiles...))
-	if t.Canonical, err = r.canonical(canonicalFiles, parsed[:len(canonicalFiles)]); err != nil {
+	if t.Canonical, err = r.canonical(canonicalFiles, parseAll[CanonicalFile](r, canonicalFiles)); err != nil {
 		return nil, err
 	}
-	if t.Offerings, err = r.offerings(offeringFiles, parsed[len(canonicalFiles):]); err != nil {
+	if t.Offerings, err = r.offerings(offeringFiles, parseAll[offeringFile](r, offeringFiles)); err != nil {
 		return nil, err
 	}
 	t.Dangling, t.Ignored = r.dangling, r.ignored
@@ -100,29 +96,22 @@ func Read(root string) (*Tree, error) {
 }
 
 type reader struct {
-	root     string
+	src      *Source
 	dangling []Dangling
 	ignored  []string
 }
-
-func (r *reader) abs(rel string) string { return filepath.Join(r.root, filepath.FromSlash(rel)) }
 
 // tomlFiles lists the .toml entries (regular files and symlinks) below dir,
 // as slash paths relative to the root, and records other files as ignored.
 func (r *reader) tomlFiles(dir string) ([]string, error) {
 	var files []string
-	err := filepath.WalkDir(r.abs(dir), func(p string, d fs.DirEntry, err error) error {
+	err := fs.WalkDir(r.src.fsys, dir, func(rel string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
 		if d.IsDir() {
 			return nil
 		}
-		rel, err := filepath.Rel(r.root, p)
-		if err != nil {
-			return err
-		}
-		rel = filepath.ToSlash(rel)
 		if strings.HasSuffix(rel, ".toml") {
 			files = append(files, rel)
 		} else {
@@ -134,14 +123,14 @@ func (r *reader) tomlFiles(dir string) ([]string, error) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("walk %s: %w", r.abs(dir), err)
+		return nil, fmt.Errorf("walk %s: %w", r.src.where(dir), err)
 	}
 	return files, nil
 }
 
 // parsedFile is the outcome of reading and decoding one file.
-type parsedFile struct {
-	data     map[string]any
+type parsedFile[T any] struct {
+	value    T
 	resolved string    // set when the file was reached through a link
 	dangling *Dangling // set when a link could not be followed
 	err      error
@@ -150,8 +139,8 @@ type parsedFile struct {
 // parseAll reads and decodes files on all CPUs; reading thousands of small
 // files is dominated by system calls, and the results keep input order so
 // the outcome does not depend on scheduling.
-func (r *reader) parseAll(files []string) []parsedFile {
-	out := make([]parsedFile, len(files))
+func parseAll[T any](r *reader, files []string) []parsedFile[T] {
+	out := make([]parsedFile[T], len(files))
 	next := make(chan int)
 	var wg sync.WaitGroup
 	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
@@ -159,7 +148,7 @@ func (r *reader) parseAll(files []string) []parsedFile {
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				out[i] = r.parse(files[i])
+				out[i] = parse[T](r, files[i])
 			}
 		}()
 	}
@@ -171,27 +160,27 @@ func (r *reader) parseAll(files []string) []parsedFile {
 	return out
 }
 
-// parse reads rel (following links) and decodes it.
-func (r *reader) parse(rel string) parsedFile {
+// parse reads rel (following links) and decodes it into a T.
+func parse[T any](r *reader, rel string) parsedFile[T] {
 	content, resolved, d := r.readResolved(rel)
 	if d != nil {
 		if d.Reason == reasonUnreadable {
-			return parsedFile{err: fmt.Errorf("read %s: %s", r.abs(d.Target), d.Reason)}
+			return parsedFile[T]{err: fmt.Errorf("read %s: %s", r.src.where(d.Target), d.Reason)}
 		}
-		return parsedFile{dangling: d}
+		return parsedFile[T]{dangling: d}
 	}
-	data, err := toml.Parse(content)
-	if err != nil {
-		return parsedFile{err: fmt.Errorf("parse %s: %w", r.abs(resolved), err)}
+	var value T
+	if err := decodeStrict(r.src.where(resolved), content, &value); err != nil {
+		return parsedFile[T]{err: err}
 	}
 	if resolved == rel {
 		resolved = ""
 	}
-	return parsedFile{data: data, resolved: resolved}
+	return parsedFile[T]{value: value, resolved: resolved}
 }
 
-// usable records a dangling link and reports whether f has data.
-func (r *reader) usable(f parsedFile) (bool, error) {
+// usable records a dangling link and reports whether f has a value.
+func usable[T any](r *reader, f parsedFile[T]) (bool, error) {
 	if f.err != nil {
 		return false, f.err
 	}
@@ -202,19 +191,19 @@ func (r *reader) usable(f parsedFile) (bool, error) {
 	return true, nil
 }
 
-func (r *reader) canonical(files []string, parsed []parsedFile) ([]Canonical, error) {
+func (r *reader) canonical(files []string, parsed []parsedFile[CanonicalFile]) ([]Canonical, error) {
 	var out []Canonical
 	for i, f := range files {
 		id := strings.TrimSuffix(strings.TrimPrefix(f, "models/"), ".toml")
 		if strings.Count(id, "/") != 1 {
-			return nil, fmt.Errorf("canonical model file %s: ID %q must have the form <creator>/<model>", r.abs(f), id)
+			return nil, fmt.Errorf("canonical model file %s: ID %q must have the form <creator>/<model>", r.src.where(f), id)
 		}
-		ok, err := r.usable(parsed[i])
+		ok, err := usable(r, parsed[i])
 		if err != nil {
 			return nil, err
 		}
 		if ok {
-			out = append(out, Canonical{ID: id, Path: f, Data: parsed[i].data})
+			out = append(out, Canonical{ID: id, Path: f, File: parsed[i].value})
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
@@ -223,7 +212,7 @@ func (r *reader) canonical(files []string, parsed []parsedFile) ([]Canonical, er
 
 // providers lists the directories under providers/ that have a provider.toml.
 func (r *reader) providers() ([]Provider, error) {
-	entries, err := os.ReadDir(r.abs("providers"))
+	entries, err := fs.ReadDir(r.src.fsys, "providers")
 	if err != nil {
 		return nil, fmt.Errorf("read providers: %w", err)
 	}
@@ -233,31 +222,30 @@ func (r *reader) providers() ([]Provider, error) {
 			continue
 		}
 		rel := path.Join("providers", e.Name(), "provider.toml")
-		if _, err := os.Stat(r.abs(rel)); errors.Is(err, fs.ErrNotExist) {
+		if _, err := fs.Stat(r.src.fsys, rel); errors.Is(err, fs.ErrNotExist) {
 			r.ignored = append(r.ignored, path.Join("providers", e.Name())+"/")
 			continue
 		}
-		f := r.parse(rel)
-		ok, err := r.usable(f)
+		f := parse[providerFile](r, rel)
+		ok, err := usable(r, f)
 		if err != nil {
 			return nil, err
 		}
 		if !ok {
 			continue
 		}
-		name, isString := f.data["name"].(string)
-		if !isString || name == "" {
-			return nil, fmt.Errorf("provider file %s: name must be a non-empty string", r.abs(rel))
+		if f.value.Name == nil || *f.value.Name == "" {
+			return nil, fmt.Errorf("provider file %s: name must be a non-empty string", r.src.where(rel))
 		}
-		out = append(out, Provider{ID: e.Name(), Name: name})
+		out = append(out, Provider{ID: e.Name(), Name: *f.value.Name})
 	}
 	return out, nil
 }
 
-func (r *reader) offerings(files []string, parsed []parsedFile) ([]Offering, error) {
+func (r *reader) offerings(files []string, parsed []parsedFile[offeringFile]) ([]Offering, error) {
 	var out []Offering
 	for i, f := range files {
-		ok, err := r.usable(parsed[i])
+		ok, err := usable(r, parsed[i])
 		if err != nil {
 			return nil, err
 		}
@@ -272,7 +260,7 @@ func (r *reader) offerings(files []string, parsed []parsedFile) ([]Offering, err
 			NativeID:  strings.TrimSuffix(strings.TrimPrefix(rest, "models/"), ".toml"),
 			Path:      f,
 			Resolved:  parsed[i].resolved,
-			BaseModel: parsed[i].data["base_model"],
+			BaseModel: parsed[i].value.BaseModel,
 		})
 	}
 	sort.Slice(out, func(i, j int) bool {

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/stratoscli/stratos/stratos-models/internal/sharedtest"
+	"github.com/stratoscli/stratos/stratos-models/internal/testsource"
 )
 
 // writeTree creates files (slash paths → content) under a temp dir.
@@ -58,7 +58,7 @@ func offeringIDs(tr *Tree) []string {
 }
 
 func TestReadFixture(t *testing.T) {
-	tr, err := Read(sharedtest.Fixture(t))
+	tr, err := Read(open(t, testsource.Fixture(t)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +89,41 @@ func TestReadFixture(t *testing.T) {
 	}
 }
 
+// open opens a source directory or archive, failing t on error.
+func open(t *testing.T, path string) *Source {
+	t.Helper()
+	src, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return src
+}
+
+// The archive and the directory it was packed from read the same.
+func TestReadArchiveMatchesDirectory(t *testing.T) {
+	fromArchive, err := Read(open(t, testsource.Fixture(t)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fromDir, err := Read(open(t, testsource.FixtureDir(t)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(fromArchive, fromDir) {
+		t.Errorf("archive and directory differ:\n%+v\n%+v", fromArchive, fromDir)
+	}
+}
+
 func TestReadFollowsSymlinksAndStubs(t *testing.T) {
+	root := linkTree(t)
+	for name, src := range map[string]string{"directory": root, "archive": packDir(t, root)} {
+		t.Run(name, func(t *testing.T) { checkLinkTree(t, src) })
+	}
+}
+
+// linkTree is a source with every kind of link: symlinks and flattened
+// stubs that resolve, and symlinks that dangle for each reason.
+func linkTree(t *testing.T) string {
 	files := baseTree()
 	files["providers/q/models/stub.toml"] = "../../p/models/m1.toml\n"
 	files["providers/q/models/stub-chain.toml"] = "../../q/models/stub.toml"
@@ -101,8 +135,11 @@ func TestReadFollowsSymlinksAndStubs(t *testing.T) {
 	symlink(t, root, "loop-b.toml", "providers/q/models/loop-a.toml")
 	symlink(t, root, "loop-a.toml", "providers/q/models/loop-b.toml")
 	symlink(t, root, "../../p", "providers/q/models/dir.toml")
+	return root
+}
 
-	tr, err := Read(root)
+func checkLinkTree(t *testing.T, src string) {
+	tr, err := Read(open(t, src))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,8 +176,16 @@ func TestReadErrors(t *testing.T) {
 			"providers/p/models/bad.toml: line 2", false},
 		{"canonical ID depth", func(f map[string]string) { f["models/acme/sub/m.toml"] = canonicalToml },
 			`ID "acme/sub/m" must have the form <creator>/<model>`, false},
-		{"provider name", func(f map[string]string) { f["providers/q/provider.toml"] = "name = 3" },
+		{"provider name", func(f map[string]string) { f["providers/q/provider.toml"] = `name = ""` },
 			"providers/q/provider.toml: name must be a non-empty string", false},
+		{"provider name type", func(f map[string]string) { f["providers/q/provider.toml"] = "name = 3" },
+			"providers/q/provider.toml: line 1: field name: cannot decode TOML integer into string", false},
+		{"misspelt base_model", func(f map[string]string) { f["providers/p/models/m1.toml"] = `base_modle = "acme/m1"` },
+			"providers/p/models/m1.toml: unknown field base_modle (line 1)", false},
+		{"unknown canonical fields", func(f map[string]string) {
+			f["models/acme/m1.toml"] = canonicalToml + "context_window = 3\n[limit]\nctx = 1\n"
+		},
+			"models/acme/m1.toml: unknown field context_window (line 3), limit.ctx (line 5)", false},
 		{"no canonical models", nil, "no canonical models", true},
 	}
 	for _, c := range cases {
@@ -153,7 +198,7 @@ func TestReadErrors(t *testing.T) {
 			if c.empty {
 				os.RemoveAll(filepath.Join(root, "models"))
 			}
-			_, err := Read(root)
+			_, err := Read(open(t, root))
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Fatalf("error = %v, want it to contain %q", err, c.want)
 			}
@@ -164,7 +209,7 @@ func TestReadErrors(t *testing.T) {
 func TestReadSkipsProviderDirsWithoutProviderToml(t *testing.T) {
 	files := baseTree()
 	files["providers/orphan/models/m1.toml"] = `base_model = "acme/m1"`
-	tr, err := Read(writeTree(t, files))
+	tr, err := Read(open(t, writeTree(t, files)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,5 @@
-// Command stratos-run is the Stratos run tool; see the README.
+// Command stratos-run is the Stratos run tool;
+// see docs/running.md and docs/cli/stratos-run.md.
 package main
 
 import (

@@ -1,4 +1,5 @@
-// Command stratos-worktree is the Stratos worktree tool; see the README.
+// Command stratos-worktree is the Stratos worktree tool;
+// see docs/worktrees.md and docs/cli/stratos-worktree.md.
 package main
 
 import (

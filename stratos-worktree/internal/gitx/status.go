@@ -62,3 +62,22 @@ func parseStatus(out []byte) Changes {
 	slices.Sort(c.Untracked)
 	return c
 }
+
+// Ignored lists the git-ignored entries of the checkout at path, as slash
+// paths relative to it. A directory whose every entry is ignored is listed
+// once, with a trailing "/", instead of file by file; empty directories are
+// left out.
+func (g *Git) Ignored(ctx context.Context, path string) ([]string, error) {
+	out, err := g.Run(ctx, path, "ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory", "--no-empty-directory")
+	if err != nil {
+		return nil, err
+	}
+	var entries []string
+	for _, rec := range bytes.Split(out, []byte{0}) {
+		if len(rec) > 0 {
+			entries = append(entries, string(rec))
+		}
+	}
+	slices.Sort(entries)
+	return entries, nil
+}

@@ -1,5 +1,6 @@
 // Package harnessctx produces the one piece of text that tells a harness it
-// works in a Stratos-managed worktree. The spec asks for minimal context:
+// works in a Stratos-managed worktree. The context is minimal
+// (docs/design/worktrees.md):
 // where the worktree is, which repository it came from, the branch it was on
 // when the session began, and that Stratos (not the harness) owns its
 // lifecycle. Adapters add this text once per session through their native

@@ -7,8 +7,9 @@ import (
 	"testing"
 )
 
-// The spec fixes the lists at 256 distinct words each; the words end up in
-// directory and branch names, so they must be lowercase and ref-safe.
+// Names come from two lists of 256 distinct words each
+// (docs/design/worktrees.md); the words end up in directory and branch names,
+// so they must be lowercase and ref-safe.
 func TestWordListsHave256DistinctRefSafeWords(t *testing.T) {
 	lower := regexp.MustCompile(`^[a-z]+$`)
 	for listName, words := range map[string][]string{"adjectives": Adjectives(), "nouns": Nouns()} {

@@ -17,9 +17,9 @@ const DefaultLockTimeout = 5 * time.Second
 const lockRetry = 5 * time.Millisecond
 
 // Locks hands out the per-worktree bookkeeping locks of one operation. It
-// enforces the spec's safeguards: at most one lock held at a time, never
-// re-acquired by the same operation, released on every path, and waiting at
-// most Timeout. Create one Locks per operation.
+// enforces the safeguards of docs/design/worktrees.md: at most one lock held
+// at a time, never re-acquired by the same operation, released on every path,
+// and waiting at most Timeout. Create one Locks per operation.
 type Locks struct {
 	Dir     string
 	Timeout time.Duration

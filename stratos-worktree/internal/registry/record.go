@@ -7,7 +7,7 @@ package registry
 import (
 	"time"
 
-	"github.com/stratoscli/stratos/stratos-worktree/internal/procid"
+	"github.com/stratoscli/stratos/shared/procid"
 )
 
 // FormatVersion is the version of the record format written by this build.

@@ -106,7 +106,7 @@ func TestRecordSurvivesCrashBetweenWriteAndRename(t *testing.T) {
 	if !errors.As(err, &exitErr) || exitErr.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
 		t.Fatalf("helper did not die by SIGKILL: %v", err)
 	}
-	temps, _ := filepath.Glob(filepath.Join(dir, "w.json.tmp-*"))
+	temps, _ := filepath.Glob(filepath.Join(dir, ".w.json.tmp-*"))
 	if len(temps) != 1 {
 		t.Fatalf("want the crashed writer's temp file, found %v", temps)
 	}

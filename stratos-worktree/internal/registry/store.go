@@ -5,10 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/stratoscli/stratos/shared/atomicfile"
 )
 
 // Store reads and writes records in one directory: <name>.json, beside the
@@ -21,10 +24,9 @@ type Store struct {
 	beforeRename func()
 }
 
-const (
-	recordSuffix = ".json"
-	tempMarker   = ".tmp-"
-)
+// recordSuffix ends every record's file name; temp files of atomicfile
+// (.<name>.json.tmp-…) do not end with it.
+const recordSuffix = ".json"
 
 // RecordPath is the file holding name's record.
 func (s *Store) RecordPath(name string) string { return filepath.Join(s.Dir, name+recordSuffix) }
@@ -73,39 +75,23 @@ func (s *Store) Save(rec *Record, durable bool) error {
 	return s.writeAtomic(s.RecordPath(rec.Name), append(data, '\n'), durable)
 }
 
-func (s *Store) writeAtomic(path string, data []byte, durable bool) (err error) {
+func (s *Store) writeAtomic(path string, data []byte, durable bool) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("create registry directory: %w", err)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+tempMarker+"*")
-	if err != nil {
-		return fmt.Errorf("create temp file for %s: %w", path, err)
+	var opts []atomicfile.Option
+	if !durable {
+		opts = append(opts, atomicfile.NoSync())
 	}
-	defer func() {
-		if err != nil {
-			os.Remove(tmp.Name())
+	return atomicfile.Write(path, atomicfile.Public, func(w io.Writer) error {
+		if _, err := w.Write(data); err != nil {
+			return err
 		}
-	}()
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write %s: %w", tmp.Name(), err)
-	}
-	if durable {
-		if err := tmp.Sync(); err != nil {
-			tmp.Close()
-			return fmt.Errorf("flush %s: %w", tmp.Name(), err)
+		if s.beforeRename != nil {
+			s.beforeRename()
 		}
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("close %s: %w", tmp.Name(), err)
-	}
-	if s.beforeRename != nil {
-		s.beforeRename()
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("replace %s: %w", path, err)
-	}
-	return nil
+		return nil
+	}, opts...)
 }
 
 // Delete removes name's record; a missing record is not an error. The lock
@@ -130,7 +116,7 @@ func (s *Store) Names() ([]string, error) {
 	var names []string
 	for _, e := range entries {
 		n := e.Name()
-		if strings.HasSuffix(n, recordSuffix) && !strings.Contains(n, tempMarker) {
+		if strings.HasSuffix(n, recordSuffix) {
 			names = append(names, strings.TrimSuffix(n, recordSuffix))
 		}
 	}
@@ -142,21 +128,5 @@ func (s *Store) Names() ([]string, error) {
 // crashed before its rename. Only call it while holding name's lock: then no
 // writer of that record can be running.
 func (s *Store) RemoveTemps(name string) (int, error) {
-	matches, err := filepath.Glob(filepath.Join(s.Dir, globEscape(name+recordSuffix+tempMarker)+"*"))
-	if err != nil {
-		return 0, err
-	}
-	for _, m := range matches {
-		if err := os.Remove(m); err != nil && !errors.Is(err, os.ErrNotExist) {
-			return 0, fmt.Errorf("remove stale temp file: %w", err)
-		}
-	}
-	return len(matches), nil
-}
-
-// globEscape escapes the glob metacharacters a worktree name could contain
-// (names are validated, but this keeps the function honest on its own).
-func globEscape(s string) string {
-	r := strings.NewReplacer(`\`, `\\`, `*`, `\*`, `?`, `\?`, `[`, `\[`)
-	return r.Replace(s)
+	return atomicfile.RemoveTemps(s.RecordPath(name))
 }

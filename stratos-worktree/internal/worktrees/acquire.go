@@ -8,10 +8,10 @@ import (
 	"unicode"
 
 	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/procid"
 	"github.com/stratoscli/stratos/stratos-worktree/internal/gitx"
 	"github.com/stratoscli/stratos/stratos-worktree/internal/harnessctx"
 	"github.com/stratoscli/stratos/stratos-worktree/internal/names"
-	"github.com/stratoscli/stratos/stratos-worktree/internal/procid"
 	"github.com/stratoscli/stratos/stratos-worktree/internal/registry"
 )
 

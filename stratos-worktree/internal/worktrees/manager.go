@@ -1,14 +1,15 @@
-// Package worktrees implements the lifecycle of Stratos-managed git worktrees:
-// acquire (create, recreate or reuse), release, reconcile, list and remove,
-// with the cleanup rules of the spec. Every bookkeeping change happens under
-// the worktree's own lock (package registry), one lock at a time.
+// Package worktrees implements the lifecycle of Stratos-managed git
+// worktrees: acquire (create, recreate or reuse), release, reconcile, list
+// and remove, with the cleanup rules of docs/design/worktrees.md. Every
+// bookkeeping change happens under the worktree's own lock (package
+// registry), one lock at a time.
 package worktrees
 
 import (
 	"time"
 
+	"github.com/stratoscli/stratos/shared/procid"
 	"github.com/stratoscli/stratos/stratos-worktree/internal/gitx"
-	"github.com/stratoscli/stratos/stratos-worktree/internal/procid"
 	"github.com/stratoscli/stratos/stratos-worktree/internal/registry"
 )
 
@@ -59,4 +60,6 @@ const (
 	DiagStatusFailed          = "status_failed"
 	DiagNotAWorktree          = "not_a_worktree"
 	DiagStaleTempRemoved      = "stale_temp_removed"
+	DiagIgnoredKept           = "ignored_files_kept"
+	DiagTrashPruneFailed      = "trash_prune_failed"
 )

@@ -16,12 +16,16 @@ type ReconcileResult struct {
 	Repository         string       `json:"repository"`
 	StaleOwnersRemoved []StaleOwner `json:"staleOwnersRemoved"`
 	Worktrees          []Settlement `json:"worktrees"`
-	Warnings           []Diagnostic `json:"warnings"`
+	// TrashPruned lists the trash directories deleted for being older than
+	// 14 days.
+	TrashPruned []string     `json:"trashPruned"`
+	Warnings    []Diagnostic `json:"warnings"`
 }
 
-// Reconcile drops registrations of owners whose process is gone and applies
-// cleanup to every managed worktree nobody uses. It takes one worktree's lock
-// at a time; a worktree whose lock cannot be had in time is preserved.
+// Reconcile drops registrations of owners whose process is gone, applies
+// cleanup to every managed worktree nobody uses and deletes trash older than
+// 14 days. It takes one worktree's lock at a time; a worktree whose lock
+// cannot be had in time is preserved.
 func (m *Manager) Reconcile(ctx context.Context, dir string) (*ReconcileResult, error) {
 	ws, err := m.open(ctx, dir)
 	if err != nil {
@@ -44,6 +48,9 @@ func (m *Manager) Reconcile(ctx context.Context, dir string) (*ReconcileResult, 
 		res.Warnings = append(res.Warnings, s.Warnings...)
 		res.Worktrees = append(res.Worktrees, *s)
 	}
+	pruned, warnings := ws.pruneTrash()
+	res.TrashPruned = pruned
+	res.Warnings = append(res.Warnings, warnings...)
 	return res, nil
 }
 

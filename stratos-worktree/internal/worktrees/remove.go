@@ -8,6 +8,7 @@ import (
 	"github.com/stratoscli/stratos/stratos-worktree/internal/gitx"
 	"github.com/stratoscli/stratos/stratos-worktree/internal/names"
 	"github.com/stratoscli/stratos/stratos-worktree/internal/registry"
+	"github.com/stratoscli/stratos/stratos-worktree/internal/trash"
 )
 
 // RemoveRequest asks for explicit removal of a managed worktree.
@@ -24,6 +25,10 @@ type RemoveResult struct {
 	Branch              string `json:"branch,omitempty"` // kept
 	CheckoutRemoved     bool   `json:"checkoutRemoved"`
 	RegistrationRemoved bool   `json:"registrationRemoved"`
+	// Trash says where the checkout's ignored files went; absent when there
+	// were none to keep.
+	Trash    *trash.Kept  `json:"trash,omitempty"`
+	Warnings []Diagnostic `json:"warnings"`
 }
 
 // Remove ends a checkout's lifecycle: the checkout (if any) and the record,
@@ -40,7 +45,7 @@ func (m *Manager) Remove(ctx context.Context, req RemoveRequest) (*RemoveResult,
 	if err := ws.ensureRegistryDir(); err != nil {
 		return nil, err
 	}
-	res := &RemoveResult{Repository: ws.root, Name: req.Name, Path: ws.checkoutPath(req.Name)}
+	res := &RemoveResult{Repository: ws.root, Name: req.Name, Path: ws.checkoutPath(req.Name), Warnings: []Diagnostic{}}
 	err = ws.locks.With(ctx, req.Name, func() error { return m.removeLocked(ctx, ws, req, res) })
 	if lte, ok := errors.AsType[*registry.LockTimeoutError](err); ok {
 		return nil, clierr.New("lock_timeout", "%v", lte).WithDetails(map[string]any{"name": req.Name, "lock": lte.Path})
@@ -107,6 +112,14 @@ func (m *Manager) removeCheckout(ctx context.Context, ws *workspace, req RemoveR
 			return clierr.New("worktree_dirty", "%s; use --force to remove it and lose those changes", describeChanges(res.Path, changes)).
 				WithDetails(map[string]any{"name": req.Name, "path": res.Path, "changes": changes})
 		}
+	}
+	kept, err := ws.keepIgnored(ctx, req.Name, res.Path)
+	res.Trash = kept
+	if kept != nil {
+		res.Warnings = append(res.Warnings, keptDiagnostic(req.Name, res.Path, kept))
+	}
+	if err != nil {
+		return clierr.New("remove_failed", "checkout %s preserved: %v", res.Path, err).Wrap(err)
 	}
 	if err := ws.git.RemoveWorktree(ctx, ws.root, res.Path, req.Force); err != nil {
 		return clierr.New("remove_failed", "remove %s: %v", res.Path, err).Wrap(err)

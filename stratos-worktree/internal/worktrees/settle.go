@@ -7,6 +7,7 @@ import (
 
 	"github.com/stratoscli/stratos/stratos-worktree/internal/gitx"
 	"github.com/stratoscli/stratos/stratos-worktree/internal/registry"
+	"github.com/stratoscli/stratos/stratos-worktree/internal/trash"
 )
 
 // Cleanup outcomes.
@@ -38,7 +39,10 @@ type Settlement struct {
 	Reason      string       `json:"reason,omitempty"`
 	LiveOwners  []string     `json:"liveOwners"`
 	StaleOwners []StaleOwner `json:"staleOwnersRemoved"`
-	Warnings    []Diagnostic `json:"warnings"`
+	// Trash says where the checkout's ignored files went before it was
+	// removed; absent when there were none to keep.
+	Trash    *trash.Kept  `json:"trash,omitempty"`
+	Warnings []Diagnostic `json:"warnings"`
 }
 
 // StaleOwner is a registration dropped because its process is gone.
@@ -152,7 +156,9 @@ func (m *Manager) dropAbsent(ctx context.Context, ws *workspace, name string, st
 }
 
 // removeIfClean removes the checkout when git reports no staged, unstaged or
-// untracked change, and preserves it (saving the record) otherwise.
+// untracked change, and preserves it (saving the record) otherwise. Ignored
+// files that are not regenerable go to the trash first; if that fails the
+// checkout is preserved.
 func (m *Manager) removeIfClean(ctx context.Context, ws *workspace, name string, s *Settlement, save func()) {
 	changes, err := ws.git.Status(ctx, s.Path)
 	if err != nil {
@@ -163,6 +169,16 @@ func (m *Manager) removeIfClean(ctx context.Context, ws *workspace, name string,
 	if changes.Dirty() {
 		save()
 		s.keep(ReasonDirty, &Diagnostic{Code: DiagDirty, Message: describeChanges(s.Path, changes) + "; it is preserved and its branch kept", Changes: &changes})
+		return
+	}
+	kept, err := ws.keepIgnored(ctx, name, s.Path)
+	s.Trash = kept
+	if kept != nil {
+		s.Warnings = append(s.Warnings, keptDiagnostic(name, s.Path, kept))
+	}
+	if err != nil {
+		save()
+		s.keep(ReasonFailed, &Diagnostic{Code: DiagRemoveFailed, Message: fmt.Sprintf("checkout %s preserved: %v", s.Path, err)})
 		return
 	}
 	if err := ws.git.RemoveWorktree(ctx, ws.root, s.Path, false); err != nil {

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/stratoscli/stratos/shared/atomicfile"
 	"github.com/stratoscli/stratos/shared/clierr"
 	"github.com/stratoscli/stratos/stratos-worktree/internal/gitx"
 	"github.com/stratoscli/stratos/stratos-worktree/internal/registry"
@@ -200,18 +201,8 @@ func (ws *workspace) ensureManagedDir() error {
 	if _, err := os.Stat(ignore); err == nil || !errors.Is(err, os.ErrNotExist) {
 		return nil
 	}
-	tmp, err := os.CreateTemp(ws.managed, ".gitignore.tmp-*")
-	if err != nil {
-		return clierr.New("managed_dir_unwritable", "write %s: %v", ignore, err).Wrap(err)
-	}
-	_, werr := tmp.WriteString(gitignoreBody)
-	cerr := tmp.Close()
-	if werr == nil && cerr == nil {
-		werr = os.Rename(tmp.Name(), ignore)
-	}
-	if werr != nil || cerr != nil {
-		os.Remove(tmp.Name())
-		return clierr.New("managed_dir_unwritable", "write %s: %v", ignore, errors.Join(werr, cerr))
+	if err := atomicfile.WriteFile(ignore, []byte(gitignoreBody), atomicfile.Public); err != nil {
+		return clierr.New("managed_dir_unwritable", "%v", err).Wrap(err)
 	}
 	return nil
 }

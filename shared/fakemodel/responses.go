@@ -1,0 +1,97 @@
+package fakemodel
+
+import (
+	"fmt"
+	"net/http"
+	"strconv"
+)
+
+// responsesAPI serves the OpenAI Responses API as Codex calls it: POST
+// {base_url}/responses, streamed. Azure-style base URLs end in /openai, so
+// /openai/responses is served too.
+type responsesAPI struct{ f *Fake }
+
+func (a responsesAPI) register(mux *http.ServeMux) {
+	mux.HandleFunc("POST /v1/responses", a.responses)
+	mux.HandleFunc("POST /openai/responses", a.responses)
+	mux.HandleFunc("POST /openai/v1/responses", a.responses)
+}
+
+// responses answers one request with the next scripted turn.
+func (a responsesAPI) responses(w http.ResponseWriter, r *http.Request) {
+	body, err := readBody(w, r)
+	facts, perr := parseResponses(body)
+	if err == nil {
+		err = perr
+	}
+	e := newEntry(r, APIResponses, facts, body)
+	if err != nil {
+		a.fail(w, a.f.log.add(e), openAIError{Status: 400, Type: "invalid_request_error", Message: err.Error()}, OutcomeError)
+		return
+	}
+	p, ok := a.f.queue.take(APIResponses, facts)
+	e.Turn, e.Fallback = p.Index, p.Fallback
+	seq := a.f.log.add(e)
+	if !ok {
+		a.fail(w, seq, openAIError{Status: 400, Type: "invalid_request_error",
+			Message: fmt.Sprintf("fakemodel: no scripted turn left for model %q, prompt %q", facts.Model, facts.Prompt)},
+			OutcomeUnmatched)
+		return
+	}
+	if out := a.f.wait(r.Context(), p.Turn.Delay.Duration); out != "" {
+		a.f.log.finish(seq, 0, out)
+		return
+	}
+	if p.Turn.Error != nil && !(p.Turn.Error.MidStream && facts.Stream) {
+		oe, _ := resolveOpenAIError(*p.Turn.Error, facts.Model) // validated by New
+		a.fail(w, seq, oe, OutcomeError)
+		return
+	}
+	reply := responsesReply{seq: seq, model: facts.Model, turn: p.Turn}
+	if !facts.Stream {
+		writeJSON(w, seq, http.StatusOK, reply.response("completed", reply.outputItems()))
+		a.f.log.finish(seq, http.StatusOK, OutcomeCompleted)
+		return
+	}
+	a.f.log.finish(seq, http.StatusOK, a.stream(w, r, reply))
+}
+
+func (a responsesAPI) fail(w http.ResponseWriter, seq int, e openAIError, outcome string) {
+	for k, v := range e.Headers {
+		w.Header().Set(k, v)
+	}
+	if e.RetryAfter > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(e.RetryAfter))
+	}
+	writeJSON(w, seq, e.Status, map[string]any{"error": e.body()})
+	a.f.log.finish(seq, e.Status, outcome)
+}
+
+// stream writes the reply as the Responses API's SSE sequence and returns
+// the outcome to log.
+func (a responsesAPI) stream(w http.ResponseWriter, r *http.Request, reply responsesReply) string {
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.Header().Set("X-Request-Id", requestID(reply.seq))
+	w.WriteHeader(http.StatusOK)
+	sse := newSSEWriter(w)
+	sentDelta := false
+	for _, ev := range reply.events() {
+		if ev.delta && sentDelta {
+			if out := a.f.wait(r.Context(), reply.turn.ChunkDelay.Duration); out != "" {
+				return out
+			}
+		}
+		sentDelta = sentDelta || ev.delta
+		if err := sse.event(ev.name, ev.data); err != nil {
+			return OutcomeClientGone
+		}
+	}
+	if out := a.f.interrupted(r.Context()); out != "" {
+		return out
+	}
+	if reply.turn.Error != nil {
+		return OutcomeError
+	}
+	return OutcomeCompleted
+}

@@ -1,0 +1,143 @@
+// Package jsonvalidate validates JSON values against JSON Schemas (draft
+// 2020-12 and draft-07, what Zod emits) and reports every failing field, not
+// only the first: each issue has the field's dotted path (the form the SDK's
+// Zod issues use) and a message, sorted by path so the same mismatch is
+// always reported the same way.
+package jsonvalidate
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+)
+
+// Issue is one failing field.
+type Issue struct {
+	// Path is the field's dotted path ("items.2.name"); "" is the value itself.
+	Path    string `json:"path"`
+	Message string `json:"message"`
+}
+
+// Schema is a compiled JSON Schema.
+type Schema struct {
+	schema *jsonschema.Schema
+}
+
+// schemaURL names the one schema of a compiler; its own $id, if any, wins.
+const schemaURL = "stratos:///schema.json"
+
+// Compile compiles a JSON Schema document.
+func Compile(raw json.RawMessage) (*Schema, error) {
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	if err != nil {
+		return nil, fmt.Errorf("the schema is not JSON: %w", err)
+	}
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource(schemaURL, doc); err != nil {
+		return nil, err
+	}
+	s, err := c.Compile(schemaURL)
+	if err != nil {
+		return nil, err
+	}
+	return &Schema{schema: s}, nil
+}
+
+// Validate checks the JSON document value and returns every issue, sorted
+// by path then message; nil when it matches. A document that is not JSON
+// is one issue at "".
+func (s *Schema) Validate(value json.RawMessage) []Issue {
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(value))
+	if err != nil {
+		return []Issue{{Path: "", Message: "not valid JSON: " + err.Error()}}
+	}
+	err = s.schema.Validate(inst)
+	if err == nil {
+		return nil
+	}
+	var ve *jsonschema.ValidationError
+	if !errors.As(err, &ve) {
+		return []Issue{{Path: "", Message: err.Error()}}
+	}
+	issues := leaves(ve, message.NewPrinter(language.English), nil)
+	slices.SortFunc(issues, compareIssues)
+	return slices.Compact(issues)
+}
+
+// leaves collects the innermost errors of the tree: the ones that say what
+// is wrong, where. A missing required field or an unknown one becomes an
+// issue at that field's own path.
+func leaves(ve *jsonschema.ValidationError, p *message.Printer, out []Issue) []Issue {
+	if len(ve.Causes) > 0 {
+		for _, c := range ve.Causes {
+			out = leaves(c, p, out)
+		}
+		return out
+	}
+	at := ve.InstanceLocation
+	switch k := ve.ErrorKind.(type) {
+	case *kind.Required:
+		for _, name := range k.Missing {
+			out = append(out, Issue{Path: dotted(append(slices.Clone(at), name)), Message: "required field is missing"})
+		}
+		return out
+	case *kind.AdditionalProperties:
+		for _, name := range k.Properties {
+			out = append(out, Issue{Path: dotted(append(slices.Clone(at), name)), Message: "unknown field (not in the schema)"})
+		}
+		return out
+	}
+	return append(out, Issue{Path: dotted(at), Message: ve.ErrorKind.LocalizedString(p)})
+}
+
+func dotted(tokens []string) string { return strings.Join(tokens, ".") }
+
+// compareIssues orders by path, segment by segment (array indexes as
+// numbers, so "a.2" comes before "a.10"), then by message.
+func compareIssues(a, b Issue) int {
+	as, bs := strings.Split(a.Path, "."), strings.Split(b.Path, ".")
+	for i := 0; i < len(as) && i < len(bs); i++ {
+		if c := compareSegment(as[i], bs[i]); c != 0 {
+			return c
+		}
+	}
+	return cmp.Or(cmp.Compare(len(as), len(bs)), strings.Compare(a.Message, b.Message))
+}
+
+func compareSegment(a, b string) int {
+	na, errA := strconv.Atoi(a)
+	nb, errB := strconv.Atoi(b)
+	if errA == nil && errB == nil {
+		return cmp.Compare(na, nb)
+	}
+	return strings.Compare(a, b)
+}
+
+// Text is the issues for people: `field "a.b": message; …`, at most the first
+// five, then how many more.
+func Text(issues []Issue) string {
+	const shown = 5
+	parts := make([]string, 0, min(len(issues), shown)+1)
+	for i, is := range issues {
+		if i == shown {
+			parts = append(parts, fmt.Sprintf("and %d more", len(issues)-shown))
+			break
+		}
+		if is.Path == "" {
+			parts = append(parts, is.Message)
+		} else {
+			parts = append(parts, fmt.Sprintf("field %q: %s", is.Path, is.Message))
+		}
+	}
+	return strings.Join(parts, "; ")
+}

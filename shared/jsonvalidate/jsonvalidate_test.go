@@ -1,0 +1,91 @@
+package jsonvalidate
+
+import (
+	"encoding/json"
+	"reflect"
+	"testing"
+)
+
+// schema is shaped like what Zod emits for a strict object.
+const schema = `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "type": "object",
+  "properties": {
+    "title": {"type": "string"},
+    "count": {"type": "number"},
+    "tags": {"type": "array", "items": {"type": "string"}},
+    "owner": {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"], "additionalProperties": false}
+  },
+  "required": ["title", "count", "tags", "owner"],
+  "additionalProperties": false
+}`
+
+func compile(t *testing.T) *Schema {
+	t.Helper()
+	s, err := Compile(json.RawMessage(schema))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func TestValidateReportsEveryFieldSortedByPath(t *testing.T) {
+	got := compile(t).Validate(json.RawMessage(`{"title": 1, "tags": ["a", 2, "c", "d", "e", "f", "g", "h", "i", "j", 11], "owner": {"extra": true}, "zzz": 0}`))
+	want := []Issue{
+		{Path: "count", Message: "required field is missing"},
+		{Path: "owner.extra", Message: "unknown field (not in the schema)"},
+		{Path: "owner.name", Message: "required field is missing"},
+		{Path: "tags.1", Message: "got number, want string"},
+		{Path: "tags.10", Message: "got number, want string"},
+		{Path: "title", Message: "got number, want string"},
+		{Path: "zzz", Message: "unknown field (not in the schema)"},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("issues:\n got %+v\nwant %+v", got, want)
+	}
+}
+
+// TestValidateIsStable: the same mismatch gives the same issues every time
+// (map iteration order must not leak into the report).
+func TestValidateIsStable(t *testing.T) {
+	s := compile(t)
+	value := json.RawMessage(`{"title": 1, "count": "x", "tags": [1, 2], "owner": {}}`)
+	first := s.Validate(value)
+	for range 50 {
+		if got := s.Validate(value); !reflect.DeepEqual(got, first) {
+			t.Fatalf("issues changed between runs:\n%+v\n%+v", first, got)
+		}
+	}
+}
+
+func TestValidateMatch(t *testing.T) {
+	if got := compile(t).Validate(json.RawMessage(`{"title": "t", "count": 1, "tags": [], "owner": {"name": "n"}}`)); got != nil {
+		t.Errorf("issues = %+v, want none", got)
+	}
+}
+
+func TestValidateNotJSON(t *testing.T) {
+	got := compile(t).Validate(json.RawMessage(`{`))
+	if len(got) != 1 || got[0].Path != "" {
+		t.Errorf("issues = %+v, want one at the root", got)
+	}
+}
+
+func TestText(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		issues []Issue
+		want   string
+	}{
+		{"root", []Issue{{Path: "", Message: "bad"}}, "bad"},
+		{"fields", []Issue{{Path: "a", Message: "x"}, {Path: "b.c", Message: "y"}}, `field "a": x; field "b.c": y`},
+		{"more than five", []Issue{{"a", "m"}, {"b", "m"}, {"c", "m"}, {"d", "m"}, {"e", "m"}, {"f", "m"}, {"g", "m"}},
+			`field "a": m; field "b": m; field "c": m; field "d": m; field "e": m; and 2 more`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := Text(c.issues); got != c.want {
+				t.Errorf("Text = %q, want %q", got, c.want)
+			}
+		})
+	}
+}

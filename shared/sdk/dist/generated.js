@@ -1,0 +1,4 @@
+// @stratoscli/stratos/generated: what the wrappers Stratos generates for
+// child workflows (.generated/<name>.ts) import. Not for workflow code: a
+// child runs only when the calling workflow imports its generated wrapper.
+export { createChildWorkflow } from "./child.js";

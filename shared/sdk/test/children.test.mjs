@@ -1,0 +1,87 @@
+// Child workflows: createChildWorkflow's checks, and execute() reaching only
+// children the calling workflow references, built, and not already running.
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { createChildWorkflow } from "../dist/child.js";
+import { ExecutionContext } from "../dist/context.js";
+import { ChildWorkflowError, NoExecutionContextError, WorkflowCycleError, WorkflowNotBuiltError, WorkflowNotReferencedError } from "../dist/errors.js";
+
+const kidEntry = join(import.meta.dirname, "fixtures", "kid.mjs");
+
+function host(workflows) {
+  return { rootDir: "/root", workflows, warn() {} };
+}
+
+const table = {
+  parent: { dir: "/root/parent", entry: "/root/parent/dist/w.js", built: true, references: ["kid", "stale", "parent"], config: {} },
+  kid: { dir: "/root/kid", entry: kidEntry, built: true, references: [], config: { agents: { writer: { model: "own" } }, decision: { budget: 1 } } },
+  stale: { dir: "/root/stale", entry: kidEntry, built: false, references: [], config: {} },
+  other: { dir: "/root/other", entry: kidEntry, built: true, references: [], config: {} },
+};
+
+// inParent runs fn inside a running "parent" invocation.
+async function inParent(fn) {
+  const ctx = new ExecutionContext({ executionId: "p-1", workflow: "parent", config: { agents: {}, decision: {} }, overrides: {}, host: host(table) });
+  try {
+    return await ctx.run(fn);
+  } finally {
+    await ctx.close(undefined);
+  }
+}
+
+const ref = (name) => ({ name, dir: name, entry: `${name}/dist/${name}/workflow.js` });
+
+describe("createChildWorkflow", () => {
+  it("rejects an incomplete reference", () => {
+    assert.throws(() => createChildWorkflow({ name: "", dir: "d", entry: "e" }), { name: "TypeError", message: "createChildWorkflow(): reference.name must be a non-empty string" });
+    assert.throws(() => createChildWorkflow({ name: "n", dir: "d" }), /reference\.entry must be a non-empty string/);
+  });
+
+  it("rejects malformed overrides", () => {
+    assert.throws(() => createChildWorkflow(ref("kid"), { overrides: { model: "x" } }), /overrides of workflow "kid": unknown field "model"/);
+  });
+
+  it("runs nothing outside a running workflow", async () => {
+    await assert.rejects(createChildWorkflow(ref("kid")).execute({ text: "x" }), NoExecutionContextError);
+  });
+});
+
+describe("execute", () => {
+  it("runs a referenced child with its own configuration and the bound overrides", async () => {
+    const overrides = { agents: { writer: { effort: "max" } } };
+    const kid = createChildWorkflow(ref("kid"), { overrides });
+    overrides.agents.writer.effort = "changed later"; // bound at creation
+    const out = await inParent(() => kid.execute({ text: "hi" }));
+    assert.deepEqual(out, { text: "HI", config: { agents: { writer: { model: "own", effort: "max" } }, decision: { budget: 1 } }, parents: ["parent"] });
+  });
+
+  it("refuses a child the caller does not reference, whatever its build", async () => {
+    await assert.rejects(inParent(() => createChildWorkflow(ref("other")).execute({ text: "x" })), (err) => {
+      assert.ok(err instanceof WorkflowNotReferencedError);
+      assert.equal(err.code, "workflow_not_referenced");
+      assert.deepEqual(err.details, { child: "other", caller: "parent" });
+      return true;
+    });
+  });
+
+  it("refuses a referenced child that is not built", async () => {
+    await assert.rejects(inParent(() => createChildWorkflow(ref("stale")).execute({ text: "x" })), WorkflowNotBuiltError);
+  });
+
+  it("refuses to re-enter a running ancestor", async () => {
+    await assert.rejects(inParent(() => createChildWorkflow(ref("parent")).execute({})), (err) => {
+      assert.ok(err instanceof WorkflowCycleError);
+      assert.deepEqual(err.cycle, ["parent", "parent"]);
+      return true;
+    });
+  });
+
+  it("wraps the child's own failure in ChildWorkflowError", async () => {
+    await assert.rejects(inParent(() => createChildWorkflow(ref("kid")).execute({ text: 1 })), (err) => {
+      assert.ok(err instanceof ChildWorkflowError);
+      assert.equal(err.cause.code, "input_validation");
+      return true;
+    });
+  });
+});

@@ -1,0 +1,229 @@
+package adaptertest
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stratoscli/stratos/shared/agentproto"
+	"github.com/stratoscli/stratos/stratos-agent/adapter"
+)
+
+// A conformance case: what it needs from the harness and what it checks.
+type conformanceCase struct {
+	name string
+	// needs returns why the harness cannot take the case ("" = it can).
+	needs func(c adapter.Capabilities) string
+	run   func(t *testing.T, b *bed)
+}
+
+// Run runs every conformance case against the fixture's harness, each in
+// a subtest with an environment of its own.
+func Run(t *testing.T, f Fixture) {
+	h := f.Harness()
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if c.needs != nil {
+				if reason := c.needs(h.Capabilities); reason != "" {
+					t.Skipf("harness %s: %s", h.Name, reason)
+				}
+			}
+			c.run(t, &bed{t: t, f: f, caps: h.Capabilities, harness: h.Name})
+		})
+	}
+}
+
+// Capability checks, each with the reason a case is skipped.
+func executesTools(c adapter.Capabilities) string {
+	if !c.ExecutesTools {
+		return "tools are simulated (Capabilities.ExecutesTools is false): no real command runs"
+	}
+	return ""
+}
+
+func modifiesArguments(c adapter.Capabilities) string {
+	if r := executesTools(c); r != "" {
+		return r + ", so modified arguments cannot change a real output"
+	}
+	if !c.HooksModifyArguments {
+		return "beforeToolCall cannot modify arguments (Capabilities.HooksModifyArguments is false)"
+	}
+	return ""
+}
+
+func replacesFailures(c adapter.Capabilities) string {
+	if !c.AfterHookReplacesFailure {
+		return "afterToolCall can only add to a failed tool's error, not replace it (Capabilities.AfterHookReplacesFailure is false): a documented limit"
+	}
+	return ""
+}
+
+func cancelsBackground(c adapter.Capabilities) string {
+	if !c.BackgroundWork {
+		return "the harness starts no background work (Capabilities.BackgroundWork is false)"
+	}
+	if !c.CancelsBackgroundWork {
+		return "cancel cannot stop background work (Capabilities.CancelsBackgroundWork is false): a documented limit"
+	}
+	return ""
+}
+
+func nativeStructuredOutput(c adapter.Capabilities) string {
+	if c.StructuredOutput != adapter.StructuredOutputTool {
+		return fmt.Sprintf("structured output is %q, not validated by the harness: the agent host validates the value (its tests cover the mismatch)", c.StructuredOutput)
+	}
+	return ""
+}
+
+func reportsUsage(c adapter.Capabilities) string {
+	if !c.ReportsUsage {
+		return "the harness reports no token usage (Capabilities.ReportsUsage is false)"
+	}
+	return ""
+}
+
+func selectsModels(c adapter.Capabilities) string {
+	if !c.SelectsModels {
+		return "the harness does not refuse unavailable models (Capabilities.SelectsModels is false)"
+	}
+	return ""
+}
+
+func checksAuthentication(c adapter.Capabilities) string {
+	if !c.ChecksAuthentication {
+		return "the harness does not check authentication (Capabilities.ChecksAuthentication is false)"
+	}
+	return ""
+}
+
+// bed is one case: the fixture's environment, the adapter's events and
+// the author hooks' calls.
+type bed struct {
+	t       *testing.T
+	f       Fixture
+	caps    adapter.Capabilities
+	harness string
+	env     Env
+
+	mu     sync.Mutex
+	events []adapter.Event
+}
+
+// start scripts the model and returns the environment.
+func (b *bed) start(s Script) Env {
+	b.t.Helper()
+	b.env = b.f.Start(b.t, s)
+	return b.env
+}
+
+// open makes and initializes an adapter; edit changes the base spec.
+func (b *bed) open(hooks adapter.Hooks, edit func(*adapter.Spec)) adapter.Adapter {
+	b.t.Helper()
+	a, err := b.make(hooks, edit)
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	if err := a.Initialize(b.ctx()); err != nil {
+		b.t.Fatalf("initialize: %v", err)
+	}
+	return a
+}
+
+// make makes an adapter that Close releases at the end of the case.
+func (b *bed) make(hooks adapter.Hooks, edit func(*adapter.Spec)) (adapter.Adapter, error) {
+	spec := b.env.Spec()
+	if spec.Name == "" {
+		spec.Name = "tester"
+	}
+	if edit != nil {
+		edit(&spec)
+	}
+	if hooks == nil {
+		hooks = &Hooks{}
+	}
+	a, err := b.env.New(spec, b.record, hooks)
+	if err != nil {
+		return nil, err
+	}
+	b.t.Cleanup(func() {
+		if err := a.Close(context.Background()); err != nil {
+			b.t.Errorf("close: %v", err)
+		}
+	})
+	return a, nil
+}
+
+func (b *bed) record(e adapter.Event) {
+	b.mu.Lock()
+	b.events = append(b.events, e)
+	b.mu.Unlock()
+}
+
+func (b *bed) eventsOf(typ string) []adapter.Event {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var out []adapter.Event
+	for _, e := range b.events {
+		if e.Type == typ {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// ctx bounds one call of a case; a real CLI on a loaded machine is slow.
+func (b *bed) ctx() context.Context {
+	c, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	b.t.Cleanup(cancel)
+	return c
+}
+
+func (b *bed) execute(a adapter.Adapter, prompt string) adapter.Result {
+	b.t.Helper()
+	res, err := a.Execute(b.ctx(), prompt)
+	if err != nil {
+		b.t.Fatalf("execute %q: %v", prompt, err)
+	}
+	return res
+}
+
+// requestFor returns the last request whose prompt is prompt.
+func (b *bed) requestsFor(prompt string) []Request {
+	var out []Request
+	for _, r := range b.env.Requests() {
+		if r.Prompt == prompt {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// toolResults are the tool results the model received for prompt.
+func (b *bed) toolResults(prompt string) []ToolResult {
+	var out []ToolResult
+	for _, r := range b.requestsFor(prompt) {
+		out = append(out, r.ToolResults...)
+	}
+	return out
+}
+
+func wantCode(t *testing.T, err error, code string) {
+	t.Helper()
+	if err == nil {
+		t.Fatalf("no error, want %s", code)
+	}
+	if got := agentproto.CodeOf(err); got != code {
+		t.Fatalf("error code %s (%v), want %s", got, err, code)
+	}
+}
+
+// uniqueArg is a duration no other process uses, so the case can find
+// every process running a command that contains it.
+func uniqueArg() string { return fmt.Sprintf("%d.%03d", 3000+rand.IntN(5000), rand.IntN(1000)) }
+
+// longCommand never ends by itself. (Claude Code refuses a plain long
+// `sleep`, so it is `timeout <arg> tail -f /dev/null`.)
+func longCommand(arg string) string { return "timeout " + arg + " tail -f /dev/null" }

@@ -1,0 +1,74 @@
+package adapter
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/stratoscli/stratos/shared/agentproto"
+)
+
+// Harness is one harness as the agent host registers it: the factory of
+// its sessions and what it can do.
+type Harness struct {
+	Name         string
+	New          Factory
+	Capabilities Capabilities
+}
+
+// StructuredOutput is how a harness delivers a value for an output schema.
+type StructuredOutput string
+
+const (
+	// StructuredOutputTool: the harness offers the model a delivery tool
+	// whose input is the value, validates it and lets the model retry a
+	// rejected attempt within the same turn (Claude Code's StructuredOutput).
+	StructuredOutputTool StructuredOutput = "tool"
+	// StructuredOutputSchema: the harness constrains the final message to
+	// the schema; Stratos validates it (Codex's outputSchema).
+	StructuredOutputSchema StructuredOutput = "schema"
+	// StructuredOutputScripted: the value is scripted (the test harness).
+	StructuredOutputScripted StructuredOutput = "scripted"
+)
+
+// Capabilities are what a harness adapter supports. The host and the
+// conformance suite read them; a behaviour a harness lacks is a documented
+// limit of that harness, not a silent difference.
+type Capabilities struct {
+	// Efforts are the reasoning efforts the harness accepts; any other is
+	// a configuration error.
+	Efforts []string
+	// ExecutesTools: the harness runs real tools (shell commands) itself;
+	// false for a harness that simulates them.
+	ExecutesTools bool
+	// HooksModifyArguments: beforeToolCall can replace a call's arguments.
+	HooksModifyArguments bool
+	// AfterHookReplacesFailure: afterToolCall "block" on a failed call
+	// replaces the error the model reads; false when the harness only lets
+	// the hook add to it.
+	AfterHookReplacesFailure bool
+	// StructuredOutput is the harness's delivery mechanism for outputSchema.
+	StructuredOutput StructuredOutput
+	// CancelsBackgroundWork: Cancel also stops work that outlives a turn
+	// (background shells, subagents), including when no execute runs.
+	CancelsBackgroundWork bool
+	// BackgroundWork: the harness can start work that outlives a turn.
+	BackgroundWork bool
+	// SelectsModels: the adapter refuses an unavailable model with a
+	// rejection (rejection.ModelUnavailable) the selector can act on.
+	SelectsModels bool
+	// ChecksAuthentication: Initialize refuses a harness without usable
+	// credentials with rejection.Authentication.
+	ChecksAuthentication bool
+	// ReportsUsage: the adapter emits EventUsage per turn.
+	ReportsUsage bool
+}
+
+// CheckEffort returns a configuration error when spec asks for an effort
+// the harness does not accept.
+func (c Capabilities) CheckEffort(harness string, spec Spec) error {
+	if spec.Effort == "" || slices.Contains(c.Efforts, spec.Effort) {
+		return nil
+	}
+	return agentproto.Errorf(agentproto.CodeConfiguration, "agent %q: effort %q is not supported by harness %s (supported: %s)",
+		spec.Name, spec.Effort, harness, strings.Join(c.Efforts, ", ")).WithDetails(map[string]any{"effort": spec.Effort, "harness": harness})
+}

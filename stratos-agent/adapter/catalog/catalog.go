@@ -1,0 +1,149 @@
+// Package catalog is the adapters' and the host's client of the model
+// catalog (`stratos-models`, run as a sibling tool with --json): the
+// ordered candidates of an agent's model list and each harness's native
+// configuration per provider. Modules never import each other, so the
+// tool's JSON is decoded here, once for every adapter.
+package catalog
+
+import (
+	"context"
+	"errors"
+	"io"
+
+	"github.com/stratoscli/stratos/shared/agentproto"
+	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/sibling"
+	"github.com/stratoscli/stratos/stratos-agent/adapter/rejection"
+)
+
+// Tool is the name of the catalog's binary.
+const Tool = "stratos-models"
+
+// Catalog answers what adapters and the selector ask the model catalog.
+type Catalog interface {
+	// Candidates returns the candidates of q, in try order.
+	Candidates(ctx context.Context, q Query) ([]Candidate, error)
+	// Providers returns, per provider, how harness reaches it.
+	Providers(ctx context.Context, harness string) (map[string]Provider, error)
+}
+
+// Query asks for the candidates of a model list.
+type Query struct {
+	Models []string
+	// Harness limits the candidates to one harness ("" = every harness, in
+	// the model-based harness preference of docs/design/harness-selection.md).
+	Harness string
+	// Provider is the agent's explicit provider ("" = none).
+	Provider string
+	// Backend is the provider the harness is configured for when the agent
+	// names none (used only with Harness).
+	Backend string
+}
+
+// Candidate is one harness, model and provider combination to try.
+type Candidate struct {
+	Harness  string `json:"harness"`
+	Model    string `json:"model"`
+	Provider string `json:"provider"`
+	NativeID string `json:"nativeId"`
+	Native   Native `json:"native"`
+}
+
+// NativeModel is the model string the harness gets.
+func (c Candidate) NativeModel() string {
+	if c.Native.Model != "" {
+		return c.Native.Model
+	}
+	return c.NativeID
+}
+
+// Native is the harness's own configuration of a candidate; only the
+// fields of the harness concerned are set.
+type Native struct {
+	Model string `json:"model"`
+	// Env holds Claude Code backend flags.
+	Env map[string]string `json:"env,omitempty"`
+	// ModelProvider is Codex's model_provider; ProviderTable says where
+	// its table comes from (built-in, user, stratos).
+	ModelProvider string `json:"modelProvider,omitempty"`
+	ProviderTable string `json:"providerTable,omitempty"`
+	// ProviderID is OpenCode's provider ID.
+	ProviderID string `json:"providerId,omitempty"`
+}
+
+// Provider is how one harness reaches one provider.
+type Provider struct {
+	Env           map[string]string `json:"env,omitempty"`
+	ModelProvider string            `json:"modelProvider,omitempty"`
+	ProviderTable string            `json:"providerTable,omitempty"`
+	ProviderID    string            `json:"providerId,omitempty"`
+	NativeNames   bool              `json:"nativeNames,omitempty"`
+}
+
+// Sibling runs the stratos-models tool beside this binary.
+type Sibling struct {
+	// Stderr receives the tool's diagnostics.
+	Stderr io.Writer
+}
+
+// Candidates runs `stratos-models candidates --json`.
+func (s Sibling) Candidates(ctx context.Context, q Query) ([]Candidate, error) {
+	args := []string{"candidates", "--json"}
+	if q.Harness != "" {
+		args = append(args, "--harness", q.Harness)
+	}
+	for _, m := range q.Models {
+		args = append(args, "--model", m)
+	}
+	switch {
+	case q.Provider != "":
+		args = append(args, "--provider", q.Provider)
+	case q.Backend != "" && q.Harness != "":
+		args = append(args, "--backend", q.Harness+"="+q.Backend)
+	}
+	var doc struct {
+		Candidates []Candidate `json:"candidates"`
+	}
+	if err := sibling.RunJSON(ctx, Tool, args, nil, &doc, s.Stderr); err != nil {
+		return nil, Classify(q.Harness, err)
+	}
+	return doc.Candidates, nil
+}
+
+// Providers runs `stratos-models mapping --json` and returns harness's part.
+func (s Sibling) Providers(ctx context.Context, harness string) (map[string]Provider, error) {
+	var doc struct {
+		Harnesses map[string]struct {
+			Providers map[string]Provider `json:"providers"`
+		} `json:"harnesses"`
+	}
+	if err := sibling.RunJSON(ctx, Tool, []string{"mapping", "--json"}, nil, &doc, s.Stderr); err != nil {
+		return nil, Classify(harness, err)
+	}
+	h, ok := doc.Harnesses[harness]
+	if !ok {
+		return nil, agentproto.Errorf(agentproto.CodeInitialization, "harness %s: the provider mapping has no %s entry", harness, harness)
+	}
+	return h.Providers, nil
+}
+
+// Classify gives a catalog failure the agent error it means: a model the
+// harness cannot be asked for (a rejection the selector may pass over),
+// an unusable configuration, or a catalog that could not run.
+func Classify(harness string, err error) error {
+	prefix := "model catalog"
+	if harness != "" {
+		prefix = "harness " + harness
+	}
+	var ce *clierr.Error
+	if !errors.As(err, &ce) {
+		return agentproto.Errorf(agentproto.CodeInitialization, "%s: model catalog: %v", prefix, err).Wrap(err)
+	}
+	switch ce.Code {
+	case "no_mapping", "no_candidates":
+		return rejection.New(rejection.ModelUnavailable, "%s: %s", prefix, ce.Message).WithDetails(ce.Details).Wrap(err)
+	case "tool_not_found", "tool_failed":
+		return agentproto.Errorf(agentproto.CodeInitialization, "%s: %s", prefix, ce.Message).WithDetails(ce.Details).Wrap(err)
+	}
+	return agentproto.Errorf(agentproto.CodeConfiguration, "%s: %s", prefix, ce.Message).WithDetails(ce.Details).Wrap(err)
+}

@@ -1,0 +1,52 @@
+package mcpconfig
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stratoscli/stratos/shared/agentproto"
+)
+
+func writeManifest(t *testing.T, yaml string) string {
+	t.Helper()
+	dir := t.TempDir()
+	body := "name: w\nshortDescription: s\nlongDescription: l\n" + yaml
+	if err := os.WriteFile(filepath.Join(dir, "workflow.yaml"), []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func TestOnlyTheSelectedServersInTheirOrder(t *testing.T) {
+	dir := writeManifest(t, `mcp:
+  servers:
+    alpha: {command: /bin/alpha, args: [-v], env: {A: "1"}}
+    beta: {type: http, url: "http://127.0.0.1:9/mcp", headers: {X: y}}
+    gamma: {command: /bin/gamma}
+`)
+	got, err := FromWorkflow(dir, []string{"beta", "alpha"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got[0].Name != "beta" || got[0].URL != "http://127.0.0.1:9/mcp" || got[0].Headers["X"] != "y" ||
+		got[1].Name != "alpha" || got[1].Command != "/bin/alpha" || got[1].Args[0] != "-v" || got[1].Env["A"] != "1" {
+		t.Fatalf("servers %+v", got)
+	}
+	if none, err := FromWorkflow(dir, nil); err != nil || len(none) != 0 {
+		t.Fatalf("no selection: %v %v", none, err)
+	}
+}
+
+func TestUndeclaredOrIncompleteServersAreConfigurationErrors(t *testing.T) {
+	dir := writeManifest(t, "mcp:\n  servers:\n    empty: {type: stdio}\n    wrong: {command: [a]}\n")
+	for _, name := range []string{"missing", "empty", "wrong"} {
+		t.Run(name, func(t *testing.T) {
+			_, err := FromWorkflow(dir, []string{name})
+			if agentproto.CodeOf(err) != agentproto.CodeConfiguration || !strings.Contains(err.Error(), "mcp.servers."+name) {
+				t.Fatalf("error %v", err)
+			}
+		})
+	}
+}

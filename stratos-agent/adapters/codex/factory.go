@@ -1,0 +1,97 @@
+package codex
+
+import (
+	"io"
+	"os"
+
+	"github.com/hashicorp/go-hclog"
+
+	"github.com/stratoscli/stratos/shared/agentproto"
+	"github.com/stratoscli/stratos/stratos-agent/adapter"
+	"github.com/stratoscli/stratos/stratos-agent/adapter/catalog"
+	"github.com/stratoscli/stratos/stratos-agent/adapter/mcpconfig"
+	"github.com/stratoscli/stratos/stratos-agent/tools"
+)
+
+// Harness is the harness name agents configure.
+const Harness = "codex"
+
+// EnvBinary names the codex binary to use (the native binary or the npm
+// wrapper, whose native binary is then used); default: `codex` on PATH.
+const EnvBinary = "STRATOS_CODEX"
+
+// Capabilities are what the codex adapter supports. Efforts are the
+// reasoning efforts Codex 0.171 accepts (model_reasoning_effort). Codex's
+// PostToolUse "block" replaces what the model reads, failed calls
+// included. outputSchema constrains the final message; Stratos validates
+// it. Background commands (a command the model left running past its
+// yield time) are cleaned by Cancel through
+// thread/backgroundTerminals/clean.
+var Capabilities = adapter.Capabilities{
+	Efforts:                  []string{"none", "minimal", "low", "medium", "high", "xhigh"},
+	ExecutesTools:            true,
+	HooksModifyArguments:     true,
+	AfterHookReplacesFailure: true,
+	StructuredOutput:         adapter.StructuredOutputSchema,
+	BackgroundWork:           true,
+	CancelsBackgroundWork:    true,
+	SelectsModels:            true,
+	ChecksAuthentication:     true,
+	ReportsUsage:             true,
+}
+
+// Registration is the harness as the agent host registers it.
+func Registration(opts Options) adapter.Harness {
+	return adapter.Harness{Name: Harness, New: NewFactory(opts), Capabilities: Capabilities}
+}
+
+// Options configure the factory. The zero value is production: the binary
+// from $STRATOS_CODEX or PATH, the inherited environment, the catalog
+// through stratos-models, MCP servers from workflow.yaml.
+type Options struct {
+	Log hclog.Logger
+	// Environ is the environment Codex inherits (default os.Environ).
+	Environ func() []string
+	// Catalog resolves models (default: stratos-models).
+	Catalog catalog.Catalog
+	// MCPServers resolves the selected MCP servers (default: workflow.yaml).
+	MCPServers mcpconfig.Resolver
+	// Stderr receives the catalog tool's diagnostics (default os.Stderr).
+	Stderr io.Writer
+}
+
+// New is the codex adapter.Factory with production options.
+func New(spec adapter.Spec, onEvent func(adapter.Event), hooks adapter.Hooks) (adapter.Adapter, error) {
+	return NewFactory(Options{})(spec, onEvent, hooks)
+}
+
+// NewFactory returns an adapter.Factory with opts. The factory validates
+// what needs no process (effort, tool selection); the binary,
+// authentication, provider and catalog are checked by Initialize.
+func NewFactory(opts Options) adapter.Factory {
+	if opts.Log == nil {
+		opts.Log = hclog.NewNullLogger()
+	}
+	if opts.Environ == nil {
+		opts.Environ = os.Environ
+	}
+	if opts.Stderr == nil {
+		opts.Stderr = os.Stderr
+	}
+	if opts.Catalog == nil {
+		opts.Catalog = catalog.Sibling{Stderr: opts.Stderr}
+	}
+	if opts.MCPServers == nil {
+		opts.MCPServers = mcpconfig.FromWorkflow
+	}
+	return func(spec adapter.Spec, onEvent func(adapter.Event), hooks adapter.Hooks) (adapter.Adapter, error) {
+		if err := Capabilities.CheckEffort(Harness, spec); err != nil {
+			return nil, err
+		}
+		removed, err := tools.CodexConfigOverrides(spec.Tools)
+		if err != nil {
+			return nil, agentproto.Errorf(agentproto.CodeConfiguration, "agent %q: %v", spec.Name, err).Wrap(err)
+		}
+		return newSession(opts, spec, onEvent, hooks, removed), nil
+	}
+}

@@ -1,0 +1,53 @@
+package command
+
+import (
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/stratoscli/stratos/shared/freshness"
+	"github.com/stratoscli/stratos/shared/jsonvalidate"
+)
+
+func writeRecord(t *testing.T, schema string) string {
+	t.Helper()
+	dir := t.TempDir()
+	rec := &freshness.Record{FormatVersion: freshness.RecordFormat, Name: "w", Entry: "dist/w/workflow.js", OutputSchema: json.RawMessage(schema), BuiltAt: time.Now()}
+	if err := freshness.WriteRecord(dir, rec); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+const outputSchema = `{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"ok":{"type":"string"},"n":{"type":"number"}},"required":["ok","n"],"additionalProperties":false}`
+
+func TestCheckOutputAcceptsAMatch(t *testing.T) {
+	if err := checkOutput(writeRecord(t, outputSchema), "w", json.RawMessage(`{"ok":"yes","n":1}`)); err != nil {
+		t.Fatalf("checkOutput = %v, want nil", err)
+	}
+}
+
+// TestCheckOutputRejectsAMismatch: an output the runtime reported as a
+// success but that does not match the recorded schema fails the run.
+func TestCheckOutputRejectsAMismatch(t *testing.T) {
+	err := checkOutput(writeRecord(t, outputSchema), "w", json.RawMessage(`{"ok":"forged"}`))
+	if err == nil || err.Code != "output_validation" || err.Exit != 1 {
+		t.Fatalf("checkOutput = %+v, want output_validation exiting 1", err)
+	}
+	issues, _ := err.Details["issues"].([]jsonvalidate.Issue)
+	if len(issues) != 1 || issues[0].Path != "n" {
+		t.Errorf("issues = %+v, want the missing n", issues)
+	}
+}
+
+// TestCheckOutputNeedsTheSchema: without a recorded schema the output is not
+// trusted.
+func TestCheckOutputNeedsTheSchema(t *testing.T) {
+	err := checkOutput(writeRecord(t, ""), "w", json.RawMessage(`{}`))
+	if err == nil || err.Code != "output_schema_missing" {
+		t.Fatalf("checkOutput = %+v, want output_schema_missing", err)
+	}
+	if err := checkOutput(t.TempDir(), "w", json.RawMessage(`{}`)); err == nil || err.Code != "output_schema_missing" {
+		t.Fatalf("checkOutput without a record = %+v, want output_schema_missing", err)
+	}
+}

@@ -1,0 +1,321 @@
+package command
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"sort"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+	"github.com/urfave/cli/v3"
+
+	"github.com/stratoscli/stratos/shared/cliapp"
+	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/logging"
+	"github.com/stratoscli/stratos/stratos-run/records"
+	"github.com/stratoscli/stratos/stratos-run/runs"
+)
+
+func runsCommand() *cli.Command {
+	list := runsListCommand()
+	return &cli.Command{
+		Name:      "runs",
+		Usage:     "list, show, follow and stop runs",
+		UsageText: "stratos runs [list|show|logs|stop] ...",
+		Description: cliapp.Lines(
+			"Reads the run records in ~/.stratos/runs. Every command first reconciles: a record that",
+			"says running while its process (pid and start time) is gone becomes crashed.",
+			"A run is named by its execution ID or a unique prefix of it.",
+			"",
+			"Exit codes: 0 ok; 1 failed (e.g. stop of a run that is not running); 2 bad arguments,",
+			"unknown or ambiguous run ID; 130 interrupted.",
+		),
+		Flags:    list.Flags,
+		Action:   list.Action,
+		Commands: []*cli.Command{list, runsShowCommand(), runsLogsCommand(), runsStopCommand()},
+	}
+}
+
+func runsListCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "list",
+		Usage:     "list runs, newest first",
+		UsageText: "stratos runs [list] [--status S] [--workflow W] [--json]",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "status", Usage: "only runs with this status: " + strings.Join(records.Statuses, ", ")},
+			&cli.StringFlag{Name: "workflow", Usage: "only runs of this workflow"},
+			cliapp.JSONFlag(),
+		},
+		Action: listRuns,
+	}
+}
+
+func runsShowCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "show",
+		Usage:     "show a run: status, invocation, output or error, event counts",
+		UsageText: "stratos runs show <id> [--json]",
+		Flags:     []cli.Flag{cliapp.JSONFlag()},
+		Action:    showRun,
+	}
+}
+
+func runsLogsCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "logs",
+		Usage:     "print a run's events; --follow until the run ends",
+		UsageText: "stratos runs logs <id> [--follow] [--json]",
+		Description: cliapp.Lines(
+			"Prints the events of events.jsonl as text, one per line. With --json, prints them as",
+			"they are recorded: JSON Lines, one event object per line.",
+		),
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "follow", Aliases: []string{"f"}, Usage: "keep printing new events until the run is no longer running"},
+			&cli.BoolFlag{Name: "json", Usage: "print the events as recorded (JSON Lines)"},
+		},
+		Action: runLogs,
+	}
+}
+
+func runsStopCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "stop",
+		Usage:     "cancel a running run (SIGTERM, as Ctrl-C) and wait for it to end",
+		UsageText: "stratos runs stop <id> [--json]",
+		Description: cliapp.Lines(
+			"Signals the run's process only when it is still that run (same pid and start time),",
+			fmt.Sprintf("then waits up to %s for it to end. Exit 0 once it ended; 1 when it is not running.", runs.DefaultStopWait),
+		),
+		Flags:  []cli.Flag{cliapp.JSONFlag()},
+		Action: stopRun,
+	}
+}
+
+// openStore opens ~/.stratos/runs; every runs command reconciles as it reads.
+func openStore() (*runs.Store, error) {
+	dir, err := records.Dir()
+	if err != nil {
+		return nil, clierr.New(runs.CodeRunsUnread, "%v", err).Wrap(err)
+	}
+	return &runs.Store{Dir: dir}, nil
+}
+
+// reconcileStale marks the runs whose process died without a final status
+// as crashed; `stratos run` does it before it starts. Problems are logged:
+// they must not stop the run.
+func reconcileStale(dir string, log hclog.Logger) {
+	crashed, problems, err := (&runs.Store{Dir: dir}).ReconcileAll()
+	if err != nil {
+		problems = append(problems, err)
+	}
+	for _, id := range crashed {
+		log.Debug("reconciled a run whose process is gone", "executionId", id, "status", records.StatusCrashed)
+	}
+	for _, p := range problems {
+		log.Warn("could not reconcile a run record", "error", p)
+	}
+}
+
+// resolveArg opens the store and resolves the one <id> argument.
+func resolveArg(cmd *cli.Command, usage string) (*runs.Store, string, error) {
+	if err := cliapp.ExactArgs(cmd, 1, 1, usage); err != nil {
+		return nil, "", err
+	}
+	store, err := openStore()
+	if err != nil {
+		return nil, "", err
+	}
+	id, err := store.Resolve(cmd.Args().First())
+	return store, id, err
+}
+
+// listResult is the JSON document of `runs list`.
+type listResult struct {
+	Runs []runs.Run `json:"runs"`
+}
+
+func listRuns(ctx context.Context, cmd *cli.Command) error {
+	if err := cliapp.ExactArgs(cmd, 0, 0, "[list] [--status S] [--workflow W] [--json]"); err != nil {
+		return err
+	}
+	f := runs.Filter{Status: cmd.String("status"), Workflow: cmd.String("workflow")}
+	if f.Status != "" && !slices.Contains(records.Statuses, f.Status) {
+		return clierr.Usage("usage", "unknown status %q: one of %s", f.Status, strings.Join(records.Statuses, ", "))
+	}
+	store, err := openStore()
+	if err != nil {
+		return err
+	}
+	list, problems, err := store.List(f)
+	if err != nil {
+		return err
+	}
+	warn(cmd, problems)
+	if list == nil {
+		list = []runs.Run{}
+	}
+	if cmd.Bool("json") {
+		return clierr.PrintJSON(cmd.Root().Writer, listResult{Runs: list})
+	}
+	writeRunsTable(cmd.Root().Writer, list)
+	return nil
+}
+
+func warn(cmd *cli.Command, problems []error) {
+	log := logging.New("stratos", cmd.Root().ErrWriter)
+	for _, p := range problems {
+		log.Warn("skipped a run record", "error", p)
+	}
+}
+
+func writeRunsTable(w io.Writer, list []runs.Run) {
+	if len(list) == 0 {
+		fmt.Fprintln(w, "no runs")
+		return
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tWORKFLOW\tSTATUS\tSTARTED\tDURATION\tPID")
+	for _, r := range list {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\n", r.ExecutionID, r.Workflow, r.Status,
+			r.StartedAt.Local().Format(time.DateTime), durationText(r.DurationMs), r.PID)
+	}
+	tw.Flush()
+}
+
+func durationText(ms int64) string {
+	d := time.Duration(ms) * time.Millisecond
+	if d < time.Minute {
+		return d.Round(100 * time.Millisecond).String()
+	}
+	return d.Round(time.Second).String()
+}
+
+func showRun(ctx context.Context, cmd *cli.Command) error {
+	store, id, err := resolveArg(cmd, "<id> [--json]")
+	if err != nil {
+		return err
+	}
+	d, err := store.Show(id)
+	if err != nil {
+		return err
+	}
+	if cmd.Bool("json") {
+		return clierr.PrintJSON(cmd.Root().Writer, d)
+	}
+	writeDetails(cmd.Root().Writer, d)
+	return nil
+}
+
+func writeDetails(w io.Writer, d *runs.Details) {
+	fmt.Fprintf(w, "run       %s\n", d.ExecutionID)
+	fmt.Fprintf(w, "workflow  %s\n", d.Workflow)
+	fmt.Fprintf(w, "status    %s", d.Status)
+	if d.ExitCode != nil {
+		fmt.Fprintf(w, " (exit %d)", *d.ExitCode)
+	}
+	fmt.Fprintln(w)
+	if d.Reconciled != nil {
+		fmt.Fprintf(w, "          noticed %s: %s\n", d.Reconciled.At.Local().Format(time.DateTime), d.Reconciled.Reason)
+	}
+	fmt.Fprintf(w, "started   %s\n", d.StartedAt.Local().Format(time.DateTime))
+	fmt.Fprintf(w, "duration  %s\n", durationText(d.DurationMs))
+	fmt.Fprintf(w, "pid       %d\n", d.PID)
+	fmt.Fprintf(w, "cwd       %s\n", d.Invocation.Cwd)
+	fmt.Fprintf(w, "record    %s\n", d.Dir)
+	fmt.Fprintf(w, "input     %s\n", compact(d.Invocation.Input))
+	if d.Output != nil {
+		fmt.Fprintf(w, "output    %s\n", compact(d.Output))
+	}
+	if d.Error != nil {
+		fmt.Fprintf(w, "error     %s\n", errorText(d.Error))
+	}
+	fmt.Fprintf(w, "events    %d%s\n", d.Events.Total, countsText(d.Events.ByType))
+}
+
+func compact(raw json.RawMessage) string {
+	var b bytes.Buffer
+	if len(raw) == 0 {
+		return "null"
+	}
+	if err := json.Compact(&b, raw); err != nil {
+		return string(raw)
+	}
+	return b.String()
+}
+
+// errorText is the code and message of error.json, or its JSON.
+func errorText(raw json.RawMessage) string {
+	var e struct {
+		Code    string `json:"code"`
+		Message string `json:"message"`
+	}
+	if json.Unmarshal(raw, &e) != nil || e.Message == "" {
+		return compact(raw)
+	}
+	if e.Code == "" {
+		return e.Message
+	}
+	return e.Code + ": " + e.Message
+}
+
+func countsText(byType map[string]int) string {
+	if len(byType) == 0 {
+		return ""
+	}
+	types := make([]string, 0, len(byType))
+	for t := range byType {
+		types = append(types, t)
+	}
+	sort.Strings(types)
+	parts := make([]string, len(types))
+	for i, t := range types {
+		parts[i] = fmt.Sprintf("%s %d", t, byType[t])
+	}
+	return " (" + strings.Join(parts, ", ") + ")"
+}
+
+func runLogs(ctx context.Context, cmd *cli.Command) error {
+	store, id, err := resolveArg(cmd, "<id> [--follow] [--json]")
+	if err != nil {
+		return err
+	}
+	w := cmd.Root().Writer
+	emit := func(line []byte) error {
+		_, err := fmt.Fprintln(w, runs.EventText(line))
+		return err
+	}
+	if cmd.Bool("json") {
+		emit = func(line []byte) error {
+			_, err := fmt.Fprintf(w, "%s\n", line)
+			return err
+		}
+	}
+	return store.Logs(ctx, id, runs.LogOptions{Follow: cmd.Bool("follow")}, emit)
+}
+
+// stopResult is the JSON document of `runs stop`.
+type stopResult struct {
+	Run runs.Run `json:"run"`
+}
+
+func stopRun(ctx context.Context, cmd *cli.Command) error {
+	store, id, err := resolveArg(cmd, "<id> [--json]")
+	if err != nil {
+		return err
+	}
+	r, err := store.Stop(ctx, id, runs.StopOptions{})
+	if err != nil {
+		return err
+	}
+	if cmd.Bool("json") {
+		return clierr.PrintJSON(cmd.Root().Writer, stopResult{Run: r})
+	}
+	fmt.Fprintf(cmd.Root().Writer, "stopped %s: %s\n", r.ExecutionID, r.Status)
+	return nil
+}

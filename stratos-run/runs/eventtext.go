@@ -1,0 +1,77 @@
+package runs
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// maxValueText bounds each detail value in EventText, so that a long
+// message or tool output stays on one readable line.
+const maxValueText = 80
+
+// EventText renders one events.jsonl line for people: time, type, the
+// agent (its last ID segment), the invocation's and tool call's IDs, then
+// the details as key=value. A line that is not an event is returned as is.
+func EventText(line []byte) string {
+	var e struct {
+		Type      string            `json:"type"`
+		Timestamp string            `json:"timestamp"`
+		AgentID   string            `json:"agentId"`
+		IDs       map[string]string `json:"ids"`
+		Details   map[string]any    `json:"details"`
+	}
+	if err := json.Unmarshal(line, &e); err != nil || e.Type == "" {
+		return string(line)
+	}
+	parts := []string{clock(e.Timestamp), e.Type}
+	if e.AgentID != "" {
+		parts = append(parts, lastSegment(e.AgentID))
+	}
+	if id := e.IDs["toolCallId"]; id != "" {
+		parts = append(parts, "tool="+id)
+	}
+	keys := make([]string, 0, len(e.Details))
+	for k := range e.Details {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		parts = append(parts, k+"="+valueText(e.Details[k]))
+	}
+	return strings.Join(parts, " ")
+}
+
+// clock is the time of day of an RFC 3339 timestamp, in UTC like the record.
+func clock(ts string) string {
+	t, err := time.Parse(time.RFC3339Nano, ts)
+	if err != nil {
+		return ts
+	}
+	return t.UTC().Format("15:04:05.000")
+}
+
+func lastSegment(id string) string {
+	return id[strings.LastIndexByte(id, '/')+1:]
+}
+
+func valueText(v any) string {
+	var s string
+	if str, ok := v.(string); ok {
+		s = str
+		if s == "" || strings.ContainsAny(s, " \t\n\"=") {
+			s = strconv.Quote(s)
+		}
+	} else if b, err := json.Marshal(v); err == nil {
+		s = string(b)
+	} else {
+		s = fmt.Sprint(v)
+	}
+	if r := []rune(s); len(r) > maxValueText {
+		s = string(r[:maxValueText-1]) + "…"
+	}
+	return s
+}

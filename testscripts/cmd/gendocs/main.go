@@ -1,0 +1,40 @@
+// Command gendocs writes the command reference (docs/cli) and the man pages
+// (docs/man) from the commands of every Stratos tool. Run it from anywhere in
+// the repository: go run ./testscripts/cmd/gendocs
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/stratoscli/stratos/testscripts/internal/clidocs"
+)
+
+func main() {
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, "gendocs:", err)
+		os.Exit(1)
+	}
+}
+
+func run() error {
+	cwd, err := os.Getwd()
+	if err != nil {
+		return err
+	}
+	root, err := clidocs.RepositoryRoot(cwd)
+	if err != nil {
+		return err
+	}
+	files, err := clidocs.Generate()
+	if err != nil {
+		return err
+	}
+	if err := clidocs.Write(root, files); err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "gendocs: wrote %d files into %s and %s\n", len(files),
+		filepath.Join(root, clidocs.CLIDir), filepath.Join(root, clidocs.ManDir))
+	return nil
+}

@@ -1,0 +1,68 @@
+package testscripts
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// TestCodex runs testdata/codex: workflows whose agents use the real Codex
+// CLI (the native binary of the pinned @openai/codex that
+// scripts/prepare-test-cache installs, $STRATOS_TEST_CODEX) through stratos
+// run, against the fake model server's Responses API. Scripts point
+// OPENAI_BASE_URL at the fake and assert on its request log.
+//
+// Script commands (besides withFakeModel's and claude_test.go's):
+//
+//	codex-gone   wait until no process of this script's Codex (its
+//	             environment holds STRATOS_TEST_CODEX_RUN=$WORK) is left;
+//	             fail naming the survivors
+func TestCodex(t *testing.T) {
+	bin := os.Getenv("STRATOS_TEST_CODEX")
+	if bin == "" {
+		t.Fatal("STRATOS_TEST_CODEX is not set: run `eval \"$(scripts/prepare-test-cache)\"`, which installs the pinned @openai/codex and sets it")
+	}
+	p := withFakeModel(params(t, "codex"))
+	setup := p.Setup
+	p.Setup = func(env *testscript.Env) error {
+		if err := setup(env); err != nil {
+			return err
+		}
+		env.Setenv("STRATOS_CODEX", bin)
+		env.Setenv("OPENAI_API_KEY", "sk-fake-000")
+		env.Setenv("STRATOS_TEST_CODEX_RUN", env.WorkDir)
+		// Automatic selection may move on to Claude Code: give it the
+		// pinned CLI too, with its state in the script.
+		if claude := os.Getenv("STRATOS_TEST_CLAUDE"); claude != "" {
+			env.Setenv("STRATOS_CLAUDE", claude)
+			env.Setenv("CLAUDE_CONFIG_DIR", filepath.Join(env.WorkDir, "claude-config"))
+			env.Setenv("ANTHROPIC_API_KEY", "sk-ant-fake-000")
+			env.Setenv("CLAUDE_CODE_MAX_RETRIES", "1")
+		}
+		return nil
+	}
+	p.Cmds["codex-gone"] = cmdCodexGone
+	p.Cmds["codex-noproc"] = cmdClaudeNoProc
+	p.Cmds["codex-proc"] = cmdClaudeProc
+	p.Cmds["codex-waitfile"] = cmdClaudeWaitFile
+	testscript.Run(t, p)
+}
+
+func cmdCodexGone(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 0 {
+		ts.Fatalf("usage: codex-gone")
+	}
+	kv := "STRATOS_TEST_CODEX_RUN=" + ts.Getenv("STRATOS_TEST_CODEX_RUN")
+	deadline := time.Now().Add(claudePollBound)
+	var pids []string
+	for time.Now().Before(deadline) {
+		if pids = processesWithEnv(kv); len(pids) == 0 {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	ts.Fatalf("processes with %s still running after %s: pids %v", kv, claudePollBound, pids)
+}
