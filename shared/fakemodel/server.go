@@ -47,6 +47,7 @@ func (f *Fake) Handler() http.Handler {
 	mux := http.NewServeMux()
 	anthropicAPI{f}.register(mux)
 	responsesAPI{f}.register(mux)
+	chatAPI{f}.register(mux)
 	mux.HandleFunc("/", f.notFound)
 	return mux
 }
