@@ -41,7 +41,18 @@ func (opencodeFixture) Start(t *testing.T, s adaptertest.Script) adaptertest.Env
 	}
 	t.Cleanup(func() { srv.Close() })
 	dir := t.TempDir()
-	e := &opencodeEnv{t: t, srv: srv, work: filepath.Join(dir, "work"), marker: "STRATOS_CONFORMANCE_RUN=" + dir}
+	e := &opencodeEnv{t: t, srv: srv, work: filepath.Join(dir, "work"), marker: "STRATOS_CONFORMANCE_RUN=" + dir,
+		model: "openai/gpt-4.1"}
+	for _, turn := range s.Turns {
+		if turn.ModelNotFound {
+			// A refused model is one OpenCode's provider list lacks (and
+			// the fake refuses too): the adapter finds it before the first
+			// prompt. (OpenCode retries an upstream 404 from OpenAI for
+			// about a minute before it reports it; provider_test.go covers
+			// that path.)
+			e.model = "openai/gpt-missing-404"
+		}
+	}
 	for _, d := range []string{"home", "work"} {
 		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
 			t.Fatal(err)
@@ -93,6 +104,7 @@ type opencodeEnv struct {
 	work   string
 	marker string
 	env    []string
+	model  string
 }
 
 func (e *opencodeEnv) New(spec adapter.Spec, onEvent func(adapter.Event), hooks adapter.Hooks) (adapter.Adapter, error) {
@@ -101,7 +113,7 @@ func (e *opencodeEnv) New(spec adapter.Spec, onEvent func(adapter.Event), hooks 
 }
 
 func (e *opencodeEnv) Spec() adapter.Spec {
-	return adapter.Spec{Name: "tester", Models: []string{"openai/gpt-4.1"}, WorkingDirectory: e.work}
+	return adapter.Spec{Name: "tester", Models: []string{e.model}, WorkingDirectory: e.work}
 }
 
 func (e *opencodeEnv) ProcessMarker() string { return e.marker }

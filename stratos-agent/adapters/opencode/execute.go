@@ -10,6 +10,7 @@ import (
 
 	"github.com/stratoscli/stratos/shared/agentproto"
 	"github.com/stratoscli/stratos/stratos-agent/adapter"
+	"github.com/stratoscli/stratos/stratos-agent/adapter/process"
 )
 
 // controlTimeout bounds a control request (prompt_async, abort, a
@@ -153,6 +154,9 @@ func (s *session) nextMessageID() string {
 // is removed, and author hooks decide the rest), the running turn and the
 // observer see the session's events.
 func (s *session) onEvent(obs *observer, ev event) {
+	if ev.Type != "server.heartbeat" && s.log.IsTrace() {
+		s.log.Trace("event", "type", ev.Type, "properties", process.Truncate(string(ev.Properties), 600))
+	}
 	var p props
 	if json.Unmarshal(ev.Properties, &p) != nil {
 		return

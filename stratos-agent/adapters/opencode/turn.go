@@ -148,7 +148,9 @@ func (t *turn) outcome(schema bool, name string) (adapter.Result, error) {
 		return adapter.Result{}, cancelledError(name)
 	case last != nil && last.Error != nil:
 		return adapter.Result{}, classify(last.Error, name, t.work)
-	case last == nil && t.sessionErr != nil:
+	case t.sessionErr != nil:
+		// The session reports the failure before the failed message's
+		// last update (and alone when no assistant message was made).
 		return adapter.Result{}, classify(t.sessionErr, name, t.work)
 	case last == nil:
 		return adapter.Result{}, agentproto.Errorf(agentproto.CodeExecution, "agent %q: opencode ended the turn without an answer", name).
