@@ -25,7 +25,7 @@ func (i isolation) path(parts ...string) string {
 	return filepath.Join(append([]string{i.root}, parts...)...)
 }
 
-func (i isolation) configDir() string { return i.path("xdg", "config", "opencode") }
+func (i isolation) configDir() string  { return i.path("xdg", "config", "opencode") }
 func (i isolation) pluginFile() string { return i.path("plugin", "stratos-hooks.js") }
 
 // newIsolation creates the private root. OpenCode installs

@@ -180,7 +180,7 @@ func (s *session) checkServer(ctx context.Context, c *client, m model) error {
 	}
 	var doc struct {
 		Providers []struct {
-			ID     string                     `json:"id"`
+			ID     string               `json:"id"`
 			Models map[string]skipValue `json:"models"`
 		} `json:"providers"`
 	}
