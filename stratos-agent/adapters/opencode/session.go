@@ -109,9 +109,11 @@ func (s *session) start(ctx context.Context, bin string, env []string, creds cre
 	if err != nil {
 		return s.initError("%v", err)
 	}
+	began := time.Now()
 	if st.srv, err = startServer(ctx, bin, s.spec.WorkingDirectory, st.iso.env(env, doc, password), password, s.log); err != nil {
 		return s.initError("%v", err)
 	}
+	s.log.Debug("opencode serve is listening", "url", st.srv.url, "after", time.Since(began))
 	st.c = newClient(st.srv.url, password, s.spec.WorkingDirectory)
 	if err := s.checkServer(ctx, st.c, cfg.model); err != nil {
 		return err
@@ -126,6 +128,7 @@ func (s *session) start(ctx context.Context, bin string, env []string, creds cre
 	if err != nil {
 		return err
 	}
+	s.log.Debug("opencode session ready", "session", sid, "after", time.Since(began))
 	return s.commit(st, sid, cfg.model, obs)
 }
 
