@@ -59,7 +59,7 @@ func TestSelectedMCPToolsOnlyAndRemovedToolsDenied(t *testing.T) {
 		if !slices.Equal(names, []string{"tools"}) {
 			t.Errorf("selected servers = %v", names)
 		}
-		return []mcpconfig.Server{{Name: "tools", Command: self, Env: map[string]string{envMCPServer: "1"}}}, nil
+		return []mcpconfig.Server{{Name: "tools", Command: self, Env: map[string]string{envMCPServer: b.work}}}, nil
 	}
 	var seen json.RawMessage
 	h := &recHooks{after: func(_ adapter.ToolCall, out json.RawMessage, _ *agentproto.ToolError) (agentproto.AfterToolCallResult, error) {
@@ -100,6 +100,40 @@ func TestSelectedMCPToolsOnlyAndRemovedToolsDenied(t *testing.T) {
 	if calls := h.calls(); len(calls) != 2 || calls[0] != `before tools_echo {"text":"secret-value"}` {
 		t.Errorf("hook calls = %q", calls)
 	}
+	mcpServer := envMCPServer + "=" + b.work
+	if len(processesWithEnv(t, mcpServer)) == 0 {
+		t.Fatalf("the MCP server is not running while the session is open")
+	}
+	if err := a.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if pids := processesWithEnv(t, mcpServer); len(pids) != 0 {
+		t.Errorf("MCP server processes %v outlived Close", pids)
+	}
+}
+
+// processesWithEnv lists the live (not zombie) pids whose environment
+// holds kv.
+func processesWithEnv(t *testing.T, kv string) []string {
+	t.Helper()
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		t.Fatalf("no /proc: %v", err)
+	}
+	var pids []string
+	for _, e := range entries {
+		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "environ"))
+		if err != nil || !slices.Contains(strings.Split(string(b), "\x00"), kv) {
+			continue
+		}
+		if stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat")); err == nil {
+			s := string(stat)
+			if f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:]); len(f) > 0 && f[0] != "Z" {
+				pids = append(pids, e.Name())
+			}
+		}
+	}
+	return pids
 }
 
 // With every hook and tool path exercised, OpenCode connects to nothing
