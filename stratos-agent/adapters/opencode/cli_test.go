@@ -100,6 +100,10 @@ func TestSelectedMCPToolsOnlyAndRemovedToolsDenied(t *testing.T) {
 	if calls := h.calls(); len(calls) != 2 || calls[0] != `before tools_echo {"text":"secret-value"}` {
 		t.Errorf("hook calls = %q", calls)
 	}
+	if ev := b.eventsOf(adapter.EventToolCompleted); len(ev) != 1 || ev[0].Details["toolName"] != "tools_echo" ||
+		ev[0].Details["output"] != "mcp output withheld" {
+		t.Errorf("tool.completed = %+v, want the replaced output", ev)
+	}
 	mcpServer := envMCPServer + "=" + b.work
 	if len(processesWithEnv(t, mcpServer)) == 0 {
 		t.Fatalf("the MCP server is not running while the session is open")
