@@ -103,7 +103,10 @@ func (s *session) initializeOllama(ctx context.Context, bin binary, env []string
 	if err != nil {
 		return err
 	}
-	prov, err := ollamaSessionProvider(host, m, len(servers) > 0)
+	// Codex offers MCP tools as namespace tools, and Stratos's own hook
+	// server is an MCP server of every session: its tools are offered even
+	// when the agent selects no MCP server, so the proxy always runs.
+	prov, err := ollamaSessionProvider(host, m, true)
 	if err != nil {
 		return agentproto.Errorf(agentproto.CodeInitialization, "agent %q: harness codex: %v", s.spec.Name, err).Wrap(err)
 	}
