@@ -28,10 +28,10 @@ type ollamaTarget struct {
 }
 
 // ollamaHost is the server of OLLAMA_HOST in env (default localhost).
-func ollamaHost(env []string) (ollama.Host, error) {
+func ollamaHost(agent string, env []string) (ollama.Host, error) {
 	h, err := ollama.HostFromEnv(func(k string) string { return lookupEnv(env, k) })
 	if err != nil {
-		return ollama.Host{}, ollamaError("", err)
+		return ollama.Host{}, ollamaError(agent, err)
 	}
 	return h, nil
 }
@@ -87,7 +87,7 @@ func (s *session) initializeOllama(ctx context.Context, bin binary, env []string
 			"agent %q: provider ollama needs a model: the name of an installed Ollama model, e.g. qwen3:8b", s.spec.Name).
 			WithDetails(map[string]any{"harness": Harness, "provider": providerOllama})
 	}
-	host, err := ollamaHost(env)
+	host, err := ollamaHost(s.spec.Name, env)
 	if err != nil {
 		return err
 	}
