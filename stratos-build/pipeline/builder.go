@@ -33,6 +33,9 @@ type Builder struct {
 	// DefinitionTimeout bounds each definition load; zero means
 	// settings.DefaultDefinitionTimeout.
 	DefinitionTimeout time.Duration
+	// CheckModels rechecks the local models workflow.yaml declares for
+	// every workflow prepared, fresh or not (explicit builds only).
+	CheckModels bool
 
 	tc        *toolchain.Toolchain
 	rootReady bool
@@ -128,6 +131,11 @@ func (b *Builder) prepare(ctx context.Context, w *discovery.Workflow) *Result {
 			return failed(w, ReasonDependencyFailed, message("required workflow %s failed to build (%s)", name, cr.Reason))
 		}
 		children[name] = cr
+	}
+	if b.CheckModels {
+		if fail := b.checkDeclaredModels(ctx, w); fail != nil {
+			return fail
+		}
 	}
 	if w.Status == freshness.Built && b.sdkCurrent() {
 		return b.reuse(ctx, w)
