@@ -21,12 +21,6 @@ const (
 // is down must fail the turn quickly instead of being retried for minutes.
 const ollamaRetries = 1
 
-// ollamaTarget is the server and the model a session uses.
-type ollamaTarget struct {
-	host  ollama.Host
-	model ollama.Model
-}
-
 // ollamaHost is the server of OLLAMA_HOST in env (default localhost).
 func ollamaHost(agent string, env []string) (ollama.Host, error) {
 	h, err := ollama.HostFromEnv(func(k string) string { return lookupEnv(env, k) })
