@@ -19,6 +19,7 @@ import (
 
 // Tool is one contract's error codes.
 type Tool struct {
+	Title    string // a heading, e.g. stratos-worktree
 	Package  string // the contract package, e.g. worktreeapi
 	Commands string // who returns these codes, for people
 	Codes    []errcode.Code
@@ -27,13 +28,13 @@ type Tool struct {
 // Tools lists every contract, the shared codes first.
 func Tools() []Tool {
 	return []Tool{
-		{"errcode", "every command", errcode.Common()},
-		{"discoverapi", "`stratos list`, `stratos-discover`, and every command that finds a workflow", discoverapi.Codes()},
-		{"toolchainapi", "`stratos-toolchain`, and every command that needs node, npm or TypeScript", toolchainapi.Codes()},
-		{"buildapi", "`stratos build`, `describe`, `schema`, `clean`, `new` (stratos-build), and `stratos run` when it builds first", buildapi.Codes()},
-		{"runapi", "`stratos run`, `stratos runs` (stratos-run)", runapi.Codes()},
-		{"agentapi", "`stratos tools list`, `stratos-agent`", agentapi.Codes()},
-		{"worktreeapi", "`stratos worktree` (stratos-worktree)", worktreeapi.Codes()},
-		{"modelsapi", "`stratos models` (stratos-models)", modelsapi.Codes()},
+		{"Every command", "errcode", "every command", errcode.Common()},
+		{"Finding workflows", "discoverapi", "`stratos list`, `stratos-discover`, and every command that finds a workflow", discoverapi.Codes()},
+		{"The toolchain", "toolchainapi", "`stratos-toolchain`, and every command that needs node, npm or TypeScript", toolchainapi.Codes()},
+		{"stratos-build", "buildapi", "`stratos build`, `describe`, `schema`, `clean`, `new` (stratos-build), and `stratos run` when it builds first", buildapi.Codes()},
+		{"stratos-run", "runapi", "`stratos run`, `stratos runs` (stratos-run)", runapi.Codes()},
+		{"stratos-agent", "agentapi", "`stratos tools list`, `stratos-agent`", agentapi.Codes()},
+		{"stratos-worktree", "worktreeapi", "`stratos worktree` (stratos-worktree)", worktreeapi.Codes()},
+		{"stratos-models", "modelsapi", "`stratos models` (stratos-models)", modelsapi.Codes()},
 	}
 }
