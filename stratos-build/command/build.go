@@ -10,6 +10,7 @@ import (
 
 	"github.com/stratoscli/stratos/shared/cliapp"
 	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/contract/buildapi"
 	"github.com/stratoscli/stratos/stratos-build/pipeline"
 )
 
@@ -71,7 +72,7 @@ func runBuild(ctx context.Context, cmd *cli.Command) error {
 		if cmd.Bool("json") {
 			return cliapp.Silent(clierr.ExitFailed)
 		}
-		return clierr.New("build_failed", "some builds failed")
+		return clierr.New(buildapi.CodeBuildFailed, "some builds failed")
 	}
 	return nil
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 
 	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/contract/buildapi"
 	"github.com/stratoscli/stratos/shared/discovery"
 	"github.com/stratoscli/stratos/shared/freshness"
 	"github.com/stratoscli/stratos/shared/sdk"
@@ -317,7 +318,7 @@ func (b *Builder) ensureRoot(ctx context.Context, w *discovery.Workflow) *Result
 	reinstalled, err := sdk.EnsureInstalled(ctx, tc, b.Root.Root.Dir, b.Log)
 	if err != nil {
 		reason := ReasonDependencies
-		if ce := (*clierr.Error)(nil); errors.As(err, &ce) && ce.Code == "package_commonjs" {
+		if ce := (*clierr.Error)(nil); errors.As(err, &ce) && ce.Code == buildapi.CodePackageCommonJS {
 			reason = ReasonPackageMetadata
 		}
 		return failed(w, reason, errorDiagnostic(err))
