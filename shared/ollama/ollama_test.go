@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stratoscli/stratos/shared/contract/agentapi"
 	"github.com/stratoscli/stratos/shared/fakemodel"
 )
 
@@ -183,5 +184,12 @@ func TestNotOllama(t *testing.T) {
 	_, err = Client{Host: h}.Version(context.Background())
 	if !errors.As(err, &oe) || oe.Code != CodeInventory || !strings.Contains(err.Error(), "HTTP 500: boom") {
 		t.Errorf("500: %v", err)
+	}
+}
+
+// The CLI reports a bad OLLAMA_HOST with the contract's code.
+func TestHostCodeMatchesContract(t *testing.T) {
+	if CodeHostInvalid != agentapi.CodeOllamaHostInvalid {
+		t.Errorf("%q != %q", CodeHostInvalid, agentapi.CodeOllamaHostInvalid)
 	}
 }

@@ -12,12 +12,9 @@ import (
 
 	"github.com/stratoscli/stratos/shared/cliapp"
 	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/contract/agentapi"
 	"github.com/stratoscli/stratos/shared/ollama"
 )
-
-// CodeUnknownProvider: `stratos provider status` names a provider it
-// cannot diagnose.
-const CodeUnknownProvider = "unknown_provider"
 
 // providerCommand is `stratos provider status ollama [--json]`.
 func providerCommand() *cli.Command {
@@ -46,12 +43,12 @@ func providerStatus(ctx context.Context, cmd *cli.Command) error {
 		return err
 	}
 	if name := cmd.Args().First(); name != ollama.Provider {
-		return clierr.Usage(CodeUnknownProvider, "unknown provider %q: status knows ollama", name).
+		return clierr.Usage(agentapi.CodeUnknownProvider, "unknown provider %q: status knows ollama", name).
 			WithDetails(map[string]any{"provider": name})
 	}
 	host, err := ollama.HostFromEnv(os.Getenv)
 	if err != nil {
-		return clierr.Usage(ollama.CodeHostInvalid, "%v", err).WithDetails(map[string]any{"env": ollama.EnvHost})
+		return clierr.Usage(agentapi.CodeOllamaHostInvalid, "%v", err).WithDetails(map[string]any{"env": ollama.EnvHost})
 	}
 	st, err := ollama.Diagnose(ctx, host, os.Getenv(ollama.EnvHost) != "", runtime.GOOS)
 	if err != nil {
