@@ -60,6 +60,7 @@ func startNamespaceProxy(upstream string) (*namespaceProxy, error) {
 		},
 		ModifyResponse: p.modifyResponse,
 		FlushInterval:  -1, // stream every SSE event at once
+		ErrorHandler:   upstreamError(upstream),
 	}
 	p.srv = &http.Server{Handler: p.handler(rp), ReadHeaderTimeout: 30 * time.Second}
 	go func() { _ = p.srv.Serve(ln) }()
@@ -241,4 +242,24 @@ func (p *namespaceProxy) splitCalls(v any) bool {
 		}
 	}
 	return changed
+}
+
+// upstreamError answers a request the server did not take (down, reset)
+// with an OpenAI-style error naming the server, so the turn's error says
+// which Ollama failed rather than only "502 Bad Gateway".
+func upstreamError(upstream string) func(http.ResponseWriter, *http.Request, error) {
+	return func(w http.ResponseWriter, r *http.Request, err error) {
+		if r.Context().Err() != nil {
+			return // Codex went away; nobody reads an answer
+		}
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
+		body, _ := json.Marshal(map[string]any{"error": map[string]any{"type": "server_error", "code": nil, "param": nil,
+			"message": fmt.Sprintf("Ollama at %s is not reachable: %v", upstream, err)}})
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusBadGateway)
+		_, _ = w.Write(body)
+	}
 }

@@ -118,3 +118,23 @@ func TestNamespaceProxy(t *testing.T) {
 		t.Errorf("a plain call changed: %v", calls[2])
 	}
 }
+
+func TestNamespaceProxyNamesTheServerWhenItIsDown(t *testing.T) {
+	down := httptest.NewServer(http.NotFoundHandler())
+	base := down.URL
+	down.Close()
+	p, err := startNamespaceProxy(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	resp, err := http.Post(p.url+"/v1/responses", "application/json", strings.NewReader(`{"model":"m","input":"hi"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusBadGateway || !strings.Contains(string(b), "Ollama at "+base+" is not reachable") {
+		t.Errorf("got %d %s", resp.StatusCode, b)
+	}
+}
