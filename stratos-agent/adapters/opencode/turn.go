@@ -20,7 +20,8 @@ type turn struct {
 	messageID string
 
 	mu          sync.Mutex
-	busy        bool // the session went busy after the prompt
+	prompted    bool // the prompt's user message was stored
+	busy        bool // the session went busy after that
 	ended       bool
 	done        chan struct{}
 	failure     error // an author hook threw
@@ -55,7 +56,9 @@ func (t *turn) cancel() {
 }
 
 // observe records what the event says about this turn; the turn ends at
-// the session's idle status once it was busy (or failed before).
+// the session's idle status once it was busy after storing the prompt (or
+// failed before). Status events of an earlier turn can still be in the
+// stream when the next prompt is sent; they come before its user message.
 func (t *turn) observe(ev event, p *props) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -64,7 +67,11 @@ func (t *turn) observe(ev event, p *props) {
 	}
 	switch ev.Type {
 	case "message.updated":
-		if p.Info != nil && p.Info.Role == "assistant" && p.Info.ParentID == t.messageID {
+		switch {
+		case p.Info == nil:
+		case p.Info.Role == "user" && p.Info.ID == t.messageID:
+			t.prompted = true
+		case p.Info.Role == "assistant" && p.Info.ParentID == t.messageID:
 			info := *p.Info
 			t.replies[info.ID] = &info
 		}
@@ -90,7 +97,7 @@ func (t *turn) observe(ev event, p *props) {
 		if p.Status == nil {
 			return
 		}
-		if p.Status.Type == "busy" {
+		if p.Status.Type == "busy" && t.prompted {
 			t.busy = true
 		} else if p.Status.Type == "idle" {
 			t.endLocked()

@@ -164,3 +164,37 @@ func TestMessageIDsSortInCreationOrder(t *testing.T) {
 		prev = id
 	}
 }
+
+// Status events of the previous turn can still be in the stream when the
+// next prompt is sent: they must not end the new turn.
+func TestAStaleIdleDoesNotEndTheNextTurn(t *testing.T) {
+	tr := newTurn(t.Context(), "msg_new")
+	feed := func(typ, raw string) {
+		var p props
+		if err := json.Unmarshal([]byte(raw), &p); err != nil {
+			t.Fatal(err)
+		}
+		tr.observe(event{Type: typ}, &p)
+	}
+	feed("session.status", `{"sessionID":"s","status":{"type":"busy"}}`)
+	feed("session.status", `{"sessionID":"s","status":{"type":"idle"}}`)
+	feed("session.idle", `{"sessionID":"s"}`)
+	select {
+	case <-tr.done:
+		t.Fatal("the previous turn's idle ended the new turn")
+	default:
+	}
+	feed("message.updated", `{"sessionID":"s","info":{"id":"msg_new","role":"user"}}`)
+	feed("session.status", `{"sessionID":"s","status":{"type":"busy"}}`)
+	feed("message.updated", `{"sessionID":"s","info":{"id":"msg_a","role":"assistant","parentID":"msg_new"}}`)
+	feed("message.part.updated", `{"sessionID":"s","part":{"id":"prt_1","messageID":"msg_a","type":"text","text":"answer"}}`)
+	feed("session.status", `{"sessionID":"s","status":{"type":"idle"}}`)
+	select {
+	case <-tr.done:
+	default:
+		t.Fatal("the turn did not end at its idle")
+	}
+	if res, err := tr.outcome(false, "a"); err != nil || res.Text != "answer" {
+		t.Fatalf("outcome %+v, %v", res, err)
+	}
+}
