@@ -4,7 +4,7 @@
 // session's directory and one OpenCode session.
 //
 // Facts about the server (routes, events, permissions, plugins, errors,
-// offline behaviour) come from the research notes on OpenCode 1.18.33;
+// offline behaviour) were measured on OpenCode 1.18.33 (docs/harness-opencode.md);
 // the tests in this package run that binary against the fake model
 // server (shared/fakemodel).
 //

@@ -5,13 +5,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 //go:embed plugin.js
 var pluginSource []byte
 
 // pinnedVersion is the OpenCode version the isolated configuration's
-// package stubs name (the version the research measured).
+// package stubs name (the version Stratos is tested against).
 const pinnedVersion = "1.18.33"
 
 // isolation is the private root of one session's OpenCode: XDG
@@ -110,20 +111,11 @@ func (i isolation) env(base []string, config []byte, password string) []string {
 func without(env []string, key string) []string {
 	out := env[:0:0]
 	for _, kv := range env {
-		if k, _, _ := splitKV(kv); k != key {
+		if k, _, _ := strings.Cut(kv, "="); k != key {
 			out = append(out, kv)
 		}
 	}
 	return out
-}
-
-func splitKV(kv string) (string, string, bool) {
-	for i := 0; i < len(kv); i++ {
-		if kv[i] == '=' {
-			return kv[:i], kv[i+1:], true
-		}
-	}
-	return kv, "", false
 }
 
 func (i isolation) remove() {
