@@ -16,6 +16,10 @@ import (
 	"github.com/stratoscli/stratos/stratos-agent/adapter/mcpconfig"
 )
 
+// projectMarker is in the project's and the user's OpenCode files; no
+// request may carry it.
+const projectMarker = "PROJECT-INSTRUCTIONS-5e2b"
+
 // bed is one test against the real CLI: a fake model server reached
 // through OpenCode's Stratos-managed Ollama provider (OpenAI-compatible:
 // the fake's Chat Completions API at $OLLAMA_HOST/v1), a working
@@ -52,6 +56,20 @@ func newBed(t *testing.T, script string) *bed {
 		}
 	}
 	b.env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + filepath.Join(dir, "home"), EnvBinary + "=" + bin, "OLLAMA_HOST=" + srv.URL}
+	// Project and user configuration the isolation must keep out.
+	for name, content := range map[string]string{
+		filepath.Join(b.work, "AGENTS.md"):                             projectMarker,
+		filepath.Join(b.work, ".opencode", "opencode.json"):            `{"instructions":["` + projectMarker + `"]}`,
+		filepath.Join(dir, "home", ".opencode", "AGENTS.md"):           projectMarker,
+		filepath.Join(dir, "home", ".config", "opencode", "AGENTS.md"): projectMarker,
+	} {
+		if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(name, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	return b
 }
 

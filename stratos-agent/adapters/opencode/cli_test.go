@@ -91,6 +91,9 @@ func TestSelectedMCPToolsOnlyAndRemovedToolsDenied(t *testing.T) {
 			t.Errorf("removed tool %s is offered: %v", removed, offered)
 		}
 	}
+	if sys := strings.Join(reqs[0].System, "\n"); strings.Contains(sys, projectMarker) || !strings.Contains(sys, "You write code for Stratos tests.") {
+		t.Errorf("system prompt %q: want the session's prompt and no project or user instructions", sys)
+	}
 	if !strings.Contains(string(seen), "echo: secret-value") {
 		t.Errorf("afterToolCall saw %s", seen)
 	}
