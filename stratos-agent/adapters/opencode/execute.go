@@ -31,7 +31,7 @@ func (s *session) Execute(ctx context.Context, prompt string) (adapter.Result, e
 	}
 	defer s.release()
 	s.mu.Lock()
-	c, sid, m, srv := s.c, s.sid, s.model, s.srv
+	c, sid, m, srv, events := s.c, s.sid, s.model, s.srv, s.events
 	s.mu.Unlock()
 	if srv == nil {
 		return adapter.Result{}, agentproto.Errorf(agentproto.CodeInitialization, "agent %q: opencode session used before Initialize", s.spec.Name)
@@ -42,7 +42,16 @@ func (s *session) Execute(ctx context.Context, prompt string) (adapter.Result, e
 			WithDetails(map[string]any{"harness": Harness})
 	default:
 	}
-	return s.runTurn(ctx, c, srv, sid, m, prompt)
+	return s.runTurn(ctx, turnEnv{c: c, srv: srv, events: events, sid: sid, model: m}, prompt)
+}
+
+// turnEnv is what a turn needs of the started session.
+type turnEnv struct {
+	c      *client
+	srv    *server
+	events <-chan struct{}
+	sid    string
+	model  model
 }
 
 func (s *session) reserve() error {
@@ -69,7 +78,8 @@ func (s *session) release() {
 // cancellation. Every prompt names the Stratos agent (whose prompt is the
 // fixed system prompt) and never sends `tools`, which would replace the
 // session's permission rules.
-func (s *session) runTurn(ctx context.Context, c *client, srv *server, sid string, m model, prompt string) (adapter.Result, error) {
+func (s *session) runTurn(ctx context.Context, e turnEnv, prompt string) (adapter.Result, error) {
+	c, srv, sid, m := e.c, e.srv, e.sid, e.model
 	t := newTurn(ctx, s.nextMessageID())
 	s.setTurn(t)
 	defer s.setTurn(nil)
@@ -92,6 +102,11 @@ func (s *session) runTurn(ctx context.Context, c *client, srv *server, sid strin
 		return t.outcome(schema, s.spec.Name)
 	case <-srv.p.Exited():
 		return adapter.Result{}, agentproto.Errorf(agentproto.CodeExecution, "agent %q: opencode serve exited during the turn: %v", s.spec.Name, srv.p.ExitError()).
+			WithDetails(map[string]any{"harness": Harness})
+	case <-e.events:
+		// Without its events the turn's end cannot be seen: stop it.
+		s.abort(c, sid)
+		return adapter.Result{}, agentproto.Errorf(agentproto.CodeExecution, "agent %q: the opencode event stream ended during the turn", s.spec.Name).
 			WithDetails(map[string]any{"harness": Harness})
 	case <-ctx.Done():
 		t.cancel()

@@ -35,6 +35,7 @@ type session struct {
 	c       *client
 	hookSrv *hookServer
 	stop    context.CancelFunc // ends the event stream
+	events  <-chan struct{}    // closed when the event stream ended
 	sid     string             // the OpenCode session ID
 	model   model
 	obs     *observer
@@ -121,7 +122,7 @@ func (s *session) start(ctx context.Context, bin string, env []string, creds cre
 	obs := newObserver(s.emit)
 	sctx, stop := context.WithCancel(context.Background())
 	st.stop = stop
-	if _, err := subscribe(sctx, st.c, func(ev event) { s.onEvent(obs, ev) }); err != nil {
+	if st.events, err = subscribe(sctx, st.c, func(ev event) { s.onEvent(obs, ev) }); err != nil {
 		return s.initError("%v", err)
 	}
 	sid, err := s.createSession(ctx, st.c)
@@ -134,12 +135,13 @@ func (s *session) start(ctx context.Context, bin string, env []string, creds cre
 
 // startup collects what start made, to release it on failure.
 type startup struct {
-	s     *session
-	iso   isolation
-	hooks *hookServer
-	srv   *server
-	c     *client
-	stop  context.CancelFunc
+	s      *session
+	iso    isolation
+	hooks  *hookServer
+	srv    *server
+	c      *client
+	stop   context.CancelFunc
+	events <-chan struct{}
 }
 
 func (st *startup) release() {
@@ -161,7 +163,7 @@ func (s *session) commit(st *startup, sid string, m model, obs *observer) error 
 	if s.closed {
 		return s.closedError() // Close ran while the server was starting: release it
 	}
-	s.iso, s.srv, s.c, s.hookSrv, s.stop = st.iso, st.srv, st.c, st.hooks, st.stop
+	s.iso, s.srv, s.c, s.hookSrv, s.stop, s.events = st.iso, st.srv, st.c, st.hooks, st.stop, st.events
 	s.sid, s.model, s.obs = sid, m, obs
 	return nil
 }
