@@ -191,3 +191,19 @@ func TestNoConnectionBeyondLoopback(t *testing.T) {
 		t.Fatalf("the trace shows no loopback connection either: strace did not trace the server")
 	}
 }
+
+// OpenCode's question tool waits for a human; the adapter answers it
+// (empty answers) so the turn goes on instead of hanging.
+func TestAQuestionIsAnsweredSoTheTurnGoesOn(t *testing.T) {
+	b := newBed(t, `{"turns":[
+		{"match":{"marker":"[ask]"},"reply":[{"toolUse":{"name":"question","input":{"questions":[
+			{"question":"Which file?","header":"file","options":[{"label":"a.go","description":"the first"}]}]}}}]},
+		{"match":{"marker":"[ask]"},"reply":[{"text":"went on"}]}]}`)
+	a := b.open(nil, nil)
+	if res, err := a.Execute(b.ctx(), "[ask] pick one"); err != nil || res.Text != "went on" {
+		t.Fatalf("execute = %+v, %v", res, err)
+	}
+	if r := b.requests("[ask]"); len(r) != 2 || len(r[1].ToolResults) != 1 {
+		t.Errorf("the question's result did not reach the model: %+v", r)
+	}
+}

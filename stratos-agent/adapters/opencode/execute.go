@@ -166,8 +166,8 @@ func (s *session) nextMessageID() string {
 
 // onEvent handles one event of the stream: permission requests of the
 // session are answered (allowed: the configuration already denied what
-// is removed, and author hooks decide the rest), the running turn and the
-// observer see the session's events.
+// is removed, and author hooks decide the rest), and so are questions;
+// the running turn and the observer see the session's events.
 func (s *session) onEvent(obs *observer, ev event) {
 	if ev.Type != "server.heartbeat" && s.log.IsTrace() {
 		s.log.Trace("event", "type", ev.Type, "properties", process.Truncate(string(ev.Properties), 600))
@@ -182,8 +182,17 @@ func (s *session) onEvent(obs *observer, ev event) {
 	if sid == "" || p.sessionOf() != sid {
 		return
 	}
-	if ev.Type == "permission.asked" && p.ID != "" {
-		go s.replyPermission(c, p.ID)
+	switch {
+	case ev.Type == "permission.asked" && p.ID != "":
+		go s.reply(c, "/permission/"+p.ID+"/reply", map[string]string{"reply": "once"})
+	case ev.Type == "question.asked" && p.ID != "":
+		// Nobody can answer OpenCode's question tool: the model gets an
+		// empty answer per question and goes on, as on Codex.
+		answers := make([][]string, len(p.Questions))
+		for i := range answers {
+			answers[i] = []string{}
+		}
+		go s.reply(c, "/question/"+p.ID+"/reply", map[string]any{"answers": answers})
 	}
 	if t != nil {
 		t.observe(ev, &p)
@@ -203,10 +212,11 @@ func (p *props) sessionOf() string {
 	return ""
 }
 
-func (s *session) replyPermission(c *client, id string) {
+// reply answers a request OpenCode waits on.
+func (s *session) reply(c *client, path string, body any) {
 	ctx, cancel := context.WithTimeout(context.Background(), controlTimeout)
 	defer cancel()
-	if err := c.call(ctx, "POST", "/permission/"+id+"/reply", map[string]string{"reply": "once"}, nil); err != nil {
-		s.log.Warn("permission reply", "error", err)
+	if err := c.call(ctx, "POST", path, body, nil); err != nil {
+		s.log.Warn("reply to opencode", "path", path, "error", err)
 	}
 }

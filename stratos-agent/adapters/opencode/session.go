@@ -169,20 +169,12 @@ func (s *session) commit(st *startup, sid string, m model, obs *observer) error 
 }
 
 // checkServer surfaces an invalid configuration (OpenCode keeps serving
-// and answers every instance route with 400 ConfigInvalidError) and
-// refuses a model the server does not know, before any prompt: the
-// selector may then try the next candidate. Only provider and model IDs
+// and answers every instance route with 400 ConfigInvalidError, the
+// provider list included) and refuses a model the server does not know,
+// before any prompt: the selector may then try the next candidate. Only provider and model IDs
 // are decoded from /config/providers (the answer also carries provider
 // keys; it is never logged).
 func (s *session) checkServer(ctx context.Context, c *client, m model) error {
-	if err := c.call(ctx, "GET", "/config", nil, nil); err != nil {
-		var he *httpError
-		if errors.As(err, &he) && he.Status == 400 {
-			return agentproto.Errorf(agentproto.CodeConfiguration, "agent %q: harness opencode refused its configuration: %v", s.spec.Name, err).
-				WithDetails(map[string]any{"harness": Harness})
-		}
-		return s.initError("%v", err)
-	}
 	var doc struct {
 		Providers []struct {
 			ID     string               `json:"id"`
@@ -190,6 +182,11 @@ func (s *session) checkServer(ctx context.Context, c *client, m model) error {
 		} `json:"providers"`
 	}
 	if err := c.call(ctx, "GET", "/config/providers", nil, &doc); err != nil {
+		var he *httpError
+		if errors.As(err, &he) && he.Status == 400 {
+			return agentproto.Errorf(agentproto.CodeConfiguration, "agent %q: harness opencode refused its configuration: %v", s.spec.Name, err).
+				WithDetails(map[string]any{"harness": Harness})
+		}
 		return s.initError("%v", err)
 	}
 	for _, p := range doc.Providers {

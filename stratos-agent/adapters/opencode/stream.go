@@ -33,9 +33,10 @@ type props struct {
 	} `json:"status"`
 	// session.error
 	Error *apiError `json:"error"`
-	// permission.asked
-	ID         string `json:"id"`
-	Permission string `json:"permission"`
+	// permission.asked, question.asked
+	ID         string            `json:"id"`
+	Permission string            `json:"permission"`
+	Questions  []json.RawMessage `json:"questions"`
 }
 
 // messageInfo is a message's info (user or assistant).
