@@ -45,6 +45,9 @@ export type {
   AfterToolCallResult,
   TestScript,
   TestTurn,
+  TestCase,
+  TestWhen,
+  TestExpect,
   TestToolCall,
   TestAttempt,
 } from "./agent.js";
