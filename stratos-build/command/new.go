@@ -74,7 +74,7 @@ func runNew(ctx context.Context, cmd *cli.Command) error {
 	if err := writeScaffold(dir, files); err != nil {
 		return err
 	}
-	out := newOutput{Name: name, Root: string(root.Kind), Dir: dir, Files: []string{"package.json", "workflow.ts", "workflow.yaml"}}
+	out := newOutput{Name: name, Root: string(root.Kind), Dir: dir, Files: []string{"package.json", "workflow.ts", "workflow.yaml", scaffoldCasesFile}}
 	if cmd.Bool("json") {
 		return clierr.PrintJSON(cmd.Root().Writer, out)
 	}
@@ -112,7 +112,11 @@ func writeScaffold(dir string, files map[string]string) error {
 	}
 	defer os.RemoveAll(tmp)
 	for name, content := range files {
-		if err := os.WriteFile(filepath.Join(tmp, name), []byte(content), 0o644); err != nil {
+		path := filepath.Join(tmp, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return clierr.New("scaffold_failed", "write %s: %v", name, err)
+		}
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
 			return clierr.New("scaffold_failed", "write %s: %v", name, err)
 		}
 	}
@@ -125,9 +129,24 @@ func writeScaffold(dir string, files map[string]string) error {
 	return nil
 }
 
+// scaffoldCasesFile holds the scaffold's test case: `stratos test <name>`
+// passes as it stands.
+const scaffoldCasesFile = "tests/cases.yaml"
+
+const scaffoldCases = `# Test cases: stratos test runs each as a full run and checks what it expects
+# (docs/testing.md). Agents can be switched to the test harness per case with
+# scripts: {<configId>: {file: tests/scripts/<configId>.yaml}}.
+cases:
+  - name: greets by name
+    input: {name: Ada}
+    expect:
+      output: {greeting: "Hello, Ada."}
+`
+
 func scaffoldFiles(name string) map[string]string {
 	title := strings.ReplaceAll(name, "-", " ")
 	return map[string]string{
+		scaffoldCasesFile: scaffoldCases,
 		"workflow.yaml": fmt.Sprintf(`name: %s
 # One paragraph, at most 200 characters: what the workflow does.
 shortDescription: Greets someone by name (replace with what %s does).
