@@ -1,5 +1,5 @@
 // parallel and pipeline: barriers over async work with a concurrency limit,
-// for fan-out code. They keep the spec's admission rules: each running thunk
+// for fan-out code. They respect admission (docs/agents.md): each running thunk
 // (or item) is one unit of work, so a concurrency no larger than
 // agents.maxOutstanding never makes an agent call fail admission, where a
 // Promise.all over more agents than that would.
