@@ -129,6 +129,9 @@ func (h *Host) newAdapter(ctx context.Context, spec adapter.Spec, s *session, k 
 }
 
 func (h *Host) candidatesOf(ctx context.Context, spec adapter.Spec, name string) ([]candidate, error) {
+	if err := checkProvider(spec); err != nil {
+		return nil, err
+	}
 	if spec.Harness != "" {
 		return explicitCandidates(spec.Harness, spec.Models), nil
 	}

@@ -18,12 +18,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/stratoscli/stratos/shared/clierr"
-)
-
-// Error codes (exit 2).
-const (
-	CodeInputInvalid     = "input_invalid"
-	CodeOverridesInvalid = "overrides_invalid"
+	"github.com/stratoscli/stratos/shared/contract/runapi"
 )
 
 // ReadInput returns the JSON document --input names: "" means {} (no
@@ -35,10 +30,10 @@ func ReadInput(value string, stdin io.Reader) (json.RawMessage, error) {
 	}
 	data, source, err := read("--input", value, stdin, true)
 	if err != nil {
-		return nil, clierr.Usage(CodeInputInvalid, "%v", err).Wrap(err)
+		return nil, clierr.Usage(runapi.CodeInputInvalid, "%v", err).Wrap(err)
 	}
 	if err := checkJSON(data); err != nil {
-		return nil, clierr.Usage(CodeInputInvalid, "%s is not valid JSON: %v", source, err).Wrap(err).
+		return nil, clierr.Usage(runapi.CodeInputInvalid, "%s is not valid JSON: %v", source, err).Wrap(err).
 			WithDetails(map[string]any{"source": source})
 	}
 	return compact(data), nil
@@ -54,7 +49,7 @@ func ReadOverrides(value string) (json.RawMessage, error) {
 	}
 	data, source, err := read("--overrides", value, nil, false)
 	if err != nil {
-		return nil, clierr.Usage(CodeOverridesInvalid, "%v", err).Wrap(err)
+		return nil, clierr.Usage(runapi.CodeOverridesInvalid, "%v", err).Wrap(err)
 	}
 	if isYAMLFile(value) {
 		if data, err = yamlToJSON(data); err != nil {
@@ -63,11 +58,11 @@ func ReadOverrides(value string) (json.RawMessage, error) {
 		}
 	}
 	if err := checkJSON(data); err != nil {
-		return nil, clierr.Usage(CodeOverridesInvalid, "%s is not valid JSON: %v", source, err).Wrap(err).
+		return nil, clierr.Usage(runapi.CodeOverridesInvalid, "%s is not valid JSON: %v", source, err).Wrap(err).
 			WithDetails(map[string]any{"source": source})
 	}
 	if problem := OverridesProblem(data); problem != "" {
-		return nil, clierr.Usage(CodeOverridesInvalid, "%s: %s", source, problem).
+		return nil, clierr.Usage(runapi.CodeOverridesInvalid, "%s: %s", source, problem).
 			WithDetails(map[string]any{"source": source})
 	}
 	return compact(data), nil
@@ -216,7 +211,7 @@ func CheckOverrideTargets(overrides json.RawMessage, workflow string, agents any
 	if list == "" {
 		list = "none"
 	}
-	return clierr.Usage(CodeOverridesInvalid, "--overrides: workflow %q declares no agent configuration %s (known: %s)",
+	return clierr.Usage(runapi.CodeOverridesInvalid, "--overrides: workflow %q declares no agent configuration %s (known: %s)",
 		workflow, strings.Join(unknown, ", "), list).WithDetails(map[string]any{"unknown": unknown, "known": known})
 }
 
