@@ -53,7 +53,7 @@ func ReadOverrides(value string) (json.RawMessage, error) {
 	}
 	if isYAMLFile(value) {
 		if data, err = yamlToJSON(data); err != nil {
-			return nil, clierr.Usage(CodeOverridesInvalid, "%s is not a valid YAML document: %v", source, err).Wrap(err).
+			return nil, clierr.Usage(runapi.CodeOverridesInvalid, "%s is not a valid YAML document: %v", source, err).Wrap(err).
 				WithDetails(map[string]any{"source": source})
 		}
 	}

@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/stratoscli/stratos/shared/contract/runapi"
 )
 
 func TestReadOverridesFromYAMLFile(t *testing.T) {
@@ -43,7 +45,7 @@ func TestReadOverridesYAMLErrors(t *testing.T) {
 				t.Fatal(err)
 			}
 			_, err := ReadOverrides("@" + path)
-			assertUsage(t, err, CodeOverridesInvalid, []string{"--overrides @" + path, c.want})
+			assertUsage(t, err, runapi.CodeOverridesInvalid, []string{"--overrides @" + path, c.want})
 		})
 	}
 }
