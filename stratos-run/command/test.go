@@ -15,6 +15,8 @@ import (
 
 	"github.com/stratoscli/stratos/shared/cliapp"
 	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/contract/discoverapi"
+	"github.com/stratoscli/stratos/shared/contract/runapi"
 	"github.com/stratoscli/stratos/shared/discovery"
 	"github.com/stratoscli/stratos/shared/logging"
 	"github.com/stratoscli/stratos/shared/roots"
@@ -22,12 +24,6 @@ import (
 	"github.com/stratoscli/stratos/stratos-run/preparation"
 	"github.com/stratoscli/stratos/stratos-run/runs"
 	"github.com/stratoscli/stratos/stratos-run/testcases"
-)
-
-// Error codes of stratos test (exit 2).
-const (
-	CodeTestCasesInvalid = "test_cases_invalid"
-	CodeNoTestCases      = "no_test_cases"
 )
 
 func testCommand() *cli.Command {
@@ -87,7 +83,7 @@ func testWorkflows(ctx context.Context, cmd *cli.Command) error {
 	root := cmd.Root()
 	cwd, err := os.Getwd()
 	if err != nil {
-		return clierr.New("cwd_unreadable", "read the working directory: %v", err).Wrap(err)
+		return clierr.New(discoverapi.CodeCwdUnreadable, "read the working directory: %v", err).Wrap(err)
 	}
 	suites, err := findSuites(cwd, cmd.Args().First(), cmd.String("case"))
 	if err != nil {
@@ -135,11 +131,11 @@ func findSuites(cwd, arg, only string) ([]suite, error) {
 	} else {
 		rs, err := roots.Resolve(cwd, roots.OnlyProject)
 		if err != nil {
-			return nil, clierr.New("root_unreadable", "%v", err).Wrap(err)
+			return nil, clierr.New(discoverapi.CodeRootUnreadable, "%v", err).Wrap(err)
 		}
 		cat, err := discovery.Load(rs)
 		if err != nil {
-			return nil, clierr.New("root_unreadable", "%v", err).Wrap(err)
+			return nil, clierr.New(discoverapi.CodeRootUnreadable, "%v", err).Wrap(err)
 		}
 		for _, w := range cat.Workflows() {
 			found = append(found, suite{workflow: w.Manifest.Name, dir: w.Dir})
@@ -149,7 +145,7 @@ func findSuites(cwd, arg, only string) ([]suite, error) {
 	for _, s := range found {
 		cases, err := testcases.Load(s.dir)
 		if err != nil {
-			return nil, clierr.Usage(CodeTestCasesInvalid, "%s: %v", s.dir, err).Wrap(err)
+			return nil, clierr.Usage(runapi.CodeTestCasesInvalid, "%s: %v", s.dir, err).Wrap(err)
 		}
 		if only != "" {
 			cases = named(cases, only)
@@ -167,7 +163,7 @@ func findSuites(cwd, arg, only string) ([]suite, error) {
 		if only != "" {
 			what = fmt.Sprintf("no test case is named %q", only)
 		}
-		return nil, clierr.Usage(CodeNoTestCases, "%s; docs/testing.md describes the format", what)
+		return nil, clierr.Usage(runapi.CodeNoTestCases, "%s; docs/testing.md describes the format", what)
 	}
 	return out, nil
 }

@@ -32,10 +32,10 @@ func TestLoadReadsCaseFilesOnly(t *testing.T) {
 
 func TestLoadRejects(t *testing.T) {
 	for content, want := range map[string]string{
-		"cases:\n  - input: {}\n":                        "cases[0]: name is required",
-		"cases:\n  - name: a\n  - name: a\n":             `case "a" is also in`,
-		"cases:\n  - name: a\n    expected: {}\n":        `unknown field "expected"`,
-		"turns:\n  - reply: x\n":                         "harness scripts belong in tests/scripts/",
+		"cases:\n  - input: {}\n":                       "cases[0]: name is required",
+		"cases:\n  - name: a\n  - name: a\n":            `case "a" is also in`,
+		"cases:\n  - name: a\n    expected: {}\n":       `unknown field "expected"`,
+		"turns:\n  - reply: x\n":                        "harness scripts belong in tests/scripts/",
 		"cases:\n  - name: a\n    expect: {calls: x}\n": "cannot unmarshal",
 	} {
 		dir := t.TempDir()
