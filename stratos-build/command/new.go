@@ -25,8 +25,8 @@ func newWorkflowCommand() *cli.Command {
 		UsageText: "stratos new <name> [--user] [--json]",
 		Description: cliapp.Lines(
 			"Creates <root>/<name>/ with workflow.yaml, workflow.ts (strict Zod input and output,",
-			"a run that returns a value) and package.json (no dependencies: the root's Zod serves",
-			"every workflow). The root is the",
+			"a run that returns a value), package.json (no dependencies: the root's Zod serves",
+			"every workflow) and tests/cases.yaml (one case that `stratos test` passes). The root is the",
 			"project root (./.stratos/workflows/ when the working directory is not in a project",
 			"yet) or, with --user, ~/.stratos/workflows/. Refuses an existing directory or a name",
 			"already taken in that root.",
@@ -80,7 +80,7 @@ func runNew(ctx context.Context, cmd *cli.Command) error {
 	if cmd.Bool("json") {
 		return clierr.PrintJSON(cmd.Root().Writer, out)
 	}
-	fmt.Fprintf(cmd.Root().Writer, "created %s\nbuild it:  stratos build %s\nrun it:    stratos run %s --input '{\"name\":\"Ada\"}'\n", dir, name, name)
+	fmt.Fprintf(cmd.Root().Writer, "created %s\nbuild it:  stratos build %s\nrun it:    stratos run %s --input '{\"name\":\"Ada\"}'\ntest it:   stratos test %s\n", dir, name, name, name)
 	return nil
 }
 
