@@ -42,6 +42,7 @@ var Routes = map[string]Route{
 	"runs":     {Tool: "stratos-run", Usage: "list, show, follow and stop runs (stale running records become crashed)"},
 	"tools":    {Tool: "stratos-agent", Usage: "list the built-in tool names of each harness"},
 	"provider": {Tool: "stratos-agent", Usage: "diagnose a local model provider (provider status ollama)"},
+	"mcp":      {Tool: "stratos-agent", Usage: "serve the project's workflows to coding agents over MCP (mcp serve)"},
 	"worktree": {Tool: "stratos-worktree", Nested: true, Usage: "manage git worktrees for agents"},
 	"models":   {Tool: "stratos-models", Nested: true, Usage: "look up the model catalog and harness candidates"},
 }
