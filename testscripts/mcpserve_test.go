@@ -31,3 +31,8 @@ func TestMCPServe(t *testing.T) {
 	}
 	testscript.Run(t, p)
 }
+
+// TestSkill runs testdata/skill: `stratos skill install` and `show`.
+func TestSkill(t *testing.T) {
+	testscript.Run(t, params(t, "skill"))
+}

@@ -13,6 +13,7 @@ import (
 	"github.com/stratoscli/stratos/shared/contract/agentapi"
 	"github.com/stratoscli/stratos/shared/version"
 	"github.com/stratoscli/stratos/stratos-agent/mcpserve"
+	"github.com/stratoscli/stratos/stratos-agent/skill"
 	"github.com/stratoscli/stratos/stratos-agent/tools"
 )
 
@@ -37,6 +38,7 @@ func newCommand() *cli.Command {
 			toolsCommand(),
 			providerCommand(),
 			{Name: "mcp", Usage: "serve workflows to coding agents over MCP", Commands: []*cli.Command{mcpserve.Command()}},
+			skill.Command(),
 		},
 	}
 }

@@ -24,8 +24,8 @@ const (
 	CodeListenNotLoopback = "listen_not_loopback"
 	// CodeListenFailed: `stratos mcp serve --http` cannot listen there.
 	CodeListenFailed = "listen_failed"
-	// CodeSkillTargetInvalid: `stratos skill install` was given no harness,
-	// or more than one, or more than one location.
+	// CodeSkillTargetInvalid: `stratos skill install` was given both
+	// --project and --user.
 	CodeSkillTargetInvalid = "skill_target_invalid"
 	// CodeSkillWriteFailed: `stratos skill install` could not write the skill.
 	CodeSkillWriteFailed = "skill_write_failed"
@@ -40,7 +40,7 @@ func Codes() []errcode.Code {
 		errcode.Usage(CodeInputValidation, "`stratos mcp serve` run_workflow: the input does not match the workflow's input schema; `details.issues` lists every failing field"),
 		errcode.Usage(CodeListenNotLoopback, "`stratos mcp serve --http`: the address is not host:port with a loopback host (127.0.0.1, ::1, localhost)"),
 		errcode.Failed(CodeListenFailed, "`stratos mcp serve --http`: the address cannot be listened on (in use, no such interface)"),
-		errcode.Usage(CodeSkillTargetInvalid, "`stratos skill install`: not exactly one harness flag, or both --project and --user"),
+		errcode.Usage(CodeSkillTargetInvalid, "`stratos skill install`: both --project and --user"),
 		errcode.Failed(CodeSkillWriteFailed, "`stratos skill install`: the skill's directory or files cannot be written; `details.path` names it"),
 		errcode.Usage(CodeOllamaHostInvalid, "`stratos provider status ollama`: OLLAMA_HOST is not an HTTP(S) origin without credentials, path, query or fragment"),
 	}
