@@ -16,7 +16,6 @@ import (
 	"github.com/stratoscli/stratos/shared/contract/discoverapi"
 	"github.com/stratoscli/stratos/shared/discovery"
 	"github.com/stratoscli/stratos/shared/roots"
-	"github.com/stratoscli/stratos/shared/toolchain"
 )
 
 func newWorkflowCommand() *cli.Command {
@@ -26,7 +25,8 @@ func newWorkflowCommand() *cli.Command {
 		UsageText: "stratos new <name> [--user] [--json]",
 		Description: cliapp.Lines(
 			"Creates <root>/<name>/ with workflow.yaml, workflow.ts (strict Zod input and output,",
-			"a run that returns a value) and package.json (the pinned Zod). The root is the",
+			"a run that returns a value) and package.json (no dependencies: the root's Zod serves",
+			"every workflow). The root is the",
 			"project root (./.stratos/workflows/ when the working directory is not in a project",
 			"yet) or, with --user, ~/.stratos/workflows/. Refuses an existing directory or a name",
 			"already taken in that root.",
@@ -159,14 +159,13 @@ export default workflow({
   },
 });
 `,
+		// No zod of its own: the root's (installed with the SDK) serves every
+		// workflow, where a copy per workflow costs megabytes and seconds.
 		"package.json": fmt.Sprintf(`{
   "name": %q,
   "private": true,
-  "type": "module",
-  "dependencies": {
-    "zod": %q
-  }
+  "type": "module"
 }
-`, name, toolchain.ZodVersion),
+`, name),
 	}
 }
