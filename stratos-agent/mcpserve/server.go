@@ -74,6 +74,7 @@ func (s *Server) addTools() error {
 		addTool(s.mcp, &mcp.Tool{Name: "describe_workflow",
 			Description: "Describe a workflow: its manual and the JSON Schemas of its input and output. Builds it first when it is not fresh."},
 			func(ctx context.Context, _ *mcp.CallToolRequest, in NameInput) (Description, error) {
+				defer s.resyncAfter(ctx)
 				return s.st.describe(ctx, in.Name)
 			}),
 		addTool(s.mcp, &mcp.Tool{Name: "run_workflow",
@@ -94,6 +95,14 @@ func (s *Server) addTools() error {
 				return s.st.stop(ctx, in.ID)
 			}),
 	)
+}
+
+// resyncAfter is deferred by the tools that may build: with
+// --tools-per-workflow, the wf_<name> tools follow the builds they made.
+func (s *Server) resyncAfter(ctx context.Context) {
+	if s.opts.ToolsPerWorkflow {
+		s.syncWorkflowTools(context.WithoutCancel(ctx))
+	}
 }
 
 func firstErr(errs ...error) error {
@@ -124,12 +133,10 @@ func (s *Server) runLogs(ctx context.Context, _ *mcp.CallToolRequest, in LogsInp
 // runWorkflow describes the workflow (building it when it is not fresh),
 // checks the input against its input schema, and only then runs it.
 func (s *Server) runWorkflow(ctx context.Context, req *mcp.CallToolRequest, in RunInput) (RunResult, error) {
+	defer s.resyncAfter(ctx)
 	d, err := s.st.describe(ctx, in.Name)
 	if err != nil {
 		return RunResult{}, err
-	}
-	if s.opts.ToolsPerWorkflow {
-		defer s.syncWorkflowTools(context.WithoutCancel(ctx))
 	}
 	input, err := checkInput(d, in.Input)
 	if err != nil {
