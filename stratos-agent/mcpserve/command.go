@@ -50,6 +50,7 @@ func serve(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
+	defer s.Close()
 	if addr == "" {
 		return quietEOF(s.MCP().Run(ctx, &mcp.StdioTransport{}))
 	}

@@ -111,3 +111,16 @@ func TestToolsHaveInputAndOutputSchemas(t *testing.T) {
 		t.Errorf("tools: %s", got)
 	}
 }
+
+// A closed server starts no run: Close has cancelled everything it will
+// wait for.
+func TestClosedServerStartsNoRun(t *testing.T) {
+	s, err := New(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	if s.admit() {
+		t.Fatal("a closed server admitted a run")
+	}
+}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/stratoscli/stratos/shared/clierr"
 	"github.com/stratoscli/stratos/shared/contract/agentapi"
+	"github.com/stratoscli/stratos/shared/contract/errcode"
 	"github.com/stratoscli/stratos/shared/jsonvalidate"
 	"github.com/stratoscli/stratos/shared/version"
 )
@@ -37,6 +38,15 @@ type Server struct {
 
 	mu      sync.Mutex
 	wfTools map[string]bool // names of the wf_<name> tools offered now
+
+	// closing is cancelled by Close; every run the server started ends
+	// with it, and running counts them until they have. runMu orders
+	// starting a run against Close.
+	runMu   sync.Mutex
+	closed  bool
+	closing context.Context
+	close   context.CancelFunc
+	running sync.WaitGroup
 }
 
 // instructions tell the client's model what the server is for.
@@ -47,6 +57,7 @@ const instructions = "Stratos runs workflows of AI coding agents written in Type
 // New returns a server with its tools registered.
 func New(opts Options) (*Server, error) {
 	s := &Server{st: stratos{stderr: opts.Stderr}, opts: opts, wfTools: map[string]bool{}}
+	s.closing, s.close = context.WithCancel(context.Background())
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "stratos", Version: version.Version},
 		&mcp.ServerOptions{Instructions: instructions, Capabilities: &mcp.ServerCapabilities{
 			Tools: &mcp.ToolCapabilities{ListChanged: opts.ToolsPerWorkflow},
@@ -58,6 +69,28 @@ func New(opts Options) (*Server, error) {
 		s.syncWorkflowTools(context.Background())
 	}
 	return s, nil
+}
+
+// Close cancels the runs the server started (SIGTERM, as Ctrl-C) and waits
+// until they have ended, so that none outlives the server and each records
+// how it ended.
+func (s *Server) Close() {
+	s.runMu.Lock()
+	s.closed = true
+	s.runMu.Unlock()
+	s.close()
+	s.running.Wait()
+}
+
+// admit counts a run about to start; false once the server is closing.
+func (s *Server) admit() bool {
+	s.runMu.Lock()
+	defer s.runMu.Unlock()
+	if s.closed {
+		return false
+	}
+	s.running.Add(1)
+	return true
 }
 
 // MCP returns the server to connect transports to.
@@ -148,6 +181,13 @@ func (s *Server) runWorkflow(ctx context.Context, req *mcp.CallToolRequest, in R
 			return RunResult{}, errorf("encode the overrides: %v", err)
 		}
 	}
+	if !s.admit() {
+		return RunResult{}, clierr.New(errcode.CodeInterrupted, "the server is shutting down; %s was not started", in.Name)
+	}
+	defer s.running.Done()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	defer context.AfterFunc(s.closing, cancel)()
 	return s.st.run(ctx, in.Name, input, overrides, progress(ctx, req))
 }
 
