@@ -23,6 +23,7 @@ import (
 	models "github.com/stratoscli/stratos/stratos-models/command"
 	run "github.com/stratoscli/stratos/stratos-run/command"
 	worktree "github.com/stratoscli/stratos/stratos-worktree/command"
+	"github.com/stratoscli/stratos/testscripts/internal/mcpdrive"
 )
 
 type mainFunc func(args []string) int
@@ -37,6 +38,7 @@ func TestMain(m *testing.M) {
 		"stratos-agent":    func(a []string) int { return agent.Main(a, os.Stdin, os.Stdout, os.Stderr) },
 		"stratos-worktree": func(a []string) int { return worktree.Main(a, os.Stdin, os.Stdout, os.Stderr) },
 		"stratos-models":   func(a []string) int { return models.Main(a, os.Stdin, os.Stdout, os.Stderr) },
+		"mcpdrive":         func(a []string) int { return mcpdrive.Main(a, os.Stdout, os.Stderr) },
 	}
 	cmds := make(map[string]func(), len(tools))
 	for name, f := range tools {
