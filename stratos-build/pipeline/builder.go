@@ -159,10 +159,9 @@ func (b *Builder) reuse(ctx context.Context, w *discovery.Workflow) *Result {
 
 func (b *Builder) build(ctx context.Context, w *discovery.Workflow, children map[string]*Result) *Result {
 	b.Log.Info("building", "workflow", w.Manifest.Name, "reason", b.Root.StaleReason(w, b.sdkCurrent()))
-	// Nothing may claim "built" while the build is under way or if it fails.
-	if err := freshness.RemoveRecord(w.Dir); err != nil {
-		return failed(w, ReasonInternal, message("remove the old build record of %s: %v", w.Manifest.Name, err))
-	}
+	// The previous dist/ and record stay until the new build has fully
+	// succeeded (see staging): the record's key is not the current one, so
+	// it cannot pass for a build of what is being built now.
 	b.enter(PhasePrepare, w)
 	if fail := b.validateAgentConfig(ctx, w); fail != nil {
 		return fail
@@ -186,15 +185,31 @@ func (b *Builder) build(ctx context.Context, w *discovery.Workflow, children map
 	if _, err := os.Stat(entry); err != nil {
 		return failed(w, ReasonEntrypointNotFound, message("entrypoint %s not found (set entrypoint in %s/workflow.yaml, default workflow.ts)", entry, w.Dir))
 	}
-	if fail := b.compile(ctx, w, entry); fail != nil {
+	out, err := newStaging(w.Dir)
+	if err != nil {
+		return failed(w, ReasonInternal, message("%v", err))
+	}
+	r := b.buildInto(ctx, w, children, entry, out)
+	if r.Failed() {
+		out.discard()
+		return r
+	}
+	if err := out.commit(); err != nil {
+		out.discard()
+		return failed(w, ReasonInternal, message("%v", err))
+	}
+	b.Log.Info("built", "workflow", w.Manifest.Name)
+	return r
+}
+
+// buildInto compiles w into the staging directory, loads its definition
+// from there, writes its wrapper and, last, its build record.
+func (b *Builder) buildInto(ctx context.Context, w *discovery.Workflow, children map[string]*Result, entry string, out *staging) *Result {
+	if fail := b.compile(ctx, w, entry, out.dir); fail != nil {
 		return fail
 	}
-	def, fail := b.loadDefinition(ctx, w)
+	def, fail := b.loadDefinitionFrom(ctx, w, out.entry(w.Manifest.Entrypoint))
 	if fail != nil {
-		if ctx.Err() != nil {
-			// Interrupted: no compiled output without its build record.
-			_ = os.RemoveAll(filepath.Join(w.Dir, "dist"))
-		}
 		return fail
 	}
 	wrapperSHA, fail := b.writeWrapper(w, def)
@@ -203,10 +218,10 @@ func (b *Builder) build(ctx context.Context, w *discovery.Workflow, children map
 	}
 	// Step 8: the record, computed from the files as they are now (npm may
 	// have written a lock file, metadata may have gained "type").
-	return b.writeRecord(w, children, def, wrapperSHA)
+	return b.writeRecord(w, children, def, wrapperSHA, out.dir)
 }
 
-func (b *Builder) writeRecord(w *discovery.Workflow, children map[string]*Result, def *sdk.Definition, wrapperSHA string) *Result {
+func (b *Builder) writeRecord(w *discovery.Workflow, children map[string]*Result, def *sdk.Definition, wrapperSHA, outDir string) *Result {
 	// A new Scanner: the record must hold the files as they are now, not
 	// as discovery read them before the build.
 	src, err := freshness.NewScanner(b.Root.Root.Dir).Sources(w.Dir)
@@ -227,10 +242,9 @@ func (b *Builder) writeRecord(w *discovery.Workflow, children map[string]*Result
 		FormatVersion: freshness.RecordFormat, Name: w.Manifest.Name, Key: key, Parts: parts,
 		Entry: entry, WrapperSHA256: wrapperSHA, OutputSchema: def.Output, BuiltAt: time.Now().UTC(),
 	}
-	if err := freshness.WriteRecord(w.Dir, rec); err != nil {
+	if err := freshness.WriteRecordInto(outDir, rec); err != nil {
 		return failed(w, ReasonInternal, message("%v", err))
 	}
-	b.Log.Info("built", "workflow", w.Manifest.Name)
 	return &Result{Name: w.Manifest.Name, Dir: w.Dir, Status: StatusBuilt, Diagnostics: []Diagnostic{}, Key: key, Definition: def, CompiledEntry: entry}
 }
 

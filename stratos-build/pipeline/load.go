@@ -22,13 +22,19 @@ func (b *Builder) LoadDefinition(ctx context.Context, w *discovery.Workflow) (*s
 // module is evaluated; run is never called) and checks the schema
 // conventions.
 func (b *Builder) loadDefinition(ctx context.Context, w *discovery.Workflow) (*sdk.Definition, *Result) {
+	entry := filepath.Join(w.Dir, filepath.FromSlash(freshness.CompiledEntry(w.Dir, w.Manifest.Entrypoint)))
+	return b.loadDefinitionFrom(ctx, w, entry)
+}
+
+// loadDefinitionFrom is loadDefinition of the compiled entry at entry (a
+// build loads from its staging directory).
+func (b *Builder) loadDefinitionFrom(ctx context.Context, w *discovery.Workflow, entry string) (*sdk.Definition, *Result) {
 	b.enter(PhaseToolchain, w)
 	tc, err := b.toolchain(ctx)
 	if err != nil {
 		return nil, failed(w, ReasonToolchain, errorDiagnostic(err))
 	}
 	b.enter(PhaseLoad, w)
-	entry := filepath.Join(w.Dir, filepath.FromSlash(freshness.CompiledEntry(w.Dir, w.Manifest.Entrypoint)))
 	limit := b.definitionTimeout()
 	loadCtx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
