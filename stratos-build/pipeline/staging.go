@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"golang.org/x/sys/unix"
 
@@ -91,4 +92,16 @@ func (s *staging) commit() error {
 	}
 	s.discard()
 	return nil
+}
+
+// asDist rewrites the staging directory's path in r's diagnostics to the
+// dist/ it was meant to become: a module that fails to load is reported
+// where the user will look for it, not in a directory that is gone.
+func (s *staging) asDist(r *Result) *Result {
+	dist := filepath.Join(s.wfDir, "dist")
+	for i, d := range r.Diagnostics {
+		r.Diagnostics[i].Message = strings.ReplaceAll(d.Message, s.dir, dist)
+		r.Diagnostics[i].File = strings.ReplaceAll(d.File, s.dir, dist)
+	}
+	return r
 }
