@@ -73,10 +73,8 @@ func (b *Builder) PrepareBatch(ctx context.Context, ws []*discovery.Workflow) {
 			break
 		}
 	}
-	if ctx.Err() == nil && !b.compileTogether(ctx, jobs) {
-		for _, j := range jobs {
-			j.fail = b.compile(ctx, j.w, j.entry, j.out.dir)
-		}
+	if ctx.Err() == nil {
+		b.compileJobs(ctx, jobs, true)
 	}
 	if ctx.Err() == nil {
 		b.loadAll(ctx, jobs)
@@ -136,25 +134,71 @@ func wrapperNameClash(root *discovery.Root, w *discovery.Workflow) bool {
 	return wrappergen.TypeNameClash(w.Manifest.Name, sortedKeys(root.Workflows)) != ""
 }
 
+// compileJobs compiles jobs together when they are several, else alone.
+// When a shared run fails on type errors, the jobs whose closure holds a
+// file with an error are compiled alone (for their own, verbatim
+// diagnostics) and the others together again, once; after that, alone.
+func (b *Builder) compileJobs(ctx context.Context, jobs []*batchJob, retry bool) {
+	if len(jobs) >= 2 {
+		ok, errorFiles := b.compileTogether(ctx, jobs)
+		if ok || ctx.Err() != nil {
+			return
+		}
+		if retry && len(errorFiles) > 0 {
+			var suspects, clean []*batchJob
+			for _, j := range jobs {
+				if j.touches(errorFiles) {
+					suspects = append(suspects, j)
+				} else {
+					clean = append(clean, j)
+				}
+			}
+			if len(clean) > 0 && len(suspects) > 0 {
+				b.compileAlone(ctx, suspects)
+				b.compileJobs(ctx, clean, false)
+				return
+			}
+		}
+	}
+	b.compileAlone(ctx, jobs)
+}
+
+// compileAlone compiles each job in its own tsc run.
+func (b *Builder) compileAlone(ctx context.Context, jobs []*batchJob) {
+	for _, j := range jobs {
+		if ctx.Err() != nil {
+			return
+		}
+		j.fail = b.compile(ctx, j.w, j.entry, j.out.dir)
+	}
+}
+
+// touches reports whether j's closure holds one of files (root-relative).
+func (j *batchJob) touches(files map[string]bool) bool {
+	for _, f := range j.closure {
+		if files[f] {
+			return true
+		}
+	}
+	return false
+}
+
 // compileTogether compiles every job in one tsc run into a scratch
 // directory and copies each job's closure into its staging directory. It
-// reports false when the run failed (type errors included): the caller
-// then compiles the jobs one by one.
-func (b *Builder) compileTogether(ctx context.Context, jobs []*batchJob) bool {
-	if len(jobs) < 2 {
-		return false
-	}
+// reports false when the run failed, with the root-relative files tsc
+// reported errors in.
+func (b *Builder) compileTogether(ctx context.Context, jobs []*batchJob) (bool, map[string]bool) {
 	b.enter(PhaseToolchain, jobs[0].w)
 	tc, err := b.toolchain(ctx)
 	if err != nil {
-		return false
+		return false, nil
 	}
 	b.enter(PhaseCompile, jobs[0].w)
 	root := b.Root.Root.Dir
 	removeGlob(filepath.Join(root, batchPrefix+"*")) // left by a killed build
 	scratch, err := os.MkdirTemp(root, batchPrefix)
 	if err != nil {
-		return false
+		return false, nil
 	}
 	defer os.RemoveAll(scratch)
 	names := make([]string, len(jobs))
@@ -169,17 +213,24 @@ func (b *Builder) compileTogether(ctx context.Context, jobs []*batchJob) bool {
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := procgroup.Run(cmd, procgroup.Options{}); err != nil {
-		if ctx.Err() == nil {
-			b.Log.Debug("shared compiler run failed; compiling one by one", "error", err)
+		if ctx.Err() != nil {
+			return false, nil
 		}
-		return false
+		b.Log.Debug("shared compiler run failed; compiling apart", "error", err)
+		files := map[string]bool{}
+		for _, d := range parseTscOutput(out.String()) {
+			if d.File != "" {
+				files[filepath.ToSlash(d.File)] = true
+			}
+		}
+		return false, files
 	}
 	for _, j := range jobs {
 		if err := copyEmitted(scratch, j.out.dir, j.closure); err != nil {
 			j.fail = failed(j.w, ReasonInternal, message("%v", err))
 		}
 	}
-	return true
+	return true, nil
 }
 
 // loadAll loads the definitions of the compiled jobs, in parallel up to
