@@ -111,6 +111,10 @@ func (s *Session) PrepareProject(ctx context.Context) (*Outcome, error) {
 			return clierr.New(discoverapi.CodeReadFailed, "%v", err)
 		}
 		b := s.builder(root)
+		b.PrepareBatch(ctx, root.Sorted())
+		if err := b.InterruptedError(ctx); err != nil {
+			return err
+		}
 		for _, w := range root.Sorted() {
 			b.Prepare(ctx, w)
 			if err := b.InterruptedError(ctx); err != nil {
