@@ -42,6 +42,7 @@ var Routes = map[string]Route{
 	"run":      {Tool: "stratos-run", Usage: "run a workflow and print its output JSON"},
 	"runs":     {Tool: "stratos-run", Usage: "list, show, follow and stop runs (stale running records become crashed)"},
 	"tools":    {Tool: "stratos-agent", Usage: "list the built-in tool names of each harness"},
+	"mcp":      {Tool: "stratos-agent", Usage: "inspect the MCP servers workflows declare (tools)"},
 	"worktree": {Tool: "stratos-worktree", Nested: true, Usage: "manage git worktrees for agents"},
 	"models":   {Tool: "stratos-models", Nested: true, Usage: "look up the model catalog and harness candidates"},
 }

@@ -24,13 +24,15 @@ func checkSyntax(value string) string {
 // Lookup returns an environment variable's value (os.LookupEnv).
 type Lookup func(name string) (string, bool)
 
-// MissingVariableError says a ${NAME} reference names an unset variable.
+// MissingVariableError says a ${NAME} reference names an unset or empty
+// variable (an empty credential is as good as none, and a script cannot
+// always unset a variable).
 type MissingVariableError struct {
 	Server, Field, Variable string
 }
 
 func (e *MissingVariableError) Error() string {
-	return fmt.Sprintf("%s: environment variable %s is not set (MCP server %q references it as ${%s})", e.Field, e.Variable, e.Server, e.Variable)
+	return fmt.Sprintf("%s: environment variable %s is not set or empty (MCP server %q references it as ${%s})", e.Field, e.Variable, e.Server, e.Variable)
 }
 
 // Resolve returns s with every ${NAME} reference replaced by the variable's
@@ -49,7 +51,7 @@ func (s Server) Resolve(workflowDir string, lookup Lookup) (Server, error) {
 			}
 			name := ref[2 : len(ref)-1]
 			v, ok := lookup(name)
-			if !ok && firstErr == nil {
+			if (!ok || v == "") && firstErr == nil {
 				firstErr = &MissingVariableError{Server: s.Name, Field: field, Variable: name}
 			}
 			return v

@@ -33,6 +33,7 @@ func newCommand() *cli.Command {
 			serveCommand(),
 			validateConfigCommand(),
 			toolsCommand(),
+			mcpCommand(),
 			{Name: "provider", Flags: []cli.Flag{cliapp.JSONFlag()}, Action: cliapp.NotImplemented("stratos provider")},
 		},
 	}
