@@ -44,6 +44,7 @@ func runBuild(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
+	s.Explicit = true
 	var out *pipeline.Outcome
 	if target != "" {
 		out, err = s.PrepareTarget(ctx, target)
