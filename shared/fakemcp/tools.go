@@ -11,6 +11,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -53,7 +54,12 @@ type tool struct {
 func schema(s string) json.RawMessage { return json.RawMessage(s) }
 
 func tools() []tool {
+	b := &barriers{waiting: map[string]*barrier{}}
 	return []tool{
+		{&mcp.Tool{
+			Name: "barrier", Description: "Answers once n calls with the same key are in flight together (proves calls run concurrently).",
+			InputSchema: schema(`{"type":"object","properties":{"key":{"type":"string"},"n":{"type":"integer","minimum":1}},"required":["key","n"]}`),
+		}, b.call},
 		{&mcp.Tool{
 			Name: "echo", Description: "Returns the text it is given.",
 			InputSchema: schema(`{"type":"object","properties":{"text":{"type":"string","description":"What to echo."}},"required":["text"],"additionalProperties":false}`),
@@ -84,6 +90,45 @@ func tools() []tool {
 			},"required":["query"],"additionalProperties":false}`),
 			OutputSchema: schema(`{"type":"object","properties":{"total":{"type":"integer"},"items":{"type":"array","items":{"type":"object","properties":{"id":{"type":"integer"},"title":{"type":"string"}},"required":["id","title"],"additionalProperties":false}}},"required":["total","items"],"additionalProperties":false}`),
 		}, searchIssues},
+	}
+}
+
+// barriers hold the calls of the barrier tool until their group is complete.
+type barriers struct {
+	mu      sync.Mutex
+	waiting map[string]*barrier
+}
+
+type barrier struct {
+	arrived int
+	done    chan struct{}
+}
+
+func (b *barriers) call(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	in, err := args[struct {
+		Key string
+		N   int
+	}](req)
+	if err != nil {
+		return nil, err
+	}
+	b.mu.Lock()
+	g := b.waiting[in.Key]
+	if g == nil {
+		g = &barrier{done: make(chan struct{})}
+		b.waiting[in.Key] = g
+	}
+	g.arrived++
+	if g.arrived == in.N {
+		close(g.done)
+		delete(b.waiting, in.Key)
+	}
+	b.mu.Unlock()
+	select {
+	case <-g.done:
+		return &mcp.CallToolResult{Content: text(fmt.Sprintf("%d calls met at %s", in.N, in.Key))}, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -78,7 +79,7 @@ func TestConnectNegotiatesModernAndLegacy(t *testing.T) {
 			for _, tool := range tools {
 				names = append(names, tool.Name)
 			}
-			if got := strings.Join(names, ","); got != "add,echo,fail,search-issues,slow" {
+			if got := strings.Join(names, ","); got != "add,barrier,echo,fail,search-issues,slow" {
 				t.Errorf("tools %s", got)
 			}
 			res, err := client.Session.CallTool(context.Background(), &mcp.CallToolParams{Name: "add", Arguments: map[string]any{"a": 2, "b": 3}})
@@ -93,24 +94,23 @@ func TestConnectNegotiatesModernAndLegacy(t *testing.T) {
 }
 
 func TestConcurrentCallsAndProgress(t *testing.T) {
-	var mu sync.Mutex
-	var progress []string
+	progress := make(chan string, 100)
 	client, err := Connect(context.Background(), httpServer(t, false), Options{Progress: func(p *mcp.ProgressNotificationParams) {
-		mu.Lock()
-		progress = append(progress, p.Message)
-		mu.Unlock()
+		progress <- p.Message
 	}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer client.Close()
+	// The barrier tool answers only when all four calls are in flight at
+	// once: serialized calls would never complete (the deadline fails them).
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
 	var wg sync.WaitGroup
 	errs := make(chan error, 4)
 	for range 4 {
 		wg.Go(func() {
-			params := &mcp.CallToolParams{Name: "slow", Arguments: map[string]any{"millis": 50, "steps": 2}}
-			params.SetProgressToken("p")
-			_, err := client.Session.CallTool(context.Background(), params)
+			_, err := client.Session.CallTool(ctx, &mcp.CallToolParams{Name: "barrier", Arguments: map[string]any{"key": "k", "n": 4}})
 			errs <- err
 		})
 	}
@@ -121,10 +121,21 @@ func TestConcurrentCallsAndProgress(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	if len(progress) != 8 {
-		t.Errorf("progress notifications %v, want 8", progress)
+	params := &mcp.CallToolParams{Name: "slow", Arguments: map[string]any{"millis": 20, "steps": 2}}
+	params.SetProgressToken("p")
+	if _, err := client.Session.CallTool(ctx, params); err != nil {
+		t.Fatal(err)
+	}
+	// Notifications are delivered apart from the result: wait for both.
+	for _, want := range []string{"step 1 of 2", "step 2 of 2"} {
+		select {
+		case got := <-progress:
+			if got != want {
+				t.Errorf("progress %q, want %q", got, want)
+			}
+		case <-ctx.Done():
+			t.Fatalf("no progress notification %q", want)
+		}
 	}
 }
 
