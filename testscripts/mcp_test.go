@@ -3,6 +3,7 @@ package testscripts
 import (
 	"context"
 	"net"
+	"os"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -12,7 +13,24 @@ import (
 
 // TestMCP covers MCP in workflows: declarations, `stratos mcp`, wrappers
 // and direct clients, against the test server (shared/fakemcp).
-func TestMCP(t *testing.T) { testscript.Run(t, withFakeMCP(params(t, "mcp"))) }
+func TestMCP(t *testing.T) {
+	p := withFakeMCP(params(t, "mcp"))
+	setup := p.Setup
+	p.Setup = func(env *testscript.Env) error {
+		if err := setup(env); err != nil {
+			return err
+		}
+		// Workflow builds install zod from the warm npm cache (as TestRun).
+		env.Setenv("npm_config_prefer_offline", "true")
+		if v := os.Getenv("NODE_EXTRA_CA_CERTS"); v != "" {
+			env.Setenv("NODE_EXTRA_CA_CERTS", v)
+		}
+		return nil
+	}
+	p.Cmds["lastrun"] = cmdRunLastRun
+	p.Cmds["pidgone"] = cmdRunPidGone
+	testscript.Run(t, p)
+}
 
 // withFakeMCP adds the fake MCP server commands to p:
 //

@@ -10,6 +10,8 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strconv"
+	"strings"
 	"syscall"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -20,7 +22,7 @@ import (
 // Main runs the server as a command (stratos-fakemcp in the acceptance
 // tests):
 //
-//	stratos-fakemcp [--legacy] [--name N]                  # stdio
+//	stratos-fakemcp [--legacy] [--name N] [--extra-tools-file F] [--pid-file P]   # stdio
 //	stratos-fakemcp --http --url-file F [--legacy] [--name N]
 //
 // With --http it listens on a free 127.0.0.1 port and writes its URL to F
@@ -32,12 +34,25 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	name := fs.String("name", "", "implementation name")
 	useHTTP := fs.Bool("http", false, "serve streamable HTTP on 127.0.0.1 instead of stdio")
 	urlFile := fs.String("url-file", "", "with --http: file to write the server URL to")
+	extraFile := fs.String("extra-tools-file", "", "file naming extra echo tools, one a line (absent: none)")
+	pidFile := fs.String("pid-file", "", "file to write the process ID to")
 	if err := fs.Parse(args[1:]); err != nil {
 		return 2
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	o := Options{Name: *name, Legacy: *legacy}
+	if *extraFile != "" {
+		if data, err := os.ReadFile(*extraFile); err == nil {
+			o.ExtraTools = strings.Fields(string(data))
+		}
+	}
+	if *pidFile != "" {
+		if err := atomicfile.WriteFile(*pidFile, []byte(strconv.Itoa(os.Getpid())+"\n"), atomicfile.Private); err != nil {
+			fmt.Fprintln(stderr, "stratos-fakemcp:", err)
+			return 1
+		}
+	}
 	var err error
 	if *useHTTP {
 		err = serveHTTP(ctx, o, *urlFile)

@@ -27,6 +27,9 @@ type Options struct {
 	Name string
 	// Legacy limits the server to the initialize-era protocol.
 	Legacy bool
+	// ExtraTools are more echo tools under these names: a test changes a
+	// server's tool list between two discoveries with them.
+	ExtraTools []string
 }
 
 // NewServer returns the test server with every tool.
@@ -42,6 +45,10 @@ func NewServer(o Options) *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: name, Version: "1.0.0"}, opts)
 	for _, t := range tools() {
 		s.AddTool(t.tool, t.handler)
+	}
+	for _, name := range o.ExtraTools {
+		s.AddTool(&mcp.Tool{Name: name, Description: "Returns the text it is given (an extra tool).",
+			InputSchema: schema(`{"type":"object","properties":{"text":{"type":"string"}},"required":["text"],"additionalProperties":false}`)}, echo)
 	}
 	return s
 }
