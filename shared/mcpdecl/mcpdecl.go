@@ -23,12 +23,6 @@ const (
 	TransportHTTP  = "http"
 )
 
-// Codes of the errors this package returns.
-const (
-	CodeInvalid    = "mcp_config_invalid" // a declaration is malformed
-	CodeEnvMissing = "mcp_env_missing"    // a ${NAME} reference names an unset variable
-)
-
 var namePattern = regexp.MustCompile(`^[a-z][a-z0-9_-]{0,63}$`)
 
 // Server is one declared MCP server, as written (references unresolved).

@@ -12,16 +12,12 @@ import (
 
 	"github.com/stratoscli/stratos/shared/cliapp"
 	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/contract/agentapi"
+	"github.com/stratoscli/stratos/shared/contract/discoverapi"
 	"github.com/stratoscli/stratos/shared/discovery"
 	"github.com/stratoscli/stratos/shared/mcpclient"
 	"github.com/stratoscli/stratos/shared/mcpdecl"
 	"github.com/stratoscli/stratos/shared/roots"
-)
-
-// Error codes of the stratos mcp commands.
-const (
-	codeMCPServerUnknown   = "mcp_server_unknown"
-	codeMCPDiscoveryFailed = "mcp_discovery_failed"
 )
 
 // mcpCommand is the `stratos mcp` group: commands about the MCP servers
@@ -64,7 +60,7 @@ func listMCPTools(ctx context.Context, cmd *cli.Command) error {
 	}
 	cwd, err := os.Getwd()
 	if err != nil {
-		return clierr.New("cwd_unreadable", "read working directory: %v", err)
+		return clierr.New(discoverapi.CodeCwdUnreadable, "read working directory: %v", err)
 	}
 	w, _, err := discovery.Resolve(cwd, cmd.Args().First(), roots.Both)
 	if err != nil {
@@ -77,7 +73,7 @@ func listMCPTools(ctx context.Context, cmd *cli.Command) error {
 	names := servers.Names()
 	if one := cmd.Args().Get(1); one != "" {
 		if _, ok := servers[one]; !ok {
-			return clierr.Usage(codeMCPServerUnknown, "workflow %s declares no MCP server %q (declared: %s)", w.Manifest.Name, one, orNone(names)).
+			return clierr.Usage(agentapi.CodeMCPServerUnknown, "workflow %s declares no MCP server %q (declared: %s)", w.Manifest.Name, one, orNone(names)).
 				WithDetails(map[string]any{"workflow": w.Manifest.Name, "server": one, "declared": names})
 		}
 		names = []string{one}
@@ -123,7 +119,7 @@ func declarationError(err error) error {
 	if !errors.As(err, &inv) {
 		return err
 	}
-	return clierr.Usage(mcpdecl.CodeInvalid, "%s", inv.Error()).WithDetails(map[string]any{"file": inv.File, "problems": inv.Problems})
+	return clierr.Usage(agentapi.CodeMCPConfigInvalid, "%s", inv.Error()).WithDetails(map[string]any{"file": inv.File, "problems": inv.Problems})
 }
 
 // discoveryError names the server that failed; an unset variable keeps its
@@ -137,9 +133,9 @@ func discoveryError(workflow string, err error) error {
 	var missing *mcpdecl.MissingVariableError
 	if errors.As(err, &missing) {
 		details["variable"] = missing.Variable
-		return clierr.New(mcpdecl.CodeEnvMissing, "workflow %s: %v", workflow, missing).WithDetails(details).Wrap(err)
+		return clierr.New(agentapi.CodeMCPEnvMissing, "workflow %s: %v", workflow, missing).WithDetails(details).Wrap(err)
 	}
-	return clierr.New(codeMCPDiscoveryFailed, "workflow %s: %v", workflow, err).WithDetails(details).Wrap(err)
+	return clierr.New(agentapi.CodeMCPDiscoveryFailed, "workflow %s: %v", workflow, err).WithDetails(details).Wrap(err)
 }
 
 func firstLine(s string) string {

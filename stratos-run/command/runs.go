@@ -17,6 +17,8 @@ import (
 
 	"github.com/stratoscli/stratos/shared/cliapp"
 	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/contract/errcode"
+	"github.com/stratoscli/stratos/shared/contract/runapi"
 	"github.com/stratoscli/stratos/shared/logging"
 	"github.com/stratoscli/stratos/stratos-run/records"
 	"github.com/stratoscli/stratos/stratos-run/runs"
@@ -101,7 +103,7 @@ func runsStopCommand() *cli.Command {
 func openStore() (*runs.Store, error) {
 	dir, err := records.Dir()
 	if err != nil {
-		return nil, clierr.New(runs.CodeRunsUnread, "%v", err).Wrap(err)
+		return nil, clierr.New(runapi.CodeRunsUnreadable, "%v", err).Wrap(err)
 	}
 	return &runs.Store{Dir: dir}, nil
 }
@@ -146,7 +148,7 @@ func listRuns(ctx context.Context, cmd *cli.Command) error {
 	}
 	f := runs.Filter{Status: cmd.String("status"), Workflow: cmd.String("workflow")}
 	if f.Status != "" && !slices.Contains(records.Statuses, f.Status) {
-		return clierr.Usage("usage", "unknown status %q: one of %s", f.Status, strings.Join(records.Statuses, ", "))
+		return clierr.Usage(errcode.CodeUsage, "unknown status %q: one of %s", f.Status, strings.Join(records.Statuses, ", "))
 	}
 	store, err := openStore()
 	if err != nil {
