@@ -22,7 +22,8 @@ type Server struct {
 	Name string `json:"-"`
 	// Type is the transport: "stdio" or "http" (streamable HTTP).
 	Type string `json:"type,omitempty"`
-	// Command, Args, Env and Cwd start a stdio server.
+	// Command, Args, Env and Cwd start a stdio server; Cwd is absolute, and
+	// empty unless workflow.yaml declares one.
 	Command string            `json:"command,omitempty"`
 	Args    []string          `json:"args,omitempty"`
 	Env     map[string]string `json:"env,omitempty"`
@@ -69,7 +70,14 @@ func Resolve(workflowDir string, names []string, lookup mcpdecl.Lookup) ([]Serve
 			}
 			return nil, e
 		}
-		out = append(out, Server{Name: name, Type: r.Transport, Command: r.Command, Args: r.Args, Env: r.Env, Cwd: r.Cwd, URL: r.URL, Headers: r.Headers})
+		s := Server{Name: name, Type: r.Transport, Command: r.Command, Args: r.Args, Env: r.Env, URL: r.URL, Headers: r.Headers}
+		// Only a declared cwd reaches the harness: without one, the harness
+		// starts the server where it starts its own tools (the agent's
+		// working directory), as it always has.
+		if d.Cwd != "" {
+			s.Cwd = r.Cwd
+		}
+		out = append(out, s)
 	}
 	return out, nil
 }

@@ -34,6 +34,9 @@ func TestOnlyTheSelectedServersInTheirOrder(t *testing.T) {
 		got[1].Name != "alpha" || got[1].Command != "/bin/alpha" || got[1].Args[0] != "-v" || got[1].Env["A"] != "1" {
 		t.Fatalf("servers %+v", got)
 	}
+	if got[1].Cwd != "" {
+		t.Errorf("alpha declares no cwd, got %q (the harness decides)", got[1].Cwd)
+	}
 	if none, err := FromWorkflow(dir, nil); err != nil || len(none) != 0 {
 		t.Fatalf("no selection: %v %v", none, err)
 	}
