@@ -22,7 +22,7 @@ import (
 // Main runs the server as a command (stratos-fakemcp in the acceptance
 // tests):
 //
-//	stratos-fakemcp [--legacy] [--name N] [--extra-tools-file F] [--pid-file P]   # stdio
+//	stratos-fakemcp [--legacy] [--name N] [--extra-tools-file F] [--pid-file P] [--require-env V]   # stdio
 //	stratos-fakemcp --http --url-file F [--legacy] [--name N]
 //
 // With --http it listens on a free 127.0.0.1 port and writes its URL to F
@@ -36,11 +36,16 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	urlFile := fs.String("url-file", "", "with --http: file to write the server URL to")
 	extraFile := fs.String("extra-tools-file", "", "file naming extra echo tools, one a line (absent: none)")
 	pidFile := fs.String("pid-file", "", "file to write the process ID to")
+	requireEnv := fs.String("require-env", "", "exit 1 unless this environment variable is set and not empty (a credential the server needs)")
 	if err := fs.Parse(args[1:]); err != nil {
 		return 2
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if *requireEnv != "" && os.Getenv(*requireEnv) == "" {
+		fmt.Fprintf(stderr, "stratos-fakemcp: %s is not set\n", *requireEnv)
+		return 1
+	}
 	o := Options{Name: *name, Legacy: *legacy}
 	if *extraFile != "" {
 		if data, err := os.ReadFile(*extraFile); err == nil {
