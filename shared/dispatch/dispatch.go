@@ -40,6 +40,7 @@ var Routes = map[string]Route{
 	"clean":    {Tool: "stratos-build", Usage: "remove generated wrappers, compiled output and build records"},
 	"run":      {Tool: "stratos-run", Usage: "run a workflow and print its output JSON"},
 	"runs":     {Tool: "stratos-run", Usage: "list, show, follow and stop runs (stale running records become crashed)"},
+	"test":     {Tool: "stratos-run", Usage: "run a workflow's test cases (tests/*.yaml) token-free and report which pass"},
 	"tools":    {Tool: "stratos-agent", Usage: "list the built-in tool names of each harness"},
 	"mcp":      {Tool: "stratos-agent", Usage: "inspect the MCP servers workflows declare (tools)"},
 	"provider": {Tool: "stratos-agent", Usage: "diagnose a local model provider (provider status ollama)"},
