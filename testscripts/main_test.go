@@ -17,6 +17,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/stratoscli/stratos/shared/dispatch"
+	"github.com/stratoscli/stratos/shared/fakemcp"
 	agent "github.com/stratoscli/stratos/stratos-agent/command"
 	build "github.com/stratoscli/stratos/stratos-build/command"
 	discover "github.com/stratoscli/stratos/stratos-discover/command"
@@ -39,6 +40,7 @@ func TestMain(m *testing.M) {
 		"stratos-worktree": func(a []string) int { return worktree.Main(a, os.Stdin, os.Stdout, os.Stderr) },
 		"stratos-models":   func(a []string) int { return models.Main(a, os.Stdin, os.Stdout, os.Stderr) },
 		"mcpdrive":         func(a []string) int { return mcpdrive.Main(a, os.Stdout, os.Stderr) },
+		"stratos-fakemcp":  func(a []string) int { return fakemcp.Main(a, os.Stdin, os.Stdout, os.Stderr) },
 	}
 	cmds := make(map[string]func(), len(tools))
 	for name, f := range tools {

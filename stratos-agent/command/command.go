@@ -12,7 +12,6 @@ import (
 	"github.com/stratoscli/stratos/shared/clierr"
 	"github.com/stratoscli/stratos/shared/contract/agentapi"
 	"github.com/stratoscli/stratos/shared/version"
-	"github.com/stratoscli/stratos/stratos-agent/mcpserve"
 	"github.com/stratoscli/stratos/stratos-agent/skill"
 	"github.com/stratoscli/stratos/stratos-agent/tools"
 )
@@ -36,8 +35,8 @@ func newCommand() *cli.Command {
 			serveCommand(),
 			validateConfigCommand(),
 			toolsCommand(),
+			mcpCommand(),
 			providerCommand(),
-			{Name: "mcp", Usage: "serve workflows to coding agents over MCP", Commands: []*cli.Command{mcpserve.Command()}},
 			skill.Command(),
 		},
 	}

@@ -63,7 +63,7 @@ func (b *Builder) PrepareBatch(ctx context.Context, ws []*discovery.Workflow) {
 	}
 	var jobs []*batchJob
 	for _, c := range cands {
-		entry, out, fail := b.beforeCompile(ctx, c.w, nil)
+		entry, out, fail := b.beforeCompile(ctx, c.w, nil, mcpStep{})
 		if fail != nil {
 			b.batched[c.w] = fail
 			continue
@@ -110,6 +110,11 @@ func (b *Builder) batchCandidates(ws []*discovery.Workflow) []batchCandidate {
 			continue
 		}
 		if len(w.Sources.References) > 0 || len(w.Sources.OutsideRoot) > 0 || b.failsBeforeBuild(w) {
+			continue
+		}
+		// MCP wrappers and the explicit build's model check are steps of
+		// prepare that a batch does not run: such workflows build alone.
+		if w.Manifest.Sections["mcp"] != nil || (b.CheckModels && len(declaredOllamaModels(w.Manifest.Sections["agents"])) > 0) {
 			continue
 		}
 		entry := filepath.Join(w.Dir, filepath.FromSlash(w.Manifest.Entrypoint))

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
@@ -34,6 +35,10 @@ type Builder struct {
 	// DefinitionTimeout bounds each definition load; zero means
 	// settings.DefaultDefinitionTimeout.
 	DefinitionTimeout time.Duration
+	// Explicit is set for `stratos build`: every declared MCP server is
+	// rediscovered, and a workflow without its entrypoint may still have
+	// its MCP wrappers generated (the manifest-first flow).
+	Explicit bool
 	// CheckModels rechecks the local models workflow.yaml declares for
 	// every workflow prepared, fresh or not (explicit builds only).
 	CheckModels bool
@@ -151,10 +156,16 @@ func (b *Builder) prepare(ctx context.Context, w *discovery.Workflow) *Result {
 			return fail
 		}
 	}
-	if w.Status == freshness.Built && b.sdkCurrent() {
+	// Step 3 comes before the reuse decision: a changed wrapper makes the
+	// compiled output stale even though no authored file changed.
+	mcp, fail := b.prepareMCP(ctx, w)
+	if fail != nil {
+		return fail
+	}
+	if w.Status == freshness.Built && b.sdkCurrent() && !mcp.changed {
 		return b.reuse(ctx, w)
 	}
-	return b.build(ctx, w, children)
+	return b.build(ctx, w, children, mcp)
 }
 
 // reuse returns a fresh workflow as up to date. Its own wrapper is restored
@@ -184,8 +195,8 @@ func (b *Builder) reuse(ctx context.Context, w *discovery.Workflow) *Result {
 	return r
 }
 
-func (b *Builder) build(ctx context.Context, w *discovery.Workflow, children map[string]*Result) *Result {
-	entry, out, fail := b.beforeCompile(ctx, w, children)
+func (b *Builder) build(ctx context.Context, w *discovery.Workflow, children map[string]*Result, mcp mcpStep) *Result {
+	entry, out, fail := b.beforeCompile(ctx, w, children, mcp)
 	if fail != nil {
 		return fail
 	}
@@ -204,7 +215,7 @@ func (b *Builder) build(ctx context.Context, w *discovery.Workflow, children map
 // beforeCompile runs a build's steps up to compiling (agents section, the
 // root, dependencies, child wrappers) and returns the source entrypoint
 // and the staging directory to compile into.
-func (b *Builder) beforeCompile(ctx context.Context, w *discovery.Workflow, children map[string]*Result) (string, *staging, *Result) {
+func (b *Builder) beforeCompile(ctx context.Context, w *discovery.Workflow, children map[string]*Result, mcp mcpStep) (string, *staging, *Result) {
 	b.Log.Info("building", "workflow", w.Manifest.Name, "reason", b.Root.StaleReason(w, b.sdkCurrent()))
 	// The previous dist/ and record stay until the new build has fully
 	// succeeded (see staging): the record's key is not the current one, so
@@ -220,7 +231,7 @@ func (b *Builder) beforeCompile(ctx context.Context, w *discovery.Workflow, chil
 	if fail := b.installDependencies(ctx, w); fail != nil {
 		return "", nil, fail
 	}
-	// Step 3: MCP wrapper preparation belongs here (not implemented yet).
+	// Step 3 (MCP wrappers) ran in prepare, before the reuse decision.
 	// Steps 5 and 6: each child's wrapper is current before we compile.
 	for _, name := range w.Sources.References {
 		if fail := b.ensureChildWrapper(ctx, w, b.Root.Workflows[name], children[name]); fail != nil {
@@ -230,6 +241,9 @@ func (b *Builder) beforeCompile(ctx context.Context, w *discovery.Workflow, chil
 	// Step 7.
 	entry := filepath.Join(w.Dir, filepath.FromSlash(w.Manifest.Entrypoint))
 	if _, err := os.Stat(entry); err != nil {
+		if b.Explicit && len(mcp.servers) > 0 {
+			return "", nil, b.mcpOnly(w, mcp)
+		}
 		return "", nil, failed(w, ReasonEntrypointNotFound, message("entrypoint %s not found (set entrypoint in %s/workflow.yaml, default workflow.ts)", entry, w.Dir))
 	}
 	out, err := newStaging(w.Dir)
@@ -412,3 +426,12 @@ func (b *Builder) invalidateRoot() {
 }
 
 func errorDiagnostic(err error) Diagnostic { return Diagnostic{Message: clierr.As(err).Message} }
+
+// mcpOnly is the manifest-first result: the MCP wrappers are generated so the
+// author can write the entrypoint against them, but nothing is built.
+func (b *Builder) mcpOnly(w *discovery.Workflow, mcp mcpStep) *Result {
+	b.Log.Info("MCP wrappers prepared; no entrypoint yet", "workflow", w.Manifest.Name)
+	return &Result{Name: w.Manifest.Name, Dir: w.Dir, Status: StatusMCPPrepared, Diagnostics: []Diagnostic{message(
+		"generated the wrappers of MCP servers %s in %s; write %s to build the workflow",
+		strings.Join(mcp.servers.Names(), ", "), filepath.Join(w.Dir, "generated", "mcp"), w.Manifest.Entrypoint)}}
+}

@@ -1,5 +1,5 @@
 // Package agentapi is the contract of stratos-agent's commands (tools list,
-// validate-config, serve; the agent protocol itself is shared/agentproto):
+// mcp, validate-config, serve; the agent protocol itself is shared/agentproto):
 // its error codes and the JSON result of `stratos-agent validate-config`.
 package agentapi
 
@@ -29,6 +29,11 @@ const (
 	CodeSkillTargetInvalid = "skill_target_invalid"
 	// CodeSkillWriteFailed: `stratos skill install` could not write the skill.
 	CodeSkillWriteFailed = "skill_write_failed"
+	// MCP codes of `stratos mcp` (docs/mcp.md).
+	CodeMCPConfigInvalid   = "mcp_config_invalid"
+	CodeMCPEnvMissing      = "mcp_env_missing"
+	CodeMCPServerUnknown   = "mcp_server_unknown"
+	CodeMCPDiscoveryFailed = "mcp_discovery_failed"
 )
 
 // Codes describes the error codes of stratos-agent's commands.
@@ -43,5 +48,9 @@ func Codes() []errcode.Code {
 		errcode.Usage(CodeSkillTargetInvalid, "`stratos skill install`: both --project and --user"),
 		errcode.Failed(CodeSkillWriteFailed, "`stratos skill install`: the skill's directory or files cannot be written; `details.path` names it"),
 		errcode.Usage(CodeOllamaHostInvalid, "`stratos provider status ollama`: OLLAMA_HOST is not an HTTP(S) origin without credentials, path, query or fragment"),
+		errcode.Usage(CodeMCPConfigInvalid, "`stratos mcp`: the workflow.yaml mcp section is invalid (details.problems: field and message of each)"),
+		errcode.Failed(CodeMCPEnvMissing, "`stratos mcp`: a ${NAME} reference of an MCP server names an unset or empty environment variable (details.variable, details.server)"),
+		errcode.Usage(CodeMCPServerUnknown, "`stratos mcp tools <workflow> <server>`: the workflow declares no such MCP server"),
+		errcode.Failed(CodeMCPDiscoveryFailed, "`stratos mcp tools`: an MCP server could not be started, reached or listed (details.server)"),
 	}
 }
