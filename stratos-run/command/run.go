@@ -62,9 +62,16 @@ func runWorkflow(ctx context.Context, cmd *cli.Command) error {
 	}
 	x := &execution{target: target, cwd: cwd, input: input, overrides: overrides,
 		log: logging.New("stratos", root.ErrWriter), stderr: root.ErrWriter, json: cmd.Bool("json")}
+	if cmd.Bool("detach") {
+		return x.detach(ctx, cmd.Args().First(), root.Writer)
+	}
+	if x.id, err = backgroundID(cmd); err != nil {
+		return err
+	}
 	if err := x.begin(); err != nil {
 		return err
 	}
+	x.reportReady(cmd)
 	output, runErr := x.run(ctx)
 	if runErr != nil {
 		return x.describe(runErr)
@@ -72,12 +79,16 @@ func runWorkflow(ctx context.Context, cmd *cli.Command) error {
 	return clierr.PrintJSON(root.Writer, output)
 }
 
-// begin allocates the execution ID and writes the run record's start.
+// begin allocates the execution ID (unless the run was given one) and
+// writes the run record's start.
 func (x *execution) begin() error {
 	now := time.Now().UTC()
-	id, err := records.NewExecutionID(now, rand.Reader)
-	if err != nil {
-		return clierr.New("internal", "%v", err).Wrap(err)
+	id := x.id
+	if id == "" {
+		var err error
+		if id, err = newExecutionID(now); err != nil {
+			return err
+		}
 	}
 	runs, err := records.Dir()
 	if err != nil {
@@ -91,6 +102,14 @@ func (x *execution) begin() error {
 		Input: x.input, Overrides: x.overrides, PID: os.Getpid(), StartedAt: now,
 	})
 	return err
+}
+
+func newExecutionID(now time.Time) (string, error) {
+	id, err := records.NewExecutionID(now, rand.Reader)
+	if err != nil {
+		return "", clierr.New("internal", "%v", err).Wrap(err)
+	}
+	return id, nil
 }
 
 // run builds when needed, runs the workflow and records how it ended. It
