@@ -40,7 +40,7 @@ var Routes = map[string]Route{
 	"schema":   {Tool: "stratos-build", Usage: "print a workflow's input/output JSON Schemas"},
 	"clean":    {Tool: "stratos-build", Usage: "remove generated wrappers, compiled output and build records"},
 	"run":      {Tool: "stratos-run", Usage: "run a workflow and print its output JSON"},
-	"runs":     {Tool: "stratos-run", Usage: "list, show, follow and stop runs (stale running records become crashed)"},
+	"runs":     {Tool: "stratos-run", Usage: "list, show, follow, stop and prune runs (stale running records become crashed)"},
 	"tools":    {Tool: "stratos-agent", Usage: "list the built-in tool names of each harness"},
 	"worktree": {Tool: "stratos-worktree", Nested: true, Usage: "manage git worktrees for agents"},
 	"models":   {Tool: "stratos-models", Nested: true, Usage: "look up the model catalog and harness candidates"},

@@ -26,8 +26,8 @@ func runsCommand() *cli.Command {
 	list := runsListCommand()
 	return &cli.Command{
 		Name:      "runs",
-		Usage:     "list, show, follow and stop runs",
-		UsageText: "stratos runs [list|show|logs|stop] ...",
+		Usage:     "list, show, follow, stop and prune runs",
+		UsageText: "stratos runs [list|show|logs|result|stop|prune] ...",
 		Description: cliapp.Lines(
 			"Reads the run records in ~/.stratos/runs. Every command first reconciles: a record that",
 			"says running while its process (pid and start time) is gone becomes crashed.",
@@ -38,7 +38,7 @@ func runsCommand() *cli.Command {
 		),
 		Flags:    list.Flags,
 		Action:   list.Action,
-		Commands: []*cli.Command{list, runsShowCommand(), runsLogsCommand(), runsStopCommand()},
+		Commands: []*cli.Command{list, runsShowCommand(), runsLogsCommand(), runsResultCommand(), runsStopCommand(), runsPruneCommand()},
 	}
 }
 
@@ -46,10 +46,12 @@ func runsListCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "list",
 		Usage:     "list runs, newest first",
-		UsageText: "stratos runs [list] [--status S] [--workflow W] [--json]",
+		UsageText: "stratos runs [list] " + listUsage,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "status", Usage: "only runs with this status: " + strings.Join(records.Statuses, ", ")},
 			&cli.StringFlag{Name: "workflow", Usage: "only runs of this workflow"},
+			&cli.StringFlag{Name: "since", Usage: "only runs started since: a duration back from now (90m, 2h, 7d), an RFC 3339 time or a date"},
+			&cli.IntFlag{Name: "limit", Usage: "only the newest N runs that pass the other filters"},
 			cliapp.JSONFlag(),
 		},
 		Action: listRuns,
@@ -141,12 +143,12 @@ type listResult struct {
 }
 
 func listRuns(ctx context.Context, cmd *cli.Command) error {
-	if err := cliapp.ExactArgs(cmd, 0, 0, "[list] [--status S] [--workflow W] [--json]"); err != nil {
+	if err := cliapp.ExactArgs(cmd, 0, 0, "[list] "+listUsage); err != nil {
 		return err
 	}
-	f := runs.Filter{Status: cmd.String("status"), Workflow: cmd.String("workflow")}
-	if f.Status != "" && !slices.Contains(records.Statuses, f.Status) {
-		return clierr.Usage("usage", "unknown status %q: one of %s", f.Status, strings.Join(records.Statuses, ", "))
+	f, err := listFilter(cmd)
+	if err != nil {
+		return err
 	}
 	store, err := openStore()
 	if err != nil {
@@ -165,6 +167,27 @@ func listRuns(ctx context.Context, cmd *cli.Command) error {
 	}
 	writeRunsTable(cmd.Root().Writer, list)
 	return nil
+}
+
+const listUsage = "[--status S] [--workflow W] [--since T] [--limit N] [--json]"
+
+// listFilter reads the filter flags of `runs list`.
+func listFilter(cmd *cli.Command) (runs.Filter, error) {
+	f := runs.Filter{Status: cmd.String("status"), Workflow: cmd.String("workflow"), Limit: int(cmd.Int("limit"))}
+	if f.Status != "" && !slices.Contains(records.Statuses, f.Status) {
+		return f, clierr.Usage("usage", "unknown status %q: one of %s", f.Status, strings.Join(records.Statuses, ", "))
+	}
+	if f.Limit < 0 {
+		return f, clierr.Usage("usage", "--limit %d: must be 0 (all) or more", f.Limit)
+	}
+	if v := cmd.String("since"); v != "" {
+		since, err := runs.ParseSince(v, time.Now())
+		if err != nil {
+			return f, clierr.Usage("usage", "--since: %v", err)
+		}
+		f.Since = since
+	}
+	return f, nil
 }
 
 func warn(cmd *cli.Command, problems []error) {
@@ -318,4 +341,113 @@ func stopRun(ctx context.Context, cmd *cli.Command) error {
 	}
 	fmt.Fprintf(cmd.Root().Writer, "stopped %s: %s\n", r.ExecutionID, r.Status)
 	return nil
+}
+
+func runsResultCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "result",
+		Usage:     "print a finished run's output JSON; exit as the run did",
+		UsageText: "stratos runs result <id> [--json]",
+		Description: cliapp.Lines(
+			"Prints output.json of a succeeded run (exit 0). For a run that failed or was cancelled,",
+			"reports the run's own error and exits with the run's exit code (1, 2 or 130); a run that",
+			"is still running (run_not_finished) or crashed (run_crashed) is exit 1.",
+		),
+		Flags:  []cli.Flag{cliapp.JSONFlag()},
+		Action: runResult,
+	}
+}
+
+func runResult(ctx context.Context, cmd *cli.Command) error {
+	store, id, err := resolveArg(cmd, "<id> [--json]")
+	if err != nil {
+		return err
+	}
+	out, err := store.Result(id)
+	if err != nil {
+		return err
+	}
+	return clierr.PrintJSON(cmd.Root().Writer, out)
+}
+
+func runsPruneCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "prune",
+		Usage:     "remove the records of finished runs",
+		UsageText: "stratos runs prune [--older-than D] [--keep N] [--dry-run] [--json]",
+		Description: cliapp.Lines(
+			"Removes the record of every finished run that passes all the criteria given: started",
+			"longer ago than --older-than, and not among the newest --keep runs. At least one is",
+			"required. A running run is never removed (a run whose process is gone is reconciled as",
+			"crashed first, and counts as finished).",
+		),
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "older-than", Usage: "only runs started longer ago than this (90m, 2h, 7d)"},
+			&cli.IntFlag{Name: "keep", Usage: "keep the newest N runs, running ones included"},
+			&cli.BoolFlag{Name: "dry-run", Usage: "only list the runs that would be removed"},
+			cliapp.JSONFlag(),
+		},
+		Action: pruneRuns,
+	}
+}
+
+// pruneResult is the JSON document of `runs prune`.
+type pruneResult struct {
+	Pruned []runs.Run `json:"pruned"`
+	DryRun bool       `json:"dryRun"`
+}
+
+func pruneRuns(ctx context.Context, cmd *cli.Command) error {
+	if err := cliapp.ExactArgs(cmd, 0, 0, "[--older-than D] [--keep N] [--dry-run] [--json]"); err != nil {
+		return err
+	}
+	opts, err := pruneOptions(cmd)
+	if err != nil {
+		return err
+	}
+	store, err := openStore()
+	if err != nil {
+		return err
+	}
+	pruned, problems, err := store.Prune(opts)
+	if err != nil {
+		return err
+	}
+	warn(cmd, problems)
+	if pruned == nil {
+		pruned = []runs.Run{}
+	}
+	if cmd.Bool("json") {
+		return clierr.PrintJSON(cmd.Root().Writer, pruneResult{Pruned: pruned, DryRun: opts.DryRun})
+	}
+	verb := "removed"
+	if opts.DryRun {
+		verb = "would remove"
+	}
+	for _, r := range pruned {
+		fmt.Fprintf(cmd.Root().Writer, "%s %s (%s, %s)\n", verb, r.ExecutionID, r.Workflow, r.Status)
+	}
+	fmt.Fprintf(cmd.Root().ErrWriter, "%s %d run(s)\n", verb, len(pruned))
+	return nil
+}
+
+func pruneOptions(cmd *cli.Command) (runs.PruneOptions, error) {
+	opts := runs.PruneOptions{Keep: -1, DryRun: cmd.Bool("dry-run")}
+	if !cmd.IsSet("older-than") && !cmd.IsSet("keep") {
+		return opts, clierr.Usage("usage", "runs prune needs --older-than, --keep or both (it never removes everything by default)")
+	}
+	if cmd.IsSet("keep") {
+		opts.Keep = int(cmd.Int("keep"))
+		if opts.Keep < 0 {
+			return opts, clierr.Usage("usage", "--keep %d: must be 0 or more", opts.Keep)
+		}
+	}
+	if cmd.IsSet("older-than") {
+		d, err := runs.ParseAge(cmd.String("older-than"))
+		if err != nil {
+			return opts, clierr.Usage("usage", "--older-than: %v", err)
+		}
+		opts.OlderThan = d
+	}
+	return opts, nil
 }

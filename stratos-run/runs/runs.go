@@ -56,16 +56,6 @@ type Run struct {
 	Dir         string                  `json:"dir"`
 }
 
-// Filter selects runs; empty fields select everything.
-type Filter struct {
-	Status   string
-	Workflow string
-}
-
-func (f Filter) keep(r Run) bool {
-	return (f.Status == "" || r.Status == f.Status) && (f.Workflow == "" || r.Workflow == f.Workflow)
-}
-
 // List returns the runs that pass f, newest first. Records that cannot be
 // read are skipped and returned as problems; a record still being created
 // (no status yet) is skipped silently.
@@ -95,6 +85,9 @@ func (s *Store) List(f Filter) ([]Run, []error, error) {
 		}
 		return out[i].ExecutionID > out[j].ExecutionID
 	})
+	if f.Limit > 0 && len(out) > f.Limit {
+		out = out[:f.Limit]
+	}
 	return out, problems, nil
 }
 
