@@ -137,11 +137,6 @@ func resolveArg(cmd *cli.Command, usage string) (*runs.Store, string, error) {
 	return store, id, err
 }
 
-// listResult is the JSON document of `runs list`.
-type listResult struct {
-	Runs []runs.Run `json:"runs"`
-}
-
 func listRuns(ctx context.Context, cmd *cli.Command) error {
 	if err := cliapp.ExactArgs(cmd, 0, 0, "[list] "+listUsage); err != nil {
 		return err
@@ -163,7 +158,7 @@ func listRuns(ctx context.Context, cmd *cli.Command) error {
 		list = []runs.Run{}
 	}
 	if cmd.Bool("json") {
-		return clierr.PrintJSON(cmd.Root().Writer, listResult{Runs: list})
+		return runs.WriteListJSON(cmd.Root().Writer, list)
 	}
 	writeRunsTable(cmd.Root().Writer, list)
 	return nil
