@@ -160,6 +160,7 @@ type runnerInvocation struct {
 	Workflow    string                            `json:"workflow"`
 	Entry       string                            `json:"entry"`
 	RootDir     string                            `json:"rootDir"`
+	RunDir      string                            `json:"runDir"`
 	ResultKey   string                            `json:"resultKey"`
 	Input       json.RawMessage                   `json:"input"`
 	Overrides   json.RawMessage                   `json:"overrides"`
@@ -169,8 +170,8 @@ type runnerInvocation struct {
 func (x *execution) invocationDocument(resultKey []byte) ([]byte, error) {
 	doc, err := json.Marshal(runnerInvocation{
 		ExecutionID: x.id, Workflow: x.target.Name(), Entry: x.target.Entry(), RootDir: x.target.Root.Root.Dir,
-		ResultKey: hex.EncodeToString(resultKey),
-		Input:     x.input, Overrides: x.overrides, Workflows: x.target.Table(),
+		RunDir: x.record.Dir(), ResultKey: hex.EncodeToString(resultKey),
+		Input: x.input, Overrides: x.overrides, Workflows: x.target.Table(),
 	})
 	if err != nil {
 		return nil, clierr.New("config_invalid", "the agents or decision section of a workflow.yaml in %s cannot be passed to the runtime: %v", x.target.Root.Root.Dir, err).Wrap(err)
