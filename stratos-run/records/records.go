@@ -13,7 +13,8 @@
 //	tree.json        the child-invocation tree the runtime reported
 //	console.log      detached runs: the workflow's stdout and stderr
 //
-// events.jsonl is reserved for the agent host's events.
+// events.jsonl is appended to by the agent host (agent events) and by the
+// runtime (progress from workflow code), one JSON object per line.
 package records
 
 import (
