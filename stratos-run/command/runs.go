@@ -254,6 +254,21 @@ func writeDetails(w io.Writer, d *runs.Details) {
 		fmt.Fprintf(w, "error     %s\n", errorText(d.Error))
 	}
 	fmt.Fprintf(w, "events    %d%s\n", d.Events.Total, countsText(d.Events.ByType))
+	if d.Usage != nil {
+		fmt.Fprintf(w, "usage     %s\n", usageText(d.Usage.Run))
+	}
+}
+
+// usageText is one usage figure for people: tokens, then the cost and its
+// provenance.
+func usageText(u runs.Usage) string {
+	t := u.Tokens
+	text := fmt.Sprintf("%d tokens (input %d, output %d, cache read %d, cache write %d, reasoning %d) in %d turn(s); ",
+		t.Total(), t.Input, t.Output, t.CacheRead, t.CacheWrite, t.Reasoning, u.Turns)
+	if u.Cost.Provenance == runs.CostUnknown {
+		return text + fmt.Sprintf("cost $%.4f known, %d turn(s) without a cost", u.Cost.USD, u.Cost.UnknownTurns)
+	}
+	return text + fmt.Sprintf("cost $%.4f (%s)", u.Cost.USD, u.Cost.Provenance)
 }
 
 func compact(raw json.RawMessage) string {

@@ -79,6 +79,15 @@ export interface TestTurn {
     value?: unknown;
     fail?: "execution" | "authentication" | "model_unavailable";
     message?: string;
+    /** The turn's usage, recorded as a usage event (costUsd absent: no cost reported). */
+    usage?: {
+        inputTokens?: number;
+        outputTokens?: number;
+        cacheReadInputTokens?: number;
+        cacheCreationInputTokens?: number;
+        reasoningOutputTokens?: number;
+        costUsd?: number;
+    };
 }
 /** The script of the test harness (harness: "test"); see docs/harness-test.md. */
 export interface TestScript {

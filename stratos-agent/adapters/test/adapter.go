@@ -159,6 +159,9 @@ func (s *session) Execute(ctx context.Context, text string) (adapter.Result, err
 			status = "cancelled"
 		}
 	}
+	if turn.Usage != nil {
+		s.event(adapter.EventUsage, turn.Usage.details())
+	}
 	s.event("model.completed", map[string]any{"turn": turnNo, "status": status})
 	return res, err
 }
