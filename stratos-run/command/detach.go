@@ -22,6 +22,12 @@ const (
 	readyFDFlag     = "ready-fd"
 )
 
+// Budget flags of `run`.
+const (
+	budgetUSDFlag    = "budget-usd"
+	budgetTokensFlag = "budget-tokens"
+)
+
 // CodeDetachFailed is the error code of a detached run that could not start.
 const CodeDetachFailed = "detach_failed"
 
@@ -80,6 +86,13 @@ func (x *execution) startBackground(ctx context.Context, workflowArg, id string,
 		"--" + executionIDFlag, id, "--" + readyFDFlag, strconv.Itoa(detach.ReadyFD)}
 	if len(x.overrides) > 0 {
 		args = append(args, "--overrides", string(x.overrides))
+	}
+	// The resolved budget, so the background run applies the same one.
+	if x.budget.USD > 0 {
+		args = append(args, "--"+budgetUSDFlag, strconv.FormatFloat(x.budget.USD, 'g', -1, 64))
+	}
+	if x.budget.Tokens > 0 {
+		args = append(args, "--"+budgetTokensFlag, strconv.FormatInt(x.budget.Tokens, 10))
 	}
 	return detach.Start(ctx, detach.Spec{Path: exe, Args: args, Dir: x.cwd, Stdin: x.input, Console: console})
 }

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"io"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
@@ -17,9 +18,11 @@ import (
 	"github.com/stratoscli/stratos/shared/logging"
 	"github.com/stratoscli/stratos/shared/sdk"
 	"github.com/stratoscli/stratos/shared/toolchain"
+	"github.com/stratoscli/stratos/stratos-run/budget"
 	"github.com/stratoscli/stratos/stratos-run/invocation"
 	"github.com/stratoscli/stratos/stratos-run/preparation"
 	"github.com/stratoscli/stratos/stratos-run/records"
+	"github.com/stratoscli/stratos/stratos-run/runs"
 	"github.com/stratoscli/stratos/stratos-run/supervise"
 )
 
@@ -31,6 +34,7 @@ type execution struct {
 	input     json.RawMessage
 	overrides json.RawMessage
 	record    *records.Run
+	budget    budget.Limits
 	log       hclog.Logger
 	stderr    io.Writer
 	json      bool
@@ -60,7 +64,11 @@ func runWorkflow(ctx context.Context, cmd *cli.Command) error {
 	if err := invocation.CheckOverrideTargets(overrides, target.Name(), target.Workflow.Manifest.Sections["agents"]); err != nil {
 		return err
 	}
-	x := &execution{target: target, cwd: cwd, input: input, overrides: overrides,
+	limits, err := budgetLimits(cmd, target)
+	if err != nil {
+		return err
+	}
+	x := &execution{target: target, cwd: cwd, input: input, overrides: overrides, budget: limits,
 		log: logging.New("stratos", root.ErrWriter), stderr: root.ErrWriter, json: cmd.Bool("json")}
 	if cmd.Bool("detach") {
 		return x.detach(ctx, cmd.Args().First(), root.Writer)
@@ -131,10 +139,23 @@ func (x *execution) run(ctx context.Context) (json.RawMessage, *clierr.Error) {
 	if err != nil {
 		return nil, x.finish(failure(clierr.As(err), nil))
 	}
-	out, err := supervise.Run(ctx, supervise.Spec{
+	runCtx, cancelRun := context.WithCancel(ctx)
+	defer cancelRun()
+	var watcher *budget.Watcher
+	if x.budget.Set() {
+		watcher = budget.Watch(runCtx, filepath.Join(x.record.Dir(), runs.EventsFile), x.budget, runs.DefaultPollInterval, cancelRun)
+	}
+	out, err := supervise.Run(runCtx, supervise.Spec{
 		Cmd: tc.NodeCommand(context.Background(), sdk.RunnerPath(x.target.Root.Root.Dir)),
 		Dir: x.cwd, Invocation: doc, ResultKey: key, Output: x.stderr, Log: x.log,
 	})
+	cancelRun()
+	if watcher != nil {
+		if spent, crossed := watcher.Stop(); crossed && ctx.Err() == nil && out != nil && out.Cancelled {
+			o := interpret(out, x.target.Name())
+			return nil, x.finish(failure(budget.Exceeded(x.budget, spent, x.target.Name()), o.tree))
+		}
+	}
 	if err != nil {
 		return nil, x.finish(failure(clierr.New("runner_failed", "start node for %s: %v", x.target.Name(), err).Wrap(err), nil))
 	}
@@ -202,4 +223,14 @@ func (x *execution) describe(err *clierr.Error) error {
 		out.Message = textMessage(err) + "\n  run record: " + x.record.Dir()
 	}
 	return &out
+}
+
+// budgetLimits is the run's budget: workflow.yaml's budget section, with
+// the limits the flags give instead.
+func budgetLimits(cmd *cli.Command, target *preparation.Target) (budget.Limits, error) {
+	l, err := budget.FromManifest(target.Workflow.Manifest.Sections["budget"], filepath.Join(target.Workflow.Dir, "workflow.yaml"))
+	if err != nil {
+		return l, err
+	}
+	return l.Override(cmd.Float(budgetUSDFlag), int64(cmd.Int(budgetTokensFlag)))
 }

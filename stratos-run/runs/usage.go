@@ -81,6 +81,21 @@ func (u *Usage) add(t turnUsage) {
 // (reasoning tokens are part of output).
 func (t Tokens) Total() int64 { return t.Input + t.Output + t.CacheRead + t.CacheWrite }
 
+// AddEvent adds the usage of one events.jsonl line to u when it is a usage
+// event, and reports whether it was.
+func (u *Usage) AddEvent(line []byte) bool {
+	var e event
+	if json.Unmarshal(line, &e) != nil || e.Type != EventUsage {
+		return false
+	}
+	var t turnUsage
+	if json.Unmarshal(e.Details, &t) != nil {
+		return false
+	}
+	u.add(t)
+	return true
+}
+
 // addEvent counts one events.jsonl event when it reports usage.
 func (r *UsageRollup) addEvent(e event) {
 	if e.Type != EventUsage {
