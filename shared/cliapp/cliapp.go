@@ -17,6 +17,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/contract/errcode"
 )
 
 // IO bundles a process's standard streams, so commands can be run in-process
@@ -52,11 +53,11 @@ func RunContext(ctx context.Context, cmd *cli.Command, args []string, stdio IO) 
 	var ce *clierr.Error
 	if !errors.As(err, &ce) {
 		if ctx.Err() != nil {
-			ce = &clierr.Error{Code: "interrupted", Message: "interrupted", Exit: clierr.ExitInterrupted}
+			ce = &clierr.Error{Code: errcode.CodeInterrupted, Message: "interrupted", Exit: clierr.ExitInterrupted}
 		} else {
 			// Anything that is not ours comes from flag parsing or argument
 			// checks inside urfave/cli: a usage error.
-			ce = &clierr.Error{Code: "usage", Message: err.Error(), Exit: clierr.ExitUsage, Err: err}
+			ce = &clierr.Error{Code: errcode.CodeUsage, Message: err.Error(), Exit: clierr.ExitUsage, Err: err}
 		}
 	}
 	if ctx.Err() != nil {
@@ -78,8 +79,8 @@ func RunContext(ctx context.Context, cmd *cli.Command, args []string, stdio IO) 
 func asInterrupted(ce *clierr.Error) *clierr.Error {
 	out := *ce
 	out.Exit = clierr.ExitInterrupted
-	if out.Code != "interrupted" {
-		out.Code = "interrupted"
+	if out.Code != errcode.CodeInterrupted {
+		out.Code = errcode.CodeInterrupted
 		out.Message = "interrupted: " + out.Message
 	}
 	return &out
@@ -91,7 +92,7 @@ func asInterrupted(ce *clierr.Error) *clierr.Error {
 // on stderr without. Help is printed only when asked for (--help).
 func quietUsageErrors(cmd *cli.Command) {
 	cmd.OnUsageError = func(_ context.Context, c *cli.Command, err error, _ bool) error {
-		return clierr.Usage("usage", "%v (see %s --help)", err, c.FullName()).Wrap(err)
+		return clierr.Usage(errcode.CodeUsage, "%v (see %s --help)", err, c.FullName()).Wrap(err)
 	}
 	for _, sub := range cmd.Commands {
 		quietUsageErrors(sub)
@@ -116,7 +117,7 @@ func WantsJSON(args []string) bool {
 // yet: it fails honestly (exit 1) instead of pretending to succeed.
 func NotImplemented(what string) cli.ActionFunc {
 	return func(context.Context, *cli.Command) error {
-		return clierr.New("not_implemented", "%s: not implemented yet", what)
+		return clierr.New(errcode.CodeNotImplemented, "%s: not implemented yet", what)
 	}
 }
 
@@ -130,7 +131,7 @@ func JSONFlag() *cli.BoolFlag {
 func ExactArgs(cmd *cli.Command, min, max int, usage string) error {
 	n := cmd.Args().Len()
 	if n < min || n > max {
-		return clierr.Usage("usage", "usage: %s %s", cmd.FullName(), usage)
+		return clierr.Usage(errcode.CodeUsage, "usage: %s %s", cmd.FullName(), usage)
 	}
 	return nil
 }

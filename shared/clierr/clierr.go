@@ -21,6 +21,9 @@ const (
 	ExitInterrupted = 130 // interrupted by SIGINT/SIGTERM
 )
 
+// CodeInternal is the code of an error that carries none of its own.
+const CodeInternal = "internal"
+
 // Error is an error with a stable code, an exit code and optional details.
 type Error struct {
 	Code    string         // stable, machine-readable, e.g. "workflow_not_found"
@@ -62,7 +65,7 @@ func As(err error) *Error {
 	if errors.As(err, &ce) {
 		return ce
 	}
-	return &Error{Code: "internal", Message: err.Error(), Exit: ExitFailed, Err: err}
+	return &Error{Code: CodeInternal, Message: err.Error(), Exit: ExitFailed, Err: err}
 }
 
 // ExitCode returns the exit code for err (0 for nil).

@@ -7,14 +7,9 @@ import (
 	"strings"
 
 	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/contract/discoverapi"
 	"github.com/stratoscli/stratos/shared/manifest"
 	"github.com/stratoscli/stratos/shared/roots"
-)
-
-// Error codes of Resolve (exit 2).
-const (
-	CodeNotFound = "workflow_not_found"
-	CodeInvalid  = "workflow_invalid"
 )
 
 // IsPath reports whether a workflow argument names a directory rather than a
@@ -54,7 +49,7 @@ func Resolve(cwd, arg string, sel roots.Selection) (*Workflow, *Root, error) {
 	for _, r := range cat.Roots {
 		searched = append(searched, r.Root.Dir)
 	}
-	e := clierr.Usage(CodeNotFound, "workflow %q not found (searched %s); run 'stratos list' to see the workflows", arg, strings.Join(searched, ", "))
+	e := clierr.Usage(discoverapi.CodeWorkflowNotFound, "workflow %q not found (searched %s); run 'stratos list' to see the workflows", arg, strings.Join(searched, ", "))
 	return nil, nil, e.WithDetails(map[string]any{"name": arg, "roots": searched})
 }
 
@@ -68,12 +63,12 @@ func resolvePath(cwd, arg string) (*Workflow, *Root, error) {
 		dir = filepath.Dir(dir)
 	}
 	if _, err := os.Stat(filepath.Join(dir, manifest.FileName)); err != nil {
-		return nil, nil, clierr.Usage(CodeNotFound, "%s is not a workflow directory: it has no %s", dir, manifest.FileName).
+		return nil, nil, clierr.Usage(discoverapi.CodeWorkflowNotFound, "%s is not a workflow directory: it has no %s", dir, manifest.FileName).
 			WithDetails(map[string]any{"dir": dir})
 	}
 	root, ok := roots.ForWorkflowDir(dir)
 	if !ok {
-		return nil, nil, clierr.Usage(CodeNotFound, "%s is not in a discovery root: workflows live directly in a .stratos/workflows/ directory", dir).
+		return nil, nil, clierr.Usage(discoverapi.CodeWorkflowNotFound, "%s is not in a discovery root: workflows live directly in a .stratos/workflows/ directory", dir).
 			WithDetails(map[string]any{"dir": dir})
 	}
 	cat, err := Load([]roots.Root{root})
@@ -97,7 +92,7 @@ func resolvePath(cwd, arg string) (*Workflow, *Root, error) {
 
 func freshenOne(w *Workflow, r *Root) (*Workflow, *Root, error) {
 	if err := r.Freshen([]*Workflow{w}); err != nil {
-		return nil, nil, clierr.New("read_failed", "%v", err).Wrap(err)
+		return nil, nil, clierr.New(discoverapi.CodeReadFailed, "%v", err).Wrap(err)
 	}
 	return w, r, nil
 }
@@ -133,7 +128,7 @@ func invalid(what string, ps []manifest.Problem) error {
 	if len(msgs) == 0 {
 		msgs = append(msgs, "invalid workflow")
 	}
-	return clierr.Usage(CodeInvalid, "workflow %s is invalid: %s", what, strings.Join(msgs, "; ")).
+	return clierr.Usage(discoverapi.CodeWorkflowInvalid, "workflow %s is invalid: %s", what, strings.Join(msgs, "; ")).
 		WithDetails(map[string]any{"problems": ps})
 }
 

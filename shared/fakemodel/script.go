@@ -21,6 +21,8 @@ type Script struct {
 	// CountTokens is the input_tokens answer of count_tokens requests
 	// (default 100).
 	CountTokens int `json:"countTokens,omitempty"`
+	// Ollama, when set, makes the fake an Ollama server (see Ollama).
+	Ollama *Ollama `json:"ollama,omitempty"`
 }
 
 // Turn is the answer to one model request.
@@ -195,6 +197,11 @@ func (s Script) Validate() error {
 	if s.Fallback != nil {
 		if err := s.Fallback.validate(); err != nil {
 			return fmt.Errorf("fallback: %w", err)
+		}
+	}
+	if s.Ollama != nil {
+		if err := s.Ollama.validate(); err != nil {
+			return fmt.Errorf("ollama: %w", err)
 		}
 	}
 	return nil

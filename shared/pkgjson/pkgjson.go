@@ -17,6 +17,7 @@ import (
 
 	"github.com/stratoscli/stratos/shared/atomicfile"
 	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/contract/buildapi"
 )
 
 // FileName is the npm package manifest's file name.
@@ -31,7 +32,7 @@ func EnsureModule(path string) (changed bool, err error) {
 		return true, writeAtomic(path, []byte("{\n  \"type\": \"module\"\n}\n"), 0o644)
 	}
 	if err != nil {
-		return false, clierr.New("package_json_unreadable", "read %s: %v", path, err).Wrap(err)
+		return false, clierr.New(buildapi.CodePackageJSONUnreadable, "read %s: %v", path, err).Wrap(err)
 	}
 	updated, err := withModuleType(data)
 	if err != nil {
@@ -56,14 +57,14 @@ func describe(path string, err error) error {
 	var te *typeError
 	switch {
 	case errors.As(err, &te) && string(te.value) == `"commonjs"`:
-		return clierr.New("package_commonjs",
+		return clierr.New(buildapi.CodePackageCommonJS,
 			`%s declares "type": "commonjs", but Stratos compiles workflows as ES modules: change it to "type": "module" (Stratos does not overwrite an explicit module type)`, path).
 			WithDetails(map[string]any{"file": path, "field": "type", "value": "commonjs"})
 	case errors.As(err, &te):
-		return clierr.New("package_type_invalid", `%s: "type" is %s; Stratos needs "type": "module"`, path, te.value).
+		return clierr.New(buildapi.CodePackageTypeInvalid, `%s: "type" is %s; Stratos needs "type": "module"`, path, te.value).
 			WithDetails(map[string]any{"file": path, "field": "type", "value": string(te.value)})
 	default:
-		return clierr.New("package_json_invalid", "%s is not a valid package.json: %v", path, err).Wrap(err).
+		return clierr.New(buildapi.CodePackageJSONInvalid, "%s is not a valid package.json: %v", path, err).Wrap(err).
 			WithDetails(map[string]any{"file": path})
 	}
 }
@@ -152,7 +153,7 @@ func nextLineIndent(rest []byte) (string, bool) {
 
 func writeAtomic(path string, data []byte, mode fs.FileMode) error {
 	if err := atomicfile.WriteFile(path, data, mode); err != nil {
-		return clierr.New("package_json_write", "%v", err).Wrap(err)
+		return clierr.New(buildapi.CodePackageJSONWrite, "%v", err).Wrap(err)
 	}
 	return nil
 }

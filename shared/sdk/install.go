@@ -18,6 +18,8 @@ import (
 
 	"github.com/stratoscli/stratos/shared/atomicfile"
 	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/contract/buildapi"
+	"github.com/stratoscli/stratos/shared/contract/toolchainapi"
 	"github.com/stratoscli/stratos/shared/pkgjson"
 	"github.com/stratoscli/stratos/shared/toolchain"
 	"github.com/stratoscli/stratos/shared/version"
@@ -74,7 +76,7 @@ func EnsureInstalled(ctx context.Context, tc *toolchain.Toolchain, root string, 
 		log = hclog.NewNullLogger()
 	}
 	if fi, err := os.Stat(root); err != nil || !fi.IsDir() {
-		return false, clierr.New("root_not_found", "discovery root %s is not a directory", root)
+		return false, clierr.New(buildapi.CodeRootNotFound, "discovery root %s is not a directory", root)
 	}
 	if _, err := pkgjson.EnsureModule(filepath.Join(root, pkgjson.FileName)); err != nil {
 		return false, err
@@ -129,17 +131,17 @@ func install(ctx context.Context, tc *toolchain.Toolchain, root string, log hclo
 	// the package folders, so a changed or damaged SDK folder can look "up to
 	// date" to it. The folder is Stratos's own: remove it so npm must place it.
 	if err := os.RemoveAll(InstalledDir(root)); err != nil {
-		return clierr.New("sdk_install_failed", "remove the old SDK %s: %v", InstalledDir(root), err).Wrap(err)
+		return clierr.New(buildapi.CodeSDKInstallFailed, "remove the old SDK %s: %v", InstalledDir(root), err).Wrap(err)
 	}
 	if err := tc.RunNPM(ctx, log, root, args...); err != nil {
 		return err // npm's own message, naming the root
 	}
 	if got := readInstalled(root); got.Version != version.Version || got.ContentHash != ContentHash() {
-		return clierr.New("sdk_install_failed", "npm install in %s finished, but %s holds version %q (content %.12s), not %s (content %.12s)",
+		return clierr.New(buildapi.CodeSDKInstallFailed, "npm install in %s finished, but %s holds version %q (content %.12s), not %s (content %.12s)",
 			root, InstalledDir(root), got.Version, got.ContentHash, version.Version, ContentHash())
 	}
 	if !Current(root) {
-		return clierr.New("sdk_install_failed", "npm install in %s finished without installing zod, which the SDK needs: add zod@^4 to %s", root, filepath.Join(root, pkgjson.FileName))
+		return clierr.New(buildapi.CodeSDKInstallFailed, "npm install in %s finished without installing zod, which the SDK needs: add zod@^4 to %s", root, filepath.Join(root, pkgjson.FileName))
 	}
 	return nil
 }
@@ -150,11 +152,11 @@ func declaresZod(root string) (bool, error) {
 	path := filepath.Join(root, pkgjson.FileName)
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return false, clierr.New("package_json_unreadable", "read %s: %v", path, err).Wrap(err)
+		return false, clierr.New(buildapi.CodePackageJSONUnreadable, "read %s: %v", path, err).Wrap(err)
 	}
 	var doc map[string]json.RawMessage
 	if err := json.Unmarshal(data, &doc); err != nil {
-		return false, clierr.New("package_json_invalid", "%s is not a valid package.json: %v", path, err).Wrap(err)
+		return false, clierr.New(buildapi.CodePackageJSONInvalid, "%s is not a valid package.json: %v", path, err).Wrap(err)
 	}
 	for _, field := range []string{"dependencies", "devDependencies", "optionalDependencies"} {
 		var deps map[string]json.RawMessage
@@ -170,7 +172,7 @@ func declaresZod(root string) (bool, error) {
 func writeTarball(tc *toolchain.Toolchain) (string, error) {
 	dir := filepath.Join(tc.Dir, "sdk")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", clierr.New("toolchain_dir", "create %s: %v", dir, err).Wrap(err)
+		return "", clierr.New(toolchainapi.CodeToolchainDir, "create %s: %v", dir, err).Wrap(err)
 	}
 	var buf bytes.Buffer
 	if err := Tarball(&buf); err != nil {
@@ -181,7 +183,7 @@ func writeTarball(tc *toolchain.Toolchain) (string, error) {
 		return dest, nil
 	}
 	if err := atomicfile.WriteFile(dest, buf.Bytes(), atomicfile.Public); err != nil {
-		return "", clierr.New("toolchain_dir", "%v", err).Wrap(err)
+		return "", clierr.New(toolchainapi.CodeToolchainDir, "%v", err).Wrap(err)
 	}
 	return dest, nil
 }
@@ -197,7 +199,7 @@ func lockRoot(ctx context.Context, tc *toolchain.Toolchain, root string, log hcl
 	sum := sha256.Sum256([]byte(abs))
 	dir := filepath.Join(tc.Dir, "locks")
 	if err := os.MkdirAll(dir, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
-		return nil, clierr.New("toolchain_dir", "create %s: %v", dir, err).Wrap(err)
+		return nil, clierr.New(toolchainapi.CodeToolchainDir, "create %s: %v", dir, err).Wrap(err)
 	}
 	fl := flock.New(filepath.Join(dir, "sdk-"+hex.EncodeToString(sum[:8])+".lock"))
 	ok, err := fl.TryLock()
@@ -209,7 +211,7 @@ func lockRoot(ctx context.Context, tc *toolchain.Toolchain, root string, log hcl
 		if err == nil {
 			err = ctx.Err()
 		}
-		return nil, clierr.New("sdk_locked", "lock %s for %s: %v", fl.Path(), root, err).Wrap(err)
+		return nil, clierr.New(buildapi.CodeSDKLocked, "lock %s for %s: %v", fl.Path(), root, err).Wrap(err)
 	}
 	return func() { _ = fl.Unlock() }, nil
 }

@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/contract/buildapi"
+	"github.com/stratoscli/stratos/shared/contract/errcode"
 	"github.com/stratoscli/stratos/shared/procgroup"
 	"github.com/stratoscli/stratos/shared/toolchain"
 )
@@ -69,14 +71,14 @@ func LoadDefinition(ctx context.Context, tc *toolchain.Toolchain, root, compiled
 	}
 	loader := LoaderPath(root)
 	if _, err := os.Stat(loader); err != nil {
-		return nil, clierr.New("sdk_not_installed", "the SDK is not installed in %s (%s is missing)", root, loader)
+		return nil, clierr.New(buildapi.CodeSDKNotInstalled, "the SDK is not installed in %s (%s is missing)", root, loader)
 	}
 	doc, stderrTail, runErr := runLoader(ctx, tc, loader, entry, stderr)
 	if ctx.Err() != nil {
-		return nil, clierr.New("interrupted", "loading %s: %v", entry, ctx.Err()).Wrap(ctx.Err())
+		return nil, clierr.New(errcode.CodeInterrupted, "loading %s: %v", entry, ctx.Err()).Wrap(ctx.Err())
 	}
 	if len(bytes.TrimSpace(doc)) == 0 {
-		return nil, clierr.New("definition_load_failed", "node stopped (%v) before reporting the definition of %s: %s",
+		return nil, clierr.New(buildapi.CodeDefinitionLoadFailed, "node stopped (%v) before reporting the definition of %s: %s",
 			runErr, entry, strings.TrimSpace(stderrTail)).WithDetails(map[string]any{"entry": entry})
 	}
 	var failed loaderError
@@ -89,7 +91,7 @@ func LoadDefinition(ctx context.Context, tc *toolchain.Toolchain, root, compiled
 	}
 	var def Definition
 	if err := json.Unmarshal(doc, &def); err != nil || len(def.Input) == 0 || len(def.Output) == 0 {
-		return nil, clierr.New("definition_load_failed", "the loader's report on %s is not a definition: %.200s", entry, doc)
+		return nil, clierr.New(buildapi.CodeDefinitionLoadFailed, "the loader's report on %s is not a definition: %.200s", entry, doc)
 	}
 	if def.Unrepresentable == nil {
 		def.Unrepresentable = []Unrepresentable{}
@@ -160,7 +162,7 @@ func (d *Definition) UnrepresentableError(workflow string) error {
 		}
 		lines = append(lines, fmt.Sprintf("  %s %s: %s", u.Side, at, kindHint(u.Kind)))
 	}
-	return clierr.New("schema_unrepresentable",
+	return clierr.New(buildapi.CodeSchemaUnrepresentable,
 		"workflow %s: its schemas use what JSON Schema cannot represent; keep public contracts to JSON data and move checks and transformations into run:\n%s",
 		workflow, strings.Join(lines, "\n")).WithDetails(map[string]any{"workflow": workflow, "unrepresentable": d.Unrepresentable})
 }

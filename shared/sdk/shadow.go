@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 
 	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/contract/buildapi"
 )
 
 // FindShadowingSDK returns an error (code sdk_shadowed) when workflow code in
@@ -17,7 +18,7 @@ func FindShadowingSDK(root, wfDir string) error {
 	for dir := wfDir; dir != root; {
 		candidate := filepath.Join(dir, "node_modules", "@stratoscli", "stratos")
 		if _, err := os.Lstat(candidate); err == nil {
-			return clierr.New("sdk_shadowed",
+			return clierr.New(buildapi.CodeSDKShadowed,
 				"%s shadows the discovery root's shared SDK (%s): workflows must use the one Stratos installs; remove it (and any @stratoscli/stratos dependency from %s)",
 				candidate, InstalledDir(root), filepath.Join(dir, "package.json")).
 				WithDetails(map[string]any{"path": candidate, "root": root})

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/contract/discoverapi"
 )
 
 // Defaults of ~/.stratos/settings.json (docs/agents.md, "Admission").
@@ -167,6 +168,6 @@ func positiveDuration(raw json.RawMessage) (time.Duration, error) {
 }
 
 func invalid(path, key, format string, args ...any) error {
-	return clierr.Usage("settings_invalid", format, args...).
+	return clierr.Usage(discoverapi.CodeSettingsInvalid, format, args...).
 		WithDetails(map[string]any{"file": path, "key": key})
 }

@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 
 	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/contract/errcode"
 	"github.com/stratoscli/stratos/shared/procgroup"
 )
 
@@ -41,7 +42,7 @@ func Find(tool string) (string, error) {
 	if p, err := exec.LookPath(tool); err == nil {
 		return p, nil
 	}
-	return "", clierr.New("tool_not_found",
+	return "", clierr.New(errcode.CodeToolNotFound,
 		"%s not found next to this executable, in $%s or on PATH; install all Stratos binaries together (scripts/install)", tool, EnvBinDir).
 		WithDetails(map[string]any{"tool": tool})
 }
@@ -80,7 +81,7 @@ func RunJSON(ctx context.Context, tool string, args []string, in, out any, stder
 		if json.Unmarshal(stdout.Bytes(), &env) == nil && env.Error.Code != "" {
 			return &clierr.Error{Code: env.Error.Code, Message: env.Error.Message, Details: env.Error.Details, Exit: exitErr.ExitCode()}
 		}
-		return clierr.New("tool_failed", "%s %v exited with status %d", tool, args, exitErr.ExitCode())
+		return clierr.New(errcode.CodeToolFailed, "%s %v exited with status %d", tool, args, exitErr.ExitCode())
 	}
 	if out != nil {
 		if err := json.Unmarshal(stdout.Bytes(), out); err != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 
 	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/contract/toolchainapi"
 )
 
 // tempPrefix starts the name of every directory an install is being built
@@ -31,7 +32,7 @@ func lockDir(ctx context.Context, dir string, log hclog.Logger) (func(), error) 
 		if err == nil {
 			err = ctx.Err()
 		}
-		return nil, clierr.New("toolchain_locked", "lock %s: %v", fl.Path(), err).Wrap(err)
+		return nil, clierr.New(toolchainapi.CodeToolchainLocked, "lock %s: %v", fl.Path(), err).Wrap(err)
 	}
 	removeLeftovers(dir, log)
 	return func() { _ = fl.Unlock() }, nil

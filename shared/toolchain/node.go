@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/contract/toolchainapi"
 	"github.com/stratoscli/stratos/shared/procgroup"
 )
 
@@ -43,20 +44,20 @@ func useExplicitNode(ctx context.Context, opts Options, tc *Toolchain, want stri
 		p = lookPath(want, opts.getenv("PATH"))
 	}
 	if p == "" || !isExecutableFile(p) {
-		return clierr.New("node_not_found", "%s=%s is not an executable file: point it at a Node.js >= %d binary, or unset it", EnvNode, want, NodeMajor).
+		return clierr.New(toolchainapi.CodeNodeNotFound, "%s=%s is not an executable file: point it at a Node.js >= %d binary, or unset it", EnvNode, want, NodeMajor).
 			WithDetails(map[string]any{"env": EnvNode, "value": want})
 	}
 	abs, err := filepath.Abs(p)
 	if err != nil {
-		return clierr.New("node_not_found", "%s=%s: %v", EnvNode, want, err).Wrap(err)
+		return clierr.New(toolchainapi.CodeNodeNotFound, "%s=%s: %v", EnvNode, want, err).Wrap(err)
 	}
 	v, major, err := cachedNodeVersion(ctx, tc.Dir, abs)
 	if err != nil {
-		return clierr.New("node_not_found", "%s=%s did not run as Node.js: %v", EnvNode, want, err).Wrap(err).
+		return clierr.New(toolchainapi.CodeNodeNotFound, "%s=%s did not run as Node.js: %v", EnvNode, want, err).Wrap(err).
 			WithDetails(map[string]any{"env": EnvNode, "value": want})
 	}
 	if major < NodeMajor {
-		return clierr.New("node_too_old",
+		return clierr.New(toolchainapi.CodeNodeTooOld,
 			"%s=%s is Node.js v%s, but Stratos needs Node.js >= %d: point %s at a newer node, or unset it so that Stratos uses a node >= %d from PATH or provisions Node.js %s itself",
 			EnvNode, want, v, NodeMajor, EnvNode, NodeMajor, NodeVersion).
 			WithDetails(map[string]any{"env": EnvNode, "value": want, "version": v, "minimumMajor": NodeMajor})
@@ -75,7 +76,7 @@ func useProvisionedNode(ctx context.Context, opts Options, tc *Toolchain, pathNo
 	goos, goarch, _ := strings.Cut(platform, "/")
 	pkg, ok := NodePackageFor(goos, goarch)
 	if !ok {
-		return clierr.New("node_not_found",
+		return clierr.New(toolchainapi.CodeNodeNotFound,
 			"Stratos needs Node.js >= %d and found none (%s), and it cannot provision Node.js on %s: install Node.js %d and put it on PATH, or set %s to its node binary",
 			NodeMajor, pathNote, platform, NodeMajor, EnvNode).
 			WithDetails(map[string]any{"platform": platform})

@@ -12,6 +12,8 @@ import (
 	"github.com/hashicorp/go-hclog"
 
 	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/contract/errcode"
+	"github.com/stratoscli/stratos/shared/contract/toolchainapi"
 	"github.com/stratoscli/stratos/shared/procgroup"
 )
 
@@ -25,7 +27,7 @@ func findNPM(opts Options) (string, error) {
 	if p := lookPath("npm", opts.getenv("PATH")); p != "" {
 		return p, nil
 	}
-	return "", clierr.New("npm_not_found",
+	return "", clierr.New(toolchainapi.CodeNpmNotFound,
 		"npm not found on PATH: install Node.js's npm (it comes with Node.js; on Debian/Ubuntu `apt-get install npm`). Stratos uses it to install TypeScript, zod and workflow dependencies")
 }
 
@@ -78,12 +80,12 @@ func (tc *Toolchain) RunNPM(ctx context.Context, log hclog.Logger, dir string, a
 		return nil
 	}
 	if ctx.Err() != nil {
-		return clierr.New("interrupted", "npm %s in %s: %v", strings.Join(args, " "), dir, ctx.Err()).Wrap(ctx.Err())
+		return clierr.New(errcode.CodeInterrupted, "npm %s in %s: %v", strings.Join(args, " "), dir, ctx.Err()).Wrap(ctx.Err())
 	}
 	if text == "" {
 		text = err.Error()
 	}
-	return clierr.New("npm_failed", "npm %s in %s failed:\n%s", strings.Join(args, " "), dir, tail(text, 8000)).Wrap(err).
+	return clierr.New(toolchainapi.CodeNpmFailed, "npm %s in %s failed:\n%s", strings.Join(args, " "), dir, tail(text, 8000)).Wrap(err).
 		WithDetails(map[string]any{"dir": dir, "args": args, "output": tail(text, 8000)})
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 
 	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/contract/toolchainapi"
 )
 
 // EnsurePackages makes sure <Dir>/<name>/node_modules holds the npm packages
@@ -34,12 +35,12 @@ func (tc *Toolchain) EnsurePackages(ctx context.Context, log hclog.Logger, name 
 	log.Info(fmt.Sprintf("installing %v into %s", specs, final))
 	tmp, err := os.MkdirTemp(tc.Dir, tempPrefix+name+"-")
 	if err != nil {
-		return "", clierr.New("toolchain_dir", "create a temporary directory in %s: %v", tc.Dir, err).Wrap(err)
+		return "", clierr.New(toolchainapi.CodeToolchainDir, "create a temporary directory in %s: %v", tc.Dir, err).Wrap(err)
 	}
 	defer os.RemoveAll(tmp) // a no-op after the rename below
 	manifest, _ := json.Marshal(map[string]any{"private": true, "description": "Stratos toolchain: " + name})
 	if err := os.WriteFile(filepath.Join(tmp, "package.json"), append(manifest, '\n'), 0o644); err != nil {
-		return "", clierr.New("toolchain_dir", "write %s: %v", tmp, err).Wrap(err)
+		return "", clierr.New(toolchainapi.CodeToolchainDir, "write %s: %v", tmp, err).Wrap(err)
 	}
 	args := append([]string{"install", "--no-audit", "--no-fund", "--no-update-notifier", "--save-exact",
 		"--ignore-scripts", "--prefer-offline"}, specs...)
@@ -52,7 +53,7 @@ func (tc *Toolchain) EnsurePackages(ctx context.Context, log hclog.Logger, name 
 		}
 	}
 	if err := os.Rename(tmp, final); err != nil {
-		return "", clierr.New("toolchain_dir", "move the install into %s: %v", final, err).Wrap(err)
+		return "", clierr.New(toolchainapi.CodeToolchainDir, "move the install into %s: %v", final, err).Wrap(err)
 	}
 	return final, nil
 }

@@ -17,6 +17,7 @@ import (
 	"strings"
 
 	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/contract/toolchainapi"
 	"github.com/stratoscli/stratos/shared/version"
 )
 
@@ -47,17 +48,17 @@ func provisionNode(ctx context.Context, opts Options, dir string, pkg NodePackag
 	}
 	tmp, err := os.MkdirTemp(dir, tempPrefix+"node-")
 	if err != nil {
-		return clierr.New("toolchain_dir", "create a temporary directory in %s: %v", dir, err).Wrap(err)
+		return clierr.New(toolchainapi.CodeToolchainDir, "create a temporary directory in %s: %v", dir, err).Wrap(err)
 	}
 	defer os.RemoveAll(tmp) // a no-op after the rename below
 	if err := downloadNode(ctx, opts.httpClient(), dist, filepath.Join(tmp, "bin", "node")); err != nil {
 		return err
 	}
 	if _, _, err := nodeVersion(ctx, filepath.Join(tmp, "bin", "node")); err != nil {
-		return clierr.New("toolchain_download_failed", "the node binary downloaded from %s does not run on this machine: %v", dist.Tarball, err).Wrap(err)
+		return clierr.New(toolchainapi.CodeToolchainDownloadFailed, "the node binary downloaded from %s does not run on this machine: %v", dist.Tarball, err).Wrap(err)
 	}
 	if err := os.Rename(tmp, home); err != nil {
-		return clierr.New("toolchain_dir", "move the provisioned node into %s: %v", home, err).Wrap(err)
+		return clierr.New(toolchainapi.CodeToolchainDir, "move the provisioned node into %s: %v", home, err).Wrap(err)
 	}
 	return nil
 }
@@ -114,7 +115,7 @@ func httpGet(ctx context.Context, client *http.Client, u string) (io.ReadCloser,
 }
 
 func downloadError(u string, err error) *clierr.Error {
-	return clierr.New("toolchain_download_failed",
+	return clierr.New(toolchainapi.CodeToolchainDownloadFailed,
 		"download %s: %v (Stratos downloads Node.js from the npm registry when no node >= %d is found; set %s or put a node >= %d on PATH to avoid it)",
 		u, err, NodeMajor, EnvNode, NodeMajor).Wrap(err).WithDetails(map[string]any{"url": u})
 }
@@ -143,7 +144,7 @@ func downloadNode(ctx context.Context, client *http.Client, dist packageDist, de
 		return downloadError(dist.Tarball, err)
 	}
 	if got := base64.StdEncoding.EncodeToString(hash.Sum(nil)); got != want {
-		return clierr.New("toolchain_download_failed",
+		return clierr.New(toolchainapi.CodeToolchainDownloadFailed,
 			"integrity check failed for %s: the registry says sha512-%s, the download is sha512-%s", dist.Tarball, want, got).
 			WithDetails(map[string]any{"url": dist.Tarball, "expected": "sha512-" + want, "actual": "sha512-" + got})
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 
 	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/contract/toolchainapi"
 	"github.com/stratoscli/stratos/shared/logging"
 )
 
@@ -74,13 +75,13 @@ func (o Options) ResolveDir() (string, error) {
 	if dir == "" {
 		home, err := os.UserHomeDir()
 		if err != nil {
-			return "", clierr.New("toolchain_dir", "cannot find the home directory for ~/.stratos/toolchain (set $%s): %v", EnvDir, err).Wrap(err)
+			return "", clierr.New(toolchainapi.CodeToolchainDir, "cannot find the home directory for ~/.stratos/toolchain (set $%s): %v", EnvDir, err).Wrap(err)
 		}
 		dir = filepath.Join(home, ".stratos", "toolchain")
 	}
 	abs, err := filepath.Abs(dir)
 	if err != nil {
-		return "", clierr.New("toolchain_dir", "toolchain directory %s: %v", dir, err).Wrap(err)
+		return "", clierr.New(toolchainapi.CodeToolchainDir, "toolchain directory %s: %v", dir, err).Wrap(err)
 	}
 	return abs, nil
 }
@@ -131,11 +132,11 @@ func newToolchain(opts Options) (*Toolchain, error) {
 		return nil, err
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, clierr.New("toolchain_dir", "create toolchain directory %s: %v", dir, err).Wrap(err)
+		return nil, clierr.New(toolchainapi.CodeToolchainDir, "create toolchain directory %s: %v", dir, err).Wrap(err)
 	}
 	tc := &Toolchain{Dir: dir, CompileCacheDir: filepath.Join(dir, "compile-cache")}
 	if err := os.MkdirAll(tc.CompileCacheDir, 0o755); err != nil {
-		return nil, clierr.New("toolchain_dir", "create %s: %v", tc.CompileCacheDir, err).Wrap(err)
+		return nil, clierr.New(toolchainapi.CodeToolchainDir, "create %s: %v", tc.CompileCacheDir, err).Wrap(err)
 	}
 	return tc, nil
 }

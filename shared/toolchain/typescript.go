@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/contract/toolchainapi"
 	"github.com/stratoscli/stratos/shared/procgroup"
 )
 
@@ -35,7 +36,7 @@ func ensureTypeScript(ctx context.Context, opts Options, tc *Toolchain) error {
 	tc.TypeRoots = filepath.Join(dir, "node_modules", "@types")
 	tc.TypesNodeDir = filepath.Join(tc.TypeRoots, "node")
 	if !isExecutableFile(tc.Tsc) {
-		return clierr.New("toolchain_broken", "%s is missing from the TypeScript install in %s: remove that directory and Stratos reinstalls it", tc.Tsc, dir)
+		return clierr.New(toolchainapi.CodeToolchainBroken, "%s is missing from the TypeScript install in %s: remove that directory and Stratos reinstalls it", tc.Tsc, dir)
 	}
 	return nil
 }
@@ -43,15 +44,15 @@ func ensureTypeScript(ctx context.Context, opts Options, tc *Toolchain) error {
 // checkTsc makes sure the native compiler is there and is the pinned version.
 func checkTsc(ctx context.Context, tsc string) error {
 	if !isExecutableFile(tsc) {
-		return clierr.New("typescript_install_failed",
+		return clierr.New(toolchainapi.CodeTypeScriptInstallFailed,
 			"npm installed typescript %s but not its native compiler %s (is this platform supported by TypeScript %s?)", TypeScriptVersion, tsc, TypeScriptVersion)
 	}
 	out, err := procgroup.Output(exec.CommandContext(ctx, tsc, "--version"), procgroup.Options{})
 	if err != nil {
-		return clierr.New("typescript_install_failed", "%s --version: %v", tsc, err).Wrap(err)
+		return clierr.New(toolchainapi.CodeTypeScriptInstallFailed, "%s --version: %v", tsc, err).Wrap(err)
 	}
 	if got := strings.TrimSpace(string(out)); got != "Version "+TypeScriptVersion {
-		return clierr.New("typescript_install_failed", "%s --version printed %q, want %q", tsc, got, "Version "+TypeScriptVersion)
+		return clierr.New(toolchainapi.CodeTypeScriptInstallFailed, "%s --version printed %q, want %q", tsc, got, "Version "+TypeScriptVersion)
 	}
 	return nil
 }

@@ -107,6 +107,7 @@ func Merge(lower, higher agentproto.AgentConfig) agentproto.AgentConfig {
 	pick(&out.AllowedTools, higher.AllowedTools)
 	pick(&out.DisallowedTools, higher.DisallowedTools)
 	pick(&out.WorkingDirectory, higher.WorkingDirectory)
+	pick(&out.StructuredOutputRetries, higher.StructuredOutputRetries)
 	out.Worktree = mergeWorktree(lower.Worktree, higher.Worktree)
 	if len(higher.Test) > 0 {
 		out.Test = higher.Test

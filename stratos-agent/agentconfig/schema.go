@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/stratoscli/stratos/shared/contract/agentapi"
 )
 
 // SchemaJSON is the JSON Schema of one agent configuration. It is the one
@@ -22,18 +23,7 @@ var SchemaJSON []byte
 
 // Problem is one invalid field. Path is a dotted JSON path from the top of
 // the checked document, e.g. agents.reviewer.model.
-type Problem struct {
-	File    string `json:"file,omitempty"`
-	Path    string `json:"path"`
-	Message string `json:"message"`
-}
-
-func (p Problem) String() string {
-	if p.File == "" {
-		return p.Path + ": " + p.Message
-	}
-	return p.File + ": " + p.Path + ": " + p.Message
-}
+type Problem = agentapi.ConfigProblem
 
 // Validator checks configurations against SchemaJSON, one field at a time,
 // so that every problem names the field it is about (jsonschema-go reports

@@ -10,6 +10,7 @@ import (
 
 	"github.com/stratoscli/stratos/shared/cliapp"
 	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/contract/agentapi"
 	"github.com/stratoscli/stratos/shared/version"
 	"github.com/stratoscli/stratos/stratos-agent/tools"
 )
@@ -33,7 +34,7 @@ func newCommand() *cli.Command {
 			serveCommand(),
 			validateConfigCommand(),
 			toolsCommand(),
-			{Name: "provider", Flags: []cli.Flag{cliapp.JSONFlag()}, Action: cliapp.NotImplemented("stratos provider")},
+			providerCommand(),
 		},
 	}
 }
@@ -67,7 +68,7 @@ func listTools(_ context.Context, cmd *cli.Command) error {
 	if name := cmd.Args().First(); name != "" {
 		h, err := tools.ParseHarness(name)
 		if err != nil {
-			return clierr.Usage("unknown_harness", "%v", err).WithDetails(map[string]any{"harness": name})
+			return clierr.Usage(agentapi.CodeUnknownHarness, "%v", err).WithDetails(map[string]any{"harness": name})
 		}
 		hs = []tools.Harness{h}
 	}

@@ -9,6 +9,8 @@ import (
 
 	"github.com/stratoscli/stratos/shared/cliapp"
 	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/contract/agentapi"
+	"github.com/stratoscli/stratos/shared/contract/errcode"
 	"github.com/stratoscli/stratos/shared/logging"
 	"github.com/stratoscli/stratos/stratos-agent/host"
 	"github.com/stratoscli/stratos/stratos-agent/jsonrpc"
@@ -40,11 +42,11 @@ func serve(ctx context.Context, cmd *cli.Command) error {
 	log := logging.New("stratos-agent", cmd.Root().ErrWriter)
 	home, err := os.UserHomeDir()
 	if err != nil {
-		return clierr.New("home_unknown", "cannot find the home directory: %v", err)
+		return clierr.New(agentapi.CodeHomeUnknown, "cannot find the home directory: %v", err)
 	}
 	h, err := host.New(host.Options{Log: log, Home: home, Stderr: cmd.Root().ErrWriter})
 	if err != nil {
-		return clierr.New("internal", "%v", err)
+		return clierr.New(errcode.CodeInternal, "%v", err)
 	}
 	conn := jsonrpc.New(cmd.Root().Reader, cmd.Root().Writer, h.Handle, func(err error) { log.Warn("protocol", "error", err) })
 	h.SetPeer(conn)

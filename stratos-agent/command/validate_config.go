@@ -10,6 +10,8 @@ import (
 
 	"github.com/stratoscli/stratos/shared/cliapp"
 	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/contract/agentapi"
+	"github.com/stratoscli/stratos/shared/contract/errcode"
 	"github.com/stratoscli/stratos/shared/manifest"
 	"github.com/stratoscli/stratos/stratos-agent/agentconfig"
 )
@@ -17,14 +19,6 @@ import (
 // validateRequest is validate-config's stdin document.
 type validateRequest struct {
 	Dir string `json:"dir"`
-}
-
-// validateResult is validate-config's JSON output.
-type validateResult struct {
-	Dir      string                `json:"dir"`
-	File     string                `json:"file"`
-	Valid    bool                  `json:"valid"`
-	Problems []agentconfig.Problem `json:"problems"`
 }
 
 // validateConfigCommand is `stratos-agent validate-config`: the build-time
@@ -53,22 +47,22 @@ func validateConfig(_ context.Context, cmd *cli.Command) error {
 	if dir == "" {
 		var req validateRequest
 		if err := json.NewDecoder(cmd.Root().Reader).Decode(&req); err != nil || req.Dir == "" {
-			return clierr.Usage("usage", `validate-config: give a workflow directory as argument or {"dir": "..."} on stdin`)
+			return clierr.Usage(errcode.CodeUsage, `validate-config: give a workflow directory as argument or {"dir": "..."} on stdin`)
 		}
 		dir = req.Dir
 	}
 	abs, err := filepath.Abs(dir)
 	if err != nil {
-		return clierr.Usage("usage", "validate-config: %v", err)
+		return clierr.Usage(errcode.CodeUsage, "validate-config: %v", err)
 	}
 	v, err := agentconfig.NewValidator()
 	if err != nil {
-		return clierr.New("internal", "%v", err)
+		return clierr.New(errcode.CodeInternal, "%v", err)
 	}
 	_, problems := agentconfig.LoadWorkflow(v, abs)
-	res := validateResult{Dir: abs, File: filepath.Join(abs, manifest.FileName), Valid: len(problems) == 0, Problems: problems}
+	res := agentapi.ConfigValidation{Dir: abs, File: filepath.Join(abs, manifest.FileName), Valid: len(problems) == 0, Problems: problems}
 	if res.Problems == nil {
-		res.Problems = []agentconfig.Problem{}
+		res.Problems = []agentapi.ConfigProblem{}
 	}
 	if cmd.Bool("json") {
 		if err := clierr.PrintJSON(cmd.Root().Writer, res); err != nil {

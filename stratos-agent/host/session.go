@@ -144,14 +144,11 @@ func (s *session) run(ctx context.Context, p agentproto.ExecuteParams) (*agentpr
 		return nil, context.Cause(ctx)
 	}
 	out, err := pr.adapter.Execute(ctx, text)
+	if pr.schema != nil {
+		return s.structured(ctx, pr, out, err)
+	}
 	if err != nil {
 		return nil, err
-	}
-	if pr.schema != nil {
-		if err := checkOutput(pr.schema, out.Value, s.name); err != nil {
-			return nil, err
-		}
-		return &agentproto.ExecuteResult{Value: out.Value}, nil
 	}
 	return &agentproto.ExecuteResult{Text: &out.Text}, nil
 }

@@ -15,12 +15,13 @@ import (
 
 	"github.com/stratoscli/stratos/shared/agentproto"
 	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/contract/worktreeapi"
 	"github.com/stratoscli/stratos/shared/sibling"
 )
 
 // worktreeTool manages the worktrees. The host executes it with --json and
 // never imports it: modules do not import each other.
-const worktreeTool = "stratos-worktree"
+const worktreeTool = worktreeapi.Tool
 
 // worktrees gives agents with worktree.enabled their managed checkout. One
 // per host: every acquire registers a use by the top-level execution (the
@@ -45,7 +46,7 @@ type worktrees struct {
 	// byAgent remembers each agent's worktree: when preparing the agent
 	// fails after the acquire, the next execute prepares it again and must
 	// get the same checkout, not a second fresh one.
-	byAgent  map[string]*acquired
+	byAgent  map[string]*worktreeapi.AcquireResult
 	released bool
 }
 
@@ -60,31 +61,9 @@ type heldWorktree struct {
 	agents                 []string // the agent IDs that acquired it
 }
 
-// acquired is stratos-worktree acquire's JSON result (the fields the host
-// uses; docs/worktrees.md has them all).
-type acquired struct {
-	Path           string            `json:"path"`
-	Branch         string            `json:"branch"`
-	Name           string            `json:"name"`
-	Repository     string            `json:"repository"`
-	Created        bool              `json:"created"`
-	Reused         bool              `json:"reused"`
-	Protected      bool              `json:"protected"`
-	HarnessContext string            `json:"harnessContext"`
-	Warnings       []json.RawMessage `json:"warnings"`
-}
-
-// settled is the part of release's JSON result the host logs.
-type settled struct {
-	Path     string            `json:"path"`
-	Outcome  string            `json:"outcome"`
-	Reason   string            `json:"reason"`
-	Warnings []json.RawMessage `json:"warnings"`
-}
-
 func newWorktrees(owner string, log hclog.Logger, stderr io.Writer, record func(agentproto.Event)) *worktrees {
 	return &worktrees{owner: owner, log: log, stderr: stderr, record: record,
-		reconciles: map[string]*reconcileOnce{}, held: map[string]*heldWorktree{}, byAgent: map[string]*acquired{}}
+		reconciles: map[string]*reconcileOnce{}, held: map[string]*heldWorktree{}, byAgent: map[string]*worktreeapi.AcquireResult{}}
 }
 
 // run executes the tool with --json and decodes its result into out; the
@@ -98,7 +77,7 @@ func (w *worktrees) run(ctx context.Context, stderr io.Writer, out any, args ...
 // error: configuration when the setting or the directory is at fault (a
 // conflicting path, not a repository, an invalid name), initialization
 // otherwise.
-func (w *worktrees) acquire(ctx context.Context, s *session, dir string, wt agentproto.Worktree) (*acquired, error) {
+func (w *worktrees) acquire(ctx context.Context, s *session, dir string, wt agentproto.Worktree) (*worktreeapi.AcquireResult, error) {
 	// Cancelling the execute must not kill the tool halfway: a use it
 	// registered but never reported could not be released.
 	ctx = context.WithoutCancel(ctx)
@@ -118,7 +97,7 @@ func (w *worktrees) acquire(ctx context.Context, s *session, dir string, wt agen
 	if wt.Cleanup != nil && !*wt.Cleanup {
 		args = append(args, "--cleanup=false")
 	}
-	var res acquired
+	var res worktreeapi.AcquireResult
 	if err := w.run(ctx, w.stderr, &res, args...); err != nil {
 		return nil, worktreeError(s.name, dir, err)
 	}
@@ -134,7 +113,7 @@ func (w *worktrees) acquire(ctx context.Context, s *session, dir string, wt agen
 
 // hold records that agent holds res, for its next prepare and for the
 // release at shutdown; false when the worktrees were released already.
-func (w *worktrees) hold(agent string, res *acquired) bool {
+func (w *worktrees) hold(agent string, res *worktreeapi.AcquireResult) bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.released {
@@ -195,7 +174,7 @@ func (w *worktrees) runReconcile(ctx context.Context, s *session, dir, top strin
 		s.event("worktree.reconciled", map[string]any{"status": "failed", "error": err.Error(), "workingDirectory": dir})
 		return nil
 	}
-	var res reconciled
+	var res worktreeapi.ReconcileResult
 	_ = json.Unmarshal(raw, &res)
 	w.logReconciled(res)
 	details := map[string]any{}
@@ -209,33 +188,16 @@ func (w *worktrees) runReconcile(ctx context.Context, s *session, dir, top strin
 	return nil
 }
 
-// reconciled is the part of reconcile's JSON result the host logs.
-type reconciled struct {
-	Repository  string `json:"repository"`
-	StaleOwners []struct {
-		Name string `json:"name"`
-		ID   string `json:"id"`
-		PID  int    `json:"pid"`
-	} `json:"staleOwnersRemoved"`
-	Warnings []diagnostic `json:"warnings"`
-}
-
-type diagnostic struct {
-	Code    string `json:"code"`
-	Name    string `json:"name"`
-	Message string `json:"message"`
-}
-
 // logReconciled logs the owners reconcile dropped (runs whose host died)
 // and its warnings, except the dirty checkouts earlier runs preserved:
 // those were reported when they were preserved, and stay visible in
 // stratos worktree list and in this run's worktree.reconciled event.
-func (w *worktrees) logReconciled(res reconciled) {
-	for _, o := range res.StaleOwners {
+func (w *worktrees) logReconciled(res worktreeapi.ReconcileResult) {
+	for _, o := range res.StaleOwnersRemoved {
 		w.log.Info("dropped the worktree use of a run that is gone", "worktree", o.Name, "run", o.ID, "pid", o.PID, "repository", res.Repository)
 	}
 	for _, d := range res.Warnings {
-		if d.Code == "worktree_dirty" {
+		if d.Code == worktreeapi.DiagDirty {
 			w.log.Debug(d.Message, "code", d.Code)
 			continue
 		}
@@ -302,9 +264,9 @@ func (w *worktrees) release(ctx context.Context, h *heldWorktree) {
 		details = map[string]any{"name": h.name, "path": h.path, "repository": h.repository, "status": "failed", "error": err.Error()}
 	} else {
 		_ = json.Unmarshal(raw, &details)
-		var res settled
+		var res worktreeapi.ReleaseResult
 		_ = json.Unmarshal(raw, &res)
-		if res.Outcome == "kept" && len(res.Warnings) == 0 {
+		if res.Outcome == worktreeapi.OutcomeKept && len(res.Warnings) == 0 {
 			w.log.Info("worktree kept", "worktree", h.name, "path", res.Path, "reason", res.Reason)
 		}
 		details["status"] = "released"
@@ -342,7 +304,7 @@ func worktreeError(agent, dir string, err error) error {
 	msg := err.Error()
 	var ce *clierr.Error
 	if errors.As(err, &ce) {
-		if ce.Exit == 2 || ce.Code == "path_conflict" {
+		if ce.Exit == 2 || ce.Code == worktreeapi.CodePathConflict {
 			code = agentproto.CodeConfiguration
 		}
 		details["worktreeError"] = ce.Code
@@ -355,9 +317,9 @@ func worktreeError(agent, dir string, err error) error {
 		WithDetails(details).Wrap(err)
 }
 
-func nonNil(list []json.RawMessage) []json.RawMessage {
+func nonNil[T any](list []T) []T {
 	if list == nil {
-		return []json.RawMessage{}
+		return []T{}
 	}
 	return list
 }

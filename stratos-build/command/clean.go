@@ -8,6 +8,8 @@ import (
 
 	"github.com/stratoscli/stratos/shared/cliapp"
 	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/contract/buildapi"
+	"github.com/stratoscli/stratos/shared/contract/discoverapi"
 	"github.com/stratoscli/stratos/shared/discovery"
 	"github.com/stratoscli/stratos/shared/roots"
 	"github.com/stratoscli/stratos/shared/sdk"
@@ -51,20 +53,20 @@ func runClean(ctx context.Context, cmd *cli.Command) error {
 		}
 		res, err = pipeline.CleanWorkflow(root, w)
 		if err != nil {
-			return clierr.New("clean_failed", "clean %s: %v", w.Manifest.Name, err)
+			return clierr.New(buildapi.CodeCleanFailed, "clean %s: %v", w.Manifest.Name, err)
 		}
 		rootDir = root.Root.Dir
 	} else {
 		pr, ok, err := roots.ProjectRoot(s.Cwd)
 		if err != nil {
-			return clierr.New("roots_unresolved", "%v", err)
+			return clierr.New(discoverapi.CodeRootsUnresolved, "%v", err)
 		}
 		if !ok {
-			return clierr.Usage("no_project", "%s is not inside a Stratos project (no .stratos/ directory here or above); name a workflow to clean", s.Cwd)
+			return clierr.Usage(buildapi.CodeNoProject, "%s is not inside a Stratos project (no .stratos/ directory here or above); name a workflow to clean", s.Cwd)
 		}
 		res, err = pipeline.CleanRoot(pr.Dir)
 		if err != nil {
-			return clierr.New("clean_failed", "clean %s: %v", pr.Dir, err)
+			return clierr.New(buildapi.CodeCleanFailed, "clean %s: %v", pr.Dir, err)
 		}
 		rootDir = pr.Dir
 	}
@@ -93,7 +95,7 @@ func runClean(ctx context.Context, cmd *cli.Command) error {
 func removeSDK(rootDir string, res *pipeline.CleanResult) error {
 	removed, err := sdk.Remove(rootDir)
 	if err != nil {
-		return clierr.New("clean_failed", "remove the SDK installed in %s: %v", rootDir, err)
+		return clierr.New(buildapi.CodeCleanFailed, "remove the SDK installed in %s: %v", rootDir, err)
 	}
 	if removed {
 		res.Removed = append(res.Removed, sdk.InstalledDir(rootDir))

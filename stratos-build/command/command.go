@@ -12,6 +12,9 @@ import (
 
 	"github.com/stratoscli/stratos/shared/cliapp"
 	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/contract/buildapi"
+	"github.com/stratoscli/stratos/shared/contract/discoverapi"
+	"github.com/stratoscli/stratos/shared/contract/errcode"
 	"github.com/stratoscli/stratos/shared/logging"
 	"github.com/stratoscli/stratos/shared/roots"
 	"github.com/stratoscli/stratos/shared/settings"
@@ -44,7 +47,7 @@ func newCommand(stderr io.Writer) *cli.Command {
 func session(cmd *cli.Command) (*pipeline.Session, error) {
 	cwd, err := os.Getwd()
 	if err != nil {
-		return nil, clierr.New("cwd_unreadable", "read working directory: %v", err)
+		return nil, clierr.New(discoverapi.CodeCwdUnreadable, "read working directory: %v", err)
 	}
 	limits, err := buildSettings()
 	if err != nil {
@@ -61,7 +64,7 @@ func session(cmd *cli.Command) (*pipeline.Session, error) {
 func buildSettings() (settings.Build, error) {
 	home, err := roots.StratosHome()
 	if err != nil {
-		return settings.Build{}, clierr.New("home_unresolved", "%v", err)
+		return settings.Build{}, clierr.New(buildapi.CodeHomeUnresolved, "%v", err)
 	}
 	s, err := settings.Load(settings.Path(home))
 	if err != nil {
@@ -76,9 +79,9 @@ func targetArg(cmd *cli.Command) (string, error) {
 	name := cmd.String("name")
 	switch {
 	case cmd.Args().Len() > 1:
-		return "", clierr.Usage("usage", "usage: %s", cmd.UsageText)
+		return "", clierr.Usage(errcode.CodeUsage, "usage: %s", cmd.UsageText)
 	case cmd.Args().Len() == 1 && name != "":
-		return "", clierr.Usage("usage", "give the workflow either as an argument or with --name, not both")
+		return "", clierr.Usage(errcode.CodeUsage, "give the workflow either as an argument or with --name, not both")
 	case cmd.Args().Len() == 1:
 		return cmd.Args().First(), nil
 	}
@@ -97,7 +100,7 @@ func prepareRequired(ctx context.Context, cmd *cli.Command) (*pipeline.Outcome, 
 		return nil, err
 	}
 	if target == "" {
-		return nil, clierr.Usage("usage", "usage: %s", cmd.UsageText)
+		return nil, clierr.Usage(errcode.CodeUsage, "usage: %s", cmd.UsageText)
 	}
 	s, err := session(cmd)
 	if err != nil {
@@ -120,7 +123,7 @@ func buildFailedError(out *pipeline.Outcome) error {
 	if len(t.Diagnostics) > 0 {
 		msg += ": " + t.Diagnostics[0].Message
 	}
-	return clierr.New("build_failed", "%s", msg).WithDetails(map[string]any{"results": out.Results, "warnings": nonNil(out.Warnings)})
+	return clierr.New(buildapi.CodeBuildFailed, "%s", msg).WithDetails(map[string]any{"results": out.Results, "warnings": nonNil(out.Warnings)})
 }
 
 func nonNil(s []string) []string {

@@ -12,9 +12,10 @@ import (
 
 	"github.com/stratoscli/stratos/shared/cliapp"
 	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/contract/buildapi"
+	"github.com/stratoscli/stratos/shared/contract/discoverapi"
 	"github.com/stratoscli/stratos/shared/discovery"
 	"github.com/stratoscli/stratos/shared/roots"
-	"github.com/stratoscli/stratos/shared/toolchain"
 )
 
 func newWorkflowCommand() *cli.Command {
@@ -24,7 +25,8 @@ func newWorkflowCommand() *cli.Command {
 		UsageText: "stratos new <name> [--user] [--json]",
 		Description: cliapp.Lines(
 			"Creates <root>/<name>/ with workflow.yaml, workflow.ts (strict Zod input and output,",
-			"a run that returns a value) and package.json (the pinned Zod). The root is the",
+			"a run that returns a value) and package.json (no dependencies: the root's Zod serves",
+			"every workflow). The root is the",
 			"project root (./.stratos/workflows/ when the working directory is not in a project",
 			"yet) or, with --user, ~/.stratos/workflows/. Refuses an existing directory or a name",
 			"already taken in that root.",
@@ -49,11 +51,11 @@ func runNew(ctx context.Context, cmd *cli.Command) error {
 	}
 	name := cmd.Args().First()
 	if !workflowName.MatchString(name) {
-		return clierr.Usage("name_invalid", "workflow name %q must match ^[a-z][a-z0-9-]{0,63}$ (lowercase letter first, then lowercase letters, digits or '-')", name)
+		return clierr.Usage(buildapi.CodeNameInvalid, "workflow name %q must match ^[a-z][a-z0-9-]{0,63}$ (lowercase letter first, then lowercase letters, digits or '-')", name)
 	}
 	cwd, err := os.Getwd()
 	if err != nil {
-		return clierr.New("cwd_unreadable", "read working directory: %v", err)
+		return clierr.New(discoverapi.CodeCwdUnreadable, "read working directory: %v", err)
 	}
 	root, err := scaffoldRoot(cwd, cmd.Bool("user"))
 	if err != nil {
@@ -61,14 +63,14 @@ func runNew(ctx context.Context, cmd *cli.Command) error {
 	}
 	dir := filepath.Join(root.Dir, name)
 	if _, err := os.Lstat(dir); err == nil {
-		return clierr.Usage("workflow_exists", "%s already exists; choose another name or remove it", dir)
+		return clierr.Usage(buildapi.CodeWorkflowExists, "%s already exists; choose another name or remove it", dir)
 	}
 	cat, err := discovery.Load([]roots.Root{root})
 	if err != nil {
-		return clierr.New("root_unreadable", "%v", err)
+		return clierr.New(discoverapi.CodeRootUnreadable, "%v", err)
 	}
 	if w, taken := cat.Roots[0].Workflows[name]; taken {
-		return clierr.Usage("workflow_exists", "the name %q is already taken in %s by %s", name, root.Dir, w.Dir)
+		return clierr.Usage(buildapi.CodeWorkflowExists, "the name %q is already taken in %s by %s", name, root.Dir, w.Dir)
 	}
 	files := scaffoldFiles(name)
 	if err := writeScaffold(dir, files); err != nil {
@@ -86,13 +88,13 @@ func scaffoldRoot(cwd string, user bool) (roots.Root, error) {
 	if user {
 		r, err := roots.UserRoot()
 		if err != nil {
-			return roots.Root{}, clierr.New("roots_unresolved", "%v", err)
+			return roots.Root{}, clierr.New(discoverapi.CodeRootsUnresolved, "%v", err)
 		}
 		return r, nil
 	}
 	r, ok, err := roots.ProjectRoot(cwd)
 	if err != nil {
-		return roots.Root{}, clierr.New("roots_unresolved", "%v", err)
+		return roots.Root{}, clierr.New(discoverapi.CodeRootsUnresolved, "%v", err)
 	}
 	if !ok {
 		r = roots.Root{Kind: roots.Project, Dir: filepath.Join(cwd, ".stratos", "workflows")}
@@ -104,23 +106,23 @@ func scaffoldRoot(cwd string, user bool) (roots.Root, error) {
 // renames it into place, so a failure never leaves a half-made workflow.
 func writeScaffold(dir string, files map[string]string) error {
 	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
-		return clierr.New("scaffold_failed", "create %s: %v", filepath.Dir(dir), err)
+		return clierr.New(buildapi.CodeScaffoldFailed, "create %s: %v", filepath.Dir(dir), err)
 	}
 	tmp, err := os.MkdirTemp(filepath.Dir(dir), ".new-*")
 	if err != nil {
-		return clierr.New("scaffold_failed", "create %s: %v", dir, err)
+		return clierr.New(buildapi.CodeScaffoldFailed, "create %s: %v", dir, err)
 	}
 	defer os.RemoveAll(tmp)
 	for name, content := range files {
 		if err := os.WriteFile(filepath.Join(tmp, name), []byte(content), 0o644); err != nil {
-			return clierr.New("scaffold_failed", "write %s: %v", name, err)
+			return clierr.New(buildapi.CodeScaffoldFailed, "write %s: %v", name, err)
 		}
 	}
 	if err := os.Chmod(tmp, 0o755); err != nil {
-		return clierr.New("scaffold_failed", "create %s: %v", dir, err)
+		return clierr.New(buildapi.CodeScaffoldFailed, "create %s: %v", dir, err)
 	}
 	if err := os.Rename(tmp, dir); err != nil {
-		return clierr.New("scaffold_failed", "create %s: %v", dir, err)
+		return clierr.New(buildapi.CodeScaffoldFailed, "create %s: %v", dir, err)
 	}
 	return nil
 }
@@ -157,14 +159,13 @@ export default workflow({
   },
 });
 `,
+		// No zod of its own: the root's (installed with the SDK) serves every
+		// workflow, where a copy per workflow costs megabytes and seconds.
 		"package.json": fmt.Sprintf(`{
   "name": %q,
   "private": true,
-  "type": "module",
-  "dependencies": {
-    "zod": %q
-  }
+  "type": "module"
 }
-`, name, toolchain.ZodVersion),
+`, name),
 	}
 }

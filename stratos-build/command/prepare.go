@@ -8,7 +8,7 @@ import (
 
 	"github.com/stratoscli/stratos/shared/cliapp"
 	"github.com/stratoscli/stratos/shared/clierr"
-	"github.com/stratoscli/stratos/shared/manifest"
+	"github.com/stratoscli/stratos/shared/contract/buildapi"
 )
 
 // prepareCommand is the entry point stratos-run uses: the same preparation
@@ -25,16 +25,7 @@ func prepareCommand() *cli.Command {
 }
 
 // Prepared is the JSON contract of `stratos-build prepare --json`.
-type Prepared struct {
-	Name          string            `json:"name"`
-	Dir           string            `json:"dir"`
-	Root          string            `json:"root"`
-	RootDir       string            `json:"rootDir"`
-	Status        string            `json:"status"`
-	CompiledEntry string            `json:"compiledEntry"` // absolute
-	Manifest      manifest.Manifest `json:"manifest"`
-	Warnings      []string          `json:"warnings"`
-}
+type Prepared = buildapi.Prepared
 
 func runPrepare(ctx context.Context, cmd *cli.Command) error {
 	out, err := prepareRequired(ctx, cmd)

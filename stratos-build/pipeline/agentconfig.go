@@ -7,17 +7,11 @@ import (
 	"errors"
 	"os/exec"
 
+	"github.com/stratoscli/stratos/shared/contract/agentapi"
 	"github.com/stratoscli/stratos/shared/discovery"
 	"github.com/stratoscli/stratos/shared/procgroup"
 	"github.com/stratoscli/stratos/shared/sibling"
 )
-
-// agentConfigProblem is one problem stratos-agent validate-config reports.
-type agentConfigProblem struct {
-	File    string `json:"file"`
-	Path    string `json:"path"`
-	Message string `json:"message"`
-}
 
 // validateAgentConfig checks the workflow.yaml agents section with the agent
 // host's own validation (stratos-agent validate-config), so a bad agent
@@ -39,10 +33,7 @@ func (b *Builder) validateAgentConfig(ctx context.Context, w *discovery.Workflow
 	if runErr != nil && (!errors.As(runErr, &exit) || exit.ExitCode() != 1) {
 		return failed(w, ReasonInternal, message("validate the agents section of %s: %v", w.Dir, runErr))
 	}
-	var res struct {
-		Valid    bool                 `json:"valid"`
-		Problems []agentConfigProblem `json:"problems"`
-	}
+	var res agentapi.ConfigValidation
 	if err := json.Unmarshal(stdout.Bytes(), &res); err != nil {
 		return failed(w, ReasonInternal, message("validate the agents section of %s: unreadable answer: %v", w.Dir, err))
 	}

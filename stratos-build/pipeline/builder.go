@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 
 	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/contract/buildapi"
 	"github.com/stratoscli/stratos/shared/discovery"
 	"github.com/stratoscli/stratos/shared/freshness"
 	"github.com/stratoscli/stratos/shared/sdk"
@@ -33,6 +34,9 @@ type Builder struct {
 	// DefinitionTimeout bounds each definition load; zero means
 	// settings.DefaultDefinitionTimeout.
 	DefinitionTimeout time.Duration
+	// CheckModels rechecks the local models workflow.yaml declares for
+	// every workflow prepared, fresh or not (explicit builds only).
+	CheckModels bool
 
 	tc        *toolchain.Toolchain
 	rootReady bool
@@ -128,6 +132,11 @@ func (b *Builder) prepare(ctx context.Context, w *discovery.Workflow) *Result {
 			return failed(w, ReasonDependencyFailed, message("required workflow %s failed to build (%s)", name, cr.Reason))
 		}
 		children[name] = cr
+	}
+	if b.CheckModels {
+		if fail := b.checkDeclaredModels(ctx, w); fail != nil {
+			return fail
+		}
 	}
 	if w.Status == freshness.Built && b.sdkCurrent() {
 		return b.reuse(ctx, w)
@@ -309,7 +318,7 @@ func (b *Builder) ensureRoot(ctx context.Context, w *discovery.Workflow) *Result
 	reinstalled, err := sdk.EnsureInstalled(ctx, tc, b.Root.Root.Dir, b.Log)
 	if err != nil {
 		reason := ReasonDependencies
-		if ce := (*clierr.Error)(nil); errors.As(err, &ce) && ce.Code == "package_commonjs" {
+		if ce := (*clierr.Error)(nil); errors.As(err, &ce) && ce.Code == buildapi.CodePackageCommonJS {
 			reason = ReasonPackageMetadata
 		}
 		return failed(w, reason, errorDiagnostic(err))

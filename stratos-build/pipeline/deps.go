@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/contract/buildapi"
 	"github.com/stratoscli/stratos/shared/discovery"
 	"github.com/stratoscli/stratos/shared/freshness"
 	"github.com/stratoscli/stratos/shared/pkgjson"
@@ -56,7 +57,7 @@ func declaresDependencies(pj string) (bool, error) {
 	}
 	declares, err := freshness.DeclaresDependencies(data)
 	if err != nil {
-		return false, clierr.New("package_json_invalid", "%s: %v", pj, err)
+		return false, clierr.New(buildapi.CodePackageJSONInvalid, "%s: %v", pj, err)
 	}
 	return declares, nil
 }

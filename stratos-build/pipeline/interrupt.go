@@ -4,11 +4,12 @@ import (
 	"context"
 
 	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/contract/errcode"
 )
 
 // CodeInterrupted is the error code of a preparation stopped by SIGINT or
 // SIGTERM (exit 130).
-const CodeInterrupted = "interrupted"
+const CodeInterrupted = errcode.CodeInterrupted
 
 // The phases a preparation can be interrupted in, as an interrupted error
 // names them (details.phase).

@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 
 	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/contract/buildapi"
 	"github.com/stratoscli/stratos/shared/roots"
 )
 
@@ -37,7 +38,7 @@ type lockHolder struct {
 func withRootLock(ctx context.Context, rootDir string, log hclog.Logger, f func() error) error {
 	lockDir := filepath.Join(rootDir, ".generated")
 	if err := os.MkdirAll(lockDir, 0o755); err != nil {
-		return clierr.New("root_unwritable", "create %s: %v", lockDir, err)
+		return clierr.New(buildapi.CodeRootUnwritable, "create %s: %v", lockDir, err)
 	}
 	lk := flock.New(filepath.Join(lockDir, ".build.lock"))
 	holderPath := holderFile(lk.Path())
@@ -53,7 +54,7 @@ func withRootLock(ctx context.Context, rootDir string, log hclog.Logger, f func(
 		}
 	}
 	if err != nil || !ok {
-		return clierr.New("lock_failed", "lock %s: %v", lk.Path(), err)
+		return clierr.New(buildapi.CodeLockFailed, "lock %s: %v", lk.Path(), err)
 	}
 	defer lk.Unlock()
 	if holderPath != "" {

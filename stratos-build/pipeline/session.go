@@ -11,6 +11,8 @@ import (
 	"github.com/hashicorp/go-hclog"
 
 	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/contract/buildapi"
+	"github.com/stratoscli/stratos/shared/contract/discoverapi"
 	"github.com/stratoscli/stratos/shared/discovery"
 	"github.com/stratoscli/stratos/shared/roots"
 	"github.com/stratoscli/stratos/shared/sdk"
@@ -25,6 +27,10 @@ type Session struct {
 	// DefinitionTimeout bounds each definition load (build.definitionTimeout
 	// in ~/.stratos/settings.json); zero means settings.DefaultDefinitionTimeout.
 	DefinitionTimeout time.Duration
+	// CheckModels makes every preparation recheck the local (Ollama)
+	// models declared in workflow.yaml, built or not: explicit `stratos
+	// build` sets it; the implicit build of `stratos run` does not.
+	CheckModels bool
 }
 
 // Outcome is what a preparation produced.
@@ -86,23 +92,23 @@ func (s *Session) PrepareTarget(ctx context.Context, arg string) (*Outcome, erro
 func (s *Session) PrepareProject(ctx context.Context) (*Outcome, error) {
 	pr, ok, err := roots.ProjectRoot(s.Cwd)
 	if err != nil {
-		return nil, clierr.New("roots_unresolved", "%v", err)
+		return nil, clierr.New(discoverapi.CodeRootsUnresolved, "%v", err)
 	}
 	if !ok {
-		return nil, clierr.Usage("no_project", "%s is not inside a Stratos project (no .stratos/ directory here or above); name a workflow to build, or create .stratos/workflows/", s.Cwd)
+		return nil, clierr.Usage(buildapi.CodeNoProject, "%s is not inside a Stratos project (no .stratos/ directory here or above); name a workflow to build, or create .stratos/workflows/", s.Cwd)
 	}
 	if err := os.MkdirAll(pr.Dir, 0o755); err != nil {
-		return nil, clierr.New("root_unwritable", "create %s: %v", pr.Dir, err)
+		return nil, clierr.New(buildapi.CodeRootUnwritable, "create %s: %v", pr.Dir, err)
 	}
 	var out *Outcome
 	err = withRootLock(ctx, pr.Dir, s.Log, func() error {
 		cat, err := discovery.Load([]roots.Root{pr})
 		if err != nil {
-			return clierr.New("root_unreadable", "%v", err)
+			return clierr.New(discoverapi.CodeRootUnreadable, "%v", err)
 		}
 		root := cat.Roots[0]
 		if err := root.Freshen(root.Sorted()); err != nil {
-			return clierr.New("read_failed", "%v", err)
+			return clierr.New(discoverapi.CodeReadFailed, "%v", err)
 		}
 		b := s.builder(root)
 		for _, w := range root.Sorted() {
@@ -123,7 +129,7 @@ func (s *Session) PrepareProject(ctx context.Context) (*Outcome, error) {
 func (s *Session) builder(root *discovery.Root) *Builder {
 	log := s.Log
 	return &Builder{
-		Root: root, Log: log, Stderr: s.Stderr, DefinitionTimeout: s.DefinitionTimeout,
+		Root: root, Log: log, Stderr: s.Stderr, DefinitionTimeout: s.DefinitionTimeout, CheckModels: s.CheckModels,
 		Toolchain: func(ctx context.Context) (*toolchain.Toolchain, error) {
 			return toolchain.Ensure(ctx, toolchain.Options{Log: log})
 		},

@@ -23,6 +23,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/stratoscli/stratos/shared/contract/buildapi"
 )
 
 // Violation codes (stable; tools and tests match on them).
@@ -30,7 +32,7 @@ const (
 	CodeSchemaNotObject        = "schema_not_object"
 	CodeFieldUndescribed       = "field_undescribed"
 	CodeInputOverridesReserved = "input_overrides_reserved"
-	CodeSchemaUnrepresentable  = "schema_unrepresentable"
+	CodeSchemaUnrepresentable  = buildapi.CodeSchemaUnrepresentable
 	CodeInputNotStrict         = "input_not_strict"
 )
 

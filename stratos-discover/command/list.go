@@ -13,6 +13,8 @@ import (
 
 	"github.com/stratoscli/stratos/shared/cliapp"
 	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/contract/discoverapi"
+	"github.com/stratoscli/stratos/shared/contract/errcode"
 	"github.com/stratoscli/stratos/shared/discovery"
 	"github.com/stratoscli/stratos/shared/freshness"
 	"github.com/stratoscli/stratos/shared/manifest"
@@ -57,11 +59,11 @@ func runList(ctx context.Context, cmd *cli.Command) error {
 	}
 	cwd, err := os.Getwd()
 	if err != nil {
-		return clierr.New("cwd_unreadable", "read working directory: %v", err)
+		return clierr.New(discoverapi.CodeCwdUnreadable, "read working directory: %v", err)
 	}
 	rs, err := roots.Resolve(cwd, sel)
 	if err != nil {
-		return clierr.New("roots_unresolved", "%v", err)
+		return clierr.New(discoverapi.CodeRootsUnresolved, "%v", err)
 	}
 	cat, err := discovery.Load(rs)
 	if err == nil {
@@ -70,9 +72,9 @@ func runList(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		var ur *discovery.UnreadableRootError
 		if errors.As(err, &ur) {
-			return clierr.New("root_unreadable", "%v", err).WithDetails(map[string]any{"dir": ur.Dir})
+			return clierr.New(discoverapi.CodeRootUnreadable, "%v", err).WithDetails(map[string]any{"dir": ur.Dir})
 		}
-		return clierr.New("read_failed", "%v", err)
+		return clierr.New(discoverapi.CodeReadFailed, "%v", err)
 	}
 	out := listOutput{Workflows: []listedWorkflow{}, Problems: cat.Problems()}
 	if out.Problems == nil {
@@ -119,7 +121,7 @@ func printTable(stdout, stderr io.Writer, out listOutput) {
 func selection(cmd *cli.Command) (roots.Selection, error) {
 	switch {
 	case cmd.Bool("project") && cmd.Bool("user"):
-		return 0, clierr.Usage("usage", "--project and --user cannot be combined")
+		return 0, clierr.Usage(errcode.CodeUsage, "--project and --user cannot be combined")
 	case cmd.Bool("project"):
 		return roots.OnlyProject, nil
 	case cmd.Bool("user"):

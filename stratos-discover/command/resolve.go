@@ -9,6 +9,7 @@ import (
 
 	"github.com/stratoscli/stratos/shared/cliapp"
 	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/contract/discoverapi"
 	"github.com/stratoscli/stratos/shared/discovery"
 	"github.com/stratoscli/stratos/shared/freshness"
 	"github.com/stratoscli/stratos/shared/manifest"
@@ -56,7 +57,7 @@ func runResolve(ctx context.Context, cmd *cli.Command) error {
 	}
 	cwd, err := os.Getwd()
 	if err != nil {
-		return clierr.New("cwd_unreadable", "read working directory: %v", err)
+		return clierr.New(discoverapi.CodeCwdUnreadable, "read working directory: %v", err)
 	}
 	w, _, err := discovery.Resolve(cwd, cmd.Args().First(), sel)
 	if err != nil {

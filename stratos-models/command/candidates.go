@@ -9,6 +9,7 @@ import (
 
 	"github.com/stratoscli/stratos/shared/cliapp"
 	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/contract/modelsapi"
 	"github.com/stratoscli/stratos/stratos-models/internal/candidates"
 )
 
@@ -72,10 +73,10 @@ func parseBackends(values []string) (map[string]string, error) {
 	for _, v := range values {
 		h, p, ok := strings.Cut(v, "=")
 		if !ok || h == "" || p == "" {
-			return nil, clierr.Usage(candidates.CodeInvalidBackend, "invalid --backend %q: want <harness>=<provider>, e.g. claude-code=amazon-bedrock", v)
+			return nil, clierr.Usage(modelsapi.CodeInvalidBackend, "invalid --backend %q: want <harness>=<provider>, e.g. claude-code=amazon-bedrock", v)
 		}
 		if prev, dup := out[h]; dup && prev != p {
-			return nil, clierr.Usage(candidates.CodeInvalidBackend, "--backend names two providers for %s: %s and %s", h, prev, p)
+			return nil, clierr.Usage(modelsapi.CodeInvalidBackend, "--backend names two providers for %s: %s and %s", h, prev, p)
 		}
 		out[h] = p
 	}

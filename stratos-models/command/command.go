@@ -9,6 +9,7 @@ import (
 
 	"github.com/stratoscli/stratos/shared/cliapp"
 	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/contract/modelsapi"
 	"github.com/stratoscli/stratos/shared/version"
 	"github.com/stratoscli/stratos/stratos-models/internal/lookup"
 )
@@ -44,7 +45,7 @@ func newCommand() *cli.Command {
 func embedded() (*lookup.Data, error) {
 	d, err := lookup.Embedded()
 	if err != nil {
-		return nil, clierr.New("catalog_invalid", "embedded model data is invalid: %v", err).Wrap(err)
+		return nil, clierr.New(modelsapi.CodeCatalogInvalid, "embedded model data is invalid: %v", err).Wrap(err)
 	}
 	return d, nil
 }
@@ -52,7 +53,7 @@ func embedded() (*lookup.Data, error) {
 // printJSON writes v as the command's one JSON document.
 func printJSON(cmd *cli.Command, v any) error {
 	if err := clierr.PrintJSON(cmd.Root().Writer, v); err != nil {
-		return clierr.New("write_failed", "write output: %v", err).Wrap(err)
+		return clierr.New(modelsapi.CodeWriteFailed, "write output: %v", err).Wrap(err)
 	}
 	return nil
 }

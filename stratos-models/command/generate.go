@@ -10,6 +10,7 @@ import (
 
 	"github.com/stratoscli/stratos/shared/cliapp"
 	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/contract/modelsapi"
 	"github.com/stratoscli/stratos/shared/logging"
 	"github.com/stratoscli/stratos/stratos-models/data"
 	"github.com/stratoscli/stratos/stratos-models/internal/catalog"
@@ -71,14 +72,14 @@ func runGenerate(ctx context.Context, cmd *cli.Command) error {
 	})
 	var sourceErr *generate.SourceError
 	if errors.As(err, &sourceErr) {
-		return clierr.Usage("source_invalid", "%v", err).Wrap(err)
+		return clierr.Usage(modelsapi.CodeSourceInvalid, "%v", err).Wrap(err)
 	}
 	if err != nil {
-		return clierr.New("generate_failed", "generate from %s: %v", cmd.String("source"), err).Wrap(err)
+		return clierr.New(modelsapi.CodeGenerateFailed, "generate from %s: %v", cmd.String("source"), err).Wrap(err)
 	}
 	path, err := generate.WriteCatalog(cmd.String("out"), res.JSON)
 	if err != nil {
-		return clierr.New("write_failed", "%v", err).Wrap(err)
+		return clierr.New(modelsapi.CodeWriteFailed, "%v", err).Wrap(err)
 	}
 	for _, w := range res.Report.Warnings {
 		log.Warn(w)
@@ -112,7 +113,7 @@ func runGenerate(ctx context.Context, cmd *cli.Command) error {
 func orderWithEmbeddedMapping() (catalogdiff.Order, error) {
 	m, err := providermap.Parse(data.ProviderMapping())
 	if err != nil {
-		return nil, clierr.New("mapping_invalid", "embedded %s: %v", data.ProviderMappingName, err).Wrap(err)
+		return nil, clierr.New(modelsapi.CodeMappingInvalid, "embedded %s: %v", data.ProviderMappingName, err).Wrap(err)
 	}
 	return func(provider string, ids []catalog.NativeID) []catalog.NativeID {
 		return providermap.Order(m, provider, ids, func(n catalog.NativeID) string { return n.ID })
@@ -125,7 +126,7 @@ func readLinks(path string) (string, []byte, error) {
 	}
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return "", nil, clierr.Usage("links_unreadable", "read links file: %v", err).Wrap(err)
+		return "", nil, clierr.Usage(modelsapi.CodeLinksUnreadable, "read links file: %v", err).Wrap(err)
 	}
 	return path, b, nil
 }
@@ -133,11 +134,11 @@ func readLinks(path string) (string, []byte, error) {
 func readCatalog(path string) (*catalog.Catalog, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return nil, clierr.Usage("previous_unreadable", "read previous catalog: %v", err).Wrap(err)
+		return nil, clierr.Usage(modelsapi.CodePreviousUnreadable, "read previous catalog: %v", err).Wrap(err)
 	}
 	c, err := catalog.Load(b)
 	if err != nil {
-		return nil, clierr.Usage("previous_invalid", "previous catalog %s: %v", path, err).Wrap(err)
+		return nil, clierr.Usage(modelsapi.CodePreviousInvalid, "previous catalog %s: %v", path, err).Wrap(err)
 	}
 	return c, nil
 }

@@ -15,13 +15,8 @@ import (
 	"time"
 
 	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/contract/runapi"
 	"github.com/stratoscli/stratos/stratos-run/runs"
-)
-
-// Error codes of this package.
-const (
-	CodeExceeded = "budget_exceeded"
-	CodeInvalid  = "budget_invalid"
 )
 
 // Limits is a budget; a zero field sets no limit.
@@ -80,7 +75,7 @@ func number(v any) (float64, bool) {
 }
 
 func invalid(format string, args ...any) error {
-	return clierr.Usage(CodeInvalid, format, args...)
+	return clierr.Usage(runapi.CodeBudgetInvalid, format, args...)
 }
 
 // Override returns l with the limits of flags that were given (> 0).
@@ -116,7 +111,7 @@ func Exceeded(l Limits, spent runs.Usage, workflow string) *clierr.Error {
 	if spent.Cost.UnknownTurns > 0 {
 		msg += fmt.Sprintf(" (%d turn(s) reported no cost: counted against tokens only)", spent.Cost.UnknownTurns)
 	}
-	return clierr.New(CodeExceeded, "%s", msg).WithDetails(map[string]any{
+	return clierr.New(runapi.CodeBudgetExceeded, "%s", msg).WithDetails(map[string]any{
 		"name":   "BudgetExceededError",
 		"budget": l,
 		"spent":  map[string]any{"tokens": spent.Tokens.Total(), "usd": spent.Cost.USD, "unknownCostTurns": spent.Cost.UnknownTurns, "turns": spent.Turns},

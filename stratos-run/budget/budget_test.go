@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/contract/runapi"
 	"github.com/stratoscli/stratos/stratos-run/runs"
 )
 
@@ -21,7 +22,7 @@ func TestFromManifestAndFlags(t *testing.T) {
 		t.Errorf("the tokens flag did not win field by field: %+v", l)
 	}
 	for _, bad := range []any{"cheap", map[string]any{"usd": -1}, map[string]any{"tokens": 1.5}, map[string]any{"dollars": 3}} {
-		if _, err := FromManifest(bad, "w.yaml"); clierr.As(err).Code != CodeInvalid || clierr.As(err).Exit != clierr.ExitUsage {
+		if _, err := FromManifest(bad, "w.yaml"); clierr.As(err).Code != runapi.CodeBudgetInvalid || clierr.As(err).Exit != clierr.ExitUsage {
 			t.Errorf("FromManifest(%v) = %v", bad, err)
 		}
 	}
@@ -50,7 +51,7 @@ func TestCrossingIsAboveTheLimit(t *testing.T) {
 		}
 	}
 	e := Exceeded(l, usage(101, 0, 1), "w")
-	if e.Code != CodeExceeded || e.Exit != clierr.ExitFailed || !strings.Contains(e.Message, "1 turn(s) reported no cost") {
+	if e.Code != runapi.CodeBudgetExceeded || e.Exit != clierr.ExitFailed || !strings.Contains(e.Message, "1 turn(s) reported no cost") {
 		t.Errorf("Exceeded = %+v", e)
 	}
 }

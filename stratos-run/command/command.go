@@ -55,7 +55,7 @@ func runCommand() *cli.Command {
 		),
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "input", Usage: "the workflow's input: JSON, @file, or - for stdin (default {})"},
-			&cli.StringFlag{Name: "overrides", Usage: `invocation overrides: JSON or @file, {"agents":{<id>:{...}},"decision":{...}}`},
+			&cli.StringFlag{Name: "overrides", Usage: `invocation overrides: JSON or @file (JSON, or YAML when it ends in .yaml/.yml), {"agents":{<id>:{...}},"decision":{...}}`},
 			&cli.FloatFlag{Name: budgetUSDFlag, Usage: "cancel the run once its agents have spent more than this many US dollars (overrides workflow.yaml's budget.usd)"},
 			&cli.IntFlag{Name: budgetTokensFlag, Usage: "cancel the run once its agents have used more than this many tokens (overrides workflow.yaml's budget.tokens)"},
 			&cli.BoolFlag{Name: "detach", Aliases: []string{"d"}, Usage: "run in the background: print the execution ID and exit 0"},

@@ -12,6 +12,8 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/contract/errcode"
+	"github.com/stratoscli/stratos/shared/contract/runapi"
 	"github.com/stratoscli/stratos/stratos-run/detach"
 	"github.com/stratoscli/stratos/stratos-run/records"
 )
@@ -27,9 +29,6 @@ const (
 	budgetUSDFlag    = "budget-usd"
 	budgetTokensFlag = "budget-tokens"
 )
-
-// CodeDetachFailed is the error code of a detached run that could not start.
-const CodeDetachFailed = "detach_failed"
 
 // consoleTail bounds how much of a failed background run's console output
 // the error carries.
@@ -54,7 +53,7 @@ func (x *execution) detach(ctx context.Context, workflowArg string, stdout io.Wr
 	}
 	runsDir, err := records.Dir()
 	if err != nil {
-		return clierr.New("run_record_failed", "%v", err).Wrap(err)
+		return clierr.New(runapi.CodeRunRecordFailed, "%v", err).Wrap(err)
 	}
 	console, err := records.CreateConsole(runsDir, id)
 	if err != nil {
@@ -66,7 +65,7 @@ func (x *execution) detach(ctx context.Context, workflowArg string, stdout io.Wr
 	if err != nil {
 		report, _ := os.ReadFile(console.Name())
 		_ = os.RemoveAll(dir) // no record of a run that never began
-		return clierr.New(CodeDetachFailed, "start %s in the background: %v%s", x.target.Name(), err, tail(report)).Wrap(err).
+		return clierr.New(runapi.CodeDetachFailed, "start %s in the background: %v%s", x.target.Name(), err, tail(report)).Wrap(err).
 			WithDetails(map[string]any{"workflow": x.target.Name()})
 	}
 	if x.json {
@@ -114,7 +113,7 @@ func tail(report []byte) string {
 func backgroundID(cmd *cli.Command) (string, error) {
 	id := cmd.String(executionIDFlag)
 	if id != "" && !records.ValidExecutionID(id) {
-		return "", clierr.Usage("usage", "--%s %q is not an execution ID", executionIDFlag, id)
+		return "", clierr.Usage(errcode.CodeUsage, "--%s %q is not an execution ID", executionIDFlag, id)
 	}
 	return id, nil
 }

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/contract/errcode"
+	"github.com/stratoscli/stratos/shared/contract/runapi"
 	"github.com/stratoscli/stratos/stratos-run/records"
 	"github.com/stratoscli/stratos/stratos-run/supervise"
 )
@@ -80,7 +82,7 @@ func interpret(out *supervise.Outcome, workflow string) outcome {
 		}
 		return o
 	case res.Error == nil:
-		res.Error = &reportedError{Code: "runner_failed", Message: fmt.Sprintf("the runtime reported status %q without an error", res.Status)}
+		res.Error = &reportedError{Code: runapi.CodeRunnerFailed, Message: fmt.Sprintf("the runtime reported status %q without an error", res.Status)}
 	}
 	o.report = res.Error
 	exit := clierr.ExitFailed
@@ -88,7 +90,7 @@ func interpret(out *supervise.Outcome, workflow string) outcome {
 	code := res.Error.Code
 	switch {
 	case res.Status == "cancelled":
-		exit, o.status, code = clierr.ExitInterrupted, records.StatusCancelled, "interrupted"
+		exit, o.status, code = clierr.ExitInterrupted, records.StatusCancelled, errcode.CodeInterrupted
 		if out.Killed {
 			o.status = records.StatusInterrupted
 		}
@@ -111,11 +113,11 @@ func missingResult(out *supervise.Outcome, workflow string) outcome {
 		if out.Killed {
 			msg = "interrupted: the workflow did not finish cancelling in time, so its processes were killed"
 		}
-		ce := clierr.New("interrupted", "%s", msg)
+		ce := clierr.New(errcode.CodeInterrupted, "%s", msg)
 		ce.Exit = clierr.ExitInterrupted
 		return failure(ce, nil)
 	}
-	return failure(clierr.New("runner_failed",
+	return failure(clierr.New(runapi.CodeRunnerFailed,
 		"node stopped (%v) before the runtime reported how workflow %s ended; its output, if any, is above on stderr", exitText(out.Wait), workflow), nil)
 }
 

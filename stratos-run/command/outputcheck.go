@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/contract/runapi"
 	"github.com/stratoscli/stratos/shared/freshness"
 	"github.com/stratoscli/stratos/shared/jsonvalidate"
 )
@@ -16,19 +17,19 @@ import (
 func checkOutput(wfDir, workflow string, output json.RawMessage) *clierr.Error {
 	rec, err := freshness.ReadRecord(wfDir)
 	if err != nil {
-		return clierr.New("build_record_unreadable", "check the output of workflow %s: %v", workflow, err).Wrap(err)
+		return clierr.New(runapi.CodeBuildRecordUnreadable, "check the output of workflow %s: %v", workflow, err).Wrap(err)
 	}
 	if rec == nil || len(rec.OutputSchema) == 0 {
-		return clierr.New("output_schema_missing", "check the output of workflow %s: its build record in %s has no output schema; run `stratos build` again", workflow, wfDir)
+		return clierr.New(runapi.CodeOutputSchemaMissing, "check the output of workflow %s: its build record in %s has no output schema; run `stratos build` again", workflow, wfDir)
 	}
 	schema, err := jsonvalidate.Compile(rec.OutputSchema)
 	if err != nil {
-		return clierr.New("output_schema_invalid", "check the output of workflow %s: the output schema in its build record does not compile: %v", workflow, err).Wrap(err)
+		return clierr.New(runapi.CodeOutputSchemaInvalid, "check the output of workflow %s: the output schema in its build record does not compile: %v", workflow, err).Wrap(err)
 	}
 	issues := schema.Validate(output)
 	if issues == nil {
 		return nil
 	}
-	return clierr.New("output_validation", "workflow %q returned output that does not match its output schema: %s", workflow, jsonvalidate.Text(issues)).
+	return clierr.New(runapi.CodeOutputValidation, "workflow %q returned output that does not match its output schema: %s", workflow, jsonvalidate.Text(issues)).
 		WithDetails(map[string]any{"workflow": workflow, "issues": issues})
 }

@@ -15,6 +15,9 @@ import (
 
 	"github.com/stratoscli/stratos/shared/cliapp"
 	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/contract/discoverapi"
+	"github.com/stratoscli/stratos/shared/contract/errcode"
+	"github.com/stratoscli/stratos/shared/contract/runapi"
 	"github.com/stratoscli/stratos/shared/logging"
 	"github.com/stratoscli/stratos/shared/sdk"
 	"github.com/stratoscli/stratos/shared/toolchain"
@@ -55,7 +58,7 @@ func runWorkflow(ctx context.Context, cmd *cli.Command) error {
 	}
 	cwd, err := os.Getwd()
 	if err != nil {
-		return clierr.New("cwd_unreadable", "read the working directory: %v", err).Wrap(err)
+		return clierr.New(discoverapi.CodeCwdUnreadable, "read the working directory: %v", err).Wrap(err)
 	}
 	target, err := preparation.Resolve(cwd, cmd.Args().First())
 	if err != nil {
@@ -100,7 +103,7 @@ func (x *execution) begin() error {
 	}
 	runs, err := records.Dir()
 	if err != nil {
-		return clierr.New("run_record_failed", "%v", err).Wrap(err)
+		return clierr.New(runapi.CodeRunRecordFailed, "%v", err).Wrap(err)
 	}
 	reconcileStale(runs, x.log)
 	w := x.target.Workflow
@@ -115,7 +118,7 @@ func (x *execution) begin() error {
 func newExecutionID(now time.Time) (string, error) {
 	id, err := records.NewExecutionID(now, rand.Reader)
 	if err != nil {
-		return "", clierr.New("internal", "%v", err).Wrap(err)
+		return "", clierr.New(errcode.CodeInternal, "%v", err).Wrap(err)
 	}
 	return id, nil
 }
@@ -133,7 +136,7 @@ func (x *execution) run(ctx context.Context) (json.RawMessage, *clierr.Error) {
 	}
 	key, err := supervise.NewResultKey()
 	if err != nil {
-		return nil, x.finish(failure(clierr.New("internal", "create the run's result key: %v", err).Wrap(err), nil))
+		return nil, x.finish(failure(clierr.New(errcode.CodeInternal, "create the run's result key: %v", err).Wrap(err), nil))
 	}
 	doc, err := x.invocationDocument(key)
 	if err != nil {
@@ -157,7 +160,7 @@ func (x *execution) run(ctx context.Context) (json.RawMessage, *clierr.Error) {
 		}
 	}
 	if err != nil {
-		return nil, x.finish(failure(clierr.New("runner_failed", "start node for %s: %v", x.target.Name(), err).Wrap(err), nil))
+		return nil, x.finish(failure(clierr.New(runapi.CodeRunnerFailed, "start node for %s: %v", x.target.Name(), err).Wrap(err), nil))
 	}
 	if out.IgnoredBytes > 0 {
 		x.log.Warn("ignored what something other than the runtime wrote to the result channel", "bytes", out.IgnoredBytes)
@@ -195,7 +198,7 @@ func (x *execution) invocationDocument(resultKey []byte) ([]byte, error) {
 		Input: x.input, Overrides: x.overrides, Workflows: x.target.Table(),
 	})
 	if err != nil {
-		return nil, clierr.New("config_invalid", "the agents or decision section of a workflow.yaml in %s cannot be passed to the runtime: %v", x.target.Root.Root.Dir, err).Wrap(err)
+		return nil, clierr.New(runapi.CodeConfigInvalid, "the agents or decision section of a workflow.yaml in %s cannot be passed to the runtime: %v", x.target.Root.Root.Dir, err).Wrap(err)
 	}
 	return doc, nil
 }

@@ -17,6 +17,8 @@ import (
 
 	"github.com/stratoscli/stratos/shared/cliapp"
 	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/contract/errcode"
+	"github.com/stratoscli/stratos/shared/contract/runapi"
 	"github.com/stratoscli/stratos/shared/logging"
 	"github.com/stratoscli/stratos/stratos-run/records"
 	"github.com/stratoscli/stratos/stratos-run/runs"
@@ -103,7 +105,7 @@ func runsStopCommand() *cli.Command {
 func openStore() (*runs.Store, error) {
 	dir, err := records.Dir()
 	if err != nil {
-		return nil, clierr.New(runs.CodeRunsUnread, "%v", err).Wrap(err)
+		return nil, clierr.New(runapi.CodeRunsUnreadable, "%v", err).Wrap(err)
 	}
 	return &runs.Store{Dir: dir}, nil
 }
@@ -170,15 +172,15 @@ const listUsage = "[--status S] [--workflow W] [--since T] [--limit N] [--json]"
 func listFilter(cmd *cli.Command) (runs.Filter, error) {
 	f := runs.Filter{Status: cmd.String("status"), Workflow: cmd.String("workflow"), Limit: int(cmd.Int("limit"))}
 	if f.Status != "" && !slices.Contains(records.Statuses, f.Status) {
-		return f, clierr.Usage("usage", "unknown status %q: one of %s", f.Status, strings.Join(records.Statuses, ", "))
+		return f, clierr.Usage(errcode.CodeUsage, "unknown status %q: one of %s", f.Status, strings.Join(records.Statuses, ", "))
 	}
 	if f.Limit < 0 {
-		return f, clierr.Usage("usage", "--limit %d: must be 0 (all) or more", f.Limit)
+		return f, clierr.Usage(errcode.CodeUsage, "--limit %d: must be 0 (all) or more", f.Limit)
 	}
 	if v := cmd.String("since"); v != "" {
 		since, err := runs.ParseSince(v, time.Now())
 		if err != nil {
-			return f, clierr.Usage("usage", "--since: %v", err)
+			return f, clierr.Usage(errcode.CodeUsage, "--since: %v", err)
 		}
 		f.Since = since
 	}
@@ -444,18 +446,18 @@ func pruneRuns(ctx context.Context, cmd *cli.Command) error {
 func pruneOptions(cmd *cli.Command) (runs.PruneOptions, error) {
 	opts := runs.PruneOptions{Keep: -1, DryRun: cmd.Bool("dry-run")}
 	if !cmd.IsSet("older-than") && !cmd.IsSet("keep") {
-		return opts, clierr.Usage("usage", "runs prune needs --older-than, --keep or both (it never removes everything by default)")
+		return opts, clierr.Usage(errcode.CodeUsage, "runs prune needs --older-than, --keep or both (it never removes everything by default)")
 	}
 	if cmd.IsSet("keep") {
 		opts.Keep = int(cmd.Int("keep"))
 		if opts.Keep < 0 {
-			return opts, clierr.Usage("usage", "--keep %d: must be 0 or more", opts.Keep)
+			return opts, clierr.Usage(errcode.CodeUsage, "--keep %d: must be 0 or more", opts.Keep)
 		}
 	}
 	if cmd.IsSet("older-than") {
 		d, err := runs.ParseAge(cmd.String("older-than"))
 		if err != nil {
-			return opts, clierr.Usage("usage", "--older-than: %v", err)
+			return opts, clierr.Usage(errcode.CodeUsage, "--older-than: %v", err)
 		}
 		opts.OlderThan = d
 	}

@@ -11,16 +11,14 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 
-	"github.com/stratoscli/stratos/shared/clierr"
-)
+	"gopkg.in/yaml.v3"
 
-// Error codes (exit 2).
-const (
-	CodeInputInvalid     = "input_invalid"
-	CodeOverridesInvalid = "overrides_invalid"
+	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/contract/runapi"
 )
 
 // ReadInput returns the JSON document --input names: "" means {} (no
@@ -32,17 +30,18 @@ func ReadInput(value string, stdin io.Reader) (json.RawMessage, error) {
 	}
 	data, source, err := read("--input", value, stdin, true)
 	if err != nil {
-		return nil, clierr.Usage(CodeInputInvalid, "%v", err).Wrap(err)
+		return nil, clierr.Usage(runapi.CodeInputInvalid, "%v", err).Wrap(err)
 	}
 	if err := checkJSON(data); err != nil {
-		return nil, clierr.Usage(CodeInputInvalid, "%s is not valid JSON: %v", source, err).Wrap(err).
+		return nil, clierr.Usage(runapi.CodeInputInvalid, "%s is not valid JSON: %v", source, err).Wrap(err).
 			WithDetails(map[string]any{"source": source})
 	}
 	return compact(data), nil
 }
 
 // ReadOverrides returns the --overrides payload, nil when none is given:
-// JSON or "@path", an object with only "agents" (an object mapping agent
+// JSON or "@path" (a JSON file, or a YAML file when its name ends in .yaml
+// or .yml), an object with only "agents" (an object mapping agent
 // configuration ids to objects of settings) and "decision" (an object).
 func ReadOverrides(value string) (json.RawMessage, error) {
 	if value == "" {
@@ -50,14 +49,20 @@ func ReadOverrides(value string) (json.RawMessage, error) {
 	}
 	data, source, err := read("--overrides", value, nil, false)
 	if err != nil {
-		return nil, clierr.Usage(CodeOverridesInvalid, "%v", err).Wrap(err)
+		return nil, clierr.Usage(runapi.CodeOverridesInvalid, "%v", err).Wrap(err)
+	}
+	if isYAMLFile(value) {
+		if data, err = yamlToJSON(data); err != nil {
+			return nil, clierr.Usage(runapi.CodeOverridesInvalid, "%s is not a valid YAML document: %v", source, err).Wrap(err).
+				WithDetails(map[string]any{"source": source})
+		}
 	}
 	if err := checkJSON(data); err != nil {
-		return nil, clierr.Usage(CodeOverridesInvalid, "%s is not valid JSON: %v", source, err).Wrap(err).
+		return nil, clierr.Usage(runapi.CodeOverridesInvalid, "%s is not valid JSON: %v", source, err).Wrap(err).
 			WithDetails(map[string]any{"source": source})
 	}
 	if problem := OverridesProblem(data); problem != "" {
-		return nil, clierr.Usage(CodeOverridesInvalid, "%s: %s", source, problem).
+		return nil, clierr.Usage(runapi.CodeOverridesInvalid, "%s: %s", source, problem).
 			WithDetails(map[string]any{"source": source})
 	}
 	return compact(data), nil
@@ -85,6 +90,39 @@ func read(flag, value string, stdin io.Reader, allowStdin bool) ([]byte, string,
 		return data, fmt.Sprintf("%s %s", flag, value), nil
 	}
 	return []byte(value), flag, nil
+}
+
+// isYAMLFile reports whether a flag value names a YAML file: "@path" with a
+// .yaml or .yml extension.
+func isYAMLFile(value string) bool {
+	if !strings.HasPrefix(value, "@") {
+		return false
+	}
+	ext := strings.ToLower(filepath.Ext(value))
+	return ext == ".yaml" || ext == ".yml"
+}
+
+// yamlToJSON converts one YAML document to JSON. Mapping keys must be
+// strings, as JSON's are; a second document is an error rather than
+// silently ignored.
+func yamlToJSON(data []byte) ([]byte, error) {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var doc any
+	if err := dec.Decode(&doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, errors.New("the file is empty")
+		}
+		return nil, err
+	}
+	var extra any
+	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
+		return nil, errors.New("the file holds more than one document (---)")
+	}
+	out, err := json.Marshal(doc)
+	if err != nil {
+		return nil, fmt.Errorf("not representable as JSON (mapping keys must be strings): %v", err)
+	}
+	return out, nil
 }
 
 // checkJSON reports invalid JSON with the byte offset of the problem.
@@ -173,7 +211,7 @@ func CheckOverrideTargets(overrides json.RawMessage, workflow string, agents any
 	if list == "" {
 		list = "none"
 	}
-	return clierr.Usage(CodeOverridesInvalid, "--overrides: workflow %q declares no agent configuration %s (known: %s)",
+	return clierr.Usage(runapi.CodeOverridesInvalid, "--overrides: workflow %q declares no agent configuration %s (known: %s)",
 		workflow, strings.Join(unknown, ", "), list).WithDetails(map[string]any{"unknown": unknown, "known": known})
 }
 

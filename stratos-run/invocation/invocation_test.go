@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/contract/runapi"
 )
 
 func TestReadInput(t *testing.T) {
@@ -49,7 +50,7 @@ func TestReadInputErrors(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := ReadInput(c.value, strings.NewReader(c.stdin))
-			assertUsage(t, err, CodeInputInvalid, c.inMessage)
+			assertUsage(t, err, runapi.CodeInputInvalid, c.inMessage)
 		})
 	}
 }
@@ -88,7 +89,7 @@ func TestReadOverridesErrors(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.value, func(t *testing.T) {
 			_, err := ReadOverrides(c.value)
-			assertUsage(t, err, CodeOverridesInvalid, []string{c.want})
+			assertUsage(t, err, runapi.CodeOverridesInvalid, []string{c.want})
 		})
 	}
 }
@@ -116,7 +117,7 @@ func TestCheckOverrideTargetsNamesUnknownAndKnownIDs(t *testing.T) {
 	}
 	err := CheckOverrideTargets(json.RawMessage(`{"agents":{"writter":{},"writer":{}}}`), "w", agents)
 	ce := clierr.As(err)
-	if ce == nil || ce.Exit != clierr.ExitUsage || ce.Code != CodeOverridesInvalid ||
+	if ce == nil || ce.Exit != clierr.ExitUsage || ce.Code != runapi.CodeOverridesInvalid ||
 		!strings.Contains(ce.Message, "writter") || !strings.Contains(ce.Message, "known: reviewer, writer") {
 		t.Fatalf("error %v", err)
 	}

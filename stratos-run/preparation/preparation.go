@@ -13,6 +13,9 @@ import (
 	"github.com/hashicorp/go-hclog"
 
 	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/contract/buildapi"
+	"github.com/stratoscli/stratos/shared/contract/errcode"
+	"github.com/stratoscli/stratos/shared/contract/runapi"
 	"github.com/stratoscli/stratos/shared/discovery"
 	"github.com/stratoscli/stratos/shared/freshness"
 	"github.com/stratoscli/stratos/shared/roots"
@@ -68,12 +71,6 @@ func (t *Target) walkClosure(visit func(w *discovery.Workflow, found bool)) {
 	walk(t.Workflow)
 }
 
-// prepared is the part of `stratos-build prepare --json` that run reads.
-type prepared struct {
-	Name          string `json:"name"`
-	CompiledEntry string `json:"compiledEntry"`
-}
-
 // Prepare builds the workflow (and what it imports) when it is not fresh,
 // through `stratos-build prepare`, whose progress passes through to stderr.
 // A failed build comes back as stratos-build's own error (build_failed).
@@ -82,10 +79,10 @@ func (t *Target) Prepare(ctx context.Context, log hclog.Logger, stderr io.Writer
 		return nil
 	}
 	log.Info(BuildingMessage, "workflow", t.Name(), "reason", notBuiltReason(t))
-	var out prepared
-	err := sibling.RunJSON(ctx, "stratos-build", []string{"prepare", t.Workflow.Dir, "--json"}, nil, &out, stderr)
+	var out buildapi.Prepared
+	err := sibling.RunJSON(ctx, buildapi.Tool, []string{"prepare", t.Workflow.Dir, "--json"}, nil, &out, stderr)
 	if ctx.Err() != nil {
-		ce := clierr.New("interrupted", "interrupted while building %s", t.Name()).Wrap(ctx.Err())
+		ce := clierr.New(errcode.CodeInterrupted, "interrupted while building %s", t.Name()).Wrap(ctx.Err())
 		ce.Exit = clierr.ExitInterrupted
 		return ce
 	}
@@ -93,7 +90,7 @@ func (t *Target) Prepare(ctx context.Context, log hclog.Logger, stderr io.Writer
 		return err
 	}
 	if out.Name != t.Name() {
-		return clierr.New("prepare_mismatch", "stratos-build prepared %q when asked for %s (%s)", out.Name, t.Name(), t.Workflow.Dir)
+		return clierr.New(runapi.CodePrepareMismatch, "stratos-build prepared %q when asked for %s (%s)", out.Name, t.Name(), t.Workflow.Dir)
 	}
 	return nil
 }

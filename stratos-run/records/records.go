@@ -29,6 +29,7 @@ import (
 
 	"github.com/stratoscli/stratos/shared/atomicfile"
 	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/contract/runapi"
 	"github.com/stratoscli/stratos/shared/procid"
 	"github.com/stratoscli/stratos/shared/roots"
 )
@@ -253,6 +254,6 @@ func writeJSON(dir, name string, v any) error {
 }
 
 func recordError(path string, err error) error {
-	return clierr.New("run_record_failed", "write the run record %s: %v", path, err).Wrap(err).
+	return clierr.New(runapi.CodeRunRecordFailed, "write the run record %s: %v", path, err).Wrap(err).
 		WithDetails(map[string]any{"path": path})
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/contract/runapi"
 	"github.com/stratoscli/stratos/stratos-run/records"
 )
 
@@ -129,7 +130,7 @@ func TestResultEndsAsTheRunDid(t *testing.T) {
 	}{
 		"20261202T150000Z-bbbb0002": {"workflow_failed", 1},
 		"20261202T160000Z-cccc0003": {"interrupted", 130},
-		"20261202T170000Z-dddd0004": {CodeNotFinished, 1},
+		"20261202T170000Z-dddd0004": {runapi.CodeRunNotFinished, 1},
 	} {
 		_, err := s.Result(id)
 		ce := clierr.As(err)

@@ -5,13 +5,9 @@ import (
 	"maps"
 
 	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/contract/errcode"
+	"github.com/stratoscli/stratos/shared/contract/runapi"
 	"github.com/stratoscli/stratos/stratos-run/records"
-)
-
-// Error codes of Result.
-const (
-	CodeNotFinished = "run_not_finished"
-	CodeCrashed     = "run_crashed"
 )
 
 // Result returns the output of the run id when it succeeded. For any other
@@ -25,10 +21,10 @@ func (s *Store) Result(id string) (json.RawMessage, error) {
 	}
 	switch r.Status {
 	case records.StatusRunning:
-		return nil, clierr.New(CodeNotFinished, "run %s is still running", id).
+		return nil, clierr.New(runapi.CodeRunNotFinished, "run %s is still running", id).
 			WithDetails(map[string]any{"executionId": id, "status": r.Status})
 	case records.StatusCrashed:
-		return nil, clierr.New(CodeCrashed, "run %s crashed: it has no result", id).
+		return nil, clierr.New(runapi.CodeRunCrashed, "run %s crashed: it has no result", id).
 			WithDetails(map[string]any{"executionId": id, "status": r.Status})
 	case records.StatusSucceeded:
 		out, err := optionalFile(r.Dir, records.OutputFile)
@@ -62,10 +58,10 @@ func recordedError(r Run, report json.RawMessage) *clierr.Error {
 	details["executionId"], details["status"] = r.ExecutionID, r.Status
 	ce := &clierr.Error{Code: e.Code, Message: e.Message, Details: details, Exit: clierr.ExitFailed}
 	if r.Status == records.StatusCancelled || r.Status == records.StatusInterrupted {
-		ce.Code = "interrupted" // as stratos run reported it
+		ce.Code = errcode.CodeInterrupted // as stratos run reported it
 	}
 	if ce.Code == "" {
-		ce.Code = "run_failed"
+		ce.Code = runapi.CodeRunFailed
 	}
 	if ce.Message == "" {
 		ce.Message = "run " + r.ExecutionID + " " + r.Status

@@ -15,18 +15,8 @@ import (
 	"time"
 
 	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/contract/runapi"
 	"github.com/stratoscli/stratos/stratos-run/records"
-)
-
-// Error codes of this package.
-const (
-	CodeRunNotFound  = "run_not_found"
-	CodeRunAmbiguous = "run_ambiguous"
-	CodeRunsUnread   = "runs_unreadable"
-	CodeNotRunning   = "run_not_running"
-	CodeNotOurs      = "run_process_unconfirmed"
-	CodeStopTimeout  = "stop_timeout"
-	CodeStopFailed   = "stop_failed"
 )
 
 // Store is a runs directory.
@@ -176,10 +166,10 @@ func (s *Store) Resolve(ref string) (string, error) {
 	case 1:
 		return matches[0], nil
 	case 0:
-		return "", clierr.Usage(CodeRunNotFound, "no run %q in %s", ref, s.Dir).
+		return "", clierr.Usage(runapi.CodeRunNotFound, "no run %q in %s", ref, s.Dir).
 			WithDetails(map[string]any{"ref": ref, "candidates": []string{}})
 	default:
-		return "", clierr.Usage(CodeRunAmbiguous, "run %q is ambiguous: %s", ref, strings.Join(matches, ", ")).
+		return "", clierr.Usage(runapi.CodeRunAmbiguous, "run %q is ambiguous: %s", ref, strings.Join(matches, ", ")).
 			WithDetails(map[string]any{"ref": ref, "candidates": matches})
 	}
 }
@@ -192,7 +182,7 @@ func (s *Store) ids() ([]string, error) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, clierr.New(CodeRunsUnread, "read the runs directory: %v", err).Wrap(err).
+		return nil, clierr.New(runapi.CodeRunsUnreadable, "read the runs directory: %v", err).Wrap(err).
 			WithDetails(map[string]any{"path": s.Dir})
 	}
 	ids := make([]string, 0, len(entries))
@@ -207,6 +197,6 @@ func (s *Store) ids() ([]string, error) {
 
 // unreadable wraps a record read error for the CLI.
 func unreadable(id string, err error) error {
-	return clierr.New(CodeRunsUnread, "run %s: %v", id, err).Wrap(err).
+	return clierr.New(runapi.CodeRunsUnreadable, "run %s: %v", id, err).Wrap(err).
 		WithDetails(map[string]any{"executionId": id})
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/contract/runapi"
 	"github.com/stratoscli/stratos/shared/procid"
 	"github.com/stratoscli/stratos/stratos-run/records"
 )
@@ -144,11 +145,11 @@ func TestResolveTakesAUniquePrefix(t *testing.T) {
 		t.Errorf("unique prefix: %q, %v", id, err)
 	}
 	_, err := s.Resolve("20261202T170000Z-aaa")
-	if ce := clierr.As(err); ce.Code != CodeRunAmbiguous || ce.Exit != clierr.ExitUsage || !strings.Contains(ce.Message, "aaaa0001") || !strings.Contains(ce.Message, "aaab0002") {
+	if ce := clierr.As(err); ce.Code != runapi.CodeRunAmbiguous || ce.Exit != clierr.ExitUsage || !strings.Contains(ce.Message, "aaaa0001") || !strings.Contains(ce.Message, "aaab0002") {
 		t.Errorf("ambiguous prefix: %v", err)
 	}
 	_, err = s.Resolve("2025")
-	if ce := clierr.As(err); ce.Code != CodeRunNotFound || ce.Exit != clierr.ExitUsage {
+	if ce := clierr.As(err); ce.Code != runapi.CodeRunNotFound || ce.Exit != clierr.ExitUsage {
 		t.Errorf("unknown run: %v", err)
 	}
 }
@@ -190,8 +191,8 @@ func TestStopRefusesARunThatIsNotRunning(t *testing.T) {
 	s := newStore(t)
 	begin(t, s, "20261202T170000Z-stop0001", "w", deadPID(t), t0)
 	_, err := s.Stop(context.Background(), "20261202T170000Z-stop0001", StopOptions{})
-	if ce := clierr.As(err); ce.Code != CodeNotRunning || ce.Exit != clierr.ExitFailed {
-		t.Errorf("Stop of a dead run = %v, want %s", err, CodeNotRunning)
+	if ce := clierr.As(err); ce.Code != runapi.CodeRunNotRunning || ce.Exit != clierr.ExitFailed {
+		t.Errorf("Stop of a dead run = %v, want %s", err, runapi.CodeRunNotRunning)
 	}
 }
 
@@ -258,8 +259,8 @@ func TestStopLeavesAProcessItCannotConfirmAlone(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = s.Stop(context.Background(), "20261202T170000Z-stop0003", StopOptions{})
-	if ce := clierr.As(err); ce.Code != CodeNotOurs || ce.Exit != clierr.ExitFailed {
-		t.Errorf("Stop = %v, want %s", err, CodeNotOurs)
+	if ce := clierr.As(err); ce.Code != runapi.CodeRunProcessUnconfirmed || ce.Exit != clierr.ExitFailed {
+		t.Errorf("Stop = %v, want %s", err, runapi.CodeRunProcessUnconfirmed)
 	}
 	if alive, err := ownProcess(records.Invocation{PID: sleep.Process.Pid, ProcessStart: mustStart(t, sleep.Process.Pid)}); err != nil || !alive {
 		t.Errorf("the unconfirmed process was signalled: alive=%v, %v", alive, err)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/contract/runapi"
 	"github.com/stratoscli/stratos/stratos-run/records"
 )
 
@@ -37,7 +38,7 @@ func (s *Store) Stop(ctx context.Context, id string, opts StopOptions) (Run, err
 		return Run{}, err
 	}
 	if r.Status != records.StatusRunning {
-		return r, clierr.New(CodeNotRunning, "run %s is not running (it is %s)", id, r.Status).
+		return r, clierr.New(runapi.CodeRunNotRunning, "run %s is not running (it is %s)", id, r.Status).
 			WithDetails(map[string]any{"executionId": id, "status": r.Status})
 	}
 	inv, err := records.ReadInvocation(filepath.Join(s.Dir, id))
@@ -46,11 +47,11 @@ func (s *Store) Stop(ctx context.Context, id string, opts StopOptions) (Run, err
 	}
 	ours, err := ownProcess(inv)
 	if err != nil || !ours {
-		return r, clierr.New(CodeNotOurs, "run %s: cannot confirm that process %d is this run's, so it was not signalled", id, inv.PID).
+		return r, clierr.New(runapi.CodeRunProcessUnconfirmed, "run %s: cannot confirm that process %d is this run's, so it was not signalled", id, inv.PID).
 			WithDetails(map[string]any{"executionId": id, "pid": inv.PID})
 	}
 	if err := syscall.Kill(inv.PID, syscall.SIGTERM); err != nil {
-		return r, clierr.New(CodeStopFailed, "signal run %s (process %d): %v", id, inv.PID, err).Wrap(err).
+		return r, clierr.New(runapi.CodeStopFailed, "signal run %s (process %d): %v", id, inv.PID, err).Wrap(err).
 			WithDetails(map[string]any{"executionId": id, "pid": inv.PID})
 	}
 	return s.awaitEnd(ctx, id, inv, opts)
@@ -70,7 +71,7 @@ func (s *Store) awaitEnd(ctx context.Context, id string, inv records.Invocation,
 		case <-ctx.Done():
 			return Run{}, ctx.Err()
 		case <-deadline.C:
-			return Run{}, clierr.New(CodeStopTimeout, "run %s (process %d) did not end within %s after SIGTERM", id, inv.PID, opts.Wait).
+			return Run{}, clierr.New(runapi.CodeStopTimeout, "run %s (process %d) did not end within %s after SIGTERM", id, inv.PID, opts.Wait).
 				WithDetails(map[string]any{"executionId": id, "pid": inv.PID})
 		case <-time.After(opts.Poll):
 		}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/stratoscli/stratos/shared/cliapp"
 	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/contract/worktreeapi"
 	"github.com/stratoscli/stratos/shared/logging"
 	"github.com/stratoscli/stratos/shared/version"
 	"github.com/stratoscli/stratos/stratos-worktree/internal/gitx"
@@ -63,7 +64,7 @@ func nameFlag(required bool, usage string) cli.Flag {
 }
 
 // warn logs diagnostics on stderr (they are in the JSON result too).
-func (t *tool) warn(diags []worktrees.Diagnostic) {
+func (t *tool) warn(diags []worktreeapi.Diagnostic) {
 	for _, d := range diags {
 		t.log.Warn(d.Message, "code", d.Code)
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/stratoscli/stratos/shared/cliapp"
+	"github.com/stratoscli/stratos/shared/contract/worktreeapi"
 	"github.com/stratoscli/stratos/stratos-worktree/internal/worktrees"
 )
 
@@ -49,9 +50,9 @@ func settlementLine(s *worktrees.Settlement) string {
 		branch = fmt.Sprintf(" (branch %s kept)", s.Branch)
 	}
 	switch s.Outcome {
-	case worktrees.OutcomeRemoved:
+	case worktreeapi.OutcomeRemoved:
 		return fmt.Sprintf("%s: checkout removed%s", s.Name, branch)
-	case worktrees.OutcomeAbsent:
+	case worktreeapi.OutcomeAbsent:
 		return fmt.Sprintf("%s: no checkout; bookkeeping dropped", s.Name)
 	default:
 		return fmt.Sprintf("%s: checkout kept (%s)", s.Name, s.Reason)

@@ -124,6 +124,12 @@ export interface AgentOptions<S extends Schema | undefined = Schema | undefined>
     hooks?: AgentHooks;
     /** A Zod schema: execute resolves to its parsed value instead of text. */
     outputSchema?: S;
+    /**
+     * How many times (0–10) a value that fails outputSchema is sent back to the
+     * agent with its validation errors before execute fails, on harnesses
+     * without a native retry (test, codex); Claude Code retries in the turn.
+     */
+    structuredOutputRetries?: number;
     /** The test harness's script, inline or { file } (relative to the workflow directory). */
     test?: TestScript | {
         file: string;

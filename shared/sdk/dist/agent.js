@@ -14,16 +14,27 @@ import { toIssues } from "./validate.js";
 const hookNames = ["beforeToolCall", "afterToolCall", "onStart", "onComplete", "onError"];
 const hostHooks = ["beforeToolCall", "afterToolCall", "onStart"];
 const counters = new WeakMap();
+// The configured agent behind each Agent handed out, for closeAgent (ask()).
+const configured = new WeakMap();
 export function createAgent(options = {}) {
     const ctx = getContext("createAgent()");
     const n = (counters.get(ctx) ?? 0) + 1;
     counters.set(ctx, n);
     const agent = new ConfiguredAgent(ctx, n, options ?? {});
     ctx.register(agent, "createAgent()");
-    return Object.freeze({
+    const handle = Object.freeze({
         execute: (prompt, templateVariables) => agent.execute(prompt, templateVariables),
         cancel: () => agent.cancel(),
     });
+    configured.set(handle, agent);
+    return handle;
+}
+/**
+ * Closes an agent before its execution ends (its harness session, and its
+ * worktree if it has one) and forgets it in its execution context. @internal
+ */
+export async function closeAgent(handle) {
+    await configured.get(handle)?.closeEarly();
 }
 class ConfiguredAgent {
     #ctx;
@@ -104,6 +115,20 @@ class ConfiguredAgent {
         // Without a running execute, naming the last call makes the host stop
         // the background work (shells, subagents) earlier prompts started.
         this.#host.notify(Methods.agentCancel, { agentId: this.#id, call: this.#active?.n ?? this.#calls });
+    }
+    /**
+     * Closes the agent before its execution ends. A failure to close is a
+     * warning, as it is when the execution closes its resources: the call's
+     * own result or error stands.
+     */
+    async closeEarly() {
+        this.#ctx.unregister(this);
+        try {
+            await this.close();
+        }
+        catch (err) {
+            this.#ctx.host.warn(`workflow "${this.#ctx.workflow}" (${this.#ctx.executionId}): closing agent "${this.#name}" failed: ${toError(err).message}`);
+        }
     }
     /** Cleanup (the execution context calls it): closes the harness session. */
     async close() {

@@ -18,6 +18,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 
 	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/contract/buildapi"
 	"github.com/stratoscli/stratos/shared/toolchain"
 )
 
@@ -61,7 +62,7 @@ func Compile(ctx context.Context, tc *toolchain.Toolchain, log hclog.Logger, src
 	}
 	cmd := tc.TscCommand(ctx, work, "-p", ConfigFile, "--typeRoots", tc.TypeRoots)
 	if out, err := cmd.CombinedOutput(); err != nil {
-		return clierr.New("sdk_compile_failed", "tsc failed on the SDK sources in %s:\n%s", srcDir, strings.TrimSpace(string(out))).Wrap(err)
+		return clierr.New(buildapi.CodeSDKCompileFailed, "tsc failed on the SDK sources in %s:\n%s", srcDir, strings.TrimSpace(string(out))).Wrap(err)
 	}
 	return replaceDir(filepath.Join(work, "dist"), outDir)
 }

@@ -133,6 +133,12 @@ export interface AgentConfig {
   disallowedTools?: string[];
   workingDirectory?: string;
   worktree?: Worktree;
+  /**
+   * StructuredOutputRetries is how many times the host sends a
+   * structured output's validation errors back to the agent, in the same
+   * conversation, before the call fails (harnesses without a native retry).
+   */
+  structuredOutputRetries?: number;
   /** Test is the script of the test harness: inline, or {"file": path}. */
   test?: unknown;
 }

@@ -123,6 +123,12 @@ export interface AgentOptions<S extends Schema | undefined = Schema | undefined>
   hooks?: AgentHooks;
   /** A Zod schema: execute resolves to its parsed value instead of text. */
   outputSchema?: S;
+  /**
+   * How many times (0–10) a value that fails outputSchema is sent back to the
+   * agent with its validation errors before execute fails, on harnesses
+   * without a native retry (test, codex); Claude Code retries in the turn.
+   */
+  structuredOutputRetries?: number;
   /** The test harness's script, inline or { file } (relative to the workflow directory). */
   test?: TestScript | { file: string };
 }
@@ -142,6 +148,8 @@ export interface Agent<TOutput = string> {
 const hookNames = ["beforeToolCall", "afterToolCall", "onStart", "onComplete", "onError"];
 const hostHooks = ["beforeToolCall", "afterToolCall", "onStart"];
 const counters = new WeakMap<ExecutionContext, number>();
+// The configured agent behind each Agent handed out, for closeAgent (ask()).
+const configured = new WeakMap<object, ConfiguredAgent>();
 
 /**
  * Creates a configured agent in the current workflow execution. Nothing
@@ -156,10 +164,20 @@ export function createAgent(options: AgentOptions = {}): Agent<unknown> {
   counters.set(ctx, n);
   const agent = new ConfiguredAgent(ctx, n, options ?? {});
   ctx.register(agent, "createAgent()");
-  return Object.freeze({
+  const handle = Object.freeze({
     execute: (prompt: PromptSource, templateVariables?: Record<string, unknown>) => agent.execute(prompt, templateVariables),
     cancel: () => agent.cancel(),
   });
+  configured.set(handle, agent);
+  return handle;
+}
+
+/**
+ * Closes an agent before its execution ends (its harness session, and its
+ * worktree if it has one) and forgets it in its execution context. @internal
+ */
+export async function closeAgent(handle: Agent<unknown>): Promise<void> {
+  await configured.get(handle)?.closeEarly();
 }
 
 interface ActiveCall {
@@ -250,6 +268,20 @@ class ConfiguredAgent implements OwnedResource, HookTarget {
     // Without a running execute, naming the last call makes the host stop
     // the background work (shells, subagents) earlier prompts started.
     this.#host.notify(Methods.agentCancel, { agentId: this.#id, call: this.#active?.n ?? this.#calls });
+  }
+
+  /**
+   * Closes the agent before its execution ends. A failure to close is a
+   * warning, as it is when the execution closes its resources: the call's
+   * own result or error stands.
+   */
+  async closeEarly(): Promise<void> {
+    this.#ctx.unregister(this);
+    try {
+      await this.close();
+    } catch (err) {
+      this.#ctx.host.warn(`workflow "${this.#ctx.workflow}" (${this.#ctx.executionId}): closing agent "${this.#name}" failed: ${toError(err).message}`);
+    }
   }
 
   /** Cleanup (the execution context calls it): closes the harness session. */

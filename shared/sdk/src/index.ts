@@ -35,6 +35,10 @@ export {
 export type { ValidationIssue, ErrorLink, WorkflowErrorCode } from "./errors.js";
 export type { Side, Unrepresentable, DefinitionDescription } from "./describe.js";
 export { createAgent } from "./agent.js";
+export { ask } from "./ask.js";
+export type { AskOptions } from "./ask.js";
+export { parallel, pipeline, nonNull, isExecutionFailure } from "./parallel.js";
+export type { ParallelOptions, OnError, Thunk, Stage, Settled, ParallelResults } from "./parallel.js";
 export type {
   Agent,
   AgentOptions,

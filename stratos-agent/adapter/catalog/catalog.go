@@ -12,12 +12,14 @@ import (
 
 	"github.com/stratoscli/stratos/shared/agentproto"
 	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/contract/errcode"
+	"github.com/stratoscli/stratos/shared/contract/modelsapi"
 	"github.com/stratoscli/stratos/shared/sibling"
 	"github.com/stratoscli/stratos/stratos-agent/adapter/rejection"
 )
 
 // Tool is the name of the catalog's binary.
-const Tool = "stratos-models"
+const Tool = modelsapi.Tool
 
 // Catalog answers what adapters and the selector ask the model catalog.
 type Catalog interface {
@@ -41,44 +43,13 @@ type Query struct {
 }
 
 // Candidate is one harness, model and provider combination to try.
-type Candidate struct {
-	Harness  string `json:"harness"`
-	Model    string `json:"model"`
-	Provider string `json:"provider"`
-	NativeID string `json:"nativeId"`
-	Native   Native `json:"native"`
-}
+type Candidate = modelsapi.Candidate
 
-// NativeModel is the model string the harness gets.
-func (c Candidate) NativeModel() string {
-	if c.Native.Model != "" {
-		return c.Native.Model
-	}
-	return c.NativeID
-}
-
-// Native is the harness's own configuration of a candidate; only the
-// fields of the harness concerned are set.
-type Native struct {
-	Model string `json:"model"`
-	// Env holds Claude Code backend flags.
-	Env map[string]string `json:"env,omitempty"`
-	// ModelProvider is Codex's model_provider; ProviderTable says where
-	// its table comes from (built-in, user, stratos).
-	ModelProvider string `json:"modelProvider,omitempty"`
-	ProviderTable string `json:"providerTable,omitempty"`
-	// ProviderID is OpenCode's provider ID.
-	ProviderID string `json:"providerId,omitempty"`
-}
+// Native is the harness's own configuration of a candidate.
+type Native = modelsapi.Native
 
 // Provider is how one harness reaches one provider.
-type Provider struct {
-	Env           map[string]string `json:"env,omitempty"`
-	ModelProvider string            `json:"modelProvider,omitempty"`
-	ProviderTable string            `json:"providerTable,omitempty"`
-	ProviderID    string            `json:"providerId,omitempty"`
-	NativeNames   bool              `json:"nativeNames,omitempty"`
-}
+type Provider = modelsapi.HarnessProvider
 
 // Sibling runs the stratos-models tool beside this binary.
 type Sibling struct {
@@ -101,9 +72,7 @@ func (s Sibling) Candidates(ctx context.Context, q Query) ([]Candidate, error) {
 	case q.Backend != "" && q.Harness != "":
 		args = append(args, "--backend", q.Harness+"="+q.Backend)
 	}
-	var doc struct {
-		Candidates []Candidate `json:"candidates"`
-	}
+	var doc modelsapi.CandidatesResult
 	if err := sibling.RunJSON(ctx, Tool, args, nil, &doc, s.Stderr); err != nil {
 		return nil, Classify(q.Harness, err)
 	}
@@ -112,11 +81,7 @@ func (s Sibling) Candidates(ctx context.Context, q Query) ([]Candidate, error) {
 
 // Providers runs `stratos-models mapping --json` and returns harness's part.
 func (s Sibling) Providers(ctx context.Context, harness string) (map[string]Provider, error) {
-	var doc struct {
-		Harnesses map[string]struct {
-			Providers map[string]Provider `json:"providers"`
-		} `json:"harnesses"`
-	}
+	var doc modelsapi.MappingResult
 	if err := sibling.RunJSON(ctx, Tool, []string{"mapping", "--json"}, nil, &doc, s.Stderr); err != nil {
 		return nil, Classify(harness, err)
 	}
@@ -140,9 +105,9 @@ func Classify(harness string, err error) error {
 		return agentproto.Errorf(agentproto.CodeInitialization, "%s: model catalog: %v", prefix, err).Wrap(err)
 	}
 	switch ce.Code {
-	case "no_mapping", "no_candidates":
+	case modelsapi.CodeNoMapping, modelsapi.CodeNoCandidates:
 		return rejection.New(rejection.ModelUnavailable, "%s: %s", prefix, ce.Message).WithDetails(ce.Details).Wrap(err)
-	case "tool_not_found", "tool_failed":
+	case errcode.CodeToolNotFound, errcode.CodeToolFailed:
 		return agentproto.Errorf(agentproto.CodeInitialization, "%s: %s", prefix, ce.Message).WithDetails(ce.Details).Wrap(err)
 	}
 	return agentproto.Errorf(agentproto.CodeConfiguration, "%s: %s", prefix, ce.Message).WithDetails(ce.Details).Wrap(err)

@@ -1,15 +1,8 @@
 package codex
 
 import (
-	"io"
-	"os"
-
-	"github.com/hashicorp/go-hclog"
-
 	"github.com/stratoscli/stratos/shared/agentproto"
 	"github.com/stratoscli/stratos/stratos-agent/adapter"
-	"github.com/stratoscli/stratos/stratos-agent/adapter/catalog"
-	"github.com/stratoscli/stratos/stratos-agent/adapter/mcpconfig"
 	"github.com/stratoscli/stratos/stratos-agent/tools"
 )
 
@@ -45,20 +38,9 @@ func Registration(opts Options) adapter.Harness {
 	return adapter.Harness{Name: Harness, New: NewFactory(opts), Capabilities: Capabilities}
 }
 
-// Options configure the factory. The zero value is production: the binary
-// from $STRATOS_CODEX or PATH, the inherited environment, the catalog
-// through stratos-models, MCP servers from workflow.yaml.
-type Options struct {
-	Log hclog.Logger
-	// Environ is the environment Codex inherits (default os.Environ).
-	Environ func() []string
-	// Catalog resolves models (default: stratos-models).
-	Catalog catalog.Catalog
-	// MCPServers resolves the selected MCP servers (default: workflow.yaml).
-	MCPServers mcpconfig.Resolver
-	// Stderr receives the catalog tool's diagnostics (default os.Stderr).
-	Stderr io.Writer
-}
+// Options configure the factory (the kit's adapter.Options; the binary
+// comes from $STRATOS_CODEX or PATH, found by Initialize).
+type Options = adapter.Options
 
 // New is the codex adapter.Factory with production options.
 func New(spec adapter.Spec, onEvent func(adapter.Event), hooks adapter.Hooks) (adapter.Adapter, error) {
@@ -69,21 +51,7 @@ func New(spec adapter.Spec, onEvent func(adapter.Event), hooks adapter.Hooks) (a
 // what needs no process (effort, tool selection); the binary,
 // authentication, provider and catalog are checked by Initialize.
 func NewFactory(opts Options) adapter.Factory {
-	if opts.Log == nil {
-		opts.Log = hclog.NewNullLogger()
-	}
-	if opts.Environ == nil {
-		opts.Environ = os.Environ
-	}
-	if opts.Stderr == nil {
-		opts.Stderr = os.Stderr
-	}
-	if opts.Catalog == nil {
-		opts.Catalog = catalog.Sibling{Stderr: opts.Stderr}
-	}
-	if opts.MCPServers == nil {
-		opts.MCPServers = mcpconfig.FromWorkflow
-	}
+	opts = opts.WithDefaults()
 	return func(spec adapter.Spec, onEvent func(adapter.Event), hooks adapter.Hooks) (adapter.Adapter, error) {
 		if err := Capabilities.CheckEffort(Harness, spec); err != nil {
 			return nil, err

@@ -19,7 +19,7 @@ import (
 	"strings"
 
 	"github.com/stratoscli/stratos/shared/clierr"
-	"github.com/stratoscli/stratos/stratos-models/internal/catalog"
+	"github.com/stratoscli/stratos/shared/contract/modelsapi"
 	"github.com/stratoscli/stratos/stratos-models/internal/lookup"
 	"github.com/stratoscli/stratos/stratos-models/internal/providermap"
 )
@@ -29,16 +29,6 @@ const (
 	PassFirstParty = "first-party"
 	PassOpenCode   = "opencode"
 	PassExplicit   = "explicit-harness"
-)
-
-// Exclusion reasons; part of the JSON contract.
-const (
-	ReasonNoToolCall          = "no_tool_call"
-	ReasonNoTextOutput        = "no_text_output"
-	ReasonHarnessIncompatible = "harness_incompatible"
-	ReasonNoDefaultProvider   = "no_default_provider"
-	ReasonProviderUnsupported = "provider_unsupported"
-	ReasonNoMapping           = catalog.CodeNoMapping
 )
 
 // Eligibility is what the catalog can say about a candidate: nothing about
@@ -58,44 +48,16 @@ type Request struct {
 }
 
 // Candidate is one combination to try, in order.
-type Candidate struct {
-	Harness     string `json:"harness"`
-	Model       string `json:"model"`
-	Provider    string `json:"provider"`
-	NativeID    string `json:"nativeId"`
-	Origin      string `json:"origin"`
-	Pass        string `json:"pass"`
-	Eligibility string `json:"eligibility"`
-	Native      Native `json:"native"`
-}
+type Candidate = modelsapi.Candidate
 
 // Native is what the adapter passes to the harness.
-type Native struct {
-	Model         string            `json:"model"`                   // the harness's model string
-	Env           map[string]string `json:"env,omitempty"`           // Claude Code backend flags
-	ModelProvider string            `json:"modelProvider,omitempty"` // Codex model_provider
-	ProviderTable string            `json:"providerTable,omitempty"` // Codex: built-in | user | stratos
-	ProviderID    string            `json:"providerId,omitempty"`    // OpenCode provider ID
-}
+type Native = modelsapi.Native
 
 // Exclusion is a combination that was considered and cannot be used.
-type Exclusion struct {
-	Harness  string `json:"harness"`
-	Model    string `json:"model"`
-	Provider string `json:"provider,omitempty"`
-	Reason   string `json:"reason"`
-	Message  string `json:"message"`
-}
+type Exclusion = modelsapi.Exclusion
 
 // Result is the ordered answer.
-type Result struct {
-	CatalogCommit string      `json:"catalogCommit"`
-	Harness       string      `json:"harness,omitempty"`
-	Provider      string      `json:"provider,omitempty"`
-	Candidates    []Candidate `json:"candidates"`
-	Excluded      []Exclusion `json:"excluded"`
-	Note          string      `json:"note"`
-}
+type Result = modelsapi.CandidatesResult
 
 // Build orders the candidates for req. Invalid requests (unknown model,
 // harness or provider; Ollama without an allowed explicit harness) are
@@ -124,7 +86,7 @@ func Build(d *lookup.Data, req Request) (*Result, error) {
 		}
 	}
 	if len(b.res.Candidates) == 0 {
-		return nil, clierr.New("no_candidates", "no usable harness/model/provider combination for %s (catalog %s)",
+		return nil, clierr.New(modelsapi.CodeNoCandidates, "no usable harness/model/provider combination for %s (catalog %s)",
 			strings.Join(req.Models, ", "), d.Catalog.Source.Commit).
 			WithDetails(map[string]any{"excluded": b.res.Excluded, "catalogCommit": d.Catalog.Source.Commit})
 	}
@@ -166,7 +128,7 @@ func (b *builder) consider(harnessID, model, pass string) {
 	}
 	res, err := b.d.Resolve(model, provider)
 	if err != nil {
-		b.exclude(harnessID, model, provider, ReasonNoMapping, clierr.As(err).Message)
+		b.exclude(harnessID, model, provider, modelsapi.ReasonNoMapping, clierr.As(err).Message)
 		return
 	}
 	b.add(harnessID, h, res, pass)
@@ -188,19 +150,19 @@ func (b *builder) provider(harnessID string, h *providermap.Harness, model strin
 func (b *builder) unusable(harnessID string, h *providermap.Harness, model, provider string) (string, string) {
 	m, err := b.d.Catalog.Model(model)
 	if err != nil {
-		return catalog.CodeUnknownModel, clierr.As(err).Message // validate() already rejected unknown models
+		return modelsapi.CodeUnknownModel, clierr.As(err).Message // validate() already rejected unknown models
 	}
 	switch {
 	case !m.ToolCall:
-		return ReasonNoToolCall, model + " cannot call tools (Models.dev tool_call = false); agents need tools"
+		return modelsapi.ReasonNoToolCall, model + " cannot call tools (Models.dev tool_call = false); agents need tools"
 	case !m.OutputsText():
-		return ReasonNoTextOutput, model + " does not produce text (output modalities: " + strings.Join(m.Modalities.Output, ", ") + ")"
+		return modelsapi.ReasonNoTextOutput, model + " does not produce text (output modalities: " + strings.Join(m.Modalities.Output, ", ") + ")"
 	case !h.RunsCreator(m.Creator):
-		return ReasonHarnessIncompatible, h.Name + " runs only " + strings.Join(h.Creators, ", ") + " models, not " + m.Creator
+		return modelsapi.ReasonHarnessIncompatible, h.Name + " runs only " + strings.Join(h.Creators, ", ") + " models, not " + m.Creator
 	case provider == "":
-		return ReasonNoDefaultProvider, h.Name + " has no default provider for " + m.Creator + " models; configure the backend (--backend " + harnessID + "=<provider>)"
+		return modelsapi.ReasonNoDefaultProvider, h.Name + " has no default provider for " + m.Creator + " models; configure the backend (--backend " + harnessID + "=<provider>)"
 	case !h.Supports(provider, b.d.Catalog.HasProvider):
-		return ReasonProviderUnsupported, h.Name + " does not support provider " + provider
+		return modelsapi.ReasonProviderUnsupported, h.Name + " does not support provider " + provider
 	}
 	return "", ""
 }
@@ -216,7 +178,7 @@ func (b *builder) add(harnessID string, h *providermap.Harness, res *lookup.Reso
 func (b *builder) addNativeName(harnessID string, h *providermap.Harness, model, provider, pass string) {
 	res, err := b.d.Resolve(model, provider)
 	if err != nil {
-		b.exclude(harnessID, model, provider, lookup.CodeInvalidOllamaName, clierr.As(err).Message)
+		b.exclude(harnessID, model, provider, modelsapi.CodeInvalidOllamaName, clierr.As(err).Message)
 		return
 	}
 	b.add(harnessID, h, res, pass)

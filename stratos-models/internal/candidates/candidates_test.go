@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/contract/modelsapi"
 	"github.com/stratoscli/stratos/stratos-models/internal/lookup"
 )
 
@@ -201,16 +202,16 @@ func TestInvalidRequests(t *testing.T) {
 		exit int
 		msg  string
 	}{
-		{"no models", Request{}, CodeNoModels, 2, "no model given"},
+		{"no models", Request{}, modelsapi.CodeNoModels, 2, "no model given"},
 		{"unknown model", Request{Models: []string{gpt, "openai/gpt-99"}}, "unknown_model", 2, `unknown canonical model "openai/gpt-99" (catalog f3fc6922`},
-		{"unknown harness", Request{Models: []string{gpt}, Harness: "claude"}, CodeUnknownHarness, 2, "unknown harness"},
+		{"unknown harness", Request{Models: []string{gpt}, Harness: "claude"}, modelsapi.CodeUnknownHarness, 2, "unknown harness"},
 		{"unknown provider", Request{Models: []string{gpt}, Provider: "nope"}, "unknown_provider", 2, `unknown provider "nope"`},
-		{"harness/provider mismatch", Request{Models: []string{gpt}, Harness: "codex", Provider: "openrouter"}, CodeHarnessProviderUnsupported, 2, "harness codex does not support provider openrouter"},
-		{"ollama needs a harness", Request{Models: []string{"gemma4"}, Provider: "ollama"}, CodeHarnessRequired, 2, "needs an explicit harness (codex or opencode)"},
-		{"ollama not on claude code", Request{Models: []string{"gemma4"}, Harness: "claude-code", Provider: "ollama"}, CodeHarnessProviderUnsupported, 2, "harness claude-code does not support provider ollama"},
-		{"bad ollama name", Request{Models: []string{"gemma4:26b:x"}, Harness: "codex", Provider: "ollama"}, lookup.CodeInvalidOllamaName, 2, "more than one ':'"},
-		{"backend on unsupported provider", Request{Models: []string{gpt}, Backends: map[string]string{"codex": "openrouter"}}, CodeInvalidBackend, 2, "Codex does not support provider openrouter"},
-		{"backend ollama", Request{Models: []string{gpt}, Backends: map[string]string{"codex": "ollama"}}, CodeInvalidBackend, 2, "explicit provider instead"},
+		{"harness/provider mismatch", Request{Models: []string{gpt}, Harness: "codex", Provider: "openrouter"}, modelsapi.CodeHarnessProviderUnsupported, 2, "harness codex does not support provider openrouter"},
+		{"ollama needs a harness", Request{Models: []string{"gemma4"}, Provider: "ollama"}, modelsapi.CodeHarnessRequired, 2, "needs an explicit harness (codex or opencode)"},
+		{"ollama not on claude code", Request{Models: []string{"gemma4"}, Harness: "claude-code", Provider: "ollama"}, modelsapi.CodeHarnessProviderUnsupported, 2, "harness claude-code does not support provider ollama"},
+		{"bad ollama name", Request{Models: []string{"gemma4:26b:x"}, Harness: "codex", Provider: "ollama"}, modelsapi.CodeInvalidOllamaName, 2, "more than one ':'"},
+		{"backend on unsupported provider", Request{Models: []string{gpt}, Backends: map[string]string{"codex": "openrouter"}}, modelsapi.CodeInvalidBackend, 2, "Codex does not support provider openrouter"},
+		{"backend ollama", Request{Models: []string{gpt}, Backends: map[string]string{"codex": "ollama"}}, modelsapi.CodeInvalidBackend, 2, "explicit provider instead"},
 		{"nothing usable", Request{Models: []string{image}}, "no_candidates", 1, "no usable harness/model/provider combination for openai/gpt-image-1"},
 	}
 	d := data(t)
@@ -232,7 +233,7 @@ func TestNoCandidatesCarriesExclusions(t *testing.T) {
 	_, err := Build(data(t), Request{Models: []string{claude}, Harness: "codex"})
 	ce := clierr.As(err)
 	ex, ok := ce.Details["excluded"].([]Exclusion)
-	if ce.Code != "no_candidates" || !ok || len(ex) != 1 || ex[0].Reason != ReasonNoMapping {
+	if ce.Code != "no_candidates" || !ok || len(ex) != 1 || ex[0].Reason != modelsapi.ReasonNoMapping {
 		t.Fatalf("error = %+v", ce)
 	}
 }

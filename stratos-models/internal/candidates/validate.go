@@ -4,28 +4,20 @@ import (
 	"sort"
 
 	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/contract/modelsapi"
 	"github.com/stratoscli/stratos/stratos-models/internal/lookup"
 	"github.com/stratoscli/stratos/stratos-models/internal/providermap"
-)
-
-// Error codes of invalid requests (exit 2).
-const (
-	CodeNoModels                   = "no_models"
-	CodeUnknownHarness             = "unknown_harness"
-	CodeHarnessRequired            = "harness_required"
-	CodeHarnessProviderUnsupported = "harness_provider_unsupported"
-	CodeInvalidBackend             = "invalid_backend"
 )
 
 // validate rejects requests that no ordering could make sense of. These are
 // configuration mistakes, reported before any candidate is considered.
 func validate(d *lookup.Data, req Request) error {
 	if len(req.Models) == 0 {
-		return clierr.Usage(CodeNoModels, "no model given: name at least one model (--model <canonical-id>)")
+		return clierr.Usage(modelsapi.CodeNoModels, "no model given: name at least one model (--model <canonical-id>)")
 	}
 	if req.Harness != "" {
 		if _, err := d.Mapping.Harness(req.Harness); err != nil {
-			return clierr.Usage(CodeUnknownHarness, "%v", err).WithDetails(map[string]any{"harness": req.Harness})
+			return clierr.Usage(modelsapi.CodeUnknownHarness, "%v", err).WithDetails(map[string]any{"harness": req.Harness})
 		}
 	}
 	if err := validateBackends(d, req.Backends); err != nil {
@@ -59,7 +51,7 @@ func validateCanonical(d *lookup.Data, models []string) error {
 // supports the provider (codex or opencode), and well-formed names.
 func validateNativeNames(d *lookup.Data, req Request) error {
 	if req.Harness == "" {
-		return clierr.Usage(CodeHarnessRequired,
+		return clierr.Usage(modelsapi.CodeHarnessRequired,
 			"provider %s takes native model names and needs an explicit harness (%s); Stratos does not pick one automatically",
 			req.Provider, joinHarnesses(supporting(d.Mapping, req.Provider))).
 			WithDetails(map[string]any{"provider": req.Provider})
@@ -83,23 +75,23 @@ func validateBackends(d *lookup.Data, backends map[string]string) error {
 		p := backends[h]
 		harness, err := d.Mapping.Harness(h)
 		if err != nil {
-			return clierr.Usage(CodeInvalidBackend, "backend %s=%s: %v", h, p, err)
+			return clierr.Usage(modelsapi.CodeInvalidBackend, "backend %s=%s: %v", h, p, err)
 		}
 		if d.NativeNamesProvider(p) {
-			return clierr.Usage(CodeInvalidBackend, "backend %s=%s: %s takes native model names; set it as the agent's explicit provider instead", h, p, p)
+			return clierr.Usage(modelsapi.CodeInvalidBackend, "backend %s=%s: %s takes native model names; set it as the agent's explicit provider instead", h, p, p)
 		}
 		if err := d.Catalog.CheckProvider(p); err != nil {
-			return clierr.Usage(CodeInvalidBackend, "backend %s=%s: %s", h, p, clierr.As(err).Message)
+			return clierr.Usage(modelsapi.CodeInvalidBackend, "backend %s=%s: %s", h, p, clierr.As(err).Message)
 		}
 		if !harness.Supports(p, d.Catalog.HasProvider) {
-			return clierr.Usage(CodeInvalidBackend, "backend %s=%s: %s does not support provider %s", h, p, harness.Name, p)
+			return clierr.Usage(modelsapi.CodeInvalidBackend, "backend %s=%s: %s does not support provider %s", h, p, harness.Name, p)
 		}
 	}
 	return nil
 }
 
 func harnessProviderError(harness, provider string) error {
-	return clierr.Usage(CodeHarnessProviderUnsupported, "harness %s does not support provider %s", harness, provider).
+	return clierr.Usage(modelsapi.CodeHarnessProviderUnsupported, "harness %s does not support provider %s", harness, provider).
 		WithDetails(map[string]any{"harness": harness, "provider": provider})
 }
 

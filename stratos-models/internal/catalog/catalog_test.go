@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/contract/modelsapi"
 	"github.com/stratoscli/stratos/stratos-models/data"
 )
 
@@ -141,15 +142,15 @@ func code(err error) (string, int) {
 func TestLookupErrorsAreDistinct(t *testing.T) {
 	c := sample()
 	_, err := c.NativeIDs("anthropic/claude-z", "anthropic")
-	if cd, exit := code(err); cd != CodeUnknownModel || exit != clierr.ExitUsage || !strings.Contains(err.Error(), "(catalog "+commit+")") {
+	if cd, exit := code(err); cd != modelsapi.CodeUnknownModel || exit != clierr.ExitUsage || !strings.Contains(err.Error(), "(catalog "+commit+")") {
 		t.Errorf("unknown model: %v (%s, %d)", err, cd, exit)
 	}
 	_, err = c.NativeIDs("anthropic/claude-x", "openai")
-	if cd, exit := code(err); cd != CodeNoMapping || exit != clierr.ExitFailed || !strings.Contains(err.Error(), "no explicit mapping for anthropic/claude-x on provider openai (catalog "+commit+")") {
+	if cd, exit := code(err); cd != modelsapi.CodeNoMapping || exit != clierr.ExitFailed || !strings.Contains(err.Error(), "no explicit mapping for anthropic/claude-x on provider openai (catalog "+commit+")") {
 		t.Errorf("missing mapping: %v (%s, %d)", err, cd, exit)
 	}
 	_, err = c.NativeIDs("anthropic/claude-x", "nope")
-	if cd, _ := code(err); cd != CodeUnknownProvider {
+	if cd, _ := code(err); cd != modelsapi.CodeUnknownProvider {
 		t.Errorf("unknown provider: %v", err)
 	}
 	ids, err := c.NativeIDs("anthropic/claude-x", "anthropic")

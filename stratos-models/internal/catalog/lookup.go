@@ -2,13 +2,7 @@ package catalog
 
 import (
 	"github.com/stratoscli/stratos/shared/clierr"
-)
-
-// Error codes of lookups; they are part of the CLI's JSON contract.
-const (
-	CodeUnknownModel    = "unknown_model"
-	CodeUnknownProvider = "unknown_provider"
-	CodeNoMapping       = "no_mapping"
+	"github.com/stratoscli/stratos/shared/contract/modelsapi"
 )
 
 // Model returns the canonical model id or an unknown_model error (exit 2:
@@ -18,12 +12,12 @@ func (c *Catalog) Model(id string) (*Model, error) {
 	if !ok {
 		decoded, err := c.decode(id)
 		if err != nil {
-			return nil, clierr.New("catalog_invalid", "%v", err).Wrap(err)
+			return nil, clierr.New(modelsapi.CodeCatalogInvalid, "%v", err).Wrap(err)
 		}
 		m, ok = decoded, decoded != nil
 	}
 	if !ok {
-		return nil, clierr.Usage(CodeUnknownModel, "unknown canonical model %q (catalog %s)", id, c.Source.Commit).
+		return nil, clierr.Usage(modelsapi.CodeUnknownModel, "unknown canonical model %q (catalog %s)", id, c.Source.Commit).
 			WithDetails(map[string]any{"model": id, "catalogCommit": c.Source.Commit})
 	}
 	return m, nil
@@ -41,7 +35,7 @@ func (c *Catalog) CheckProvider(provider string) error {
 	if c.HasProvider(provider) {
 		return nil
 	}
-	return clierr.Usage(CodeUnknownProvider, "unknown provider %q (catalog %s)", provider, c.Source.Commit).
+	return clierr.Usage(modelsapi.CodeUnknownProvider, "unknown provider %q (catalog %s)", provider, c.Source.Commit).
 		WithDetails(map[string]any{"provider": provider, "catalogCommit": c.Source.Commit})
 }
 
@@ -58,7 +52,7 @@ func (c *Catalog) NativeIDs(model, provider string) ([]NativeID, error) {
 	}
 	ids, ok := m.Providers[provider]
 	if !ok {
-		return nil, clierr.New(CodeNoMapping,
+		return nil, clierr.New(modelsapi.CodeNoMapping,
 			"no explicit mapping for %s on provider %s (catalog %s): no Models.dev base_model link and no Stratos link",
 			model, provider, c.Source.Commit).
 			WithDetails(map[string]any{

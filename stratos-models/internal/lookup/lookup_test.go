@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/contract/modelsapi"
 	"github.com/stratoscli/stratos/stratos-models/internal/catalog"
 )
 
@@ -32,7 +33,7 @@ func TestResolveAppliesVariantPreference(t *testing.T) {
 		t.Errorf("openai = %+v, %v", res, err)
 	}
 	_, err = d.Resolve("openai/gpt-5", "anthropic")
-	if ce := clierr.As(err); ce.Code != catalog.CodeNoMapping || !strings.Contains(ce.Message, d.Catalog.Source.Commit) {
+	if ce := clierr.As(err); ce.Code != modelsapi.CodeNoMapping || !strings.Contains(ce.Message, d.Catalog.Source.Commit) {
 		t.Errorf("missing mapping = %v", err)
 	}
 }
@@ -71,8 +72,8 @@ func TestNormalizeOllamaName(t *testing.T) {
 		}
 	}
 	for _, bad := range []string{"", "a b", "x:", ":tag", "a:b:c", "http://host/x", "dir/"} {
-		if _, err := NormalizeOllamaName(bad); err == nil || clierr.As(err).Code != CodeInvalidOllamaName {
-			t.Errorf("NormalizeOllamaName(%q) = %v, want %s", bad, err, CodeInvalidOllamaName)
+		if _, err := NormalizeOllamaName(bad); err == nil || clierr.As(err).Code != modelsapi.CodeInvalidOllamaName {
+			t.Errorf("NormalizeOllamaName(%q) = %v, want %s", bad, err, modelsapi.CodeInvalidOllamaName)
 		}
 	}
 }

@@ -4,20 +4,12 @@ import (
 	"bytes"
 	"context"
 	"slices"
+
+	"github.com/stratoscli/stratos/shared/contract/worktreeapi"
 )
 
-// Changes lists what makes a checkout dirty, by kind. Ignored files do not
-// count: git itself does not treat them as changes.
-type Changes struct {
-	Staged    []string `json:"staged"`
-	Unstaged  []string `json:"unstaged"`
-	Untracked []string `json:"untracked"`
-}
-
-// Dirty reports whether there is any change.
-func (c Changes) Dirty() bool {
-	return len(c.Staged)+len(c.Unstaged)+len(c.Untracked) > 0
-}
+// Changes lists what makes a checkout dirty, by kind.
+type Changes = worktreeapi.Changes
 
 // Status returns the changes of the checkout at path.
 func (g *Git) Status(ctx context.Context, path string) (Changes, error) {

@@ -16,6 +16,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/stratoscli/stratos/shared/contract/worktreeapi"
 )
 
 // Subdir is where trash lives, relative to git's common directory.
@@ -40,10 +42,7 @@ func RegenerableDirs() []string {
 }
 
 // Kept says where the ignored files of one removed checkout went.
-type Kept struct {
-	Path  string   `json:"path"`  // the trash directory of this removal
-	Files []string `json:"files"` // moved entries, relative to the checkout; a trailing "/" marks a whole directory
-}
+type Kept = worktreeapi.TrashKept
 
 // Keep moves the entries of ignored (slash paths relative to checkout as git
 // lists them, directories with a trailing "/") that are not in a regenerable

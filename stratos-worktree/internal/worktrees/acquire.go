@@ -8,6 +8,7 @@ import (
 	"unicode"
 
 	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/contract/worktreeapi"
 	"github.com/stratoscli/stratos/shared/procid"
 	"github.com/stratoscli/stratos/stratos-worktree/internal/gitx"
 	"github.com/stratoscli/stratos/stratos-worktree/internal/harnessctx"
@@ -33,31 +34,14 @@ type AcquireRequest struct {
 }
 
 // AcquireResult describes the worktree handed out.
-type AcquireResult struct {
-	Path       string `json:"path"`
-	Branch     string `json:"branch"` // branch checked out now; empty when detached
-	Head       string `json:"head"`   // commit checked out now
-	Detached   bool   `json:"detached"`
-	Name       string `json:"name"`
-	Repository string `json:"repository"`
-	Created    bool   `json:"created"`    // the checkout was made by this call
-	Reused     bool   `json:"reused"`     // an existing checkout was handed out unchanged
-	BranchNew  bool   `json:"branchNew"`  // the branch was made by this call
-	StartPoint string `json:"startPoint"` // what a new branch started from
-	Protected  bool   `json:"protected"`
-	Owner      string `json:"owner,omitempty"`
-	// HarnessContext is the minimal text an agent host passes to the harness
-	// (see package harnessctx).
-	HarnessContext string       `json:"harnessContext"`
-	Warnings       []Diagnostic `json:"warnings"`
-}
+type AcquireResult = worktreeapi.AcquireResult
 
 // Acquire creates, recreates or reuses a managed worktree and registers the
 // owner's use of it.
 func (m *Manager) Acquire(ctx context.Context, req AcquireRequest) (*AcquireResult, error) {
 	if req.Name != "" {
 		if err := names.Validate(req.Name); err != nil {
-			return nil, clierr.Usage("invalid_name", "%v", err).WithDetails(map[string]any{"name": req.Name})
+			return nil, clierr.Usage(worktreeapi.CodeInvalidName, "%v", err).WithDetails(map[string]any{"name": req.Name})
 		}
 	}
 	owner, err := ownerOf(req.Owner, req.OwnerPID)
@@ -97,7 +81,7 @@ func ownerOf(id string, pid int) (*registry.Owner, error) {
 	}
 	ident, err := procid.Of(pid)
 	if err != nil {
-		return nil, clierr.Usage("owner_not_running", "owner %q: process %d: %v", id, pid, err).
+		return nil, clierr.Usage(worktreeapi.CodeOwnerNotRunning, "owner %q: process %d: %v", id, pid, err).
 			WithDetails(map[string]any{"owner": id, "pid": pid})
 	}
 	return &registry.Owner{ID: id, PID: ident.PID, StartTime: ident.StartTime, AcquiredAt: now()}, nil
@@ -105,11 +89,11 @@ func ownerOf(id string, pid int) (*registry.Owner, error) {
 
 func validateOwnerID(id string) error {
 	if id == "" || len(id) > 200 {
-		return clierr.Usage("invalid_owner", "owner id %q must be 1 to 200 characters", id)
+		return clierr.Usage(worktreeapi.CodeInvalidOwner, "owner id %q must be 1 to 200 characters", id)
 	}
 	for _, r := range id {
 		if !unicode.IsPrint(r) {
-			return clierr.Usage("invalid_owner", "owner id %q contains a non-printable character", id)
+			return clierr.Usage(worktreeapi.CodeInvalidOwner, "owner id %q contains a non-printable character", id)
 		}
 	}
 	return nil
@@ -121,7 +105,7 @@ func validateOwnerID(id string) error {
 func (m *Manager) acquireFresh(ctx context.Context, ws *workspace, req AcquireRequest, owner *registry.Owner) (*AcquireResult, error) {
 	refs, err := ws.git.Refs(ctx, ws.root, "refs/heads/"+BranchPrefix, originHeadRef)
 	if err != nil {
-		return nil, clierr.New("git_failed", "%v", err).Wrap(err)
+		return nil, clierr.New(worktreeapi.CodeGitFailed, "%v", err).Wrap(err)
 	}
 	gen := names.NewGenerator()
 	for range maxNameAttempts {
@@ -138,7 +122,7 @@ func (m *Manager) acquireFresh(ctx context.Context, ws *workspace, req AcquireRe
 		}
 		return res, err
 	}
-	return nil, clierr.New("names_exhausted", "no free worktree name after %d attempts in %s", maxNameAttempts, ws.managed)
+	return nil, clierr.New(worktreeapi.CodeNamesExhausted, "no free worktree name after %d attempts in %s", maxNameAttempts, ws.managed)
 }
 
 // acquireLocked does the work for one name under its lock. For a fresh name
@@ -148,7 +132,7 @@ func (m *Manager) acquireLocked(ctx context.Context, ws *workspace, name string,
 	err = ws.locks.With(ctx, name, func() error {
 		rec, hasRec, err := ws.store.Load(name)
 		if err != nil {
-			return clierr.New("registry_unreadable", "%v", err).Wrap(err)
+			return clierr.New(worktreeapi.CodeRegistryUnreadable, "%v", err).Wrap(err)
 		}
 		state, entry, err := ws.classify(ctx, name)
 		if err != nil {
@@ -169,7 +153,7 @@ func (m *Manager) acquireLocked(ctx context.Context, ws *workspace, name string,
 			// The directory was deleted by hand; drop git's leftover entry
 			// for it (nothing else) so the checkout can be made again.
 			if err := ws.git.RemoveWorktree(ctx, ws.root, res.Path, false); err != nil {
-				return clierr.New("git_failed", "clear git's stale registration of %s: %v", res.Path, err).Wrap(err)
+				return clierr.New(worktreeapi.CodeGitFailed, "clear git's stale registration of %s: %v", res.Path, err).Wrap(err)
 			}
 			fallthrough
 		case stateAbsent:
@@ -186,7 +170,7 @@ func (m *Manager) acquireLocked(ctx context.Context, ws *workspace, name string,
 	})
 	var lte *registry.LockTimeoutError
 	if errors.As(err, &lte) {
-		return nil, false, clierr.New("lock_timeout", "%v", lte).WithDetails(map[string]any{"name": name, "lock": lte.Path})
+		return nil, false, clierr.New(worktreeapi.CodeLockTimeout, "%v", lte).WithDetails(map[string]any{"name": name, "lock": lte.Path})
 	}
 	return res, collided, err
 }
@@ -200,12 +184,12 @@ func (m *Manager) createCheckout(ctx context.Context, ws *workspace, name string
 	branchRef := "refs/heads/" + branch
 	if refs == nil {
 		if refs, err = ws.git.Refs(ctx, ws.root, branchRef, originHeadRef); err != nil {
-			return false, clierr.New("git_failed", "%v", err).Wrap(err)
+			return false, clierr.New(worktreeapi.CodeGitFailed, "%v", err).Wrap(err)
 		}
 	}
 	if existing, ok := refs[branchRef]; ok {
 		if err := ws.git.AddExistingBranch(ctx, ws.root, res.Path, branch); err != nil {
-			return false, clierr.New("worktree_add_failed", "check out existing branch %s at %s: %v", branch, res.Path, err).
+			return false, clierr.New(worktreeapi.CodeWorktreeAddFailed, "check out existing branch %s at %s: %v", branch, res.Path, err).
 				WithDetails(map[string]any{"name": name, "branch": branch}).Wrap(err)
 		}
 		res.Created, res.Branch, res.Head, res.StartPoint = true, branch, existing.Commit, branchRef
@@ -221,7 +205,7 @@ func (m *Manager) createCheckout(ctx context.Context, ws *workspace, name string
 		if again, lerr := ws.git.Refs(ctx, ws.root, branchRef); lerr == nil && len(again) > 0 {
 			return true, nil
 		}
-		return false, clierr.New("worktree_add_failed", "create branch %s at %s: %v", branch, res.Path, err).
+		return false, clierr.New(worktreeapi.CodeWorktreeAddFailed, "create branch %s at %s: %v", branch, res.Path, err).
 			WithDetails(map[string]any{"name": name, "branch": branch}).Wrap(err)
 	}
 	if warn != nil {
@@ -244,14 +228,14 @@ func startPoint(ctx context.Context, ws *workspace, refs map[string]gitx.Ref) (c
 	}
 	head, err := ws.current(ctx)
 	if err != nil {
-		return "", "", nil, clierr.New("git_failed", "%v", err).Wrap(err)
+		return "", "", nil, clierr.New(worktreeapi.CodeGitFailed, "%v", err).Wrap(err)
 	}
 	if head.Head == "" {
-		return "", "", nil, clierr.New("no_commits", "%s has no commit to start a branch from (HEAD is unborn)", head.Path).
+		return "", "", nil, clierr.New(worktreeapi.CodeNoCommits, "%s has no commit to start a branch from (HEAD is unborn)", head.Path).
 			WithDetails(map[string]any{"repository": ws.root})
 	}
 	warn = &Diagnostic{
-		Code: DiagOriginHeadUnavailable,
+		Code: worktreeapi.DiagOriginHeadUnavailable,
 		Message: fmt.Sprintf("%s is not available (no origin remote, or its default branch is not cached: `git remote set-head origin --auto`); the new branch starts from local HEAD %s of %s",
 			originHeadRef, short(head.Head), head.Path),
 	}
@@ -283,7 +267,7 @@ func (m *Manager) register(ws *workspace, name string, rec *registry.Record, has
 		return nil
 	}
 	if err := ws.store.Save(rec, durable); err != nil {
-		return clierr.New("registry_unwritable", "%v", err).Wrap(err)
+		return clierr.New(worktreeapi.CodeRegistryUnwritable, "%v", err).Wrap(err)
 	}
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/stratoscli/stratos/shared/contract/worktreeapi"
 	"github.com/stratoscli/stratos/stratos-worktree/internal/trash"
 )
 
@@ -27,7 +28,7 @@ func (ws *workspace) trashDir() string {
 
 // keptDiagnostic tells that ignored files were moved rather than deleted.
 func keptDiagnostic(name, path string, kept *trash.Kept) Diagnostic {
-	return Diagnostic{Code: DiagIgnoredKept, Name: name, Message: fmt.Sprintf(
+	return Diagnostic{Code: worktreeapi.DiagIgnoredKept, Name: name, Message: fmt.Sprintf(
 		"moved %d ignored entr%s of %s to %s before removing the checkout (%s); trash older than %d days is deleted by reconcile",
 		len(kept.Files), plural(len(kept.Files), "y", "ies"), path, kept.Path, fileSample(kept.Files), int(trash.MaxAge.Hours()/24))}
 }
@@ -43,7 +44,7 @@ func plural(n int, one, many string) string {
 func (ws *workspace) pruneTrash() ([]string, []Diagnostic) {
 	removed, err := trash.Prune(ws.trashDir(), now().Add(-trash.MaxAge))
 	if err != nil {
-		return removed, []Diagnostic{{Code: DiagTrashPruneFailed, Message: err.Error()}}
+		return removed, []Diagnostic{{Code: worktreeapi.DiagTrashPruneFailed, Message: err.Error()}}
 	}
 	return removed, nil
 }

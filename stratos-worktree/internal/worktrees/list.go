@@ -2,43 +2,20 @@ package worktrees
 
 import (
 	"context"
-	"time"
 
+	"github.com/stratoscli/stratos/shared/contract/worktreeapi"
 	"github.com/stratoscli/stratos/stratos-worktree/internal/gitx"
 	"github.com/stratoscli/stratos/stratos-worktree/internal/registry"
 )
 
 // ListResult is every managed worktree of a repository, sorted by name.
-type ListResult struct {
-	Repository string       `json:"repository"`
-	Worktrees  []ListEntry  `json:"worktrees"`
-	Warnings   []Diagnostic `json:"warnings"`
-}
+type ListResult = worktreeapi.ListResult
 
 // ListEntry describes one managed worktree.
-type ListEntry struct {
-	Name       string        `json:"name"`
-	Path       string        `json:"path"`
-	Branch     string        `json:"branch"` // checked out now, or at initialization when not checked out
-	Head       string        `json:"head,omitempty"`
-	Detached   bool          `json:"detached"`
-	CheckedOut bool          `json:"checkedOut"`
-	Registered bool          `json:"registered"` // has a registry record
-	Protected  bool          `json:"protected"`
-	Owners     []OwnerStatus `json:"owners"`
-	Dirty      bool          `json:"dirty"`
-	Changes    *gitx.Changes `json:"changes,omitempty"`
-	State      string        `json:"state"` // checkedOut, absent, staleRegistration, conflict
-}
+type ListEntry = worktreeapi.ListEntry
 
 // OwnerStatus is a registered owner and whether its process still runs.
-type OwnerStatus struct {
-	ID         string    `json:"id"`
-	PID        int       `json:"pid"`
-	StartTime  uint64    `json:"startTime"`
-	AcquiredAt time.Time `json:"acquiredAt"`
-	Live       bool      `json:"live"`
-}
+type OwnerStatus = worktreeapi.OwnerStatus
 
 var stateNames = map[checkoutState]string{
 	stateAbsent: "absent", stateCheckedOut: "checkedOut", stateStaleRegistration: "staleRegistration", stateConflict: "conflict",
@@ -69,14 +46,14 @@ func (m *Manager) listEntry(ctx context.Context, ws *workspace, name string) (Li
 	e := ListEntry{Name: name, Path: ws.checkoutPath(name), Owners: []OwnerStatus{}}
 	rec, ok, err := ws.store.Load(name)
 	if err != nil {
-		warn = append(warn, Diagnostic{Code: DiagRegistryUnreadable, Name: name, Message: err.Error()})
+		warn = append(warn, Diagnostic{Code: worktreeapi.DiagRegistryUnreadable, Name: name, Message: err.Error()})
 	}
 	if ok {
 		m.describeRecord(rec, &e)
 	}
 	state, entry, err := ws.classify(ctx, name)
 	if err != nil {
-		return e, append(warn, Diagnostic{Code: DiagStatusFailed, Name: name, Message: err.Error()})
+		return e, append(warn, Diagnostic{Code: worktreeapi.DiagStatusFailed, Name: name, Message: err.Error()})
 	}
 	e.State = stateNames[state]
 	if state != stateCheckedOut {
@@ -86,7 +63,7 @@ func (m *Manager) listEntry(ctx context.Context, ws *workspace, name string) (Li
 	e.Branch = gitx.ShortBranch(entry.Branch)
 	changes, err := ws.git.Status(ctx, e.Path)
 	if err != nil {
-		return e, append(warn, Diagnostic{Code: DiagStatusFailed, Name: name, Message: err.Error()})
+		return e, append(warn, Diagnostic{Code: worktreeapi.DiagStatusFailed, Name: name, Message: err.Error()})
 	}
 	e.Dirty = changes.Dirty()
 	if e.Dirty {

@@ -8,6 +8,7 @@ package worktrees
 import (
 	"time"
 
+	"github.com/stratoscli/stratos/shared/contract/worktreeapi"
 	"github.com/stratoscli/stratos/shared/procid"
 	"github.com/stratoscli/stratos/stratos-worktree/internal/gitx"
 	"github.com/stratoscli/stratos/stratos-worktree/internal/registry"
@@ -39,27 +40,5 @@ func (m *Manager) alive(id procid.Identity) (bool, error) {
 
 func now() time.Time { return time.Now().UTC().Truncate(time.Millisecond) }
 
-// Diagnostic is a soft problem reported beside a result (a warning): the
-// operation went on or deliberately preserved something.
-type Diagnostic struct {
-	Code    string        `json:"code"`
-	Message string        `json:"message"`
-	Name    string        `json:"name,omitempty"`    // the worktree concerned
-	Changes *gitx.Changes `json:"changes,omitempty"` // for worktree_dirty
-}
-
-// Diagnostic codes.
-const (
-	DiagOriginHeadUnavailable = "origin_head_unavailable"
-	DiagDirty                 = "worktree_dirty"
-	DiagLockTimeout           = "lock_timeout"
-	DiagRemoveFailed          = "remove_failed"
-	DiagNotRegistered         = "not_registered"
-	DiagLivenessUnknown       = "liveness_unknown"
-	DiagRegistryUnreadable    = "registry_unreadable"
-	DiagStatusFailed          = "status_failed"
-	DiagNotAWorktree          = "not_a_worktree"
-	DiagStaleTempRemoved      = "stale_temp_removed"
-	DiagIgnoredKept           = "ignored_files_kept"
-	DiagTrashPruneFailed      = "trash_prune_failed"
-)
+// Diagnostic is a soft problem reported beside a result (a warning).
+type Diagnostic = worktreeapi.Diagnostic

@@ -7,20 +7,13 @@ import (
 	"slices"
 
 	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/contract/worktreeapi"
 	"github.com/stratoscli/stratos/stratos-worktree/internal/names"
 	"github.com/stratoscli/stratos/stratos-worktree/internal/registry"
 )
 
 // ReconcileResult reports what reconcile found and did, per worktree.
-type ReconcileResult struct {
-	Repository         string       `json:"repository"`
-	StaleOwnersRemoved []StaleOwner `json:"staleOwnersRemoved"`
-	Worktrees          []Settlement `json:"worktrees"`
-	// TrashPruned lists the trash directories deleted for being older than
-	// 14 days.
-	TrashPruned []string     `json:"trashPruned"`
-	Warnings    []Diagnostic `json:"warnings"`
-}
+type ReconcileResult = worktreeapi.ReconcileResult
 
 // Reconcile drops registrations of owners whose process is gone, applies
 // cleanup to every managed worktree nobody uses and deletes trash older than
@@ -60,12 +53,12 @@ func (m *Manager) reconcileOne(ctx context.Context, ws *workspace, name string) 
 		// Holding the lock, no writer of this record is running: temp files
 		// are leftovers of a writer that crashed before its rename.
 		if n, err := ws.store.RemoveTemps(name); err == nil && n > 0 {
-			s.Warnings = append(s.Warnings, Diagnostic{Code: DiagStaleTempRemoved, Name: name,
+			s.Warnings = append(s.Warnings, Diagnostic{Code: worktreeapi.DiagStaleTempRemoved, Name: name,
 				Message: fmt.Sprintf("removed %d temp file(s) left by an interrupted registry write", n)})
 		}
 		rec, ok, err := ws.store.Load(name)
 		if err != nil {
-			s.keep(ReasonUnreadable, &Diagnostic{Code: DiagRegistryUnreadable, Message: err.Error()})
+			s.Keep(worktreeapi.ReasonUnreadable, &Diagnostic{Code: worktreeapi.DiagRegistryUnreadable, Message: err.Error()})
 			return nil
 		}
 		if !ok {
@@ -75,9 +68,9 @@ func (m *Manager) reconcileOne(ctx context.Context, ws *workspace, name string) 
 		return nil
 	})
 	if lte, ok := errors.AsType[*registry.LockTimeoutError](err); ok {
-		s.keep(ReasonLockTimout, &Diagnostic{Code: DiagLockTimeout, Message: lte.Error() + "; the checkout is preserved"})
+		s.Keep(worktreeapi.ReasonLockTimout, &Diagnostic{Code: worktreeapi.DiagLockTimeout, Message: lte.Error() + "; the checkout is preserved"})
 	} else if err != nil {
-		s.keep(ReasonFailed, &Diagnostic{Code: DiagRemoveFailed, Message: err.Error()})
+		s.Keep(worktreeapi.ReasonFailed, &Diagnostic{Code: worktreeapi.DiagRemoveFailed, Message: err.Error()})
 	}
 	return s
 }
@@ -91,7 +84,7 @@ func (ws *workspace) allNames(ctx context.Context) ([]string, error) {
 	}
 	managed, err := ws.managedNames(ctx)
 	if err != nil {
-		return nil, clierr.New("git_failed", "%v", err).Wrap(err)
+		return nil, clierr.New(worktreeapi.CodeGitFailed, "%v", err).Wrap(err)
 	}
 	all := append(recorded, managed...)
 	all = slices.DeleteFunc(all, func(n string) bool { return names.Validate(n) != nil })

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/contract/worktreeapi"
 	"github.com/stratoscli/stratos/stratos-worktree/internal/names"
 	"github.com/stratoscli/stratos/stratos-worktree/internal/registry"
 )
@@ -16,18 +17,14 @@ type ReleaseRequest struct {
 }
 
 // ReleaseResult reports the release and what cleanup decided.
-type ReleaseResult struct {
-	Repository string `json:"repository"`
-	Released   bool   `json:"released"` // the owner was registered and is no longer
-	Settlement
-}
+type ReleaseResult = worktreeapi.ReleaseResult
 
 // Release drops req.Owner's registration and, when no live owner remains,
 // applies cleanup. Cleanup problems (dirty checkout, lock timeout, failed
 // removal) are soft: they preserve the checkout and come back as warnings.
 func (m *Manager) Release(ctx context.Context, req ReleaseRequest) (*ReleaseResult, error) {
 	if err := names.Validate(req.Name); err != nil {
-		return nil, clierr.Usage("invalid_name", "%v", err).WithDetails(map[string]any{"name": req.Name})
+		return nil, clierr.Usage(worktreeapi.CodeInvalidName, "%v", err).WithDetails(map[string]any{"name": req.Name})
 	}
 	if err := validateOwnerID(req.Owner); err != nil {
 		return nil, err
@@ -44,14 +41,14 @@ func (m *Manager) Release(ctx context.Context, req ReleaseRequest) (*ReleaseResu
 	err = ws.locks.With(ctx, req.Name, func() error {
 		rec, ok, err := ws.store.Load(req.Name)
 		if err != nil {
-			s.keep(ReasonUnreadable, &Diagnostic{Code: DiagRegistryUnreadable, Message: err.Error()})
+			s.Keep(worktreeapi.ReasonUnreadable, &Diagnostic{Code: worktreeapi.DiagRegistryUnreadable, Message: err.Error()})
 			return nil
 		}
 		if ok {
 			res.Released = rec.RemoveOwner(req.Owner)
 		}
 		if !res.Released {
-			s.Warnings = append(s.Warnings, Diagnostic{Code: DiagNotRegistered, Name: req.Name,
+			s.Warnings = append(s.Warnings, Diagnostic{Code: worktreeapi.DiagNotRegistered, Name: req.Name,
 				Message: fmt.Sprintf("owner %q had no registered use of worktree %q", req.Owner, req.Name)})
 		}
 		if !ok {
@@ -61,7 +58,7 @@ func (m *Manager) Release(ctx context.Context, req ReleaseRequest) (*ReleaseResu
 		return nil
 	})
 	if lte, ok := errors.AsType[*registry.LockTimeoutError](err); ok {
-		s.keep(ReasonLockTimout, &Diagnostic{Code: DiagLockTimeout, Message: lte.Error() + "; the checkout is preserved and the owner stays registered until a later release or reconcile"})
+		s.Keep(worktreeapi.ReasonLockTimout, &Diagnostic{Code: worktreeapi.DiagLockTimeout, Message: lte.Error() + "; the checkout is preserved and the owner stays registered until a later release or reconcile"})
 		return res, nil
 	}
 	if err != nil {

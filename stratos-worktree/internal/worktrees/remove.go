@@ -5,10 +5,10 @@ import (
 	"errors"
 
 	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/contract/worktreeapi"
 	"github.com/stratoscli/stratos/stratos-worktree/internal/gitx"
 	"github.com/stratoscli/stratos/stratos-worktree/internal/names"
 	"github.com/stratoscli/stratos/stratos-worktree/internal/registry"
-	"github.com/stratoscli/stratos/stratos-worktree/internal/trash"
 )
 
 // RemoveRequest asks for explicit removal of a managed worktree.
@@ -18,25 +18,14 @@ type RemoveRequest struct {
 }
 
 // RemoveResult reports an explicit removal.
-type RemoveResult struct {
-	Repository          string `json:"repository"`
-	Name                string `json:"name"`
-	Path                string `json:"path"`
-	Branch              string `json:"branch,omitempty"` // kept
-	CheckoutRemoved     bool   `json:"checkoutRemoved"`
-	RegistrationRemoved bool   `json:"registrationRemoved"`
-	// Trash says where the checkout's ignored files went; absent when there
-	// were none to keep.
-	Trash    *trash.Kept  `json:"trash,omitempty"`
-	Warnings []Diagnostic `json:"warnings"`
-}
+type RemoveResult = worktreeapi.RemoveResult
 
 // Remove ends a checkout's lifecycle: the checkout (if any) and the record,
 // protection and owners included. The branch is kept. Without Force it
 // refuses a dirty checkout and one that live owners still use.
 func (m *Manager) Remove(ctx context.Context, req RemoveRequest) (*RemoveResult, error) {
 	if err := names.Validate(req.Name); err != nil {
-		return nil, clierr.Usage("invalid_name", "%v", err).WithDetails(map[string]any{"name": req.Name})
+		return nil, clierr.Usage(worktreeapi.CodeInvalidName, "%v", err).WithDetails(map[string]any{"name": req.Name})
 	}
 	ws, err := m.open(ctx, req.Dir)
 	if err != nil {
@@ -48,7 +37,7 @@ func (m *Manager) Remove(ctx context.Context, req RemoveRequest) (*RemoveResult,
 	res := &RemoveResult{Repository: ws.root, Name: req.Name, Path: ws.checkoutPath(req.Name), Warnings: []Diagnostic{}}
 	err = ws.locks.With(ctx, req.Name, func() error { return m.removeLocked(ctx, ws, req, res) })
 	if lte, ok := errors.AsType[*registry.LockTimeoutError](err); ok {
-		return nil, clierr.New("lock_timeout", "%v", lte).WithDetails(map[string]any{"name": req.Name, "lock": lte.Path})
+		return nil, clierr.New(worktreeapi.CodeLockTimeout, "%v", lte).WithDetails(map[string]any{"name": req.Name, "lock": lte.Path})
 	}
 	if err != nil {
 		return nil, err
@@ -59,7 +48,7 @@ func (m *Manager) Remove(ctx context.Context, req RemoveRequest) (*RemoveResult,
 func (m *Manager) removeLocked(ctx context.Context, ws *workspace, req RemoveRequest, res *RemoveResult) error {
 	rec, hasRec, loadErr := ws.store.Load(req.Name)
 	if loadErr != nil && !req.Force {
-		return clierr.New("registry_unreadable", "%v (use --force to remove anyway)", loadErr).Wrap(loadErr)
+		return clierr.New(worktreeapi.CodeRegistryUnreadable, "%v (use --force to remove anyway)", loadErr).Wrap(loadErr)
 	}
 	state, entry, err := ws.classify(ctx, req.Name)
 	if err != nil {
@@ -73,12 +62,12 @@ func (m *Manager) removeLocked(ctx context.Context, ws *workspace, req RemoveReq
 		return ws.conflictError(req.Name)
 	case stateAbsent:
 		if !hasRec && loadErr == nil {
-			return clierr.New("worktree_not_found", "no managed worktree %q in %s", req.Name, ws.root).
+			return clierr.New(worktreeapi.CodeWorktreeNotFound, "no managed worktree %q in %s", req.Name, ws.root).
 				WithDetails(map[string]any{"name": req.Name, "repository": ws.root})
 		}
 	case stateStaleRegistration:
 		if err := ws.git.RemoveWorktree(ctx, ws.root, res.Path, false); err != nil {
-			return clierr.New("remove_failed", "clear git's stale registration of %s: %v", res.Path, err).Wrap(err)
+			return clierr.New(worktreeapi.CodeRemoveFailed, "clear git's stale registration of %s: %v", res.Path, err).Wrap(err)
 		}
 	case stateCheckedOut:
 		res.Branch = gitx.ShortBranch(entry.Branch)
@@ -88,7 +77,7 @@ func (m *Manager) removeLocked(ctx context.Context, ws *workspace, req RemoveReq
 		res.CheckoutRemoved = true
 	}
 	if err := ws.store.Delete(req.Name); err != nil {
-		return clierr.New("registry_unwritable", "%v", err).Wrap(err)
+		return clierr.New(worktreeapi.CodeRegistryUnwritable, "%v", err).Wrap(err)
 	}
 	res.RegistrationRemoved = hasRec || loadErr != nil
 	return nil
@@ -100,16 +89,16 @@ func (m *Manager) removeCheckout(ctx context.Context, ws *workspace, req RemoveR
 			s := newSettlement(ws, req.Name)
 			m.dropStaleOwners(req.Name, rec, s)
 			if len(s.LiveOwners) > 0 {
-				return clierr.New("worktree_in_use", "worktree %q is in use by %v; use --force to remove it anyway", req.Name, s.LiveOwners).
+				return clierr.New(worktreeapi.CodeWorktreeInUse, "worktree %q is in use by %v; use --force to remove it anyway", req.Name, s.LiveOwners).
 					WithDetails(map[string]any{"name": req.Name, "liveOwners": s.LiveOwners})
 			}
 		}
 		changes, err := ws.git.Status(ctx, res.Path)
 		if err != nil {
-			return clierr.New("git_failed", "%v", err).Wrap(err)
+			return clierr.New(worktreeapi.CodeGitFailed, "%v", err).Wrap(err)
 		}
 		if changes.Dirty() {
-			return clierr.New("worktree_dirty", "%s; use --force to remove it and lose those changes", describeChanges(res.Path, changes)).
+			return clierr.New(worktreeapi.CodeWorktreeDirty, "%s; use --force to remove it and lose those changes", describeChanges(res.Path, changes)).
 				WithDetails(map[string]any{"name": req.Name, "path": res.Path, "changes": changes})
 		}
 	}
@@ -119,10 +108,10 @@ func (m *Manager) removeCheckout(ctx context.Context, ws *workspace, req RemoveR
 		res.Warnings = append(res.Warnings, keptDiagnostic(req.Name, res.Path, kept))
 	}
 	if err != nil {
-		return clierr.New("remove_failed", "checkout %s preserved: %v", res.Path, err).Wrap(err)
+		return clierr.New(worktreeapi.CodeRemoveFailed, "checkout %s preserved: %v", res.Path, err).Wrap(err)
 	}
 	if err := ws.git.RemoveWorktree(ctx, ws.root, res.Path, req.Force); err != nil {
-		return clierr.New("remove_failed", "remove %s: %v", res.Path, err).Wrap(err)
+		return clierr.New(worktreeapi.CodeRemoveFailed, "remove %s: %v", res.Path, err).Wrap(err)
 	}
 	return nil
 }

@@ -5,64 +5,19 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/stratoscli/stratos/shared/contract/worktreeapi"
 	"github.com/stratoscli/stratos/stratos-worktree/internal/gitx"
 	"github.com/stratoscli/stratos/stratos-worktree/internal/registry"
-	"github.com/stratoscli/stratos/stratos-worktree/internal/trash"
-)
-
-// Cleanup outcomes.
-const (
-	OutcomeRemoved = "removed" // the clean checkout was removed; its branch is kept
-	OutcomeKept    = "kept"    // the checkout stays; Reason says why
-	OutcomeAbsent  = "absent"  // there was no checkout; the bookkeeping was dropped
-)
-
-// Reasons for keeping a checkout.
-const (
-	ReasonInUse      = "in_use"
-	ReasonProtected  = "protected"
-	ReasonDirty      = "dirty"
-	ReasonLockTimout = "lock_timeout"
-	ReasonFailed     = "remove_failed"
-	ReasonUnknown    = "liveness_unknown"
-	ReasonUnreadable = "registry_unreadable"
-	ReasonStatus     = "status_failed"
-	ReasonConflict   = "not_a_worktree"
 )
 
 // Settlement is what cleanup decided for one worktree.
-type Settlement struct {
-	Name        string       `json:"name"`
-	Path        string       `json:"path"`
-	Branch      string       `json:"branch,omitempty"` // kept in every case
-	Outcome     string       `json:"outcome"`
-	Reason      string       `json:"reason,omitempty"`
-	LiveOwners  []string     `json:"liveOwners"`
-	StaleOwners []StaleOwner `json:"staleOwnersRemoved"`
-	// Trash says where the checkout's ignored files went before it was
-	// removed; absent when there were none to keep.
-	Trash    *trash.Kept  `json:"trash,omitempty"`
-	Warnings []Diagnostic `json:"warnings"`
-}
+type Settlement = worktreeapi.Settlement
 
 // StaleOwner is a registration dropped because its process is gone.
-type StaleOwner struct {
-	Name      string `json:"name"`
-	ID        string `json:"id"`
-	PID       int    `json:"pid"`
-	StartTime uint64 `json:"startTime"`
-}
+type StaleOwner = worktreeapi.StaleOwner
 
 func newSettlement(ws *workspace, name string) *Settlement {
 	return &Settlement{Name: name, Path: ws.checkoutPath(name), LiveOwners: []string{}, StaleOwners: []StaleOwner{}, Warnings: []Diagnostic{}}
-}
-
-func (s *Settlement) keep(reason string, d *Diagnostic) {
-	s.Outcome, s.Reason = OutcomeKept, reason
-	if d != nil {
-		d.Name = s.Name
-		s.Warnings = append(s.Warnings, *d)
-	}
 }
 
 // settle applies the cleanup rules to name while its lock is held. rec may be
@@ -82,31 +37,31 @@ func (m *Manager) settle(ctx context.Context, ws *workspace, name string, rec *r
 			return
 		}
 		if err := ws.store.Save(rec, false); err != nil {
-			s.Warnings = append(s.Warnings, Diagnostic{Code: DiagRegistryUnreadable, Name: name, Message: err.Error()})
+			s.Warnings = append(s.Warnings, Diagnostic{Code: worktreeapi.DiagRegistryUnreadable, Name: name, Message: err.Error()})
 		}
 	}
 	if len(s.LiveOwners) > 0 {
 		save()
 		if s.Reason == "" {
-			s.keep(ReasonInUse, nil)
+			s.Keep(worktreeapi.ReasonInUse, nil)
 		}
 		return
 	}
 	if rec != nil && rec.Protected {
 		save()
-		s.keep(ReasonProtected, nil)
+		s.Keep(worktreeapi.ReasonProtected, nil)
 		return
 	}
 	state, entry, err := ws.classify(ctx, name)
 	if err != nil {
 		save()
-		s.keep(ReasonStatus, &Diagnostic{Code: DiagStatusFailed, Message: err.Error()})
+		s.Keep(worktreeapi.ReasonStatus, &Diagnostic{Code: worktreeapi.DiagStatusFailed, Message: err.Error()})
 		return
 	}
 	switch state {
 	case stateConflict:
 		save()
-		s.keep(ReasonConflict, &Diagnostic{Code: DiagNotAWorktree, Message: ws.conflictError(name).Message})
+		s.Keep(worktreeapi.ReasonConflict, &Diagnostic{Code: worktreeapi.DiagNotAWorktree, Message: ws.conflictError(name).Message})
 	case stateAbsent, stateStaleRegistration:
 		m.dropAbsent(ctx, ws, name, state, s)
 	case stateCheckedOut:
@@ -125,7 +80,7 @@ func (m *Manager) dropStaleOwners(name string, rec *registry.Record, s *Settleme
 	for _, o := range rec.Owners {
 		alive, err := m.alive(o.Identity())
 		if err != nil {
-			s.keep(ReasonUnknown, &Diagnostic{Code: DiagLivenessUnknown, Message: fmt.Sprintf("cannot tell whether owner %q (pid %d) still runs: %v", o.ID, o.PID, err)})
+			s.Keep(worktreeapi.ReasonUnknown, &Diagnostic{Code: worktreeapi.DiagLivenessUnknown, Message: fmt.Sprintf("cannot tell whether owner %q (pid %d) still runs: %v", o.ID, o.PID, err)})
 			alive = true
 		}
 		if alive {
@@ -144,15 +99,15 @@ func (m *Manager) dropStaleOwners(name string, rec *registry.Record, s *Settleme
 func (m *Manager) dropAbsent(ctx context.Context, ws *workspace, name string, state checkoutState, s *Settlement) {
 	if state == stateStaleRegistration {
 		if err := ws.git.RemoveWorktree(ctx, ws.root, s.Path, false); err != nil {
-			s.keep(ReasonFailed, &Diagnostic{Code: DiagRemoveFailed, Message: err.Error()})
+			s.Keep(worktreeapi.ReasonFailed, &Diagnostic{Code: worktreeapi.DiagRemoveFailed, Message: err.Error()})
 			return
 		}
 	}
 	if err := ws.store.Delete(name); err != nil {
-		s.keep(ReasonFailed, &Diagnostic{Code: DiagRemoveFailed, Message: err.Error()})
+		s.Keep(worktreeapi.ReasonFailed, &Diagnostic{Code: worktreeapi.DiagRemoveFailed, Message: err.Error()})
 		return
 	}
-	s.Outcome = OutcomeAbsent
+	s.Outcome = worktreeapi.OutcomeAbsent
 }
 
 // removeIfClean removes the checkout when git reports no staged, unstaged or
@@ -163,12 +118,12 @@ func (m *Manager) removeIfClean(ctx context.Context, ws *workspace, name string,
 	changes, err := ws.git.Status(ctx, s.Path)
 	if err != nil {
 		save()
-		s.keep(ReasonStatus, &Diagnostic{Code: DiagStatusFailed, Message: err.Error()})
+		s.Keep(worktreeapi.ReasonStatus, &Diagnostic{Code: worktreeapi.DiagStatusFailed, Message: err.Error()})
 		return
 	}
 	if changes.Dirty() {
 		save()
-		s.keep(ReasonDirty, &Diagnostic{Code: DiagDirty, Message: describeChanges(s.Path, changes) + "; it is preserved and its branch kept", Changes: &changes})
+		s.Keep(worktreeapi.ReasonDirty, &Diagnostic{Code: worktreeapi.DiagDirty, Message: describeChanges(s.Path, changes) + "; it is preserved and its branch kept", Changes: &changes})
 		return
 	}
 	kept, err := ws.keepIgnored(ctx, name, s.Path)
@@ -178,18 +133,18 @@ func (m *Manager) removeIfClean(ctx context.Context, ws *workspace, name string,
 	}
 	if err != nil {
 		save()
-		s.keep(ReasonFailed, &Diagnostic{Code: DiagRemoveFailed, Message: fmt.Sprintf("checkout %s preserved: %v", s.Path, err)})
+		s.Keep(worktreeapi.ReasonFailed, &Diagnostic{Code: worktreeapi.DiagRemoveFailed, Message: fmt.Sprintf("checkout %s preserved: %v", s.Path, err)})
 		return
 	}
 	if err := ws.git.RemoveWorktree(ctx, ws.root, s.Path, false); err != nil {
 		save()
-		s.keep(ReasonFailed, &Diagnostic{Code: DiagRemoveFailed, Message: fmt.Sprintf("checkout %s preserved: %v", s.Path, err)})
+		s.Keep(worktreeapi.ReasonFailed, &Diagnostic{Code: worktreeapi.DiagRemoveFailed, Message: fmt.Sprintf("checkout %s preserved: %v", s.Path, err)})
 		return
 	}
 	if err := ws.store.Delete(name); err != nil {
-		s.Warnings = append(s.Warnings, Diagnostic{Code: DiagRegistryUnreadable, Name: name, Message: err.Error()})
+		s.Warnings = append(s.Warnings, Diagnostic{Code: worktreeapi.DiagRegistryUnreadable, Name: name, Message: err.Error()})
 	}
-	s.Outcome = OutcomeRemoved
+	s.Outcome = worktreeapi.OutcomeRemoved
 }
 
 // describeChanges names what is dirty, a few files of each kind.

@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/contract/worktreeapi"
 	"github.com/stratoscli/stratos/stratos-worktree/internal/gitx"
 )
 
@@ -32,7 +33,7 @@ func (ws *workspace) classify(ctx context.Context, name string) (checkoutState, 
 	path := ws.checkoutPath(name)
 	_, statErr := os.Lstat(path)
 	if statErr != nil && !errors.Is(statErr, os.ErrNotExist) {
-		return 0, nil, clierr.New("checkout_unreadable", "inspect %s: %v", path, statErr).Wrap(statErr)
+		return 0, nil, clierr.New(worktreeapi.CodeCheckoutUnreadable, "inspect %s: %v", path, statErr).Wrap(statErr)
 	}
 	exists := statErr == nil
 	if ws.byFiles {
@@ -45,7 +46,7 @@ func (ws *workspace) classify(ctx context.Context, name string) (checkoutState, 
 		}
 	}
 	if err := ws.refresh(ctx); err != nil {
-		return 0, nil, clierr.New("git_failed", "%v", err).Wrap(err)
+		return 0, nil, clierr.New(worktreeapi.CodeGitFailed, "%v", err).Wrap(err)
 	}
 	entry := ws.find(path)
 	switch {
@@ -62,7 +63,7 @@ func (ws *workspace) classify(ctx context.Context, name string) (checkoutState, 
 
 func (ws *workspace) conflictError(name string) *clierr.Error {
 	path := ws.checkoutPath(name)
-	return clierr.New("path_conflict",
+	return clierr.New(worktreeapi.CodePathConflict,
 		"%s exists but is not a worktree of %s; Stratos leaves it untouched: move it away or use another name", path, ws.root).
 		WithDetails(map[string]any{"name": name, "path": path, "repository": ws.root})
 }

@@ -10,6 +10,8 @@ import (
 
 	"github.com/stratoscli/stratos/shared/atomicfile"
 	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/contract/errcode"
+	"github.com/stratoscli/stratos/shared/contract/worktreeapi"
 	"github.com/stratoscli/stratos/stratos-worktree/internal/gitx"
 	"github.com/stratoscli/stratos/stratos-worktree/internal/registry"
 )
@@ -42,18 +44,18 @@ type workspace struct {
 // read from git's files; anything else is asked of git.
 func (m *Manager) open(ctx context.Context, dir string) (*workspace, error) {
 	if dir == "" {
-		return nil, clierr.Usage("usage", "--repo is required: a directory inside the git repository")
+		return nil, clierr.Usage(errcode.CodeUsage, "--repo is required: a directory inside the git repository")
 	}
 	abs, err := filepath.Abs(dir)
 	if err == nil {
 		abs, err = filepath.EvalSymlinks(abs)
 	}
 	if err != nil {
-		return nil, clierr.Usage("repository_not_found", "repository directory %s does not exist or is not a directory", dir).
+		return nil, clierr.Usage(worktreeapi.CodeRepositoryNotFound, "repository directory %s does not exist or is not a directory", dir).
 			WithDetails(map[string]any{"repo": dir})
 	}
 	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
-		return nil, clierr.Usage("repository_not_found", "repository directory %s does not exist or is not a directory", abs).
+		return nil, clierr.Usage(worktreeapi.CodeRepositoryNotFound, "repository directory %s does not exist or is not a directory", abs).
 			WithDetails(map[string]any{"repo": abs})
 	}
 	ws := &workspace{dir: abs, git: m.Git}
@@ -72,17 +74,17 @@ func (m *Manager) open(ctx context.Context, dir string) (*workspace, error) {
 func (ws *workspace) openWithGit(ctx context.Context, abs string) error {
 	list, err := ws.git.ListWorktrees(ctx, abs)
 	if err != nil {
-		return clierr.Usage("not_a_git_repository", "%s is not inside a git repository: %v", abs, err).
+		return clierr.Usage(worktreeapi.CodeNotAGitRepository, "%s is not inside a git repository: %v", abs, err).
 			WithDetails(map[string]any{"repo": abs}).Wrap(err)
 	}
 	if list[0].Bare {
-		return clierr.Usage("bare_repository", "%s belongs to the bare repository %s; managed worktrees need a repository with a main worktree", abs, list[0].Path).
+		return clierr.Usage(worktreeapi.CodeBareRepository, "%s belongs to the bare repository %s; managed worktrees need a repository with a main worktree", abs, list[0].Path).
 			WithDetails(map[string]any{"repo": abs})
 	}
 	ws.root, ws.worktrees = list[0].Path, list
 	ws.commonDir, err = commonDirOf(ws.root)
 	if err != nil {
-		return clierr.New("git_layout", "%v", err).Wrap(err)
+		return clierr.New(worktreeapi.CodeGitLayout, "%v", err).Wrap(err)
 	}
 	return nil
 }
@@ -183,7 +185,7 @@ func (ws *workspace) managedNames(ctx context.Context) ([]string, error) {
 // ensureRegistryDir creates the directory holding records and lock files.
 func (ws *workspace) ensureRegistryDir() error {
 	if err := os.MkdirAll(ws.store.Dir, 0o755); err != nil {
-		return clierr.New("registry_unwritable", "create registry directory %s: %v", ws.store.Dir, err).Wrap(err)
+		return clierr.New(worktreeapi.CodeRegistryUnwritable, "create registry directory %s: %v", ws.store.Dir, err).Wrap(err)
 	}
 	return nil
 }
@@ -195,14 +197,14 @@ const gitignoreBody = "# Managed by Stratos: checkouts of managed worktrees, not
 // ensureManagedDir creates .stratos/worktrees/ with its .gitignore.
 func (ws *workspace) ensureManagedDir() error {
 	if err := os.MkdirAll(ws.managed, 0o755); err != nil {
-		return clierr.New("managed_dir_unwritable", "create %s: %v", ws.managed, err).Wrap(err)
+		return clierr.New(worktreeapi.CodeManagedDirUnwritable, "create %s: %v", ws.managed, err).Wrap(err)
 	}
 	ignore := filepath.Join(ws.managed, ".gitignore")
 	if _, err := os.Stat(ignore); err == nil || !errors.Is(err, os.ErrNotExist) {
 		return nil
 	}
 	if err := atomicfile.WriteFile(ignore, []byte(gitignoreBody), atomicfile.Public); err != nil {
-		return clierr.New("managed_dir_unwritable", "%v", err).Wrap(err)
+		return clierr.New(worktreeapi.CodeManagedDirUnwritable, "%v", err).Wrap(err)
 	}
 	return nil
 }

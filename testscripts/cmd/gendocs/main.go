@@ -1,6 +1,7 @@
 // Command gendocs writes the command reference (docs/cli) and the man pages
-// (docs/man) from the commands of every Stratos tool. Run it from anywhere in
-// the repository: go run ./testscripts/cmd/gendocs
+// (docs/man) from the commands of every Stratos tool, and the error-code
+// table of docs/errors.md from the tools' contracts (shared/contract). Run
+// it from anywhere in the repository: go run ./testscripts/cmd/gendocs
 package main
 
 import (
@@ -8,7 +9,9 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/stratoscli/stratos/shared/atomicfile"
 	"github.com/stratoscli/stratos/testscripts/internal/clidocs"
+	"github.com/stratoscli/stratos/testscripts/internal/errdocs"
 )
 
 func main() {
@@ -36,5 +39,23 @@ func run() error {
 	}
 	fmt.Fprintf(os.Stderr, "gendocs: wrote %d files into %s and %s\n", len(files),
 		filepath.Join(root, clidocs.CLIDir), filepath.Join(root, clidocs.ManDir))
+	return writeErrorTable(root)
+}
+
+// writeErrorTable regenerates the error-code table of docs/errors.md.
+func writeErrorTable(root string) error {
+	path := filepath.Join(root, errdocs.Path)
+	page, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	out, err := errdocs.Splice(page, errdocs.Table())
+	if err != nil {
+		return err
+	}
+	if err := atomicfile.WriteFile(path, out, 0o644); err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "gendocs: wrote the error-code table into %s\n", path)
 	return nil
 }

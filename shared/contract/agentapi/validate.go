@@ -1,0 +1,25 @@
+package agentapi
+
+// ConfigValidation is the JSON result of `stratos-agent validate-config
+// <workflow-dir> --json` (exit 1 when Valid is false).
+type ConfigValidation struct {
+	Dir      string          `json:"dir"`
+	File     string          `json:"file"` // the workflow.yaml checked
+	Valid    bool            `json:"valid"`
+	Problems []ConfigProblem `json:"problems"`
+}
+
+// ConfigProblem is one problem of a workflow's agents section: the file,
+// the path of the field in it, and what is wrong.
+type ConfigProblem struct {
+	File    string `json:"file,omitempty"`
+	Path    string `json:"path"`
+	Message string `json:"message"`
+}
+
+func (p ConfigProblem) String() string {
+	if p.File == "" {
+		return p.Path + ": " + p.Message
+	}
+	return p.File + ": " + p.Path + ": " + p.Message
+}

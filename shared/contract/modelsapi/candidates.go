@@ -1,0 +1,61 @@
+package modelsapi
+
+// CandidatesResult is the JSON result of `stratos-models candidates
+// --json`: the combinations an agent will try, in order.
+type CandidatesResult struct {
+	CatalogCommit string      `json:"catalogCommit"`
+	Harness       string      `json:"harness,omitempty"`
+	Provider      string      `json:"provider,omitempty"`
+	Candidates    []Candidate `json:"candidates"`
+	Excluded      []Exclusion `json:"excluded"`
+	Note          string      `json:"note"`
+}
+
+// Candidate is one harness, model and provider combination to try.
+type Candidate struct {
+	Harness     string `json:"harness"`
+	Model       string `json:"model"`
+	Provider    string `json:"provider"`
+	NativeID    string `json:"nativeId"`
+	Origin      string `json:"origin"`
+	Pass        string `json:"pass"`
+	Eligibility string `json:"eligibility"`
+	Native      Native `json:"native"`
+}
+
+// NativeModel is the model string the harness gets.
+func (c Candidate) NativeModel() string {
+	if c.Native.Model != "" {
+		return c.Native.Model
+	}
+	return c.NativeID
+}
+
+// Native is the harness's own configuration of a candidate; only the
+// fields of the harness concerned are set.
+type Native struct {
+	Model         string            `json:"model"`                   // the harness's model string
+	Env           map[string]string `json:"env,omitempty"`           // Claude Code backend flags
+	ModelProvider string            `json:"modelProvider,omitempty"` // Codex model_provider
+	ProviderTable string            `json:"providerTable,omitempty"` // Codex: built-in | user | stratos
+	ProviderID    string            `json:"providerId,omitempty"`    // OpenCode provider ID
+}
+
+// Exclusion is a combination that was considered and cannot be used.
+type Exclusion struct {
+	Harness  string `json:"harness"`
+	Model    string `json:"model"`
+	Provider string `json:"provider,omitempty"`
+	Reason   string `json:"reason"`
+	Message  string `json:"message"`
+}
+
+// Exclusion reasons (Exclusion.Reason).
+const (
+	ReasonNoToolCall          = "no_tool_call"
+	ReasonNoTextOutput        = "no_text_output"
+	ReasonHarnessIncompatible = "harness_incompatible"
+	ReasonNoDefaultProvider   = "no_default_provider"
+	ReasonProviderUnsupported = "provider_unsupported"
+	ReasonNoMapping           = CodeNoMapping
+)

@@ -1,0 +1,62 @@
+// Package runapi is the contract of stratos-run (stratos run and stratos
+// runs): its error codes. A workflow's own errors keep the codes the runtime
+// gave them (docs/running.md).
+package runapi
+
+import "github.com/stratoscli/stratos/shared/contract/errcode"
+
+// Error codes of stratos-run.
+const (
+	CodeInputInvalid          = "input_invalid"
+	CodeOverridesInvalid      = "overrides_invalid"
+	CodeConfigInvalid         = "config_invalid"
+	CodePrepareMismatch       = "prepare_mismatch"
+	CodeRunRecordFailed       = "run_record_failed"
+	CodeRunnerFailed          = "runner_failed"
+	CodeBuildRecordUnreadable = "build_record_unreadable"
+	CodeOutputSchemaMissing   = "output_schema_missing"
+	CodeOutputSchemaInvalid   = "output_schema_invalid"
+	CodeOutputValidation      = "output_validation"
+	CodeRunNotFound           = "run_not_found"
+	CodeRunAmbiguous          = "run_ambiguous"
+	CodeRunsUnreadable        = "runs_unreadable"
+	CodeRunNotRunning         = "run_not_running"
+	CodeRunProcessUnconfirmed = "run_process_unconfirmed"
+	CodeStopTimeout           = "stop_timeout"
+	CodeStopFailed            = "stop_failed"
+	CodeRunNotFinished        = "run_not_finished"
+	CodeRunCrashed            = "run_crashed"
+	CodeRunFailed             = "run_failed"
+	CodeDetachFailed          = "detach_failed"
+	CodeBudgetExceeded        = "budget_exceeded"
+	CodeBudgetInvalid         = "budget_invalid"
+)
+
+// Codes describes the error codes of stratos-run.
+func Codes() []errcode.Code {
+	return []errcode.Code{
+		errcode.Usage(CodeInputInvalid, "`--input` is not readable or not valid JSON"),
+		errcode.Usage(CodeOverridesInvalid, "`--overrides` is not readable, not valid JSON, or names an agent configuration the workflow does not declare"),
+		errcode.Failed(CodeConfigInvalid, "a workflow.yaml's agents or decision section cannot be passed to the runtime"),
+		errcode.Failed(CodePrepareMismatch, "stratos-build prepared another workflow than the one asked for (a bug)"),
+		errcode.Failed(CodeRunRecordFailed, "the run record cannot be started; `details.path` names the file or directory"),
+		errcode.Failed(CodeRunnerFailed, "node could not start, or ended without reporting how the workflow ended"),
+		errcode.Failed(CodeBuildRecordUnreadable, "the workflow's build record cannot be read to check its output"),
+		errcode.Failed(CodeOutputSchemaMissing, "the workflow's build record has no output schema; build again"),
+		errcode.Failed(CodeOutputSchemaInvalid, "the output schema in the build record does not compile"),
+		errcode.Failed(CodeOutputValidation, "the workflow returned output that does not match its output schema; `details.issues` lists every failing field"),
+		errcode.Usage(CodeRunNotFound, "`stratos runs`: no run with that ID or prefix"),
+		errcode.Usage(CodeRunAmbiguous, "`stratos runs`: the ID prefix matches more than one run"),
+		errcode.Failed(CodeRunsUnreadable, "the runs directory or a run record cannot be read"),
+		errcode.Failed(CodeRunNotRunning, "`stratos runs stop`: the run has ended already"),
+		errcode.Failed(CodeRunProcessUnconfirmed, "`stratos runs stop`: the process cannot be confirmed to be the run's, so it was not signalled"),
+		errcode.Failed(CodeStopTimeout, "`stratos runs stop`: the run did not end in time after SIGTERM"),
+		errcode.Failed(CodeStopFailed, "`stratos runs stop`: signalling the run's process failed"),
+		errcode.Failed(CodeRunNotFinished, "`stratos runs result`: the run is still running"),
+		errcode.Failed(CodeRunCrashed, "`stratos runs result`: the run crashed, so it has no result"),
+		errcode.Failed(CodeRunFailed, "`stratos runs result`: the run failed and its record names no error code"),
+		errcode.Failed(CodeDetachFailed, "`stratos run --detach`: the background run could not start or exited before its record began"),
+		errcode.Failed(CodeBudgetExceeded, "the agents' usage crossed the run's budget (`details.spent`, `details.budget`); the run was cancelled"),
+		errcode.Usage(CodeBudgetInvalid, "a budget (workflow.yaml's `budget` or `--budget-usd`/`--budget-tokens`) that is not positive, or an unknown field under `budget`"),
+	}
+}
