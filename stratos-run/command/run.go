@@ -185,6 +185,7 @@ type runnerInvocation struct {
 	Entry       string                            `json:"entry"`
 	RootDir     string                            `json:"rootDir"`
 	RunDir      string                            `json:"runDir"`
+	Budget      budget.Limits                     `json:"budget"`
 	ResultKey   string                            `json:"resultKey"`
 	Input       json.RawMessage                   `json:"input"`
 	Overrides   json.RawMessage                   `json:"overrides"`
@@ -194,7 +195,7 @@ type runnerInvocation struct {
 func (x *execution) invocationDocument(resultKey []byte) ([]byte, error) {
 	doc, err := json.Marshal(runnerInvocation{
 		ExecutionID: x.id, Workflow: x.target.Name(), Entry: x.target.Entry(), RootDir: x.target.Root.Root.Dir,
-		RunDir: x.record.Dir(), ResultKey: hex.EncodeToString(resultKey),
+		RunDir: x.record.Dir(), Budget: x.budget, ResultKey: hex.EncodeToString(resultKey),
 		Input: x.input, Overrides: x.overrides, Workflows: x.target.Table(),
 	})
 	if err != nil {

@@ -21,6 +21,7 @@ import { importDefinition } from "./definition.js";
 import { CancelledError, StratosError, errorChain, errorCode, toError } from "./errors.js";
 import { invoke } from "./invocation.js";
 import { progressRecorder } from "./progress-record.js";
+import { usageMeter } from "./usage-meter.js";
 const inheritedResultFd = 3;
 const framePrefix = "stratos-result";
 // How long the runner waits for cleanup after stratos run went away before
@@ -59,6 +60,7 @@ async function main() {
         workflows: invocation.workflows ?? {},
         warn,
         progress: progressRecorder(invocation.runDir, warn),
+        budget: usageMeter(invocation.runDir, invocation.budget ?? {}),
     };
     const overrides = deepFreeze(invocation.overrides ?? {});
     let config;

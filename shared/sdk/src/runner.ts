@@ -22,6 +22,8 @@ import { importDefinition } from "./definition.js";
 import { CancelledError, StratosError, errorChain, errorCode, toError, type ErrorLink } from "./errors.js";
 import { invoke } from "./invocation.js";
 import { progressRecorder } from "./progress-record.js";
+import { usageMeter } from "./usage-meter.js";
+import type { BudgetLimits } from "./budget.js";
 
 /** The invocation stratos run sends. @internal */
 export interface RunnerInvocation {
@@ -32,6 +34,8 @@ export interface RunnerInvocation {
   rootDir: string;
   /** The run record's directory; progress is appended to its events.jsonl. */
   runDir?: string;
+  /** The run's budget (absent fields: no limit). */
+  budget?: BudgetLimits;
   /** The per-run secret that keys the result frame's MAC (hex). */
   resultKey?: string;
   input: unknown;
@@ -101,6 +105,7 @@ async function main(): Promise<RunnerResult> {
     workflows: invocation.workflows ?? {},
     warn,
     progress: progressRecorder(invocation.runDir, warn),
+    budget: usageMeter(invocation.runDir, invocation.budget ?? {}),
   };
   const overrides = deepFreeze(invocation.overrides ?? {});
   let config: WorkflowConfig;
