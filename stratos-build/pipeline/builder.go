@@ -148,6 +148,11 @@ func (b *Builder) prepare(ctx context.Context, w *discovery.Workflow) *Result {
 // if it went missing or was edited: wrappers of every built workflow must be
 // current for parents to compile against.
 func (b *Builder) reuse(ctx context.Context, w *discovery.Workflow) *Result {
+	// The agents section and its test scripts are checked every time: a
+	// test script in its own file does not make the workflow stale.
+	if fail := b.validateAgentConfig(ctx, w); fail != nil {
+		return fail
+	}
 	r := &Result{Name: w.Manifest.Name, Dir: w.Dir, Status: StatusUpToDate, Diagnostics: []Diagnostic{}, Key: w.Key}
 	if rec := w.Record(); rec != nil {
 		r.CompiledEntry = rec.Entry

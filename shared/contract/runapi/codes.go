@@ -30,6 +30,8 @@ const (
 	CodeDetachFailed          = "detach_failed"
 	CodeBudgetExceeded        = "budget_exceeded"
 	CodeBudgetInvalid         = "budget_invalid"
+	CodeTestCasesInvalid      = "test_cases_invalid"
+	CodeNoTestCases           = "no_test_cases"
 )
 
 // Codes describes the error codes of stratos-run.
@@ -58,5 +60,7 @@ func Codes() []errcode.Code {
 		errcode.Failed(CodeDetachFailed, "`stratos run --detach`: the background run could not start or exited before its record began"),
 		errcode.Failed(CodeBudgetExceeded, "the agents' usage crossed the run's budget (`details.spent`, `details.budget`); the run was cancelled"),
 		errcode.Usage(CodeBudgetInvalid, "a budget (workflow.yaml's `budget` or `--budget-usd`/`--budget-tokens`) that is not positive, or an unknown field under `budget`"),
+		errcode.Usage(CodeTestCasesInvalid, "`stratos test`: a tests/*.yaml case file does not parse; the message names the file and the field"),
+		errcode.Usage(CodeNoTestCases, "`stratos test`: the workflow has no test cases, or none has the `--case` name"),
 	}
 }

@@ -53,6 +53,9 @@ export type {
   AfterToolCallResult,
   TestScript,
   TestTurn,
+  TestCase,
+  TestWhen,
+  TestExpect,
   TestToolCall,
   TestAttempt,
 } from "./agent.js";
