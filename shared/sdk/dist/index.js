@@ -3,6 +3,8 @@
 // at the CLI's own version; workflows must not install another.
 export { workflow, isWorkflowDefinition } from "./workflow.js";
 export { executionInfo, cancellationSignal } from "./context.js";
+export { log, phase } from "./progress.js";
+export { budget } from "./budget.js";
 export { StratosError, InputValidationError, OutputValidationError, WorkflowCycleError, ChildWorkflowError, CancelledError, ContextClosedError, NoExecutionContextError, WorkflowNotFoundError, WorkflowNotBuiltError, WorkflowNotReferencedError, NonErrorThrownError, isStratosError, } from "./errors.js";
 export { createAgent } from "./agent.js";
 export { ask } from "./ask.js";
