@@ -7,6 +7,7 @@ require github.com/stratoscli/stratos/shared v0.1.0
 require (
 	github.com/hashicorp/go-hclog v1.6.3
 	github.com/urfave/cli/v3 v3.14.0
+	gopkg.in/yaml.v3 v3.0.1
 )
 
 require (
@@ -17,5 +18,4 @@ require (
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3 // indirect
 	golang.org/x/sys v0.49.0 // indirect
 	golang.org/x/text v0.44.0 // indirect
-	gopkg.in/yaml.v3 v3.0.1 // indirect
 )

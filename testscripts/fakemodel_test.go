@@ -27,7 +27,8 @@ func TestFakeModel(t *testing.T) { testscript.Run(t, withFakeModel(params(t, "fa
 //	fakemodel start <script.json> <addrfile> <logfile>
 //	    start a fake on 127.0.0.1 for the rest of the script; write its base
 //	    URL to addrfile, set $FAKEMODEL_URL to it, log requests to logfile
-//	    (JSON Lines, rewritten after every request). With "!", expect the
+//	    (JSON Lines, rewritten after every request); a script with an
+//	    ollama inventory also sets $OLLAMA_HOST to it. With "!", expect the
 //	    script to be rejected and print why on stderr.
 //	fakemodel stop
 //	    stop it (the log is then final); fails if scripted turns were never
@@ -96,6 +97,9 @@ func cmdFakeModel(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Defer(func() { srv.Close() })
 		ts.Check(os.WriteFile(ts.MkAbs(args[2]), []byte(srv.URL+"\n"), 0o644))
 		ts.Setenv("FAKEMODEL_URL", srv.URL)
+		if srv.IsOllama() {
+			ts.Setenv("OLLAMA_HOST", srv.URL)
+		}
 	case "stop":
 		if len(args) != 1 {
 			ts.Fatalf("usage: fakemodel stop")

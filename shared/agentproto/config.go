@@ -28,6 +28,10 @@ type AgentConfig struct {
 	DisallowedTools   *[]string          `json:"disallowedTools,omitempty"`
 	WorkingDirectory  *string            `json:"workingDirectory,omitempty"`
 	Worktree          *Worktree          `json:"worktree,omitempty"`
+	// StructuredOutputRetries is how many times the host sends a
+	// structured output's validation errors back to the agent, in the same
+	// conversation, before the call fails (harnesses without a native retry).
+	StructuredOutputRetries *int `json:"structuredOutputRetries,omitempty"`
 	// Test is the script of the test harness: inline, or {"file": path}.
 	Test json.RawMessage `json:"test,omitempty"`
 }

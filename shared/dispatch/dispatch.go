@@ -30,8 +30,7 @@ type Route struct {
 
 // Routes is the dispatch table. It lists only implemented commands: help
 // prints every route, and a route to a stub would advertise a command that
-// only answers "not implemented" (stratos-agent's provider stays off it until
-// it does something).
+// only answers "not implemented".
 var Routes = map[string]Route{
 	"list":     {Tool: "stratos-discover", Usage: "list workflows in the project and user roots"},
 	"new":      {Tool: "stratos-build", Usage: "scaffold a new workflow that builds and runs as it stands"},
@@ -41,7 +40,9 @@ var Routes = map[string]Route{
 	"clean":    {Tool: "stratos-build", Usage: "remove generated wrappers, compiled output and build records"},
 	"run":      {Tool: "stratos-run", Usage: "run a workflow and print its output JSON"},
 	"runs":     {Tool: "stratos-run", Usage: "list, show, follow and stop runs (stale running records become crashed)"},
+	"test":     {Tool: "stratos-run", Usage: "run a workflow's test cases (tests/*.yaml) token-free and report which pass"},
 	"tools":    {Tool: "stratos-agent", Usage: "list the built-in tool names of each harness"},
+	"provider": {Tool: "stratos-agent", Usage: "diagnose a local model provider (provider status ollama)"},
 	"worktree": {Tool: "stratos-worktree", Nested: true, Usage: "manage git worktrees for agents"},
 	"models":   {Tool: "stratos-models", Nested: true, Usage: "look up the model catalog and harness candidates"},
 }

@@ -1,11 +1,8 @@
 package dispatch
 
 import (
-	"io"
 	"strings"
 	"testing"
-
-	"github.com/stratoscli/stratos/shared/clierr"
 )
 
 func TestSuggest(t *testing.T) {
@@ -17,19 +14,15 @@ func TestSuggest(t *testing.T) {
 	}
 }
 
-// The help lists commands users can run; provider is a stub in stratos-agent
-// that answers "not implemented", so it is neither listed nor dispatched.
-func TestHelpOmitsUnimplementedProvider(t *testing.T) {
+// provider is implemented (provider status ollama): help lists it and it
+// routes to stratos-agent with its subcommand name.
+func TestProviderIsRouted(t *testing.T) {
 	var help strings.Builder
 	Help(&help, "stratos")
-	if strings.Contains(help.String(), "provider") {
-		t.Errorf("help advertises provider:\n%s", help.String())
+	if !strings.Contains(help.String(), "provider") {
+		t.Errorf("help does not list provider:\n%s", help.String())
 	}
-	var stderr strings.Builder
-	if code := Main([]string{"stratos", "provider"}, io.Discard, &stderr); code != clierr.ExitUsage {
-		t.Errorf("stratos provider exited %d, want %d (unknown command)", code, clierr.ExitUsage)
-	}
-	if !strings.Contains(stderr.String(), `unknown command "provider"`) {
-		t.Errorf("stderr = %q, want it to call provider unknown", stderr.String())
+	if r := Routes["provider"]; r.Tool != "stratos-agent" || r.Nested {
+		t.Errorf("provider route = %+v", r)
 	}
 }

@@ -29,6 +29,12 @@ func (a responsesAPI) responses(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, a.f.log.add(e), openAIError{Status: 400, Type: "invalid_request_error", Message: err.Error()}, OutcomeError)
 		return
 	}
+	if o := a.f.ollama; o != nil {
+		if oe, refused := o.refusal(facts); refused {
+			a.fail(w, a.f.log.add(e), oe, OutcomeError)
+			return
+		}
+	}
 	p, ok := a.f.queue.take(APIResponses, facts)
 	e.Turn, e.Fallback = p.Index, p.Fallback
 	seq := a.f.log.add(e)
@@ -47,7 +53,11 @@ func (a responsesAPI) responses(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, seq, oe, OutcomeError)
 		return
 	}
-	reply := responsesReply{seq: seq, model: facts.Model, turn: p.Turn}
+	turn := p.Turn
+	if a.f.ollama != nil {
+		turn = flattenCalls(turn)
+	}
+	reply := responsesReply{seq: seq, model: facts.Model, turn: turn}
 	if !facts.Stream {
 		writeJSON(w, seq, http.StatusOK, reply.response("completed", reply.outputItems()))
 		a.f.log.finish(seq, http.StatusOK, OutcomeCompleted)

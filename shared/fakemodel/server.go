@@ -25,6 +25,7 @@ type Fake struct {
 	queue       *turnQueue
 	log         *Log
 	countTokens int
+	ollama      *Ollama       // nil: not an Ollama server
 	done        chan struct{} // closed by Close: ends delays and streams
 	closeOnce   sync.Once
 }
@@ -38,7 +39,7 @@ func New(s Script, opts Options) (*Fake, error) {
 	if n == 0 {
 		n = 100
 	}
-	return &Fake{queue: newTurnQueue(s), log: newLog(opts.LogFile), countTokens: n, done: make(chan struct{})}, nil
+	return &Fake{queue: newTurnQueue(s), log: newLog(opts.LogFile), countTokens: n, ollama: s.Ollama, done: make(chan struct{})}, nil
 }
 
 // Handler serves every API the fake speaks: one handler type per API, each
@@ -47,9 +48,16 @@ func (f *Fake) Handler() http.Handler {
 	mux := http.NewServeMux()
 	anthropicAPI{f}.register(mux)
 	responsesAPI{f}.register(mux)
+	chatAPI{f}.register(mux)
+	if f.ollama != nil {
+		ollamaAPI{f}.register(mux)
+	}
 	mux.HandleFunc("/", f.notFound)
 	return mux
 }
+
+// IsOllama reports whether the script made the fake an Ollama server.
+func (f *Fake) IsOllama() bool { return f.ollama != nil }
 
 // Log is the request log.
 func (f *Fake) Log() *Log { return f.log }

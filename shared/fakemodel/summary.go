@@ -27,7 +27,7 @@ func WriteSummary(w io.Writer, entries []Entry) error {
 			turn = "fallback"
 		}
 		fmt.Fprintf(&b, " turn=%s status=%d outcome=%s\n", turn, e.Status, e.Outcome)
-		if e.API == "" {
+		if e.API == "" || e.API == APIOllama { // no turn, no facts
 			continue
 		}
 		fmt.Fprintf(&b, "  system:%s\n", quotedList(e.System))

@@ -43,8 +43,14 @@ type Result struct {
 // Spec is the fixed configuration of one session, resolved and rendered by
 // the host.
 type Spec struct {
-	AgentID     string
-	Name        string
+	AgentID string
+	// Name is how messages refer to the agent: its configId, with
+	// "#label" when it has a label.
+	Name string
+	// ConfigID is the named configuration the agent uses ("" for none);
+	// Label the label its creation gave it ("" for none).
+	ConfigID    string
+	Label       string
 	ExecutionID string
 	WorkflowDir string
 

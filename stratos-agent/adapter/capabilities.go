@@ -30,6 +30,14 @@ const (
 	StructuredOutputScripted StructuredOutput = "scripted"
 )
 
+// RetriesNatively reports whether the harness itself gives the model
+// another try at a value that fails the schema (the delivery tool does);
+// for the others the agent host sends the validation errors back
+// (structuredOutputRetries).
+func (s StructuredOutput) RetriesNatively() bool {
+	return s == StructuredOutputTool
+}
+
 // Capabilities are what a harness adapter supports. The host and the
 // conformance suite read them; a behaviour a harness lacks is a documented
 // limit of that harness, not a silent difference.

@@ -34,7 +34,7 @@ func newCommand() *cli.Command {
 			serveCommand(),
 			validateConfigCommand(),
 			toolsCommand(),
-			{Name: "provider", Flags: []cli.Flag{cliapp.JSONFlag()}, Action: cliapp.NotImplemented("stratos provider")},
+			providerCommand(),
 		},
 	}
 }

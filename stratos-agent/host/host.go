@@ -24,6 +24,7 @@ import (
 	"github.com/stratoscli/stratos/stratos-agent/adapter"
 	"github.com/stratoscli/stratos/stratos-agent/adapters/claudecode"
 	"github.com/stratoscli/stratos/stratos-agent/adapters/codex"
+	"github.com/stratoscli/stratos/stratos-agent/adapters/opencode"
 	testharness "github.com/stratoscli/stratos/stratos-agent/adapters/test"
 	"github.com/stratoscli/stratos/stratos-agent/admission"
 	"github.com/stratoscli/stratos/stratos-agent/agentconfig"
@@ -83,7 +84,7 @@ func New(opts Options) (*Host, error) {
 	if opts.Harnesses == nil {
 		opts.Harnesses = map[string]adapter.Harness{}
 		for _, h := range []adapter.Harness{testharness.Registration(), claudecode.Registration(claudecode.Options{Log: opts.Log}),
-			codex.Registration(codex.Options{Log: opts.Log})} {
+			codex.Registration(codex.Options{Log: opts.Log}), opencode.Registration(opencode.Options{Log: opts.Log})} {
 			opts.Harnesses[h.Name] = h
 		}
 	}

@@ -26,6 +26,7 @@ type prepared struct {
 	workflow  *agentconfig.Workflow
 	overrides map[string]agentproto.AgentConfig
 	adapter   adapter.Adapter
+	selection *selector            // the same adapter: which harness serves it
 	schema    *jsonschema.Resolved // nil without outputSchema
 	hooks     *sdkHooks
 }
@@ -37,12 +38,12 @@ func (h *Host) prepare(ctx context.Context, s *session, p agentproto.ExecutePara
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := h.validator.Resolve(agentconfig.Sources{Workflow: wf, Overrides: p.Overrides, Creation: p.Config})
+	cfg, err := h.validator.Resolve(agentconfig.Sources{Workflow: wf, Overrides: p.Overrides, Creation: p.Config, Label: s.label})
 	if err != nil {
 		return nil, err
 	}
 	overrides, _ := h.validator.Overrides(p.Overrides) // validated by Resolve
-	spec := adapter.Spec{AgentID: s.id, Name: s.name, ExecutionID: s.executionID, WorkflowDir: wf.Dir, Test: cfg.Test, OutputSchema: p.OutputSchema}
+	spec := adapter.Spec{AgentID: s.id, Name: s.name, ConfigID: cfg.ConfigID, Label: s.label, ExecutionID: s.executionID, WorkflowDir: wf.Dir, Test: cfg.Test, OutputSchema: p.OutputSchema}
 	if cfg.Harness != nil {
 		spec.Harness = *cfg.Harness
 		if _, ok := h.harnesses[spec.Harness]; !ok {
@@ -100,14 +101,14 @@ func (h *Host) prepare(ctx context.Context, s *session, p agentproto.ExecutePara
 	if err != nil {
 		return nil, err
 	}
-	return &prepared{config: cfg, workflow: wf, overrides: overrides, adapter: a, schema: schema, hooks: k}, nil
+	return &prepared{config: cfg, workflow: wf, overrides: overrides, adapter: a, selection: a, schema: schema, hooks: k}, nil
 }
 
 // newAdapter makes the session's adapter: a selector over the configured
 // harness's models in order, or, without an explicit harness, over the
 // catalog's candidates for the model list. Only a provider the user wrote
 // reaches the adapter as explicit.
-func (h *Host) newAdapter(ctx context.Context, spec adapter.Spec, s *session, k *sdkHooks) (adapter.Adapter, error) {
+func (h *Host) newAdapter(ctx context.Context, spec adapter.Spec, s *session, k *sdkHooks) (*selector, error) {
 	cands, err := h.candidatesOf(ctx, spec, s.name)
 	if err != nil {
 		return nil, err
@@ -128,6 +129,9 @@ func (h *Host) newAdapter(ctx context.Context, spec adapter.Spec, s *session, k 
 }
 
 func (h *Host) candidatesOf(ctx context.Context, spec adapter.Spec, name string) ([]candidate, error) {
+	if err := checkProvider(spec); err != nil {
+		return nil, err
+	}
 	if spec.Harness != "" {
 		return explicitCandidates(spec.Harness, spec.Models), nil
 	}

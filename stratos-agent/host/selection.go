@@ -89,6 +89,17 @@ type selector struct {
 	attempts  []error
 }
 
+// harness is the harness of the current candidate: after a successful
+// initialization, the one the session is pinned to.
+func (s *selector) harness() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.i >= len(s.cands) {
+		return ""
+	}
+	return s.cands[s.i].Harness
+}
+
 func (s *selector) Initialize(ctx context.Context) error {
 	for {
 		s.mu.Lock()

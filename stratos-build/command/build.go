@@ -23,7 +23,9 @@ func buildCommand() *cli.Command {
 			"With a workflow (name or path), builds it and the child workflows it imports, children",
 			"first; unrelated workflows are not touched. Without one, builds every workflow of the",
 			"project root, continuing after failures. A fresh build is reused without running npm,",
-			"node or tsc. Exit 1 if any build failed.",
+			"node or tsc. Every workflow prepared, fresh or not, has the Ollama models its",
+			"workflow.yaml agents declare (provider: ollama) rechecked against $OLLAMA_HOST first:",
+			"installed, local, with the completion and tools capabilities. Exit 1 if any build failed.",
 		),
 		Flags:  []cli.Flag{cliapp.JSONFlag(), nameFlag()},
 		Action: runBuild,
@@ -45,6 +47,7 @@ func runBuild(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
+	s.CheckModels = true
 	var out *pipeline.Outcome
 	if target != "" {
 		out, err = s.PrepareTarget(ctx, target)

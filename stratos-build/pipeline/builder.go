@@ -34,6 +34,9 @@ type Builder struct {
 	// DefinitionTimeout bounds each definition load; zero means
 	// settings.DefaultDefinitionTimeout.
 	DefinitionTimeout time.Duration
+	// CheckModels rechecks the local models workflow.yaml declares for
+	// every workflow prepared, fresh or not (explicit builds only).
+	CheckModels bool
 
 	tc        *toolchain.Toolchain
 	rootReady bool
@@ -130,6 +133,11 @@ func (b *Builder) prepare(ctx context.Context, w *discovery.Workflow) *Result {
 		}
 		children[name] = cr
 	}
+	if b.CheckModels {
+		if fail := b.checkDeclaredModels(ctx, w); fail != nil {
+			return fail
+		}
+	}
 	if w.Status == freshness.Built && b.sdkCurrent() {
 		return b.reuse(ctx, w)
 	}
@@ -140,6 +148,11 @@ func (b *Builder) prepare(ctx context.Context, w *discovery.Workflow) *Result {
 // if it went missing or was edited: wrappers of every built workflow must be
 // current for parents to compile against.
 func (b *Builder) reuse(ctx context.Context, w *discovery.Workflow) *Result {
+	// The agents section and its test scripts are checked every time: a
+	// test script in its own file does not make the workflow stale.
+	if fail := b.validateAgentConfig(ctx, w); fail != nil {
+		return fail
+	}
 	r := &Result{Name: w.Manifest.Name, Dir: w.Dir, Status: StatusUpToDate, Diagnostics: []Diagnostic{}, Key: w.Key}
 	if rec := w.Record(); rec != nil {
 		r.CompiledEntry = rec.Entry

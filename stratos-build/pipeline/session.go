@@ -27,6 +27,10 @@ type Session struct {
 	// DefinitionTimeout bounds each definition load (build.definitionTimeout
 	// in ~/.stratos/settings.json); zero means settings.DefaultDefinitionTimeout.
 	DefinitionTimeout time.Duration
+	// CheckModels makes every preparation recheck the local (Ollama)
+	// models declared in workflow.yaml, built or not: explicit `stratos
+	// build` sets it; the implicit build of `stratos run` does not.
+	CheckModels bool
 }
 
 // Outcome is what a preparation produced.
@@ -125,7 +129,7 @@ func (s *Session) PrepareProject(ctx context.Context) (*Outcome, error) {
 func (s *Session) builder(root *discovery.Root) *Builder {
 	log := s.Log
 	return &Builder{
-		Root: root, Log: log, Stderr: s.Stderr, DefinitionTimeout: s.DefinitionTimeout,
+		Root: root, Log: log, Stderr: s.Stderr, DefinitionTimeout: s.DefinitionTimeout, CheckModels: s.CheckModels,
 		Toolchain: func(ctx context.Context) (*toolchain.Toolchain, error) {
 			return toolchain.Ensure(ctx, toolchain.Options{Log: log})
 		},

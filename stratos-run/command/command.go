@@ -26,7 +26,7 @@ func newCommand() *cli.Command {
 		Name:     "stratos-run",
 		Version:  version.Version,
 		Usage:    "run workflows",
-		Commands: []*cli.Command{runCommand(), runsCommand()},
+		Commands: []*cli.Command{runCommand(), runsCommand(), testCommand()},
 	}
 }
 
@@ -47,7 +47,7 @@ func runCommand() *cli.Command {
 		),
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "input", Usage: "the workflow's input: JSON, @file, or - for stdin (default {})"},
-			&cli.StringFlag{Name: "overrides", Usage: `invocation overrides: JSON or @file, {"agents":{<id>:{...}},"decision":{...}}`},
+			&cli.StringFlag{Name: "overrides", Usage: `invocation overrides: JSON or @file (JSON, or YAML when it ends in .yaml/.yml), {"agents":{<id>:{...}},"decision":{...}}`},
 			cliapp.JSONFlag(),
 		},
 		Action: runWorkflow,

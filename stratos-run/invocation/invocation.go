@@ -11,8 +11,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
+
+	"gopkg.in/yaml.v3"
 
 	"github.com/stratoscli/stratos/shared/clierr"
 	"github.com/stratoscli/stratos/shared/contract/runapi"
@@ -37,7 +40,8 @@ func ReadInput(value string, stdin io.Reader) (json.RawMessage, error) {
 }
 
 // ReadOverrides returns the --overrides payload, nil when none is given:
-// JSON or "@path", an object with only "agents" (an object mapping agent
+// JSON or "@path" (a JSON file, or a YAML file when its name ends in .yaml
+// or .yml), an object with only "agents" (an object mapping agent
 // configuration ids to objects of settings) and "decision" (an object).
 func ReadOverrides(value string) (json.RawMessage, error) {
 	if value == "" {
@@ -46,6 +50,12 @@ func ReadOverrides(value string) (json.RawMessage, error) {
 	data, source, err := read("--overrides", value, nil, false)
 	if err != nil {
 		return nil, clierr.Usage(runapi.CodeOverridesInvalid, "%v", err).Wrap(err)
+	}
+	if isYAMLFile(value) {
+		if data, err = yamlToJSON(data); err != nil {
+			return nil, clierr.Usage(runapi.CodeOverridesInvalid, "%s is not a valid YAML document: %v", source, err).Wrap(err).
+				WithDetails(map[string]any{"source": source})
+		}
 	}
 	if err := checkJSON(data); err != nil {
 		return nil, clierr.Usage(runapi.CodeOverridesInvalid, "%s is not valid JSON: %v", source, err).Wrap(err).
@@ -80,6 +90,39 @@ func read(flag, value string, stdin io.Reader, allowStdin bool) ([]byte, string,
 		return data, fmt.Sprintf("%s %s", flag, value), nil
 	}
 	return []byte(value), flag, nil
+}
+
+// isYAMLFile reports whether a flag value names a YAML file: "@path" with a
+// .yaml or .yml extension.
+func isYAMLFile(value string) bool {
+	if !strings.HasPrefix(value, "@") {
+		return false
+	}
+	ext := strings.ToLower(filepath.Ext(value))
+	return ext == ".yaml" || ext == ".yml"
+}
+
+// yamlToJSON converts one YAML document to JSON. Mapping keys must be
+// strings, as JSON's are; a second document is an error rather than
+// silently ignored.
+func yamlToJSON(data []byte) ([]byte, error) {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var doc any
+	if err := dec.Decode(&doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, errors.New("the file is empty")
+		}
+		return nil, err
+	}
+	var extra any
+	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
+		return nil, errors.New("the file holds more than one document (---)")
+	}
+	out, err := json.Marshal(doc)
+	if err != nil {
+		return nil, fmt.Errorf("not representable as JSON (mapping keys must be strings): %v", err)
+	}
+	return out, nil
 }
 
 // checkJSON reports invalid JSON with the byte offset of the problem.
@@ -156,7 +199,9 @@ func CheckOverrideTargets(overrides json.RawMessage, workflow string, agents any
 	declared, _ := agents.(map[string]any)
 	var unknown []string
 	for _, id := range sortedKeys(doc.Agents) {
-		if _, ok := declared[id]; !ok {
+		// "configId#label" targets the agents of configId with that label.
+		config, _, _ := strings.Cut(id, "#")
+		if _, ok := declared[config]; !ok {
 			unknown = append(unknown, id)
 		}
 	}

@@ -24,6 +24,8 @@ const (
 	CodeRunProcessUnconfirmed = "run_process_unconfirmed"
 	CodeStopTimeout           = "stop_timeout"
 	CodeStopFailed            = "stop_failed"
+	CodeTestCasesInvalid      = "test_cases_invalid"
+	CodeNoTestCases           = "no_test_cases"
 )
 
 // Codes describes the error codes of stratos-run.
@@ -46,5 +48,7 @@ func Codes() []errcode.Code {
 		errcode.Failed(CodeRunProcessUnconfirmed, "`stratos runs stop`: the process cannot be confirmed to be the run's, so it was not signalled"),
 		errcode.Failed(CodeStopTimeout, "`stratos runs stop`: the run did not end in time after SIGTERM"),
 		errcode.Failed(CodeStopFailed, "`stratos runs stop`: signalling the run's process failed"),
+		errcode.Usage(CodeTestCasesInvalid, "`stratos test`: a tests/*.yaml case file does not parse; the message names the file and the field"),
+		errcode.Usage(CodeNoTestCases, "`stratos test`: the workflow has no test cases, or none has the `--case` name"),
 	}
 }

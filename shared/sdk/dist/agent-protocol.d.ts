@@ -102,6 +102,12 @@ export interface AgentConfig {
     disallowedTools?: string[];
     workingDirectory?: string;
     worktree?: Worktree;
+    /**
+     * StructuredOutputRetries is how many times the host sends a
+     * structured output's validation errors back to the agent, in the same
+     * conversation, before the call fails (harnesses without a native retry).
+     */
+    structuredOutputRetries?: number;
     /** Test is the script of the test harness: inline, or {"file": path}. */
     test?: unknown;
 }
@@ -109,8 +115,16 @@ export interface AgentConfig {
 export interface ExecuteParams {
     /** AgentID identifies the agent object (unique within the host). */
     agentId: string;
-    /** Name is how messages refer to the agent (its configId, or "agent #n"). */
+    /**
+     * Name is how messages refer to the agent: its configId ("configId#label"
+     * with a label, the label alone without a configId), or "agent #n".
+     */
     name: string;
+    /**
+     * Label is the label createAgent gave the agent ("" for none): events
+     * carry it, and overrides may target "configId#label".
+     */
+    label?: string;
     /** Call numbers the agent's executes from 1; agent.cancel names it. */
     call: number;
     /** ExecutionID is the execution that owns the agent. */
@@ -222,6 +236,8 @@ export interface Event {
     sequence: number;
     agentId: string;
     executionId: string;
+    /** Label is the agent's label, on every event of a labelled agent. */
+    label?: string;
     /** IDs correlates operations: invocationId, toolCallId, ... */
     ids?: Record<string, string>;
     details?: Record<string, unknown>;

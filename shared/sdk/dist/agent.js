@@ -14,16 +14,37 @@ import { toIssues } from "./validate.js";
 const hookNames = ["beforeToolCall", "afterToolCall", "onStart", "onComplete", "onError"];
 const hostHooks = ["beforeToolCall", "afterToolCall", "onStart"];
 const counters = new WeakMap();
+// The configured agent behind each Agent handed out, for closeAgent (ask()).
+const configured = new WeakMap();
 export function createAgent(options = {}) {
     const ctx = getContext("createAgent()");
     const n = (counters.get(ctx) ?? 0) + 1;
     counters.set(ctx, n);
     const agent = new ConfiguredAgent(ctx, n, options ?? {});
     ctx.register(agent, "createAgent()");
-    return Object.freeze({
+    const handle = Object.freeze({
         execute: (prompt, templateVariables) => agent.execute(prompt, templateVariables),
         cancel: () => agent.cancel(),
     });
+    configured.set(handle, agent);
+    return handle;
+}
+/**
+ * Closes an agent before its execution ends (its harness session, and its
+ * worktree if it has one) and forgets it in its execution context. @internal
+ */
+export async function closeAgent(handle) {
+    await configured.get(handle)?.closeEarly();
+}
+// agentName is how messages refer to an agent: "configId#label", the
+// configId or the label alone, or "agent #n".
+function agentName(options, n) {
+    const configId = typeof options.configId === "string" && options.configId !== "" ? options.configId : "";
+    const label = typeof options.label === "string" && options.label !== "" ? options.label : "";
+    if (configId !== "" && label !== "") {
+        return `${configId}#${label}`;
+    }
+    return configId || label || `agent #${n}`;
 }
 class ConfiguredAgent {
     #ctx;
@@ -39,7 +60,7 @@ class ConfiguredAgent {
     constructor(ctx, n, options) {
         this.#ctx = ctx;
         this.#id = `${ctx.executionId}/agent-${n}`;
-        this.#name = typeof options.configId === "string" && options.configId !== "" ? options.configId : `agent #${n}`;
+        this.#name = agentName(options, n);
         this.#options = { ...options };
         this.#hooks = { ...(options.hooks ?? {}) };
     }
@@ -105,6 +126,20 @@ class ConfiguredAgent {
         // the background work (shells, subagents) earlier prompts started.
         this.#host.notify(Methods.agentCancel, { agentId: this.#id, call: this.#active?.n ?? this.#calls });
     }
+    /**
+     * Closes the agent before its execution ends. A failure to close is a
+     * warning, as it is when the execution closes its resources: the call's
+     * own result or error stands.
+     */
+    async closeEarly() {
+        this.#ctx.unregister(this);
+        try {
+            await this.close();
+        }
+        catch (err) {
+            this.#ctx.host.warn(`workflow "${this.#ctx.workflow}" (${this.#ctx.executionId}): closing agent "${this.#name}" failed: ${toError(err).message}`);
+        }
+    }
     /** Cleanup (the execution context calls it): closes the harness session. */
     async close() {
         if (this.#closed) {
@@ -166,7 +201,10 @@ class ConfiguredAgent {
         if (this.#wire !== undefined) {
             return this.#wire;
         }
-        const { hooks, outputSchema, ...fields } = this.#options;
+        const { hooks, outputSchema, label, ...fields } = this.#options;
+        if (label !== undefined && (typeof label !== "string" || label === "" || label.includes("#"))) {
+            throw new AgentConfigurationError(this.#name, `agent "${this.#name}": label must be a non-empty string without "#"`);
+        }
         for (const key of Object.keys(hooks ?? {})) {
             if (!hookNames.includes(key) || typeof hooks[key] !== "function") {
                 throw new AgentConfigurationError(this.#name, `agent "${this.#name}": hooks.${key} must be one of the functions ${hookNames.join(", ")}`);
@@ -189,6 +227,7 @@ class ConfiguredAgent {
         this.#wire = {
             agentId: this.#id,
             name: this.#name,
+            ...(label === undefined ? {} : { label }),
             executionId: this.#ctx.executionId,
             workflow: { name: this.#ctx.workflow, dir: entry.dir },
             cwd: process.cwd(),

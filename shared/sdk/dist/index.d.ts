@@ -8,7 +8,11 @@ export { StratosError, InputValidationError, OutputValidationError, WorkflowCycl
 export type { ValidationIssue, ErrorLink, WorkflowErrorCode } from "./errors.js";
 export type { Side, Unrepresentable, DefinitionDescription } from "./describe.js";
 export { createAgent } from "./agent.js";
-export type { Agent, AgentOptions, AgentHooks, PromptSource, SystemPromptSource, ToolCall, ToolCallResult, BeforeToolCallResult, AfterToolCallResult, TestScript, TestTurn, TestToolCall, TestAttempt, } from "./agent.js";
+export { ask } from "./ask.js";
+export type { AskOptions } from "./ask.js";
+export { parallel, pipeline, nonNull, isExecutionFailure } from "./parallel.js";
+export type { ParallelOptions, OnError, Thunk, Stage, Settled, ParallelResults } from "./parallel.js";
+export type { Agent, AgentOptions, AgentHooks, PromptSource, SystemPromptSource, ToolCall, ToolCallResult, BeforeToolCallResult, AfterToolCallResult, TestScript, TestTurn, TestCase, TestWhen, TestExpect, TestToolCall, TestAttempt, } from "./agent.js";
 export { AgentError, AgentConfigurationError, TemplateVariableMissingError, AgentInitializationError, AgentAuthenticationError, ModelUnavailableError, HarnessUnavailableError, AgentExecutionError, ConcurrentUseError, AdmissionError, StructuredOutputError, AgentHookError, } from "./agent-errors.js";
 export type { AgentErrorOptions, AgentErrorCode, AnyAgentError } from "./agent-errors.js";
 export { isSdkError } from "./sdk-errors.js";

@@ -5,5 +5,7 @@ export { workflow, isWorkflowDefinition } from "./workflow.js";
 export { executionInfo, cancellationSignal } from "./context.js";
 export { StratosError, InputValidationError, OutputValidationError, WorkflowCycleError, ChildWorkflowError, CancelledError, ContextClosedError, NoExecutionContextError, WorkflowNotFoundError, WorkflowNotBuiltError, WorkflowNotReferencedError, NonErrorThrownError, isStratosError, } from "./errors.js";
 export { createAgent } from "./agent.js";
+export { ask } from "./ask.js";
+export { parallel, pipeline, nonNull, isExecutionFailure } from "./parallel.js";
 export { AgentError, AgentConfigurationError, TemplateVariableMissingError, AgentInitializationError, AgentAuthenticationError, ModelUnavailableError, HarnessUnavailableError, AgentExecutionError, ConcurrentUseError, AdmissionError, StructuredOutputError, AgentHookError, } from "./agent-errors.js";
 export { isSdkError } from "./sdk-errors.js";

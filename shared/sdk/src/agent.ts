@@ -72,30 +72,67 @@ export interface TestToolCall {
   error?: string;
 }
 
+/** Checks on the prompt a turn or case receives; a mismatch fails the execute. */
+export interface TestExpect {
+  prompt?: string;
+  promptContains?: string;
+  promptNotContains?: string;
+  /** A regular expression (Go syntax). */
+  promptMatches?: string;
+  systemPromptContains?: string;
+}
+
 /** The test harness's reaction to one execute. */
 export interface TestTurn {
-  expect?: { prompt?: string; promptContains?: string; systemPromptContains?: string };
+  expect?: TestExpect;
   delayMs?: number;
+  /** Files written in the agent's working directory, path → content. */
+  files?: Record<string, string>;
   toolCalls?: TestToolCall[];
   /** A Handlebars template over {prompt, turn, history, tools, systemPrompt, model, ...}. */
   reply?: string;
-  /** The structured reply, for agents with an outputSchema. */
+  /** The structured reply, for agents with an outputSchema; its strings are templates. */
   value?: unknown;
+  /** A template whose rendering is the structured reply's JSON text. */
+  valueJSON?: string;
   fail?: "execution" | "authentication" | "model_unavailable";
   message?: string;
 }
 
-/** The script of the test harness (harness: "test"); see docs/harness-test.md. */
-export interface TestScript {
-  initialize?: TestAttempt[];
-  turns: TestTurn[];
-  repeat?: boolean;
+/** Which calls a test case serves; every condition given must hold. */
+export interface TestWhen {
+  promptContains?: string;
+  promptNotContains?: string;
+  /** A regular expression (Go syntax); its groups are the templates' captures. */
+  promptMatches?: string;
+  /** The agent's label. */
+  label?: string;
+  /** The call's 1-based index across every agent of the configuration in the run. */
+  call?: number;
 }
+
+/** A test case chosen per call: the first whose `when` holds serves the call (no `when`: every call). */
+export interface TestCase extends Omit<TestTurn, "expect"> {
+  name?: string;
+  when?: TestWhen;
+  expect?: TestExpect;
+}
+
+/** The script of the test harness (harness: "test"): turns per agent object, or cases per call; see docs/harness-test.md. */
+export type TestScript =
+  | { initialize?: TestAttempt[]; turns: TestTurn[]; repeat?: boolean }
+  | { initialize?: TestAttempt[]; cases: TestCase[] };
 
 /** The settings of createAgent({...}); each overrides the invocation overrides and workflow.yaml field by field. */
 export interface AgentOptions<S extends Schema | undefined = Schema | undefined> {
   /** A named configuration of workflow.yaml's agents map. */
   configId?: string;
+  /**
+   * Names this agent among the agents of its configuration ("r1-3"): it is in
+   * every event, error message and run-record entry of the agent (as
+   * "configId#label"), and overrides may target "configId#label".
+   */
+  label?: string;
   harness?: "claude-code" | "codex" | "opencode" | "test";
   provider?: string;
   /** A model ID or an ordered list of preferred model IDs. */
@@ -114,6 +151,12 @@ export interface AgentOptions<S extends Schema | undefined = Schema | undefined>
   hooks?: AgentHooks;
   /** A Zod schema: execute resolves to its parsed value instead of text. */
   outputSchema?: S;
+  /**
+   * How many times (0–10) a value that fails outputSchema is sent back to the
+   * agent with its validation errors before execute fails, on harnesses
+   * without a native retry (test, codex); Claude Code retries in the turn.
+   */
+  structuredOutputRetries?: number;
   /** The test harness's script, inline or { file } (relative to the workflow directory). */
   test?: TestScript | { file: string };
 }
@@ -133,6 +176,8 @@ export interface Agent<TOutput = string> {
 const hookNames = ["beforeToolCall", "afterToolCall", "onStart", "onComplete", "onError"];
 const hostHooks = ["beforeToolCall", "afterToolCall", "onStart"];
 const counters = new WeakMap<ExecutionContext, number>();
+// The configured agent behind each Agent handed out, for closeAgent (ask()).
+const configured = new WeakMap<object, ConfiguredAgent>();
 
 /**
  * Creates a configured agent in the current workflow execution. Nothing
@@ -147,10 +192,31 @@ export function createAgent(options: AgentOptions = {}): Agent<unknown> {
   counters.set(ctx, n);
   const agent = new ConfiguredAgent(ctx, n, options ?? {});
   ctx.register(agent, "createAgent()");
-  return Object.freeze({
+  const handle = Object.freeze({
     execute: (prompt: PromptSource, templateVariables?: Record<string, unknown>) => agent.execute(prompt, templateVariables),
     cancel: () => agent.cancel(),
   });
+  configured.set(handle, agent);
+  return handle;
+}
+
+/**
+ * Closes an agent before its execution ends (its harness session, and its
+ * worktree if it has one) and forgets it in its execution context. @internal
+ */
+export async function closeAgent(handle: Agent<unknown>): Promise<void> {
+  await configured.get(handle)?.closeEarly();
+}
+
+// agentName is how messages refer to an agent: "configId#label", the
+// configId or the label alone, or "agent #n".
+function agentName(options: AgentOptions, n: number): string {
+  const configId = typeof options.configId === "string" && options.configId !== "" ? options.configId : "";
+  const label = typeof options.label === "string" && options.label !== "" ? options.label : "";
+  if (configId !== "" && label !== "") {
+    return `${configId}#${label}`;
+  }
+  return configId || label || `agent #${n}`;
 }
 
 interface ActiveCall {
@@ -174,7 +240,7 @@ class ConfiguredAgent implements OwnedResource, HookTarget {
   constructor(ctx: ExecutionContext, n: number, options: AgentOptions) {
     this.#ctx = ctx;
     this.#id = `${ctx.executionId}/agent-${n}`;
-    this.#name = typeof options.configId === "string" && options.configId !== "" ? options.configId : `agent #${n}`;
+    this.#name = agentName(options, n);
     this.#options = { ...options };
     this.#hooks = { ...(options.hooks ?? {}) };
   }
@@ -243,6 +309,20 @@ class ConfiguredAgent implements OwnedResource, HookTarget {
     this.#host.notify(Methods.agentCancel, { agentId: this.#id, call: this.#active?.n ?? this.#calls });
   }
 
+  /**
+   * Closes the agent before its execution ends. A failure to close is a
+   * warning, as it is when the execution closes its resources: the call's
+   * own result or error stands.
+   */
+  async closeEarly(): Promise<void> {
+    this.#ctx.unregister(this);
+    try {
+      await this.close();
+    } catch (err) {
+      this.#ctx.host.warn(`workflow "${this.#ctx.workflow}" (${this.#ctx.executionId}): closing agent "${this.#name}" failed: ${toError(err).message}`);
+    }
+  }
+
   /** Cleanup (the execution context calls it): closes the harness session. */
   async close(): Promise<void> {
     if (this.#closed) {
@@ -301,7 +381,10 @@ class ConfiguredAgent implements OwnedResource, HookTarget {
     if (this.#wire !== undefined) {
       return this.#wire;
     }
-    const { hooks, outputSchema, ...fields } = this.#options;
+    const { hooks, outputSchema, label, ...fields } = this.#options;
+    if (label !== undefined && (typeof label !== "string" || label === "" || label.includes("#"))) {
+      throw new AgentConfigurationError(this.#name, `agent "${this.#name}": label must be a non-empty string without "#"`);
+    }
     for (const key of Object.keys(hooks ?? {})) {
       if (!hookNames.includes(key) || typeof (hooks as Record<string, unknown>)[key] !== "function") {
         throw new AgentConfigurationError(this.#name, `agent "${this.#name}": hooks.${key} must be one of the functions ${hookNames.join(", ")}`);
@@ -323,6 +406,7 @@ class ConfiguredAgent implements OwnedResource, HookTarget {
     this.#wire = {
       agentId: this.#id,
       name: this.#name,
+      ...(label === undefined ? {} : { label }),
       executionId: this.#ctx.executionId,
       workflow: { name: this.#ctx.workflow, dir: entry.dir },
       cwd: process.cwd(),

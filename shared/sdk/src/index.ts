@@ -33,6 +33,10 @@ export {
 export type { ValidationIssue, ErrorLink, WorkflowErrorCode } from "./errors.js";
 export type { Side, Unrepresentable, DefinitionDescription } from "./describe.js";
 export { createAgent } from "./agent.js";
+export { ask } from "./ask.js";
+export type { AskOptions } from "./ask.js";
+export { parallel, pipeline, nonNull, isExecutionFailure } from "./parallel.js";
+export type { ParallelOptions, OnError, Thunk, Stage, Settled, ParallelResults } from "./parallel.js";
 export type {
   Agent,
   AgentOptions,
@@ -45,6 +49,9 @@ export type {
   AfterToolCallResult,
   TestScript,
   TestTurn,
+  TestCase,
+  TestWhen,
+  TestExpect,
   TestToolCall,
   TestAttempt,
 } from "./agent.js";

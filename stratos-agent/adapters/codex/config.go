@@ -72,6 +72,9 @@ func (c threadConfig) config() map[string]any {
 	if c.spec.Effort != "" {
 		cfg["model_reasoning_effort"] = c.spec.Effort
 	}
+	for k, v := range c.provider.Config {
+		setPath(cfg, k, v)
+	}
 	for _, s := range c.removed {
 		setPath(cfg, s.Key, s.Value)
 	}

@@ -75,9 +75,10 @@ func (s *session) Close(ctx context.Context) error {
 		}
 	}
 	s.mu.Lock()
-	hs, home := s.hookSrv, s.home
-	s.hookSrv, s.home = nil, ""
+	hs, home, prov := s.hookSrv, s.home, s.provider
+	s.hookSrv, s.home, s.provider.proxy = nil, "", nil
 	s.mu.Unlock()
+	closeProxy(prov)
 	if hs != nil {
 		_ = hs.close()
 	}

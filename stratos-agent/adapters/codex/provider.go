@@ -3,6 +3,7 @@ package codex
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -34,6 +35,13 @@ type provider struct {
 	// LinkLogin: the built-in provider authenticates with the user's saved
 	// Codex login, which the isolated home links to (never copies).
 	LinkLogin bool
+	// Config are thread configuration keys the provider needs (dotted
+	// paths, e.g. the context window of a local model Codex has no
+	// metadata for).
+	Config map[string]any
+	// proxy, when set, runs between Codex and the provider for the
+	// session's lifetime.
+	proxy io.Closer
 }
 
 // keyVars are the environment variables holding an OpenAI API key, in the

@@ -67,6 +67,9 @@ func (s *session) Initialize(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	if s.spec.Provider == providerOllama {
+		return s.initializeOllama(ctx, bin, env)
+	}
 	prov, err := s.resolveProvider(ctx, bin, env)
 	if err != nil {
 		return err
@@ -137,12 +140,14 @@ func (s *session) resolveModel(ctx context.Context) (string, error) {
 func (s *session) prepare(bin binary, env []string, prov provider, model string, servers map[string]map[string]any) error {
 	home, err := os.MkdirTemp("", "stratos-codex-")
 	if err != nil {
+		closeProxy(prov)
 		return agentproto.Errorf(agentproto.CodeInitialization, "harness codex: %v", err).Wrap(err)
 	}
 	if prov.LinkLogin {
 		user, _ := userCodexHome(env)
 		if err := linkLogin(home, user); err != nil {
 			os.RemoveAll(home)
+			closeProxy(prov)
 			return agentproto.Errorf(agentproto.CodeInitialization, "harness codex: link the saved login: %v", err).Wrap(err)
 		}
 	}
@@ -154,6 +159,7 @@ func (s *session) prepare(bin binary, env []string, prov provider, model string,
 	if adapter.HasToolHooks(s.hooks) {
 		if hs, err = startHookServer(s.preToolUse, s.postToolUse); err != nil {
 			os.RemoveAll(home)
+			closeProxy(prov)
 			return agentproto.Errorf(agentproto.CodeInitialization, "harness codex: %v", err).Wrap(err)
 		}
 		childEnv = withEnv(childEnv, hookTokenVar, hs.token)
@@ -171,6 +177,8 @@ func (s *session) prepare(bin binary, env []string, prov provider, model string,
 
 // releasePreparedLocked frees what an earlier Initialize prepared.
 func (s *session) releasePreparedLocked() {
+	closeProxy(s.provider)
+	s.provider.proxy = nil
 	if s.hookSrv != nil {
 		_ = s.hookSrv.close()
 		s.hookSrv = nil

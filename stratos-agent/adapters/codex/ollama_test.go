@@ -1,0 +1,140 @@
+package codex
+
+import (
+	"bufio"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/stratoscli/stratos/shared/ollama"
+	"github.com/stratoscli/stratos/stratos-agent/adapter"
+)
+
+func TestOllamaThreadConfig(t *testing.T) {
+	h, _ := ollama.ParseHost("http://127.0.0.1:11434")
+	prov, err := ollamaSessionProvider(h, ollama.Model{Name: "qwen3:8b", NumCtx: 65536, ArchContext: 40960}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := threadConfig{spec: adapter.Spec{WorkingDirectory: "/w"}, provider: prov, model: "qwen3:8b"}
+	p := c.params()
+	if p["modelProvider"] != "stratos-ollama" || p["model"] != "qwen3:8b" {
+		t.Errorf("params = %v", p)
+	}
+	cfg := p["config"].(map[string]any)
+	table := cfg["model_providers"].(map[string]any)["stratos-ollama"].(map[string]any)
+	if table["base_url"] != "http://127.0.0.1:11434/v1" || table["wire_api"] != "responses" || table["request_max_retries"] != 1 {
+		t.Errorf("provider table = %v", table)
+	}
+	if _, ok := table["env_key"]; ok {
+		t.Errorf("an Ollama provider must be keyless: %v", table)
+	}
+	if cfg["model_context_window"] != 65536 {
+		t.Errorf("model_context_window = %v, want num_ctx", cfg["model_context_window"])
+	}
+	if f := cfg["features"].(map[string]any); f["multi_agent"] != false || f["unbounded_connection_retries"] != false {
+		t.Errorf("features = %v", f)
+	}
+	// Without num_ctx, the advertised limit.
+	prov, _ = ollamaSessionProvider(h, ollama.Model{Name: "m:1", ArchContext: 40960}, false)
+	if prov.Config["model_context_window"] != 40960 {
+		t.Errorf("without num_ctx: %v", prov.Config)
+	}
+}
+
+// upstream answers every /v1/responses with the given SSE events and
+// records the request body.
+func upstream(t *testing.T, events []string, got *map[string]any) *httptest.Server {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		_ = json.Unmarshal(b, got)
+		w.Header().Set("Content-Type", "text/event-stream")
+		for _, e := range events {
+			io.WriteString(w, "event: x\ndata: "+e+"\n\n")
+		}
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+func TestNamespaceProxy(t *testing.T) {
+	var got map[string]any
+	up := upstream(t, []string{
+		`{"type":"response.output_item.done","item":{"type":"function_call","name":"mcp__files__read","arguments":"{}"}}`,
+		`{"type":"response.output_item.done","item":{"type":"function_call","name":"mcp__files.read","arguments":"{}"}}`,
+		`{"type":"response.output_item.done","item":{"type":"function_call","name":"exec_command","arguments":"{}"}}`,
+		`[DONE]`,
+	}, &got)
+	p, err := startNamespaceProxy(up.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	body := `{"model":"m","stream":true,
+	  "tools":[{"type":"function","name":"exec_command"},
+	           {"type":"namespace","name":"mcp__files","description":"d","tools":[{"type":"function","name":"read","parameters":{"type":"object"}}]}],
+	  "input":[{"type":"function_call","namespace":"mcp__files","name":"read","call_id":"c1","arguments":"{}"},
+	           {"type":"function_call_output","call_id":"c1","output":"x"}]}`
+	resp, err := http.Post(p.url+"/v1/responses", "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var calls []map[string]any
+	sc := bufio.NewScanner(resp.Body)
+	for sc.Scan() {
+		data, ok := strings.CutPrefix(sc.Text(), "data: ")
+		if !ok || data == "[DONE]" {
+			continue
+		}
+		var ev struct {
+			Item map[string]any `json:"item"`
+		}
+		if err := json.Unmarshal([]byte(data), &ev); err != nil {
+			t.Fatalf("event %q: %v", data, err)
+		}
+		calls = append(calls, ev.Item)
+	}
+	tools, _ := json.Marshal(got["tools"])
+	if want := `[{"name":"exec_command","type":"function"},{"name":"mcp__files__read","parameters":{"type":"object"},"type":"function"}]`; string(tools) != want {
+		t.Errorf("upstream tools = %s\nwant %s", tools, want)
+	}
+	history, _ := json.Marshal(got["input"].([]any)[0])
+	if strings.Contains(string(history), "namespace") || !strings.Contains(string(history), `"name":"mcp__files__read"`) {
+		t.Errorf("upstream history = %s", history)
+	}
+	if len(calls) != 3 {
+		t.Fatalf("calls = %v", calls)
+	}
+	for i, c := range calls[:2] {
+		if c["namespace"] != "mcp__files" || c["name"] != "read" {
+			t.Errorf("call %d = %v, want namespace mcp__files, name read", i, c)
+		}
+	}
+	if calls[2]["name"] != "exec_command" || calls[2]["namespace"] != nil {
+		t.Errorf("a plain call changed: %v", calls[2])
+	}
+}
+
+func TestNamespaceProxyNamesTheServerWhenItIsDown(t *testing.T) {
+	down := httptest.NewServer(http.NotFoundHandler())
+	base := down.URL
+	down.Close()
+	p, err := startNamespaceProxy(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	resp, err := http.Post(p.url+"/v1/responses", "application/json", strings.NewReader(`{"model":"m","input":"hi"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusBadGateway || !strings.Contains(string(b), "Ollama at "+base+" is not reachable") {
+		t.Errorf("got %d %s", resp.StatusCode, b)
+	}
+}
