@@ -17,3 +17,5 @@ export { AgentError, AgentConfigurationError, TemplateVariableMissingError, Agen
 export type { AgentErrorOptions, AgentErrorCode, AnyAgentError } from "./agent-errors.js";
 export { isSdkError } from "./sdk-errors.js";
 export type { StratosErrorCode, SdkError } from "./sdk-errors.js";
+export { McpError, McpToolError, McpConfigurationError, McpConnectionError, McpTimeoutError, McpProtocolError } from "./mcp.js";
+export type { McpErrorCode, McpContent, McpToolResult } from "./mcp.js";

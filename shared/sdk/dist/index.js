@@ -9,3 +9,5 @@ export { ask } from "./ask.js";
 export { parallel, pipeline, nonNull, isExecutionFailure } from "./parallel.js";
 export { AgentError, AgentConfigurationError, TemplateVariableMissingError, AgentInitializationError, AgentAuthenticationError, ModelUnavailableError, HarnessUnavailableError, AgentExecutionError, ConcurrentUseError, AdmissionError, StructuredOutputError, AgentHookError, } from "./agent-errors.js";
 export { isSdkError } from "./sdk-errors.js";
+// Direct MCP clients: the generated wrappers (generated/mcp/<server>.ts) create them.
+export { McpError, McpToolError, McpConfigurationError, McpConnectionError, McpTimeoutError, McpProtocolError } from "./mcp.js";

@@ -73,3 +73,7 @@ export type { AgentErrorOptions, AgentErrorCode, AnyAgentError } from "./agent-e
 
 export { isSdkError } from "./sdk-errors.js";
 export type { StratosErrorCode, SdkError } from "./sdk-errors.js";
+
+// Direct MCP clients: the generated wrappers (generated/mcp/<server>.ts) create them.
+export { McpError, McpToolError, McpConfigurationError, McpConnectionError, McpTimeoutError, McpProtocolError } from "./mcp.js";
+export type { McpErrorCode, McpContent, McpToolResult } from "./mcp.js";
