@@ -4,6 +4,7 @@ go 1.26.8
 
 require (
 	github.com/cpuguy83/go-md2man/v2 v2.0.2
+	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/rogpeppe/go-internal v1.16.0
 	github.com/stratoscli/stratos/shared v0.1.0
 	github.com/stratoscli/stratos/stratos-agent v0.1.0
@@ -17,7 +18,6 @@ require (
 )
 
 require (
-	github.com/modelcontextprotocol/go-sdk v1.8.0 // indirect
 	github.com/pelletier/go-toml/v2 v2.4.3 // indirect
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3 // indirect
 	github.com/segmentio/asm v1.1.3 // indirect

@@ -26,6 +26,7 @@ func Methods() []string {
 	return []string{
 		MethodAgentCancel, MethodAgentClose, MethodAgentExecute, MethodEvent, MethodExecutionClose,
 		MethodHookAfterToolCall, MethodHookBeforeToolCall, MethodHookOnStart, MethodInitialize, MethodShutdown,
+		MethodMCPCall, MethodMCPClose, MethodMCPConnect,
 	}
 }
 

@@ -39,10 +39,12 @@ var Routes = map[string]Route{
 	"schema":   {Tool: "stratos-build", Usage: "print a workflow's input/output JSON Schemas"},
 	"clean":    {Tool: "stratos-build", Usage: "remove generated wrappers, compiled output and build records"},
 	"run":      {Tool: "stratos-run", Usage: "run a workflow and print its output JSON"},
-	"runs":     {Tool: "stratos-run", Usage: "list, show, follow and stop runs (stale running records become crashed)"},
+	"runs":     {Tool: "stratos-run", Usage: "list, show, follow, stop and prune runs (stale running records become crashed)"},
 	"test":     {Tool: "stratos-run", Usage: "run a workflow's test cases (tests/*.yaml) token-free and report which pass"},
 	"tools":    {Tool: "stratos-agent", Usage: "list the built-in tool names of each harness"},
 	"provider": {Tool: "stratos-agent", Usage: "diagnose a local model provider (provider status ollama)"},
+	"mcp":      {Tool: "stratos-agent", Usage: "MCP: the servers workflows declare (mcp tools); workflows served to coding agents (mcp serve)"},
+	"skill":    {Tool: "stratos-agent", Usage: "install or print the agent skill that teaches coding agents Stratos"},
 	"worktree": {Tool: "stratos-worktree", Nested: true, Usage: "manage git worktrees for agents"},
 	"models":   {Tool: "stratos-models", Nested: true, Usage: "look up the model catalog and harness candidates"},
 }

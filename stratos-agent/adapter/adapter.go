@@ -93,6 +93,23 @@ type Hooks interface {
 	AfterToolCall(ctx context.Context, call ToolCall, output json.RawMessage, toolErr *agentproto.ToolError) (agentproto.AfterToolCallResult, error)
 }
 
+// ToolHookReporter is implemented by Hooks that know whether the agent has
+// a tool hook at all (beforeToolCall or afterToolCall).
+type ToolHookReporter interface {
+	HasToolHooks() bool
+}
+
+// HasToolHooks reports whether hooks may call a tool hook: true unless they
+// report that the agent has none. An adapter may skip the plumbing that
+// only delivers tool hooks (the codex adapter's hook server) when false;
+// without it the calls would only answer "allow".
+func HasToolHooks(hooks Hooks) bool {
+	if r, ok := hooks.(ToolHookReporter); ok {
+		return r.HasToolHooks()
+	}
+	return true
+}
+
 // ToolCall identifies one tool call.
 type ToolCall struct {
 	ID    string

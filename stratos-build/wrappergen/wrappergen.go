@@ -133,17 +133,32 @@ func entryPath(w Wrapper) (string, error) {
 
 // renderSide renders one side's root type and its named $defs types.
 func renderSide(w Wrapper, side string, raw json.RawMessage, rootName string, names *nameSet) (string, error) {
+	what := "Input"
+	if side == "output" {
+		what = "Output"
+	}
+	out, err := renderSchema(side, fmt.Sprintf("%s of the %q workflow.", what, w.Name), raw, rootName, names)
+	if err != nil {
+		err.Workflow = w.Name
+		return "", err
+	}
+	return out, nil
+}
+
+// renderSchema renders a schema's root type, documented by title, and its
+// named $defs types. Errors leave Workflow for the caller to fill in.
+func renderSchema(side, title string, raw json.RawMessage, rootName string, names *nameSet) (string, *SchemaError) {
 	if len(strings.TrimSpace(string(raw))) == 0 {
-		return "", &SchemaError{Workflow: w.Name, Side: side, Message: "the schema is missing"}
+		return "", &SchemaError{Side: side, Message: "the schema is missing"}
 	}
 	root, err := parseNode(raw)
 	if err != nil {
-		return "", &SchemaError{Workflow: w.Name, Side: side, Message: "invalid JSON: " + err.Error()}
+		return "", &SchemaError{Side: side, Message: "invalid JSON: " + err.Error()}
 	}
 	c := &converter{side: side, root: root, rootName: rootName, defNames: map[string]string{}}
 	defs := collectDefs(root, rootName, names, c.defNames)
 	var b strings.Builder
-	c.writeRoot(&b, root, w.Name)
+	c.writeRoot(&b, root, title)
 	for _, d := range defs {
 		if cyclic := c.aliasCycle(d.ref); cyclic {
 			c.fail(d.pointer, "$ref cycle without any object or array in between cannot be a TypeScript type")
@@ -154,7 +169,6 @@ func renderSide(w Wrapper, side string, raw json.RawMessage, rootName string, na
 	}
 	b.WriteString("\n")
 	if c.err != nil {
-		c.err.Workflow = w.Name
 		return "", c.err
 	}
 	return b.String(), nil
@@ -163,12 +177,8 @@ func renderSide(w Wrapper, side string, raw json.RawMessage, rootName string, na
 // writeRoot prints the side's root: an interface when it is a plain object
 // type (the normal case, as the conventions require objects), a type alias
 // for anything else.
-func (c *converter) writeRoot(b *strings.Builder, root *node, workflow string) {
-	what := "Input"
-	if c.side == "output" {
-		what = "Output"
-	}
-	doc := fmt.Sprintf("%s of the %q workflow.", what, workflow)
+func (c *converter) writeRoot(b *strings.Builder, root *node, title string) {
+	doc := title
 	if d := c.docText(root); d != "" {
 		doc += "\n\n" + d
 	}

@@ -10,10 +10,16 @@ export declare const Methods: {
     readonly hookOnStart: "hook.onStart";
     readonly initialize: "initialize";
     readonly shutdown: "shutdown";
+    readonly mcpCall: "mcp.call";
+    readonly mcpClose: "mcp.close";
+    readonly mcpConnect: "mcp.connect";
 };
 /** Every agent error code (error.data.code of an error response). */
 export declare const ErrorCodes: readonly ["admission", "authentication", "cancelled", "concurrent_use", "configuration", "context_closed", "execution", "harness_unavailable", "hook_failed", "initialization", "internal", "model_unavailable", "prompt_file", "protocol", "structured_output", "template_variable_missing"];
 export type ErrorCode = (typeof ErrorCodes)[number];
+/** Every direct MCP client error code (error.data.code of an mcp.* error response). */
+export declare const MCPErrorCodes: readonly ["mcp_configuration", "mcp_connection", "mcp_protocol", "mcp_timeout"];
+export type MCPErrorCode = (typeof MCPErrorCodes)[number];
 /** The JSON-RPC error code of agent errors. */
 export declare const RPCAgentError = -32000;
 /** InitializeParams opens the connection. */
@@ -246,4 +252,39 @@ export interface Event {
 export interface ErrorData {
     code: string;
     details?: Record<string, unknown>;
+}
+/**
+ * MCPConnectParams creates a direct client of one declared server, owned by
+ * an execution.
+ */
+export interface MCPConnectParams {
+    /** ClientID is chosen by the SDK, unique within the host. */
+    clientId: string;
+    executionId: string;
+    workflow: WorkflowRef;
+    /** Server is a key of the workflow's mcp.servers. */
+    server: string;
+}
+/** MCPConnectResult describes the ready client. */
+export interface MCPConnectResult {
+    protocolVersion: string;
+}
+/** MCPCallParams calls one tool. */
+export interface MCPCallParams {
+    clientId: string;
+    tool: string;
+    arguments: Record<string, unknown>;
+}
+/**
+ * MCPCallResult is the tool's result as the server sent it. IsError results
+ * are returned too: the SDK turns them into McpToolError.
+ */
+export interface MCPCallResult {
+    content: Array<Record<string, unknown>>;
+    structuredContent?: unknown;
+    isError?: boolean;
+}
+/** MCPClientRef names a client. */
+export interface MCPClientRef {
+    clientId: string;
 }

@@ -88,6 +88,15 @@ export interface TestTurn {
     valueJSON?: string;
     fail?: "execution" | "authentication" | "model_unavailable";
     message?: string;
+    /** The turn's usage, recorded as a usage event (costUsd absent: no cost reported). */
+    usage?: {
+        inputTokens?: number;
+        outputTokens?: number;
+        cacheReadInputTokens?: number;
+        cacheCreationInputTokens?: number;
+        reasoningOutputTokens?: number;
+        costUsd?: number;
+    };
 }
 /** Which calls a test case serves; every condition given must hold. */
 export interface TestWhen {

@@ -3,6 +3,10 @@ export type { Schema, WorkflowSpec, WorkflowDefinition, WorkflowInput, WorkflowP
 export type { ChildWorkflow, ChildWorkflowOptions } from "./child.js";
 export type { AgentOverride, WorkflowOverrides, WorkflowConfig } from "./config.js";
 export { executionInfo, cancellationSignal } from "./context.js";
+export { log, phase } from "./progress.js";
+export type { ProgressType } from "./progress.js";
+export { budget } from "./budget.js";
+export type { BudgetSpent, BudgetLimits } from "./budget.js";
 export type { ExecutionInfo, ExecutionState, InvocationStatus, OwnedResource, InvocationNode } from "./context.js";
 export { StratosError, InputValidationError, OutputValidationError, WorkflowCycleError, ChildWorkflowError, CancelledError, ContextClosedError, NoExecutionContextError, WorkflowNotFoundError, WorkflowNotBuiltError, WorkflowNotReferencedError, NonErrorThrownError, isStratosError, } from "./errors.js";
 export type { ValidationIssue, ErrorLink, WorkflowErrorCode } from "./errors.js";
@@ -17,3 +21,5 @@ export { AgentError, AgentConfigurationError, TemplateVariableMissingError, Agen
 export type { AgentErrorOptions, AgentErrorCode, AnyAgentError } from "./agent-errors.js";
 export { isSdkError } from "./sdk-errors.js";
 export type { StratosErrorCode, SdkError } from "./sdk-errors.js";
+export { McpError, McpToolError, McpConfigurationError, McpConnectionError, McpTimeoutError, McpProtocolError } from "./mcp.js";
+export type { McpErrorCode, McpContent, McpToolResult } from "./mcp.js";

@@ -18,6 +18,9 @@ export const Methods = {
   hookOnStart: "hook.onStart",
   initialize: "initialize",
   shutdown: "shutdown",
+  mcpCall: "mcp.call",
+  mcpClose: "mcp.close",
+  mcpConnect: "mcp.connect",
 } as const;
 
 /** Every agent error code (error.data.code of an error response). */
@@ -41,6 +44,16 @@ export const ErrorCodes = [
 ] as const;
 
 export type ErrorCode = (typeof ErrorCodes)[number];
+
+/** Every direct MCP client error code (error.data.code of an mcp.* error response). */
+export const MCPErrorCodes = [
+  "mcp_configuration",
+  "mcp_connection",
+  "mcp_protocol",
+  "mcp_timeout",
+] as const;
+
+export type MCPErrorCode = (typeof MCPErrorCodes)[number];
 
 /** The JSON-RPC error code of agent errors. */
 export const RPCAgentError = -32000;
@@ -291,4 +304,44 @@ export interface Event {
 export interface ErrorData {
   code: string;
   details?: Record<string, unknown>;
+}
+
+/**
+ * MCPConnectParams creates a direct client of one declared server, owned by
+ * an execution.
+ */
+export interface MCPConnectParams {
+  /** ClientID is chosen by the SDK, unique within the host. */
+  clientId: string;
+  executionId: string;
+  workflow: WorkflowRef;
+  /** Server is a key of the workflow's mcp.servers. */
+  server: string;
+}
+
+/** MCPConnectResult describes the ready client. */
+export interface MCPConnectResult {
+  protocolVersion: string;
+}
+
+/** MCPCallParams calls one tool. */
+export interface MCPCallParams {
+  clientId: string;
+  tool: string;
+  arguments: Record<string, unknown>;
+}
+
+/**
+ * MCPCallResult is the tool's result as the server sent it. IsError results
+ * are returned too: the SDK turns them into McpToolError.
+ */
+export interface MCPCallResult {
+  content: Array<Record<string, unknown>>;
+  structuredContent?: unknown;
+  isError?: boolean;
+}
+
+/** MCPClientRef names a client. */
+export interface MCPClientRef {
+  clientId: string;
 }

@@ -171,6 +171,9 @@ func (s *session) Execute(ctx context.Context, text string) (adapter.Result, err
 			status = "cancelled"
 		}
 	}
+	if u := st.reaction.Usage; u != nil {
+		s.event(adapter.EventUsage, u.details())
+	}
 	s.event("model.completed", map[string]any{"turn": turnNo, "status": status})
 	return res, err
 }

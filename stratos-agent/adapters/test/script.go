@@ -94,6 +94,31 @@ type Reaction struct {
 	// Fail: "execution", "authentication" or "model_unavailable".
 	Fail    string `json:"fail,omitempty"`
 	Message string `json:"message,omitempty"`
+	// Usage is reported for the turn (a usage event), as a real harness
+	// reports each turn's tokens; absent, the turn reports none.
+	Usage *Usage `json:"usage,omitempty"`
+}
+
+// Usage is one turn's scripted token usage; CostUSD absent means the
+// harness reports no cost.
+type Usage struct {
+	InputTokens              int      `json:"inputTokens,omitempty"`
+	OutputTokens             int      `json:"outputTokens,omitempty"`
+	CacheReadInputTokens     int      `json:"cacheReadInputTokens,omitempty"`
+	CacheCreationInputTokens int      `json:"cacheCreationInputTokens,omitempty"`
+	ReasoningOutputTokens    int      `json:"reasoningOutputTokens,omitempty"`
+	CostUSD                  *float64 `json:"costUsd,omitempty"`
+}
+
+// details are the usage event's details, named as the other adapters name them.
+func (u *Usage) details() map[string]any {
+	d := map[string]any{"inputTokens": u.InputTokens, "outputTokens": u.OutputTokens,
+		"cacheReadInputTokens": u.CacheReadInputTokens, "cacheCreationInputTokens": u.CacheCreationInputTokens,
+		"reasoningOutputTokens": u.ReasoningOutputTokens}
+	if u.CostUSD != nil {
+		d["costUsd"] = *u.CostUSD
+	}
+	return d
 }
 
 // Expect checks the prompt a call receives; a mismatch fails the execute.
