@@ -40,6 +40,7 @@ var Routes = map[string]Route{
 	"clean":    {Tool: "stratos-build", Usage: "remove generated wrappers, compiled output and build records"},
 	"run":      {Tool: "stratos-run", Usage: "run a workflow and print its output JSON"},
 	"runs":     {Tool: "stratos-run", Usage: "list, show, follow and stop runs (stale running records become crashed)"},
+	"serve":    {Tool: "stratos-run", Usage: "serve a live web view of the runs (127.0.0.1; list, run tree, events, Stop)"},
 	"tools":    {Tool: "stratos-agent", Usage: "list the built-in tool names of each harness"},
 	"provider": {Tool: "stratos-agent", Usage: "diagnose a local model provider (provider status ollama)"},
 	"worktree": {Tool: "stratos-worktree", Nested: true, Usage: "manage git worktrees for agents"},

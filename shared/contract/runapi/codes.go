@@ -24,6 +24,9 @@ const (
 	CodeRunProcessUnconfirmed = "run_process_unconfirmed"
 	CodeStopTimeout           = "stop_timeout"
 	CodeStopFailed            = "stop_failed"
+	CodeServeListenFailed     = "serve_listen_failed"
+	CodeServeRequestInvalid   = "serve_request_invalid"
+	CodeServeWriteRefused     = "serve_write_refused"
 )
 
 // Codes describes the error codes of stratos-run.
@@ -46,5 +49,8 @@ func Codes() []errcode.Code {
 		errcode.Failed(CodeRunProcessUnconfirmed, "`stratos runs stop`: the process cannot be confirmed to be the run's, so it was not signalled"),
 		errcode.Failed(CodeStopTimeout, "`stratos runs stop`: the run did not end in time after SIGTERM"),
 		errcode.Failed(CodeStopFailed, "`stratos runs stop`: signalling the run's process failed"),
+		errcode.Failed(CodeServeListenFailed, "`stratos serve`: the address cannot be listened on (e.g. the port is taken)"),
+		errcode.Usage(CodeServeRequestInvalid, "`stratos serve`: a request to the server names an unknown status"),
+		errcode.Failed(CodeServeWriteRefused, "`stratos serve`: a write (Stop) was refused: non-loopback server, foreign Host or Origin, or no token"),
 	}
 }
