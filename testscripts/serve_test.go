@@ -170,7 +170,7 @@ func awaitPromise(p *cdpruntime.EvaluateParams) {
 }
 
 // browserWait waits until the page has an element matching selector whose
-// text matches the regexp (when given). The page is asked on each animation
+// text, its white space collapsed, matches the regexp (when given). The page is asked on each animation
 // frame; on failure the element's last text is reported.
 func browserWait(ts *testscript.TestScript, ctx context.Context, b *browser, args []string) {
 	sel, _ := json.Marshal(args[0])
@@ -179,10 +179,20 @@ func browserWait(ts *testscript.TestScript, ctx context.Context, b *browser, arg
 		re, _ = json.Marshal(args[1])
 	}
 	expr := fmt.Sprintf(`(() => { const re = %s === null ? null : new RegExp(%s);
-		return [...document.querySelectorAll(%s)].some((e) => re === null || re.test(e.textContent)); })()`, re, re, sel)
-	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](expr, chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(0))); err != nil {
-		text, _ := chromedp.Run(b.ctx, chromedp.Evaluate[string](fmt.Sprintf(`[...document.querySelectorAll(%s)].map((e) => e.textContent.replace(/\s+/g, " ").trim()).join(" | ")`, sel)))
-		ts.Fatalf("browser wait %s: %v; the page shows: %q", strings.Join(args, " "), err, text)
+		return [...document.querySelectorAll(%s)].some((e) => re === null || re.test(e.textContent.replace(/\s+/g, " ").trim())); })()`, re, re, sel)
+	// A poll does not survive a navigation (a form submission, a reload):
+	// it is asked again on the new page.
+	var err error
+	for {
+		_, err = chromedp.Run(ctx, chromedp.Poll[bool](expr, chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(0)))
+		if err == nil || ctx.Err() != nil {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if err != nil {
+		text, _ := chromedp.Run(b.ctx, chromedp.Evaluate[string](fmt.Sprintf(`location.href + ": " + ([...document.querySelectorAll(%s)].map((e) => e.textContent.replace(/\s+/g, " ").trim()).join(" | ") || "no element matches")`, sel)))
+		ts.Fatalf("browser wait %s: %v; the page at %s", strings.Join(args, " "), err, text)
 	}
 }
 
