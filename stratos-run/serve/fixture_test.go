@@ -17,13 +17,13 @@ var t0 = time.Date(2026, 12, 3, 9, 0, 0, 0, time.UTC)
 
 // fixture is a runs directory and a server over it.
 type fixture struct {
-	t     *testing.T
+	t     testing.TB
 	store *runs.Store
 	srv   *httptest.Server
 	token string
 }
 
-func newFixture(t *testing.T, loopback bool) *fixture {
+func newFixture(t testing.TB, loopback bool) *fixture {
 	t.Helper()
 	store := &runs.Store{Dir: filepath.Join(t.TempDir(), "runs")}
 	s, err := New(Options{Store: store, Loopback: loopback, Token: "secret-token", Poll: 10 * time.Millisecond, StopWait: 10 * time.Second})
@@ -71,7 +71,7 @@ func (f *fixture) appendEvents(id string, lines ...string) {
 
 // sleeper starts a process that stands in for a run's stratos run process,
 // so that a Stop signals it and not the test.
-func sleeper(t *testing.T) *exec.Cmd {
+func sleeper(t testing.TB) *exec.Cmd {
 	t.Helper()
 	c := exec.Command("sleep", "300")
 	if err := c.Start(); err != nil {

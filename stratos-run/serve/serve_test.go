@@ -152,7 +152,7 @@ type sseReader struct{ r *bufio.Reader }
 
 type sseEvent struct{ name, id, data string }
 
-func (s sseReader) next(t *testing.T) sseEvent {
+func (s sseReader) next(t testing.TB) sseEvent {
 	t.Helper()
 	var e sseEvent
 	for {
@@ -191,8 +191,10 @@ func openStream(t *testing.T, url string, hdr map[string]string) sseReader {
 	if ct := resp.Header.Get("Content-Type"); ct != "text/event-stream" {
 		t.Fatalf("Content-Type %q", ct)
 	}
-	return sseReader{bufio.NewReader(resp.Body)}
+	return sseReader{newReader(resp)}
 }
+
+func newReader(resp *http.Response) *bufio.Reader { return bufio.NewReader(resp.Body) }
 
 func TestFinishedRunReplaysFromItsRecordAndEnds(t *testing.T) {
 	f := newFixture(t, true)
