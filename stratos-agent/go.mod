@@ -16,6 +16,7 @@ require (
 
 require (
 	github.com/fatih/color v1.13.0 // indirect
+	github.com/gofrs/flock v0.13.2 // indirect
 	github.com/mattn/go-colorable v0.1.12 // indirect
 	github.com/mattn/go-isatty v0.0.14 // indirect
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3 // indirect

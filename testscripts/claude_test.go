@@ -56,6 +56,7 @@ func TestClaude(t *testing.T) {
 	p.Cmds["claude-gone"] = cmdClaudeGone
 	p.Cmds["claude-waitfile"] = cmdClaudeWaitFile
 	p.Cmds["claude-mine"] = cmdClaudeMine
+	p.Cmds["waitfor"] = cmdWaitFile
 	testscript.Run(t, p)
 }
 

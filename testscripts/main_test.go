@@ -17,12 +17,14 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/stratoscli/stratos/shared/dispatch"
+	"github.com/stratoscli/stratos/shared/fakemcp"
 	agent "github.com/stratoscli/stratos/stratos-agent/command"
 	build "github.com/stratoscli/stratos/stratos-build/command"
 	discover "github.com/stratoscli/stratos/stratos-discover/command"
 	models "github.com/stratoscli/stratos/stratos-models/command"
 	run "github.com/stratoscli/stratos/stratos-run/command"
 	worktree "github.com/stratoscli/stratos/stratos-worktree/command"
+	"github.com/stratoscli/stratos/testscripts/internal/mcpdrive"
 )
 
 type mainFunc func(args []string) int
@@ -37,6 +39,8 @@ func TestMain(m *testing.M) {
 		"stratos-agent":    func(a []string) int { return agent.Main(a, os.Stdin, os.Stdout, os.Stderr) },
 		"stratos-worktree": func(a []string) int { return worktree.Main(a, os.Stdin, os.Stdout, os.Stderr) },
 		"stratos-models":   func(a []string) int { return models.Main(a, os.Stdin, os.Stdout, os.Stderr) },
+		"mcpdrive":         func(a []string) int { return mcpdrive.Main(a, os.Stdout, os.Stderr) },
+		"stratos-fakemcp":  func(a []string) int { return fakemcp.Main(a, os.Stdin, os.Stdout, os.Stderr) },
 	}
 	cmds := make(map[string]func(), len(tools))
 	for name, f := range tools {

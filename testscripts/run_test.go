@@ -66,6 +66,9 @@ func cmdRunLastRun(ts *testscript.TestScript, neg bool, args []string) {
 	var latest string
 	var latestAt time.Time
 	for _, e := range entries {
+		if !e.IsDir() || strings.HasPrefix(e.Name(), ".") {
+			continue // the listing cache, a record being pruned
+		}
 		var inv struct {
 			StartedAt time.Time `json:"startedAt"`
 		}

@@ -26,6 +26,7 @@ func Methods() []string {
 	return []string{
 		MethodAgentCancel, MethodAgentClose, MethodAgentExecute, MethodEvent, MethodExecutionClose,
 		MethodHookAfterToolCall, MethodHookBeforeToolCall, MethodHookOnStart, MethodInitialize, MethodShutdown,
+		MethodMCPCall, MethodMCPClose, MethodMCPConnect,
 	}
 }
 
@@ -81,8 +82,12 @@ type Overrides struct {
 type ExecuteParams struct {
 	// AgentID identifies the agent object (unique within the host).
 	AgentID string `json:"agentId"`
-	// Name is how messages refer to the agent (its configId, or "agent #n").
+	// Name is how messages refer to the agent: its configId ("configId#label"
+	// with a label, the label alone without a configId), or "agent #n".
 	Name string `json:"name"`
+	// Label is the label createAgent gave the agent ("" for none): events
+	// carry it, and overrides may target "configId#label".
+	Label string `json:"label,omitempty"`
 	// Call numbers the agent's executes from 1; agent.cancel names it.
 	Call int `json:"call"`
 	// ExecutionID is the execution that owns the agent.
@@ -200,6 +205,8 @@ type Event struct {
 	Sequence    int64  `json:"sequence"`
 	AgentID     string `json:"agentId"`
 	ExecutionID string `json:"executionId"`
+	// Label is the agent's label, on every event of a labelled agent.
+	Label string `json:"label,omitempty"`
 	// IDs correlates operations: invocationId, toolCallId, ...
 	IDs     map[string]string `json:"ids,omitempty"`
 	Details map[string]any    `json:"details,omitempty"`

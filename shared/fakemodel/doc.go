@@ -5,11 +5,12 @@
 // One Fake serves every API it knows from one script: the Anthropic
 // Messages API (POST /v1/messages streaming and not, POST
 // /v1/messages/count_tokens) and the OpenAI Responses API (POST
-// /v1/responses, and the Azure-style /openai/responses). Each API is one
+// /v1/responses, and the Azure-style /openai/responses) and the OpenAI
+// Chat Completions API (POST /v1/chat/completions). Each API is one
 // handler type that turns its request into the API-independent Facts, asks
 // the shared turn queue for the next scripted Turn, and renders that turn in
-// its own wire format (anthropic.go, responses.go). Chat Completions and
-// Ollama's /api/tags and /api/show slot in beside them the same way.
+// its own wire format (anthropic.go, responses.go, chat.go). Ollama's
+// /api/tags and /api/show slot in beside them the same way.
 //
 // A Script is a list of turns, each answering one model request: text,
 // thinking, tool calls, the StructuredOutput tool call, API errors, delays.

@@ -48,6 +48,7 @@ func (f *Fake) Handler() http.Handler {
 	mux := http.NewServeMux()
 	anthropicAPI{f}.register(mux)
 	responsesAPI{f}.register(mux)
+	chatAPI{f}.register(mux)
 	if f.ollama != nil {
 		ollamaAPI{f}.register(mux)
 	}

@@ -98,14 +98,13 @@ type pendingImport struct {
 // sharedFile is one imported file's content as the Scanner first read it.
 type sharedFile struct {
 	once  sync.Once
-	sha   string
-	specs []string // relative specifiers only
+	entry CachedFile // its hash and relative specifiers
 	err   error
 }
 
 // follow adds to src every file the workflow's sources import, directly or
 // transitively, that its directory walk did not hash.
-func (s *Scanner) follow(own *ownFiles, src *Sources, hash bool) error {
+func (s *Scanner) follow(own *ownFiles, src *Sources, sc *scanState) error {
 	seen := map[string]bool{}
 	queue := own.pending
 	for len(queue) > 0 {
@@ -137,16 +136,17 @@ func (s *Scanner) follow(own *ownFiles, src *Sources, hash bool) error {
 		if strings.HasPrefix(rootRel, importscan.GeneratedDir+"/") {
 			continue // wrappers: the references' keys cover them
 		}
-		f := s.read(real)
+		f := s.read(real, sc)
 		if f.err != nil {
 			return f.err
 		}
-		sha := f.sha
-		if !hash {
+		sha := f.entry.SHA256
+		if !sc.hash {
 			sha = ""
 		}
+		sc.rec.add(real, f.entry)
 		src.Imports = append(src.Imports, FileHash{Path: rootRel, SHA256: sha})
-		for _, spec := range f.specs {
+		for _, spec := range f.entry.Specs {
 			if name, ok := importscan.WorkflowReference(rootRel, spec); ok {
 				src.addReference(name, file)
 				continue
@@ -161,8 +161,10 @@ func (s *Scanner) follow(own *ownFiles, src *Sources, hash bool) error {
 	return nil
 }
 
-// read returns the file at real, reading and hashing it on first use.
-func (s *Scanner) read(real string) *sharedFile {
+// read returns the file at real, reading and hashing it on first use (or
+// taking it from the stat cache of the scan that first asks for it: a
+// cache entry that matches the file's stat data is as good as a read).
+func (s *Scanner) read(real string, sc *scanState) *sharedFile {
 	s.mu.Lock()
 	f, ok := s.shared[real]
 	if !ok {
@@ -171,20 +173,16 @@ func (s *Scanner) read(real string) *sharedFile {
 	}
 	s.mu.Unlock()
 	f.once.Do(func() {
-		data, err := os.ReadFile(real)
-		if err != nil {
-			f.err = fmt.Errorf("read %s: %w", real, err)
-			return
+		kind := kindPlain
+		if isTypeScript(real) {
+			kind = kindTypeScript
 		}
-		f.sha = sum(data)
-		if !isTypeScript(real) {
-			return
-		}
-		for _, spec := range importscan.Specifiers(string(data)) {
-			if importscan.IsRelative(spec) {
-				f.specs = append(f.specs, strings.Clone(spec))
-			}
-		}
+		// Always hashed, whatever the first scan asks: a later scan of the
+		// same Scanner may need the hash.
+		full := &scanState{hash: true, cache: sc.cache}
+		bp := buffers.Get().(*[]byte)
+		defer buffers.Put(bp)
+		f.entry, f.err = full.content(real, kind, bp)
 	})
 	return f
 }

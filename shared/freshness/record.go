@@ -72,7 +72,14 @@ func ReadRecord(wfDir string) (*Record, error) {
 // WriteRecord writes r atomically (temp file + rename), so that a crash never
 // leaves a half-written record that could be mistaken for a build.
 func WriteRecord(wfDir string, r *Record) error {
-	p := filepath.Join(wfDir, RecordFile)
+	return WriteRecordInto(filepath.Join(wfDir, "dist"), r)
+}
+
+// WriteRecordInto writes r into outDir, a build's output directory that
+// becomes the workflow's dist/ (a build writes its record into its staged
+// output, which then replaces dist/ as a whole).
+func WriteRecordInto(outDir string, r *Record) error {
+	p := filepath.Join(outDir, filepath.Base(RecordFile))
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		return fmt.Errorf("create %s: %w", filepath.Dir(p), err)
 	}

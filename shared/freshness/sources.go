@@ -19,7 +19,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"sort"
@@ -80,21 +79,44 @@ func ScanSources(wfDir string) (Sources, error) {
 
 // Sources hashes the authored files of the workflow in wfDir and the
 // source files they import, and finds the child workflows it references.
-func (s *Scanner) Sources(wfDir string) (Sources, error) { return s.scan(wfDir, true) }
+// Files whose stat data match the workflow's stat cache (written by its
+// last build) are not read again.
+func (s *Scanner) Sources(wfDir string) (Sources, error) {
+	return s.scan(wfDir, &scanState{hash: true, cache: ReadStatCache(wfDir)})
+}
+
+// SourcesForRecord is Sources for a build about to write the workflow's
+// record: it also returns the stat cache to write beside that record.
+func (s *Scanner) SourcesForRecord(wfDir string) (Sources, *StatCache, error) {
+	rec := newStatRecorder()
+	src, err := s.scan(wfDir, &scanState{hash: true, cache: ReadStatCache(wfDir), rec: rec})
+	return src, rec.cache, err
+}
 
 // References lists the sources and finds the referenced child workflows
 // like Sources, without hashing the workflow's own files: their hashes are
 // empty. Listing uses it for workflows that have no build record, whose key
 // nobody needs.
-func (s *Scanner) References(wfDir string) (Sources, error) { return s.scan(wfDir, false) }
+func (s *Scanner) References(wfDir string) (Sources, error) {
+	return s.scan(wfDir, &scanState{})
+}
 
-func (s *Scanner) scan(wfDir string, hash bool) (Sources, error) {
+// scanState is how one scan reads files: whether it hashes them, the stat
+// cache it may take hashes from, and the recorder of a new cache (nil
+// unless a build is scanning for its record).
+type scanState struct {
+	hash  bool
+	cache *StatCache
+	rec   *statRecorder
+}
+
+func (s *Scanner) scan(wfDir string, sc *scanState) (Sources, error) {
 	src := Sources{ImportedBy: map[string]string{}}
-	own, err := walkWorkflow(wfDir, hash, &src)
+	own, err := sc.walkWorkflow(wfDir, &src)
 	if err != nil {
 		return Sources{}, err
 	}
-	if err := s.follow(own, &src, hash); err != nil {
+	if err := s.follow(own, &src, sc); err != nil {
 		return Sources{}, err
 	}
 	sort.Slice(src.Files, func(i, j int) bool { return src.Files[i].Path < src.Files[j].Path })
@@ -105,12 +127,10 @@ func (s *Scanner) scan(wfDir string, hash bool) (Sources, error) {
 
 // walkWorkflow adds the authored files of the workflow in wfDir to src,
 // notes its references, and returns what following its imports needs.
-func walkWorkflow(wfDir string, hash bool, src *Sources) (*ownFiles, error) {
+func (sc *scanState) walkWorkflow(wfDir string, src *Sources) (*ownFiles, error) {
 	own := &ownFiles{dir: filepath.Clean(wfDir), regular: map[string]bool{}, symlinked: map[string]bool{}}
 	bp := buffers.Get().(*[]byte)
 	defer buffers.Put(bp)
-	buf := *bp
-	defer func() { *bp = buf }()
 	base := filepath.Base(wfDir)
 	err := filepath.WalkDir(wfDir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -129,61 +149,116 @@ func walkWorkflow(wfDir string, hash bool, src *Sources) (*ownFiles, error) {
 			return nil
 		}
 		top := !strings.Contains(rel, "/")
+		var kind fileKind
 		switch {
 		case isTypeScript(rel):
-			data, err := readFile(p, &buf)
-			if err != nil {
-				return err
-			}
-			src.Files = append(src.Files, FileHash{Path: rel, SHA256: maybeSum(data, hash)})
-			if d.Type()&fs.ModeSymlink != 0 {
-				real, err := filepath.EvalSymlinks(p)
-				if err != nil {
-					return fmt.Errorf("read %s: %w", p, err)
-				}
-				own.symlinked[real] = true
-			} else {
-				own.regular[rel] = true
-			}
-			// Every relative specifier contains "./": most files that
-			// import nothing of their own need no scan at all.
-			if !bytes.Contains(data, relativeMarker) {
-				return nil
-			}
-			for _, spec := range importscan.Specifiers(string(data)) {
-				if !importscan.IsRelative(spec) {
-					continue
-				}
-				if name, ok := importscan.WorkflowReference(base+"/"+rel, spec); ok {
-					src.addReference(name, p)
-					continue
-				}
-				own.pending = append(own.pending, pendingImport{file: p, spec: strings.Clone(spec)})
-			}
+			kind = kindTypeScript
 		case top && (rel == "package.json" || rel == "package-lock.json"):
-			if !hash {
-				src.Files = append(src.Files, FileHash{Path: rel})
-				return nil
-			}
-			data, err := readFile(p, &buf)
-			if err != nil {
-				return err
-			}
-			src.Files = append(src.Files, FileHash{Path: rel, SHA256: sum(data)})
+			kind = kindPlain
 		case top && rel == manifest.FileName:
-			if !hash {
-				src.Files = append(src.Files, FileHash{Path: rel})
-				return nil
-			}
-			data, err := os.ReadFile(p)
+			kind = kindManifest
+		default:
+			return nil
+		}
+		e, err := sc.content(p, kind, bp)
+		if err != nil {
+			return err
+		}
+		src.Files = append(src.Files, FileHash{Path: rel, SHA256: e.SHA256})
+		if kind != kindTypeScript {
+			return nil
+		}
+		if d.Type()&fs.ModeSymlink != 0 {
+			real, err := filepath.EvalSymlinks(p)
 			if err != nil {
 				return fmt.Errorf("read %s: %w", p, err)
 			}
-			src.Files = append(src.Files, FileHash{Path: rel, SHA256: sum(buildRelevantManifest(data))})
+			own.symlinked[real] = true
+		} else {
+			own.regular[rel] = true
+		}
+		for _, spec := range e.Specs {
+			if name, ok := importscan.WorkflowReference(base+"/"+rel, spec); ok {
+				src.addReference(name, p)
+				continue
+			}
+			own.pending = append(own.pending, pendingImport{file: p, spec: spec})
 		}
 		return nil
 	})
 	return own, err
+}
+
+// fileKind says what a scan takes from a file.
+type fileKind int
+
+const (
+	kindPlain      fileKind = iota // the content's hash
+	kindTypeScript                 // the content's hash and its relative imports
+	kindManifest                   // the hash of workflow.yaml's build-relevant part
+)
+
+// content returns what the scan takes from the file at p: from the stat
+// cache when its stat data vouch for the cached entry, else read from the
+// file (recording it for a new cache either way). A scan that does not
+// hash reads TypeScript files only, for their imports.
+func (sc *scanState) content(p string, kind fileKind, buf *[]byte) (CachedFile, error) {
+	if !sc.hash && kind != kindTypeScript {
+		return CachedFile{}, nil
+	}
+	if sc.cache != nil {
+		var st syscall.Stat_t
+		if statFile(p, &st) == nil {
+			if e, ok := sc.cache.lookup(p, statOf(&st)); ok {
+				sc.rec.add(p, e)
+				return e, nil
+			}
+		}
+	}
+	e, err := readEntry(p, kind, buf, sc.hash)
+	if err != nil {
+		return CachedFile{}, err
+	}
+	sc.rec.add(p, e)
+	return e, nil
+}
+
+// readEntry reads the file at p and computes what kind asks for. The stat
+// data are taken before the content is read: a change after that point
+// changes them, so the entry can never vouch for content it did not see.
+func readEntry(p string, kind fileKind, buf *[]byte, hash bool) (CachedFile, error) {
+	data, st, err := readFile(p, buf)
+	if err != nil {
+		return CachedFile{}, err
+	}
+	e := CachedFile{Stat: st}
+	switch kind {
+	case kindManifest:
+		e.SHA256 = sum(buildRelevantManifest(data))
+	case kindTypeScript:
+		e.SHA256 = maybeSum(data, hash)
+		e.Specs = relativeSpecifiers(data)
+	default:
+		e.SHA256 = sum(data)
+	}
+	return e, nil
+}
+
+// relativeSpecifiers returns the relative import specifiers of TypeScript
+// source data, copied out of data.
+func relativeSpecifiers(data []byte) []string {
+	// Every relative specifier contains "./": most files that import
+	// nothing of their own need no scan at all.
+	if !bytes.Contains(data, relativeMarker) {
+		return nil
+	}
+	var out []string
+	for _, spec := range importscan.Specifiers(string(data)) {
+		if importscan.IsRelative(spec) {
+			out = append(out, strings.Clone(spec))
+		}
+	}
+	return out
 }
 
 func (s *Sources) addReference(name, file string) {
@@ -205,12 +280,18 @@ var buffers = sync.Pool{New: func() any { b := make([]byte, 0, 64<<10); return &
 // plain open/read system calls: os.Open also registers every file with the
 // runtime's poller (fcntl, epoll_ctl), which for thousands of small regular
 // files cost a third of `stratos list`'s time.
-func readFile(p string, buf *[]byte) ([]byte, error) {
+//
+// It also returns the file's stat data, taken before the first read.
+func readFile(p string, buf *[]byte) ([]byte, FileStat, error) {
 	fd, err := openReadOnly(p)
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", p, err)
+		return nil, FileStat{}, fmt.Errorf("read %s: %w", p, err)
 	}
 	defer syscall.Close(fd)
+	var st syscall.Stat_t
+	if err := fstatFile(fd, &st); err != nil {
+		return nil, FileStat{}, fmt.Errorf("stat %s: %w", p, err)
+	}
 	b := (*buf)[:0]
 	for {
 		if len(b) == cap(b) {
@@ -221,7 +302,7 @@ func readFile(p string, buf *[]byte) ([]byte, error) {
 			continue
 		}
 		if err != nil {
-			return nil, fmt.Errorf("read %s: %w", p, err)
+			return nil, FileStat{}, fmt.Errorf("read %s: %w", p, err)
 		}
 		if n == 0 {
 			break
@@ -229,7 +310,23 @@ func readFile(p string, buf *[]byte) ([]byte, error) {
 		b = b[:len(b)+n]
 	}
 	*buf = b
-	return b, nil
+	return b, statOf(&st), nil
+}
+
+func statFile(p string, st *syscall.Stat_t) error {
+	for {
+		if err := syscall.Stat(p, st); err != syscall.EINTR {
+			return err
+		}
+	}
+}
+
+func fstatFile(fd int, st *syscall.Stat_t) error {
+	for {
+		if err := syscall.Fstat(fd, st); err != syscall.EINTR {
+			return err
+		}
+	}
 }
 
 func openReadOnly(p string) (int, error) {

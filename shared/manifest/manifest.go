@@ -54,10 +54,10 @@ var namePattern = regexp.MustCompile(`^[a-z][a-z0-9-]{0,63}$`)
 // RuntimeSections are top-level keys whose content only matters when a
 // workflow runs. Their owners validate them; the freshness key ignores them
 // so that, say, changing an agent's model never forces a rebuild.
-var RuntimeSections = []string{"agents"}
+var RuntimeSections = []string{"agents", "budget"}
 
 // ownedSections are accepted here and validated by the tools that own them.
-var ownedSections = map[string]bool{"agents": true, "mcp": true, "decision": true}
+var ownedSections = map[string]bool{"agents": true, "mcp": true, "decision": true, "budget": true}
 
 // Manifest is a validated workflow.yaml.
 type Manifest struct {
@@ -65,7 +65,7 @@ type Manifest struct {
 	ShortDescription string `json:"shortDescription"`
 	LongDescription  string `json:"longDescription"`
 	Entrypoint       string `json:"entrypoint"`
-	// Sections holds the owned sections (agents, mcp, decision) as parsed
+	// Sections holds the owned sections (agents, mcp, decision, budget) as parsed
 	// YAML values, for their owners to validate.
 	Sections map[string]any `json:"sections,omitempty"`
 }
@@ -143,7 +143,7 @@ func (v *validator) fields(root *yaml.Node) Manifest {
 			}
 			m.Sections[key] = section
 		default:
-			v.add(key, CodeUnknownField, "%s: unknown field %q (known: name, shortDescription, longDescription, entrypoint, agents, mcp, decision)", v.file, key)
+			v.add(key, CodeUnknownField, "%s: unknown field %q (known: name, shortDescription, longDescription, entrypoint, agents, mcp, decision, budget)", v.file, key)
 		}
 	}
 	if s, ok := v.str(seen, "name", true); ok {

@@ -43,8 +43,14 @@ type Result struct {
 // Spec is the fixed configuration of one session, resolved and rendered by
 // the host.
 type Spec struct {
-	AgentID     string
-	Name        string
+	AgentID string
+	// Name is how messages refer to the agent: its configId, with
+	// "#label" when it has a label.
+	Name string
+	// ConfigID is the named configuration the agent uses ("" for none);
+	// Label the label its creation gave it ("" for none).
+	ConfigID    string
+	Label       string
 	ExecutionID string
 	WorkflowDir string
 
@@ -85,6 +91,23 @@ type Event struct {
 type Hooks interface {
 	BeforeToolCall(ctx context.Context, call ToolCall) (agentproto.BeforeToolCallResult, error)
 	AfterToolCall(ctx context.Context, call ToolCall, output json.RawMessage, toolErr *agentproto.ToolError) (agentproto.AfterToolCallResult, error)
+}
+
+// ToolHookReporter is implemented by Hooks that know whether the agent has
+// a tool hook at all (beforeToolCall or afterToolCall).
+type ToolHookReporter interface {
+	HasToolHooks() bool
+}
+
+// HasToolHooks reports whether hooks may call a tool hook: true unless they
+// report that the agent has none. An adapter may skip the plumbing that
+// only delivers tool hooks (the codex adapter's hook server) when false;
+// without it the calls would only answer "allow".
+func HasToolHooks(hooks Hooks) bool {
+	if r, ok := hooks.(ToolHookReporter); ok {
+		return r.HasToolHooks()
+	}
+	return true
 }
 
 // ToolCall identifies one tool call.

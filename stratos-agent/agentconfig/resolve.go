@@ -17,10 +17,18 @@ type Sources struct {
 	Overrides json.RawMessage
 	// Creation is the createAgent fields (raw JSON).
 	Creation json.RawMessage
+	// Label is the agent's label: overrides of "configId#label" apply to
+	// it, over those of its configId.
+	Label string
 }
 
+// LabelSeparator joins a configId and a label in names and override
+// targets ("judge#r1-3").
+const LabelSeparator = "#"
+
 // Resolve validates the overrides and creation fields and merges the
-// sources field by field: creation > overrides > workflow.yaml. A supplied
+// sources field by field: creation > overrides of "configId#label" >
+// overrides of configId > workflow.yaml. A supplied
 // list replaces the lower one ([] means none); templateVariables merge per
 // variable within systemPrompt and prompt, each value replaced whole; the
 // worktree setting merges per field (enabled, name, cleanup).
@@ -43,6 +51,9 @@ func (v *Validator) Resolve(src Sources) (agentproto.AgentConfig, error) {
 				WithDetails(map[string]any{"configId": id, "file": src.Workflow.File})
 		}
 		out = Merge(named, overrides[id])
+		if src.Label != "" {
+			out = Merge(out, overrides[id+LabelSeparator+src.Label])
+		}
 	}
 	out = Merge(out, creation)
 	out.ConfigID = creation.ConfigID

@@ -196,3 +196,17 @@ agents:
 		t.Fatalf("paths %v, want %v (%v)", got, want, problems)
 	}
 }
+
+func TestLabelOverridesApplyToTheirLabelOnly(t *testing.T) {
+	v, w := testWorkflow(t)
+	overrides := json.RawMessage(`{"agents":{"reviewer":{"effort":"high"},"reviewer#r2":{"effort":"max","model":"openai/c"}}}`)
+	for label, want := range map[string]string{"": "high openai/a", "r1": "high openai/a", "r2": "max openai/c"} {
+		got, err := v.Resolve(Sources{Workflow: w, Overrides: overrides, Creation: json.RawMessage(`{"configId":"reviewer"}`), Label: label})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s := *got.Effort + " " + (*got.Model)[0]; s != want {
+			t.Errorf("label %q: got %s, want %s", label, s, want)
+		}
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"github.com/stratoscli/stratos/shared/clierr"
 	"github.com/stratoscli/stratos/shared/contract/agentapi"
 	"github.com/stratoscli/stratos/shared/version"
+	"github.com/stratoscli/stratos/stratos-agent/skill"
 	"github.com/stratoscli/stratos/stratos-agent/tools"
 )
 
@@ -34,7 +35,9 @@ func newCommand() *cli.Command {
 			serveCommand(),
 			validateConfigCommand(),
 			toolsCommand(),
+			mcpCommand(),
 			providerCommand(),
+			skill.Command(),
 		},
 	}
 }

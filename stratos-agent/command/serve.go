@@ -39,6 +39,7 @@ func serve(ctx context.Context, cmd *cli.Command) error {
 	if err := cliapp.ExactArgs(cmd, 0, 0, ""); err != nil {
 		return err
 	}
+	tuneHostGC(os.Getenv)
 	log := logging.New("stratos-agent", cmd.Root().ErrWriter)
 	home, err := os.UserHomeDir()
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"sort"
 
 	"github.com/urfave/cli/v3"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/stratoscli/stratos/shared/contract/agentapi"
 	"github.com/stratoscli/stratos/shared/contract/errcode"
 	"github.com/stratoscli/stratos/shared/manifest"
+	testharness "github.com/stratoscli/stratos/stratos-agent/adapters/test"
 	"github.com/stratoscli/stratos/stratos-agent/agentconfig"
 )
 
@@ -59,7 +61,10 @@ func validateConfig(_ context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return clierr.New(errcode.CodeInternal, "%v", err)
 	}
-	_, problems := agentconfig.LoadWorkflow(v, abs)
+	wf, problems := agentconfig.LoadWorkflow(v, abs)
+	if wf != nil {
+		problems = append(problems, testScriptProblems(wf)...)
+	}
 	res := agentapi.ConfigValidation{Dir: abs, File: filepath.Join(abs, manifest.FileName), Valid: len(problems) == 0, Problems: problems}
 	if res.Problems == nil {
 		res.Problems = []agentapi.ConfigProblem{}
@@ -80,4 +85,26 @@ func validateConfig(_ context.Context, cmd *cli.Command) error {
 		return cliapp.Silent(clierr.ExitFailed)
 	}
 	return nil
+}
+
+// testScriptProblems loads every test-harness script the agents section
+// sets, so a broken script (often a separate file, which does not make the
+// workflow stale) fails the build instead of the first execute.
+func testScriptProblems(wf *agentconfig.Workflow) []agentconfig.Problem {
+	ids := make([]string, 0, len(wf.Agents))
+	for id := range wf.Agents {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	var out []agentconfig.Problem
+	for _, id := range ids {
+		raw := wf.Agents[id].Test
+		if len(raw) == 0 {
+			continue
+		}
+		if _, err := testharness.LoadScript(raw, wf.Dir); err != nil {
+			out = append(out, agentconfig.Problem{File: wf.File, Path: "agents." + id + ".test", Message: err.Error()})
+		}
+	}
+	return out
 }

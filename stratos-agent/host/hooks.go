@@ -20,6 +20,11 @@ type sdkHooks struct {
 	has         map[string]bool
 }
 
+// HasToolHooks reports whether the agent has a tool hook (adapter.ToolHookReporter).
+func (k *sdkHooks) HasToolHooks() bool {
+	return k.has[agentproto.HookBeforeToolCall] || k.has[agentproto.HookAfterToolCall]
+}
+
 func (k *sdkHooks) BeforeToolCall(ctx context.Context, call adapter.ToolCall) (agentproto.BeforeToolCallResult, error) {
 	allow := agentproto.BeforeToolCallResult{Action: agentproto.ActionAllow}
 	if !k.has[agentproto.HookBeforeToolCall] {

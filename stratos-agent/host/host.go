@@ -15,15 +15,18 @@ import (
 	"path/filepath"
 	"sort"
 	"sync"
+	"time"
 
 	"github.com/hashicorp/go-hclog"
 
 	"github.com/stratoscli/stratos/shared/agentproto"
+	"github.com/stratoscli/stratos/shared/mcpclient"
 	"github.com/stratoscli/stratos/shared/settings"
 	"github.com/stratoscli/stratos/shared/version"
 	"github.com/stratoscli/stratos/stratos-agent/adapter"
 	"github.com/stratoscli/stratos/stratos-agent/adapters/claudecode"
 	"github.com/stratoscli/stratos/stratos-agent/adapters/codex"
+	"github.com/stratoscli/stratos/stratos-agent/adapters/opencode"
 	testharness "github.com/stratoscli/stratos/stratos-agent/adapters/test"
 	"github.com/stratoscli/stratos/stratos-agent/admission"
 	"github.com/stratoscli/stratos/stratos-agent/agentconfig"
@@ -49,6 +52,9 @@ type Options struct {
 	// Candidates orders harness/model candidates for agents without an
 	// explicit harness; nil: stratos-models candidates.
 	Candidates candidatesFunc
+	// MCPTimeout bounds each direct MCP request; zero means
+	// mcpclient.RequestTimeout (five minutes).
+	MCPTimeout time.Duration
 }
 
 // Host serves one top-level execution.
@@ -69,6 +75,7 @@ type Host struct {
 	closedExecs map[string]bool
 	workflows   map[string]*agentconfig.Workflow
 	worktrees   *worktrees // set by initialize
+	mcp         *directClients
 }
 
 // New returns a host that talks to peer (SetPeer may supply it later).
@@ -83,7 +90,7 @@ func New(opts Options) (*Host, error) {
 	if opts.Harnesses == nil {
 		opts.Harnesses = map[string]adapter.Harness{}
 		for _, h := range []adapter.Harness{testharness.Registration(), claudecode.Registration(claudecode.Options{Log: opts.Log}),
-			codex.Registration(codex.Options{Log: opts.Log})} {
+			codex.Registration(codex.Options{Log: opts.Log}), opencode.Registration(opencode.Options{Log: opts.Log})} {
 			opts.Harnesses[h.Name] = h
 		}
 	}
@@ -93,8 +100,13 @@ func New(opts Options) (*Host, error) {
 	if opts.Candidates == nil {
 		opts.Candidates = catalogCandidates(opts.Stderr)
 	}
-	return &Host{log: opts.Log, home: opts.Home, harnesses: opts.Harnesses, validator: v, stderr: opts.Stderr, candidates: opts.Candidates,
-		sessions: map[string]*session{}, closedExecs: map[string]bool{}, workflows: map[string]*agentconfig.Workflow{}}, nil
+	if opts.MCPTimeout <= 0 {
+		opts.MCPTimeout = mcpclient.RequestTimeout
+	}
+	h := &Host{log: opts.Log, home: opts.Home, harnesses: opts.Harnesses, validator: v, stderr: opts.Stderr, candidates: opts.Candidates,
+		sessions: map[string]*session{}, closedExecs: map[string]bool{}, workflows: map[string]*agentconfig.Workflow{}}
+	h.mcp = newDirectClients(opts.MCPTimeout, opts.Stderr, h.record)
+	return h, nil
 }
 
 // SetPeer sets the SDK end; call it before serving.
@@ -143,8 +155,16 @@ func (h *Host) Handle(ctx context.Context, method string, params json.RawMessage
 		h.mu.Lock()
 		h.closedExecs[p.ExecutionID] = true
 		h.mu.Unlock()
+		// A server that does not stop cleanly is stopped anyway (its process
+		// group is killed); that is worth a log line, not a failed execution.
+		if err := h.mcp.closeMatching(func(c *directClient) bool { return c.executionID == p.ExecutionID }); err != nil {
+			h.log.Warn("closing MCP clients", "execution", p.ExecutionID, "error", err)
+		}
 		return h.closeAgents(ctx, func(s *session) bool { return s.executionID == p.ExecutionID })
+	case agentproto.MethodMCPConnect, agentproto.MethodMCPCall, agentproto.MethodMCPClose:
+		return h.handleMCP(ctx, method, params)
 	case agentproto.MethodShutdown:
+		_ = h.mcp.closeMatching(func(*directClient) bool { return true })
 		_, err := h.closeAgents(ctx, func(*session) bool { return true })
 		h.releaseWorktrees(ctx)
 		return struct{}{}, err
@@ -267,7 +287,9 @@ func (h *Host) closeAgents(ctx context.Context, match func(*session) bool) (*age
 // Close closes every session and the event record. It is what happens when
 // the SDK shuts the host down or its stdin closes.
 func (h *Host) Close(ctx context.Context) error {
-	_, err := h.closeAgents(ctx, func(*session) bool { return true })
+	err := h.mcp.closeMatching(func(*directClient) bool { return true })
+	_, aerr := h.closeAgents(ctx, func(*session) bool { return true })
+	err = errors.Join(err, aerr)
 	h.releaseWorktrees(ctx)
 	h.mu.Lock()
 	rec := h.events
@@ -338,4 +360,33 @@ func (h *Host) String() string {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return fmt.Sprintf("agent host (%d sessions)", len(h.sessions))
+}
+
+// handleMCP serves the direct MCP client methods.
+func (h *Host) handleMCP(ctx context.Context, method string, params json.RawMessage) (any, error) {
+	switch method {
+	case agentproto.MethodMCPConnect:
+		var p agentproto.MCPConnectParams
+		if err := decodeParams(params, &p); err != nil {
+			return nil, err
+		}
+		h.mu.Lock()
+		closed := h.closedExecs[p.ExecutionID]
+		h.mu.Unlock()
+		if closed {
+			return nil, agentproto.Errorf(agentproto.CodeContextClosed, "execution %s has ended", p.ExecutionID)
+		}
+		return h.mcp.connect(ctx, p)
+	case agentproto.MethodMCPCall:
+		var p agentproto.MCPCallParams
+		if err := decodeParams(params, &p); err != nil {
+			return nil, err
+		}
+		return h.mcp.call(ctx, p)
+	}
+	var p agentproto.MCPClientRef
+	if err := decodeParams(params, &p); err != nil {
+		return nil, err
+	}
+	return struct{}{}, h.mcp.closeMatching(func(c *directClient) bool { return c.id == p.ClientID })
 }

@@ -38,12 +38,12 @@ func (h *Host) prepare(ctx context.Context, s *session, p agentproto.ExecutePara
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := h.validator.Resolve(agentconfig.Sources{Workflow: wf, Overrides: p.Overrides, Creation: p.Config})
+	cfg, err := h.validator.Resolve(agentconfig.Sources{Workflow: wf, Overrides: p.Overrides, Creation: p.Config, Label: s.label})
 	if err != nil {
 		return nil, err
 	}
 	overrides, _ := h.validator.Overrides(p.Overrides) // validated by Resolve
-	spec := adapter.Spec{AgentID: s.id, Name: s.name, ExecutionID: s.executionID, WorkflowDir: wf.Dir, Test: cfg.Test, OutputSchema: p.OutputSchema}
+	spec := adapter.Spec{AgentID: s.id, Name: s.name, ConfigID: cfg.ConfigID, Label: s.label, ExecutionID: s.executionID, WorkflowDir: wf.Dir, Test: cfg.Test, OutputSchema: p.OutputSchema}
 	if cfg.Harness != nil {
 		spec.Harness = *cfg.Harness
 		if _, ok := h.harnesses[spec.Harness]; !ok {

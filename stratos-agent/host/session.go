@@ -2,6 +2,7 @@ package host
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -22,6 +23,7 @@ type session struct {
 	h           *Host
 	id          string
 	name        string
+	label       string
 	executionID string
 
 	mu          sync.Mutex
@@ -57,7 +59,7 @@ func (h *Host) execute(ctx context.Context, p agentproto.ExecuteParams) (*agentp
 	s := h.sessionFor(p.AgentID)
 	s.mu.Lock()
 	if s.executionID == "" {
-		s.name, s.executionID = p.Name, p.ExecutionID
+		s.name, s.label, s.executionID = p.Name, p.Label, p.ExecutionID
 	}
 	s.mu.Unlock()
 	return s.execute(ctx, p)
@@ -93,7 +95,11 @@ func (s *session) execute(ctx context.Context, p agentproto.ExecuteParams) (*age
 	}
 	s.mu.Unlock()
 
-	s.event("agent.invocation.started", map[string]any{"name": s.name, "promptKind": p.Prompt.Kind()})
+	started := map[string]any{"name": s.name, "promptKind": p.Prompt.Kind()}
+	if id := configID(p.Config); id != "" {
+		started["configId"] = id
+	}
+	s.event("agent.invocation.started", started)
 	res, err := s.run(ctx, p)
 	if err != nil {
 		err = s.classify(ctx, err)
@@ -266,10 +272,20 @@ func (s *session) onAdapterEvent(e adapter.Event) {
 	for k, v := range e.IDs {
 		ev.IDs[k] = v
 	}
-	ev.AgentID, ev.ExecutionID = s.id, s.executionID
+	ev.AgentID, ev.ExecutionID, ev.Label = s.id, s.executionID, s.label
 	s.h.record(ev)
 }
 
 func (s *session) event(typ string, details map[string]any) {
 	s.onAdapterEvent(adapter.Event{Type: typ, Time: time.Now(), Details: details})
+}
+
+// configID reads the configId of an execute's creation fields ("" when it
+// has none or they do not decode: prepare reports that).
+func configID(config json.RawMessage) string {
+	var c struct {
+		ConfigID string `json:"configId"`
+	}
+	_ = json.Unmarshal(config, &c)
+	return c.ConfigID
 }

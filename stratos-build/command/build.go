@@ -47,6 +47,7 @@ func runBuild(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
+	s.Explicit = true
 	s.CheckModels = true
 	var out *pipeline.Outcome
 	if target != "" {

@@ -44,36 +44,24 @@ func runClean(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	var res *pipeline.CleanResult
-	var rootDir string
-	if target != "" {
-		w, root, err := discovery.Resolve(s.Cwd, target, roots.Both)
-		if err != nil {
-			return err
-		}
-		res, err = pipeline.CleanWorkflow(root, w)
-		if err != nil {
-			return clierr.New(buildapi.CodeCleanFailed, "clean %s: %v", w.Manifest.Name, err)
-		}
-		rootDir = root.Root.Dir
-	} else {
-		pr, ok, err := roots.ProjectRoot(s.Cwd)
-		if err != nil {
-			return clierr.New(discoverapi.CodeRootsUnresolved, "%v", err)
-		}
-		if !ok {
-			return clierr.Usage(buildapi.CodeNoProject, "%s is not inside a Stratos project (no .stratos/ directory here or above); name a workflow to clean", s.Cwd)
-		}
-		res, err = pipeline.CleanRoot(pr.Dir)
-		if err != nil {
-			return clierr.New(buildapi.CodeCleanFailed, "clean %s: %v", pr.Dir, err)
-		}
-		rootDir = pr.Dir
+	rootDir, clean, err := cleaner(s, target)
+	if err != nil {
+		return err
 	}
-	if cmd.Bool("sdk") {
-		if err := removeSDK(rootDir, res); err != nil {
+	var res *pipeline.CleanResult
+	// Holding the root's build lock: a build running meanwhile would
+	// otherwise lose the output and records it is writing.
+	err = pipeline.WithRootLock(ctx, rootDir, s.Log, func() error {
+		if res, err = clean(); err != nil {
 			return err
 		}
+		if cmd.Bool("sdk") {
+			return removeSDK(rootDir, res)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	if cmd.Bool("json") {
 		return clierr.PrintJSON(cmd.Root().Writer, res)
@@ -88,6 +76,38 @@ func runClean(ctx context.Context, cmd *cli.Command) error {
 		fmt.Fprintln(cmd.Root().Writer, "nothing to clean")
 	}
 	return nil
+}
+
+// cleaner resolves what clean was asked to clean: the discovery root's
+// directory and the clean to run there under its build lock.
+func cleaner(s *pipeline.Session, target string) (string, func() (*pipeline.CleanResult, error), error) {
+	if target != "" {
+		w, root, err := discovery.Resolve(s.Cwd, target, roots.Both)
+		if err != nil {
+			return "", nil, err
+		}
+		return root.Root.Dir, func() (*pipeline.CleanResult, error) {
+			res, err := pipeline.CleanWorkflow(root, w)
+			if err != nil {
+				return nil, clierr.New(buildapi.CodeCleanFailed, "clean %s: %v", w.Manifest.Name, err)
+			}
+			return res, nil
+		}, nil
+	}
+	pr, ok, err := roots.ProjectRoot(s.Cwd)
+	if err != nil {
+		return "", nil, clierr.New(discoverapi.CodeRootsUnresolved, "%v", err)
+	}
+	if !ok {
+		return "", nil, clierr.Usage(buildapi.CodeNoProject, "%s is not inside a Stratos project (no .stratos/ directory here or above); name a workflow to clean", s.Cwd)
+	}
+	return pr.Dir, func() (*pipeline.CleanResult, error) {
+		res, err := pipeline.CleanRoot(pr.Dir)
+		if err != nil {
+			return nil, clierr.New(buildapi.CodeCleanFailed, "clean %s: %v", pr.Dir, err)
+		}
+		return res, nil
+	}, nil
 }
 
 // removeSDK removes the SDK installed in rootDir, the one thing clean

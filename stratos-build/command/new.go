@@ -25,8 +25,8 @@ func newWorkflowCommand() *cli.Command {
 		UsageText: "stratos new <name> [--user] [--json]",
 		Description: cliapp.Lines(
 			"Creates <root>/<name>/ with workflow.yaml, workflow.ts (strict Zod input and output,",
-			"a run that returns a value) and package.json (no dependencies: the root's Zod serves",
-			"every workflow). The root is the",
+			"a run that returns a value), package.json (no dependencies: the root's Zod serves",
+			"every workflow) and tests/cases.yaml (one case that `stratos test` passes). The root is the",
 			"project root (./.stratos/workflows/ when the working directory is not in a project",
 			"yet) or, with --user, ~/.stratos/workflows/. Refuses an existing directory or a name",
 			"already taken in that root.",
@@ -76,11 +76,11 @@ func runNew(ctx context.Context, cmd *cli.Command) error {
 	if err := writeScaffold(dir, files); err != nil {
 		return err
 	}
-	out := newOutput{Name: name, Root: string(root.Kind), Dir: dir, Files: []string{"package.json", "workflow.ts", "workflow.yaml"}}
+	out := newOutput{Name: name, Root: string(root.Kind), Dir: dir, Files: []string{"package.json", "workflow.ts", "workflow.yaml", scaffoldCasesFile}}
 	if cmd.Bool("json") {
 		return clierr.PrintJSON(cmd.Root().Writer, out)
 	}
-	fmt.Fprintf(cmd.Root().Writer, "created %s\nbuild it:  stratos build %s\nrun it:    stratos run %s --input '{\"name\":\"Ada\"}'\n", dir, name, name)
+	fmt.Fprintf(cmd.Root().Writer, "created %s\nbuild it:  stratos build %s\nrun it:    stratos run %s --input '{\"name\":\"Ada\"}'\ntest it:   stratos test %s\n", dir, name, name, name)
 	return nil
 }
 
@@ -114,7 +114,11 @@ func writeScaffold(dir string, files map[string]string) error {
 	}
 	defer os.RemoveAll(tmp)
 	for name, content := range files {
-		if err := os.WriteFile(filepath.Join(tmp, name), []byte(content), 0o644); err != nil {
+		path := filepath.Join(tmp, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return clierr.New(buildapi.CodeScaffoldFailed, "write %s: %v", name, err)
+		}
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
 			return clierr.New(buildapi.CodeScaffoldFailed, "write %s: %v", name, err)
 		}
 	}
@@ -127,9 +131,24 @@ func writeScaffold(dir string, files map[string]string) error {
 	return nil
 }
 
+// scaffoldCasesFile holds the scaffold's test case: `stratos test <name>`
+// passes as it stands.
+const scaffoldCasesFile = "tests/cases.yaml"
+
+const scaffoldCases = `# Test cases: stratos test runs each as a full run and checks what it expects
+# (docs/testing.md). Agents can be switched to the test harness per case with
+# scripts: {<configId>: {file: tests/scripts/<configId>.yaml}}.
+cases:
+  - name: greets by name
+    input: {name: Ada}
+    expect:
+      output: {greeting: "Hello, Ada."}
+`
+
 func scaffoldFiles(name string) map[string]string {
 	title := strings.ReplaceAll(name, "-", " ")
 	return map[string]string{
+		scaffoldCasesFile: scaffoldCases,
 		"workflow.yaml": fmt.Sprintf(`name: %s
 # One paragraph, at most 200 characters: what the workflow does.
 shortDescription: Greets someone by name (replace with what %s does).

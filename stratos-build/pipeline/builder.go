@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
@@ -34,6 +35,10 @@ type Builder struct {
 	// DefinitionTimeout bounds each definition load; zero means
 	// settings.DefaultDefinitionTimeout.
 	DefinitionTimeout time.Duration
+	// Explicit is set for `stratos build`: every declared MCP server is
+	// rediscovered, and a workflow without its entrypoint may still have
+	// its MCP wrappers generated (the manifest-first flow).
+	Explicit bool
 	// CheckModels rechecks the local models workflow.yaml declares for
 	// every workflow prepared, fresh or not (explicit builds only).
 	CheckModels bool
@@ -41,8 +46,11 @@ type Builder struct {
 	tc        *toolchain.Toolchain
 	rootReady bool
 	results   map[*discovery.Workflow]*Result
-	order     []*Result
-	warnings  []string
+	// batched holds the results of PrepareBatch until Prepare reaches
+	// each workflow in its own order.
+	batched  map[*discovery.Workflow]*Result
+	order    []*Result
+	warnings []string
 	// sdkKnown and sdkOK memoize sdk.Current for the invocation: it hashes
 	// the embedded SDK, which once per workflow made a no-op build of a
 	// large root several times slower than listing it.
@@ -93,7 +101,17 @@ func (b *Builder) Prepare(ctx context.Context, w *discovery.Workflow) *Result {
 	if r, ok := b.results[w]; ok {
 		return r
 	}
-	r := b.prepare(ctx, w)
+	if r, ok := b.batched[w]; ok {
+		return b.remember(w, r)
+	}
+	return b.remember(w, b.prepare(ctx, w))
+}
+
+// remember memoizes w's result for the rest of the invocation.
+func (b *Builder) remember(w *discovery.Workflow, r *Result) *Result {
+	if b.results == nil {
+		b.results = map[*discovery.Workflow]*Result{}
+	}
 	r.workflow = w
 	if r.CompiledEntry == "" {
 		r.CompiledEntry = freshness.CompiledEntry(w.Dir, w.Manifest.Entrypoint)
@@ -138,16 +156,27 @@ func (b *Builder) prepare(ctx context.Context, w *discovery.Workflow) *Result {
 			return fail
 		}
 	}
-	if w.Status == freshness.Built && b.sdkCurrent() {
+	// Step 3 comes before the reuse decision: a changed wrapper makes the
+	// compiled output stale even though no authored file changed.
+	mcp, fail := b.prepareMCP(ctx, w)
+	if fail != nil {
+		return fail
+	}
+	if w.Status == freshness.Built && b.sdkCurrent() && !mcp.changed {
 		return b.reuse(ctx, w)
 	}
-	return b.build(ctx, w, children)
+	return b.build(ctx, w, children, mcp)
 }
 
 // reuse returns a fresh workflow as up to date. Its own wrapper is restored
 // if it went missing or was edited: wrappers of every built workflow must be
 // current for parents to compile against.
 func (b *Builder) reuse(ctx context.Context, w *discovery.Workflow) *Result {
+	// The agents section and its test scripts are checked every time: a
+	// test script in its own file does not make the workflow stale.
+	if fail := b.validateAgentConfig(ctx, w); fail != nil {
+		return fail
+	}
 	r := &Result{Name: w.Manifest.Name, Dir: w.Dir, Status: StatusUpToDate, Diagnostics: []Diagnostic{}, Key: w.Key}
 	if rec := w.Record(); rec != nil {
 		r.CompiledEntry = rec.Entry
@@ -166,59 +195,96 @@ func (b *Builder) reuse(ctx context.Context, w *discovery.Workflow) *Result {
 	return r
 }
 
-func (b *Builder) build(ctx context.Context, w *discovery.Workflow, children map[string]*Result) *Result {
-	b.Log.Info("building", "workflow", w.Manifest.Name, "reason", b.Root.StaleReason(w, b.sdkCurrent()))
-	// Nothing may claim "built" while the build is under way or if it fails.
-	if err := freshness.RemoveRecord(w.Dir); err != nil {
-		return failed(w, ReasonInternal, message("remove the old build record of %s: %v", w.Manifest.Name, err))
+func (b *Builder) build(ctx context.Context, w *discovery.Workflow, children map[string]*Result, mcp mcpStep) *Result {
+	entry, out, fail := b.beforeCompile(ctx, w, children, mcp)
+	if fail != nil {
+		return fail
 	}
+	if fail := b.compile(ctx, w, entry, out.dir); fail != nil {
+		out.discard()
+		return fail
+	}
+	def, fail := b.loadDefinitionFrom(ctx, w, out.entry(w.Manifest.Entrypoint))
+	if fail != nil {
+		out.discard()
+		return out.asDist(fail)
+	}
+	return b.finishBuild(w, children, out, def)
+}
+
+// beforeCompile runs a build's steps up to compiling (agents section, the
+// root, dependencies, child wrappers) and returns the source entrypoint
+// and the staging directory to compile into.
+func (b *Builder) beforeCompile(ctx context.Context, w *discovery.Workflow, children map[string]*Result, mcp mcpStep) (string, *staging, *Result) {
+	b.Log.Info("building", "workflow", w.Manifest.Name, "reason", b.Root.StaleReason(w, b.sdkCurrent()))
+	// The previous dist/ and record stay until the new build has fully
+	// succeeded (see staging): the record's key is not the current one, so
+	// it cannot pass for a build of what is being built now.
 	b.enter(PhasePrepare, w)
 	if fail := b.validateAgentConfig(ctx, w); fail != nil {
-		return fail
+		return "", nil, fail
 	}
 	if fail := b.ensureRoot(ctx, w); fail != nil {
-		return fail
+		return "", nil, fail
 	}
 	// Step 2: this workflow's dependencies.
 	if fail := b.installDependencies(ctx, w); fail != nil {
-		return fail
+		return "", nil, fail
 	}
-	// Step 3: MCP wrapper preparation belongs here (not implemented yet).
+	// Step 3 (MCP wrappers) ran in prepare, before the reuse decision.
 	// Steps 5 and 6: each child's wrapper is current before we compile.
 	for _, name := range w.Sources.References {
 		if fail := b.ensureChildWrapper(ctx, w, b.Root.Workflows[name], children[name]); fail != nil {
-			return fail
+			return "", nil, fail
 		}
 	}
 	// Step 7.
 	entry := filepath.Join(w.Dir, filepath.FromSlash(w.Manifest.Entrypoint))
 	if _, err := os.Stat(entry); err != nil {
-		return failed(w, ReasonEntrypointNotFound, message("entrypoint %s not found (set entrypoint in %s/workflow.yaml, default workflow.ts)", entry, w.Dir))
-	}
-	if fail := b.compile(ctx, w, entry); fail != nil {
-		return fail
-	}
-	def, fail := b.loadDefinition(ctx, w)
-	if fail != nil {
-		if ctx.Err() != nil {
-			// Interrupted: no compiled output without its build record.
-			_ = os.RemoveAll(filepath.Join(w.Dir, "dist"))
+		if b.Explicit && len(mcp.servers) > 0 {
+			return "", nil, b.mcpOnly(w, mcp)
 		}
-		return fail
+		return "", nil, failed(w, ReasonEntrypointNotFound, message("entrypoint %s not found (set entrypoint in %s/workflow.yaml, default workflow.ts)", entry, w.Dir))
 	}
+	out, err := newStaging(w.Dir)
+	if err != nil {
+		return "", nil, failed(w, ReasonInternal, message("%v", err))
+	}
+	return entry, out, nil
+}
+
+// finishBuild writes the wrapper and, last, the build record of a workflow
+// compiled and loaded from out, then makes out its dist/.
+func (b *Builder) finishBuild(w *discovery.Workflow, children map[string]*Result, out *staging, def *sdk.Definition) *Result {
+	r := b.recordInto(w, children, def, out.dir)
+	if r.Failed() {
+		out.discard()
+		return r
+	}
+	if err := out.commit(); err != nil {
+		out.discard()
+		return failed(w, ReasonInternal, message("%v", err))
+	}
+	b.Log.Info("built", "workflow", w.Manifest.Name)
+	return r
+}
+
+// recordInto writes w's wrapper and its build record into outDir.
+func (b *Builder) recordInto(w *discovery.Workflow, children map[string]*Result, def *sdk.Definition, outDir string) *Result {
 	wrapperSHA, fail := b.writeWrapper(w, def)
 	if fail != nil {
 		return fail
 	}
 	// Step 8: the record, computed from the files as they are now (npm may
 	// have written a lock file, metadata may have gained "type").
-	return b.writeRecord(w, children, def, wrapperSHA)
+	return b.writeRecord(w, children, def, wrapperSHA, outDir)
 }
 
-func (b *Builder) writeRecord(w *discovery.Workflow, children map[string]*Result, def *sdk.Definition, wrapperSHA string) *Result {
+func (b *Builder) writeRecord(w *discovery.Workflow, children map[string]*Result, def *sdk.Definition, wrapperSHA, outDir string) *Result {
 	// A new Scanner: the record must hold the files as they are now, not
-	// as discovery read them before the build.
-	src, err := freshness.NewScanner(b.Root.Root.Dir).Sources(w.Dir)
+	// as discovery read them before the build. The stat cache written
+	// beside the record lets later scans skip re-hashing unchanged files.
+	src, stats, err := freshness.NewScanner(b.Root.Root.Dir).SourcesForRecord(w.Dir)
 	if err != nil {
 		return failed(w, ReasonInternal, message("%v", err))
 	}
@@ -236,10 +302,12 @@ func (b *Builder) writeRecord(w *discovery.Workflow, children map[string]*Result
 		FormatVersion: freshness.RecordFormat, Name: w.Manifest.Name, Key: key, Parts: parts,
 		Entry: entry, WrapperSHA256: wrapperSHA, OutputSchema: def.Output, BuiltAt: time.Now().UTC(),
 	}
-	if err := freshness.WriteRecord(w.Dir, rec); err != nil {
+	if err := freshness.WriteStatCacheInto(outDir, stats); err != nil {
 		return failed(w, ReasonInternal, message("%v", err))
 	}
-	b.Log.Info("built", "workflow", w.Manifest.Name)
+	if err := freshness.WriteRecordInto(outDir, rec); err != nil {
+		return failed(w, ReasonInternal, message("%v", err))
+	}
 	return &Result{Name: w.Manifest.Name, Dir: w.Dir, Status: StatusBuilt, Diagnostics: []Diagnostic{}, Key: key, Definition: def, CompiledEntry: entry}
 }
 
@@ -358,3 +426,12 @@ func (b *Builder) invalidateRoot() {
 }
 
 func errorDiagnostic(err error) Diagnostic { return Diagnostic{Message: clierr.As(err).Message} }
+
+// mcpOnly is the manifest-first result: the MCP wrappers are generated so the
+// author can write the entrypoint against them, but nothing is built.
+func (b *Builder) mcpOnly(w *discovery.Workflow, mcp mcpStep) *Result {
+	b.Log.Info("MCP wrappers prepared; no entrypoint yet", "workflow", w.Manifest.Name)
+	return &Result{Name: w.Manifest.Name, Dir: w.Dir, Status: StatusMCPPrepared, Diagnostics: []Diagnostic{message(
+		"generated the wrappers of MCP servers %s in %s; write %s to build the workflow",
+		strings.Join(mcp.servers.Names(), ", "), filepath.Join(w.Dir, "generated", "mcp"), w.Manifest.Entrypoint)}}
+}

@@ -94,6 +94,14 @@ func removeArtifacts(dir string, res *CleanResult) error {
 	}
 	// generated/ is Stratos's; drop it once it is empty.
 	_ = os.Remove(filepath.Join(dir, "generated"))
+	// A killed build's staging output (see staging.go).
+	staged, _ := filepath.Glob(filepath.Join(dir, stagingPrefix+"*"))
+	for _, p := range staged {
+		if err := os.RemoveAll(p); err != nil {
+			return err
+		}
+		res.Removed = append(res.Removed, p)
+	}
 	return nil
 }
 

@@ -4,9 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -21,21 +19,18 @@ import (
 // discovery root is rootDir, so <root>/<wf>/x.ts lands in <wf>/dist/<wf>/x.js
 // and the wrapper <root>/.generated/c.ts in <wf>/dist/.generated/c.js:
 // relative imports keep working in the compiled tree.
-func (b *Builder) compile(ctx context.Context, w *discovery.Workflow, entry string) *Result {
+//
+// The output goes to outDir, the build's staging directory, which is new
+// and empty: nothing compiled from a since-deleted source can survive.
+func (b *Builder) compile(ctx context.Context, w *discovery.Workflow, entry, outDir string) *Result {
 	b.enter(PhaseToolchain, w)
 	tc, err := b.toolchain(ctx)
 	if err != nil {
 		return failed(w, ReasonToolchain, errorDiagnostic(err))
 	}
 	b.enter(PhaseCompile, w)
-	dist := filepath.Join(w.Dir, "dist")
-	// Old output must not survive: a file compiled from a since-deleted
-	// source would still be importable.
-	if err := os.RemoveAll(dist); err != nil {
-		return failed(w, ReasonInternal, message("remove %s: %v", dist, err))
-	}
 	b.Log.Info("compiling", "workflow", w.Manifest.Name)
-	args := append(CompilerArgs(tc, b.Root.Root.Dir, dist), entry)
+	args := append(CompilerArgs(tc, b.Root.Root.Dir, outDir), entry)
 	cmd := exec.CommandContext(ctx, tc.Tsc, args...)
 	cmd.Dir = b.Root.Root.Dir
 	var out bytes.Buffer
@@ -45,8 +40,8 @@ func (b *Builder) compile(ctx context.Context, w *discovery.Workflow, entry stri
 		return nil
 	}
 	if ctx.Err() != nil {
-		// A compiler killed mid-way may have written part of its output.
-		_ = os.RemoveAll(dist)
+		// What a compiler killed mid-way wrote goes with the staging
+		// directory.
 		return failed(w, ReasonInternal, message("interrupted while compiling"))
 	}
 	var exit *exec.ExitError

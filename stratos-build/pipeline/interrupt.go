@@ -20,6 +20,7 @@ const (
 	PhaseCompile      = "compiling"
 	PhaseLoad         = "loading the definition"
 	PhasePrepare      = "preparing"
+	PhaseMCP          = "discovering MCP tools"
 )
 
 // Interrupted returns the error of a preparation stopped in phase because

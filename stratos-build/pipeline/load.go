@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"errors"
+	"io"
 	"path/filepath"
 	"time"
 
@@ -10,6 +11,7 @@ import (
 	"github.com/stratoscli/stratos/shared/freshness"
 	"github.com/stratoscli/stratos/shared/sdk"
 	"github.com/stratoscli/stratos/shared/settings"
+	"github.com/stratoscli/stratos/shared/toolchain"
 )
 
 // LoadDefinition loads the definition of a workflow whose build is current
@@ -22,17 +24,30 @@ func (b *Builder) LoadDefinition(ctx context.Context, w *discovery.Workflow) (*s
 // module is evaluated; run is never called) and checks the schema
 // conventions.
 func (b *Builder) loadDefinition(ctx context.Context, w *discovery.Workflow) (*sdk.Definition, *Result) {
+	entry := filepath.Join(w.Dir, filepath.FromSlash(freshness.CompiledEntry(w.Dir, w.Manifest.Entrypoint)))
+	return b.loadDefinitionFrom(ctx, w, entry)
+}
+
+// loadDefinitionFrom is loadDefinition of the compiled entry at entry (a
+// build loads from its staging directory).
+func (b *Builder) loadDefinitionFrom(ctx context.Context, w *discovery.Workflow, entry string) (*sdk.Definition, *Result) {
 	b.enter(PhaseToolchain, w)
 	tc, err := b.toolchain(ctx)
 	if err != nil {
 		return nil, failed(w, ReasonToolchain, errorDiagnostic(err))
 	}
 	b.enter(PhaseLoad, w)
-	entry := filepath.Join(w.Dir, filepath.FromSlash(freshness.CompiledEntry(w.Dir, w.Manifest.Entrypoint)))
+	return b.loadWith(ctx, tc, w, entry, b.Stderr)
+}
+
+// loadWith loads w's definition from entry with tc, the module's output
+// going to stderr. It changes no builder state, so several loads may run
+// at once.
+func (b *Builder) loadWith(ctx context.Context, tc *toolchain.Toolchain, w *discovery.Workflow, entry string, stderr io.Writer) (*sdk.Definition, *Result) {
 	limit := b.definitionTimeout()
 	loadCtx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
-	def, err := sdk.LoadDefinition(loadCtx, tc, b.Root.Root.Dir, entry, b.Stderr)
+	def, err := sdk.LoadDefinition(loadCtx, tc, b.Root.Root.Dir, entry, stderr)
 	if err != nil && ctx.Err() == nil && errors.Is(loadCtx.Err(), context.DeadlineExceeded) {
 		d := message("loading the definition of workflow %s did not finish within %s: its module's top-level code never finished (an endless loop, or an awaited promise that never settles?); the loader was stopped. The limit is build.definitionTimeout in ~/.stratos/settings.json",
 			w.Manifest.Name, limit)

@@ -66,6 +66,14 @@ func withRootLock(ctx context.Context, rootDir string, log hclog.Logger, f func(
 	return f()
 }
 
+// WithRootLock runs f holding the build lock of the discovery root at
+// rootDir, as a build does. Clean takes it so that it never removes what a
+// running build is writing; waiting for it is interruptible like a build's
+// wait (PhaseLock).
+func WithRootLock(ctx context.Context, rootDir string, log hclog.Logger, f func() error) error {
+	return withRootLock(ctx, rootDir, log, f)
+}
+
 // holderFile is where the holder of the lock at lockPath is recorded; ""
 // when there is no home directory to record it in.
 func holderFile(lockPath string) string {

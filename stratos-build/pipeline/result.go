@@ -5,7 +5,8 @@
 //  1. read metadata and scan imports for required children (no code runs);
 //     reject cycles and references to missing workflows;
 //  2. install dependencies, the shared SDK included;
-//  3. (MCP wrapper preparation: a later slot, not implemented yet);
+//  3. discover the declared MCP servers and generate their wrappers
+//     (generated/mcp/<server>.ts; every explicit build rediscovers);
 //  4. build required children first, recursively;
 //  5. load each child's compiled definition and validate its schemas;
 //  6. generate the child's wrapper before the parent compiles;
@@ -26,6 +27,10 @@ const (
 	StatusBuilt    = "built"
 	StatusUpToDate = "up-to-date"
 	StatusFailed   = "failed"
+	// StatusMCPPrepared: an explicit build of a workflow without its
+	// entrypoint yet generated its MCP wrappers (the manifest-first flow);
+	// the workflow is not built.
+	StatusMCPPrepared = "mcp-prepared"
 )
 
 // Failure reasons (JSON contract of `stratos build`).
@@ -47,6 +52,8 @@ const (
 	ReasonToolchain          = "toolchain-missing" // node, npm or tsc is absent and could not be found or provisioned
 	ReasonInternal           = "internal-error"
 	ReasonEntrypointNotFound = "entrypoint-missing"
+	ReasonMCPConfig          = "mcp-config-invalid" // workflow.yaml's mcp section is invalid
+	ReasonMCP                = "mcp-failed"         // an MCP server could not be discovered or its wrapper generated
 )
 
 // Diagnostic is one message of a failed build. Type errors keep tsc's own

@@ -27,6 +27,8 @@ type Session struct {
 	// DefinitionTimeout bounds each definition load (build.definitionTimeout
 	// in ~/.stratos/settings.json); zero means settings.DefaultDefinitionTimeout.
 	DefinitionTimeout time.Duration
+	// Explicit marks `stratos build` (see Builder.Explicit).
+	Explicit bool
 	// CheckModels makes every preparation recheck the local (Ollama)
 	// models declared in workflow.yaml, built or not: explicit `stratos
 	// build` sets it; the implicit build of `stratos run` does not.
@@ -60,7 +62,7 @@ func (s *Session) PrepareTarget(ctx context.Context, arg string) (*Outcome, erro
 	}
 	// The fast path writes nothing and takes no lock; stale wrappers are
 	// removed by every explicit preparation, so they send it the slow way.
-	if fresh(root, []*discovery.Workflow{w}) && len(staleWrappers(root)) == 0 {
+	if fresh(root, []*discovery.Workflow{w}) && len(staleWrappers(root)) == 0 && !(s.Explicit && declaresMCP(root)) {
 		b := s.builder(root)
 		target := b.Prepare(ctx, w)
 		if err := b.InterruptedError(ctx); err != nil {
@@ -111,6 +113,10 @@ func (s *Session) PrepareProject(ctx context.Context) (*Outcome, error) {
 			return clierr.New(discoverapi.CodeReadFailed, "%v", err)
 		}
 		b := s.builder(root)
+		b.PrepareBatch(ctx, root.Sorted())
+		if err := b.InterruptedError(ctx); err != nil {
+			return err
+		}
 		for _, w := range root.Sorted() {
 			b.Prepare(ctx, w)
 			if err := b.InterruptedError(ctx); err != nil {
@@ -129,7 +135,7 @@ func (s *Session) PrepareProject(ctx context.Context) (*Outcome, error) {
 func (s *Session) builder(root *discovery.Root) *Builder {
 	log := s.Log
 	return &Builder{
-		Root: root, Log: log, Stderr: s.Stderr, DefinitionTimeout: s.DefinitionTimeout, CheckModels: s.CheckModels,
+		Root: root, Log: log, Stderr: s.Stderr, DefinitionTimeout: s.DefinitionTimeout, Explicit: s.Explicit, CheckModels: s.CheckModels,
 		Toolchain: func(ctx context.Context) (*toolchain.Toolchain, error) {
 			return toolchain.Ensure(ctx, toolchain.Options{Log: log})
 		},
@@ -213,4 +219,16 @@ func IsGeneratedWrapper(p string) bool {
 	head := make([]byte, 64)
 	n, _ := io.ReadFull(f, head)
 	return strings.HasPrefix(string(head[:n]), generatedHeaderPrefix)
+}
+
+// declaresMCP reports whether a workflow of root declares an mcp section:
+// an explicit build then rediscovers and may rewrite wrappers, so it cannot
+// take the fast path that writes nothing.
+func declaresMCP(root *discovery.Root) bool {
+	for _, w := range root.Workflows {
+		if _, ok := w.Manifest.Sections["mcp"]; ok {
+			return true
+		}
+	}
+	return false
 }

@@ -26,7 +26,7 @@ func newCommand() *cli.Command {
 		Name:     "stratos-run",
 		Version:  version.Version,
 		Usage:    "run workflows",
-		Commands: []*cli.Command{runCommand(), runsCommand(), serveCommand()},
+		Commands: []*cli.Command{runCommand(), runsCommand(), testCommand(), serveCommand()},
 	}
 }
 
@@ -34,12 +34,20 @@ func runCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "run",
 		Usage:     "run a workflow and print its output JSON",
-		UsageText: "stratos run <workflow|path> [--input JSON|@file|-] [--overrides JSON|@file] [--json]",
+		UsageText: "stratos run <workflow|path> [--input JSON|@file|-] [--overrides JSON|@file] [--budget-usd N] [--budget-tokens N] [--detach] [--json]",
 		Description: cliapp.Lines(
 			"Runs the workflow (a name, or the path of its directory) in the current working directory,",
 			"building it first when it is not built. Prints the output JSON on stdout and nothing else:",
 			"the workflow's own console output goes to stderr. Every run is recorded in",
 			"~/.stratos/runs/<execution-id>/.",
+			"",
+			"With --detach, builds when needed (build errors come back at once), starts the run in the",
+			"background in its own session, prints its execution ID (with --json, {executionId, pid, dir})",
+			"and exits 0; follow it with stratos runs logs <id> --follow. Its console output goes to",
+			"console.log in its run record.",
+			"",
+			"A budget (workflow.yaml's budget: {usd, tokens}, or the flags) cancels the run once its",
+			"agents' usage crosses it; the run then fails with budget_exceeded (exit 1).",
 			"",
 			"Exit codes: 0 success; 1 the build or the workflow failed; 2 bad arguments, unknown",
 			"workflow, or input that fails the workflow's input schema; 130 interrupted (SIGINT/SIGTERM",
@@ -48,7 +56,14 @@ func runCommand() *cli.Command {
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "input", Usage: "the workflow's input: JSON, @file, or - for stdin (default {})"},
 			&cli.StringFlag{Name: "overrides", Usage: `invocation overrides: JSON or @file (JSON, or YAML when it ends in .yaml/.yml), {"agents":{<id>:{...}},"decision":{...}}`},
+			&cli.FloatFlag{Name: budgetUSDFlag, Usage: "cancel the run once its agents have spent more than this many US dollars (overrides workflow.yaml's budget.usd)"},
+			&cli.IntFlag{Name: budgetTokensFlag, Usage: "cancel the run once its agents have used more than this many tokens (overrides workflow.yaml's budget.tokens)"},
+			&cli.BoolFlag{Name: "detach", Aliases: []string{"d"}, Usage: "run in the background: print the execution ID and exit 0"},
 			cliapp.JSONFlag(),
+			// Internal: how a detached run's background process is told its
+			// ID and where to report that its record has begun.
+			&cli.StringFlag{Name: executionIDFlag, Hidden: true},
+			&cli.IntFlag{Name: readyFDFlag, Hidden: true},
 		},
 		Action: runWorkflow,
 	}

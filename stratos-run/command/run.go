@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"io"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
@@ -20,9 +21,11 @@ import (
 	"github.com/stratoscli/stratos/shared/logging"
 	"github.com/stratoscli/stratos/shared/sdk"
 	"github.com/stratoscli/stratos/shared/toolchain"
+	"github.com/stratoscli/stratos/stratos-run/budget"
 	"github.com/stratoscli/stratos/stratos-run/invocation"
 	"github.com/stratoscli/stratos/stratos-run/preparation"
 	"github.com/stratoscli/stratos/stratos-run/records"
+	"github.com/stratoscli/stratos/stratos-run/runs"
 	"github.com/stratoscli/stratos/stratos-run/supervise"
 )
 
@@ -34,6 +37,7 @@ type execution struct {
 	input     json.RawMessage
 	overrides json.RawMessage
 	record    *records.Run
+	budget    budget.Limits
 	log       hclog.Logger
 	stderr    io.Writer
 	json      bool
@@ -63,11 +67,22 @@ func runWorkflow(ctx context.Context, cmd *cli.Command) error {
 	if err := invocation.CheckOverrideTargets(overrides, target.Name(), target.Workflow.Manifest.Sections["agents"]); err != nil {
 		return err
 	}
-	x := &execution{target: target, cwd: cwd, input: input, overrides: overrides,
+	limits, err := budgetLimits(cmd, target)
+	if err != nil {
+		return err
+	}
+	x := &execution{target: target, cwd: cwd, input: input, overrides: overrides, budget: limits,
 		log: logging.New("stratos", root.ErrWriter), stderr: root.ErrWriter, json: cmd.Bool("json")}
+	if cmd.Bool("detach") {
+		return x.detach(ctx, cmd.Args().First(), root.Writer)
+	}
+	if x.id, err = backgroundID(cmd); err != nil {
+		return err
+	}
 	if err := x.begin(); err != nil {
 		return err
 	}
+	x.reportReady(cmd)
 	output, runErr := x.run(ctx)
 	if runErr != nil {
 		return x.describe(runErr)
@@ -75,12 +90,16 @@ func runWorkflow(ctx context.Context, cmd *cli.Command) error {
 	return clierr.PrintJSON(root.Writer, output)
 }
 
-// begin allocates the execution ID and writes the run record's start.
+// begin allocates the execution ID (unless the run was given one) and
+// writes the run record's start.
 func (x *execution) begin() error {
 	now := time.Now().UTC()
-	id, err := records.NewExecutionID(now, rand.Reader)
-	if err != nil {
-		return clierr.New(errcode.CodeInternal, "%v", err).Wrap(err)
+	id := x.id
+	if id == "" {
+		var err error
+		if id, err = newExecutionID(now); err != nil {
+			return err
+		}
 	}
 	runs, err := records.Dir()
 	if err != nil {
@@ -94,6 +113,14 @@ func (x *execution) begin() error {
 		Input: x.input, Overrides: x.overrides, PID: os.Getpid(), StartedAt: now,
 	})
 	return err
+}
+
+func newExecutionID(now time.Time) (string, error) {
+	id, err := records.NewExecutionID(now, rand.Reader)
+	if err != nil {
+		return "", clierr.New(errcode.CodeInternal, "%v", err).Wrap(err)
+	}
+	return id, nil
 }
 
 // run builds when needed, runs the workflow and records how it ended. It
@@ -115,10 +142,23 @@ func (x *execution) run(ctx context.Context) (json.RawMessage, *clierr.Error) {
 	if err != nil {
 		return nil, x.finish(failure(clierr.As(err), nil))
 	}
-	out, err := supervise.Run(ctx, supervise.Spec{
+	runCtx, cancelRun := context.WithCancel(ctx)
+	defer cancelRun()
+	var watcher *budget.Watcher
+	if x.budget.Set() {
+		watcher = budget.Watch(runCtx, filepath.Join(x.record.Dir(), runs.EventsFile), x.budget, runs.DefaultPollInterval, cancelRun)
+	}
+	out, err := supervise.Run(runCtx, supervise.Spec{
 		Cmd: tc.NodeCommand(context.Background(), sdk.RunnerPath(x.target.Root.Root.Dir)),
 		Dir: x.cwd, Invocation: doc, ResultKey: key, Output: x.stderr, Log: x.log,
 	})
+	cancelRun()
+	if watcher != nil {
+		if spent, crossed := watcher.Stop(); crossed && ctx.Err() == nil && out != nil && out.Cancelled {
+			o := interpret(out, x.target.Name())
+			return nil, x.finish(failure(budget.Exceeded(x.budget, spent, x.target.Name()), o.tree))
+		}
+	}
 	if err != nil {
 		return nil, x.finish(failure(clierr.New(runapi.CodeRunnerFailed, "start node for %s: %v", x.target.Name(), err).Wrap(err), nil))
 	}
@@ -144,6 +184,8 @@ type runnerInvocation struct {
 	Workflow    string                            `json:"workflow"`
 	Entry       string                            `json:"entry"`
 	RootDir     string                            `json:"rootDir"`
+	RunDir      string                            `json:"runDir"`
+	Budget      budget.Limits                     `json:"budget"`
 	ResultKey   string                            `json:"resultKey"`
 	Input       json.RawMessage                   `json:"input"`
 	Overrides   json.RawMessage                   `json:"overrides"`
@@ -153,8 +195,8 @@ type runnerInvocation struct {
 func (x *execution) invocationDocument(resultKey []byte) ([]byte, error) {
 	doc, err := json.Marshal(runnerInvocation{
 		ExecutionID: x.id, Workflow: x.target.Name(), Entry: x.target.Entry(), RootDir: x.target.Root.Root.Dir,
-		ResultKey: hex.EncodeToString(resultKey),
-		Input:     x.input, Overrides: x.overrides, Workflows: x.target.Table(),
+		RunDir: x.record.Dir(), Budget: x.budget, ResultKey: hex.EncodeToString(resultKey),
+		Input: x.input, Overrides: x.overrides, Workflows: x.target.Table(),
 	})
 	if err != nil {
 		return nil, clierr.New(runapi.CodeConfigInvalid, "the agents or decision section of a workflow.yaml in %s cannot be passed to the runtime: %v", x.target.Root.Root.Dir, err).Wrap(err)
@@ -185,4 +227,14 @@ func (x *execution) describe(err *clierr.Error) error {
 		out.Message = textMessage(err) + "\n  run record: " + x.record.Dir()
 	}
 	return &out
+}
+
+// budgetLimits is the run's budget: workflow.yaml's budget section, with
+// the limits the flags give instead.
+func budgetLimits(cmd *cli.Command, target *preparation.Target) (budget.Limits, error) {
+	l, err := budget.FromManifest(target.Workflow.Manifest.Sections["budget"], filepath.Join(target.Workflow.Dir, "workflow.yaml"))
+	if err != nil {
+		return l, err
+	}
+	return l.Override(cmd.Float(budgetUSDFlag), int64(cmd.Int(budgetTokensFlag)))
 }

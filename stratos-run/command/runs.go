@@ -28,8 +28,8 @@ func runsCommand() *cli.Command {
 	list := runsListCommand()
 	return &cli.Command{
 		Name:      "runs",
-		Usage:     "list, show, follow and stop runs",
-		UsageText: "stratos runs [list|show|logs|stop] ...",
+		Usage:     "list, show, follow, stop and prune runs",
+		UsageText: "stratos runs [list|show|logs|result|stop|prune] ...",
 		Description: cliapp.Lines(
 			"Reads the run records in ~/.stratos/runs. Every command first reconciles: a record that",
 			"says running while its process (pid and start time) is gone becomes crashed.",
@@ -40,7 +40,7 @@ func runsCommand() *cli.Command {
 		),
 		Flags:    list.Flags,
 		Action:   list.Action,
-		Commands: []*cli.Command{list, runsShowCommand(), runsLogsCommand(), runsStopCommand()},
+		Commands: []*cli.Command{list, runsShowCommand(), runsLogsCommand(), runsResultCommand(), runsStopCommand(), runsPruneCommand()},
 	}
 }
 
@@ -48,10 +48,12 @@ func runsListCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "list",
 		Usage:     "list runs, newest first",
-		UsageText: "stratos runs [list] [--status S] [--workflow W] [--json]",
+		UsageText: "stratos runs [list] " + listUsage,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "status", Usage: "only runs with this status: " + strings.Join(records.Statuses, ", ")},
 			&cli.StringFlag{Name: "workflow", Usage: "only runs of this workflow"},
+			&cli.StringFlag{Name: "since", Usage: "only runs started since: a duration back from now (90m, 2h, 7d), an RFC 3339 time or a date"},
+			&cli.IntFlag{Name: "limit", Usage: "only the newest N runs that pass the other filters"},
 			cliapp.JSONFlag(),
 		},
 		Action: listRuns,
@@ -137,18 +139,13 @@ func resolveArg(cmd *cli.Command, usage string) (*runs.Store, string, error) {
 	return store, id, err
 }
 
-// listResult is the JSON document of `runs list`.
-type listResult struct {
-	Runs []runs.Run `json:"runs"`
-}
-
 func listRuns(ctx context.Context, cmd *cli.Command) error {
-	if err := cliapp.ExactArgs(cmd, 0, 0, "[list] [--status S] [--workflow W] [--json]"); err != nil {
+	if err := cliapp.ExactArgs(cmd, 0, 0, "[list] "+listUsage); err != nil {
 		return err
 	}
-	f := runs.Filter{Status: cmd.String("status"), Workflow: cmd.String("workflow")}
-	if f.Status != "" && !slices.Contains(records.Statuses, f.Status) {
-		return clierr.Usage(errcode.CodeUsage, "unknown status %q: one of %s", f.Status, strings.Join(records.Statuses, ", "))
+	f, err := listFilter(cmd)
+	if err != nil {
+		return err
 	}
 	store, err := openStore()
 	if err != nil {
@@ -163,10 +160,31 @@ func listRuns(ctx context.Context, cmd *cli.Command) error {
 		list = []runs.Run{}
 	}
 	if cmd.Bool("json") {
-		return clierr.PrintJSON(cmd.Root().Writer, listResult{Runs: list})
+		return runs.WriteListJSON(cmd.Root().Writer, list)
 	}
 	writeRunsTable(cmd.Root().Writer, list)
 	return nil
+}
+
+const listUsage = "[--status S] [--workflow W] [--since T] [--limit N] [--json]"
+
+// listFilter reads the filter flags of `runs list`.
+func listFilter(cmd *cli.Command) (runs.Filter, error) {
+	f := runs.Filter{Status: cmd.String("status"), Workflow: cmd.String("workflow"), Limit: int(cmd.Int("limit"))}
+	if f.Status != "" && !slices.Contains(records.Statuses, f.Status) {
+		return f, clierr.Usage(errcode.CodeUsage, "unknown status %q: one of %s", f.Status, strings.Join(records.Statuses, ", "))
+	}
+	if f.Limit < 0 {
+		return f, clierr.Usage(errcode.CodeUsage, "--limit %d: must be 0 (all) or more", f.Limit)
+	}
+	if v := cmd.String("since"); v != "" {
+		since, err := runs.ParseSince(v, time.Now())
+		if err != nil {
+			return f, clierr.Usage(errcode.CodeUsage, "--since: %v", err)
+		}
+		f.Since = since
+	}
+	return f, nil
 }
 
 func warn(cmd *cli.Command, problems []error) {
@@ -238,6 +256,21 @@ func writeDetails(w io.Writer, d *runs.Details) {
 		fmt.Fprintf(w, "error     %s\n", errorText(d.Error))
 	}
 	fmt.Fprintf(w, "events    %d%s\n", d.Events.Total, countsText(d.Events.ByType))
+	if d.Usage != nil {
+		fmt.Fprintf(w, "usage     %s\n", usageText(d.Usage.Run))
+	}
+}
+
+// usageText is one usage figure for people: tokens, then the cost and its
+// provenance.
+func usageText(u runs.Usage) string {
+	t := u.Tokens
+	text := fmt.Sprintf("%d tokens (input %d, output %d, cache read %d, cache write %d, reasoning %d) in %d turn(s); ",
+		t.Total(), t.Input, t.Output, t.CacheRead, t.CacheWrite, t.Reasoning, u.Turns)
+	if u.Cost.Provenance == runs.CostUnknown {
+		return text + fmt.Sprintf("cost $%.4f known, %d turn(s) without a cost", u.Cost.USD, u.Cost.UnknownTurns)
+	}
+	return text + fmt.Sprintf("cost $%.4f (%s)", u.Cost.USD, u.Cost.Provenance)
 }
 
 func compact(raw json.RawMessage) string {
@@ -320,4 +353,113 @@ func stopRun(ctx context.Context, cmd *cli.Command) error {
 	}
 	fmt.Fprintf(cmd.Root().Writer, "stopped %s: %s\n", r.ExecutionID, r.Status)
 	return nil
+}
+
+func runsResultCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "result",
+		Usage:     "print a finished run's output JSON; exit as the run did",
+		UsageText: "stratos runs result <id> [--json]",
+		Description: cliapp.Lines(
+			"Prints output.json of a succeeded run (exit 0). For a run that failed or was cancelled,",
+			"reports the run's own error and exits with the run's exit code (1, 2 or 130); a run that",
+			"is still running (run_not_finished) or crashed (run_crashed) is exit 1.",
+		),
+		Flags:  []cli.Flag{cliapp.JSONFlag()},
+		Action: runResult,
+	}
+}
+
+func runResult(ctx context.Context, cmd *cli.Command) error {
+	store, id, err := resolveArg(cmd, "<id> [--json]")
+	if err != nil {
+		return err
+	}
+	out, err := store.Result(id)
+	if err != nil {
+		return err
+	}
+	return clierr.PrintJSON(cmd.Root().Writer, out)
+}
+
+func runsPruneCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "prune",
+		Usage:     "remove the records of finished runs",
+		UsageText: "stratos runs prune [--older-than D] [--keep N] [--dry-run] [--json]",
+		Description: cliapp.Lines(
+			"Removes the record of every finished run that passes all the criteria given: started",
+			"longer ago than --older-than, and not among the newest --keep runs. At least one is",
+			"required. A running run is never removed (a run whose process is gone is reconciled as",
+			"crashed first, and counts as finished).",
+		),
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "older-than", Usage: "only runs started longer ago than this (90m, 2h, 7d)"},
+			&cli.IntFlag{Name: "keep", Usage: "keep the newest N runs, running ones included"},
+			&cli.BoolFlag{Name: "dry-run", Usage: "only list the runs that would be removed"},
+			cliapp.JSONFlag(),
+		},
+		Action: pruneRuns,
+	}
+}
+
+// pruneResult is the JSON document of `runs prune`.
+type pruneResult struct {
+	Pruned []runs.Run `json:"pruned"`
+	DryRun bool       `json:"dryRun"`
+}
+
+func pruneRuns(ctx context.Context, cmd *cli.Command) error {
+	if err := cliapp.ExactArgs(cmd, 0, 0, "[--older-than D] [--keep N] [--dry-run] [--json]"); err != nil {
+		return err
+	}
+	opts, err := pruneOptions(cmd)
+	if err != nil {
+		return err
+	}
+	store, err := openStore()
+	if err != nil {
+		return err
+	}
+	pruned, problems, err := store.Prune(opts)
+	if err != nil {
+		return err
+	}
+	warn(cmd, problems)
+	if pruned == nil {
+		pruned = []runs.Run{}
+	}
+	if cmd.Bool("json") {
+		return clierr.PrintJSON(cmd.Root().Writer, pruneResult{Pruned: pruned, DryRun: opts.DryRun})
+	}
+	verb := "removed"
+	if opts.DryRun {
+		verb = "would remove"
+	}
+	for _, r := range pruned {
+		fmt.Fprintf(cmd.Root().Writer, "%s %s (%s, %s)\n", verb, r.ExecutionID, r.Workflow, r.Status)
+	}
+	fmt.Fprintf(cmd.Root().ErrWriter, "%s %d run(s)\n", verb, len(pruned))
+	return nil
+}
+
+func pruneOptions(cmd *cli.Command) (runs.PruneOptions, error) {
+	opts := runs.PruneOptions{Keep: -1, DryRun: cmd.Bool("dry-run")}
+	if !cmd.IsSet("older-than") && !cmd.IsSet("keep") {
+		return opts, clierr.Usage(errcode.CodeUsage, "runs prune needs --older-than, --keep or both (it never removes everything by default)")
+	}
+	if cmd.IsSet("keep") {
+		opts.Keep = int(cmd.Int("keep"))
+		if opts.Keep < 0 {
+			return opts, clierr.Usage(errcode.CodeUsage, "--keep %d: must be 0 or more", opts.Keep)
+		}
+	}
+	if cmd.IsSet("older-than") {
+		d, err := runs.ParseAge(cmd.String("older-than"))
+		if err != nil {
+			return opts, clierr.Usage(errcode.CodeUsage, "--older-than: %v", err)
+		}
+		opts.OlderThan = d
+	}
+	return opts, nil
 }

@@ -199,7 +199,9 @@ func CheckOverrideTargets(overrides json.RawMessage, workflow string, agents any
 	declared, _ := agents.(map[string]any)
 	var unknown []string
 	for _, id := range sortedKeys(doc.Agents) {
-		if _, ok := declared[id]; !ok {
+		// "configId#label" targets the agents of configId with that label.
+		config, _, _ := strings.Cut(id, "#")
+		if _, ok := declared[config]; !ok {
 			unknown = append(unknown, id)
 		}
 	}

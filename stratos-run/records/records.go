@@ -11,8 +11,10 @@
 //	output.json      the output (succeeded runs)
 //	error.json       the error (every other final status)
 //	tree.json        the child-invocation tree the runtime reported
+//	console.log      detached runs: the workflow's stdout and stderr
 //
-// events.jsonl is reserved for the agent host's events.
+// events.jsonl is appended to by the agent host (agent events) and by the
+// runtime (progress from workflow code), one JSON object per line.
 package records
 
 import (
@@ -22,6 +24,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"time"
 
 	"github.com/stratoscli/stratos/shared/atomicfile"
@@ -51,6 +54,7 @@ const (
 	OutputFile     = "output.json"
 	ErrorFile      = "error.json"
 	TreeFile       = "tree.json"
+	ConsoleFile    = "console.log"
 )
 
 // NewExecutionID returns an ID that sorts by start time: the UTC time to the
@@ -63,6 +67,13 @@ func NewExecutionID(now time.Time, random io.Reader) (string, error) {
 	}
 	return now.UTC().Format("20060102T150405Z") + "-" + hex.EncodeToString(b[:]), nil
 }
+
+// executionIDPattern matches the IDs NewExecutionID makes.
+var executionIDPattern = regexp.MustCompile(`^[0-9]{8}T[0-9]{6}Z-[0-9a-f]{8}$`)
+
+// ValidExecutionID reports whether id has the form NewExecutionID gives, so
+// that it is safe as a directory name.
+func ValidExecutionID(id string) bool { return executionIDPattern.MatchString(id) }
 
 // Dir returns the runs directory, ~/.stratos/runs.
 func Dir() (string, error) {
@@ -109,6 +120,21 @@ type Status struct {
 type Reconciliation struct {
 	At     time.Time `json:"at"`
 	Reason string    `json:"reason"`
+}
+
+// CreateConsole creates runsDir/<id>/ and its empty console.log, for a run
+// started in the background (its standard output and error).
+func CreateConsole(runsDir, id string) (*os.File, error) {
+	dir := filepath.Join(runsDir, id)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, recordError(dir, err)
+	}
+	path := filepath.Join(dir, ConsoleFile)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, recordError(path, err)
+	}
+	return f, nil
 }
 
 // Run is one run's record directory.

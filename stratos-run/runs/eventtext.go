@@ -13,19 +13,34 @@ import (
 // message or tool output stays on one readable line.
 const maxValueText = 80
 
+// Progress event types, written by the SDK's log() and phase().
+const (
+	TypeLog   = "workflow.log"
+	TypePhase = "workflow.phase"
+)
+
 // EventText renders one events.jsonl line for people: time, type, the
 // agent (its last ID segment), the invocation's and tool call's IDs, then
-// the details as key=value. A line that is not an event is returned as is.
+// the details as key=value. Progress from workflow code reads as
+// "<time> log <workflow>: <message>" and "<time> phase <workflow>: <name>",
+// the message whole. A line that is not an event is returned as is.
 func EventText(line []byte) string {
 	var e struct {
 		Type      string            `json:"type"`
 		Timestamp string            `json:"timestamp"`
 		AgentID   string            `json:"agentId"`
+		Workflow  string            `json:"workflow"`
 		IDs       map[string]string `json:"ids"`
 		Details   map[string]any    `json:"details"`
 	}
 	if err := json.Unmarshal(line, &e); err != nil || e.Type == "" {
 		return string(line)
+	}
+	switch e.Type {
+	case TypeLog:
+		return fmt.Sprintf("%s log %s: %v", clock(e.Timestamp), e.Workflow, e.Details["message"])
+	case TypePhase:
+		return fmt.Sprintf("%s phase %s: %v", clock(e.Timestamp), e.Workflow, e.Details["phase"])
 	}
 	parts := []string{clock(e.Timestamp), e.Type}
 	if e.AgentID != "" {

@@ -111,3 +111,16 @@ func ignoreEOF(err error) error {
 	}
 	return err
 }
+
+// Tail reads the complete lines of a file that may not exist yet and may
+// be growing, as Logs does when following.
+type Tail struct{ t tail }
+
+// NewTail returns a Tail of the file at path.
+func NewTail(path string) *Tail { return &Tail{t: tail{path: path}} }
+
+// Drain calls emit with every complete line written since the last Drain.
+func (t *Tail) Drain(emit func(line []byte) error) error { return t.t.drain(emit) }
+
+// Close closes the file.
+func (t *Tail) Close() { t.t.close() }

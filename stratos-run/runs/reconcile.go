@@ -13,13 +13,18 @@ import (
 // ReconcileAll rewrites every record that says running while its process
 // is gone as crashed, and returns the IDs it rewrote. `stratos run` calls it
 // when it starts, so that stale records do not wait for someone to list them.
-// Only running records are opened beyond their status.
+// Only running records are opened beyond their status, and runs the index
+// holds (finished ones) are not opened at all.
 func (s *Store) ReconcileAll() (crashed []string, problems []error, err error) {
 	ids, err := s.ids()
 	if err != nil {
 		return nil, nil, err
 	}
+	idx := s.readIndex()
 	for _, id := range ids {
+		if _, finished := s.cached(idx, id); finished {
+			continue
+		}
 		dir := filepath.Join(s.Dir, id)
 		st, err := records.ReadStatus(dir)
 		if errors.Is(err, os.ErrNotExist) || (err == nil && st.Status != records.StatusRunning) {

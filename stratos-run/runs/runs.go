@@ -7,6 +7,7 @@ package runs
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -46,27 +47,44 @@ type Run struct {
 	Dir         string                  `json:"dir"`
 }
 
-// Filter selects runs; empty fields select everything.
-type Filter struct {
-	Status   string
-	Workflow string
-}
-
-func (f Filter) keep(r Run) bool {
-	return (f.Status == "" || r.Status == f.Status) && (f.Workflow == "" || r.Workflow == f.Workflow)
-}
-
 // List returns the runs that pass f, newest first. Records that cannot be
 // read are skipped and returned as problems; a record still being created
-// (no status yet) is skipped silently.
+// (no status yet) is skipped silently. Finished runs come from the index
+// when it has them; List rewrites the index when it was missing runs or
+// held runs that are gone, and a failure to write it is only a problem.
 func (s *Store) List(f Filter) ([]Run, []error, error) {
+	all, problems, err := s.all()
+	if err != nil {
+		return nil, problems, err
+	}
+	out := all[:0:0]
+	for _, r := range all {
+		if f.keep(r) {
+			out = append(out, r)
+		}
+	}
+	if f.Limit > 0 && len(out) > f.Limit {
+		out = out[:f.Limit]
+	}
+	return out, problems, nil
+}
+
+// all returns every readable run, newest first, through the index.
+func (s *Store) all() ([]Run, []error, error) {
 	ids, err := s.ids()
 	if err != nil {
 		return nil, nil, err
 	}
-	var out []Run
+	idx := s.readIndex()
+	out := make([]Run, 0, len(ids))
 	var problems []error
+	stale := false // a finished run is missing from the index
 	for _, id := range ids {
+		if r, ok := s.cached(idx, id); ok {
+			out = append(out, r)
+			delete(idx, id)
+			continue
+		}
 		r, err := s.Load(id)
 		if errors.Is(err, os.ErrNotExist) {
 			continue
@@ -75,17 +93,26 @@ func (s *Store) List(f Filter) ([]Run, []error, error) {
 			problems = append(problems, err)
 			continue
 		}
-		if f.keep(r) {
-			out = append(out, r)
+		out = append(out, r)
+		stale = stale || r.Status != records.StatusRunning
+	}
+	sortNewestFirst(out)
+	// What is left in idx are runs whose directories are gone (pruned).
+	if stale || len(idx) > 0 {
+		if err := s.writeIndex(out); err != nil {
+			problems = append(problems, fmt.Errorf("write the runs index (a cache; listing still works): %w", err))
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool {
-		if !out[i].StartedAt.Equal(out[j].StartedAt) {
-			return out[i].StartedAt.After(out[j].StartedAt)
-		}
-		return out[i].ExecutionID > out[j].ExecutionID
-	})
 	return out, problems, nil
+}
+
+func sortNewestFirst(list []Run) {
+	sort.SliceStable(list, func(i, j int) bool {
+		if !list[i].StartedAt.Equal(list[j].StartedAt) {
+			return list[i].StartedAt.After(list[j].StartedAt)
+		}
+		return list[i].ExecutionID > list[j].ExecutionID
+	})
 }
 
 // Load reads the run id, reconciling it first.

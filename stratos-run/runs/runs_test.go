@@ -202,6 +202,14 @@ func TestEventText(t *testing.T) {
 	if got := EventText([]byte(line)); got != want {
 		t.Errorf("EventText =\n%s\nwant\n%s", got, want)
 	}
+	for line, want := range map[string]string{
+		`{"type":"workflow.log","timestamp":"2026-12-02T17:20:22.741Z","executionId":"x","workflow":"review","details":{"message":"checking out the branch, then running every test suite of the repository"}}`: "17:20:22.741 log review: checking out the branch, then running every test suite of the repository",
+		`{"type":"workflow.phase","timestamp":"2026-12-02T17:20:23Z","executionId":"x","workflow":"fix","details":{"phase":"verify"}}`:                                                                          "17:20:23.000 phase fix: verify",
+	} {
+		if got := EventText([]byte(line)); got != want {
+			t.Errorf("EventText =\n%s\nwant\n%s", got, want)
+		}
+	}
 	if got := EventText([]byte("not json")); got != "not json" {
 		t.Errorf("EventText of a non-event = %q", got)
 	}

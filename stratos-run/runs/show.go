@@ -21,6 +21,8 @@ type Details struct {
 	Output     json.RawMessage    `json:"output,omitempty"`
 	Error      json.RawMessage    `json:"error,omitempty"`
 	Events     EventCounts        `json:"events"`
+	// Usage rolls up the usage events; nil when there are none.
+	Usage *UsageRollup `json:"usage,omitempty"`
 }
 
 // EventCounts counts the complete lines of events.jsonl, in all and by type.
@@ -45,8 +47,12 @@ func (s *Store) Show(id string) (*Details, error) {
 	if d.Error, err = optionalFile(r.Dir, records.ErrorFile); err != nil {
 		return nil, unreadable(id, err)
 	}
-	if d.Events, err = countEvents(filepath.Join(r.Dir, EventsFile)); err != nil {
+	usage := &UsageRollup{}
+	if d.Events, err = countEvents(filepath.Join(r.Dir, EventsFile), usage); err != nil {
 		return nil, unreadable(id, err)
+	}
+	if usage.Run.Turns > 0 {
+		d.Usage = usage
 	}
 	return d, nil
 }
@@ -66,9 +72,10 @@ func optionalFile(dir, name string) (json.RawMessage, error) {
 	return json.RawMessage(data), nil
 }
 
-// countEvents counts the events of a log that may still be growing: a last
-// line without its newline is still being written and is not counted.
-func countEvents(path string) (EventCounts, error) {
+// countEvents counts the events of a log that may still be growing (a last
+// line without its newline is still being written and is not counted), and
+// rolls their usage up into usage.
+func countEvents(path string, usage *UsageRollup) (EventCounts, error) {
 	c := EventCounts{ByType: map[string]int{}}
 	f, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
@@ -84,12 +91,11 @@ func countEvents(path string) (EventCounts, error) {
 		if err != nil {
 			return c, ignoreEOF(err)
 		}
-		var e struct {
-			Type string `json:"type"`
-		}
+		var e event
 		if json.Unmarshal(line, &e) != nil || e.Type == "" {
 			e.Type = "(unreadable)"
 		}
+		usage.addEvent(e)
 		c.Total++
 		c.ByType[e.Type]++
 	}

@@ -34,6 +34,8 @@ var messages = []any{
 	agentproto.CancelParams{}, agentproto.ExecutionRef{}, agentproto.CloseResult{}, agentproto.ToolCallParams{},
 	agentproto.AfterToolCallParams{}, agentproto.ToolError{}, agentproto.BeforeToolCallResult{},
 	agentproto.AfterToolCallResult{}, agentproto.LifecycleParams{}, agentproto.Event{}, agentproto.ErrorData{},
+	agentproto.MCPConnectParams{}, agentproto.MCPConnectResult{}, agentproto.MCPCallParams{}, agentproto.MCPCallResult{},
+	agentproto.MCPClientRef{},
 }
 
 // aliases are Go types with their own JSON encoding: a type alias when
@@ -90,6 +92,11 @@ func (g *generator) header() {
 		fmt.Fprintf(&g.b, "  %q,\n", c)
 	}
 	g.b.WriteString("] as const;\n\nexport type ErrorCode = (typeof ErrorCodes)[number];\n\n")
+	g.b.WriteString("/** Every direct MCP client error code (error.data.code of an mcp.* error response). */\nexport const MCPErrorCodes = [\n")
+	for _, c := range agentproto.MCPErrorCodes() {
+		fmt.Fprintf(&g.b, "  %q,\n", c)
+	}
+	g.b.WriteString("] as const;\n\nexport type MCPErrorCode = (typeof MCPErrorCodes)[number];\n\n")
 	fmt.Fprintf(&g.b, "/** The JSON-RPC error code of agent errors. */\nexport const RPCAgentError = %d;\n", agentproto.RPCAgentError)
 }
 

@@ -1,5 +1,5 @@
 // Package agentapi is the contract of stratos-agent's commands (tools list,
-// validate-config, serve; the agent protocol itself is shared/agentproto):
+// mcp, validate-config, serve; the agent protocol itself is shared/agentproto):
 // its error codes and the JSON result of `stratos-agent validate-config`.
 package agentapi
 
@@ -15,6 +15,25 @@ const (
 	// CodeOllamaHostInvalid: OLLAMA_HOST is not a plain HTTP(S) origin
 	// (the same value as shared/ollama's CodeHostInvalid).
 	CodeOllamaHostInvalid = "ollama_host_invalid"
+	// CodeInputValidation: `stratos mcp serve` checked a run's input
+	// against the workflow's input schema before starting it (the code the
+	// runtime gives the same failure).
+	CodeInputValidation = "input_validation"
+	// CodeListenNotLoopback: `stratos mcp serve --http` was given an
+	// address that is not a loopback address.
+	CodeListenNotLoopback = "listen_not_loopback"
+	// CodeListenFailed: `stratos mcp serve --http` cannot listen there.
+	CodeListenFailed = "listen_failed"
+	// CodeSkillTargetInvalid: `stratos skill install` was given both
+	// --project and --user.
+	CodeSkillTargetInvalid = "skill_target_invalid"
+	// CodeSkillWriteFailed: `stratos skill install` could not write the skill.
+	CodeSkillWriteFailed = "skill_write_failed"
+	// MCP codes of `stratos mcp` (docs/mcp.md).
+	CodeMCPConfigInvalid   = "mcp_config_invalid"
+	CodeMCPEnvMissing      = "mcp_env_missing"
+	CodeMCPServerUnknown   = "mcp_server_unknown"
+	CodeMCPDiscoveryFailed = "mcp_discovery_failed"
 )
 
 // Codes describes the error codes of stratos-agent's commands.
@@ -23,6 +42,15 @@ func Codes() []errcode.Code {
 		errcode.Usage(CodeUnknownHarness, "`stratos tools list`: no harness of that name"),
 		errcode.Failed(CodeHomeUnknown, "`stratos-agent serve`: the home directory cannot be found"),
 		errcode.Usage(CodeUnknownProvider, "`stratos provider status`: no local provider of that name (it knows ollama)"),
+		errcode.Usage(CodeInputValidation, "`stratos mcp serve` run_workflow: the input does not match the workflow's input schema; `details.issues` lists every failing field"),
+		errcode.Usage(CodeListenNotLoopback, "`stratos mcp serve --http`: the address is not host:port with a loopback host (127.0.0.1, ::1, localhost)"),
+		errcode.Failed(CodeListenFailed, "`stratos mcp serve --http`: the address cannot be listened on (in use, no such interface)"),
+		errcode.Usage(CodeSkillTargetInvalid, "`stratos skill install`: both --project and --user"),
+		errcode.Failed(CodeSkillWriteFailed, "`stratos skill install`: the skill's directory or files cannot be written; `details.path` names it"),
 		errcode.Usage(CodeOllamaHostInvalid, "`stratos provider status ollama`: OLLAMA_HOST is not an HTTP(S) origin without credentials, path, query or fragment"),
+		errcode.Usage(CodeMCPConfigInvalid, "`stratos mcp`: the workflow.yaml mcp section is invalid (details.problems: field and message of each)"),
+		errcode.Failed(CodeMCPEnvMissing, "`stratos mcp`: a ${NAME} reference of an MCP server names an unset or empty environment variable (details.variable, details.server)"),
+		errcode.Usage(CodeMCPServerUnknown, "`stratos mcp tools <workflow> <server>`: the workflow declares no such MCP server"),
+		errcode.Failed(CodeMCPDiscoveryFailed, "`stratos mcp tools`: an MCP server could not be started, reached or listed (details.server)"),
 	}
 }

@@ -24,6 +24,14 @@ const (
 	CodeRunProcessUnconfirmed = "run_process_unconfirmed"
 	CodeStopTimeout           = "stop_timeout"
 	CodeStopFailed            = "stop_failed"
+	CodeRunNotFinished        = "run_not_finished"
+	CodeRunCrashed            = "run_crashed"
+	CodeRunFailed             = "run_failed"
+	CodeDetachFailed          = "detach_failed"
+	CodeBudgetExceeded        = "budget_exceeded"
+	CodeBudgetInvalid         = "budget_invalid"
+	CodeTestCasesInvalid      = "test_cases_invalid"
+	CodeNoTestCases           = "no_test_cases"
 	CodeServeListenFailed     = "serve_listen_failed"
 	CodeServeRequestInvalid   = "serve_request_invalid"
 	CodeServeWriteRefused     = "serve_write_refused"
@@ -49,6 +57,14 @@ func Codes() []errcode.Code {
 		errcode.Failed(CodeRunProcessUnconfirmed, "`stratos runs stop`: the process cannot be confirmed to be the run's, so it was not signalled"),
 		errcode.Failed(CodeStopTimeout, "`stratos runs stop`: the run did not end in time after SIGTERM"),
 		errcode.Failed(CodeStopFailed, "`stratos runs stop`: signalling the run's process failed"),
+		errcode.Failed(CodeRunNotFinished, "`stratos runs result`: the run is still running"),
+		errcode.Failed(CodeRunCrashed, "`stratos runs result`: the run crashed, so it has no result"),
+		errcode.Failed(CodeRunFailed, "`stratos runs result`: the run failed and its record names no error code"),
+		errcode.Failed(CodeDetachFailed, "`stratos run --detach`: the background run could not start or exited before its record began"),
+		errcode.Failed(CodeBudgetExceeded, "the agents' usage crossed the run's budget (`details.spent`, `details.budget`); the run was cancelled"),
+		errcode.Usage(CodeBudgetInvalid, "a budget (workflow.yaml's `budget` or `--budget-usd`/`--budget-tokens`) that is not positive, or an unknown field under `budget`"),
+		errcode.Usage(CodeTestCasesInvalid, "`stratos test`: a tests/*.yaml case file does not parse; the message names the file and the field"),
+		errcode.Usage(CodeNoTestCases, "`stratos test`: the workflow has no test cases, or none has the `--case` name"),
 		errcode.Failed(CodeServeListenFailed, "`stratos serve`: the address cannot be listened on (e.g. the port is taken)"),
 		errcode.Usage(CodeServeRequestInvalid, "`stratos serve`: a request to the server names an unknown status"),
 		errcode.Failed(CodeServeWriteRefused, "`stratos serve`: a write (Stop) was refused: non-loopback server, foreign Host or Origin, or no token"),

@@ -16,6 +16,9 @@ export const Methods = {
     hookOnStart: "hook.onStart",
     initialize: "initialize",
     shutdown: "shutdown",
+    mcpCall: "mcp.call",
+    mcpClose: "mcp.close",
+    mcpConnect: "mcp.connect",
 };
 /** Every agent error code (error.data.code of an error response). */
 export const ErrorCodes = [
@@ -35,6 +38,13 @@ export const ErrorCodes = [
     "protocol",
     "structured_output",
     "template_variable_missing",
+];
+/** Every direct MCP client error code (error.data.code of an mcp.* error response). */
+export const MCPErrorCodes = [
+    "mcp_configuration",
+    "mcp_connection",
+    "mcp_protocol",
+    "mcp_timeout",
 ];
 /** The JSON-RPC error code of agent errors. */
 export const RPCAgentError = -32000;

@@ -36,6 +36,16 @@ export function createAgent(options = {}) {
 export async function closeAgent(handle) {
     await configured.get(handle)?.closeEarly();
 }
+// agentName is how messages refer to an agent: "configId#label", the
+// configId or the label alone, or "agent #n".
+function agentName(options, n) {
+    const configId = typeof options.configId === "string" && options.configId !== "" ? options.configId : "";
+    const label = typeof options.label === "string" && options.label !== "" ? options.label : "";
+    if (configId !== "" && label !== "") {
+        return `${configId}#${label}`;
+    }
+    return configId || label || `agent #${n}`;
+}
 class ConfiguredAgent {
     #ctx;
     #id;
@@ -50,7 +60,7 @@ class ConfiguredAgent {
     constructor(ctx, n, options) {
         this.#ctx = ctx;
         this.#id = `${ctx.executionId}/agent-${n}`;
-        this.#name = typeof options.configId === "string" && options.configId !== "" ? options.configId : `agent #${n}`;
+        this.#name = agentName(options, n);
         this.#options = { ...options };
         this.#hooks = { ...(options.hooks ?? {}) };
     }
@@ -191,7 +201,10 @@ class ConfiguredAgent {
         if (this.#wire !== undefined) {
             return this.#wire;
         }
-        const { hooks, outputSchema, ...fields } = this.#options;
+        const { hooks, outputSchema, label, ...fields } = this.#options;
+        if (label !== undefined && (typeof label !== "string" || label === "" || label.includes("#"))) {
+            throw new AgentConfigurationError(this.#name, `agent "${this.#name}": label must be a non-empty string without "#"`);
+        }
         for (const key of Object.keys(hooks ?? {})) {
             if (!hookNames.includes(key) || typeof hooks[key] !== "function") {
                 throw new AgentConfigurationError(this.#name, `agent "${this.#name}": hooks.${key} must be one of the functions ${hookNames.join(", ")}`);
@@ -214,6 +227,7 @@ class ConfiguredAgent {
         this.#wire = {
             agentId: this.#id,
             name: this.#name,
+            ...(label === undefined ? {} : { label }),
             executionId: this.#ctx.executionId,
             workflow: { name: this.#ctx.workflow, dir: entry.dir },
             cwd: process.cwd(),

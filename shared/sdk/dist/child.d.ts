@@ -13,9 +13,20 @@ export interface ChildWorkflowReference {
     /** The compiled entry, relative to the discovery root, e.g. "summarize/dist/summarize/workflow.js". */
     entry: string;
 }
-/** Options of {@link createChildWorkflow}. */
+/** Options of {@link createChildWorkflow} and of the generated wrappers' factories. */
 export interface ChildWorkflowOptions {
-    overrides?: WorkflowOverrides;
+    /**
+     * Overrides bound to every execute of the child. "inherit": the calling
+     * invocation's agent overrides instead (see inheritOverrides). Default: none,
+     * the child uses its own workflow.yaml.
+     */
+    overrides?: WorkflowOverrides | "inherit";
+    /**
+     * With explicit overrides: merge them over the calling invocation's agent
+     * overrides (explicit fields win). Inherited entries apply only to the
+     * configurations the child declares ("configId" or "configId#label").
+     */
+    inheritOverrides?: boolean;
 }
 /**
  * Binds a child-workflow reference and override defaults. It starts nothing:

@@ -4,7 +4,7 @@
 // public entry: the wrappers import it from "@stratoscli/stratos/generated",
 // and a child runs only when the calling workflow imports its wrapper (the
 // build then keeps the child fresh), never by a name looked up at run time.
-import { overridesProblem, resolveConfig, cloneData, deepFreeze } from "./config.js";
+import { configPart, overridesProblem, resolveConfig, cloneData, deepFreeze } from "./config.js";
 import { getContext, newExecutionId } from "./context.js";
 import { importDefinition } from "./definition.js";
 import { ChildWorkflowError, toError, WorkflowCycleError, WorkflowNotBuiltError, WorkflowNotFoundError, WorkflowNotReferencedError } from "./errors.js";
@@ -24,21 +24,47 @@ export function createChildWorkflow(ref, options) {
             throw new TypeError(`createChildWorkflow(): reference.${key} must be a non-empty string`);
         }
     }
-    const problem = overridesProblem(options?.overrides);
+    const inherit = options?.overrides === "inherit" || options?.inheritOverrides === true;
+    const explicit = options?.overrides === "inherit" ? undefined : options?.overrides;
+    const problem = overridesProblem(explicit);
     if (problem !== "") {
         throw new TypeError(`createChildWorkflow(): overrides of workflow "${ref.name}": ${problem}`);
+    }
+    if (options?.inheritOverrides !== undefined && typeof options.inheritOverrides !== "boolean") {
+        throw new TypeError(`createChildWorkflow(): inheritOverrides of workflow "${ref.name}" must be a boolean`);
     }
     const name = ref.name;
     // A private copy: the caller changing its object later must not change
     // what this configured object binds.
-    const overrides = deepFreeze(cloneData(options?.overrides ?? {}));
+    const bound = deepFreeze(cloneData(explicit ?? {}));
     return Object.freeze({
         execute(input) {
-            return executeChild(name, overrides, input);
+            return executeChild(name, bound, inherit, input);
         },
     });
 }
-async function executeChild(name, overrides, input) {
+// withInherited merges bound over the caller's agent overrides that name a
+// configuration the child declares (the caller's were checked against the
+// caller's own workflow.yaml; the rest mean nothing to the child). The
+// caller's decision overrides are its own and never carry over.
+function withInherited(bound, inherited, declared) {
+    const known = typeof declared === "object" && declared !== null ? declared : {};
+    const agents = {};
+    for (const [target, fields] of Object.entries(inherited.agents ?? {})) {
+        if (Object.hasOwn(known, configPart(target))) {
+            agents[target] = { ...fields };
+        }
+    }
+    for (const [target, fields] of Object.entries(bound.agents ?? {})) {
+        agents[target] = { ...(agents[target] ?? {}), ...fields };
+    }
+    const out = { ...bound };
+    if (Object.keys(agents).length > 0) {
+        out.agents = agents;
+    }
+    return deepFreeze(out);
+}
+async function executeChild(name, bound, inherit, input) {
     const operation = `execute() of child workflow "${name}"`;
     const parent = getContext(operation);
     parent.assertAccepting(operation);
@@ -58,6 +84,7 @@ async function executeChild(name, overrides, input) {
         throw new WorkflowNotBuiltError(name, target.dir);
     }
     const executionId = newExecutionId();
+    const overrides = inherit ? withInherited(bound, parent.overrides, target.config?.agents) : bound;
     try {
         const config = resolveConfig(target.config, overrides, `${target.dir}/workflow.yaml`);
         return await invoke({

@@ -2,3 +2,4 @@
 // child workflows (.generated/<name>.ts) import. Not for workflow code: a
 // child runs only when the calling workflow imports its generated wrapper.
 export { createChildWorkflow } from "./child.js";
+export { connectMcpServer } from "./mcp.js";

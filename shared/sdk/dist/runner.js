@@ -20,6 +20,8 @@ import { deepFreeze, resolveConfig } from "./config.js";
 import { importDefinition } from "./definition.js";
 import { CancelledError, StratosError, errorChain, errorCode, toError } from "./errors.js";
 import { invoke } from "./invocation.js";
+import { progressRecorder } from "./progress-record.js";
+import { usageMeter } from "./usage-meter.js";
 const inheritedResultFd = 3;
 const framePrefix = "stratos-result";
 // How long the runner waits for cleanup after stratos run went away before
@@ -53,7 +55,13 @@ async function main() {
     catch (err) {
         return failed(new StratosError("runner_protocol", `reading the invocation from stdin failed: ${toError(err).message}`));
     }
-    const host = { rootDir: invocation.rootDir, workflows: invocation.workflows ?? {}, warn };
+    const host = {
+        rootDir: invocation.rootDir,
+        workflows: invocation.workflows ?? {},
+        warn,
+        progress: progressRecorder(invocation.runDir, warn),
+        budget: usageMeter(invocation.runDir, invocation.budget ?? {}),
+    };
     const overrides = deepFreeze(invocation.overrides ?? {});
     let config;
     try {

@@ -18,6 +18,9 @@ export const Methods = {
   hookOnStart: "hook.onStart",
   initialize: "initialize",
   shutdown: "shutdown",
+  mcpCall: "mcp.call",
+  mcpClose: "mcp.close",
+  mcpConnect: "mcp.connect",
 } as const;
 
 /** Every agent error code (error.data.code of an error response). */
@@ -41,6 +44,16 @@ export const ErrorCodes = [
 ] as const;
 
 export type ErrorCode = (typeof ErrorCodes)[number];
+
+/** Every direct MCP client error code (error.data.code of an mcp.* error response). */
+export const MCPErrorCodes = [
+  "mcp_configuration",
+  "mcp_connection",
+  "mcp_protocol",
+  "mcp_timeout",
+] as const;
+
+export type MCPErrorCode = (typeof MCPErrorCodes)[number];
 
 /** The JSON-RPC error code of agent errors. */
 export const RPCAgentError = -32000;
@@ -147,8 +160,16 @@ export interface AgentConfig {
 export interface ExecuteParams {
   /** AgentID identifies the agent object (unique within the host). */
   agentId: string;
-  /** Name is how messages refer to the agent (its configId, or "agent #n"). */
+  /**
+   * Name is how messages refer to the agent: its configId ("configId#label"
+   * with a label, the label alone without a configId), or "agent #n".
+   */
   name: string;
+  /**
+   * Label is the label createAgent gave the agent ("" for none): events
+   * carry it, and overrides may target "configId#label".
+   */
+  label?: string;
   /** Call numbers the agent's executes from 1; agent.cancel names it. */
   call: number;
   /** ExecutionID is the execution that owns the agent. */
@@ -272,6 +293,8 @@ export interface Event {
   sequence: number;
   agentId: string;
   executionId: string;
+  /** Label is the agent's label, on every event of a labelled agent. */
+  label?: string;
   /** IDs correlates operations: invocationId, toolCallId, ... */
   ids?: Record<string, string>;
   details?: Record<string, unknown>;
@@ -281,4 +304,44 @@ export interface Event {
 export interface ErrorData {
   code: string;
   details?: Record<string, unknown>;
+}
+
+/**
+ * MCPConnectParams creates a direct client of one declared server, owned by
+ * an execution.
+ */
+export interface MCPConnectParams {
+  /** ClientID is chosen by the SDK, unique within the host. */
+  clientId: string;
+  executionId: string;
+  workflow: WorkflowRef;
+  /** Server is a key of the workflow's mcp.servers. */
+  server: string;
+}
+
+/** MCPConnectResult describes the ready client. */
+export interface MCPConnectResult {
+  protocolVersion: string;
+}
+
+/** MCPCallParams calls one tool. */
+export interface MCPCallParams {
+  clientId: string;
+  tool: string;
+  arguments: Record<string, unknown>;
+}
+
+/**
+ * MCPCallResult is the tool's result as the server sent it. IsError results
+ * are returned too: the SDK turns them into McpToolError.
+ */
+export interface MCPCallResult {
+  content: Array<Record<string, unknown>>;
+  structuredContent?: unknown;
+  isError?: boolean;
+}
+
+/** MCPClientRef names a client. */
+export interface MCPClientRef {
+  clientId: string;
 }

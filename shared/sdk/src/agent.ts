@@ -72,30 +72,76 @@ export interface TestToolCall {
   error?: string;
 }
 
+/** Checks on the prompt a turn or case receives; a mismatch fails the execute. */
+export interface TestExpect {
+  prompt?: string;
+  promptContains?: string;
+  promptNotContains?: string;
+  /** A regular expression (Go syntax). */
+  promptMatches?: string;
+  systemPromptContains?: string;
+}
+
 /** The test harness's reaction to one execute. */
 export interface TestTurn {
-  expect?: { prompt?: string; promptContains?: string; systemPromptContains?: string };
+  expect?: TestExpect;
   delayMs?: number;
+  /** Files written in the agent's working directory, path → content. */
+  files?: Record<string, string>;
   toolCalls?: TestToolCall[];
   /** A Handlebars template over {prompt, turn, history, tools, systemPrompt, model, ...}. */
   reply?: string;
-  /** The structured reply, for agents with an outputSchema. */
+  /** The structured reply, for agents with an outputSchema; its strings are templates. */
   value?: unknown;
+  /** A template whose rendering is the structured reply's JSON text. */
+  valueJSON?: string;
   fail?: "execution" | "authentication" | "model_unavailable";
   message?: string;
+  /** The turn's usage, recorded as a usage event (costUsd absent: no cost reported). */
+  usage?: {
+    inputTokens?: number;
+    outputTokens?: number;
+    cacheReadInputTokens?: number;
+    cacheCreationInputTokens?: number;
+    reasoningOutputTokens?: number;
+    costUsd?: number;
+  };
 }
 
-/** The script of the test harness (harness: "test"); see docs/harness-test.md. */
-export interface TestScript {
-  initialize?: TestAttempt[];
-  turns: TestTurn[];
-  repeat?: boolean;
+/** Which calls a test case serves; every condition given must hold. */
+export interface TestWhen {
+  promptContains?: string;
+  promptNotContains?: string;
+  /** A regular expression (Go syntax); its groups are the templates' captures. */
+  promptMatches?: string;
+  /** The agent's label. */
+  label?: string;
+  /** The call's 1-based index across every agent of the configuration in the run. */
+  call?: number;
 }
+
+/** A test case chosen per call: the first whose `when` holds serves the call (no `when`: every call). */
+export interface TestCase extends Omit<TestTurn, "expect"> {
+  name?: string;
+  when?: TestWhen;
+  expect?: TestExpect;
+}
+
+/** The script of the test harness (harness: "test"): turns per agent object, or cases per call; see docs/harness-test.md. */
+export type TestScript =
+  | { initialize?: TestAttempt[]; turns: TestTurn[]; repeat?: boolean }
+  | { initialize?: TestAttempt[]; cases: TestCase[] };
 
 /** The settings of createAgent({...}); each overrides the invocation overrides and workflow.yaml field by field. */
 export interface AgentOptions<S extends Schema | undefined = Schema | undefined> {
   /** A named configuration of workflow.yaml's agents map. */
   configId?: string;
+  /**
+   * Names this agent among the agents of its configuration ("r1-3"): it is in
+   * every event, error message and run-record entry of the agent (as
+   * "configId#label"), and overrides may target "configId#label".
+   */
+  label?: string;
   harness?: "claude-code" | "codex" | "opencode" | "test";
   provider?: string;
   /** A model ID or an ordered list of preferred model IDs. */
@@ -171,6 +217,17 @@ export async function closeAgent(handle: Agent<unknown>): Promise<void> {
   await configured.get(handle)?.closeEarly();
 }
 
+// agentName is how messages refer to an agent: "configId#label", the
+// configId or the label alone, or "agent #n".
+function agentName(options: AgentOptions, n: number): string {
+  const configId = typeof options.configId === "string" && options.configId !== "" ? options.configId : "";
+  const label = typeof options.label === "string" && options.label !== "" ? options.label : "";
+  if (configId !== "" && label !== "") {
+    return `${configId}#${label}`;
+  }
+  return configId || label || `agent #${n}`;
+}
+
 interface ActiveCall {
   /** The call's number (1, 2, ...): agent.cancel names it. */
   n: number;
@@ -192,7 +249,7 @@ class ConfiguredAgent implements OwnedResource, HookTarget {
   constructor(ctx: ExecutionContext, n: number, options: AgentOptions) {
     this.#ctx = ctx;
     this.#id = `${ctx.executionId}/agent-${n}`;
-    this.#name = typeof options.configId === "string" && options.configId !== "" ? options.configId : `agent #${n}`;
+    this.#name = agentName(options, n);
     this.#options = { ...options };
     this.#hooks = { ...(options.hooks ?? {}) };
   }
@@ -333,7 +390,10 @@ class ConfiguredAgent implements OwnedResource, HookTarget {
     if (this.#wire !== undefined) {
       return this.#wire;
     }
-    const { hooks, outputSchema, ...fields } = this.#options;
+    const { hooks, outputSchema, label, ...fields } = this.#options;
+    if (label !== undefined && (typeof label !== "string" || label === "" || label.includes("#"))) {
+      throw new AgentConfigurationError(this.#name, `agent "${this.#name}": label must be a non-empty string without "#"`);
+    }
     for (const key of Object.keys(hooks ?? {})) {
       if (!hookNames.includes(key) || typeof (hooks as Record<string, unknown>)[key] !== "function") {
         throw new AgentConfigurationError(this.#name, `agent "${this.#name}": hooks.${key} must be one of the functions ${hookNames.join(", ")}`);
@@ -355,6 +415,7 @@ class ConfiguredAgent implements OwnedResource, HookTarget {
     this.#wire = {
       agentId: this.#id,
       name: this.#name,
+      ...(label === undefined ? {} : { label }),
       executionId: this.#ctx.executionId,
       workflow: { name: this.#ctx.workflow, dir: entry.dir },
       cwd: process.cwd(),

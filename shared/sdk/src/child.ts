@@ -4,7 +4,7 @@
 // public entry: the wrappers import it from "@stratoscli/stratos/generated",
 // and a child runs only when the calling workflow imports its wrapper (the
 // build then keeps the child fresh), never by a name looked up at run time.
-import { overridesProblem, resolveConfig, cloneData, deepFreeze, type WorkflowOverrides } from "./config.js";
+import { configPart, overridesProblem, resolveConfig, cloneData, deepFreeze, type AgentOverride, type WorkflowOverrides } from "./config.js";
 import { getContext, newExecutionId } from "./context.js";
 import { importDefinition } from "./definition.js";
 import { ChildWorkflowError, toError, WorkflowCycleError, WorkflowNotBuiltError, WorkflowNotFoundError, WorkflowNotReferencedError } from "./errors.js";
@@ -27,9 +27,20 @@ export interface ChildWorkflowReference {
   entry: string;
 }
 
-/** Options of {@link createChildWorkflow}. */
+/** Options of {@link createChildWorkflow} and of the generated wrappers' factories. */
 export interface ChildWorkflowOptions {
-  overrides?: WorkflowOverrides;
+  /**
+   * Overrides bound to every execute of the child. "inherit": the calling
+   * invocation's agent overrides instead (see inheritOverrides). Default: none,
+   * the child uses its own workflow.yaml.
+   */
+  overrides?: WorkflowOverrides | "inherit";
+  /**
+   * With explicit overrides: merge them over the calling invocation's agent
+   * overrides (explicit fields win). Inherited entries apply only to the
+   * configurations the child declares ("configId" or "configId#label").
+   */
+  inheritOverrides?: boolean;
 }
 
 /**
@@ -47,22 +58,49 @@ export function createChildWorkflow<I, O>(ref: ChildWorkflowReference, options?:
       throw new TypeError(`createChildWorkflow(): reference.${key} must be a non-empty string`);
     }
   }
-  const problem = overridesProblem(options?.overrides);
+  const inherit = options?.overrides === "inherit" || options?.inheritOverrides === true;
+  const explicit = options?.overrides === "inherit" ? undefined : options?.overrides;
+  const problem = overridesProblem(explicit);
   if (problem !== "") {
     throw new TypeError(`createChildWorkflow(): overrides of workflow "${ref.name}": ${problem}`);
+  }
+  if (options?.inheritOverrides !== undefined && typeof options.inheritOverrides !== "boolean") {
+    throw new TypeError(`createChildWorkflow(): inheritOverrides of workflow "${ref.name}" must be a boolean`);
   }
   const name = ref.name;
   // A private copy: the caller changing its object later must not change
   // what this configured object binds.
-  const overrides: WorkflowOverrides = deepFreeze(cloneData(options?.overrides ?? {}));
+  const bound: WorkflowOverrides = deepFreeze(cloneData(explicit ?? {}));
   return Object.freeze({
     execute(input: I): Promise<O> {
-      return executeChild(name, overrides, input) as Promise<O>;
+      return executeChild(name, bound, inherit, input) as Promise<O>;
     },
   });
 }
 
-async function executeChild(name: string, overrides: WorkflowOverrides, input: unknown): Promise<unknown> {
+// withInherited merges bound over the caller's agent overrides that name a
+// configuration the child declares (the caller's were checked against the
+// caller's own workflow.yaml; the rest mean nothing to the child). The
+// caller's decision overrides are its own and never carry over.
+function withInherited(bound: WorkflowOverrides, inherited: WorkflowOverrides, declared: unknown): WorkflowOverrides {
+  const known = typeof declared === "object" && declared !== null ? declared : {};
+  const agents: Record<string, AgentOverride> = {};
+  for (const [target, fields] of Object.entries(inherited.agents ?? {})) {
+    if (Object.hasOwn(known, configPart(target))) {
+      agents[target] = { ...fields };
+    }
+  }
+  for (const [target, fields] of Object.entries(bound.agents ?? {})) {
+    agents[target] = { ...(agents[target] ?? {}), ...fields };
+  }
+  const out: WorkflowOverrides = { ...bound };
+  if (Object.keys(agents).length > 0) {
+    out.agents = agents;
+  }
+  return deepFreeze(out);
+}
+
+async function executeChild(name: string, bound: WorkflowOverrides, inherit: boolean, input: unknown): Promise<unknown> {
   const operation = `execute() of child workflow "${name}"`;
   const parent = getContext(operation);
   parent.assertAccepting(operation);
@@ -82,6 +120,7 @@ async function executeChild(name: string, overrides: WorkflowOverrides, input: u
     throw new WorkflowNotBuiltError(name, target.dir);
   }
   const executionId = newExecutionId();
+  const overrides = inherit ? withInherited(bound, parent.overrides, target.config?.agents) : bound;
   try {
     const config = resolveConfig(target.config, overrides, `${target.dir}/workflow.yaml`);
     return await invoke({

@@ -87,8 +87,9 @@ export function resolveConfig(sections: ManifestSections | undefined, overrides:
   if (!isRecord(decisionBase)) {
     throw new StratosError("config_invalid", `${manifest}: "decision" must be a mapping`, { details: { manifest, field: "decision" } });
   }
+  // "configId#label" targets the agents of configId with that label.
   const unknown = Object.keys(overrides?.agents ?? {})
-    .filter((id) => !Object.hasOwn(agentsBase, id))
+    .filter((id) => !Object.hasOwn(agentsBase, configPart(id)))
     .sort();
   if (unknown.length > 0) {
     const known = Object.keys(agentsBase).sort();
@@ -103,10 +104,18 @@ export function resolveConfig(sections: ManifestSections | undefined, overrides:
     agents[id] = { ...((agent as Record_ | null) ?? {}) };
   }
   for (const [id, agent] of Object.entries(overrides?.agents ?? {})) {
-    agents[id] = mergeFields(agents[id] ?? {}, agent);
+    if (configPart(id) === id) {
+      agents[id] = mergeFields(agents[id] ?? {}, agent);
+    }
   }
   const decision = mergeFields({ ...decisionBase }, overrides?.decision ?? {});
   return deepFreeze({ agents, decision });
+}
+
+/** The configId of an override target ("judge" of "judge#r1-3"). @internal */
+export function configPart(target: string): string {
+  const i = target.indexOf("#");
+  return i < 0 ? target : target.slice(0, i);
 }
 
 // mergeFields sets each field of over that has a value; unspecified fields

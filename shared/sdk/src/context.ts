@@ -8,6 +8,8 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { randomBytes } from "node:crypto";
 import type { WorkflowConfig, WorkflowOverrides, ManifestSections } from "./config.js";
+import type { ProgressEvent } from "./progress.js";
+import type { BudgetSource } from "./budget.js";
 import { CancelledError, ContextClosedError, NoExecutionContextError, toError, errorCode } from "./errors.js";
 
 /** Lifecycle of an execution context: running → closing (cleanup under way) → closed. */
@@ -58,6 +60,10 @@ export interface RuntimeHost {
   readonly workflows: Readonly<Record<string, WorkflowTableEntry>>;
   /** Reports a soft problem (a resource that failed to close, ...). */
   warn(message: string): void;
+  /** Records a progress line of workflow code (log, phase); absent: dropped. */
+  progress?(event: ProgressEvent): void;
+  /** The run's budget and spending; absent: no limits, nothing spent. */
+  readonly budget?: BudgetSource;
 }
 
 /** What workflow code may know about the invocation it runs in. */

@@ -3,3 +3,5 @@
 // child runs only when the calling workflow imports its generated wrapper.
 export { createChildWorkflow } from "./child.js";
 export type { ChildWorkflow, ChildWorkflowReference, ChildWorkflowOptions, WorkflowOverrides } from "./child.js";
+export { connectMcpServer } from "./mcp.js";
+export type { McpToolResult, McpClient } from "./mcp.js";

@@ -14,6 +14,10 @@ export type {
 export type { ChildWorkflow, ChildWorkflowOptions } from "./child.js";
 export type { AgentOverride, WorkflowOverrides, WorkflowConfig } from "./config.js";
 export { executionInfo, cancellationSignal } from "./context.js";
+export { log, phase } from "./progress.js";
+export type { ProgressType } from "./progress.js";
+export { budget } from "./budget.js";
+export type { BudgetSpent, BudgetLimits } from "./budget.js";
 export type { ExecutionInfo, ExecutionState, InvocationStatus, OwnedResource, InvocationNode } from "./context.js";
 export {
   StratosError,
@@ -49,6 +53,9 @@ export type {
   AfterToolCallResult,
   TestScript,
   TestTurn,
+  TestCase,
+  TestWhen,
+  TestExpect,
   TestToolCall,
   TestAttempt,
 } from "./agent.js";
@@ -70,3 +77,7 @@ export type { AgentErrorOptions, AgentErrorCode, AnyAgentError } from "./agent-e
 
 export { isSdkError } from "./sdk-errors.js";
 export type { StratosErrorCode, SdkError } from "./sdk-errors.js";
+
+// Direct MCP clients: the generated wrappers (generated/mcp/<server>.ts) create them.
+export { McpError, McpToolError, McpConfigurationError, McpConnectionError, McpTimeoutError, McpProtocolError } from "./mcp.js";
+export type { McpErrorCode, McpContent, McpToolResult } from "./mcp.js";

@@ -21,6 +21,9 @@ import type { ExecutionContext, InvocationNode, RuntimeHost, WorkflowTableEntry 
 import { importDefinition } from "./definition.js";
 import { CancelledError, StratosError, errorChain, errorCode, toError, type ErrorLink } from "./errors.js";
 import { invoke } from "./invocation.js";
+import { progressRecorder } from "./progress-record.js";
+import { usageMeter } from "./usage-meter.js";
+import type { BudgetLimits } from "./budget.js";
 
 /** The invocation stratos run sends. @internal */
 export interface RunnerInvocation {
@@ -29,6 +32,10 @@ export interface RunnerInvocation {
   /** The compiled entry (absolute). */
   entry: string;
   rootDir: string;
+  /** The run record's directory; progress is appended to its events.jsonl. */
+  runDir?: string;
+  /** The run's budget (absent fields: no limit). */
+  budget?: BudgetLimits;
   /** The per-run secret that keys the result frame's MAC (hex). */
   resultKey?: string;
   input: unknown;
@@ -93,7 +100,13 @@ async function main(): Promise<RunnerResult> {
   } catch (err) {
     return failed(new StratosError("runner_protocol", `reading the invocation from stdin failed: ${toError(err).message}`));
   }
-  const host: RuntimeHost = { rootDir: invocation.rootDir, workflows: invocation.workflows ?? {}, warn };
+  const host: RuntimeHost = {
+    rootDir: invocation.rootDir,
+    workflows: invocation.workflows ?? {},
+    warn,
+    progress: progressRecorder(invocation.runDir, warn),
+    budget: usageMeter(invocation.runDir, invocation.budget ?? {}),
+  };
   const overrides = deepFreeze(invocation.overrides ?? {});
   let config: WorkflowConfig;
   try {

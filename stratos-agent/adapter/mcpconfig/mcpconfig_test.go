@@ -34,6 +34,9 @@ func TestOnlyTheSelectedServersInTheirOrder(t *testing.T) {
 		got[1].Name != "alpha" || got[1].Command != "/bin/alpha" || got[1].Args[0] != "-v" || got[1].Env["A"] != "1" {
 		t.Fatalf("servers %+v", got)
 	}
+	if got[1].Cwd != "" {
+		t.Errorf("alpha declares no cwd, got %q (the harness decides)", got[1].Cwd)
+	}
 	if none, err := FromWorkflow(dir, nil); err != nil || len(none) != 0 {
 		t.Fatalf("no selection: %v %v", none, err)
 	}
@@ -48,5 +51,29 @@ func TestUndeclaredOrIncompleteServersAreConfigurationErrors(t *testing.T) {
 				t.Fatalf("error %v", err)
 			}
 		})
+	}
+}
+
+func TestReferencesResolvedAndMissingVariableNamed(t *testing.T) {
+	dir := writeManifest(t, `mcp:
+  servers:
+    gh: {url: "http://127.0.0.1:9/mcp", headers: {Authorization: "Bearer ${GH_TOKEN}"}}
+    local: {command: "${SERVER_BIN}", cwd: tools}
+`)
+	env := map[string]string{"GH_TOKEN": "t0k"}
+	lookup := func(n string) (string, bool) { v, ok := env[n]; return v, ok }
+	got, err := Resolve(dir, []string{"gh"}, lookup)
+	if err != nil || got[0].Headers["Authorization"] != "Bearer t0k" || got[0].Type != "http" {
+		t.Fatalf("gh: %+v %v", got, err)
+	}
+	_, err = Resolve(dir, []string{"local"}, lookup)
+	if agentproto.CodeOf(err) != agentproto.CodeConfiguration || !strings.Contains(err.Error(), "SERVER_BIN") ||
+		!strings.Contains(err.Error(), "mcp.servers.local.command") {
+		t.Fatalf("missing variable: %v", err)
+	}
+	env["SERVER_BIN"] = "/bin/srv"
+	got, err = Resolve(dir, []string{"local"}, lookup)
+	if err != nil || got[0].Cwd != filepath.Join(dir, "tools") {
+		t.Fatalf("local: %+v %v", got, err)
 	}
 }

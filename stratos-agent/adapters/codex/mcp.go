@@ -3,7 +3,7 @@ package codex
 import "github.com/stratoscli/stratos/stratos-agent/adapter/mcpconfig"
 
 // mcpTables renders the selected MCP servers as Codex [mcp_servers.<name>]
-// tables: a command with args and env (stdio), or a url with headers
+// tables: a command with args, env and cwd (stdio), or a url with headers
 // (streamable HTTP). Every selected server's tools are approved (agents run
 // noninteractively: nobody could answer an approval prompt); author hooks
 // still decide.
@@ -18,6 +18,9 @@ func mcpTables(servers []mcpconfig.Server) map[string]map[string]any {
 			}
 			if len(s.Env) > 0 {
 				t["env"] = s.Env
+			}
+			if s.Cwd != "" {
+				t["cwd"] = s.Cwd
 			}
 		} else {
 			t["url"] = s.URL

@@ -59,8 +59,8 @@ func newSession(opts Options, spec adapter.Spec, emit func(adapter.Event), hooks
 
 // Initialize checks the harness once: binary, provider and its
 // credentials, the model from the catalog, MCP configuration; then it
-// prepares the isolated Codex home and the hook server. No app-server
-// starts here: it starts at the first Execute.
+// prepares the isolated Codex home and, for an agent with tool hooks, the
+// hook server. No app-server starts here: it starts at the first Execute.
 func (s *session) Initialize(ctx context.Context) error {
 	env := s.opts.Environ()
 	bin, err := findBinary(env)
@@ -134,8 +134,9 @@ func (s *session) resolveModel(ctx context.Context) (string, error) {
 }
 
 // prepare creates the isolated Codex home (Stratos's own; the user's is
-// never used except for the Azure table and a link to a saved login) and
-// the hook server, and records what Execute needs.
+// never used except for the Azure table and a link to a saved login) and,
+// when the agent has tool hooks, the hook server, and records what Execute
+// needs.
 func (s *session) prepare(bin binary, env []string, prov provider, model string, servers map[string]map[string]any) error {
 	home, err := os.MkdirTemp("", "stratos-codex-")
 	if err != nil {
@@ -150,14 +151,19 @@ func (s *session) prepare(bin binary, env []string, prov provider, model string,
 			return agentproto.Errorf(agentproto.CodeInitialization, "harness codex: link the saved login: %v", err).Wrap(err)
 		}
 	}
-	hs, err := startHookServer(s.preToolUse, s.postToolUse)
-	if err != nil {
-		os.RemoveAll(home)
-		closeProxy(prov)
-		return agentproto.Errorf(agentproto.CodeInitialization, "harness codex: %v", err).Wrap(err)
-	}
 	childEnv := withEnv(env, "CODEX_HOME", home)
-	childEnv = withEnv(childEnv, hookTokenVar, hs.token)
+	// The hook server (an HTTP MCP server) serves only the author's tool
+	// hooks: an agent without any gets none, which spares the host the
+	// listener and the memory its code touches.
+	var hs *hookServer
+	if adapter.HasToolHooks(s.hooks) {
+		if hs, err = startHookServer(s.preToolUse, s.postToolUse); err != nil {
+			os.RemoveAll(home)
+			closeProxy(prov)
+			return agentproto.Errorf(agentproto.CodeInitialization, "harness codex: %v", err).Wrap(err)
+		}
+		childEnv = withEnv(childEnv, hookTokenVar, hs.token)
+	}
 	if bin.helpers != "" {
 		childEnv = withEnv(childEnv, "PATH", bin.helpers+string(filepath.ListSeparator)+lookupEnv(env, "PATH"))
 	}

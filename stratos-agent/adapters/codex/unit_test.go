@@ -163,3 +163,40 @@ func TestALoginWithABaseURLAuthenticatesWithTheLogin(t *testing.T) {
 		t.Errorf("provider = %+v", p)
 	}
 }
+
+// reportingHooks are hooks that say whether the agent has a tool hook.
+type reportingHooks struct {
+	adapter.Hooks
+	has bool
+}
+
+func (h reportingHooks) HasToolHooks() bool { return h.has }
+
+// The hook server runs only for an agent with a tool hook; hooks that do
+// not say (the conformance suite's) get it as before.
+func TestHookServerStartsOnlyForToolHooks(t *testing.T) {
+	tests := []struct {
+		name  string
+		hooks adapter.Hooks
+		want  bool
+	}{
+		{"no tool hook", reportingHooks{has: false}, false},
+		{"a tool hook", reportingHooks{has: true}, true},
+		{"hooks that do not say", struct{ adapter.Hooks }{}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newSession(Options{}.WithDefaults(), adapter.Spec{Name: "a"}, func(adapter.Event) {}, tt.hooks, nil)
+			if err := s.prepare(binary{path: "codex"}, []string{"PATH=/usr/bin"}, provider{ID: "openai"}, "", nil); err != nil {
+				t.Fatal(err)
+			}
+			defer s.releasePreparedLocked()
+			if got := s.hookSrv != nil; got != tt.want {
+				t.Errorf("hook server started = %v, want %v", got, tt.want)
+			}
+			if got := lookupEnv(s.env, hookTokenVar) != ""; got != tt.want {
+				t.Errorf("%s in the app-server's environment = %v, want %v", hookTokenVar, got, tt.want)
+			}
+		})
+	}
+}

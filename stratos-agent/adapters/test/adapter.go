@@ -32,9 +32,10 @@ var Capabilities = adapter.Capabilities{
 	ChecksAuthentication:     true,
 }
 
-// Registration is the harness as the agent host registers it.
+// Registration is the harness as the agent host registers it; each
+// registration counts calls on its own.
 func Registration() adapter.Harness {
-	return adapter.Harness{Name: Harness, New: New, Capabilities: Capabilities}
+	return adapter.Harness{Name: Harness, New: NewFactory(Options{}), Capabilities: Capabilities}
 }
 
 // Options configure NewFactory.
@@ -69,13 +70,18 @@ func New(spec adapter.Spec, onEvent func(adapter.Event), hooks adapter.Hooks) (a
 	return NewFactory(Options{})(spec, onEvent, hooks)
 }
 
-// NewFactory returns the test harness's adapter.Factory with opts.
+// NewFactory returns the test harness's adapter.Factory with opts. The
+// sessions one factory makes share their call counts: a host registers one
+// factory per top-level execution, so `when.call` counts across every agent
+// object of a configuration in the run.
 func NewFactory(opts Options) adapter.Factory {
+	calls := newLedger()
 	return func(spec adapter.Spec, onEvent func(adapter.Event), hooks adapter.Hooks) (adapter.Adapter, error) {
 		s, err := newSession(spec, onEvent, hooks)
 		if err != nil {
 			return nil, err
 		}
+		s.calls = calls
 		if opts.Observe != nil {
 			s.observe = opts.Observe
 		}
@@ -91,7 +97,7 @@ func newSession(spec adapter.Spec, onEvent func(adapter.Event), hooks adapter.Ho
 	if err != nil {
 		return nil, err
 	}
-	return &session{spec: spec, script: script, emit: onEvent, hooks: hooks, observe: func(Observation) {}}, nil
+	return &session{spec: spec, script: script, emit: onEvent, hooks: hooks, observe: func(Observation) {}, calls: newLedger()}, nil
 }
 
 // session replays the script. Executes are sequential (the host enforces
@@ -103,6 +109,8 @@ type session struct {
 	hooks  adapter.Hooks
 	// observe receives what the simulated model received.
 	observe func(Observation)
+	// calls counts calls across the sessions of one factory.
+	calls *ledger
 
 	initAttempts int
 	turns        int
@@ -146,12 +154,16 @@ func (s *session) Execute(ctx context.Context, text string) (adapter.Result, err
 
 	s.turns++
 	turnNo := s.turns
-	turn, err := s.turn(turnNo)
+	st, err := s.step(turnNo, text)
 	if err != nil {
 		return adapter.Result{}, err
 	}
-	s.event("model.started", map[string]any{"turn": turnNo})
-	res, err := s.play(ctx, turnNo, turn, text)
+	started := map[string]any{"turn": turnNo}
+	if st.c != nil {
+		started["case"], started["call"] = st.c.Name, st.call
+	}
+	s.event("model.started", started)
+	res, err := s.play(ctx, st, text)
 	status := "completed"
 	if err != nil {
 		status = "failed"
@@ -159,39 +171,101 @@ func (s *session) Execute(ctx context.Context, text string) (adapter.Result, err
 			status = "cancelled"
 		}
 	}
+	if u := st.reaction.Usage; u != nil {
+		s.event(adapter.EventUsage, u.details())
+	}
 	s.event("model.completed", map[string]any{"turn": turnNo, "status": status})
 	return res, err
 }
 
-func (s *session) turn(n int) (Turn, error) {
-	if len(s.script.Turns) == 0 {
-		return Turn{}, agentproto.Errorf(agentproto.CodeExecution, "harness test: the script has no turns")
+// step is the scripted reaction chosen for one execute: a turn of the turn
+// form, or a case of the case form with its captures.
+type step struct {
+	turnNo   int
+	call     int   // the call's index across the configuration (cases)
+	c        *Case // nil for the turn form
+	expect   *Expect
+	reaction Reaction
+	captures map[string]any
+}
+
+// name is how errors refer to the step.
+func (st step) name() string {
+	if st.c != nil {
+		return fmt.Sprintf("case %q", st.c.Name)
 	}
-	i := n - 1
+	return fmt.Sprintf("turn %d", st.turnNo)
+}
+
+// errorf is a failure of the script: it names the agent, the script and,
+// when one was chosen, the turn or case.
+func (s *session) errorf(code string, st *step, format string, args ...any) *agentproto.Error {
+	where := fmt.Sprintf("harness test: agent %q (%s)", s.spec.Name, s.script.describe())
+	if st != nil {
+		where += ", " + st.name()
+	}
+	return agentproto.Errorf(code, "%s: %s", where, fmt.Sprintf(format, args...))
+}
+
+func (s *session) step(turnNo int, text string) (step, error) {
+	if len(s.script.Cases) > 0 {
+		return s.chooseCase(turnNo, text)
+	}
+	if len(s.script.Turns) == 0 {
+		return step{}, s.errorf(agentproto.CodeExecution, nil, "the script has no turns or cases")
+	}
+	i := turnNo - 1
 	if i >= len(s.script.Turns) {
 		if !s.script.Repeat {
-			return Turn{}, agentproto.Errorf(agentproto.CodeExecution,
-				"harness test: the script has %d turns and this is execute #%d; add turns or set repeat: true", len(s.script.Turns), n)
+			return step{}, s.errorf(agentproto.CodeExecution, nil,
+				"the script has %d turns and this is execute #%d; add turns or set repeat: true", len(s.script.Turns), turnNo)
 		}
 		i %= len(s.script.Turns)
 	}
-	return s.script.Turns[i], nil
+	t := s.script.Turns[i]
+	return step{turnNo: turnNo, expect: t.Expect, reaction: t.Reaction}, nil
 }
 
-func (s *session) play(ctx context.Context, turnNo int, t Turn, text string) (adapter.Result, error) {
-	if err := s.expect(turnNo, t.Expect, text); err != nil {
+// chooseCase numbers the call across the configuration and picks its case.
+func (s *session) chooseCase(turnNo int, text string) (step, error) {
+	config := s.configKey()
+	call := s.calls.nextCall(config)
+	got, ok := s.script.choose(callInfo{prompt: text, label: s.spec.Label, call: call})
+	if !ok {
+		return step{}, s.errorf(agentproto.CodeExecution, nil,
+			"no case serves call %d (label %q, prompt %q); cases: %s — add a case without `when` as the default", call, s.spec.Label, text, s.script.caseNames()).
+			WithDetails(map[string]any{"call": call, "prompt": text})
+	}
+	served := s.calls.serve(config + "\x00" + got.c.Name)
+	s.event("test.case", map[string]any{"case": got.c.Name, "call": call, "served": served, "config": s.spec.ConfigID, "label": s.spec.Label, "script": s.script.describe()})
+	return step{turnNo: turnNo, call: call, c: got.c, expect: got.c.Expect, reaction: got.c.Reaction, captures: got.captures}, nil
+}
+
+// configKey identifies the agent's configuration in this run: the same
+// configId in two workflows are two configurations; an agent without one
+// is its own.
+func (s *session) configKey() string {
+	if s.spec.ConfigID == "" {
+		return "agent\x00" + s.spec.AgentID
+	}
+	return s.spec.WorkflowDir + "\x00" + s.spec.ConfigID
+}
+
+func (s *session) play(ctx context.Context, st step, text string) (adapter.Result, error) {
+	if err := s.expect(st, text); err != nil {
 		return adapter.Result{}, err
 	}
+	t := st.reaction
 	var calls []map[string]any
 	for i, c := range t.ToolCalls {
-		rec, err := s.tool(ctx, fmt.Sprintf("call-%d-%d", turnNo, i+1), c)
+		rec, err := s.tool(ctx, fmt.Sprintf("call-%d-%d", st.turnNo, i+1), c)
 		if err != nil {
 			return adapter.Result{}, err
 		}
 		calls = append(calls, rec)
 	}
 	s.observe(s.observation(text, calls))
-	if err := s.writeFiles(turnNo, t.Files); err != nil {
+	if err := s.writeFiles(st, t.Files); err != nil {
 		return adapter.Result{}, err
 	}
 	if err := sleep(ctx, t.DelayMs); err != nil {
@@ -200,31 +274,37 @@ func (s *session) play(ctx context.Context, turnNo int, t Turn, text string) (ad
 	if t.Fail != "" {
 		msg := t.Message
 		if msg == "" {
-			msg = fmt.Sprintf("scripted %s failure of execute #%d", t.Fail, turnNo)
+			msg = fmt.Sprintf("scripted %s failure of execute #%d (%s)", t.Fail, st.turnNo, st.name())
 		}
 		// A model refusal before any tool call lets the selector try the
 		// next candidate, as a real harness's refusal before any work does.
-		return adapter.Result{}, failure(turnFailures[t.Fail], t.Fail == "model_unavailable" && len(t.ToolCalls) == 0, "harness test: "+msg, map[string]any{"harness": Harness, "turn": turnNo})
+		details := map[string]any{"harness": Harness, "turn": st.turnNo}
+		if st.c != nil {
+			details["case"] = st.c.Name
+		}
+		return adapter.Result{}, failure(turnFailures[t.Fail], t.Fail == "model_unavailable" && len(t.ToolCalls) == 0, "harness test: "+msg, details)
 	}
+	rctx := s.replyContext(st, text, calls)
 	entry := map[string]any{"prompt": text, "tools": calls}
 	var res adapter.Result
 	if s.spec.OutputSchema != nil {
-		if len(t.Value) == 0 {
-			return res, agentproto.Errorf(agentproto.CodeStructuredOutput,
-				"harness test: the agent has an outputSchema but turn %d of the script gives no value", turnNo)
+		value, err := s.value(st, rctx)
+		if err != nil {
+			return res, err
 		}
-		res.Value = t.Value
-		entry["reply"] = string(t.Value)
+		res.Value = value
+		entry["reply"] = string(value)
 	} else {
+		if len(t.Value) > 0 || t.ValueJSON != nil {
+			return res, s.errorf(agentproto.CodeExecution, &st, "gives a value but the agent has no outputSchema")
+		}
 		reply := ""
 		if t.Reply != nil {
-			out, err := prompt.RenderString(*t.Reply, s.replyContext(turnNo, text, calls))
+			out, err := prompt.RenderString(*t.Reply, rctx)
 			if err != nil {
-				return res, agentproto.Errorf(agentproto.CodeExecution, "harness test: turn %d reply: %v", turnNo, err)
+				return res, s.errorf(agentproto.CodeExecution, &st, "reply: %v", err)
 			}
 			reply = out
-		} else if len(t.Value) > 0 {
-			return res, agentproto.Errorf(agentproto.CodeExecution, "harness test: turn %d gives a value but the agent has no outputSchema", turnNo)
 		}
 		res.Text = reply
 		entry["reply"] = reply
@@ -232,6 +312,30 @@ func (s *session) play(ctx context.Context, turnNo int, t Turn, text string) (ad
 	}
 	s.history = append(s.history, entry)
 	return res, nil
+}
+
+// value renders the step's structured reply: every string of value is a
+// template, valueJSON a template of the whole JSON text.
+func (s *session) value(st step, rctx map[string]any) (json.RawMessage, error) {
+	t := st.reaction
+	switch {
+	case t.ValueJSON != nil:
+		out, err := prompt.RenderString(*t.ValueJSON, rctx)
+		if err != nil {
+			return nil, s.errorf(agentproto.CodeExecution, &st, "valueJSON: %v", err)
+		}
+		if !json.Valid([]byte(out)) {
+			return nil, s.errorf(agentproto.CodeStructuredOutput, &st, "valueJSON rendered %q, which is not JSON", out)
+		}
+		return json.RawMessage(out), nil
+	case len(t.Value) > 0:
+		out, err := renderValue(t.Value, rctx)
+		if err != nil {
+			return nil, s.errorf(agentproto.CodeExecution, &st, "value: %v", err)
+		}
+		return out, nil
+	}
+	return nil, s.errorf(agentproto.CodeStructuredOutput, &st, "the agent has an outputSchema but the script gives no value")
 }
 
 // observation is what the simulated model received for text.
@@ -261,7 +365,7 @@ func (s *session) observation(text string, calls []map[string]any) Observation {
 }
 
 // writeFiles writes the turn's files into the working directory.
-func (s *session) writeFiles(turnNo int, files map[string]string) error {
+func (s *session) writeFiles(st step, files map[string]string) error {
 	for _, rel := range sortedPaths(files) {
 		path := filepath.Join(s.spec.WorkingDirectory, rel)
 		err := os.MkdirAll(filepath.Dir(path), 0o755)
@@ -269,25 +373,33 @@ func (s *session) writeFiles(turnNo int, files map[string]string) error {
 			err = os.WriteFile(path, []byte(files[rel]), 0o644)
 		}
 		if err != nil {
-			return agentproto.Errorf(agentproto.CodeExecution, "harness test: turn %d: write %s: %v", turnNo, rel, err)
+			return s.errorf(agentproto.CodeExecution, &st, "write %s: %v", rel, err)
 		}
 	}
 	return nil
 }
 
-func (s *session) expect(turnNo int, e *Expect, text string) error {
+func (s *session) expect(st step, text string) error {
+	e := st.expect
 	if e == nil {
 		return nil
 	}
 	fail := func(what, want, got string) error {
-		return agentproto.Errorf(agentproto.CodeExecution, "harness test: turn %d expected the %s %q, got %q", turnNo, what, want, got).
-			WithDetails(map[string]any{"turn": turnNo, "expected": want, "got": got})
+		details := map[string]any{"turn": st.turnNo, "expected": want, "got": got}
+		if st.c != nil {
+			details["case"] = st.c.Name
+		}
+		return s.errorf(agentproto.CodeExecution, &st, "expected the %s %q, got %q", what, want, got).WithDetails(details)
 	}
 	switch {
 	case e.Prompt != nil && *e.Prompt != text:
 		return fail("prompt", *e.Prompt, text)
 	case e.PromptContains != "" && !strings.Contains(text, e.PromptContains):
 		return fail("prompt to contain", e.PromptContains, text)
+	case e.PromptNotContains != "" && strings.Contains(text, e.PromptNotContains):
+		return fail("prompt not to contain", e.PromptNotContains, text)
+	case e.re != nil && !e.re.MatchString(text):
+		return fail("prompt to match", e.PromptMatches, text)
 	case e.SystemPromptContains != "" && !strings.Contains(s.spec.SystemPrompt, e.SystemPromptContains):
 		return fail("system prompt to contain", e.SystemPromptContains, s.spec.SystemPrompt)
 	}
@@ -295,7 +407,7 @@ func (s *session) expect(turnNo int, e *Expect, text string) error {
 }
 
 // replyContext is what a reply template sees.
-func (s *session) replyContext(turnNo int, text string, calls []map[string]any) map[string]any {
+func (s *session) replyContext(st step, text string, calls []map[string]any) map[string]any {
 	history := make([]any, len(s.history))
 	for i, h := range s.history {
 		history[i] = h
@@ -310,7 +422,12 @@ func (s *session) replyContext(turnNo int, text string, calls []map[string]any) 
 	}
 	return map[string]any{
 		"prompt":           text,
-		"turn":             turnNo,
+		"turn":             st.turnNo,
+		"call":             st.call,
+		"case":             caseName(st),
+		"captures":         st.captures,
+		"label":            s.spec.Label,
+		"configId":         s.spec.ConfigID,
 		"history":          history,
 		"tools":            tools,
 		"systemPrompt":     s.spec.SystemPrompt,
@@ -325,6 +442,13 @@ func (s *session) replyContext(turnNo int, text string, calls []map[string]any) 
 		"allowedTools":     joinOrUnset(s.spec.Tools.AllowedTools),
 		"disallowedTools":  joinOrUnset(s.spec.Tools.DisallowedTools),
 	}
+}
+
+func caseName(st step) string {
+	if st.c == nil {
+		return ""
+	}
+	return st.c.Name
 }
 
 func joinOrUnset(names []string) string {

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 
 	"gopkg.in/yaml.v3"
@@ -19,16 +20,32 @@ import (
 	"github.com/stratoscli/stratos/shared/agentproto"
 )
 
+// describe names the script in errors.
+func (s *Script) describe() string {
+	if s.origin == "" {
+		return "inline script"
+	}
+	return "script " + s.origin
+}
+
 // Script is the test harness configuration of one agent (its `test` field).
+// It gives turns (replayed per agent object, in order) or cases (chosen per
+// call, across every agent object of the configuration), not both.
 type Script struct {
 	// Initialize lists initialization attempts in order; once the list is
 	// used up, initialization succeeds.
 	Initialize []Attempt `json:"initialize,omitempty"`
 	// Turns lists the replies, one per execute, in order.
-	Turns []Turn `json:"turns"`
+	Turns []Turn `json:"turns,omitempty"`
 	// Repeat starts over at the first turn after the last one; otherwise an
 	// execute beyond the last turn fails.
 	Repeat bool `json:"repeat,omitempty"`
+	// Cases are chosen per call: the first whose `when` holds serves it.
+	Cases []Case `json:"cases,omitempty"`
+
+	// origin is the script's file as the configuration names it; empty
+	// for an inline script.
+	origin string
 }
 
 // Attempt is one scripted initialization attempt.
@@ -40,9 +57,25 @@ type Attempt struct {
 	DelayMs int    `json:"delayMs,omitempty"`
 }
 
-// Turn is the scripted reaction to one execute.
+// Turn is the scripted reaction to one execute of the turn form.
 type Turn struct {
 	Expect *Expect `json:"expect,omitempty"`
+	Reaction
+}
+
+// Case is one per-call entry of the case form: it serves the calls that
+// When selects (every call when When is absent: the default case).
+type Case struct {
+	// Name names the case in errors, events and counts; default "cases[i]".
+	Name string `json:"name,omitempty"`
+	When *When  `json:"when,omitempty"`
+	// Expect checks a call the case was chosen for; a mismatch fails it.
+	Expect *Expect `json:"expect,omitempty"`
+	Reaction
+}
+
+// Reaction is what the simulated model does for one call.
+type Reaction struct {
 	// DelayMs waits after the tool calls, before the reply (cancellable).
 	DelayMs   int        `json:"delayMs,omitempty"`
 	ToolCalls []ToolCall `json:"toolCalls,omitempty"`
@@ -52,18 +85,67 @@ type Turn struct {
 	Files map[string]string `json:"files,omitempty"`
 	// Reply is the text reply, a Handlebars template (see replyContext).
 	Reply *string `json:"reply,omitempty"`
-	// Value is the structured reply, for agents with an outputSchema.
+	// Value is the structured reply, for agents with an outputSchema; every
+	// string in it is a template over the reply context.
 	Value json.RawMessage `json:"value,omitempty"`
+	// ValueJSON is a template whose rendering is the structured reply's JSON
+	// text, for values whose non-string fields come from the prompt.
+	ValueJSON *string `json:"valueJSON,omitempty"`
 	// Fail: "execution", "authentication" or "model_unavailable".
 	Fail    string `json:"fail,omitempty"`
 	Message string `json:"message,omitempty"`
+	// Usage is reported for the turn (a usage event), as a real harness
+	// reports each turn's tokens; absent, the turn reports none.
+	Usage *Usage `json:"usage,omitempty"`
 }
 
-// Expect checks the prompt the turn receives; a mismatch fails the execute.
+// Usage is one turn's scripted token usage; CostUSD absent means the
+// harness reports no cost.
+type Usage struct {
+	InputTokens              int      `json:"inputTokens,omitempty"`
+	OutputTokens             int      `json:"outputTokens,omitempty"`
+	CacheReadInputTokens     int      `json:"cacheReadInputTokens,omitempty"`
+	CacheCreationInputTokens int      `json:"cacheCreationInputTokens,omitempty"`
+	ReasoningOutputTokens    int      `json:"reasoningOutputTokens,omitempty"`
+	CostUSD                  *float64 `json:"costUsd,omitempty"`
+}
+
+// details are the usage event's details, named as the other adapters name them.
+func (u *Usage) details() map[string]any {
+	d := map[string]any{"inputTokens": u.InputTokens, "outputTokens": u.OutputTokens,
+		"cacheReadInputTokens": u.CacheReadInputTokens, "cacheCreationInputTokens": u.CacheCreationInputTokens,
+		"reasoningOutputTokens": u.ReasoningOutputTokens}
+	if u.CostUSD != nil {
+		d["costUsd"] = *u.CostUSD
+	}
+	return d
+}
+
+// Expect checks the prompt a call receives; a mismatch fails the execute.
 type Expect struct {
 	Prompt               *string `json:"prompt,omitempty"`
 	PromptContains       string  `json:"promptContains,omitempty"`
+	PromptNotContains    string  `json:"promptNotContains,omitempty"`
+	PromptMatches        string  `json:"promptMatches,omitempty"`
 	SystemPromptContains string  `json:"systemPromptContains,omitempty"`
+
+	re *regexp.Regexp // PromptMatches, compiled by check
+}
+
+// When selects the calls a case serves; every condition given must hold.
+type When struct {
+	PromptContains    string `json:"promptContains,omitempty"`
+	PromptNotContains string `json:"promptNotContains,omitempty"`
+	// PromptMatches is a regular expression (Go syntax); its groups are the
+	// reply context's captures.
+	PromptMatches string `json:"promptMatches,omitempty"`
+	// Label is the agent's label (createAgent({label})).
+	Label string `json:"label,omitempty"`
+	// Call is the 1-based index of the call across every agent object of
+	// the configuration in this run.
+	Call int `json:"call,omitempty"`
+
+	re *regexp.Regexp // PromptMatches, compiled by check
 }
 
 // ToolCall is one simulated tool call.
@@ -112,7 +194,7 @@ func LoadScript(raw json.RawMessage, dir string) (*Script, error) {
 		if raw, err = json.Marshal(doc); err != nil {
 			return nil, agentproto.Errorf(agentproto.CodeConfiguration, "test script %s: %v", path, err)
 		}
-		where = path
+		where = ref.File
 	}
 	var s Script
 	dec := json.NewDecoder(bytes.NewReader(raw))
@@ -123,6 +205,9 @@ func LoadScript(raw json.RawMessage, dir string) (*Script, error) {
 	if err := s.check(); err != nil {
 		return nil, agentproto.Errorf(agentproto.CodeConfiguration, "test script %s: %v", where, err)
 	}
+	if where != "test" {
+		s.origin = where
+	}
 	return &s, nil
 }
 
@@ -132,26 +217,102 @@ func (s *Script) check() error {
 			return fmt.Errorf("initialize[%d].fail %q: must be initialization, authentication or model_unavailable", i, a.Fail)
 		}
 	}
+	if len(s.Turns) > 0 && len(s.Cases) > 0 {
+		return fmt.Errorf("give turns (replayed per agent object) or cases (chosen per call), not both")
+	}
+	if s.Repeat && len(s.Cases) > 0 {
+		return fmt.Errorf("repeat applies to turns; cases serve any number of calls")
+	}
 	for i, t := range s.Turns {
-		if _, ok := turnFailures[t.Fail]; t.Fail != "" && !ok {
-			return fmt.Errorf("turns[%d].fail %q: must be execution, authentication or model_unavailable", i, t.Fail)
+		where := fmt.Sprintf("turns[%d]", i)
+		if err := t.Expect.check(where); err != nil {
+			return err
 		}
-		if t.Reply != nil && len(t.Value) > 0 {
-			return fmt.Errorf("turns[%d]: give reply or value, not both", i)
+		if err := t.Reaction.check(where); err != nil {
+			return err
 		}
-		for _, path := range sortedPaths(t.Files) {
-			if !filepath.IsLocal(path) {
-				return fmt.Errorf("turns[%d].files: %q must be a relative path inside the working directory", i, path)
-			}
+	}
+	names := map[string]int{}
+	for i := range s.Cases {
+		c := &s.Cases[i]
+		where := fmt.Sprintf("cases[%d]", i)
+		if c.Name == "" {
+			c.Name = where
 		}
-		for j, c := range t.ToolCalls {
-			if c.Tool == "" {
-				return fmt.Errorf("turns[%d].toolCalls[%d].tool: required", i, j)
-			}
-			if len(c.Output) > 0 && c.Error != "" {
-				return fmt.Errorf("turns[%d].toolCalls[%d]: give output or error, not both", i, j)
-			}
+		if j, dup := names[c.Name]; dup {
+			return fmt.Errorf("%s: name %q is also the name of cases[%d]", where, c.Name, j)
 		}
+		names[c.Name] = i
+		if err := c.When.check(where); err != nil {
+			return err
+		}
+		if err := c.Expect.check(where); err != nil {
+			return err
+		}
+		if err := c.Reaction.check(where); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (r *Reaction) check(where string) error {
+	if _, ok := turnFailures[r.Fail]; r.Fail != "" && !ok {
+		return fmt.Errorf("%s.fail %q: must be execution, authentication or model_unavailable", where, r.Fail)
+	}
+	replies := 0
+	for _, given := range []bool{r.Reply != nil, len(r.Value) > 0, r.ValueJSON != nil} {
+		if given {
+			replies++
+		}
+	}
+	if replies > 1 {
+		return fmt.Errorf("%s: give reply or value, not both (valueJSON counts as a value)", where)
+	}
+	if r.DelayMs < 0 {
+		return fmt.Errorf("%s.delayMs: must not be negative", where)
+	}
+	for _, path := range sortedPaths(r.Files) {
+		if !filepath.IsLocal(path) {
+			return fmt.Errorf("%s.files: %q must be a relative path inside the working directory", where, path)
+		}
+	}
+	for j, c := range r.ToolCalls {
+		if c.Tool == "" {
+			return fmt.Errorf("%s.toolCalls[%d].tool: required", where, j)
+		}
+		if len(c.Output) > 0 && c.Error != "" {
+			return fmt.Errorf("%s.toolCalls[%d]: give output or error, not both", where, j)
+		}
+	}
+	return nil
+}
+
+func (e *Expect) check(where string) error {
+	if e == nil || e.PromptMatches == "" {
+		return nil
+	}
+	re, err := regexp.Compile(e.PromptMatches)
+	if err != nil {
+		return fmt.Errorf("%s.expect.promptMatches: %v", where, err)
+	}
+	e.re = re
+	return nil
+}
+
+func (w *When) check(where string) error {
+	if w == nil {
+		return nil
+	}
+	if w.Call < 0 {
+		return fmt.Errorf("%s.when.call: calls count from 1", where)
+	}
+	if w.PromptMatches != "" {
+		re, err := regexp.Compile(w.PromptMatches)
+		if err != nil {
+			return fmt.Errorf("%s.when.promptMatches: %v", where, err)
+		}
+		w.re = re
 	}
 	return nil
 }

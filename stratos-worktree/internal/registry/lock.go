@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/gofrs/flock"
+	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/contract/errcode"
 )
 
 // DefaultLockTimeout is the longest an operation waits for a bookkeeping lock.
@@ -42,6 +44,19 @@ func (e *LockTimeoutError) Error() string {
 // one: a programming error the safeguards forbid.
 var ErrLockNesting = errors.New("bookkeeping lock requested while another is held")
 
+// PhaseLock is the phase an operation stopped by SIGINT or SIGTERM while
+// waiting for a bookkeeping lock names (details.phase).
+const PhaseLock = "waiting for the worktree lock"
+
+// interrupted is the error of an operation whose context was cancelled
+// while it waited for name's lock: it held nothing and changed nothing.
+func interrupted(ctx context.Context, name, path string) *clierr.Error {
+	ce := clierr.New(errcode.CodeInterrupted, "interrupted while %s of %q (%s)", PhaseLock, name, path).
+		WithDetails(map[string]any{"phase": PhaseLock, "name": name, "lock": path}).Wrap(ctx.Err())
+	ce.Exit = clierr.ExitInterrupted
+	return ce
+}
+
 // LockPath is the lock file of name.
 func (l *Locks) LockPath(name string) string { return filepath.Join(l.Dir, name+".lock") }
 
@@ -64,7 +79,7 @@ func (l *Locks) With(ctx context.Context, name string, fn func() error) error {
 	if !ok {
 		lk.Close()
 		if ctx.Err() != nil {
-			return ctx.Err()
+			return interrupted(ctx, name, path)
 		}
 		if err == nil || errors.Is(err, context.DeadlineExceeded) {
 			return &LockTimeoutError{Name: name, Path: path, Waited: time.Since(start).Round(time.Millisecond)}

@@ -12,6 +12,10 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/gofrs/flock"
+	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/contract/errcode"
 )
 
 // The test binary doubles as a helper process (selected by environment), so
@@ -173,5 +177,29 @@ func TestLockTimeoutWhileAnotherProcessHoldsIt(t *testing.T) {
 	}
 	if err := l.With(context.Background(), "other", func() error { return nil }); err != nil {
 		t.Fatalf("unrelated lock: %v", err)
+	}
+}
+
+// An operation interrupted (SIGINT/SIGTERM cancel its context) while it
+// waits for a lock another holder has reports interrupted, exit 130, with
+// the phase and the lock, and runs nothing.
+func TestLockWaitInterruptedNamesThePhase(t *testing.T) {
+	dir := t.TempDir()
+	l := &Locks{Dir: dir, Timeout: time.Hour}
+	holder := flock.New(l.LockPath("w"))
+	if ok, err := holder.TryLock(); err != nil || !ok {
+		t.Fatalf("hold the lock: %v %v", ok, err)
+	}
+	defer holder.Unlock()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	ran := false
+	err := l.With(ctx, "w", func() error { ran = true; return nil })
+	ce := clierr.As(err)
+	if ran || ce.Code != errcode.CodeInterrupted || ce.Exit != clierr.ExitInterrupted || ce.Details["phase"] != PhaseLock || ce.Details["lock"] != l.LockPath("w") {
+		t.Fatalf("With = %v %+v (ran %v), want interrupted in phase %q", err, ce, ran, PhaseLock)
+	}
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("the interruption does not wrap the context's error: %v", err)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/contract/errcode"
 	"github.com/stratoscli/stratos/shared/contract/worktreeapi"
 	"github.com/stratoscli/stratos/stratos-worktree/internal/names"
 	"github.com/stratoscli/stratos/stratos-worktree/internal/registry"
@@ -32,11 +33,17 @@ func (m *Manager) Reconcile(ctx context.Context, dir string) (*ReconcileResult, 
 		return nil, err
 	}
 	res := &ReconcileResult{Repository: ws.root, StaleOwnersRemoved: []StaleOwner{}, Worktrees: []Settlement{}, Warnings: []Diagnostic{}}
-	for _, name := range all {
+	for i, name := range all {
 		if ctx.Err() != nil {
-			return nil, ctx.Err()
+			return nil, reconcileInterrupted(ctx, i, len(all))
 		}
 		s := m.reconcileOne(ctx, ws, name)
+		if ctx.Err() != nil {
+			// The signal arrived while this worktree was being settled: its
+			// lock wait or cleanup stopped, which is not a failure to report
+			// as a warning of a successful reconcile.
+			return nil, reconcileInterrupted(ctx, i, len(all))
+		}
 		res.StaleOwnersRemoved = append(res.StaleOwnersRemoved, s.StaleOwners...)
 		res.Warnings = append(res.Warnings, s.Warnings...)
 		res.Worktrees = append(res.Worktrees, *s)
@@ -45,6 +52,21 @@ func (m *Manager) Reconcile(ctx context.Context, dir string) (*ReconcileResult, 
 	res.TrashPruned = pruned
 	res.Warnings = append(res.Warnings, warnings...)
 	return res, nil
+}
+
+// PhaseReconcile is the phase an interrupted reconcile names.
+const PhaseReconcile = "reconciling worktrees"
+
+// reconcileInterrupted is the error of a reconcile stopped by SIGINT or
+// SIGTERM after settling done of total worktrees. The settled ones stay
+// settled; the one in progress keeps its record whenever its cleanup was
+// cut short (a failed status or removal keeps a worktree), so the next
+// reconcile finishes the job.
+func reconcileInterrupted(ctx context.Context, done, total int) *clierr.Error {
+	ce := clierr.New(errcode.CodeInterrupted, "interrupted while %s (%d of %d settled; run reconcile again to finish)", PhaseReconcile, done, total).
+		WithDetails(map[string]any{"phase": PhaseReconcile, "settled": done, "total": total}).Wrap(ctx.Err())
+	ce.Exit = clierr.ExitInterrupted
+	return ce
 }
 
 func (m *Manager) reconcileOne(ctx context.Context, ws *workspace, name string) *Settlement {

@@ -50,6 +50,14 @@ func run(dir string) error {
 		if err := os.WriteFile(filepath.Join(w.Dir, entry), []byte("export default {};\n"), 0o644); err != nil {
 			return err
 		}
+		// The stat cache a build writes beside the record.
+		_, stats, err := freshness.NewScanner(abs).SourcesForRecord(w.Dir)
+		if err != nil {
+			return err
+		}
+		if err := freshness.WriteStatCacheInto(filepath.Join(w.Dir, "dist"), stats); err != nil {
+			return err
+		}
 		rec := &freshness.Record{FormatVersion: freshness.RecordFormat, Name: w.Manifest.Name, Key: w.Key, Parts: w.Parts, Entry: entry}
 		if err := freshness.WriteRecord(w.Dir, rec); err != nil {
 			return err

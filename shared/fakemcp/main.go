@@ -1,0 +1,107 @@
+package fakemcp
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/stratoscli/stratos/shared/atomicfile"
+)
+
+// Main runs the server as a command (stratos-fakemcp in the acceptance
+// tests):
+//
+//	stratos-fakemcp [--legacy] [--name N] [--extra-tools-file F] [--pid-file P] [--require-env V]   # stdio
+//	stratos-fakemcp --http --url-file F [--legacy] [--name N]
+//
+// With --http it listens on a free 127.0.0.1 port and writes its URL to F
+// (atomically, once listening) so a script can wait for it.
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("stratos-fakemcp", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	legacy := fs.Bool("legacy", false, "speak only the initialize-era protocol")
+	name := fs.String("name", "", "implementation name")
+	useHTTP := fs.Bool("http", false, "serve streamable HTTP on 127.0.0.1 instead of stdio")
+	urlFile := fs.String("url-file", "", "with --http: file to write the server URL to")
+	extraFile := fs.String("extra-tools-file", "", "file naming extra echo tools, one a line (absent: none)")
+	pidFile := fs.String("pid-file", "", "file to write the process ID to")
+	requireEnv := fs.String("require-env", "", "exit 1 unless this environment variable is set and not empty (a credential the server needs)")
+	if err := fs.Parse(args[1:]); err != nil {
+		return 2
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if *requireEnv != "" && os.Getenv(*requireEnv) == "" {
+		fmt.Fprintf(stderr, "stratos-fakemcp: %s is not set\n", *requireEnv)
+		return 1
+	}
+	o := Options{Name: *name, Legacy: *legacy}
+	if *extraFile != "" {
+		if data, err := os.ReadFile(*extraFile); err == nil {
+			o.ExtraTools = strings.Fields(string(data))
+		}
+	}
+	if *pidFile != "" {
+		if err := atomicfile.WriteFile(*pidFile, []byte(strconv.Itoa(os.Getpid())+"\n"), atomicfile.Private); err != nil {
+			fmt.Fprintln(stderr, "stratos-fakemcp:", err)
+			return 1
+		}
+	}
+	var err error
+	if *useHTTP {
+		err = serveHTTP(ctx, o, *urlFile)
+	} else {
+		err = NewServer(o).Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(stdin), Writer: nopWriteCloser{stdout}})
+	}
+	if err != nil && !errors.Is(err, context.Canceled) {
+		fmt.Fprintln(stderr, "stratos-fakemcp:", err)
+		return 1
+	}
+	return 0
+}
+
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }
+
+func serveHTTP(ctx context.Context, o Options, urlFile string) error {
+	if urlFile == "" {
+		return errors.New("--http needs --url-file")
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	url := Serve(ctx, ln, o)
+	if err := atomicfile.WriteFile(urlFile, []byte(url+"\n"), atomicfile.Private); err != nil {
+		return err
+	}
+	<-ctx.Done()
+	return nil
+}
+
+// Serve serves the test server as streamable HTTP on ln until ctx ends and
+// returns its URL. The modern protocol needs no HTTP session (stateless
+// handler); a legacy server keeps initialize-era sessions.
+func Serve(ctx context.Context, ln net.Listener, o Options) string {
+	server := NewServer(o)
+	handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, &mcp.StreamableHTTPOptions{Stateless: !o.Legacy})
+	srv := &http.Server{Handler: handler}
+	go func() { _ = srv.Serve(ln) }()
+	go func() {
+		<-ctx.Done()
+		_ = srv.Close()
+	}()
+	return "http://" + ln.Addr().String() + "/mcp"
+}

@@ -1,0 +1,172 @@
+package fakemodel
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+)
+
+// chatReply renders one scripted turn in the Chat Completions shapes.
+type chatReply struct {
+	seq   int
+	model string
+	turn  Turn
+	// usageChunk: the client asked for stream_options.include_usage, so
+	// the stream ends with a chunk carrying usage and no choices.
+	usageChunk bool
+}
+
+// chatChunk is one streamed chunk; delta chunks are paced by ChunkDelay.
+type chatChunk struct {
+	data  map[string]any
+	delta bool
+}
+
+// chatToolCall is a reply block as a function call: tool calls by name and
+// input, Claude-style StructuredOutput as a call of the tool of that name
+// (how OpenCode delivers json_schema output), custom tools with their
+// text as {"input": …}.
+type chatToolCall struct {
+	id, name, arguments string
+}
+
+func (rp chatReply) id() string { return "chatcmpl-fake-" + strconv.Itoa(rp.seq) }
+
+func (rp chatReply) toolCalls() []chatToolCall {
+	var out []chatToolCall
+	for i, b := range rp.turn.Reply {
+		def := fmt.Sprintf("call_fake_%d_%d", rp.seq, i)
+		switch {
+		case b.ToolUse != nil:
+			out = append(out, chatToolCall{orDefault(b.ToolUse.ID, def), b.ToolUse.Name, string(compactObject(b.ToolUse.Input))})
+		case b.StructuredOutput != nil:
+			out = append(out, chatToolCall{def, "StructuredOutput", string(compactObject(b.StructuredOutput))})
+		case b.CustomToolCall != nil:
+			args, _ := json.Marshal(map[string]string{"input": b.CustomToolCall.Input})
+			out = append(out, chatToolCall{orDefault(b.CustomToolCall.ID, def), b.CustomToolCall.Name, string(args)})
+		}
+	}
+	return out
+}
+
+func (rp chatReply) text() string {
+	s := ""
+	for _, b := range rp.turn.Reply {
+		if b.Text != nil {
+			s += *b.Text
+		}
+	}
+	return s
+}
+
+func (rp chatReply) reasoning() string {
+	s := ""
+	for _, b := range rp.turn.Reply {
+		if b.Thinking != nil {
+			s += *b.Thinking
+		}
+	}
+	return s
+}
+
+// finishReason is the script's StopReason in Chat Completions terms, by
+// default tool_calls when the reply calls a tool, else stop.
+func (rp chatReply) finishReason() string {
+	switch rp.turn.StopReason {
+	case "":
+	case "end_turn", "stop_sequence":
+		return "stop"
+	case "tool_use":
+		return "tool_calls"
+	case "max_tokens":
+		return "length"
+	default:
+		return rp.turn.StopReason
+	}
+	if len(rp.toolCalls()) > 0 {
+		return "tool_calls"
+	}
+	return "stop"
+}
+
+func (rp chatReply) usage() map[string]any {
+	u := rp.turn.Usage
+	if u.InputTokens == 0 {
+		u.InputTokens = 100
+	}
+	if u.OutputTokens == 0 {
+		u.OutputTokens = 10
+	}
+	return map[string]any{"prompt_tokens": u.InputTokens, "completion_tokens": u.OutputTokens,
+		"total_tokens":              u.InputTokens + u.OutputTokens,
+		"prompt_tokens_details":     map[string]int{"cached_tokens": u.CacheReadInputTokens},
+		"completion_tokens_details": map[string]int{"reasoning_tokens": u.ReasoningTokens}}
+}
+
+// completion is the non-streaming answer.
+func (rp chatReply) completion() map[string]any {
+	msg := map[string]any{"role": "assistant", "content": nil}
+	if t := rp.text(); t != "" {
+		msg["content"] = t
+	}
+	if r := rp.reasoning(); r != "" {
+		msg["reasoning_content"] = r
+	}
+	if calls := rp.toolCalls(); len(calls) > 0 {
+		var out []any
+		for _, c := range calls {
+			out = append(out, map[string]any{"id": c.id, "type": "function",
+				"function": map[string]any{"name": c.name, "arguments": c.arguments}})
+		}
+		msg["tool_calls"] = out
+	}
+	return map[string]any{"id": rp.id(), "object": "chat.completion", "created": 0, "model": rp.model,
+		"choices": []any{map[string]any{"index": 0, "message": msg, "finish_reason": rp.finishReason()}},
+		"usage":   rp.usage()}
+}
+
+func (rp chatReply) chunk(delta map[string]any, finish any) map[string]any {
+	return map[string]any{"id": rp.id(), "object": "chat.completion.chunk", "created": 0, "model": rp.model,
+		"choices": []any{map[string]any{"index": 0, "delta": delta, "finish_reason": finish}}}
+}
+
+// chunks is the stream: the role, the reasoning (reasoning_content, as
+// DeepSeek and Ollama stream it) and text word by word, each tool call
+// announced with its id and name and its arguments in two halves, the
+// finish reason, then usage when asked for. A mid-stream error follows
+// the role chunk as an {"error": …} chunk, the way OpenAI-compatible
+// servers report a failure after the headers were sent.
+func (rp chatReply) chunks() []chatChunk {
+	out := []chatChunk{{data: rp.chunk(map[string]any{"role": "assistant", "content": ""}, nil)}}
+	if e := rp.turn.Error; e != nil {
+		oe, _ := resolveOpenAIError(*e, rp.model)
+		return append(out, chatChunk{data: map[string]any{"error": oe.body()}})
+	}
+	for _, w := range words(rp.reasoning()) {
+		out = append(out, chatChunk{data: rp.chunk(map[string]any{"reasoning_content": w}, nil), delta: true})
+	}
+	for _, w := range words(rp.text()) {
+		out = append(out, chatChunk{data: rp.chunk(map[string]any{"content": w}, nil), delta: true})
+	}
+	for i, c := range rp.toolCalls() {
+		out = append(out, chatChunk{data: rp.chunk(map[string]any{"tool_calls": []any{map[string]any{"index": i, "id": c.id,
+			"type": "function", "function": map[string]any{"name": c.name, "arguments": ""}}}}, nil)})
+		for _, part := range halves(c.arguments) {
+			out = append(out, chatChunk{data: rp.chunk(map[string]any{"tool_calls": []any{map[string]any{"index": i,
+				"function": map[string]any{"arguments": part}}}}, nil), delta: true})
+		}
+	}
+	out = append(out, chatChunk{data: rp.chunk(map[string]any{}, rp.finishReason())})
+	if rp.usageChunk {
+		out = append(out, chatChunk{data: map[string]any{"id": rp.id(), "object": "chat.completion.chunk", "created": 0,
+			"model": rp.model, "choices": []any{}, "usage": rp.usage()}})
+	}
+	return out
+}
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}

@@ -1,0 +1,219 @@
+// Package mcpclient connects Stratos to one declared MCP server with the
+// official Go SDK: a stdio server started as a child process (its own
+// process group, killed with Stratos) or a streamable HTTP server. The SDK
+// negotiates the protocol: modern servers (2026-07-28) answer
+// server/discover without an initialize handshake; legacy servers get
+// initialize. Build discovery, `stratos mcp tools` and the direct clients of
+// the agent host all connect here.
+package mcpclient
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"maps"
+	"net/http"
+	"os"
+	"os/exec"
+	"sort"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/stratoscli/stratos/shared/mcpdecl"
+	"github.com/stratoscli/stratos/shared/procgroup"
+	"github.com/stratoscli/stratos/shared/version"
+)
+
+// RequestTimeout bounds every request to a server (the runtime contract:
+// five minutes, no automatic retry).
+const RequestTimeout = 5 * time.Minute
+
+// stopGrace is how long a stdio server may take to exit after its stdin
+// closes before its group is killed.
+const stopGrace = 2 * time.Second
+
+// Options configure a connection.
+type Options struct {
+	// Stderr receives a stdio server's standard error (nil: discarded).
+	Stderr io.Writer
+	// Progress receives the server's progress notifications.
+	Progress func(*mcp.ProgressNotificationParams)
+	// HTTPClient carries requests to an HTTP server (nil: a default client);
+	// the declared headers are added to every request.
+	HTTPClient *http.Client
+}
+
+// Client is a ready connection to one server.
+type Client struct {
+	Name    string
+	Session *mcp.ClientSession
+	proc    *procgroup.Process
+	once    sync.Once
+	err     error
+}
+
+// Connect starts or reaches server (already resolved: no ${NAME} left) and
+// completes the protocol's preparation. Whatever it started is stopped
+// again when it fails, so a failed Connect leaves nothing behind.
+func Connect(ctx context.Context, server mcpdecl.Server, opts Options) (*Client, error) {
+	c := &Client{Name: server.Name}
+	var transport mcp.Transport
+	switch server.Transport {
+	case mcpdecl.TransportStdio:
+		t, proc, err := startStdio(server, opts.Stderr)
+		if err != nil {
+			return nil, fmt.Errorf("start MCP server %q (%s): %w", server.Name, server.Command, err)
+		}
+		transport, c.proc = t, proc
+	case mcpdecl.TransportHTTP:
+		transport = &mcp.StreamableClientTransport{Endpoint: server.URL, HTTPClient: withHeaders(opts.HTTPClient, server.Headers)}
+	default:
+		return nil, fmt.Errorf("MCP server %q: unknown transport %q", server.Name, server.Transport)
+	}
+	client := mcp.NewClient(&mcp.Implementation{Name: "stratos", Version: version.Version}, &mcp.ClientOptions{
+		Capabilities: &mcp.ClientCapabilities{},
+		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
+			if opts.Progress != nil {
+				opts.Progress(req.Params)
+			}
+		},
+	})
+	connectCtx, cancel := context.WithTimeout(ctx, RequestTimeout)
+	defer cancel()
+	session, err := client.Connect(connectCtx, transport, nil)
+	if err != nil {
+		c.stopProcess()
+		return nil, fmt.Errorf("connect to MCP server %q: %w", server.Name, err)
+	}
+	c.Session = session
+	return c, nil
+}
+
+// ProtocolVersion is the negotiated protocol version.
+func (c *Client) ProtocolVersion() string {
+	if r := c.Session.InitializeResult(); r != nil {
+		return r.ProtocolVersion
+	}
+	return ""
+}
+
+// Tools lists every tool the server offers, sorted by name.
+func (c *Client) Tools(ctx context.Context) ([]*mcp.Tool, error) {
+	ctx, cancel := context.WithTimeout(ctx, RequestTimeout)
+	defer cancel()
+	var out []*mcp.Tool
+	for t, err := range c.Session.Tools(ctx, nil) {
+		if err != nil {
+			return nil, fmt.Errorf("list the tools of MCP server %q: %w", c.Name, err)
+		}
+		out = append(out, t)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out, nil
+}
+
+// Close ends the session and stops a stdio server. It is safe to call more
+// than once and from several goroutines.
+func (c *Client) Close() error {
+	c.once.Do(func() {
+		if c.Session != nil {
+			c.err = c.Session.Close()
+		}
+		c.stopProcess()
+	})
+	return c.err
+}
+
+func (c *Client) stopProcess() {
+	if c.proc == nil {
+		return
+	}
+	exited := make(chan struct{})
+	go func() {
+		_ = c.proc.Wait()
+		close(exited)
+	}()
+	select {
+	case <-exited:
+	case <-time.After(stopGrace):
+		_ = c.proc.Signal(syscall.SIGKILL)
+		<-exited
+	}
+}
+
+// startStdio starts the server in its own process group with pipes the
+// SDK's IOTransport reads and writes. Closing the transport closes the
+// server's stdin, which is a stdio server's cue to exit.
+func startStdio(server mcpdecl.Server, stderr io.Writer) (mcp.Transport, *procgroup.Process, error) {
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		return nil, nil, err
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		inR.Close()
+		inW.Close()
+		return nil, nil, err
+	}
+	cmd := exec.Command(server.Command, server.Args...)
+	cmd.Dir = server.Cwd
+	cmd.Env = os.Environ()
+	for _, k := range sortedKeys(server.Env) {
+		cmd.Env = append(cmd.Env, k+"="+server.Env[k])
+	}
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, stderr
+	if stderr == nil {
+		cmd.Stderr = io.Discard
+	}
+	proc, err := procgroup.Start(cmd, procgroup.Options{DeathSignal: syscall.SIGKILL})
+	inR.Close()
+	outW.Close()
+	if err != nil {
+		inW.Close()
+		outR.Close()
+		return nil, nil, err
+	}
+	return &mcp.IOTransport{Reader: outR, Writer: inW}, proc, nil
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// withHeaders returns a client that adds headers to every request.
+func withHeaders(base *http.Client, headers map[string]string) *http.Client {
+	if base == nil {
+		base = &http.Client{}
+	}
+	if len(headers) == 0 {
+		return base
+	}
+	c := *base
+	next := c.Transport
+	if next == nil {
+		next = http.DefaultTransport
+	}
+	c.Transport = headerTransport{next: next, headers: maps.Clone(headers)}
+	return &c
+}
+
+type headerTransport struct {
+	next    http.RoundTripper
+	headers map[string]string
+}
+
+func (t headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	req = req.Clone(req.Context())
+	for k, v := range t.headers {
+		req.Header.Set(k, v)
+	}
+	return t.next.RoundTrip(req)
+}

@@ -1,0 +1,330 @@
+// Package mcpdecl reads the MCP servers a workflow declares in its
+// workflow.yaml (mcp.servers.<name>): a stdio server (command, args, env,
+// cwd) or a streamable HTTP server (url, headers, oauth).
+//
+// Declarations are validated without touching the environment: secrets do
+// not belong in workflow.yaml, so values may reference environment
+// variables as ${NAME}, and Resolve substitutes them when a server is about
+// to be used (build discovery, direct clients, agent configuration). Every
+// problem names the field path (mcp.servers.github.url) so the author can
+// find it.
+package mcpdecl
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// Transports a server can be declared with.
+const (
+	TransportStdio = "stdio"
+	TransportHTTP  = "http"
+)
+
+var namePattern = regexp.MustCompile(`^[a-z][a-z0-9_-]{0,63}$`)
+
+// Server is one declared MCP server, as written (references unresolved).
+type Server struct {
+	Name      string `json:"name"`
+	Transport string `json:"transport"`
+	// Command, Args, Env and Cwd start a stdio server; a relative Cwd is
+	// relative to the workflow directory.
+	Command string            `json:"command,omitempty"`
+	Args    []string          `json:"args,omitempty"`
+	Env     map[string]string `json:"env,omitempty"`
+	Cwd     string            `json:"cwd,omitempty"`
+	// URL, Headers and OAuth reach a streamable HTTP server.
+	URL     string            `json:"url,omitempty"`
+	Headers map[string]string `json:"headers,omitempty"`
+	OAuth   *OAuth            `json:"oauth,omitempty"`
+}
+
+// OAuth says a server authenticates with OAuth (authorization code + PKCE).
+type OAuth struct {
+	// Scopes are requested at login; empty asks for the server's default.
+	Scopes []string `json:"scopes,omitempty"`
+	// ClientID is a pre-registered client; empty uses dynamic registration.
+	ClientID string `json:"clientId,omitempty"`
+}
+
+// Problem is one invalid field of the mcp section.
+type Problem struct {
+	Field   string `json:"field"`
+	Message string `json:"message"`
+}
+
+func (p Problem) String() string { return p.Field + ": " + p.Message }
+
+// Servers holds a workflow's declared servers by name.
+type Servers map[string]Server
+
+// Names returns the declared names, sorted.
+func (s Servers) Names() []string {
+	names := make([]string, 0, len(s))
+	for n := range s {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Parse validates a workflow.yaml mcp section as the manifest package
+// decoded it (nil when absent). Valid servers are returned even when others
+// have problems.
+func Parse(section any) (Servers, []Problem) {
+	out := Servers{}
+	if section == nil {
+		return out, nil
+	}
+	p := parser{}
+	m, ok := section.(map[string]any)
+	if !ok {
+		p.add("mcp", "must be a mapping with a servers map")
+		return out, p.problems
+	}
+	for _, key := range sortedKeys(m) {
+		if key != "servers" {
+			p.add("mcp."+key, "unknown field (known: servers)")
+		}
+	}
+	raw, present := m["servers"]
+	if !present || raw == nil {
+		return out, p.problems
+	}
+	servers, ok := raw.(map[string]any)
+	if !ok {
+		p.add("mcp.servers", "must be a mapping of server names to servers")
+		return out, p.problems
+	}
+	for _, name := range sortedKeys(servers) {
+		if s, ok := p.server(name, servers[name]); ok {
+			out[name] = s
+		}
+	}
+	return out, p.problems
+}
+
+type parser struct{ problems []Problem }
+
+func (p *parser) add(field, format string, args ...any) {
+	p.problems = append(p.problems, Problem{Field: field, Message: fmt.Sprintf(format, args...)})
+}
+
+var fieldsByTransport = map[string]map[string]bool{
+	TransportStdio: {"type": true, "command": true, "args": true, "env": true, "cwd": true},
+	TransportHTTP:  {"type": true, "url": true, "headers": true, "oauth": true},
+}
+
+func (p *parser) server(name string, v any) (Server, bool) {
+	path := "mcp.servers." + name
+	before := len(p.problems)
+	if !namePattern.MatchString(name) {
+		p.add(path, "server name %q must match ^[a-z][a-z0-9_-]{0,63}$ (it names generated/mcp/%s.ts)", name, name)
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		p.add(path, "must be a mapping with a command (stdio) or a url (streamable HTTP)")
+		return Server{}, false
+	}
+	s := Server{Name: name, Transport: p.transport(path, m)}
+	if s.Transport == "" {
+		return Server{}, false
+	}
+	known := fieldsByTransport[s.Transport]
+	for _, key := range sortedKeys(m) {
+		if !known[key] {
+			p.add(path+"."+key, "not a field of a %s server (known: %s)", s.Transport, strings.Join(sortedKeys(known), ", "))
+		}
+	}
+	s.Command = p.str(path+".command", m["command"])
+	s.Args = p.strs(path+".args", m["args"])
+	s.Env = p.strMap(path+".env", m["env"])
+	s.Cwd = p.str(path+".cwd", m["cwd"])
+	s.URL = p.str(path+".url", m["url"])
+	s.Headers = p.strMap(path+".headers", m["headers"])
+	s.OAuth = p.oauth(path+".oauth", m["oauth"])
+	if s.Transport == TransportHTTP {
+		p.checkURL(path+".url", s.URL)
+	}
+	p.checkSecrets(path, s)
+	p.checkReferences(path, s)
+	return s, len(p.problems) == before
+}
+
+// transport decides the server's transport from type, command and url.
+func (p *parser) transport(path string, m map[string]any) string {
+	_, hasCommand := m["command"]
+	_, hasURL := m["url"]
+	typ, _ := m["type"].(string)
+	switch {
+	case m["type"] != nil && typ != TransportStdio && typ != TransportHTTP:
+		p.add(path+".type", "must be %q or %q (streamable HTTP), not %v", TransportStdio, TransportHTTP, m["type"])
+	case hasCommand && hasURL:
+		p.add(path, "has both command (stdio) and url (streamable HTTP); keep one")
+	case typ == TransportStdio || (typ == "" && hasCommand):
+		if !hasCommand {
+			p.add(path+".command", "is required for a stdio server")
+			return ""
+		}
+		return TransportStdio
+	case typ == TransportHTTP || (typ == "" && hasURL):
+		if !hasURL {
+			p.add(path+".url", "is required for a streamable HTTP server")
+			return ""
+		}
+		return TransportHTTP
+	default:
+		p.add(path, "needs a command (stdio) or a url (streamable HTTP)")
+	}
+	return ""
+}
+
+func (p *parser) str(field string, v any) string {
+	if v == nil {
+		return ""
+	}
+	s, ok := v.(string)
+	if !ok {
+		p.add(field, "must be a string")
+		return ""
+	}
+	if strings.TrimSpace(s) == "" {
+		p.add(field, "must not be blank")
+	}
+	return s
+}
+
+func (p *parser) strs(field string, v any) []string {
+	if v == nil {
+		return nil
+	}
+	list, ok := v.([]any)
+	if !ok {
+		p.add(field, "must be a list of strings")
+		return nil
+	}
+	out := make([]string, 0, len(list))
+	for i, item := range list {
+		s, ok := item.(string)
+		if !ok {
+			p.add(fmt.Sprintf("%s[%d]", field, i), "must be a string")
+			continue
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func (p *parser) strMap(field string, v any) map[string]string {
+	if v == nil {
+		return nil
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		p.add(field, "must be a mapping of names to strings")
+		return nil
+	}
+	out := make(map[string]string, len(m))
+	for _, k := range sortedKeys(m) {
+		s, ok := m[k].(string)
+		if !ok {
+			p.add(field+"."+k, "must be a string (quote numbers and booleans)")
+			continue
+		}
+		out[k] = s
+	}
+	return out
+}
+
+func (p *parser) oauth(field string, v any) *OAuth {
+	switch v := v.(type) {
+	case nil:
+		return nil
+	case bool:
+		if !v {
+			return nil
+		}
+		return &OAuth{}
+	case map[string]any:
+		for _, k := range sortedKeys(v) {
+			if k != "scopes" && k != "clientId" {
+				p.add(field+"."+k, "unknown field (known: clientId, scopes)")
+			}
+		}
+		return &OAuth{Scopes: p.strs(field+".scopes", v["scopes"]), ClientID: p.str(field+".clientId", v["clientId"])}
+	}
+	p.add(field, "must be true or a mapping with scopes and clientId")
+	return nil
+}
+
+func (p *parser) checkURL(field, raw string) {
+	if raw == "" || strings.Contains(raw, "${") {
+		return
+	}
+	if !strings.HasPrefix(raw, "http://") && !strings.HasPrefix(raw, "https://") {
+		p.add(field, "%q must be an http:// or https:// URL", raw)
+	}
+}
+
+// secretName matches env and header names whose values are credentials.
+var secretName = regexp.MustCompile(`(?i)(token|secret|password|passwd|api[-_]?key|authorization|credential)`)
+
+// checkSecrets rejects literal credentials: workflow.yaml is committed, so
+// a credential-named value must come from the environment.
+func (p *parser) checkSecrets(path string, s Server) {
+	for _, group := range []struct {
+		field  string
+		values map[string]string
+	}{{"env", s.Env}, {"headers", s.Headers}} {
+		for _, k := range sortedKeys(group.values) {
+			if secretName.MatchString(k) && !strings.Contains(group.values[k], "${") {
+				p.add(path+"."+group.field+"."+k, "looks like a credential written into workflow.yaml; reference an environment variable instead (%s: \"${%s}\")", k, envName(k))
+			}
+		}
+	}
+}
+
+// checkReferences reports malformed ${...} references now rather than at
+// run time.
+func (p *parser) checkReferences(path string, s Server) {
+	each(path, s, func(field, value string) {
+		if err := checkSyntax(value); err != "" {
+			p.add(field, "%s", err)
+		}
+	})
+}
+
+// each calls f with every field of s that may hold ${NAME} references.
+func each(path string, s Server, f func(field, value string)) {
+	f(path+".command", s.Command)
+	for i, a := range s.Args {
+		f(fmt.Sprintf("%s.args[%d]", path, i), a)
+	}
+	for _, k := range sortedKeys(s.Env) {
+		f(path+".env."+k, s.Env[k])
+	}
+	f(path+".cwd", s.Cwd)
+	f(path+".url", s.URL)
+	for _, k := range sortedKeys(s.Headers) {
+		f(path+".headers."+k, s.Headers[k])
+	}
+}
+
+func envName(key string) string {
+	up := strings.ToUpper(regexp.MustCompile(`[^A-Za-z0-9]+`).ReplaceAllString(key, "_"))
+	if up == "AUTHORIZATION" {
+		return "API_TOKEN"
+	}
+	return up
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

@@ -1,0 +1,117 @@
+package mcpdecl
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"gopkg.in/yaml.v3"
+)
+
+func parseYAML(t *testing.T, src string) (Servers, []Problem) {
+	t.Helper()
+	var section any
+	if err := yaml.Unmarshal([]byte(src), &section); err != nil {
+		t.Fatal(err)
+	}
+	return Parse(section)
+}
+
+func TestParseValidServers(t *testing.T) {
+	servers, problems := parseYAML(t, `
+servers:
+  files:
+    command: node
+    args: [server.js, --root, "${HOME}"]
+    env: {LOG_LEVEL: debug, GITHUB_TOKEN: "${GITHUB_TOKEN}"}
+    cwd: tools
+  github:
+    url: https://api.example.test/mcp
+    headers: {Authorization: "Bearer ${GITHUB_TOKEN}"}
+    oauth: {scopes: [repo]}
+  typed:
+    type: http
+    url: http://127.0.0.1:9/mcp
+`)
+	if len(problems) > 0 {
+		t.Fatalf("problems: %v", problems)
+	}
+	if got := strings.Join(servers.Names(), ","); got != "files,github,typed" {
+		t.Fatalf("names = %s", got)
+	}
+	if s := servers["files"]; s.Transport != TransportStdio || s.Cwd != "tools" || len(s.Args) != 3 {
+		t.Fatalf("files = %+v", s)
+	}
+	if s := servers["github"]; s.Transport != TransportHTTP || s.OAuth == nil || s.OAuth.Scopes[0] != "repo" {
+		t.Fatalf("github = %+v", s)
+	}
+}
+
+func TestParseProblemsNameFieldPaths(t *testing.T) {
+	cases := []struct{ yaml, field, message string }{
+		{`servers: {a: {}}`, "mcp.servers.a", "needs a command (stdio) or a url"},
+		{`servers: {a: {command: x, url: http://h}}`, "mcp.servers.a", "both command"},
+		{`servers: {a: {type: sse, url: http://h}}`, "mcp.servers.a.type", `must be "stdio" or "http"`},
+		{`servers: {a: {command: x, url2: y}}`, "mcp.servers.a.url2", "not a field of a stdio server"},
+		{`servers: {a: {command: x, headers: {}}}`, "mcp.servers.a.headers", "not a field of a stdio server"},
+		{`servers: {a: {command: x, args: [1]}}`, "mcp.servers.a.args[0]", "must be a string"},
+		{`servers: {a: {command: x, env: {N: 1}}}`, "mcp.servers.a.env.N", "must be a string"},
+		{`servers: {a: {url: ftp://h}}`, "mcp.servers.a.url", "http:// or https://"},
+		{`servers: {a: {url: "http://h", headers: {Authorization: "Bearer abc"}}}`, "mcp.servers.a.headers.Authorization", "reference an environment variable"},
+		{`servers: {a: {command: x, env: {API_KEY: abc}}}`, "mcp.servers.a.env.API_KEY", "credential"},
+		{`servers: {a: {command: "${X"}}`, "mcp.servers.a.command", "malformed environment reference"},
+		{`servers: {Bad: {command: x}}`, "mcp.servers.Bad", "must match"},
+		{`servers: {a: {url: "http://h", oauth: {scope: x}}}`, "mcp.servers.a.oauth.scope", "unknown field"},
+		{`other: 1`, "mcp.other", "unknown field"},
+		{`servers: [a]`, "mcp.servers", "must be a mapping"},
+	}
+	for _, c := range cases {
+		_, problems := parseYAML(t, c.yaml)
+		found := false
+		for _, p := range problems {
+			if p.Field == c.field && strings.Contains(p.Message, c.message) {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("%s: want %s: …%s…, got %v", c.yaml, c.field, c.message, problems)
+		}
+	}
+}
+
+func TestResolveSubstitutesAndNamesMissingVariable(t *testing.T) {
+	servers, problems := parseYAML(t, `
+servers:
+  gh:
+    url: "https://${HOST}/mcp"
+    headers: {Authorization: "Bearer ${GITHUB_TOKEN}", X-Cost: "$$5"}
+  local:
+    command: "${BIN}"
+    cwd: sub
+`)
+	if len(problems) > 0 {
+		t.Fatal(problems)
+	}
+	env := map[string]string{"HOST": "example.test", "GITHUB_TOKEN": "t0k"}
+	lookup := func(n string) (string, bool) { v, ok := env[n]; return v, ok }
+	gh, err := servers["gh"].Resolve("/w", lookup)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if gh.URL != "https://example.test/mcp" || gh.Headers["Authorization"] != "Bearer t0k" || gh.Headers["X-Cost"] != "$5" {
+		t.Fatalf("resolved = %+v", gh)
+	}
+	if servers["gh"].Headers["Authorization"] != "Bearer ${GITHUB_TOKEN}" {
+		t.Fatal("Resolve changed the declaration")
+	}
+	_, err = servers["local"].Resolve("/w", lookup)
+	var missing *MissingVariableError
+	if !errors.As(err, &missing) || missing.Variable != "BIN" || missing.Field != "mcp.servers.local.command" {
+		t.Fatalf("err = %v", err)
+	}
+	env["BIN"] = "srv"
+	local, err := servers["local"].Resolve("/w", lookup)
+	if err != nil || local.Cwd != "/w/sub" {
+		t.Fatalf("local = %+v, %v", local, err)
+	}
+}

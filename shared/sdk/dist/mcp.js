@@ -1,0 +1,161 @@
+// Direct MCP clients: what the wrappers Stratos generates for a workflow's
+// MCP servers (generated/mcp/<server>.ts) call. The connection lives in the
+// agent host (the Go MCP SDK), reached through the host protocol; this side
+// owns the client's lifetime: it belongs to the calling execution and is
+// closed with it, even when the execution fails.
+import { getContext } from "./context.js";
+import { agentHostFor, HostError } from "./agent-host.js";
+import { Methods } from "./agent-protocol.js";
+import { StratosError } from "./errors.js";
+/** The base class of direct MCP client errors; `server` is the mcp.servers key. */
+export class McpError extends StratosError {
+    server;
+    constructor(code, server, message, options) {
+        super(code, message, { cause: options?.cause, details: { server, ...options?.details } });
+        this.name = "McpError";
+        this.server = server;
+    }
+}
+/** A tool answered isError: true (code mcp_tool_error); its content is kept. */
+export class McpToolError extends McpError {
+    tool;
+    content;
+    constructor(server, tool, content) {
+        const text = contentText(content);
+        super("mcp_tool_error", server, `MCP server "${server}", tool "${tool}" failed: ${text || "(no message)"}`, { details: { tool, content } });
+        this.name = "McpToolError";
+        this.tool = tool;
+        this.content = Object.freeze(content);
+    }
+}
+function mcpErrorClass(name, code) {
+    const cls = class extends McpError {
+        constructor(server, message, options) {
+            super(code, server, message, options);
+            this.name = name;
+        }
+    };
+    Object.defineProperty(cls, "name", { value: name });
+    return cls;
+}
+/** The server is not declared or invalid, or a ${NAME} it references is unset (code mcp_configuration). */
+export const McpConfigurationError = mcpErrorClass("McpConfigurationError", "mcp_configuration");
+/** The server could not be started or reached, or the connection broke (code mcp_connection). */
+export const McpConnectionError = mcpErrorClass("McpConnectionError", "mcp_connection");
+/** A request took longer than five minutes; it is not retried (code mcp_timeout). */
+export const McpTimeoutError = mcpErrorClass("McpTimeoutError", "mcp_timeout");
+/** The server rejected the request: unknown tool, invalid arguments, ... (code mcp_protocol). */
+export const McpProtocolError = mcpErrorClass("McpProtocolError", "mcp_protocol");
+let nextClient = 0;
+/**
+ * Connects to a server the workflow declares and resolves once it is ready.
+ * For generated wrappers only ("@stratoscli/stratos/generated"). @internal
+ */
+export async function connectMcpServer(ref) {
+    const ctx = getContext(`MCP server "${ref.server}"`);
+    const entry = ctx.host.workflows[ref.workflow];
+    if (entry === undefined) {
+        throw new McpConfigurationError(ref.server, `MCP server "${ref.server}": workflow "${ref.workflow}" is not in the runtime's workflow table`);
+    }
+    if (ctx.workflow !== ref.workflow) {
+        throw new McpConfigurationError(ref.server, `MCP server "${ref.server}" belongs to workflow "${ref.workflow}"; workflow "${ctx.workflow}" cannot use its wrapper`);
+    }
+    const client = new DirectClient(ctx, agentHostFor(ctx), ref.server, `mcp-${process.pid}-${++nextClient}`);
+    // Registered before connecting: a connection that is still being made
+    // when the execution ends is closed as well.
+    ctx.register(client, `connecting to MCP server "${ref.server}"`);
+    try {
+        await client.connect(entry.dir);
+    }
+    catch (err) {
+        await client.close();
+        throw err;
+    }
+    return client;
+}
+class DirectClient {
+    #ctx;
+    #host;
+    #server;
+    #id;
+    #connecting;
+    #closing;
+    constructor(ctx, host, server, id) {
+        this.#ctx = ctx;
+        this.#host = host;
+        this.#server = server;
+        this.#id = id;
+    }
+    async connect(workflowDir) {
+        this.#connecting = this.#request(Methods.mcpConnect, {
+            clientId: this.#id,
+            executionId: this.#ctx.executionId,
+            workflow: { name: this.#ctx.workflow, dir: workflowDir },
+            server: this.#server,
+        });
+        await this.#connecting;
+    }
+    async callTool(tool, input, structured) {
+        if (this.#closing !== undefined) {
+            throw new McpConnectionError(this.#server, `MCP server "${this.#server}": the client is closed`);
+        }
+        this.#ctx.assertAccepting(`calling MCP tool "${tool}"`);
+        const result = (await this.#request(Methods.mcpCall, { clientId: this.#id, tool, arguments: input ?? {} }));
+        const content = (result.content ?? []);
+        if (result.isError) {
+            throw new McpToolError(this.#server, tool, content);
+        }
+        if (structured) {
+            return result.structuredContent;
+        }
+        return {
+            content,
+            text: contentText(content),
+            ...(result.structuredContent === undefined ? {} : { structuredContent: result.structuredContent }),
+        };
+    }
+    close() {
+        this.#closing ??= (async () => {
+            this.#ctx.unregister(this);
+            // Wait for a connect under way so the host has the client to close.
+            await this.#connecting?.catch(() => { });
+            await this.#host.call(Methods.mcpClose, { clientId: this.#id }).catch(() => { });
+        })();
+        return this.#closing;
+    }
+    async #request(method, params) {
+        try {
+            await this.#host.ready;
+            return await this.#host.call(method, params);
+        }
+        catch (err) {
+            throw toMcpError(this.#server, err);
+        }
+    }
+}
+function toMcpError(server, err) {
+    if (err instanceof HostError) {
+        const code = err.data?.code;
+        const options = { cause: err, details: err.data?.details ?? {} };
+        switch (code) {
+            case "mcp_configuration":
+                return new McpConfigurationError(server, err.message, options);
+            case "mcp_timeout":
+                return new McpTimeoutError(server, err.message, options);
+            case "mcp_protocol":
+                return new McpProtocolError(server, err.message, options);
+            default:
+                return new McpConnectionError(server, err.message, options);
+        }
+    }
+    if (err instanceof StratosError) {
+        return err;
+    }
+    return new McpConnectionError(server, `MCP server "${server}": ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+}
+function contentText(content) {
+    return content
+        .filter((c) => c.type === "text" && typeof c.text === "string")
+        .map((c) => c.text)
+        .join("\n");
+}

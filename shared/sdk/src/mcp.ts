@@ -1,0 +1,199 @@
+// Direct MCP clients: what the wrappers Stratos generates for a workflow's
+// MCP servers (generated/mcp/<server>.ts) call. The connection lives in the
+// agent host (the Go MCP SDK), reached through the host protocol; this side
+// owns the client's lifetime: it belongs to the calling execution and is
+// closed with it, even when the execution fails.
+import { getContext, type ExecutionContext, type OwnedResource } from "./context.js";
+import { agentHostFor, HostError, type AgentHost } from "./agent-host.js";
+import { Methods, type MCPCallResult, type MCPConnectResult } from "./agent-protocol.js";
+import { StratosError } from "./errors.js";
+
+/** The codes of direct MCP client errors: one per class below. */
+export type McpErrorCode = "mcp_tool_error" | "mcp_configuration" | "mcp_connection" | "mcp_timeout" | "mcp_protocol";
+
+/** The base class of direct MCP client errors; `server` is the mcp.servers key. */
+export class McpError<C extends McpErrorCode = McpErrorCode> extends StratosError<C> {
+  readonly server: string;
+  constructor(code: C, server: string, message: string, options?: { cause?: unknown; details?: Record<string, unknown> }) {
+    super(code, message, { cause: options?.cause, details: { server, ...options?.details } });
+    this.name = "McpError";
+    this.server = server;
+  }
+}
+
+/** A tool answered isError: true (code mcp_tool_error); its content is kept. */
+export class McpToolError extends McpError<"mcp_tool_error"> {
+  readonly tool: string;
+  readonly content: readonly McpContent[];
+  constructor(server: string, tool: string, content: McpContent[]) {
+    const text = contentText(content);
+    super("mcp_tool_error", server, `MCP server "${server}", tool "${tool}" failed: ${text || "(no message)"}`, { details: { tool, content } });
+    this.name = "McpToolError";
+    this.tool = tool;
+    this.content = Object.freeze(content);
+  }
+}
+
+function mcpErrorClass<C extends Exclude<McpErrorCode, "mcp_tool_error">>(name: string, code: C) {
+  const cls = class extends McpError<C> {
+    constructor(server: string, message: string, options?: { cause?: unknown; details?: Record<string, unknown> }) {
+      super(code, server, message, options);
+      this.name = name;
+    }
+  };
+  Object.defineProperty(cls, "name", { value: name });
+  return cls;
+}
+
+/** The server is not declared or invalid, or a ${NAME} it references is unset (code mcp_configuration). */
+export const McpConfigurationError = mcpErrorClass("McpConfigurationError", "mcp_configuration");
+export type McpConfigurationError = InstanceType<typeof McpConfigurationError>;
+/** The server could not be started or reached, or the connection broke (code mcp_connection). */
+export const McpConnectionError = mcpErrorClass("McpConnectionError", "mcp_connection");
+export type McpConnectionError = InstanceType<typeof McpConnectionError>;
+/** A request took longer than five minutes; it is not retried (code mcp_timeout). */
+export const McpTimeoutError = mcpErrorClass("McpTimeoutError", "mcp_timeout");
+export type McpTimeoutError = InstanceType<typeof McpTimeoutError>;
+/** The server rejected the request: unknown tool, invalid arguments, ... (code mcp_protocol). */
+export const McpProtocolError = mcpErrorClass("McpProtocolError", "mcp_protocol");
+export type McpProtocolError = InstanceType<typeof McpProtocolError>;
+
+/** One content block of a tool result (text, image, resource, ...), as the server sent it. */
+export type McpContent = { type: string; text?: string } & Record<string, unknown>;
+
+/** The result of a tool without an output schema. */
+export interface McpToolResult {
+  /** The content blocks. */
+  content: McpContent[];
+  /** The text blocks joined by newlines ("" when there are none). */
+  text: string;
+  /** Structured content, when the server sent some. */
+  structuredContent?: unknown;
+}
+
+/** A ready direct client. @internal */
+export interface McpClient {
+  callTool(tool: string, input: unknown, structured: boolean): Promise<unknown>;
+  close(): Promise<void>;
+}
+
+let nextClient = 0;
+
+/**
+ * Connects to a server the workflow declares and resolves once it is ready.
+ * For generated wrappers only ("@stratoscli/stratos/generated"). @internal
+ */
+export async function connectMcpServer(ref: { workflow: string; server: string }): Promise<McpClient> {
+  const ctx = getContext(`MCP server "${ref.server}"`);
+  const entry = ctx.host.workflows[ref.workflow];
+  if (entry === undefined) {
+    throw new McpConfigurationError(ref.server, `MCP server "${ref.server}": workflow "${ref.workflow}" is not in the runtime's workflow table`);
+  }
+  if (ctx.workflow !== ref.workflow) {
+    throw new McpConfigurationError(ref.server, `MCP server "${ref.server}" belongs to workflow "${ref.workflow}"; workflow "${ctx.workflow}" cannot use its wrapper`);
+  }
+  const client = new DirectClient(ctx, agentHostFor(ctx), ref.server, `mcp-${process.pid}-${++nextClient}`);
+  // Registered before connecting: a connection that is still being made
+  // when the execution ends is closed as well.
+  ctx.register(client, `connecting to MCP server "${ref.server}"`);
+  try {
+    await client.connect(entry.dir);
+  } catch (err) {
+    await client.close();
+    throw err;
+  }
+  return client;
+}
+
+class DirectClient implements McpClient, OwnedResource {
+  readonly #ctx: ExecutionContext;
+  readonly #host: AgentHost;
+  readonly #server: string;
+  readonly #id: string;
+  #connecting: Promise<unknown> | undefined;
+  #closing: Promise<void> | undefined;
+
+  constructor(ctx: ExecutionContext, host: AgentHost, server: string, id: string) {
+    this.#ctx = ctx;
+    this.#host = host;
+    this.#server = server;
+    this.#id = id;
+  }
+
+  async connect(workflowDir: string): Promise<void> {
+    this.#connecting = this.#request(Methods.mcpConnect, {
+      clientId: this.#id,
+      executionId: this.#ctx.executionId,
+      workflow: { name: this.#ctx.workflow, dir: workflowDir },
+      server: this.#server,
+    }) as Promise<MCPConnectResult>;
+    await this.#connecting;
+  }
+
+  async callTool(tool: string, input: unknown, structured: boolean): Promise<unknown> {
+    if (this.#closing !== undefined) {
+      throw new McpConnectionError(this.#server, `MCP server "${this.#server}": the client is closed`);
+    }
+    this.#ctx.assertAccepting(`calling MCP tool "${tool}"`);
+    const result = (await this.#request(Methods.mcpCall, { clientId: this.#id, tool, arguments: input ?? {} })) as MCPCallResult;
+    const content = (result.content ?? []) as McpContent[];
+    if (result.isError) {
+      throw new McpToolError(this.#server, tool, content);
+    }
+    if (structured) {
+      return result.structuredContent;
+    }
+    return {
+      content,
+      text: contentText(content),
+      ...(result.structuredContent === undefined ? {} : { structuredContent: result.structuredContent }),
+    } satisfies McpToolResult;
+  }
+
+  close(): Promise<void> {
+    this.#closing ??= (async () => {
+      this.#ctx.unregister(this);
+      // Wait for a connect under way so the host has the client to close.
+      await this.#connecting?.catch(() => {});
+      await this.#host.call(Methods.mcpClose, { clientId: this.#id }).catch(() => {});
+    })();
+    return this.#closing;
+  }
+
+  async #request(method: string, params: unknown): Promise<unknown> {
+    try {
+      await this.#host.ready;
+      return await this.#host.call(method, params);
+    } catch (err) {
+      throw toMcpError(this.#server, err);
+    }
+  }
+}
+
+function toMcpError(server: string, err: unknown): Error {
+  if (err instanceof HostError) {
+    const code = err.data?.code;
+    const options = { cause: err, details: err.data?.details ?? {} };
+    switch (code) {
+      case "mcp_configuration":
+        return new McpConfigurationError(server, err.message, options);
+      case "mcp_timeout":
+        return new McpTimeoutError(server, err.message, options);
+      case "mcp_protocol":
+        return new McpProtocolError(server, err.message, options);
+      default:
+        return new McpConnectionError(server, err.message, options);
+    }
+  }
+  if (err instanceof StratosError) {
+    return err;
+  }
+  return new McpConnectionError(server, `MCP server "${server}": ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+}
+
+function contentText(content: McpContent[]): string {
+  return content
+    .filter((c) => c.type === "text" && typeof c.text === "string")
+    .map((c) => c.text)
+    .join("\n");
+}

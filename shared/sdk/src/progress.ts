@@ -1,0 +1,38 @@
+// Progress from workflow code: log(message) and phase(name) say what a
+// workflow is doing, so that people watching a run (its stderr in the
+// foreground, `stratos runs logs --follow` for any run) see more than agent
+// events. Both work anywhere inside a workflow execution, children
+// included: each line names the invocation it came from.
+import { getContext } from "./context.js";
+
+/** The event types progress is recorded as in the run's events.jsonl. */
+export type ProgressType = "workflow.log" | "workflow.phase";
+
+/** One progress line, as the runtime records it. @internal */
+export interface ProgressEvent {
+  type: ProgressType;
+  /** The invocation that reported it (a child's own execution ID in a child). */
+  executionId: string;
+  workflow: string;
+  details: { message: string } | { phase: string };
+}
+
+/**
+ * Records a progress message of the current workflow execution: in the
+ * run's events (type `workflow.log`) and, in a foreground run, on stderr.
+ * Throws NoExecutionContextError outside a workflow execution.
+ */
+export function log(message: string): void {
+  const ctx = getContext("log()");
+  ctx.host.progress?.({ type: "workflow.log", executionId: ctx.executionId, workflow: ctx.workflow, details: { message: String(message) } });
+}
+
+/**
+ * Records that the current workflow execution enters the phase `name`
+ * (type `workflow.phase`): a coarser step than log, e.g. "plan", "fix",
+ * "verify". Throws NoExecutionContextError outside a workflow execution.
+ */
+export function phase(name: string): void {
+  const ctx = getContext("phase()");
+  ctx.host.progress?.({ type: "workflow.phase", executionId: ctx.executionId, workflow: ctx.workflow, details: { phase: String(name) } });
+}

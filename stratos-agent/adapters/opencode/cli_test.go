@@ -1,0 +1,209 @@
+package opencode
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/stratoscli/stratos/shared/agentproto"
+	"github.com/stratoscli/stratos/stratos-agent/adapter"
+	"github.com/stratoscli/stratos/stratos-agent/adapter/mcpconfig"
+	"github.com/stratoscli/stratos/stratos-agent/tools"
+)
+
+// envMCPServer turns the test binary into a stdio MCP server with one
+// tool, echo: OpenCode starts it from the configuration like any server.
+const envMCPServer = "OPENCODE_TEST_MCP_SERVER"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(envMCPServer) != "" {
+		serveEcho()
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+func serveEcho() {
+	s := mcp.NewServer(&mcp.Implementation{Name: "echo", Version: "1"}, nil)
+	s.AddTool(&mcp.Tool{Name: "echo", Description: "Echo the text back.", InputSchema: json.RawMessage(`{"type":"object","properties":{"text":{"type":"string"}}}`)},
+		func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			var in struct{ Text string }
+			_ = json.Unmarshal(req.Params.Arguments, &in)
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "echo: " + in.Text}}}, nil
+		})
+	_ = s.Run(context.Background(), &mcp.StdioTransport{})
+}
+
+// The Chat Completions path (the Stratos-managed OpenAI-compatible Ollama
+// provider): a selected MCP server's tool is offered as <server>_<tool>,
+// called, seen by both hooks, and its result replaced by an afterToolCall
+// block; the built-in tools removed by the selection are not offered.
+func TestSelectedMCPToolsOnlyAndRemovedToolsDenied(t *testing.T) {
+	b := newBed(t, `{"turns":[
+		{"match":{"api":"chat","marker":"[mcp]"},"reply":[{"toolUse":{"name":"tools_echo","input":{"text":"secret-value"}}}]},
+		{"match":{"api":"chat","marker":"[mcp]"},"reply":[{"text":"done"}]}]}`)
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.mcp = func(_ string, names []string) ([]mcpconfig.Server, error) {
+		if !slices.Equal(names, []string{"tools"}) {
+			t.Errorf("selected servers = %v", names)
+		}
+		return []mcpconfig.Server{{Name: "tools", Command: self, Env: map[string]string{envMCPServer: b.work}}}, nil
+	}
+	var seen json.RawMessage
+	h := &recHooks{after: func(_ adapter.ToolCall, out json.RawMessage, _ *agentproto.ToolError) (agentproto.AfterToolCallResult, error) {
+		seen = out
+		return agentproto.AfterToolCallResult{Action: agentproto.ActionBlock, Reason: "mcp output withheld"}, nil
+	}}
+	a := b.open(h, func(s *adapter.Spec) {
+		s.AllowedMcps = []string{"tools"}
+		s.Tools = tools.Selection{DisallowedTools: []string{"shell", "edit", "write"}}
+	})
+	if res, err := a.Execute(b.ctx(), "[mcp] call it"); err != nil || res.Text != "done" {
+		t.Fatalf("execute = %+v, %v", res, err)
+	}
+	reqs := b.requests("[mcp]")
+	if len(reqs) != 2 {
+		t.Fatalf("%d model requests", len(reqs))
+	}
+	offered := reqs[0].Tools
+	for _, name := range offered {
+		if strings.Contains(name, "_") && name != "tools_echo" {
+			t.Errorf("tool %s offered: only the selected server's tools may be", name)
+		}
+	}
+	if !slices.Contains(offered, "tools_echo") || !slices.Contains(offered, "read") {
+		t.Errorf("offered tools %v lack tools_echo or read", offered)
+	}
+	for _, removed := range []string{"bash", "edit", "write"} {
+		if slices.Contains(offered, removed) {
+			t.Errorf("removed tool %s is offered: %v", removed, offered)
+		}
+	}
+	if sys := strings.Join(reqs[0].System, "\n"); strings.Contains(sys, projectMarker) || !strings.Contains(sys, "You write code for Stratos tests.") {
+		t.Errorf("system prompt %q: want the session's prompt and no project or user instructions", sys)
+	}
+	if !strings.Contains(string(seen), "echo: secret-value") {
+		t.Errorf("afterToolCall saw %s", seen)
+	}
+	if r := reqs[1].ToolResults; len(r) != 1 || r[0].Content != "mcp output withheld" {
+		t.Errorf("tool results = %+v, want the block reason instead of the MCP result", r)
+	}
+	if calls := h.calls(); len(calls) != 2 || calls[0] != `before tools_echo {"text":"secret-value"}` {
+		t.Errorf("hook calls = %q", calls)
+	}
+	if ev := b.eventsOf(adapter.EventToolCompleted); len(ev) != 1 || ev[0].Details["toolName"] != "tools_echo" ||
+		ev[0].Details["output"] != "mcp output withheld" {
+		t.Errorf("tool.completed = %+v, want the replaced output", ev)
+	}
+	mcpServer := envMCPServer + "=" + b.work
+	if len(processesWithEnv(t, mcpServer)) == 0 {
+		t.Fatalf("the MCP server is not running while the session is open")
+	}
+	if err := a.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if pids := processesWithEnv(t, mcpServer); len(pids) != 0 {
+		t.Errorf("MCP server processes %v outlived Close", pids)
+	}
+}
+
+// processesWithEnv lists the live (not zombie) pids whose environment
+// holds kv.
+func processesWithEnv(t *testing.T, kv string) []string {
+	t.Helper()
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		t.Fatalf("no /proc: %v", err)
+	}
+	var pids []string
+	for _, e := range entries {
+		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "environ"))
+		if err != nil || !slices.Contains(strings.Split(string(b), "\x00"), kv) {
+			continue
+		}
+		if stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat")); err == nil {
+			s := string(stat)
+			if f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:]); len(f) > 0 && f[0] != "Z" {
+				pids = append(pids, e.Name())
+			}
+		}
+	}
+	return pids
+}
+
+// With every hook and tool path exercised, OpenCode connects to nothing
+// but loopback: strace records every connect(2) of the server and its
+// children.
+func TestNoConnectionBeyondLoopback(t *testing.T) {
+	strace, err := exec.LookPath("strace")
+	if err != nil {
+		t.Fatal("strace is not installed: install it (apt-get install strace) to run the no-network check")
+	}
+	b := newBed(t, `{"turns":[
+		{"match":{"marker":"[net]"},"reply":[{"toolUse":{"name":"bash","input":{"command":"echo offline","description":"say it"}}}]},
+		{"match":{"marker":"[net]"},"reply":[{"text":"done"}]}]}`)
+	trace := filepath.Join(t.TempDir(), "connect.trace")
+	wrapper := filepath.Join(t.TempDir(), "opencode-traced")
+	script := "#!/bin/sh\nexec " + strace + " -f -qq -e trace=connect -o " + trace + " " + opencodeBin(t) + ` "$@"` + "\n"
+	if err := os.WriteFile(wrapper, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	b.env = append(b.env, EnvBinary+"="+wrapper)
+	a := b.open(nil, nil)
+	if res, err := a.Execute(b.ctx(), "[net] go"); err != nil || res.Text != "done" {
+		t.Fatalf("execute = %+v, %v", res, err)
+	}
+	if err := a.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(trace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	inet := regexp.MustCompile(`sa_family=AF_INET6?, .*?(inet_addr\("([^"]+)"\)|inet_pton\(AF_INET6, "([^"]+)")`)
+	loopbacks, sc := 0, bufio.NewScanner(f)
+	for sc.Scan() {
+		m := inet.FindStringSubmatch(sc.Text())
+		if m == nil {
+			continue
+		}
+		addr := m[2] + m[3]
+		if addr == "127.0.0.1" || addr == "::1" || addr == "::ffff:127.0.0.1" {
+			loopbacks++
+			continue
+		}
+		t.Errorf("OpenCode connected beyond loopback: %s", sc.Text())
+	}
+	if loopbacks == 0 {
+		t.Fatalf("the trace shows no loopback connection either: strace did not trace the server")
+	}
+}
+
+// OpenCode's question tool waits for a human; the adapter answers it
+// (empty answers) so the turn goes on instead of hanging.
+func TestAQuestionIsAnsweredSoTheTurnGoesOn(t *testing.T) {
+	b := newBed(t, `{"turns":[
+		{"match":{"marker":"[ask]"},"reply":[{"toolUse":{"name":"question","input":{"questions":[
+			{"question":"Which file?","header":"file","options":[{"label":"a.go","description":"the first"}]}]}}}]},
+		{"match":{"marker":"[ask]"},"reply":[{"text":"went on"}]}]}`)
+	a := b.open(nil, nil)
+	if res, err := a.Execute(b.ctx(), "[ask] pick one"); err != nil || res.Text != "went on" {
+		t.Fatalf("execute = %+v, %v", res, err)
+	}
+	if r := b.requests("[ask]"); len(r) != 2 || len(r[1].ToolResults) != 1 {
+		t.Errorf("the question's result did not reach the model: %+v", r)
+	}
+}

@@ -1,0 +1,178 @@
+package opencode
+
+import (
+	"encoding/json"
+	"sync"
+	"time"
+
+	"github.com/stratoscli/stratos/stratos-agent/adapter"
+)
+
+// observer maps the session's events to Stratos events. It runs on the
+// stream's goroutine, so events keep OpenCode's order.
+type observer struct {
+	emit func(adapter.Event)
+
+	mu        sync.Mutex
+	sessionID string
+	models    map[string]bool   // assistant messages announced
+	partTypes map[string]string // part ID → type, for deltas
+	tools     map[string]string // call ID → last status reported
+	usage     tokens            // since the last idle
+}
+
+func newObserver(emit func(adapter.Event)) *observer {
+	return &observer{emit: emit, models: map[string]bool{}, partTypes: map[string]string{}, tools: map[string]string{}}
+}
+
+// hiddenTools are OpenCode's structured-output delivery and its
+// placeholder for a call of an unknown tool: neither is a tool call of
+// the agent.
+var hiddenTools = map[string]bool{"StructuredOutput": true, "invalid": true}
+
+func (o *observer) event(typ string, ids map[string]string, details map[string]any) {
+	o.mu.Lock()
+	sid := o.sessionID
+	o.mu.Unlock()
+	if ids == nil {
+		ids = map[string]string{}
+	}
+	if sid != "" {
+		ids["nativeSessionId"] = sid
+	}
+	o.emit(adapter.Event{Type: typ, Time: time.Now(), IDs: ids, Details: details})
+}
+
+func (o *observer) observe(ev event, p *props) {
+	o.mu.Lock()
+	if o.sessionID == "" {
+		o.sessionID = p.sessionOf()
+	}
+	o.mu.Unlock()
+	switch ev.Type {
+	case "message.updated":
+		o.messageUpdated(p.Info)
+	case "message.part.updated":
+		o.partUpdated(p.Part)
+	case "message.part.delta":
+		if p.Field != "text" || p.Delta == "" {
+			return
+		}
+		o.mu.Lock()
+		kind := "text"
+		if o.partTypes[p.PartID] == "reasoning" {
+			kind = "thinking"
+		}
+		o.mu.Unlock()
+		o.event(adapter.EventMessageDelta, map[string]string{"messageId": p.MessageID}, map[string]any{"kind": kind, "text": p.Delta})
+	case "session.status":
+		o.status(p)
+	case "session.compacted":
+		o.event(adapter.EventCompactionCompleted, nil, nil)
+	}
+}
+
+func (o *observer) messageUpdated(info *messageInfo) {
+	if info == nil || info.Role != "assistant" {
+		return
+	}
+	o.mu.Lock()
+	seen := o.models[info.ID]
+	o.models[info.ID] = true
+	o.mu.Unlock()
+	if !seen {
+		o.event(adapter.EventModelStarted, map[string]string{"messageId": info.ID}, map[string]any{"model": info.ProviderID + "/" + info.ModelID})
+	}
+}
+
+func (o *observer) partUpdated(pt *part) {
+	if pt == nil {
+		return
+	}
+	o.mu.Lock()
+	o.partTypes[pt.ID] = pt.Type
+	o.mu.Unlock()
+	switch pt.Type {
+	case "tool":
+		o.tool(pt)
+	case "step-finish":
+		var t tokens
+		if pt.Tokens != nil {
+			t = *pt.Tokens
+		}
+		o.mu.Lock()
+		o.usage = o.usage.plus(t)
+		o.mu.Unlock()
+		o.event(adapter.EventModelCompleted, map[string]string{"messageId": pt.MessageID},
+			map[string]any{"stopReason": pt.Reason, "usage": t.details()})
+	case "compaction":
+		o.event(adapter.EventCompactionStarted, nil, nil)
+	}
+}
+
+// tool reports a tool part once it runs (tool.started) and once it
+// completed or failed (tool.completed).
+func (o *observer) tool(pt *part) {
+	if pt.State == nil || hiddenTools[pt.Tool] {
+		return
+	}
+	st := pt.State.Status
+	o.mu.Lock()
+	prev := o.tools[pt.CallID]
+	started := prev == "" || prev == "pending"
+	if st != "pending" {
+		o.tools[pt.CallID] = st
+	}
+	o.mu.Unlock()
+	ids := map[string]string{"toolCallId": pt.CallID}
+	switch st {
+	case "running":
+		if started {
+			o.event(adapter.EventToolStarted, ids, map[string]any{"toolName": pt.Tool, "input": decodeJSON(pt.State.Input)})
+		}
+	case "completed", "error":
+		if prev == "completed" || prev == "error" {
+			return
+		}
+		if started {
+			o.event(adapter.EventToolStarted, ids, map[string]any{"toolName": pt.Tool, "input": decodeJSON(pt.State.Input)})
+		}
+		d := map[string]any{"toolName": pt.Tool, "isError": st == "error", "status": st}
+		if st == "error" {
+			d["error"] = map[string]any{"message": pt.State.Error}
+		} else {
+			d["output"] = pt.State.Output
+		}
+		o.event(adapter.EventToolCompleted, ids, d)
+	}
+}
+
+// status reports retries, and the turn's usage when the session is idle.
+func (o *observer) status(p *props) {
+	if p.Status == nil {
+		return
+	}
+	switch p.Status.Type {
+	case "retry":
+		o.event(adapter.EventModelRetry, nil, map[string]any{"message": p.Status.Message, "attempt": p.Status.Attempt})
+	case "idle":
+		o.mu.Lock()
+		u := o.usage
+		o.usage = tokens{}
+		o.mu.Unlock()
+		if u != (tokens{}) {
+			o.event(adapter.EventUsage, nil, u.details())
+		}
+	}
+}
+
+func decodeJSON(raw json.RawMessage) any {
+	if len(raw) == 0 {
+		return nil
+	}
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return string(raw)
+	}
+	return v
+}

@@ -1,0 +1,200 @@
+package opencode
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/stratoscli/stratos/shared/agentproto"
+	"github.com/stratoscli/stratos/stratos-agent/adapter"
+	"github.com/stratoscli/stratos/stratos-agent/adapter/mcpconfig"
+	"github.com/stratoscli/stratos/stratos-agent/adapter/rejection"
+	"github.com/stratoscli/stratos/stratos-agent/tools"
+)
+
+func TestConfigWritesPermissionsInEvaluationOrder(t *testing.T) {
+	cfg := serverConfig{model: model{"openai", "gpt-4.1"}, prompt: "SYS", denied: []string{"bash", "edit"},
+		mcp:    []mcpconfig.Server{{Name: "calc", Command: "python3", Args: []string{"calc.py"}}, {Name: "docs", URL: "http://127.0.0.1:9/mcp"}},
+		plugin: &pluginRef{File: "/x/hooks.js", URL: "http://127.0.0.1:1", Token: "t"}}
+	doc, err := cfg.render()
+	if err != nil {
+		t.Fatal(err)
+	}
+	perm := string(doc[strings.Index(string(doc), `"permission":`):])
+	want := `"permission":{"*":"allow","external_directory":"allow","doom_loop":"allow","bash":"deny","edit":"deny"}}`
+	if perm != want {
+		t.Fatalf("permission object %s, want %s (OpenCode's last matching rule wins, so * must come first)", perm, want)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(doc, &m); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, doc)
+	}
+	if m["default_agent"] != agentName || m["model"] != "openai/gpt-4.1" || m["small_model"] != "openai/gpt-4.1" {
+		t.Errorf("agent/model keys: %v %v %v", m["default_agent"], m["model"], m["small_model"])
+	}
+	if got := m["agent"].(map[string]any)[agentName].(map[string]any)["prompt"]; got != "SYS" {
+		t.Errorf("agent prompt %v", got)
+	}
+	if got := m["enabled_providers"]; !reflect.DeepEqual(got, []any{"openai"}) {
+		t.Errorf("enabled_providers %v: only the session's provider", got)
+	}
+	mcp := m["mcp"].(map[string]any)
+	if !reflect.DeepEqual(mcp["calc"], map[string]any{"type": "local", "command": []any{"python3", "calc.py"}, "enabled": true}) ||
+		mcp["docs"].(map[string]any)["oauth"] != false {
+		t.Errorf("mcp %v", mcp)
+	}
+	plugin := m["plugin"].([]any)[0].([]any)
+	if plugin[0] != "file:///x/hooks.js" || plugin[1].(map[string]any)["token"] != "t" {
+		t.Errorf("plugin %v", plugin)
+	}
+}
+
+func TestSessionRulesDenyEveryPatternOfARemovedTool(t *testing.T) {
+	got := sessionRules([]string{"bash"})
+	if !reflect.DeepEqual(got, []map[string]string{{"permission": "bash", "pattern": "*", "action": "deny"}}) {
+		t.Fatalf("rules %v", got)
+	}
+}
+
+func TestEditAndWriteAreRemovedTogether(t *testing.T) {
+	f := NewFactory(Options{Environ: func() []string { return nil }})
+	_, err := f(adapter.Spec{Name: "a", Tools: tools.Selection{DisallowedTools: []string{"edit"}}}, func(adapter.Event) {}, nil)
+	if agentproto.CodeOf(err) != agentproto.CodeConfiguration || !strings.Contains(err.Error(), "edit") || !strings.Contains(err.Error(), "write") {
+		t.Fatalf("error %v, want a configuration error naming edit and write", err)
+	}
+	a, err := f(adapter.Spec{Name: "a", Tools: tools.Selection{DisallowedTools: []string{"edit", "write", "shell"}}}, func(adapter.Event) {}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := a.(*session).denied; !reflect.DeepEqual(got, []string{"bash", "edit"}) {
+		t.Errorf("denied permissions %v", got)
+	}
+}
+
+func TestBaseURLVariablesReachTheProviderOptions(t *testing.T) {
+	env := []string{"OPENAI_BASE_URL=http://127.0.0.1:1/v1/", "ANTHROPIC_BASE_URL=http://127.0.0.1:2", "OLLAMA_HOST=127.0.0.1:3"}
+	baseURL := func(tab map[string]any) any { return tab["options"].(map[string]any)["baseURL"] }
+	if got := baseURL(providerTable(env, model{"openai", "gpt-4.1"})); got != "http://127.0.0.1:1/v1" {
+		t.Errorf("openai baseURL %v", got)
+	}
+	if got := baseURL(providerTable(env, model{"anthropic", "claude"})); got != "http://127.0.0.1:2/v1" {
+		t.Errorf("anthropic baseURL %v (the AI SDK's base URL includes /v1)", got)
+	}
+	ollama := providerTable(env, model{"ollama", "qwen3:8b"})
+	if baseURL(ollama) != "http://127.0.0.1:3/v1" || ollama["npm"] != "@ai-sdk/openai-compatible" || ollama["models"].(map[string]any)["qwen3:8b"] == nil {
+		t.Errorf("ollama provider %v", ollama)
+	}
+	if providerTable(nil, model{"openai", "gpt-4.1"}) != nil || providerTable(env, model{"google", "gemini"}) != nil {
+		t.Errorf("a provider without a base URL variable got a table")
+	}
+}
+
+func TestAuthenticationIsDetectedWithoutReadingCredentials(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "opencode", "auth.json")
+	if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, []byte(`{"anthropic":{"type":"api","key":"sk-secret"}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"XDG_DATA_HOME=" + dir}
+	if c, err := checkAuth(env, "anthropic"); err != nil || c.StoredFile != file {
+		t.Errorf("stored credential: %+v %v", c, err)
+	}
+	if c, err := checkAuth(append(env, "OPENAI_API_KEY=k"), "openai"); err != nil || c.StoredFile != "" {
+		t.Errorf("key in the environment: %+v %v", c, err)
+	}
+	if _, err := checkAuth(env, "ollama"); err != nil {
+		t.Errorf("the local Ollama provider needs no credential: %v", err)
+	}
+	_, err := checkAuth(env, "openai")
+	if r, ok := rejection.As(err); !ok || r.Reason != rejection.Authentication || !strings.Contains(err.Error(), "opencode") ||
+		!strings.Contains(err.Error(), "OPENAI_API_KEY") {
+		t.Errorf("no credential: %v", err)
+	}
+	if strings.Contains(err.Error(), "sk-secret") {
+		t.Errorf("the error quotes a credential")
+	}
+	if _, err := checkAuth([]string{`OPENCODE_AUTH_CONTENT={"openai":{"type":"api","key":"x"}}`}, "openai"); err != nil {
+		t.Errorf("OPENCODE_AUTH_CONTENT: %v", err)
+	}
+}
+
+func TestErrorsAreClassified(t *testing.T) {
+	mk := func(name, msg string, status int) *apiError {
+		e := &apiError{Name: name}
+		e.Data.Message, e.Data.StatusCode = msg, status
+		return e
+	}
+	cases := []struct {
+		err  *apiError
+		work bool
+		code string
+		next bool
+	}{
+		{mk("MessageAbortedError", "Aborted", 0), false, agentproto.CodeCancelled, false},
+		{mk("StructuredOutputError", "Model did not produce structured output", 0), false, agentproto.CodeStructuredOutput, false},
+		{mk("UnknownError", "Model not found: openai/nope.", 0), false, agentproto.CodeModelUnavailable, true},
+		{mk("APIError", "not found", 404), false, agentproto.CodeModelUnavailable, true},
+		{mk("APIError", "not found", 404), true, agentproto.CodeModelUnavailable, false},
+		{mk("APIError", "bad key", 401), false, agentproto.CodeAuthentication, true},
+		{mk("APIError", "overloaded", 529), false, agentproto.CodeExecution, false},
+	}
+	for _, c := range cases {
+		err := classify(c.err, "a", c.work)
+		if agentproto.CodeOf(err) != c.code || rejection.TryNext(err) != c.next {
+			t.Errorf("%s %d (work %v): %v (code %s, try next %v), want %s, %v", c.err.Name, c.err.Data.StatusCode, c.work, err,
+				agentproto.CodeOf(err), rejection.TryNext(err), c.code, c.next)
+		}
+	}
+}
+
+func TestMessageIDsSortInCreationOrder(t *testing.T) {
+	s := &session{}
+	prev := s.nextMessageID()
+	for i := 0; i < 100; i++ {
+		id := s.nextMessageID()
+		if len(id) != len("msg_")+12+14 || id <= prev {
+			t.Fatalf("id %q after %q", id, prev)
+		}
+		prev = id
+	}
+}
+
+// Status events of the previous turn can still be in the stream when the
+// next prompt is sent: they must not end the new turn.
+func TestAStaleIdleDoesNotEndTheNextTurn(t *testing.T) {
+	tr := newTurn(t.Context(), "msg_new")
+	feed := func(typ, raw string) {
+		var p props
+		if err := json.Unmarshal([]byte(raw), &p); err != nil {
+			t.Fatal(err)
+		}
+		tr.observe(event{Type: typ}, &p)
+	}
+	feed("session.status", `{"sessionID":"s","status":{"type":"busy"}}`)
+	feed("session.status", `{"sessionID":"s","status":{"type":"idle"}}`)
+	feed("session.idle", `{"sessionID":"s"}`)
+	select {
+	case <-tr.done:
+		t.Fatal("the previous turn's idle ended the new turn")
+	default:
+	}
+	feed("message.updated", `{"sessionID":"s","info":{"id":"msg_new","role":"user"}}`)
+	feed("session.status", `{"sessionID":"s","status":{"type":"busy"}}`)
+	feed("message.updated", `{"sessionID":"s","info":{"id":"msg_a","role":"assistant","parentID":"msg_new"}}`)
+	feed("message.part.updated", `{"sessionID":"s","part":{"id":"prt_1","messageID":"msg_a","type":"text","text":"answer"}}`)
+	feed("session.status", `{"sessionID":"s","status":{"type":"idle"}}`)
+	select {
+	case <-tr.done:
+	default:
+		t.Fatal("the turn did not end at its idle")
+	}
+	if res, err := tr.outcome(false, "a"); err != nil || res.Text != "answer" {
+		t.Fatalf("outcome %+v, %v", res, err)
+	}
+}

@@ -1,0 +1,219 @@
+package host
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stratoscli/stratos/shared/agentproto"
+	"github.com/stratoscli/stratos/shared/fakemcp"
+	"github.com/stratoscli/stratos/stratos-agent/jsonrpc"
+)
+
+// startMCP starts a host for a workflow whose mcp.servers are the given
+// YAML, with two test servers on loopback: $MODERN_URL and $LEGACY_URL.
+func startMCP(t *testing.T, serversYAML string, timeout time.Duration) *fixture {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	for env, legacy := range map[string]bool{"MODERN_URL": false, "LEGACY_URL": true} {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Setenv(env, fakemcp.Serve(ctx, ln, fakemcp.Options{Legacy: legacy}))
+	}
+	dir := t.TempDir()
+	yaml := "name: wf\nshortDescription: x\nlongDescription: x\nmcp:\n  servers:\n" + serversYAML
+	if err := os.WriteFile(filepath.Join(dir, "workflow.yaml"), []byte(yaml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h, err := New(Options{Home: t.TempDir(), MCPTimeout: timeout, Candidates: func(context.Context, []string) ([]candidate, error) { return nil, nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	hostConn := jsonrpc.New(inR, outW, h.Handle, func(err error) { t.Logf("host: %v", err) })
+	h.SetPeer(hostConn)
+	f := &fixture{t: t, dir: dir, runDir: filepath.Join(t.TempDir(), "run"), hooks: map[string]func(json.RawMessage) (any, error){},
+		events: make(chan agentproto.Event, 1000), calls: map[string]int{}}
+	f.client = jsonrpc.New(outR, inW, f.handle, func(err error) { t.Logf("client: %v", err) })
+	served := make(chan struct{})
+	go func() {
+		_ = hostConn.Serve(context.Background())
+		_ = h.Close(context.Background())
+		_ = outW.Close()
+		close(served)
+	}()
+	go func() { _ = f.client.Serve(context.Background()) }()
+	f.closeIn = func() { _ = inW.Close(); <-served }
+	t.Cleanup(f.closeIn)
+	err = f.client.Call(context.Background(), agentproto.MethodInitialize, agentproto.InitializeParams{
+		ProtocolVersion: agentproto.ProtocolVersion, ExecutionID: "top", RunDir: f.runDir, Settings: &defaults, Events: true}, &agentproto.InitializeResult{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+func (f *fixture) mcpConnect(id, execID, server string) (*agentproto.MCPConnectResult, error) {
+	var res agentproto.MCPConnectResult
+	err := f.client.Call(context.Background(), agentproto.MethodMCPConnect, agentproto.MCPConnectParams{
+		ClientID: id, ExecutionID: execID, Workflow: agentproto.WorkflowRef{Name: "wf", Dir: f.dir}, Server: server}, &res)
+	return &res, err
+}
+
+func (f *fixture) mcpCall(id, tool string, args any) (*agentproto.MCPCallResult, error) {
+	raw, _ := json.Marshal(args)
+	var res agentproto.MCPCallResult
+	err := f.client.Call(context.Background(), agentproto.MethodMCPCall, agentproto.MCPCallParams{ClientID: id, Tool: tool, Arguments: raw}, &res)
+	return &res, err
+}
+
+// errCode returns the agent error code of a failed call and its details.
+func errCode(t *testing.T, err error) (string, map[string]any) {
+	t.Helper()
+	var re *jsonrpc.RemoteError
+	if !errors.As(err, &re) {
+		t.Fatalf("want an error response, got %v", err)
+	}
+	d := re.AgentError()
+	return d.Code, d.Details
+}
+
+const twoServers = "    modern: {url: \"${MODERN_URL}\"}\n    legacy: {url: \"${LEGACY_URL}\"}\n"
+
+func TestDirectClientsCallToolsOnModernAndLegacyServers(t *testing.T) {
+	f := startMCP(t, twoServers, time.Minute)
+	for server, version := range map[string]string{"modern": "2026-07-28", "legacy": "2025-11-25"} {
+		res, err := f.mcpConnect("c-"+server, "top", server)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.ProtocolVersion != version {
+			t.Errorf("%s: protocol %s, want %s", server, res.ProtocolVersion, version)
+		}
+		out, err := f.mcpCall("c-"+server, "add", map[string]any{"a": 2, "b": 40})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(out.StructuredContent) != `{"sum":42}` || out.IsError {
+			t.Errorf("%s add: %+v", server, out)
+		}
+	}
+	// isError is a result here; the SDK turns it into McpToolError.
+	out, err := f.mcpCall("c-modern", "fail", map[string]any{"message": "no such issue"})
+	if err != nil || !out.IsError || !strings.Contains(string(out.Content), "no such issue") {
+		t.Fatalf("fail: %+v %v", out, err)
+	}
+	// An unknown tool is the server's protocol error.
+	_, err = f.mcpCall("c-modern", "nope", map[string]any{})
+	if code, _ := errCode(t, err); code != agentproto.CodeMCPProtocol {
+		t.Errorf("unknown tool: code %s (%v)", code, err)
+	}
+}
+
+func TestDirectClientCallsRunConcurrentlyAndReportProgress(t *testing.T) {
+	// The barrier tool answers only once all four calls are in flight
+	// together: a host serving them one at a time would hit the timeout.
+	f := startMCP(t, twoServers, 30*time.Second)
+	if _, err := f.mcpConnect("c", "top", "modern"); err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, 4)
+	for range 4 {
+		wg.Go(func() {
+			_, err := f.mcpCall("c", "barrier", map[string]any{"key": "k", "n": 4})
+			errs <- err
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := f.mcpCall("c", "slow", map[string]any{"millis": 20, "steps": 2}); err != nil {
+		t.Fatal(err)
+	}
+	for step := 1; step <= 2; step++ {
+		e := f.waitEvent("mcp.progress")
+		if e.Details["server"] != "modern" || e.IDs["mcpClientId"] != "c" || e.Details["progress"] != float64(step) {
+			t.Fatalf("progress event %+v", e)
+		}
+	}
+}
+
+func TestDirectClientTimeoutIsTypedAndNotRetried(t *testing.T) {
+	f := startMCP(t, twoServers, 300*time.Millisecond)
+	if _, err := f.mcpConnect("c", "top", "modern"); err != nil {
+		t.Fatal(err)
+	}
+	_, err := f.mcpCall("c", "slow", map[string]any{"millis": 10000})
+	if code, details := errCode(t, err); code != agentproto.CodeMCPTimeout || details["tool"] != "slow" {
+		t.Fatalf("code %s details %v (%v)", code, details, err)
+	}
+	// The client stays usable after a timeout.
+	if _, err := f.mcpCall("c", "echo", map[string]any{"text": "still here"}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestExecutionCloseClosesItsClientsAndCancelsPendingCalls(t *testing.T) {
+	f := startMCP(t, twoServers, time.Minute)
+	if _, err := f.mcpConnect("child", "exec-child", "modern"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.mcpConnect("top", "top", "legacy"); err != nil {
+		t.Fatal(err)
+	}
+	pending := make(chan error, 1)
+	go func() {
+		_, err := f.mcpCall("child", "slow", map[string]any{"millis": 60000})
+		pending <- err
+	}()
+	time.Sleep(50 * time.Millisecond) // let the call start; the assertion does not depend on it
+	if err := f.client.Call(context.Background(), agentproto.MethodExecutionClose, agentproto.ExecutionRef{ExecutionID: "exec-child"}, &agentproto.CloseResult{}); err != nil {
+		t.Fatal(err)
+	}
+	if code, _ := errCode(t, <-pending); code != agentproto.CodeMCPConnection {
+		t.Errorf("pending call: code %s", code)
+	}
+	if _, err := f.mcpCall("child", "echo", map[string]any{"text": "x"}); err == nil {
+		t.Error("a closed client still answers")
+	}
+	if _, err := f.mcpCall("top", "echo", map[string]any{"text": "x"}); err != nil {
+		t.Errorf("another execution's client was closed: %v", err)
+	}
+	// Connecting for an execution that has ended is refused.
+	if _, err := f.mcpConnect("late", "exec-child", "modern"); err == nil {
+		t.Error("connect for a closed execution succeeded")
+	}
+}
+
+func TestDirectClientConfigurationErrors(t *testing.T) {
+	f := startMCP(t, twoServers+"    secret: {url: \"${MODERN_URL}\", headers: {Authorization: \"Bearer ${NO_SUCH_TOKEN}\"}}\n    down: {url: \"http://127.0.0.1:1/mcp\"}\n", time.Minute)
+	_, err := f.mcpConnect("a", "top", "undeclared")
+	if code, _ := errCode(t, err); code != agentproto.CodeMCPConfiguration || !strings.Contains(err.Error(), "mcp.servers.undeclared") {
+		t.Errorf("undeclared: %s %v", code, err)
+	}
+	_, err = f.mcpConnect("b", "top", "secret")
+	if code, details := errCode(t, err); code != agentproto.CodeMCPConfiguration || details["variable"] != "NO_SUCH_TOKEN" {
+		t.Errorf("missing variable: %s %v %v", code, details, err)
+	}
+	_, err = f.mcpConnect("c", "top", "down")
+	if code, details := errCode(t, err); code != agentproto.CodeMCPConnection || details["server"] != "down" {
+		t.Errorf("unreachable: %s %v %v", code, details, err)
+	}
+}

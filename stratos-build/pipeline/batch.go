@@ -1,0 +1,427 @@
+package pipeline
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+
+	"github.com/stratoscli/stratos/shared/discovery"
+	"github.com/stratoscli/stratos/shared/freshness"
+	"github.com/stratoscli/stratos/shared/importscan"
+	"github.com/stratoscli/stratos/shared/procgroup"
+	"github.com/stratoscli/stratos/shared/sdk"
+	"github.com/stratoscli/stratos/stratos-build/wrappergen"
+)
+
+// A root-wide build spends most of its time starting compilers: one tsc
+// run per workflow costs far more than one run over all their entrypoints.
+// PrepareBatch therefore compiles the stale workflows that require no other
+// workflow in one tsc run, then gives each workflow exactly the compiled
+// files of its own source closure, so its dist/ is what compiling it alone
+// writes. Semantics stay per workflow:
+//
+//   - a workflow whose sources could change how another one type-checks
+//     when they share a program (global declarations, module
+//     augmentations, triple-slash references, script files) is not batched;
+//   - when the shared run reports any error, nothing of it is used and each
+//     workflow is compiled on its own, so diagnostics are attributed and
+//     verbatim, and the clean workflows still build;
+//   - definitions load in parallel, one node process per workflow, up to
+//     the machine's cores, each with its own time limit.
+
+// batchPrefix names the directory a shared compiler run writes into.
+const batchPrefix = ".stratos-batch-"
+
+// batchJob is one workflow of a batch, prepared up to compiling.
+type batchJob struct {
+	w       *discovery.Workflow
+	entry   string   // the source entrypoint
+	out     *staging // where its dist/ is assembled
+	closure []string // its compiled sources, relative to the root
+	def     *sdk.Definition
+	fail    *Result
+}
+
+// PrepareBatch builds the stale workflows of ws that reference no other
+// workflow together (see above) and keeps their results for Prepare, which
+// reports them in the order of a one-by-one build. Workflows it leaves out
+// are prepared one by one as before.
+func (b *Builder) PrepareBatch(ctx context.Context, ws []*discovery.Workflow) {
+	if b.batched == nil {
+		b.batched = map[*discovery.Workflow]*Result{}
+	}
+	cands := b.batchCandidates(ws)
+	if len(cands) < 2 {
+		return
+	}
+	var jobs []*batchJob
+	for _, c := range cands {
+		entry, out, fail := b.beforeCompile(ctx, c.w, nil, mcpStep{})
+		if fail != nil {
+			b.batched[c.w] = fail
+			continue
+		}
+		jobs = append(jobs, &batchJob{w: c.w, entry: entry, out: out, closure: c.closure})
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	if ctx.Err() == nil {
+		b.compileJobs(ctx, jobs, true)
+	}
+	if ctx.Err() == nil {
+		b.loadAll(ctx, jobs)
+	}
+	for _, j := range jobs {
+		if ctx.Err() != nil {
+			j.out.discard()
+			continue // the caller reports the interruption
+		}
+		if j.fail != nil {
+			j.out.discard()
+			b.batched[j.w] = j.out.asDist(j.fail)
+			continue
+		}
+		b.batched[j.w] = b.finishBuild(j.w, nil, j.out, j.def)
+	}
+}
+
+// batchCandidate is a workflow that may share a compiler run.
+type batchCandidate struct {
+	w       *discovery.Workflow
+	closure []string
+}
+
+// batchCandidates returns the workflows of ws that need building, require
+// no other workflow, pass the checks that precede a build, and whose
+// sources are safe to type-check in a shared program.
+func (b *Builder) batchCandidates(ws []*discovery.Workflow) []batchCandidate {
+	sdkCurrent := b.sdkCurrent()
+	var out []batchCandidate
+	for _, w := range ws {
+		if _, done := b.results[w]; done || b.batched[w] != nil || (w.Status == freshness.Built && sdkCurrent) {
+			continue
+		}
+		if len(w.Sources.References) > 0 || len(w.Sources.OutsideRoot) > 0 || b.failsBeforeBuild(w) {
+			continue
+		}
+		// MCP wrappers and the explicit build's model check are steps of
+		// prepare that a batch does not run: such workflows build alone.
+		if w.Manifest.Sections["mcp"] != nil || (b.CheckModels && len(declaredOllamaModels(w.Manifest.Sections["agents"])) > 0) {
+			continue
+		}
+		entry := filepath.Join(w.Dir, filepath.FromSlash(w.Manifest.Entrypoint))
+		closure, shareable := sourceClosure(b.Root.Root.Dir, entry)
+		if !shareable {
+			continue
+		}
+		out = append(out, batchCandidate{w: w, closure: closure})
+	}
+	return out
+}
+
+// failsBeforeBuild reports whether prepare would fail w before building
+// it (cycle, missing reference, wrapper name clash).
+func (b *Builder) failsBeforeBuild(w *discovery.Workflow) bool {
+	return findCycle(b.Root, w) != nil || len(b.Root.MissingReferences(w)) > 0 || wrapperNameClash(b.Root, w)
+}
+
+// wrapperNameClash reports whether w's wrapper identifiers clash with
+// another workflow's.
+func wrapperNameClash(root *discovery.Root, w *discovery.Workflow) bool {
+	return wrappergen.TypeNameClash(w.Manifest.Name, sortedKeys(root.Workflows)) != ""
+}
+
+// compileJobs compiles jobs together when they are several, else alone.
+// When a shared run fails on type errors, the jobs whose closure holds a
+// file with an error are compiled alone (for their own, verbatim
+// diagnostics) and the others together again, once; after that, alone.
+func (b *Builder) compileJobs(ctx context.Context, jobs []*batchJob, retry bool) {
+	if len(jobs) >= 2 {
+		ok, errorFiles := b.compileTogether(ctx, jobs)
+		if ok || ctx.Err() != nil {
+			return
+		}
+		if retry && len(errorFiles) > 0 {
+			var suspects, clean []*batchJob
+			for _, j := range jobs {
+				if j.touches(errorFiles) {
+					suspects = append(suspects, j)
+				} else {
+					clean = append(clean, j)
+				}
+			}
+			if len(clean) > 0 && len(suspects) > 0 {
+				b.compileAlone(ctx, suspects)
+				b.compileJobs(ctx, clean, false)
+				return
+			}
+		}
+	}
+	b.compileAlone(ctx, jobs)
+}
+
+// compileAlone compiles each job in its own tsc run.
+func (b *Builder) compileAlone(ctx context.Context, jobs []*batchJob) {
+	for _, j := range jobs {
+		if ctx.Err() != nil {
+			return
+		}
+		j.fail = b.compile(ctx, j.w, j.entry, j.out.dir)
+	}
+}
+
+// touches reports whether j's closure holds one of files (root-relative).
+func (j *batchJob) touches(files map[string]bool) bool {
+	for _, f := range j.closure {
+		if files[f] {
+			return true
+		}
+	}
+	return false
+}
+
+// compileTogether compiles every job in one tsc run into a scratch
+// directory and copies each job's closure into its staging directory. It
+// reports false when the run failed, with the root-relative files tsc
+// reported errors in.
+func (b *Builder) compileTogether(ctx context.Context, jobs []*batchJob) (bool, map[string]bool) {
+	b.enter(PhaseToolchain, jobs[0].w)
+	tc, err := b.toolchain(ctx)
+	if err != nil {
+		return false, nil
+	}
+	b.enter(PhaseCompile, jobs[0].w)
+	root := b.Root.Root.Dir
+	removeGlob(filepath.Join(root, batchPrefix+"*")) // left by a killed build
+	scratch, err := os.MkdirTemp(root, batchPrefix)
+	if err != nil {
+		return false, nil
+	}
+	defer os.RemoveAll(scratch)
+	names := make([]string, len(jobs))
+	args := CompilerArgs(tc, root, scratch)
+	for i, j := range jobs {
+		names[i] = j.w.Manifest.Name
+		args = append(args, j.entry)
+	}
+	b.Log.Info("compiling", "workflows", strings.Join(names, ","))
+	cmd := exec.CommandContext(ctx, tc.Tsc, args...)
+	cmd.Dir = root
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := procgroup.Run(cmd, procgroup.Options{}); err != nil {
+		if ctx.Err() != nil {
+			return false, nil
+		}
+		b.Log.Debug("shared compiler run failed; compiling apart", "error", err)
+		files := map[string]bool{}
+		for _, d := range parseTscOutput(out.String()) {
+			if d.File != "" {
+				files[filepath.ToSlash(d.File)] = true
+			}
+		}
+		return false, files
+	}
+	for _, j := range jobs {
+		if err := copyEmitted(scratch, j.out.dir, j.closure); err != nil {
+			j.fail = failed(j.w, ReasonInternal, message("%v", err))
+		}
+	}
+	return true, nil
+}
+
+// loadAll loads the definitions of the compiled jobs, in parallel up to
+// the number of cores.
+func (b *Builder) loadAll(ctx context.Context, jobs []*batchJob) {
+	var pending []*batchJob
+	for _, j := range jobs {
+		if j.fail == nil {
+			pending = append(pending, j)
+		}
+	}
+	if len(pending) == 0 {
+		return
+	}
+	b.enter(PhaseToolchain, pending[0].w)
+	tc, err := b.toolchain(ctx)
+	if err != nil {
+		for _, j := range pending {
+			j.fail = failed(j.w, ReasonToolchain, errorDiagnostic(err))
+		}
+		return
+	}
+	b.enter(PhaseLoad, pending[0].w)
+	stderr := &lockedWriter{w: b.Stderr}
+	runParallel(len(pending), func(i int) {
+		j := pending[i]
+		j.def, j.fail = b.loadWith(ctx, tc, j.w, j.out.entry(j.w.Manifest.Entrypoint), stderr)
+	})
+}
+
+// runParallel calls f(0..n-1) on up to GOMAXPROCS goroutines.
+func runParallel(n int, f func(i int)) {
+	work := make(chan int)
+	var wg sync.WaitGroup
+	for range min(n, runtime.GOMAXPROCS(0)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range work {
+				f(i)
+			}
+		}()
+	}
+	for i := range n {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+}
+
+// lockedWriter serializes writes of parallel loaders' output.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+// sourceClosure returns the TypeScript sources tsc compiles for entry
+// (itself and every file its relative imports reach, transitively), as
+// paths relative to root, and whether they may share a compiler program
+// with other workflows' sources (see the package note above).
+func sourceClosure(root, entry string) ([]string, bool) {
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return nil, false
+	}
+	seen := map[string]bool{entry: true}
+	queue := []string{entry}
+	var out []string
+	for len(queue) > 0 {
+		file := queue[0]
+		queue = queue[1:]
+		rel, ok := plainPathIn(root, realRoot, file)
+		if !ok {
+			return nil, false
+		}
+		data, err := os.ReadFile(file)
+		if err != nil || !isolatedModule(data) {
+			return nil, false
+		}
+		out = append(out, rel)
+		for _, spec := range importscan.Specifiers(string(data)) {
+			if !importscan.IsRelative(spec) {
+				continue
+			}
+			target, ok := resolveSource(filepath.Join(filepath.Dir(file), filepath.FromSlash(spec)))
+			if !ok {
+				return nil, false // tsc reports it; compiled alone
+			}
+			if !seen[target] {
+				seen[target] = true
+				queue = append(queue, target)
+			}
+		}
+	}
+	return out, true
+}
+
+// plainPathIn returns file relative to root when it lies there without any
+// symlink on the way (tsc would otherwise place its output by the real
+// path).
+func plainPathIn(root, realRoot, file string) (string, bool) {
+	rel, err := filepath.Rel(root, file)
+	if err != nil || !filepath.IsLocal(rel) {
+		return "", false
+	}
+	real, err := filepath.EvalSymlinks(file)
+	if err != nil || real != filepath.Join(realRoot, rel) {
+		return "", false
+	}
+	return filepath.ToSlash(rel), true
+}
+
+// resolveSource is where tsc finds the source of an import of target.
+func resolveSource(target string) (string, bool) {
+	for _, c := range importscan.SourceCandidates(filepath.ToSlash(target)) {
+		p := filepath.FromSlash(c)
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+			return p, true
+		}
+	}
+	return "", false
+}
+
+// isolatedModule reports whether a source file's declarations stay its
+// own: a module (it imports or exports) without global declarations,
+// module augmentations or triple-slash directives. Only such files can be
+// type-checked in a program shared with other workflows exactly as alone.
+func isolatedModule(data []byte) bool {
+	for _, leak := range [][]byte{[]byte("declare global"), []byte("declare module"), []byte("/// <reference"), []byte("declare namespace")} {
+		if bytes.Contains(data, leak) {
+			return false
+		}
+	}
+	return bytes.Contains(data, []byte("import")) || bytes.Contains(data, []byte("export"))
+}
+
+// copyEmitted copies the compiled files of closure from the shared run's
+// output into one workflow's staging directory. Declaration files emit
+// nothing.
+func copyEmitted(scratch, dst string, closure []string) error {
+	for _, rel := range closure {
+		js, ok := emittedName(rel)
+		if !ok {
+			continue
+		}
+		from := filepath.Join(scratch, filepath.FromSlash(js))
+		data, err := os.ReadFile(from)
+		if err != nil {
+			return fmt.Errorf("the shared compiler run did not emit %s: %w", js, err)
+		}
+		to := filepath.Join(dst, filepath.FromSlash(js))
+		if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(to, data, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// emittedName is the file tsc writes for the source rel; false for
+// declaration files, which emit nothing.
+func emittedName(rel string) (string, bool) {
+	for _, d := range []string{".d.ts", ".d.mts", ".d.cts"} {
+		if strings.HasSuffix(rel, d) {
+			return "", false
+		}
+	}
+	ext := filepath.Ext(rel)
+	js := map[string]string{".ts": ".js", ".mts": ".mjs", ".cts": ".cjs", ".tsx": ".js"}[ext]
+	if js == "" {
+		return "", false
+	}
+	return strings.TrimSuffix(rel, ext) + js, true
+}
+
+func removeGlob(pattern string) {
+	old, _ := filepath.Glob(pattern)
+	for _, p := range old {
+		_ = os.RemoveAll(p)
+	}
+}

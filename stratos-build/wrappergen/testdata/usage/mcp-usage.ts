@@ -1,0 +1,40 @@
+// A workflow's use of a generated MCP wrapper, type-checked by
+// TestMCPWrapperCompilesWithTsc. Each `@ts-expect-error` line must fail to
+// compile (tsc reports an unused directive otherwise).
+import connectIssueTracker, { type IssueTrackerServer, type SearchIssuesInput } from "./generated/mcp/issue_tracker.js";
+import { McpToolError, type McpToolResult } from "@stratoscli/stratos";
+
+export async function useTools(): Promise<number> {
+  const tracker: IssueTrackerServer = await connectIssueTracker();
+  const sum: number = (await tracker.add({ a: 1, b: 2 })).sum;
+  const echoed: McpToolResult = await tracker.echo({ text: "hi" });
+  const text: string = echoed.text;
+  const query: SearchIssuesInput = { query: "bug", state: "open", labels: ["p1"], author: null, since: { date: "2026-01-01" }, sort: "created" };
+  const found = await tracker.searchIssues(query);
+  const title: string | undefined = found.items[0]?.title;
+  const [a, b] = await Promise.all([tracker.slow({ millis: 1 }), tracker.slow({ millis: 2, steps: 2 })]);
+  try {
+    await tracker.fail({ message: "boom" });
+  } catch (err) {
+    if (err instanceof McpToolError) {
+      const tool: string = err.tool;
+      void tool;
+    }
+  }
+
+  // @ts-expect-error b is required
+  await tracker.add({ a: 1 });
+  // @ts-expect-error a is a number
+  await tracker.add({ a: "1", b: 2 });
+  // @ts-expect-error unknown input fields are rejected
+  await tracker.echo({ text: "x", loud: true });
+  // @ts-expect-error state is one of open, closed, all
+  await tracker.searchIssues({ query: "x", state: "stale" });
+  // @ts-expect-error the structured output has no such field
+  void (await tracker.add({ a: 1, b: 2 })).total;
+  // @ts-expect-error there is no such tool
+  await tracker.deleteEverything({});
+
+  await tracker.close();
+  return sum + text.length + (title?.length ?? 0) + a.text.length + b.content.length;
+}

@@ -1,0 +1,177 @@
+// Package budget holds a run to its budget: a limit on the tokens and the
+// US dollars its agents may spend, from workflow.yaml's budget section and
+// the --budget-usd/--budget-tokens flags. While the run runs, a watcher
+// adds up the usage events the agent host appends to the run's
+// events.jsonl; once the spending crosses a limit, it cancels the run
+// through the normal cancellation path, and the run fails with
+// budget_exceeded.
+package budget
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/contract/runapi"
+	"github.com/stratoscli/stratos/stratos-run/runs"
+)
+
+// Limits is a budget; a zero field sets no limit.
+type Limits struct {
+	USD    float64 `json:"usd,omitempty"`
+	Tokens int64   `json:"tokens,omitempty"`
+}
+
+// Set reports whether any limit is set.
+func (l Limits) Set() bool { return l.USD > 0 || l.Tokens > 0 }
+
+// FromManifest reads workflow.yaml's budget section (nil: no budget):
+// {usd: number, tokens: integer}, each positive.
+func FromManifest(section any, source string) (Limits, error) {
+	var l Limits
+	if section == nil {
+		return l, nil
+	}
+	m, ok := section.(map[string]any)
+	if !ok {
+		return l, invalid("%s: budget must be a mapping {usd, tokens}", source)
+	}
+	for k, v := range m {
+		switch k {
+		case "usd":
+			f, ok := number(v)
+			if !ok || f <= 0 {
+				return l, invalid("%s: budget.usd must be a positive number, not %v", source, v)
+			}
+			l.USD = f
+		case "tokens":
+			f, ok := number(v)
+			if !ok || f <= 0 || f != float64(int64(f)) {
+				return l, invalid("%s: budget.tokens must be a positive whole number, not %v", source, v)
+			}
+			l.Tokens = int64(f)
+		default:
+			return l, invalid("%s: unknown budget field %q (known: usd, tokens)", source, k)
+		}
+	}
+	return l, nil
+}
+
+func number(v any) (float64, bool) {
+	switch n := v.(type) {
+	case int:
+		return float64(n), true
+	case int64:
+		return float64(n), true
+	case uint64:
+		return float64(n), true
+	case float64:
+		return n, true
+	}
+	return 0, false
+}
+
+func invalid(format string, args ...any) error {
+	return clierr.Usage(runapi.CodeBudgetInvalid, format, args...)
+}
+
+// Override returns l with the limits of flags that were given (> 0).
+func (l Limits) Override(usd float64, tokens int64) (Limits, error) {
+	if usd < 0 || tokens < 0 {
+		return l, invalid("--budget-usd and --budget-tokens must be positive")
+	}
+	if usd > 0 {
+		l.USD = usd
+	}
+	if tokens > 0 {
+		l.Tokens = tokens
+	}
+	return l, nil
+}
+
+// crossed says which limits spent crosses, "" when none: unknown-cost
+// turns count against tokens only.
+func (l Limits) crossed(spent runs.Usage) string {
+	var over []string
+	if l.Tokens > 0 && spent.Tokens.Total() > l.Tokens {
+		over = append(over, fmt.Sprintf("%d tokens of a %d-token budget", spent.Tokens.Total(), l.Tokens))
+	}
+	if l.USD > 0 && spent.Cost.USD > l.USD {
+		over = append(over, fmt.Sprintf("$%.4f of a $%.4f budget", spent.Cost.USD, l.USD))
+	}
+	return strings.Join(over, " and ")
+}
+
+// Exceeded is the error of a run cancelled for crossing its budget.
+func Exceeded(l Limits, spent runs.Usage, workflow string) *clierr.Error {
+	msg := fmt.Sprintf("workflow %s exceeded its budget: spent %s; the run was cancelled", workflow, l.crossed(spent))
+	if spent.Cost.UnknownTurns > 0 {
+		msg += fmt.Sprintf(" (%d turn(s) reported no cost: counted against tokens only)", spent.Cost.UnknownTurns)
+	}
+	return clierr.New(runapi.CodeBudgetExceeded, "%s", msg).WithDetails(map[string]any{
+		"name":   "BudgetExceededError",
+		"budget": l,
+		"spent":  map[string]any{"tokens": spent.Tokens.Total(), "usd": spent.Cost.USD, "unknownCostTurns": spent.Cost.UnknownTurns, "turns": spent.Turns},
+	})
+}
+
+// Watcher adds up a run's usage events while it runs.
+type Watcher struct {
+	limits Limits
+	tail   *runs.Tail
+	done   chan struct{}
+
+	mu      sync.Mutex
+	spent   runs.Usage
+	crossed bool
+}
+
+// Watch follows the events file at path every poll until ctx ends or Stop
+// is called; it calls cancel once when the spending crosses l.
+func Watch(ctx context.Context, path string, l Limits, poll time.Duration, cancel func()) *Watcher {
+	w := &Watcher{limits: l, tail: runs.NewTail(path), done: make(chan struct{})}
+	go w.loop(ctx, poll, cancel)
+	return w
+}
+
+func (w *Watcher) loop(ctx context.Context, poll time.Duration, cancel func()) {
+	defer close(w.done)
+	defer w.tail.Close()
+	ticker := time.NewTicker(poll)
+	defer ticker.Stop()
+	for {
+		if w.check() {
+			cancel()
+			return
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-ticker.C:
+		}
+	}
+}
+
+// check reads the new events and reports whether the budget is now crossed.
+func (w *Watcher) check() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	_ = w.tail.Drain(func(line []byte) error { // an unreadable log is read again next time
+		w.spent.AddEvent(line)
+		return nil
+	})
+	w.crossed = w.limits.crossed(w.spent) != ""
+	return w.crossed
+}
+
+// Stop waits for the watcher to end (its ctx must be done) and returns
+// what was spent and whether the budget was crossed.
+func (w *Watcher) Stop() (runs.Usage, bool) {
+	<-w.done
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.spent, w.crossed
+}

@@ -1,0 +1,77 @@
+package budget
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/contract/runapi"
+	"github.com/stratoscli/stratos/stratos-run/runs"
+)
+
+func TestFromManifestAndFlags(t *testing.T) {
+	l, err := FromManifest(map[string]any{"usd": 2.5, "tokens": 1000}, "w.yaml")
+	if err != nil || l != (Limits{USD: 2.5, Tokens: 1000}) {
+		t.Fatalf("%+v, %v", l, err)
+	}
+	if l, _ = l.Override(0, 50); l != (Limits{USD: 2.5, Tokens: 50}) {
+		t.Errorf("the tokens flag did not win field by field: %+v", l)
+	}
+	for _, bad := range []any{"cheap", map[string]any{"usd": -1}, map[string]any{"tokens": 1.5}, map[string]any{"dollars": 3}} {
+		if _, err := FromManifest(bad, "w.yaml"); clierr.As(err).Code != runapi.CodeBudgetInvalid || clierr.As(err).Exit != clierr.ExitUsage {
+			t.Errorf("FromManifest(%v) = %v", bad, err)
+		}
+	}
+	if _, err := (Limits{}).Override(-1, 0); err == nil {
+		t.Error("a negative flag was accepted")
+	}
+}
+
+func usage(tokens int64, usd float64, unknown int) runs.Usage {
+	return runs.Usage{Turns: 1, Tokens: runs.Tokens{Input: tokens}, Cost: runs.Cost{USD: usd, UnknownTurns: unknown}}
+}
+
+func TestCrossingIsAboveTheLimit(t *testing.T) {
+	l := Limits{USD: 1, Tokens: 100}
+	for _, c := range []struct {
+		spent runs.Usage
+		want  string
+	}{
+		{usage(100, 1, 0), ""},
+		{usage(101, 0, 1), "101 tokens of a 100-token budget"},
+		{usage(5, 1.5, 0), "$1.5000 of a $1.0000 budget"},
+		{usage(200, 2, 0), "200 tokens of a 100-token budget and $2.0000 of a $1.0000 budget"},
+	} {
+		if got := l.crossed(c.spent); got != c.want {
+			t.Errorf("crossed(%+v) = %q, want %q", c.spent, got, c.want)
+		}
+	}
+	e := Exceeded(l, usage(101, 0, 1), "w")
+	if e.Code != runapi.CodeBudgetExceeded || e.Exit != clierr.ExitFailed || !strings.Contains(e.Message, "1 turn(s) reported no cost") {
+		t.Errorf("Exceeded = %+v", e)
+	}
+}
+
+func TestWatcherCancelsOnceTheLogCrossesTheBudget(t *testing.T) {
+	path := filepath.Join(t.TempDir(), runs.EventsFile)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	w := Watch(ctx, path, Limits{Tokens: 100}, time.Millisecond, cancel)
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	f.WriteString(`{"type":"usage","details":{"inputTokens":60}}` + "\n")
+	f.WriteString(`{"type":"model.completed","details":{"inputTokens":600}}` + "\n")
+	f.WriteString(`{"type":"usage","details":{"inputTokens":50,"costUsd":0.1}}` + "\n")
+	<-ctx.Done() // cancelled by the watcher, or the test times out
+	spent, crossed := w.Stop()
+	if !crossed || spent.Tokens.Input != 110 || spent.Turns != 2 {
+		t.Errorf("spent %+v, crossed %v", spent, crossed)
+	}
+}

@@ -1,0 +1,260 @@
+package command
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+	"github.com/urfave/cli/v3"
+
+	"github.com/stratoscli/stratos/shared/cliapp"
+	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/contract/discoverapi"
+	"github.com/stratoscli/stratos/shared/contract/runapi"
+	"github.com/stratoscli/stratos/shared/discovery"
+	"github.com/stratoscli/stratos/shared/logging"
+	"github.com/stratoscli/stratos/shared/roots"
+	"github.com/stratoscli/stratos/stratos-run/invocation"
+	"github.com/stratoscli/stratos/stratos-run/preparation"
+	"github.com/stratoscli/stratos/stratos-run/runs"
+	"github.com/stratoscli/stratos/stratos-run/testcases"
+)
+
+func testCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "test",
+		Usage:     "run a workflow's test cases (tests/*.yaml) and report which pass",
+		UsageText: "stratos test [<workflow|path>] [--case NAME] [--json]",
+		Description: cliapp.Lines(
+			"Runs every case of <workflow>/tests/*.yaml (without a workflow: of every workflow of the",
+			"project root that has cases), each as a full `stratos run` of its own: its input, its",
+			"overrides, its agents switched to the test harness with the case's scripts. A case passes",
+			"when the run ends as it expects: the output (exact or included), the error code, the",
+			"number of agent calls per configuration or label. Prints a report (with --json, one JSON",
+			"document); the workflows' own output goes to stderr. See docs/testing.md.",
+			"",
+			"Exit codes: 0 every case passed; 1 a case failed; 2 bad arguments, unknown workflow,",
+			"no cases or an invalid case file; 130 interrupted.",
+		),
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "case", Usage: "run only the case of this name"},
+			cliapp.JSONFlag(),
+		},
+		Action: testWorkflows,
+	}
+}
+
+// suite is the cases of one workflow.
+type suite struct {
+	workflow string
+	dir      string
+	cases    []testcases.Case
+}
+
+// caseResult is one case's line of the report.
+type caseResult struct {
+	Workflow    string           `json:"workflow"`
+	Case        string           `json:"case"`
+	File        string           `json:"file"`
+	Status      string           `json:"status"` // passed | failed
+	Failures    []string         `json:"failures"`
+	ExecutionID string           `json:"executionId,omitempty"`
+	DurationMs  int64            `json:"durationMs"`
+	Counts      testcases.Counts `json:"counts"`
+}
+
+// testReport is the --json document.
+type testReport struct {
+	Passed int          `json:"passed"`
+	Failed int          `json:"failed"`
+	Cases  []caseResult `json:"cases"`
+}
+
+func testWorkflows(ctx context.Context, cmd *cli.Command) error {
+	if err := cliapp.ExactArgs(cmd, 0, 1, "[<workflow|path>] [--case NAME] [--json]"); err != nil {
+		return err
+	}
+	root := cmd.Root()
+	cwd, err := os.Getwd()
+	if err != nil {
+		return clierr.New(discoverapi.CodeCwdUnreadable, "read the working directory: %v", err).Wrap(err)
+	}
+	suites, err := findSuites(cwd, cmd.Args().First(), cmd.String("case"))
+	if err != nil {
+		return err
+	}
+	log := logging.New("stratos", root.ErrWriter)
+	var report testReport
+	for _, s := range suites {
+		for _, c := range s.cases {
+			res, err := runCase(ctx, cwd, s, c, log, root.ErrWriter)
+			if err != nil {
+				return err
+			}
+			if res.Status == "passed" {
+				report.Passed++
+			} else {
+				report.Failed++
+			}
+			report.Cases = append(report.Cases, res)
+		}
+	}
+	if cmd.Bool("json") {
+		if err := clierr.PrintJSON(root.Writer, report); err != nil {
+			return err
+		}
+	} else {
+		printReport(root.Writer, report)
+	}
+	if report.Failed > 0 {
+		return cliapp.Silent(clierr.ExitFailed)
+	}
+	return nil
+}
+
+// findSuites loads the cases of the named workflow, or of every workflow of
+// the project root; with only, just the case of that name.
+func findSuites(cwd, arg, only string) ([]suite, error) {
+	var found []suite
+	if arg != "" {
+		t, err := preparation.Resolve(cwd, arg)
+		if err != nil {
+			return nil, err
+		}
+		found = []suite{{workflow: t.Name(), dir: t.Workflow.Dir}}
+	} else {
+		rs, err := roots.Resolve(cwd, roots.OnlyProject)
+		if err != nil {
+			return nil, clierr.New(discoverapi.CodeRootUnreadable, "%v", err).Wrap(err)
+		}
+		cat, err := discovery.Load(rs)
+		if err != nil {
+			return nil, clierr.New(discoverapi.CodeRootUnreadable, "%v", err).Wrap(err)
+		}
+		for _, w := range cat.Workflows() {
+			found = append(found, suite{workflow: w.Manifest.Name, dir: w.Dir})
+		}
+	}
+	var out []suite
+	for _, s := range found {
+		cases, err := testcases.Load(s.dir)
+		if err != nil {
+			return nil, clierr.Usage(runapi.CodeTestCasesInvalid, "%s: %v", s.dir, err).Wrap(err)
+		}
+		if only != "" {
+			cases = named(cases, only)
+		}
+		if len(cases) > 0 {
+			s.cases = cases
+			out = append(out, s)
+		}
+	}
+	if len(out) == 0 {
+		what := "no workflow of the project root has test cases (" + testcases.Dir + "/*.yaml)"
+		if arg != "" {
+			what = fmt.Sprintf("%s has no test cases (%s/*.yaml)", found[0].dir, testcases.Dir)
+		}
+		if only != "" {
+			what = fmt.Sprintf("no test case is named %q", only)
+		}
+		return nil, clierr.Usage(runapi.CodeNoTestCases, "%s; docs/testing.md describes the format", what)
+	}
+	return out, nil
+}
+
+func named(cases []testcases.Case, name string) []testcases.Case {
+	for _, c := range cases {
+		if c.Name == name {
+			return []testcases.Case{c}
+		}
+	}
+	return nil
+}
+
+// runCase runs one case as a full run of its own and judges it. Only an
+// interruption (or a run record that cannot be written) stops the suite.
+func runCase(ctx context.Context, cwd string, s suite, c testcases.Case, log hclog.Logger, stderr io.Writer) (caseResult, error) {
+	res := caseResult{Workflow: s.workflow, Case: c.Name, File: c.File, Status: "failed", Failures: []string{}}
+	start := time.Now()
+	defer func() { res.DurationMs = time.Since(start).Milliseconds() }()
+	x, problem := prepareCase(cwd, s, c, log, stderr)
+	if problem != "" {
+		res.Failures = append(res.Failures, problem)
+		return res, nil
+	}
+	if err := x.begin(); err != nil {
+		return res, err
+	}
+	res.ExecutionID = x.id
+	output, runErr := x.run(ctx)
+	if runErr != nil && runErr.Exit == clierr.ExitInterrupted {
+		return res, x.describe(runErr)
+	}
+	counts, err := testcases.Count(filepath.Join(x.record.Dir(), runs.EventsFile))
+	if err != nil {
+		res.Failures = append(res.Failures, fmt.Sprintf("read the run record: %v", err))
+	}
+	res.Counts = counts
+	obs := testcases.Observed{Output: output, Calls: counts.Calls}
+	if runErr != nil {
+		obs.ErrorCodes, obs.ErrorMessage = errorCodes(runErr), runErr.Message
+	}
+	res.Failures = append(res.Failures, c.Expect.Judge(obs)...)
+	if len(res.Failures) == 0 {
+		res.Status = "passed"
+	}
+	res.DurationMs = time.Since(start).Milliseconds()
+	return res, nil
+}
+
+// prepareCase resolves the workflow afresh (an earlier case may have built
+// it) and the case's input and overrides; a problem fails the case.
+func prepareCase(cwd string, s suite, c testcases.Case, log hclog.Logger, stderr io.Writer) (*execution, string) {
+	overrides, err := c.RunOverrides(s.dir)
+	if err != nil {
+		return nil, "invalid case: " + err.Error()
+	}
+	if problem := invocation.OverridesProblem(overrides); problem != "" {
+		return nil, "invalid case: overrides: " + problem
+	}
+	target, err := preparation.Resolve(cwd, s.dir)
+	if err != nil {
+		return nil, err.Error()
+	}
+	if err := invocation.CheckOverrideTargets(overrides, target.Name(), target.Workflow.Manifest.Sections["agents"]); err != nil {
+		return nil, "invalid case: " + err.Error()
+	}
+	input := c.Input
+	if len(input) == 0 || string(input) == "null" {
+		input = json.RawMessage("{}")
+	}
+	return &execution{target: target, cwd: cwd, input: input, overrides: overrides, log: log, stderr: stderr, json: true}, ""
+}
+
+// errorCodes are a failure's code and the codes of its causes.
+func errorCodes(err *clierr.Error) []string {
+	codes := []string{err.Code}
+	links, _ := err.Details["cause"].([]errorLink)
+	for _, l := range links {
+		if l.Code != "" && l.Code != err.Code {
+			codes = append(codes, l.Code)
+		}
+	}
+	return codes
+}
+
+func printReport(w io.Writer, r testReport) {
+	for _, c := range r.Cases {
+		fmt.Fprintf(w, "%s  %s / %s  (%s, %dms)\n", strings.ToUpper(c.Status[:4]), c.Workflow, c.Case, c.File, c.DurationMs)
+		for _, f := range c.Failures {
+			fmt.Fprintf(w, "      %s\n", f)
+		}
+	}
+	fmt.Fprintf(w, "%d passed, %d failed\n", r.Passed, r.Failed)
+}

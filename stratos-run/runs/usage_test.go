@@ -1,0 +1,50 @@
+package runs
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestUsageRollsUpPerRunExecutionAndAgentWithProvenance(t *testing.T) {
+	events := strings.Join([]string{
+		`{"type":"usage","agentId":"top/agent-1","executionId":"top","details":{"inputTokens":100,"outputTokens":20,"cacheReadInputTokens":50,"reasoningOutputTokens":5,"costUsd":0.01}}`,
+		`{"type":"usage","agentId":"top/agent-1","executionId":"top","details":{"inputTokens":10,"outputTokens":2,"cacheCreationInputTokens":7,"costUsd":0.002}}`,
+		`{"type":"model.completed","agentId":"top/agent-1","executionId":"top","details":{"usage":{"inputTokens":999}}}`,
+		`{"type":"usage","agentId":"top/agent-2","executionId":"child","details":{"inputTokens":1000,"outputTokens":300}}`,
+		`{"type":"workflow.log","executionId":"child","workflow":"c","details":{"message":"no usage here"}}`,
+		`{"type":"usage","agentId":"top/agent-2","executionId":"child","details":{"inputTokens":1,"outputTokens":1,"costUsd":0.5}}`,
+		`{"type":"usage","agentId":"top/agent-3","executionId":"child"`, // still being written
+	}, "\n")
+	path := filepath.Join(t.TempDir(), EventsFile)
+	if err := os.WriteFile(path, []byte(events), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	u := &UsageRollup{}
+	counts, err := countEvents(path, u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if counts.Total != 6 || counts.ByType[EventUsage] != 4 {
+		t.Errorf("counted %+v", counts)
+	}
+	check := func(name string, got *Usage, turns int, tokens Tokens, usd float64, provenance string, unknown int) {
+		t.Helper()
+		if got == nil {
+			t.Fatalf("%s: no usage", name)
+		}
+		if got.Turns != turns || got.Tokens != tokens || math.Abs(got.Cost.USD-usd) > 1e-12 || got.Cost.Provenance != provenance || got.Cost.UnknownTurns != unknown {
+			t.Errorf("%s = %+v; want %d turns, %+v, $%v %s (%d unknown)", name, got, turns, tokens, usd, provenance, unknown)
+		}
+	}
+	check("agent-1", u.ByAgent["top/agent-1"], 2, Tokens{Input: 110, Output: 22, CacheRead: 50, CacheWrite: 7, Reasoning: 5}, 0.012, CostReported, 0)
+	check("agent-2", u.ByAgent["top/agent-2"], 2, Tokens{Input: 1001, Output: 301}, 0.5, CostUnknown, 1)
+	check("top", u.ByExecution["top"], 2, Tokens{Input: 110, Output: 22, CacheRead: 50, CacheWrite: 7, Reasoning: 5}, 0.012, CostReported, 0)
+	check("child", u.ByExecution["child"], 2, Tokens{Input: 1001, Output: 301}, 0.5, CostUnknown, 1)
+	check("run", &u.Run, 4, Tokens{Input: 1111, Output: 323, CacheRead: 50, CacheWrite: 7, Reasoning: 5}, 0.512, CostUnknown, 1)
+	if got := u.Run.Tokens.Total(); got != 1111+323+50+7 {
+		t.Errorf("total tokens %d", got)
+	}
+}

@@ -1,0 +1,117 @@
+package testcases
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"reflect"
+)
+
+// Observed is what one run of a case produced.
+type Observed struct {
+	// Output is the workflow's output (nil when it failed).
+	Output json.RawMessage
+	// ErrorCodes are the failure's code and its causes' (empty on success).
+	ErrorCodes []string
+	// ErrorMessage is the failure's message.
+	ErrorMessage string
+	// Calls counts agent executes by configId and by configId#label.
+	Calls map[string]int
+}
+
+// Judge returns every way the observation differs from the expectations;
+// none means the case passed.
+func (e Expect) Judge(o Observed) []string {
+	var out []string
+	switch {
+	case e.Error == "" && len(o.ErrorCodes) > 0:
+		out = append(out, fmt.Sprintf("expected success, the run failed [%s]: %s", o.ErrorCodes[0], o.ErrorMessage))
+	case e.Error != "" && len(o.ErrorCodes) == 0:
+		out = append(out, fmt.Sprintf("expected the error %s, the run succeeded", e.Error))
+	case e.Error != "" && !contains(o.ErrorCodes, e.Error):
+		out = append(out, fmt.Sprintf("expected the error %s, got %v: %s", e.Error, o.ErrorCodes, o.ErrorMessage))
+	}
+	if len(e.Output) > 0 && len(o.ErrorCodes) == 0 && !sameJSON(e.Output, o.Output) {
+		out = append(out, fmt.Sprintf("output: expected %s, got %s", compact(e.Output), compact(o.Output)))
+	}
+	if len(e.OutputIncludes) > 0 && len(o.ErrorCodes) == 0 {
+		want, got := decode(e.OutputIncludes), decode(o.Output)
+		if diff := includes("output", want, got); diff != "" {
+			out = append(out, diff)
+		}
+	}
+	for _, target := range sortedKeys(e.Calls) {
+		if got := o.Calls[target]; got != e.Calls[target] {
+			out = append(out, fmt.Sprintf("calls of %s: expected %d, got %d", target, e.Calls[target], got))
+		}
+	}
+	return out
+}
+
+// includes reports the first place where got does not include want.
+func includes(path string, want, got any) string {
+	switch w := want.(type) {
+	case map[string]any:
+		g, ok := got.(map[string]any)
+		if !ok {
+			return fmt.Sprintf("%s: expected an object, got %s", path, show(got))
+		}
+		for _, k := range sortedKeys(w) {
+			v, present := g[k]
+			if !present {
+				return fmt.Sprintf("%s.%s: missing", path, k)
+			}
+			if diff := includes(path+"."+k, w[k], v); diff != "" {
+				return diff
+			}
+		}
+		return ""
+	case []any:
+		g, ok := got.([]any)
+		if !ok || len(g) != len(w) {
+			return fmt.Sprintf("%s: expected an array of %d, got %s", path, len(w), show(got))
+		}
+		for i := range w {
+			if diff := includes(fmt.Sprintf("%s[%d]", path, i), w[i], g[i]); diff != "" {
+				return diff
+			}
+		}
+		return ""
+	}
+	if !reflect.DeepEqual(want, got) {
+		return fmt.Sprintf("%s: expected %s, got %s", path, show(want), show(got))
+	}
+	return ""
+}
+
+func contains(list []string, s string) bool {
+	for _, e := range list {
+		if e == s {
+			return true
+		}
+	}
+	return false
+}
+
+func decode(raw json.RawMessage) any {
+	var v any
+	_ = json.Unmarshal(raw, &v)
+	return v
+}
+
+func sameJSON(a, b json.RawMessage) bool {
+	return reflect.DeepEqual(decode(a), decode(b))
+}
+
+func compact(raw json.RawMessage) string {
+	var b bytes.Buffer
+	if json.Compact(&b, raw) != nil {
+		return string(raw)
+	}
+	return b.String()
+}
+
+func show(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}

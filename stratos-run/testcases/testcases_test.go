@@ -1,0 +1,109 @@
+package testcases
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func write(t *testing.T, dir, name, content string) {
+	t.Helper()
+	path := filepath.Join(dir, name)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestLoadReadsCaseFilesOnly(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "tests/b.yaml", "cases:\n  - name: second\n")
+	write(t, dir, "tests/a.yaml", "cases:\n  - name: first\n    input: {x: 1}\n")
+	write(t, dir, "tests/scripts/agent.yaml", "turns: []\n")
+	cases, err := Load(dir)
+	if err != nil || len(cases) != 2 || cases[0].Name != "first" || cases[1].File != filepath.Join("tests", "b.yaml") {
+		t.Fatalf("got %+v, %v", cases, err)
+	}
+}
+
+func TestLoadRejects(t *testing.T) {
+	for content, want := range map[string]string{
+		"cases:\n  - input: {}\n":                       "cases[0]: name is required",
+		"cases:\n  - name: a\n  - name: a\n":            `case "a" is also in`,
+		"cases:\n  - name: a\n    expected: {}\n":       `unknown field "expected"`,
+		"turns:\n  - reply: x\n":                        "harness scripts belong in tests/scripts/",
+		"cases:\n  - name: a\n    expect: {calls: x}\n": "cannot unmarshal",
+	} {
+		dir := t.TempDir()
+		write(t, dir, "tests/c.yaml", content)
+		if _, err := Load(dir); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: got %v, want %q", content, err, want)
+		}
+	}
+}
+
+func TestRunOverridesPutsScriptedConfigsOnTheTestHarness(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "tests/scripts/critic.yaml", "cases:\n  - reply: ok\n")
+	c := Case{
+		Overrides: json.RawMessage(`{"agents":{"critic":{"effort":"high"}},"decision":{"k":1}}`),
+		Scripts:   map[string]json.RawMessage{"critic": json.RawMessage(`{"file":"tests/scripts/critic.yaml"}`), "judge#r1": json.RawMessage(`{"turns":[]}`)},
+	}
+	got, err := c.RunOverrides(dir)
+	want := `{"agents":{"critic":{"effort":"high","harness":"test","test":{"cases":[{"reply":"ok"}]}},"judge#r1":{"harness":"test","test":{"turns":[]}}},"decision":{"k":1}}`
+	if err != nil || string(got) != want {
+		t.Fatalf("got %s, %v\nwant %s", got, err, want)
+	}
+}
+
+func TestJudge(t *testing.T) {
+	ok := Observed{Output: json.RawMessage(`{"a":[1,{"b":2,"c":3}],"d":"x"}`), Calls: map[string]int{"judge": 2}}
+	failed := Observed{ErrorCodes: []string{"child_failed", "structured_output"}, ErrorMessage: "boom", Calls: map[string]int{}}
+	cases := []struct {
+		expect Expect
+		obs    Observed
+		want   string // "" passes
+	}{
+		{Expect{Output: json.RawMessage(`{"d":"x","a":[1,{"c":3,"b":2}]}`)}, ok, ""},
+		{Expect{Output: json.RawMessage(`{"d":"x"}`)}, ok, "output: expected"},
+		{Expect{OutputIncludes: json.RawMessage(`{"a":[1,{"b":2}]}`)}, ok, ""},
+		{Expect{OutputIncludes: json.RawMessage(`{"a":[1,{"b":3}]}`)}, ok, "output.a[1].b: expected 3, got 2"},
+		{Expect{OutputIncludes: json.RawMessage(`{"a":[1]}`)}, ok, "output.a: expected an array of 1"},
+		{Expect{OutputIncludes: json.RawMessage(`{"z":1}`)}, ok, "output.z: missing"},
+		{Expect{Calls: map[string]int{"judge": 2, "judge#r1": 0}}, ok, ""},
+		{Expect{Calls: map[string]int{"judge": 3}}, ok, "calls of judge: expected 3, got 2"},
+		{Expect{Error: "structured_output"}, failed, ""},
+		{Expect{Error: "execution"}, failed, "expected the error execution, got"},
+		{Expect{Error: "execution"}, ok, "the run succeeded"},
+		{Expect{}, failed, "expected success, the run failed [child_failed]: boom"},
+	}
+	for i, c := range cases {
+		got := strings.Join(c.expect.Judge(c.obs), "; ")
+		if (c.want == "") != (got == "") || !strings.Contains(got, c.want) {
+			t.Errorf("%d: got %q, want %q", i, got, c.want)
+		}
+	}
+}
+
+func TestCount(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "events.jsonl", strings.Join([]string{
+		`{"type":"agent.invocation.started","details":{"name":"judge#r1","configId":"judge"},"label":"r1"}`,
+		`{"type":"test.case","label":"r1","details":{"case":"odd","config":"judge"}}`,
+		`{"type":"agent.invocation.started","details":{"name":"judge","configId":"judge"}}`,
+		`{"type":"test.case","details":{"case":"odd","config":"judge"}}`,
+		`{"type":"agent.invocation.started","details":{"name":"agent #3"}}`,
+		`{"type":"agent.invocat`,
+	}, "\n"))
+	c, err := Count(filepath.Join(dir, "events.jsonl"))
+	if err != nil || c.Calls["judge"] != 2 || c.Calls["judge#r1"] != 1 || c.Calls["agent #3"] != 1 || c.Served["judge"]["odd"] != 2 {
+		t.Fatalf("got %+v, %v", c, err)
+	}
+	if c, err := Count(filepath.Join(dir, "missing.jsonl")); err != nil || len(c.Calls) != 0 {
+		t.Fatalf("missing file: %+v, %v", c, err)
+	}
+}

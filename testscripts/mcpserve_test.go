@@ -1,0 +1,38 @@
+package testscripts
+
+import (
+	"os"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// TestMCPServe runs testdata/mcpserve: `stratos mcp serve` driven by the Go
+// SDK's MCP client (mcpdrive, see internal/mcpdrive) over stdio and
+// streamable HTTP, with the modern and the legacy protocol.
+func TestMCPServe(t *testing.T) {
+	p := params(t, "mcpserve")
+	setup := p.Setup
+	p.Setup = func(env *testscript.Env) error {
+		if err := setup(env); err != nil {
+			return err
+		}
+		// The workflows' zod comes from the warm npm cache, as in TestRun.
+		env.Setenv("npm_config_prefer_offline", "true")
+		if v := os.Getenv("NODE_EXTRA_CA_CERTS"); v != "" {
+			env.Setenv("NODE_EXTRA_CA_CERTS", v)
+		}
+		return nil
+	}
+	p.Cmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){
+		"lastrun": cmdRunLastRun,
+		"jsonget": cmdRunJSONGet,
+		"waitfor": cmdWaitFile,
+	}
+	testscript.Run(t, p)
+}
+
+// TestSkill runs testdata/skill: `stratos skill install` and `show`.
+func TestSkill(t *testing.T) {
+	testscript.Run(t, params(t, "skill"))
+}

@@ -1,0 +1,59 @@
+package testscripts
+
+import (
+	"os"
+	"time"
+
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// TestOpenCode runs testdata/opencode: workflows whose agents use the real
+// OpenCode server (the binary of the pinned opencode-ai that
+// scripts/prepare-test-cache installs, $STRATOS_TEST_OPENCODE) through
+// stratos run, against the fake model server. Scripts point
+// OPENAI_BASE_URL / ANTHROPIC_BASE_URL at the fake and assert on its
+// request log.
+//
+// Script commands (besides withFakeModel's):
+//
+//	opencode-gone   wait until no process of this script's OpenCode (its
+//	                environment holds STRATOS_TEST_OPENCODE_RUN=$WORK) is
+//	                left; fail naming the survivors
+func TestOpenCode(t *testing.T) {
+	bin := os.Getenv("STRATOS_TEST_OPENCODE")
+	if bin == "" {
+		t.Fatal("STRATOS_TEST_OPENCODE is not set: run `eval \"$(scripts/prepare-test-cache)\"`, which installs the pinned opencode-ai and sets it")
+	}
+	p := withFakeModel(params(t, "opencode"))
+	setup := p.Setup
+	p.Setup = func(env *testscript.Env) error {
+		if err := setup(env); err != nil {
+			return err
+		}
+		env.Setenv("STRATOS_OPENCODE", bin)
+		env.Setenv("OPENAI_API_KEY", "sk-fake-000")
+		env.Setenv("ANTHROPIC_API_KEY", "sk-ant-fake-000")
+		env.Setenv("STRATOS_TEST_OPENCODE_RUN", env.WorkDir)
+		return nil
+	}
+	p.Cmds["opencode-gone"] = cmdOpenCodeGone
+	testscript.Run(t, p)
+}
+
+func cmdOpenCodeGone(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 0 {
+		ts.Fatalf("usage: opencode-gone")
+	}
+	kv := "STRATOS_TEST_OPENCODE_RUN=" + ts.Getenv("STRATOS_TEST_OPENCODE_RUN")
+	deadline := time.Now().Add(claudePollBound)
+	var pids []string
+	for time.Now().Before(deadline) {
+		if pids = processesWithEnv(kv); len(pids) == 0 {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	ts.Fatalf("processes with %s still running after %s: pids %v", kv, claudePollBound, pids)
+}
