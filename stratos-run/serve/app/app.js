@@ -27,14 +27,16 @@ const badge = (s) => `<span class="status s-${esc(s)}">${esc(s || "unknown")}</s
 // names vary, and a record without them shows "—".
 function costOf(o) {
   if (!o) return undefined;
-  for (const k of ["costUsd", "cost", "totalCostUsd"]) if (num(o[k]) !== undefined) return o[k];
-  if (o.usage) return costOf(o.usage);
+  for (const k of ["costUsd", "cost", "totalCostUsd", "usd"]) if (num(o[k]) !== undefined) return o[k];
+  if (o.cost && num(o.cost.usd) !== undefined) return o.cost.usd; // a run's roll-up: {cost: {usd}}
+  if (o.usage) return costOf(o.usage.run || o.usage);
   return undefined;
 }
 function tokensOf(u) {
   if (!u) return undefined;
   if (num(u.totalTokens) !== undefined) return u.totalTokens;
-  const sum = (num(u.inputTokens) ?? 0) + (num(u.outputTokens) ?? 0);
+  const t = u.tokens && typeof u.tokens === "object" ? u.tokens : null; // a roll-up: {tokens: {input, output}}
+  const sum = t ? (num(t.input) ?? 0) + (num(t.output) ?? 0) : (num(u.inputTokens) ?? 0) + (num(u.outputTokens) ?? 0);
   return sum || undefined;
 }
 
@@ -157,6 +159,10 @@ function drawRun(st) {
   const root = ensureExec(st, r.executionId);
   root.workflow = r.workflow; root.status = r.status;
   if (r.tree) mergeTree(st, r.tree, null);
+  for (const [id, u] of Object.entries(r.usage?.byAgent || {})) {
+    const a = st.agents.get(id);
+    if (a) { a.tokens = tokensOf(u); a.cost = costOf(u); }
+  }
 }
 
 function drawDuration(st) {
@@ -167,16 +173,19 @@ function drawDuration(st) {
 
 // drawBudget shows the gauge when the record carries a budget with a limit.
 function drawBudget(r) {
-  const b = r.budget;
-  const limit = b && (num(b.maxCostUsd) ?? num(b.limitUsd) ?? num(b.costUsd) ?? num(b.limit) ?? num(b.max));
+  const b = r.budget || r.invocation?.budget; // {usd, tokens}: either limit may be absent
   const box = document.getElementById("budget");
-  if (limit === undefined || limit <= 0) { box.hidden = true; return; }
-  const spent = num(b.spentUsd) ?? num(b.spent) ?? num(b.usedUsd) ?? costOf(r) ?? 0;
+  const byUSD = num(b?.usd) > 0, byTokens = num(b?.tokens) > 0;
+  if (!byUSD && !byTokens) { box.hidden = true; return; }
+  const used = r.usage?.run;
+  const spent = byUSD ? costOf(used) ?? 0 : tokensOf(used) ?? 0;
+  const limit = byUSD ? b.usd : b.tokens;
+  const fmt = byUSD ? money : tokens;
   const pct = Math.min(100, (spent / limit) * 100);
   const fill = document.getElementById("budgetfill");
   fill.style.width = pct + "%";
   fill.className = "fill" + (pct >= 100 ? " over" : pct >= 80 ? " warn" : "");
-  document.getElementById("budgettext").textContent = `${money(spent)} of ${money(limit)} (${pct.toFixed(0)}%)`;
+  document.getElementById("budgettext").textContent = `${fmt(spent)} of ${fmt(limit)} (${pct.toFixed(0)}%)`;
   box.hidden = false;
 }
 
@@ -245,7 +254,7 @@ function apply(st, ev) {
     a.state = d.status === "completed" || type.endsWith("completed") && !d.status ? "completed" : d.status || "failed";
   } else if (type === "agent.closed") { if (a.busySince) a.busyMs += t - a.busySince; a.busySince = null; a.state = a.state === "running" ? "closed" : a.state; }
   else if (type.endsWith(".failed")) a.state = "failed";
-  const u = d.usage || ev.usage;
+  const u = type === "usage" ? d : d.usage || ev.usage; // per-turn usage events carry it in details
   if (u) {
     const n = tokensOf(u);
     if (n !== undefined) a.tokens = (a.tokens ?? 0) + n;
