@@ -10,8 +10,11 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"syscall"
 
 	"github.com/hashicorp/go-hclog"
+
+	"github.com/stratoscli/stratos/shared/procgroup"
 )
 
 // Git runs git with an environment that cannot redirect it to another
@@ -55,6 +58,13 @@ func (e *Error) Error() string {
 
 func (e *Error) Unwrap() error { return e.Err }
 
+// gitGroup is how git runs: in its own process group, so its hooks and
+// helpers end with it, dying with us. A cancellation sends SIGTERM, not
+// SIGKILL: git then runs its own cleanup (`worktree add` removes the
+// half-made checkout and its administrative files, lock files are
+// deleted) before it exits.
+var gitGroup = procgroup.Options{CancelSignal: syscall.SIGTERM}
+
 // Run runs `git -C dir args...` and returns its stdout.
 func (g *Git) Run(ctx context.Context, dir string, args ...string) ([]byte, error) {
 	full := append([]string{"-C", dir}, args...)
@@ -62,7 +72,7 @@ func (g *Git) Run(ctx context.Context, dir string, args ...string) ([]byte, erro
 	cmd.Env = g.env()
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
+	err := procgroup.Run(cmd, gitGroup)
 	if g.Log != nil {
 		g.Log.Debug("git", "args", full, "exit", cmd.ProcessState.ExitCode())
 	}
