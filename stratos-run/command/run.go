@@ -27,6 +27,7 @@ import (
 	"github.com/stratoscli/stratos/stratos-run/records"
 	"github.com/stratoscli/stratos/stratos-run/runs"
 	"github.com/stratoscli/stratos/stratos-run/supervise"
+	"github.com/stratoscli/stratos/stratos-run/tracing"
 )
 
 // execution is one `stratos run`, from its run record on.
@@ -37,6 +38,7 @@ type execution struct {
 	input     json.RawMessage
 	overrides json.RawMessage
 	record    *records.Run
+	trace     *tracing.Run // nil unless the OTEL_* variables ask for export
 	budget    budget.Limits
 	log       hclog.Logger
 	stderr    io.Writer
@@ -112,6 +114,20 @@ func (x *execution) begin() error {
 		ExecutionID: id, Workflow: x.target.Name(), Dir: w.Dir, Root: w.Root.Dir, Cwd: x.cwd,
 		Input: x.input, Overrides: x.overrides, PID: os.Getpid(), StartedAt: now,
 	})
+	if err == nil {
+		x.trace = tracing.Start(os.Getenv, x.warn, id, x.target.Name(), now)
+	}
+	return err
+}
+
+// warn logs a problem that does not change how the run ends.
+func (x *execution) warn(msg string) { x.log.Warn(msg) }
+
+// end writes the run record's final status, then exports the run's trace
+// from the completed record.
+func (x *execution) end(f records.Final) error {
+	err := x.record.Finish(f)
+	x.trace.Finish(f.Status, f.EndedAt, f.Tree, filepath.Join(x.record.Dir(), runs.EventsFile), x.warn)
 	return err
 }
 
@@ -148,8 +164,14 @@ func (x *execution) run(ctx context.Context) (json.RawMessage, *clierr.Error) {
 	if x.budget.Set() {
 		watcher = budget.Watch(runCtx, filepath.Join(x.record.Dir(), runs.EventsFile), x.budget, runs.DefaultPollInterval, cancelRun)
 	}
+	node := tc.NodeCommand(context.Background(), sdk.RunnerPath(x.target.Root.Root.Dir))
+	if tp := x.trace.Traceparent(); tp != "" {
+		// The runtime, the agent host and the harnesses inherit it: a
+		// harness that traces itself joins the run's trace.
+		node.Env = append(node.Env, tracing.Traceparent+"="+tp)
+	}
 	out, err := supervise.Run(runCtx, supervise.Spec{
-		Cmd: tc.NodeCommand(context.Background(), sdk.RunnerPath(x.target.Root.Root.Dir)),
+		Cmd: node,
 		Dir: x.cwd, Invocation: doc, ResultKey: key, Output: x.stderr, Log: x.log,
 	})
 	cancelRun()
@@ -172,7 +194,7 @@ func (x *execution) run(ctx context.Context) (json.RawMessage, *clierr.Error) {
 	if ce := checkOutput(x.target.Workflow.Dir, x.target.Name(), o.output); ce != nil {
 		return nil, x.finish(failure(ce, o.tree))
 	}
-	if ferr := x.record.Finish(o.final(0)); ferr != nil {
+	if ferr := x.end(o.final(0)); ferr != nil {
 		x.log.Warn("the run succeeded, but its record is incomplete", "error", ferr)
 	}
 	return o.output, nil
@@ -206,7 +228,7 @@ func (x *execution) invocationDocument(resultKey []byte) ([]byte, error) {
 
 // finish records a failed outcome and returns its error for the CLI.
 func (x *execution) finish(o outcome) *clierr.Error {
-	if err := x.record.Finish(o.final(o.err.Exit)); err != nil {
+	if err := x.end(o.final(o.err.Exit)); err != nil {
 		x.log.Warn("the run record is incomplete", "error", err)
 	}
 	return o.err
