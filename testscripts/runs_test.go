@@ -16,6 +16,7 @@ import (
 //	waitfile <path>                wait until path exists
 //	pidgone <pidfile>              wait until the process in pidfile is gone
 //	waitfor <glob> <text>          wait until a file matching glob contains text
+//	otlp start|tree                an OTLP trace receiver (see withOTLP)
 func TestRuns(t *testing.T) {
 	p := params(t, "runs")
 	p.Cmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){
@@ -25,5 +26,5 @@ func TestRuns(t *testing.T) {
 		"pidgone":  cmdRunPidGone,
 		"waitfor":  cmdWaitFile,
 	}
-	testscript.Run(t, p)
+	testscript.Run(t, withOTLP(p))
 }
