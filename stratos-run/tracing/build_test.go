@@ -1,0 +1,71 @@
+package tracing
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+)
+
+// A model turn that never completed ends with its agent's last event; a
+// completion without a start makes no span; a torn last line is skipped.
+func TestAddEventsUnpairedBoundaries(t *testing.T) {
+	events := `{"type":"agent.invocation.started","timestamp":"2026-12-03T10:00:00Z","agentId":"X/agent-1","executionId":"X","ids":{"invocationId":"X/agent-1/1"}}
+{"type":"model.started","timestamp":"2026-12-03T10:00:01Z","agentId":"X/agent-1","executionId":"X","ids":{"invocationId":"X/agent-1/1"},"details":{"turn":1}}
+{"type":"tool.completed","timestamp":"2026-12-03T10:00:02Z","agentId":"X/agent-1","executionId":"X","ids":{"invocationId":"X/agent-1/1","toolCallId":"c1"},"details":{"status":"failed"}}
+{"type":"agent.invocation.completed","timestamp":"2026-12-03T10:00:03Z","agentId":"X/agent-1","executionId":"X","ids":{"invocationId":"X/agent-1/1"}}
+{"type":"model.comp`
+	path := filepath.Join(t.TempDir(), "events.jsonl")
+	if err := os.WriteFile(path, []byte(events), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rec := tracetest.NewSpanRecorder()
+	tracer := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec)).Tracer("test")
+	runCtx, run := tracer.Start(context.Background(), "run")
+	b := builder{tracer: tracer, runCtx: runCtx, end: time.Now(), byExecution: map[string]context.Context{}}
+	if err := b.addEvents(path); err != nil {
+		t.Fatal(err)
+	}
+	run.End()
+	names := map[string]sdktrace.ReadOnlySpan{}
+	for _, s := range rec.Ended() {
+		names[s.Name()] = s
+	}
+	if len(names) != 3 || names["agent"] == nil || names["model"] == nil {
+		t.Fatalf("spans = %v, want run, agent, model", names)
+	}
+	model, agent := names["model"], names["agent"]
+	if want := time.Date(2026, 12, 3, 10, 0, 3, 0, time.UTC); !model.EndTime().Equal(want) || !agent.EndTime().Equal(want) {
+		t.Errorf("model ends %v, agent ends %v; want both at the agent's last event %v", model.EndTime(), agent.EndTime(), want)
+	}
+	if model.Parent().SpanID() != agent.SpanContext().SpanID() {
+		t.Errorf("the model span's parent is not the agent span")
+	}
+	if agent.Parent().SpanID() != names["run"].SpanContext().SpanID() {
+		t.Errorf("an agent of an invocation missing from the tree is not under the run span")
+	}
+}
+
+// A run without events.jsonl (no agent ran) has no agent spans.
+func TestAddEventsNoFile(t *testing.T) {
+	b := builder{}
+	if err := b.addEvents(filepath.Join(t.TempDir(), "events.jsonl")); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Without the variables, Start gives a nil Run, whose methods do nothing.
+func TestStartDisabled(t *testing.T) {
+	r := Start(func(string) string { return "" }, func(m string) { t.Errorf("warned: %s", m) }, "X", "wf", time.Now())
+	if r != nil {
+		t.Fatalf("Start without OTEL variables = %v, want nil", r)
+	}
+	if tp := r.Traceparent(); tp != "" {
+		t.Errorf("Traceparent() = %q", tp)
+	}
+	r.Finish("succeeded", time.Now(), nil, "", func(m string) { t.Errorf("warned: %s", m) })
+}
