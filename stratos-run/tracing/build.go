@@ -78,6 +78,9 @@ type agentEvent struct {
 	} `json:"ids"`
 	Details struct {
 		Turn     int    `json:"turn"`
+		Name     string `json:"name"`
+		ConfigID string `json:"configId"`
+		Error    string `json:"error"`
 		ToolName string `json:"toolName"`
 		Status   string `json:"status"`
 	} `json:"details"`
@@ -136,12 +139,27 @@ func (b *builder) addAgent(events []agentEvent) {
 		trace.WithAttributes(attrAgentID.String(first.AgentID), attrExecutionID.String(first.ExecutionID)))
 	open := map[string]trace.Span{}
 	for _, e := range events {
+		describeAgent(span, e)
 		b.addAgentEvent(ctx, open, e)
 	}
 	for _, s := range open {
 		s.End(trace.WithTimestamp(last.Timestamp))
 	}
 	span.End(trace.WithTimestamp(last.Timestamp))
+}
+
+// describeAgent names the agent span from its executes: the agent's name
+// and configuration, and an error status when an execute failed.
+func describeAgent(span trace.Span, e agentEvent) {
+	switch {
+	case e.Type == "agent.invocation.started" && e.Details.Name != "":
+		span.SetAttributes(attrAgentName.String(e.Details.Name))
+		if e.Details.ConfigID != "" {
+			span.SetAttributes(attrConfigID.String(e.Details.ConfigID))
+		}
+	case e.Type == "agent.invocation.completed" && e.Details.Status == "failed":
+		span.SetStatus(codes.Error, e.Details.Error)
+	}
 }
 
 // addAgentEvent opens a model or tool span on its start event and ends it

@@ -22,6 +22,8 @@ const (
 	attrWorkflow    = attribute.Key("stratos.workflow")
 	attrStatus      = attribute.Key("stratos.status")
 	attrAgentID     = attribute.Key("stratos.agent_id")
+	attrAgentName   = attribute.Key("stratos.agent.name")
+	attrConfigID    = attribute.Key("stratos.agent.config_id")
 	attrInvocation  = attribute.Key("stratos.invocation_id")
 	attrTurn        = attribute.Key("stratos.turn")
 	attrToolName    = attribute.Key("stratos.tool.name")
