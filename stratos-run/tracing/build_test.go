@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"go.opentelemetry.io/otel/codes"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 )
@@ -68,4 +69,39 @@ func TestStartDisabled(t *testing.T) {
 		t.Errorf("Traceparent() = %q", tp)
 	}
 	r.Finish("succeeded", time.Now(), nil, "", func(m string) { t.Errorf("warned: %s", m) })
+}
+
+// A failed child is an error span under its parent; an invocation without
+// an end (the run was cut short) ends with the run.
+func TestAddTreeFailedChild(t *testing.T) {
+	tree := `{"executionId":"P","workflow":"parent","status":"failed","startedAt":"2026-12-03T10:00:00Z",
+	  "children":[{"executionId":"C","workflow":"child","status":"failed","startedAt":"2026-12-03T10:00:01Z",
+	    "error":{"code":"agent_failed","message":"boom"},"children":[]}]}`
+	rec := tracetest.NewSpanRecorder()
+	tracer := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec)).Tracer("test")
+	runEnd := time.Date(2026, 12, 3, 10, 0, 5, 0, time.UTC)
+	b := builder{tracer: tracer, runCtx: context.Background(), end: runEnd, byExecution: map[string]context.Context{}}
+	if err := b.addTree([]byte(tree)); err != nil {
+		t.Fatal(err)
+	}
+	spans := map[string]sdktrace.ReadOnlySpan{}
+	for _, s := range rec.Ended() {
+		spans[s.Name()] = s
+	}
+	parent, child := spans["workflow parent"], spans["workflow child"]
+	if parent == nil || child == nil {
+		t.Fatalf("spans = %v", spans)
+	}
+	if child.Parent().SpanID() != parent.SpanContext().SpanID() {
+		t.Errorf("the child's span is not under its parent's")
+	}
+	if got := child.Status(); got.Code != codes.Error || got.Description != "agent_failed: boom" {
+		t.Errorf("child status = %+v", got)
+	}
+	if !child.EndTime().Equal(runEnd) {
+		t.Errorf("child ends %v, want the run's end %v", child.EndTime(), runEnd)
+	}
+	if _, ok := b.byExecution["C"]; !ok {
+		t.Errorf("the child's span is not found by its execution ID")
+	}
 }
