@@ -108,7 +108,7 @@ func loadRunPage(b *testing.B, br *browser, url string) (tree, fcp float64) {
 	}
 	got, err := chromedp.Run(ctx, chromedp.Poll[paints](`window.__stratosTreePaint !== undefined && performance.getEntriesByName("first-contentful-paint").length > 0
 			? { Tree: window.__stratosTreePaint, FCP: performance.getEntriesByName("first-contentful-paint")[0].startTime } : null`,
-			chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(0)))
+		chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(0)))
 	if err != nil {
 		text, _ := chromedp.Run(br.ctx, chromedp.Evaluate[string](`location.href + ": " + document.body.innerText.slice(0, 400)`))
 		b.Fatalf("loading the run page: %v; the page at %s", err, text)
