@@ -95,6 +95,10 @@ var treePaintProbe = fmt.Sprintf(`(() => {
   mo.observe(document, { childList: true, subtree: true });
 })();`, paintAgents)
 
+// paintsSeen is the two paint times once both are known, else null.
+const paintsSeen = `window.__stratosTreePaint !== undefined && performance.getEntriesByName("first-contentful-paint").length > 0
+	? { Tree: window.__stratosTreePaint, FCP: performance.getEntriesByName("first-contentful-paint")[0].startTime } : null`
+
 // loadRunPage loads url from a blank page (so each load is a navigation,
 // not a hash change) and returns the tree's paint and the first
 // contentful paint, in milliseconds since navigation start.
@@ -106,9 +110,17 @@ func loadRunPage(b *testing.B, br *browser, url string) (tree, fcp float64) {
 	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(url)); err != nil {
 		b.Fatalf("loading the run page: %v", err)
 	}
-	got, err := chromedp.Run(ctx, chromedp.Poll[paints](`window.__stratosTreePaint !== undefined && performance.getEntriesByName("first-contentful-paint").length > 0
-			? { Tree: window.__stratosTreePaint, FCP: performance.getEntriesByName("first-contentful-paint")[0].startTime } : null`,
-		chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(0)))
+	// A poll started as the page's document changes loses its context: it
+	// is asked again of the new document.
+	var got paints
+	var err error
+	for {
+		got, err = chromedp.Run(ctx, chromedp.Poll[paints](paintsSeen, chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(0)))
+		if err == nil || ctx.Err() != nil {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 	if err != nil {
 		text, _ := chromedp.Run(br.ctx, chromedp.Evaluate[string](`location.href + ": " + document.body.innerText.slice(0, 400)`))
 		b.Fatalf("loading the run page: %v; the page at %s", err, text)
