@@ -344,5 +344,6 @@ function eventLine(ev) {
   const who = ev.agentId ? ev.agentId.split("/").slice(-1)[0] : "";
   const d = ev.details || {};
   const what = d.text ?? d.message ?? d.toolName ?? d.status ?? "";
-  return `<div><span class="t">${esc(t)}</span> ${esc(ev.type)} ${esc(who)} ${esc(typeof what === "string" ? what.slice(0, 200) : JSON.stringify(what))}</div>`;
+  const text = `${ev.type} ${who} ${typeof what === "string" ? what.slice(0, 200) : JSON.stringify(what)}`;
+  return `<div title="${esc(text)}"><span class="t">${esc(t)}</span> ${esc(text)}</div>`;
 }
