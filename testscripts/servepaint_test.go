@@ -48,27 +48,7 @@ func BenchmarkServeFirstPaint(b *testing.B) {
 	if chrome == "" {
 		b.Skip("first-paint benchmark of stratos serve skipped: no Chromium found; install it: " + chromiumInstall)
 	}
-	store := &runs.Store{Dir: filepath.Join(b.TempDir(), "runs")}
-	id := writeHundredAgentRun(b, store.Dir)
-	s, err := serve.New(serve.Options{Store: store, Loopback: true})
-	if err != nil {
-		b.Fatal(err)
-	}
-	srv := httptest.NewServer(s.Handler())
-	defer srv.Close()
-
-	br := &browser{chrome: chrome, profile: filepath.Join(b.TempDir(), "chromium-profile")}
-	defer br.close()
-	if err := br.start(); err != nil {
-		b.Fatal(err)
-	}
-	addProbe := func(ctx context.Context, t *chromedp.Target) (page.AddScriptToEvaluateOnNewDocumentResult, error) {
-		return cdp.Call(ctx, t, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: treePaintProbe})
-	}
-	if _, err := chromedp.Run(br.ctx, addProbe); err != nil {
-		b.Fatal(err)
-	}
-	url := srv.URL + "/#/run/" + id
+	br, url := serveHundredAgentRun(b, chrome)
 	var tree, fcp []float64
 	b.ResetTimer()
 	for range b.N {
@@ -78,6 +58,66 @@ func BenchmarkServeFirstPaint(b *testing.B) {
 	b.StopTimer()
 	b.ReportMetric(median(tree), "ms-tree-paint")
 	b.ReportMetric(median(fcp), "ms-first-contentful-paint")
+}
+
+// serveHundredAgentRun records a finished run of 100 agents, serves it and
+// starts Chromium with treePaintProbe in every page; it returns the browser
+// and the run page's URL.
+func serveHundredAgentRun(t testing.TB, chrome string) (*browser, string) {
+	store := &runs.Store{Dir: filepath.Join(t.TempDir(), "runs")}
+	id := writeHundredAgentRun(t, store.Dir)
+	s, err := serve.New(serve.Options{Store: store, Loopback: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(s.Handler())
+	t.Cleanup(srv.Close)
+	br := &browser{chrome: chrome, profile: filepath.Join(t.TempDir(), "chromium-profile")}
+	t.Cleanup(br.close)
+	if err := br.start(); err != nil {
+		t.Fatal(err)
+	}
+	addProbe := func(ctx context.Context, t *chromedp.Target) (page.AddScriptToEvaluateOnNewDocumentResult, error) {
+		return cdp.Call(ctx, t, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: treePaintProbe})
+	}
+	if _, err := chromedp.Run(br.ctx, addProbe); err != nil {
+		t.Fatal(err)
+	}
+	return br, srv.URL + "/#/run/" + id
+}
+
+// TestServeRunPageOfHundredAgents loads the page the benchmark loads and
+// checks what it shows once the tree is painted: every agent completed,
+// every event in the events panel (drawn a frame at a time), the panel
+// scrolled to its last line.
+func TestServeRunPageOfHundredAgents(t *testing.T) {
+	chrome := findChromium()
+	if chrome == "" {
+		t.Skip("browser test of stratos serve skipped: no Chromium found; install it: " + chromiumInstall)
+	}
+	br, url := serveHundredAgentRun(t, chrome)
+	loadRunPage(t, br, url)
+	type shown struct {
+		Agents, Lines int
+		Count         string
+		AtEnd         bool
+	}
+	// The last events may come a frame after the tree: wait for the count.
+	ctx, cancel := context.WithTimeout(br.ctx, browserBound)
+	defer cancel()
+	got, err := chromedp.Run(ctx, chromedp.Poll[shown](`(() => {
+		const box = document.getElementById("events");
+		const count = document.getElementById("eventcount").textContent;
+		return count === "(410)" ? { Agents: document.querySelectorAll("#tree .agent .s-completed").length, Lines: box.childElementCount, Count: count,
+			AtEnd: box.scrollHeight > box.clientHeight && box.scrollTop + box.clientHeight >= box.scrollHeight - 4 } : null; })()`,
+		chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(0)))
+	if err != nil {
+		t.Fatalf("waiting for the events panel to count 410 events: %v", err)
+	}
+	want := shown{Agents: paintAgents, Lines: 410, Count: "(410)", AtEnd: true}
+	if got != want {
+		t.Errorf("the run page shows %+v, want %+v", got, want)
+	}
 }
 
 // treePaintProbe runs in every page before its own scripts. It watches the
@@ -102,7 +142,7 @@ const paintsSeen = `window.__stratosTreePaint !== undefined && performance.getEn
 // loadRunPage loads url from a blank page (so each load is a navigation,
 // not a hash change) and returns the tree's paint and the first
 // contentful paint, in milliseconds since navigation start.
-func loadRunPage(b *testing.B, br *browser, url string) (tree, fcp float64) {
+func loadRunPage(b testing.TB, br *browser, url string) (tree, fcp float64) {
 	b.Helper()
 	ctx, cancel := context.WithTimeout(br.ctx, browserBound)
 	defer cancel()
@@ -131,7 +171,7 @@ func loadRunPage(b *testing.B, br *browser, url string) (tree, fcp float64) {
 // writeHundredAgentRun records a finished run whose log has, per agent, its
 // start, one usage report and its completion, a phase every ten agents and
 // a log line each, as the agent host writes them; it returns the run's id.
-func writeHundredAgentRun(b *testing.B, dir string) string {
+func writeHundredAgentRun(b testing.TB, dir string) string {
 	b.Helper()
 	id := "20261203T090000Z-paint100"
 	start := time.Date(2026, 12, 3, 9, 0, 0, 0, time.UTC)
