@@ -40,9 +40,9 @@ const paintAgents = 100
 // mutation that drew the tree: it runs after that frame's style, layout and
 // paint, which happen in the same task as the drawing.
 //
-//	go test -run '^$' -bench ServeFirstPaint -benchtime 20x ./testscripts
+//	go test -run '^$' -bench ServeFirstPaint -benchtime 11x .   (in testscripts)
 //
-// or scripts/bench-serve.
+// or scripts/bench-serve, which runs it with the server's memory benchmark.
 func BenchmarkServeFirstPaint(b *testing.B) {
 	chrome := findChromium()
 	if chrome == "" {
@@ -64,6 +64,7 @@ func BenchmarkServeFirstPaint(b *testing.B) {
 // starts Chromium with treePaintProbe in every page; it returns the browser
 // and the run page's URL.
 func serveHundredAgentRun(t testing.TB, chrome string) (*browser, string) {
+	t.Helper()
 	store := &runs.Store{Dir: filepath.Join(t.TempDir(), "runs")}
 	id := writeHundredAgentRun(t, store.Dir)
 	s, err := serve.New(serve.Options{Store: store, Loopback: true})
