@@ -133,7 +133,7 @@ func (h *Host) candidatesOf(ctx context.Context, spec adapter.Spec, name string)
 		return nil, err
 	}
 	if spec.Harness != "" {
-		return explicitCandidates(spec.Harness, spec.Models), nil
+		return h.priced(ctx, explicitCandidates(spec.Harness, spec.Models), spec.Provider), nil
 	}
 	if len(spec.Models) == 0 {
 		return nil, agentproto.Errorf(agentproto.CodeConfiguration,

@@ -1,11 +1,50 @@
 package host
 
 import (
+	"context"
+	"io"
 	"maps"
 
 	"github.com/stratoscli/stratos/shared/contract/modelsapi"
+	"github.com/stratoscli/stratos/shared/sibling"
 	"github.com/stratoscli/stratos/stratos-agent/adapter"
+	"github.com/stratoscli/stratos/stratos-agent/adapter/catalog"
 )
+
+// priceFunc returns the catalog's price of model on provider, nil when the
+// catalog states none or cannot say.
+type priceFunc func(ctx context.Context, model, provider string) *modelsapi.Price
+
+// catalogPrice asks `stratos-models resolve --json`. A model the catalog
+// does not know (a harness's own model name) or cannot map is simply not
+// priced: its turns' cost stays unknown, and the agent runs as before.
+func catalogPrice() priceFunc {
+	return func(ctx context.Context, model, provider string) *modelsapi.Price {
+		var res struct {
+			Cost *modelsapi.Price `json:"cost"`
+		}
+		args := []string{"resolve", model, "--provider", provider, "--json"}
+		if sibling.RunJSON(ctx, catalog.Tool, args, nil, &res, io.Discard) != nil {
+			return nil
+		}
+		return res.Cost
+	}
+}
+
+// priced gives an explicit harness's candidates the catalog price of their
+// model on the provider the agent names. Without a named provider the
+// backend is the harness's own choice, unknown here, so nothing is priced.
+func (h *Host) priced(ctx context.Context, cands []candidate, provider string) []candidate {
+	if provider == "" {
+		return cands
+	}
+	for i := range cands {
+		if cands[i].Model != "" {
+			cands[i].Price = h.prices(ctx, cands[i].Model, provider)
+		}
+	}
+	return cands
+}
 
 // costPriced marks a usage event whose cost the host computed from the
 // catalog's price rather than the harness reporting it; the run record's

@@ -1,6 +1,7 @@
 package host
 
 import (
+	"context"
 	"reflect"
 	"testing"
 
@@ -39,5 +40,24 @@ func TestNoPriceLeavesTheCostUnknown(t *testing.T) {
 	pricedUsage(nil, func(e adapter.Event) { got = e })(adapter.Event{Type: adapter.EventUsage, Details: map[string]any{"inputTokens": 1}})
 	if _, priced := got.Details["costUsd"]; priced {
 		t.Fatalf("details = %v: without a catalog price no cost may be made up", got.Details)
+	}
+}
+
+func TestExplicitCandidatesArePricedOnlyOnANamedProvider(t *testing.T) {
+	price := &modelsapi.Price{Input: 1, Output: 2}
+	var asked []string
+	h := &Host{prices: func(_ context.Context, model, provider string) *modelsapi.Price {
+		asked = append(asked, model+"@"+provider)
+		return price
+	}}
+	got := h.priced(context.Background(), explicitCandidates("test", []string{"a/b", "c/d"}), "anthropic")
+	if got[0].Price != price || got[1].Price != price || !reflect.DeepEqual(asked, []string{"a/b@anthropic", "c/d@anthropic"}) {
+		t.Fatalf("candidates %+v after asking %v", got, asked)
+	}
+	asked = nil
+	for _, c := range h.priced(context.Background(), explicitCandidates("test", []string{"a/b"}), "") {
+		if c.Price != nil || asked != nil {
+			t.Fatalf("without a provider the backend is the harness's choice: %+v priced after asking %v", c, asked)
+		}
 	}
 }
