@@ -115,8 +115,7 @@ func Exceeded(l Limits, spent runs.Usage, workflow string) *clierr.Error {
 	return clierr.New(runapi.CodeBudgetExceeded, "%s", msg).WithDetails(map[string]any{
 		"name":   "BudgetExceededError",
 		"budget": l,
-		"spent": map[string]any{"tokens": spent.Tokens.Total(), "usd": spent.Cost.USD, "unknownCostTurns": spent.Cost.UnknownTurns,
-			"pricedCostTurns": spent.Cost.PricedTurns, "turns": spent.Turns},
+		"spent":  map[string]any{"tokens": spent.Tokens.Total(), "usd": spent.Cost.USD, "unknownCostTurns": spent.Cost.UnknownTurns, "turns": spent.Turns},
 	})
 }
 
