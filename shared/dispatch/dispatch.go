@@ -41,6 +41,7 @@ var Routes = map[string]Route{
 	"run":      {Tool: "stratos-run", Usage: "run a workflow and print its output JSON"},
 	"runs":     {Tool: "stratos-run", Usage: "list, show, follow, stop and prune runs (stale running records become crashed)"},
 	"test":     {Tool: "stratos-run", Usage: "run a workflow's test cases (tests/*.yaml) token-free and report which pass"},
+	"serve":    {Tool: "stratos-run", Usage: "serve a live web view of the runs (127.0.0.1; list, run tree, events, Stop)"},
 	"tools":    {Tool: "stratos-agent", Usage: "list the built-in tool names of each harness"},
 	"provider": {Tool: "stratos-agent", Usage: "diagnose a local model provider (provider status ollama)"},
 	"mcp":      {Tool: "stratos-agent", Usage: "MCP: the servers workflows declare (mcp tools); workflows served to coding agents (mcp serve)"},

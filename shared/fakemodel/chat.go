@@ -33,6 +33,12 @@ func (a chatAPI) completions(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, a.f.log.add(e), openAIError{Status: 400, Type: "invalid_request_error", Message: err.Error()}, OutcomeError)
 		return
 	}
+	if o := a.f.ollama; o != nil {
+		if oe, refused := o.refusal(facts); refused {
+			a.fail(w, a.f.log.add(e), oe, OutcomeError)
+			return
+		}
+	}
 	p, ok := a.f.queue.take(APIChat, facts)
 	e.Turn, e.Fallback = p.Index, p.Fallback
 	seq := a.f.log.add(e)

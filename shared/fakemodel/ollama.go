@@ -15,8 +15,9 @@ const APIOllama = "ollama"
 
 // Ollama makes the fake behave as an Ollama server: its native API
 // reports this inventory, and its OpenAI-compatible endpoints (the
-// Responses API at /v1/responses) answer only installed models and treat
-// namespace tools the way Ollama is reported to.
+// Responses API at /v1/responses, Chat Completions at
+// /v1/chat/completions) answer only installed models; the Responses API
+// treats namespace tools the way Ollama is reported to.
 type Ollama struct {
 	// Version is /api/version's answer (default "0.12.3").
 	Version string `json:"version,omitempty"`

@@ -84,6 +84,26 @@ func TestOllamaResponsesRefusesMissingModel(t *testing.T) {
 	}
 }
 
+// Chat Completions (how OpenCode reaches Ollama) answers installed models
+// from the script and refuses the others as Ollama does, without a turn.
+func TestOllamaChatCompletions(t *testing.T) {
+	srv := startFake(t, ollamaScript, Options{})
+	chat := func(model string) string {
+		return `{"model": "` + model + `", "messages": [{"role": "user", "content": "hello"}]}`
+	}
+	resp, body := post(t, srv.URL+"/v1/chat/completions", chat("llama3:8b"))
+	if resp.StatusCode != 404 || !strings.Contains(string(body), `model \"llama3:8b\" not found, try pulling it first`) {
+		t.Fatalf("missing model: got %d %s", resp.StatusCode, body)
+	}
+	if srv.UnusedTurns() == nil {
+		t.Fatal("a refused request took a turn")
+	}
+	resp, body = post(t, srv.URL+"/v1/chat/completions", chat("qwen3:8b"))
+	if resp.StatusCode != 200 || !strings.Contains(string(body), `"role":"assistant"`) {
+		t.Fatalf("installed model: got %d %s", resp.StatusCode, body)
+	}
+}
+
 // The reported Ollama behaviour Codex trips on: a call of a namespace
 // tool comes back flattened, without its namespace.
 func TestOllamaFlattensNamespacedCalls(t *testing.T) {

@@ -26,7 +26,7 @@ func newCommand() *cli.Command {
 		Name:     "stratos-run",
 		Version:  version.Version,
 		Usage:    "run workflows",
-		Commands: []*cli.Command{runCommand(), runsCommand(), testCommand()},
+		Commands: []*cli.Command{runCommand(), runsCommand(), testCommand(), serveCommand()},
 	}
 }
 

@@ -32,6 +32,9 @@ const (
 	CodeBudgetInvalid         = "budget_invalid"
 	CodeTestCasesInvalid      = "test_cases_invalid"
 	CodeNoTestCases           = "no_test_cases"
+	CodeServeListenFailed     = "serve_listen_failed"
+	CodeServeRequestInvalid   = "serve_request_invalid"
+	CodeServeWriteRefused     = "serve_write_refused"
 )
 
 // Codes describes the error codes of stratos-run.
@@ -62,5 +65,8 @@ func Codes() []errcode.Code {
 		errcode.Usage(CodeBudgetInvalid, "a budget (workflow.yaml's `budget` or `--budget-usd`/`--budget-tokens`) that is not positive, or an unknown field under `budget`"),
 		errcode.Usage(CodeTestCasesInvalid, "`stratos test`: a tests/*.yaml case file does not parse; the message names the file and the field"),
 		errcode.Usage(CodeNoTestCases, "`stratos test`: the workflow has no test cases, or none has the `--case` name"),
+		errcode.Failed(CodeServeListenFailed, "`stratos serve`: the address cannot be listened on (e.g. the port is taken)"),
+		errcode.Usage(CodeServeRequestInvalid, "`stratos serve`: a request to the server names an unknown status"),
+		errcode.Failed(CodeServeWriteRefused, "`stratos serve`: a write (Stop) was refused: non-loopback server, foreign Host or Origin, or no token"),
 	}
 }

@@ -20,7 +20,8 @@ import (
 // request may carry it.
 const projectMarker = "PROJECT-INSTRUCTIONS-5e2b"
 
-// bed is one test against the real CLI: a fake model server reached
+// bed is one test against the real CLI: a fake Ollama server (the
+// script's inventory, by default qwen-fake:latest installed) reached
 // through OpenCode's Stratos-managed Ollama provider (OpenAI-compatible:
 // the fake's Chat Completions API at $OLLAMA_HOST/v1), a working
 // directory, and the events the adapter produced.
@@ -41,6 +42,9 @@ func newBed(t *testing.T, script string) *bed {
 	s, err := fakemodel.ParseScript([]byte(script))
 	if err != nil {
 		t.Fatal(err)
+	}
+	if s.Ollama == nil { // the model of spec, installed
+		s.Ollama = &fakemodel.Ollama{Models: []fakemodel.OllamaModel{{Name: "qwen-fake:latest"}}}
 	}
 	srv, err := fakemodel.Start(s, fakemodel.Options{})
 	if err != nil {

@@ -16,8 +16,6 @@ const (
 	// providerOllama is a Stratos-managed OpenAI-compatible provider:
 	// OpenCode's catalog has no local Ollama provider.
 	providerOllama = "ollama"
-	// defaultOllamaHost is Ollama's own default origin.
-	defaultOllamaHost = "http://127.0.0.1:11434"
 )
 
 // baseURLVars are the standard base-URL variables, per provider, that reach
@@ -70,13 +68,9 @@ func (s *session) resolveModel(ctx context.Context) (model, error) {
 }
 
 // providerTable is the isolated configuration's provider.<id> table for m,
-// nil when OpenCode's built-in definition serves unchanged.
+// nil when OpenCode's built-in definition serves unchanged. (Provider
+// ollama's table comes from the server's inventory: prepareOllama.)
 func providerTable(env []string, m model) map[string]any {
-	if m.ProviderID == providerOllama {
-		return map[string]any{"npm": "@ai-sdk/openai-compatible", "name": "Ollama (Stratos)",
-			"options": map[string]any{"baseURL": ollamaOrigin(env) + "/v1"},
-			"models":  map[string]any{m.ModelID: map[string]any{"name": m.ModelID, "tool_call": true}}}
-	}
 	v, ok := baseURLVars[m.ProviderID]
 	if !ok {
 		return nil
@@ -89,17 +83,4 @@ func providerTable(env []string, m model) map[string]any {
 		base += v.suffix
 	}
 	return map[string]any{"options": map[string]any{"baseURL": base}}
-}
-
-// ollamaOrigin is $OLLAMA_HOST as an origin (Ollama accepts a bare
-// host:port there).
-func ollamaOrigin(env []string) string {
-	h := strings.TrimRight(lookupEnv(env, "OLLAMA_HOST"), "/")
-	switch {
-	case h == "":
-		return defaultOllamaHost
-	case strings.HasPrefix(h, "http://"), strings.HasPrefix(h, "https://"):
-		return h
-	}
-	return "http://" + h
 }

@@ -74,6 +74,12 @@ func (s *session) Initialize(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	provider := providerTable(env, m)
+	if m.ProviderID == providerOllama {
+		if m, provider, err = s.prepareOllama(ctx, env, m); err != nil {
+			return err
+		}
+	}
 	creds, err := checkAuth(env, m.ProviderID)
 	if err != nil {
 		return err
@@ -82,7 +88,7 @@ func (s *session) Initialize(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	cfg := serverConfig{model: m, provider: providerTable(env, m), prompt: systemPrompt(s.spec), denied: s.denied, mcp: servers}
+	cfg := serverConfig{model: m, provider: provider, prompt: systemPrompt(s.spec), denied: s.denied, mcp: servers}
 	return s.start(ctx, bin, env, creds, cfg)
 }
 

@@ -75,17 +75,13 @@ func TestEditAndWriteAreRemovedTogether(t *testing.T) {
 }
 
 func TestBaseURLVariablesReachTheProviderOptions(t *testing.T) {
-	env := []string{"OPENAI_BASE_URL=http://127.0.0.1:1/v1/", "ANTHROPIC_BASE_URL=http://127.0.0.1:2", "OLLAMA_HOST=127.0.0.1:3"}
+	env := []string{"OPENAI_BASE_URL=http://127.0.0.1:1/v1/", "ANTHROPIC_BASE_URL=http://127.0.0.1:2"}
 	baseURL := func(tab map[string]any) any { return tab["options"].(map[string]any)["baseURL"] }
 	if got := baseURL(providerTable(env, model{"openai", "gpt-4.1"})); got != "http://127.0.0.1:1/v1" {
 		t.Errorf("openai baseURL %v", got)
 	}
 	if got := baseURL(providerTable(env, model{"anthropic", "claude"})); got != "http://127.0.0.1:2/v1" {
 		t.Errorf("anthropic baseURL %v (the AI SDK's base URL includes /v1)", got)
-	}
-	ollama := providerTable(env, model{"ollama", "qwen3:8b"})
-	if baseURL(ollama) != "http://127.0.0.1:3/v1" || ollama["npm"] != "@ai-sdk/openai-compatible" || ollama["models"].(map[string]any)["qwen3:8b"] == nil {
-		t.Errorf("ollama provider %v", ollama)
 	}
 	if providerTable(nil, model{"openai", "gpt-4.1"}) != nil || providerTable(env, model{"google", "gemini"}) != nil {
 		t.Errorf("a provider without a base URL variable got a table")

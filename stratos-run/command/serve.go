@@ -1,0 +1,115 @@
+package command
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os/exec"
+	"runtime"
+	"strconv"
+	"time"
+
+	"github.com/urfave/cli/v3"
+
+	"github.com/stratoscli/stratos/shared/cliapp"
+	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/contract/runapi"
+	"github.com/stratoscli/stratos/stratos-run/serve"
+)
+
+// defaultServePort is the port `stratos serve` listens on without --port.
+const defaultServePort = 8737
+
+func serveCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "serve",
+		Usage:     "serve a live web view of the runs (list, run tree, events, Stop)",
+		UsageText: "stratos serve [--port N] [--host H] [--open]",
+		Description: cliapp.Lines(
+			"Serves a page app, embedded in the binary, that lists the runs in ~/.stratos/runs and shows",
+			"each one live: its tree of invocations and agents, phases and log lines, events, and its",
+			"output or error. Prints the page's URL on stdout, then serves until interrupted.",
+			"",
+			"Stop works only when the server listens on loopback (the default, 127.0.0.1), and only for",
+			"requests from its own page (Host, Origin and a per-server token are checked). With a",
+			"non-loopback --host the page is read-only.",
+			"",
+			"Exit codes: 1 the address cannot be listened on; 2 bad arguments; 130 interrupted (the",
+			"normal way to stop the server).",
+		),
+		Flags: []cli.Flag{
+			&cli.IntFlag{Name: "port", Value: defaultServePort, Usage: "the port to listen on (0: any free port)"},
+			&cli.StringFlag{Name: "host", Value: "127.0.0.1", Usage: "the address to listen on; a non-loopback one refuses every write"},
+			&cli.BoolFlag{Name: "open", Usage: "open the page in the default browser"},
+		},
+		Action: serveRuns,
+	}
+}
+
+func serveRuns(ctx context.Context, cmd *cli.Command) error {
+	if err := cliapp.ExactArgs(cmd, 0, 0, "stratos serve [--port N] [--host H] [--open]"); err != nil {
+		return err
+	}
+	port := cmd.Int("port")
+	if port < 0 || port > 65535 {
+		return clierr.Usage(runapi.CodeServeRequestInvalid, "--port %d is not a port (0 to 65535)", port)
+	}
+	store, err := openStore()
+	if err != nil {
+		return err
+	}
+	host := cmd.String("host")
+	srv, err := serve.New(serve.Options{Store: store, Loopback: serve.IsLoopback(host)})
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", net.JoinHostPort(host, strconv.Itoa(port)))
+	if err != nil {
+		return clierr.New(runapi.CodeServeListenFailed, "listen on %s port %d: %v", host, port, err).Wrap(err).
+			WithDetails(map[string]any{"host": host, "port": port})
+	}
+	url := "http://" + ln.Addr().String() + "/"
+	fmt.Fprintln(cmd.Writer, url)
+	if cmd.Bool("open") {
+		openBrowser(ctx, url, cmd)
+	}
+	return serveUntilDone(ctx, ln, srv.Handler())
+}
+
+// serveUntilDone serves on ln until ctx ends, then closes the streams.
+func serveUntilDone(ctx context.Context, ln net.Listener, h http.Handler) error {
+	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, BaseContext: func(net.Listener) context.Context { return ctx }}
+	done := make(chan error, 1)
+	go func() { done <- hs.Serve(ln) }()
+	select {
+	case err := <-done:
+		return clierr.New(runapi.CodeServeListenFailed, "serve: %v", err).Wrap(err)
+	case <-ctx.Done():
+		// Streams end with ctx (their handlers watch it); Shutdown waits
+		// for them briefly.
+		shut, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		if err := hs.Shutdown(shut); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+			return err
+		}
+		return ctx.Err()
+	}
+}
+
+// openBrowser asks the desktop to open url; a failure is reported, not
+// fatal. The opener exits at once (it hands the URL to the browser), and it
+// is waited for so it leaves no zombie.
+func openBrowser(ctx context.Context, url string, cmd *cli.Command) {
+	name := "xdg-open"
+	if runtime.GOOS == "darwin" {
+		name = "open"
+	}
+	c := exec.CommandContext(ctx, name, url)
+	if err := c.Start(); err != nil {
+		fmt.Fprintf(cmd.ErrWriter, "stratos serve: cannot open a browser (%v); open %s yourself\n", err, url)
+		return
+	}
+	go func() { _ = c.Wait() }()
+}

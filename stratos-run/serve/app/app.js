@@ -1,0 +1,314 @@
+// The Stratos runs page app: a runs list and a run page, both fed by
+// Server-Sent Events (the page never polls the server). Plain JS, no build.
+"use strict";
+
+const token = document.querySelector('meta[name="stratos-token"]').content;
+const writable = document.querySelector('meta[name="stratos-writable"]').content === "true";
+const view = document.getElementById("view");
+let current = null; // { close() } of the view on screen
+
+const esc = (s) => String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+const num = (v) => (typeof v === "number" && isFinite(v) ? v : undefined);
+
+function duration(ms) {
+  if (ms == null || !isFinite(ms)) return "—";
+  const s = ms / 1000;
+  if (s < 60) return s.toFixed(1) + "s";
+  const m = Math.floor(s / 60);
+  if (m < 60) return m + "m " + String(Math.floor(s % 60)).padStart(2, "0") + "s";
+  return Math.floor(m / 60) + "h " + String(m % 60).padStart(2, "0") + "m";
+}
+const when = (t) => (t ? new Date(t).toLocaleString() : "—");
+const money = (v) => (num(v) === undefined ? "—" : "$" + (v < 0.01 && v > 0 ? v.toFixed(4) : v.toFixed(2)));
+const tokens = (v) => (num(v) === undefined ? "—" : v >= 10000 ? (v / 1000).toFixed(1) + "k" : String(v));
+const badge = (s) => `<span class="status s-${esc(s)}">${esc(s || "unknown")}</span>`;
+
+// costOf and usage read the usage/cost fields a record may carry; their
+// names vary, and a record without them shows "—".
+function costOf(o) {
+  if (!o) return undefined;
+  for (const k of ["costUsd", "cost", "totalCostUsd", "usd"]) if (num(o[k]) !== undefined) return o[k];
+  if (o.cost && num(o.cost.usd) !== undefined) return o.cost.usd; // a run's roll-up: {cost: {usd}}
+  if (o.usage) return costOf(o.usage.run || o.usage);
+  return undefined;
+}
+function tokensOf(u) {
+  if (!u) return undefined;
+  if (num(u.totalTokens) !== undefined) return u.totalTokens;
+  const t = u.tokens && typeof u.tokens === "object" ? u.tokens : null; // a roll-up: {tokens: {input, output}}
+  const sum = t ? (num(t.input) ?? 0) + (num(t.output) ?? 0) : (num(u.inputTokens) ?? 0) + (num(u.outputTokens) ?? 0);
+  return sum || undefined;
+}
+
+function route() {
+  if (current) current.close();
+  const m = location.hash.match(/^#\/run\/(.+)$/);
+  current = m ? runPage(decodeURIComponent(m[1])) : listPage();
+}
+window.addEventListener("hashchange", route);
+window.addEventListener("DOMContentLoaded", route);
+
+// ---- runs list ----------------------------------------------------------
+
+function listPage() {
+  const q = new URLSearchParams(location.hash.split("?")[1] || "");
+  view.innerHTML = `
+    <form class="filters" id="filters">
+      <label>Status <select name="status"><option value="">any</option>${document.getElementById("statuses").innerHTML}</select></label>
+      <label>Workflow <input name="workflow" placeholder="any" autocomplete="off"></label>
+      <span class="note" id="count"></span>
+    </form>
+    <div class="panel"><table>
+      <thead><tr><th class="c-status">Status</th><th>Workflow</th><th class="c-id">Run</th><th class="c-started">Started</th><th class="c-dur">Duration</th><th class="c-cost">Cost</th></tr></thead>
+      <tbody id="runs"><tr><td colspan="6" class="empty">Loading…</td></tr></tbody>
+    </table></div>`;
+  const form = document.getElementById("filters");
+  form.status.value = q.get("status") || "";
+  form.workflow.value = q.get("workflow") || "";
+  let es = null, runs = [], shownAt = Date.now();
+  const connect = () => {
+    if (es) es.close();
+    const p = new URLSearchParams();
+    if (form.status.value) p.set("status", form.status.value);
+    if (form.workflow.value.trim()) p.set("workflow", form.workflow.value.trim());
+    history.replaceState(null, "", "#/" + (p.toString() ? "?" + p : ""));
+    es = new EventSource("/api/runs/stream?" + p);
+    es.addEventListener("runs", (e) => { runs = JSON.parse(e.data).runs; shownAt = Date.now(); draw(); });
+    es.addEventListener("failure", (e) => { es.close(); fail(JSON.parse(e.data)); });
+  };
+  const fail = (env) => { document.getElementById("runs").innerHTML = `<tr><td colspan="6" class="empty">${esc(env.error?.message)}</td></tr>`; };
+  const draw = () => {
+    const body = document.getElementById("runs");
+    document.getElementById("count").textContent = runs.length + (runs.length === 1 ? " run" : " runs");
+    if (!runs.length) { body.innerHTML = `<tr><td colspan="6" class="empty">No runs match.</td></tr>`; return; }
+    const late = Date.now() - shownAt;
+    body.innerHTML = runs.map((r) => `
+      <tr data-id="${esc(r.executionId)}">
+        <td class="c-status">${badge(r.status)}</td>
+        <td><a href="#/run/${encodeURIComponent(r.executionId)}">${esc(r.workflow)}</a></td>
+        <td class="c-id">${esc(r.executionId)}</td>
+        <td class="c-started"><time>${esc(when(r.startedAt))}</time></td>
+        <td class="c-dur dur">${duration(r.durationMs + (r.status === "running" ? late : 0))}</td>
+        <td class="c-cost num">${money(costOf(r))}</td>
+      </tr>`).join("");
+  };
+  document.getElementById("runs").addEventListener("click", (e) => {
+    const tr = e.target.closest("tr[data-id]");
+    if (tr) location.hash = "#/run/" + encodeURIComponent(tr.dataset.id);
+  });
+  form.addEventListener("change", connect);
+  form.addEventListener("submit", (e) => { e.preventDefault(); connect(); });
+  connect();
+  const tick = setInterval(() => { if (runs.some((r) => r.status === "running")) draw(); }, 1000);
+  return { close() { es && es.close(); clearInterval(tick); } };
+}
+
+// ---- run page -----------------------------------------------------------
+
+function runPage(id) {
+  view.innerHTML = `
+    <div class="runhead">
+      <h1 id="title">${esc(id)}</h1><span id="status">${badge("…")}</span>
+      <div class="meta"><span>Run <code id="rid">${esc(id)}</code></span><span>Started <time id="started">—</time></span><span>Duration <span class="dur" id="duration">—</span></span><span>Cost <span class="num" id="cost">—</span></span></div>
+      <div class="actions"><span class="note" id="stopnote"></span>${writable ? `<button class="stop" id="stop" hidden>Stop</button>` : ""}</div>
+    </div>
+    <div class="gauge panel" id="budget" hidden><strong>Budget</strong><div class="bar"><div class="fill" id="budgetfill"></div></div><span class="num" id="budgettext"></span></div>
+    <div class="grid">
+      <section class="panel"><h2>Invocations and agents</h2><div class="tree" id="tree"><p class="empty">No agents yet.</p></div></section>
+      <section class="panel"><h2>Phases and log</h2><div class="log" id="log"><p class="empty">No phases or log lines.</p></div></section>
+    </div>
+    <section class="panel" id="result"><h2>Result</h2><div id="resultbody"><p class="empty">The run has not finished.</p></div></section>
+    <section class="panel" id="eventspanel"><h2>Events <span class="note" id="eventcount"></span></h2><div class="log events" id="events"></div></section>`;
+  const st = { run: null, execs: new Map(), agents: new Map(), logs: [], events: 0, shownAt: Date.now() };
+  let dirty = false, es = null;
+  const schedule = () => { if (!dirty) { dirty = true; requestAnimationFrame(() => { dirty = false; drawTree(st); drawLog(st); }); } };
+
+  es = new EventSource("/api/runs/" + encodeURIComponent(id) + "/events");
+  es.addEventListener("run", (e) => { st.run = JSON.parse(e.data); st.shownAt = Date.now(); drawRun(st); schedule(); });
+  es.onmessage = (e) => { let ev; try { ev = JSON.parse(e.data); } catch { return; } apply(st, ev); appendEvent(st, ev); schedule(); };
+  es.addEventListener("end", () => es.close());
+  es.addEventListener("failure", (e) => { es.close(); document.getElementById("resultbody").innerHTML = errorHTML(JSON.parse(e.data).error); });
+
+  const stop = document.getElementById("stop");
+  if (stop) stop.addEventListener("click", async () => {
+    stop.disabled = true;
+    const note = document.getElementById("stopnote");
+    note.textContent = "Stopping…";
+    try {
+      const r = await fetch("/api/runs/" + encodeURIComponent(id) + "/stop", { method: "POST", headers: { "X-Stratos-Token": token } });
+      const body = await r.json();
+      note.textContent = r.ok ? "Stopped: " + body.run.status : body.error?.message || "Stop failed";
+    } catch (err) { note.textContent = "Stop failed: " + err; }
+  });
+  const tick = setInterval(() => { if (st.run?.status === "running") { drawDuration(st); schedule(); } }, 1000);
+  return { close() { es && es.close(); clearInterval(tick); } };
+}
+
+function drawRun(st) {
+  const r = st.run;
+  document.getElementById("title").textContent = r.workflow;
+  document.getElementById("status").innerHTML = badge(r.status);
+  document.getElementById("started").textContent = when(r.startedAt);
+  document.getElementById("rid").textContent = r.executionId;
+  document.getElementById("cost").textContent = money(costOf(r));
+  drawDuration(st);
+  const stop = document.getElementById("stop");
+  if (stop) stop.hidden = r.status !== "running";
+  drawBudget(r);
+  document.getElementById("resultbody").innerHTML = resultHTML(r);
+  const root = ensureExec(st, r.executionId);
+  root.workflow = r.workflow; root.status = r.status;
+  if (r.tree) mergeTree(st, r.tree, null);
+  for (const [id, u] of Object.entries(r.usage?.byAgent || {})) {
+    const a = st.agents.get(id);
+    if (a) { a.tokens = tokensOf(u); a.cost = costOf(u); }
+  }
+}
+
+function drawDuration(st) {
+  const r = st.run;
+  if (!r) return;
+  document.getElementById("duration").textContent = duration(r.durationMs + (r.status === "running" ? Date.now() - st.shownAt : 0));
+}
+
+// drawBudget shows the gauge when the record carries a budget with a limit.
+function drawBudget(r) {
+  const b = r.budget || r.invocation?.budget; // {usd, tokens}: either limit may be absent
+  const box = document.getElementById("budget");
+  const byUSD = num(b?.usd) > 0, byTokens = num(b?.tokens) > 0;
+  if (!byUSD && !byTokens) { box.hidden = true; return; }
+  const used = r.usage?.run;
+  const spent = byUSD ? costOf(used) ?? 0 : tokensOf(used) ?? 0;
+  const limit = byUSD ? b.usd : b.tokens;
+  const fmt = byUSD ? money : tokens;
+  const pct = Math.min(100, (spent / limit) * 100);
+  const fill = document.getElementById("budgetfill");
+  fill.style.width = pct + "%";
+  fill.className = "fill" + (pct >= 100 ? " over" : pct >= 80 ? " warn" : "");
+  document.getElementById("budgettext").textContent = `${fmt(spent)} of ${fmt(limit)} (${pct.toFixed(0)}%)`;
+  box.hidden = false;
+}
+
+function resultHTML(r) {
+  if (r.status === "running") return `<p class="empty">The run has not finished.</p>`;
+  let h = "";
+  if (r.reconciled) h += `<div class="error"><h3>Crashed</h3><p>${esc(r.reconciled.reason)} (noticed ${esc(when(r.reconciled.at))})</p></div>`;
+  if (r.output !== undefined) h += `<pre class="json" id="output">${esc(JSON.stringify(r.output, null, 2))}</pre>`;
+  if (r.error !== undefined) h += errorHTML(r.error);
+  return h || `<p class="empty">The record holds no output or error.</p>`;
+}
+
+// errorHTML shows an error with its cause chain (outermost first), from
+// either shape a record may hold: {cause:[…]} or {details:{cause:[…]}}.
+function errorHTML(e) {
+  if (!e) return "";
+  const body = e.error && !e.message ? e.error : e;
+  const chain = body.cause || body.details?.cause || [];
+  const links = Array.isArray(chain) ? chain : [chain];
+  return `<div class="error" id="error"><h3>${esc(body.name || body.code || "Error")}${body.code && body.name ? ` <code>${esc(body.code)}</code>` : ""}</h3>
+    <p>${esc(body.message)}</p>
+    ${links.length ? `<ol class="cause">${links.map((l) => `<li>caused by <strong>${esc(l.name || l.code || "")}</strong>: ${esc(l.message ?? JSON.stringify(l))}</li>`).join("")}</ol>` : ""}</div>`;
+}
+
+// ---- the tree, from tree.json and the events -----------------------------
+
+function ensureExec(st, id) {
+  let x = st.execs.get(id);
+  if (!x) { x = { id, workflow: "", status: "", parent: undefined, agents: [], children: [] }; st.execs.set(id, x); }
+  return x;
+}
+
+function mergeTree(st, node, parent) {
+  const x = ensureExec(st, node.executionId);
+  x.workflow = node.workflow || x.workflow;
+  x.status = node.status || x.status;
+  if (parent !== null) x.parent = parent;
+  for (const c of node.children || []) mergeTree(st, c, node.executionId);
+}
+
+// apply folds one event into the state. Unknown event kinds still count and
+// show in the events list; fields are read only when present.
+function apply(st, ev) {
+  st.events++;
+  const d = ev.details || {};
+  const type = String(ev.type || "");
+  if (/(^|\.)phase/.test(type)) st.logs.push({ phase: true, t: ev.timestamp, text: d.name ?? d.phase ?? d.message ?? "" });
+  else if (/(^|\.)log$/.test(type) || type === "log") st.logs.push({ t: ev.timestamp, level: d.level, text: d.message ?? d.text ?? JSON.stringify(d) });
+  if (!ev.agentId) return;
+  const exec = ensureExec(st, ev.executionId || st.run?.executionId);
+  if (ev.workflow && !exec.workflow) exec.workflow = ev.workflow;
+  let a = st.agents.get(ev.agentId);
+  if (!a) {
+    a = { id: ev.agentId, name: "", harness: "", model: "", state: "starting", busySince: null, busyMs: 0, tokens: undefined, cost: undefined };
+    st.agents.set(ev.agentId, a);
+    exec.agents.push(a);
+  }
+  a.name = d.name || a.name;
+  a.harness = d.harness || ev.harness || a.harness;
+  a.model = d.model || ev.model || a.model;
+  const t = Date.parse(ev.timestamp);
+  if (type === "agent.invocation.started") { a.state = "running"; a.busySince = t; }
+  else if (type === "agent.invocation.completed" || type === "agent.invocation.failed") {
+    if (a.busySince) a.busyMs += t - a.busySince;
+    a.busySince = null;
+    a.state = d.status === "completed" || type.endsWith("completed") && !d.status ? "completed" : d.status || "failed";
+  } else if (type === "agent.closed") { if (a.busySince) a.busyMs += t - a.busySince; a.busySince = null; a.state = a.state === "running" ? "closed" : a.state; }
+  else if (type.endsWith(".failed")) a.state = "failed";
+  const u = type === "usage" ? d : d.usage || ev.usage; // per-turn usage events carry it in details
+  if (u) {
+    const n = tokensOf(u);
+    if (n !== undefined) a.tokens = (a.tokens ?? 0) + n;
+    const c = costOf(u);
+    if (c !== undefined) a.cost = (a.cost ?? 0) + c;
+  }
+}
+
+function drawTree(st) {
+  const root = st.run ? st.execs.get(st.run.executionId) : null;
+  if (!root) return;
+  const live = st.run.status === "running";
+  const kids = new Map();
+  for (const x of st.execs.values()) {
+    if (x === root) continue;
+    const p = x.parent && st.execs.has(x.parent) ? x.parent : root.id; // a child seen only in events hangs under the run
+    if (!kids.has(p)) kids.set(p, []);
+    kids.get(p).push(x);
+  }
+  const agent = (a) => {
+    const ms = a.busyMs + (a.busySince && live ? Date.now() - a.busySince : 0);
+    const state = a.busySince && !live ? st.run.status : a.state;
+    return `<div class="agent" data-agent="${esc(a.id)}"><span class="name" title="${esc(a.id)}">${esc(a.name || a.id.split("/").pop())}</span>
+      <span class="model" title="${esc(a.harness)} ${esc(a.model)}">${esc([a.harness, a.model].filter(Boolean).join(" · ") || "—")}</span>
+      ${badge(state)}<span class="num">${duration(ms)}</span><span class="num tok">${tokens(a.tokens)}</span><span class="num cost">${money(a.cost)}</span></div>`;
+  };
+  const node = (x) => `<li class="node" data-exec="${esc(x.id)}"><div class="inv">${esc(x.workflow || "child workflow")} ${x.status ? badge(x.status) : ""} <code class="muted">${esc(x.id)}</code></div>
+    ${x.agents.map(agent).join("")}${(kids.get(x.id) || []).length ? `<ul>${kids.get(x.id).map(node).join("")}</ul>` : ""}</li>`;
+  const tree = document.getElementById("tree");
+  if (!tree) return;
+  tree.innerHTML = `<ul>${node(root)}</ul>`;
+}
+
+function drawLog(st) {
+  const box = document.getElementById("log");
+  if (!box || !st.logs.length || box.childElementCount === st.logs.length) return;
+  const stick = box.scrollTop + box.clientHeight >= box.scrollHeight - 4;
+  box.innerHTML = st.logs.map((l) => `<div class="${l.phase ? "phase" : ""}">${l.phase ? "▸ " : ""}${esc(l.text)}</div>`).join("");
+  if (stick) box.scrollTop = box.scrollHeight;
+}
+
+// appendEvent adds one line to the events panel, keeping the last 500.
+function appendEvent(st, ev) {
+  const box = document.getElementById("events");
+  if (!box) return;
+  const stick = box.scrollTop + box.clientHeight >= box.scrollHeight - 4;
+  const line = document.createElement("div");
+  const t = ev.timestamp ? new Date(ev.timestamp).toISOString().slice(11, 23) : "";
+  const who = ev.agentId ? ev.agentId.split("/").slice(-1)[0] : "";
+  const d = ev.details || {};
+  const what = d.text ?? d.message ?? d.toolName ?? d.status ?? "";
+  line.innerHTML = `<span class="t">${esc(t)}</span> ${esc(ev.type)} ${esc(who)} ${esc(typeof what === "string" ? what.slice(0, 200) : JSON.stringify(what))}`;
+  box.appendChild(line);
+  while (box.childElementCount > 500) box.firstChild.remove();
+  document.getElementById("eventcount").textContent = "(" + st.events + ")";
+  if (stick) box.scrollTop = box.scrollHeight;
+}
