@@ -52,6 +52,9 @@ type Options struct {
 	// Candidates orders harness/model candidates for agents without an
 	// explicit harness; nil: stratos-models candidates.
 	Candidates candidatesFunc
+	// Prices finds the catalog price of an explicit harness's model on the
+	// provider the agent names; nil: stratos-models resolve.
+	Prices priceFunc
 	// MCPTimeout bounds each direct MCP request; zero means
 	// mcpclient.RequestTimeout (five minutes).
 	MCPTimeout time.Duration
@@ -63,6 +66,7 @@ type Host struct {
 	home       string
 	harnesses  map[string]adapter.Harness
 	candidates candidatesFunc
+	prices     priceFunc
 	validator  *agentconfig.Validator
 	peer       Peer
 	stderr     io.Writer
@@ -100,10 +104,13 @@ func New(opts Options) (*Host, error) {
 	if opts.Candidates == nil {
 		opts.Candidates = catalogCandidates(opts.Stderr)
 	}
+	if opts.Prices == nil {
+		opts.Prices = catalogPrice()
+	}
 	if opts.MCPTimeout <= 0 {
 		opts.MCPTimeout = mcpclient.RequestTimeout
 	}
-	h := &Host{log: opts.Log, home: opts.Home, harnesses: opts.Harnesses, validator: v, stderr: opts.Stderr, candidates: opts.Candidates,
+	h := &Host{log: opts.Log, home: opts.Home, harnesses: opts.Harnesses, validator: v, stderr: opts.Stderr, candidates: opts.Candidates, prices: opts.Prices,
 		sessions: map[string]*session{}, closedExecs: map[string]bool{}, workflows: map[string]*agentconfig.Workflow{}}
 	h.mcp = newDirectClients(opts.MCPTimeout, opts.Stderr, h.record)
 	return h, nil

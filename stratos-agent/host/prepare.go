@@ -123,7 +123,7 @@ func (h *Host) newAdapter(ctx context.Context, spec adapter.Spec, s *session, k 
 		if c.Model != "" {
 			cs.Models = []string{c.Model}
 		}
-		return reg.New(cs, s.onAdapterEvent, k)
+		return reg.New(cs, pricedUsage(c.Price, s.onAdapterEvent), k)
 	}
 	return &selector{name: s.name, cands: cands, open: open, emit: s.onAdapterEvent}, nil
 }
@@ -133,7 +133,7 @@ func (h *Host) candidatesOf(ctx context.Context, spec adapter.Spec, name string)
 		return nil, err
 	}
 	if spec.Harness != "" {
-		return explicitCandidates(spec.Harness, spec.Models), nil
+		return h.priced(ctx, explicitCandidates(spec.Harness, spec.Models), spec.Provider), nil
 	}
 	if len(spec.Models) == 0 {
 		return nil, agentproto.Errorf(agentproto.CodeConfiguration,

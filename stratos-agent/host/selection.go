@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/stratoscli/stratos/shared/agentproto"
+	"github.com/stratoscli/stratos/shared/contract/modelsapi"
 	"github.com/stratoscli/stratos/stratos-agent/adapter"
 	"github.com/stratoscli/stratos/stratos-agent/adapter/catalog"
 	"github.com/stratoscli/stratos/stratos-agent/adapter/rejection"
@@ -22,6 +23,10 @@ type candidate struct {
 	Harness  string
 	Model    string
 	Provider string
+	// Price is the catalog's price of the candidate's native ID, for turns
+	// whose harness reports no cost (nil: unknown, and for explicit
+	// harnesses, which are chosen without the catalog).
+	Price *modelsapi.Price
 }
 
 // candidatesFunc returns the ordered candidates for a model list.
@@ -40,7 +45,7 @@ func catalogCandidates(stderr io.Writer) candidatesFunc {
 		}
 		out := make([]candidate, len(cands))
 		for i, cd := range cands {
-			out[i] = candidate{Harness: cd.Harness, Model: cd.Model, Provider: cd.Provider}
+			out[i] = candidate{Harness: cd.Harness, Model: cd.Model, Provider: cd.Provider, Price: cd.Cost}
 		}
 		return out, nil
 	}

@@ -92,8 +92,9 @@ func (l Limits) Override(usd float64, tokens int64) (Limits, error) {
 	return l, nil
 }
 
-// crossed says which limits spent crosses, "" when none: unknown-cost
-// turns count against tokens only.
+// crossed says which limits spent crosses, "" when none: turns priced
+// from the catalog count in USD like reported ones; unknown-cost turns
+// count against tokens only.
 func (l Limits) crossed(spent runs.Usage) string {
 	var over []string
 	if l.Tokens > 0 && spent.Tokens.Total() > l.Tokens {

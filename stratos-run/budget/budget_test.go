@@ -75,3 +75,11 @@ func TestWatcherCancelsOnceTheLogCrossesTheBudget(t *testing.T) {
 		t.Errorf("spent %+v, crossed %v", spent, crossed)
 	}
 }
+
+func TestPricedTurnsCountAgainstTheUSDLimit(t *testing.T) {
+	var spent runs.Usage
+	spent.AddEvent([]byte(`{"type":"usage","details":{"inputTokens":10,"outputTokens":10,"costUsd":0.3,"costProvenance":"priced"}}`))
+	if got := (Limits{USD: 0.25}).crossed(spent); got != "$0.3000 of a $0.2500 budget" {
+		t.Fatalf("crossed = %q, want the priced $0.30 over the $0.25 limit", got)
+	}
+}

@@ -8,6 +8,7 @@ import (
 // Cost provenances: where a cost figure comes from.
 const (
 	CostReported = "reported" // the harness reported it for every turn counted
+	CostPriced   = "priced"   // every turn's cost is known, some priced from the model catalog
 	CostUnknown  = "unknown"  // some turn's cost is not known; USD counts the others only
 )
 
@@ -27,6 +28,9 @@ type Tokens struct {
 type Cost struct {
 	USD        float64 `json:"usd"`
 	Provenance string  `json:"provenance"`
+	// PricedTurns counts the turns the host priced from the catalog's
+	// Models.dev rates because their harness reported no cost.
+	PricedTurns int `json:"pricedTurns,omitempty"`
 	// UnknownTurns counts the turns whose cost is unknown (not in USD).
 	UnknownTurns int `json:"unknownTurns,omitempty"`
 }
@@ -55,6 +59,9 @@ type turnUsage struct {
 	CacheCreationInputTokens int64    `json:"cacheCreationInputTokens"`
 	ReasoningOutputTokens    int64    `json:"reasoningOutputTokens"`
 	CostUSD                  *float64 `json:"costUsd"`
+	// CostProvenance is CostPriced when the host priced the turn; absent
+	// when the harness reported CostUSD itself.
+	CostProvenance string `json:"costProvenance"`
 }
 
 func (u *Usage) add(t turnUsage) {
@@ -71,6 +78,12 @@ func (u *Usage) add(t turnUsage) {
 		u.Cost.UnknownTurns++
 		u.Cost.Provenance = CostUnknown
 		return
+	}
+	if t.CostProvenance == CostPriced {
+		u.Cost.PricedTurns++
+		if u.Cost.Provenance == CostReported {
+			u.Cost.Provenance = CostPriced
+		}
 	}
 	// Rounded to 1e-10 dollars, so that sums of decimal prices read as
 	// decimals (0.025 + 0.005 is 0.03, not 0.030000000000000002).

@@ -48,3 +48,35 @@ func TestUsageRollsUpPerRunExecutionAndAgentWithProvenance(t *testing.T) {
 		t.Errorf("total tokens %d", got)
 	}
 }
+
+func TestCostProvenanceIsTheWeakestOfItsTurns(t *testing.T) {
+	reported := `{"type":"usage","details":{"inputTokens":1,"costUsd":0.25}}`
+	priced := `{"type":"usage","details":{"inputTokens":1,"costUsd":0.125,"costProvenance":"priced"}}`
+	unknown := `{"type":"usage","details":{"inputTokens":1}}`
+	for _, tc := range []struct {
+		name         string
+		events       []string
+		want         string
+		usd          float64
+		pricedTurns  int
+		unknownTurns int
+	}{
+		{"reported only", []string{reported, reported}, CostReported, 0.5, 0, 0},
+		{"priced only", []string{priced}, CostPriced, 0.125, 1, 0},
+		{"reported then priced", []string{reported, priced}, CostPriced, 0.375, 1, 0},
+		{"priced then reported", []string{priced, reported}, CostPriced, 0.375, 1, 0},
+		{"priced then unknown", []string{priced, unknown}, CostUnknown, 0.125, 1, 1},
+		{"unknown then priced", []string{unknown, priced}, CostUnknown, 0.125, 1, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var u Usage
+			for _, e := range tc.events {
+				u.AddEvent([]byte(e))
+			}
+			want := Cost{USD: tc.usd, Provenance: tc.want, PricedTurns: tc.pricedTurns, UnknownTurns: tc.unknownTurns}
+			if u.Cost != want {
+				t.Fatalf("cost = %+v, want %+v", u.Cost, want)
+			}
+		})
+	}
+}

@@ -13,11 +13,14 @@ type CandidatesResult struct {
 
 // Candidate is one harness, model and provider combination to try.
 type Candidate struct {
-	Harness     string `json:"harness"`
-	Model       string `json:"model"`
-	Provider    string `json:"provider"`
-	NativeID    string `json:"nativeId"`
-	Origin      string `json:"origin"`
+	Harness  string `json:"harness"`
+	Model    string `json:"model"`
+	Provider string `json:"provider"`
+	NativeID string `json:"nativeId"`
+	Origin   string `json:"origin"`
+	// Cost is the provider's price for NativeID, for pricing turns whose
+	// harness reports no cost (absent: the catalog states none).
+	Cost        *Price `json:"cost,omitempty"`
 	Pass        string `json:"pass"`
 	Eligibility string `json:"eligibility"`
 	Native      Native `json:"native"`

@@ -169,7 +169,7 @@ func (b *builder) unusable(harnessID string, h *providermap.Harness, model, prov
 
 func (b *builder) add(harnessID string, h *providermap.Harness, res *lookup.Resolution, pass string) {
 	b.res.Candidates = append(b.res.Candidates, Candidate{
-		Harness: harnessID, Model: res.Model, Provider: res.Provider, NativeID: res.NativeID, Origin: res.Origin,
+		Harness: harnessID, Model: res.Model, Provider: res.Provider, NativeID: res.NativeID, Origin: res.Origin, Cost: res.Cost,
 		Pass: pass, Eligibility: Eligibility, Native: native(harnessID, h, res.Provider, res.NativeID),
 	})
 }

@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/stratoscli/stratos/shared/contract/modelsapi"
 )
 
 // Schema identifies the file format; a change of shape is a new version.
@@ -84,6 +86,9 @@ type Modalities struct {
 type NativeID struct {
 	ID     string `json:"id"`
 	Origin string `json:"origin"`
+	// Cost is the provider's price for this ID; absent when Models.dev
+	// states none (or states it in a shape the generator does not read).
+	Cost *modelsapi.Price `json:"cost,omitempty"`
 }
 
 // OutputsText reports whether the model produces text, which every harness

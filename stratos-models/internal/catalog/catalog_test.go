@@ -103,7 +103,7 @@ func TestLoadRejectsBrokenInvariants(t *testing.T) {
 		"no commit": func(c *Catalog) { c.Source.Commit = "" },
 		"creator":   func(c *Catalog) { c.Models["anthropic/claude-x"].Creator = "openai" },
 		"order": func(c *Catalog) {
-			c.Models["anthropic/claude-x"].Providers["anthropic"] = []NativeID{{"b", OriginStratos}, {"a", OriginStratos}}
+			c.Models["anthropic/claude-x"].Providers["anthropic"] = []NativeID{{ID: "b", Origin: OriginStratos}, {ID: "a", Origin: OriginStratos}}
 		},
 		"origin": func(c *Catalog) { c.Models["anthropic/claude-x"].Providers["anthropic"][0].Origin = "guess" },
 		"empty":  func(c *Catalog) { c.Models["anthropic/claude-x"].Providers["anthropic"] = []NativeID{} },

@@ -85,7 +85,7 @@ func addUpstreamLink(cat *catalog.Catalog, rep *Report, o modelsdev.Offering) {
 		})
 		return
 	}
-	m.Providers[o.Provider] = append(m.Providers[o.Provider], catalog.NativeID{ID: o.NativeID, Origin: catalog.OriginModelsDev})
+	m.Providers[o.Provider] = append(m.Providers[o.Provider], catalog.NativeID{ID: o.NativeID, Origin: catalog.OriginModelsDev, Cost: price(o.Cost)})
 	rep.Counts.ModelsDevLinks++
 }
 
@@ -120,7 +120,7 @@ func addStratosLinks(cat *catalog.Catalog, rep *Report, in Input, offerings map[
 		}
 		switch o.BaseModel {
 		case nil:
-			m.Providers[l.Provider] = append(m.Providers[l.Provider], catalog.NativeID{ID: l.NativeID, Origin: catalog.OriginStratos})
+			m.Providers[l.Provider] = append(m.Providers[l.Provider], catalog.NativeID{ID: l.NativeID, Origin: catalog.OriginStratos, Cost: price(o.Cost)})
 			rep.Counts.StratosLinks++
 			rep.Counts.Unlinked--
 		case l.Model:

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stratoscli/stratos/shared/contract/modelsapi"
 	"github.com/stratoscli/stratos/stratos-models/internal/catalog"
 	"github.com/stratoscli/stratos/stratos-models/internal/testsource"
 )
@@ -147,15 +148,35 @@ func TestStratosLinksRecordTheirOrigin(t *testing.T) {
 	})
 	res := run(t, testsource.Fixture(t), links)
 	m := res.Catalog.Models
-	if got := m["anthropic/claude-opus-4-6"].Providers["anthropic"]; !reflect.DeepEqual(got, []catalog.NativeID{{ID: "claude-opus-4-6", Origin: catalog.OriginStratos}}) {
+	if got := withoutCost(m["anthropic/claude-opus-4-6"].Providers["anthropic"]); !reflect.DeepEqual(got, []catalog.NativeID{{ID: "claude-opus-4-6", Origin: catalog.OriginStratos}}) {
 		t.Errorf("anthropic link = %v", got)
 	}
 	want := []catalog.NativeID{{ID: "jp.anthropic.claude-opus-4-7", Origin: catalog.OriginModelsDev}, {ID: "us.anthropic.claude-opus-4-7", Origin: catalog.OriginStratos}}
-	if got := m["anthropic/claude-opus-4-7"].Providers["amazon-bedrock"]; !reflect.DeepEqual(got, want) {
+	if got := withoutCost(m["anthropic/claude-opus-4-7"].Providers["amazon-bedrock"]); !reflect.DeepEqual(got, want) {
 		t.Errorf("bedrock = %v, want %v (byte order, both origins)", got, want)
 	}
 	if res.Report.Counts.StratosLinks != 2 || res.Report.Counts.Unlinked != 5 {
 		t.Errorf("counts = %+v", res.Report.Counts)
+	}
+}
+
+// withoutCost leaves out the prices, for tests of the mapping alone.
+func withoutCost(ids []catalog.NativeID) []catalog.NativeID {
+	out := make([]catalog.NativeID, len(ids))
+	for i, n := range ids {
+		out[i] = catalog.NativeID{ID: n.ID, Origin: n.Origin}
+	}
+	return out
+}
+
+func TestNativeIDsCarryTheProviderPrice(t *testing.T) {
+	links := linksJSON(fixtureCommit, map[string][][2]string{"anthropic": {{"claude-opus-4-6", "anthropic/claude-opus-4-6"}}})
+	res := run(t, testsource.Fixture(t), links)
+	got := res.Catalog.Models["anthropic/claude-opus-4-6"].Providers["anthropic"][0].Cost
+	cacheRead, cacheWrite := 0.5, 6.25
+	want := &modelsapi.Price{Input: 5, Output: 25, CacheRead: &cacheRead, CacheWrite: &cacheWrite}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("anthropic claude-opus-4-6 cost = %+v, want %+v (the [cost] table of its provider file)", got, want)
 	}
 }
 
@@ -197,7 +218,7 @@ func TestDuplicateLinksAreRejected(t *testing.T) {
 func TestRedundantAndStaleLinksWarn(t *testing.T) {
 	links := linksJSON("0000000000000000000000000000000000000000", map[string][][2]string{"openai": {{"gpt-5", "openai/gpt-5"}}})
 	res := run(t, testsource.Fixture(t), links)
-	if got := res.Catalog.Models["openai/gpt-5"].Providers["openai"]; !reflect.DeepEqual(got, []catalog.NativeID{{ID: "gpt-5", Origin: catalog.OriginModelsDev}}) {
+	if got := withoutCost(res.Catalog.Models["openai/gpt-5"].Providers["openai"]); !reflect.DeepEqual(got, []catalog.NativeID{{ID: "gpt-5", Origin: catalog.OriginModelsDev}}) {
 		t.Errorf("a redundant Stratos link must leave the upstream link in place: %v", got)
 	}
 	if len(res.Report.RedundantLinks) != 1 || len(res.Report.Warnings) != 2 {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/contract/modelsapi"
 	"github.com/stratoscli/stratos/stratos-models/data"
 	"github.com/stratoscli/stratos/stratos-models/internal/catalog"
 	"github.com/stratoscli/stratos/stratos-models/internal/providermap"
@@ -45,6 +46,8 @@ type Resolution struct {
 	Provider string `json:"provider"`
 	NativeID string `json:"nativeId"`
 	Origin   string `json:"origin"`
+	// Cost is the provider's price for NativeID (absent: not stated).
+	Cost *modelsapi.Price `json:"cost,omitempty"`
 	// Alternatives lists every mapped native ID in preference order; the
 	// first is NativeID.
 	Alternatives  []catalog.NativeID `json:"alternatives"`
@@ -70,7 +73,7 @@ func (d *Data) Resolve(model, provider string) (*Resolution, error) {
 	}
 	ordered := d.Ordered(provider, ids)
 	return &Resolution{
-		Model: model, Provider: provider, NativeID: ordered[0].ID, Origin: ordered[0].Origin,
+		Model: model, Provider: provider, NativeID: ordered[0].ID, Origin: ordered[0].Origin, Cost: ordered[0].Cost,
 		Alternatives: ordered, CatalogCommit: d.Catalog.Source.Commit,
 	}, nil
 }

@@ -40,8 +40,9 @@ type Provider struct {
 	Name string
 }
 
-// Offering is one provider model file. Only base_model is kept: nothing else
-// in a provider file may create or change a mapping.
+// Offering is one provider model file. Only base_model and cost are kept:
+// nothing else in a provider file may create or change a mapping, and the
+// price is the provider's, not the canonical model's.
 type Offering struct {
 	Provider string
 	NativeID string // path below providers/<p>/models/ without .toml; may contain / : @ ~
@@ -50,6 +51,9 @@ type Offering struct {
 	// BaseModel is the top-level base_model value as decoded (usually a
 	// string), or nil when the file has none.
 	BaseModel any
+	// Cost is the [cost] table as decoded (dollars per million tokens),
+	// or nil when the file has none.
+	Cost any
 }
 
 // Dangling is a symlink (or link stub) whose target cannot be used.
@@ -261,6 +265,7 @@ func (r *reader) offerings(files []string, parsed []parsedFile[offeringFile]) ([
 			Path:      f,
 			Resolved:  parsed[i].resolved,
 			BaseModel: parsed[i].value.BaseModel,
+			Cost:      parsed[i].value.Cost,
 		})
 	}
 	sort.Slice(out, func(i, j int) bool {

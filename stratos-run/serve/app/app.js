@@ -119,13 +119,17 @@ function runPage(id) {
     </div>
     <section class="panel" id="result"><h2>Result</h2><div id="resultbody"><p class="empty">The run has not finished.</p></div></section>
     <section class="panel" id="eventspanel"><h2>Events <span class="note" id="eventcount"></span></h2><div class="log events" id="events"></div></section>`;
-  const st = { run: null, execs: new Map(), agents: new Map(), logs: [], events: 0, shownAt: Date.now() };
+  // Events arrive one message each (a finished run's log replays in one
+  // burst); they are folded into st at once and drawn once per frame, so
+  // the page lays out once per frame however many events came in it.
+  const st = { run: null, execs: new Map(), agents: new Map(), logs: [], events: 0, unshown: [], shownAt: Date.now() };
   let dirty = false, es = null;
-  const schedule = () => { if (!dirty) { dirty = true; requestAnimationFrame(() => { dirty = false; drawTree(st); drawLog(st); }); } };
+  const follow = followEnds(document.getElementById("log"), document.getElementById("events"));
+  const schedule = () => { if (!dirty) { dirty = true; requestAnimationFrame(() => { dirty = false; drawFrame(st, follow); }); } };
 
   es = new EventSource("/api/runs/" + encodeURIComponent(id) + "/events");
   es.addEventListener("run", (e) => { st.run = JSON.parse(e.data); st.shownAt = Date.now(); drawRun(st); schedule(); });
-  es.onmessage = (e) => { let ev; try { ev = JSON.parse(e.data); } catch { return; } apply(st, ev); appendEvent(st, ev); schedule(); };
+  es.onmessage = (e) => { let ev; try { ev = JSON.parse(e.data); } catch { return; } apply(st, ev); st.unshown.push(ev); schedule(); };
   es.addEventListener("end", () => es.close());
   es.addEventListener("failure", (e) => { es.close(); document.getElementById("resultbody").innerHTML = errorHTML(JSON.parse(e.data).error); });
 
@@ -288,27 +292,58 @@ function drawTree(st) {
   tree.innerHTML = `<ul>${node(root)}</ul>`;
 }
 
-function drawLog(st) {
-  const box = document.getElementById("log");
-  if (!box || !st.logs.length || box.childElementCount === st.logs.length) return;
-  const stick = box.scrollTop + box.clientHeight >= box.scrollHeight - 4;
-  box.innerHTML = st.logs.map((l) => `<div class="${l.phase ? "phase" : ""}">${l.phase ? "▸ " : ""}${esc(l.text)}</div>`).join("");
-  if (stick) box.scrollTop = box.scrollHeight;
+// drawFrame draws what changed since the last frame. It only writes to the
+// page until its very end, where the scrolling boxes that follow their last
+// line are scrolled to it: the page is thus laid out once per frame (a
+// layout read between two writes would lay it out again).
+function drawFrame(st, follow) {
+  drawTree(st);
+  const grown = [drawLog(st) && document.getElementById("log"), drawEvents(st) && document.getElementById("events")];
+  for (const box of grown) if (box && follow.has(box)) box.scrollTop = box.scrollHeight;
 }
 
-// appendEvent adds one line to the events panel, keeping the last 500.
-function appendEvent(st, ev) {
+// followEnds keeps the set of boxes scrolled to their end, which new lines
+// keep there; it learns it from scroll events, not by reading the layout
+// while drawing.
+function followEnds(...boxes) {
+  const atEnd = new Set(boxes);
+  for (const box of boxes) {
+    box.addEventListener("scroll", () => {
+      if (box.scrollTop + box.clientHeight >= box.scrollHeight - 4) atEnd.add(box);
+      else atEnd.delete(box);
+    }, { passive: true });
+  }
+  return atEnd;
+}
+
+// drawLog redraws the phases and log lines when there are new ones and
+// says whether it did.
+function drawLog(st) {
+  const box = document.getElementById("log");
+  if (!box || !st.logs.length || box.childElementCount === st.logs.length) return false;
+  box.innerHTML = st.logs.map((l) => `<div class="${l.phase ? "phase" : ""}">${l.phase ? "▸ " : ""}${esc(l.text)}</div>`).join("");
+  return true;
+}
+
+// drawEvents adds the events that came since the last frame to the events
+// panel, in one insertion, keeping the last 500 lines; it says whether it
+// added any.
+const eventLines = 500;
+function drawEvents(st) {
   const box = document.getElementById("events");
-  if (!box) return;
-  const stick = box.scrollTop + box.clientHeight >= box.scrollHeight - 4;
-  const line = document.createElement("div");
+  if (!box || !st.unshown.length) return false;
+  box.insertAdjacentHTML("beforeend", st.unshown.slice(-eventLines).map(eventLine).join(""));
+  st.unshown = [];
+  for (let extra = box.childElementCount - eventLines; extra > 0; extra--) box.firstChild.remove();
+  document.getElementById("eventcount").textContent = "(" + st.events + ")";
+  return true;
+}
+
+function eventLine(ev) {
   const t = ev.timestamp ? new Date(ev.timestamp).toISOString().slice(11, 23) : "";
   const who = ev.agentId ? ev.agentId.split("/").slice(-1)[0] : "";
   const d = ev.details || {};
   const what = d.text ?? d.message ?? d.toolName ?? d.status ?? "";
-  line.innerHTML = `<span class="t">${esc(t)}</span> ${esc(ev.type)} ${esc(who)} ${esc(typeof what === "string" ? what.slice(0, 200) : JSON.stringify(what))}`;
-  box.appendChild(line);
-  while (box.childElementCount > 500) box.firstChild.remove();
-  document.getElementById("eventcount").textContent = "(" + st.events + ")";
-  if (stick) box.scrollTop = box.scrollHeight;
+  const text = `${ev.type} ${who} ${typeof what === "string" ? what.slice(0, 200) : JSON.stringify(what)}`;
+  return `<div title="${esc(text)}"><span class="t">${esc(t)}</span> ${esc(text)}</div>`;
 }
