@@ -18,6 +18,7 @@ import (
 	models "github.com/stratoscli/stratos/stratos-models/command"
 	run "github.com/stratoscli/stratos/stratos-run/command"
 	worktree "github.com/stratoscli/stratos/stratos-worktree/command"
+	"github.com/stratoscli/stratos/testscripts/internal/clidocs"
 )
 
 // code returns the skill's code: fenced blocks and `code spans`.
@@ -134,7 +135,15 @@ func hasFlag(cmd *cli.Command, name string) bool {
 // sdkExports reads the names the SDK's package entry exports.
 func sdkExports(t *testing.T) map[string]bool {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "..", "..", "shared", "sdk", "dist", "index.d.ts"))
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	repo, err := clidocs.RepositoryRoot(wd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(repo, "shared", "sdk", "dist", "index.d.ts"))
 	if err != nil {
 		t.Fatal(err)
 	}
