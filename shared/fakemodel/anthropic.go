@@ -82,22 +82,9 @@ func (a anthropicAPI) fail(w http.ResponseWriter, seq int, e resolvedError, outc
 // stream writes the reply as the Messages API's SSE sequence and returns
 // the outcome to log.
 func (a anthropicAPI) stream(w http.ResponseWriter, r *http.Request, reply anthropicReply) string {
-	w.Header().Set("Content-Type", "text/event-stream")
-	w.Header().Set("Cache-Control", "no-cache")
-	w.Header().Set("Request-Id", requestID(reply.seq))
-	w.WriteHeader(http.StatusOK)
-	sse := newSSEWriter(w)
-	sentDelta := false
-	for _, ev := range reply.events() {
-		if ev.delta && sentDelta {
-			if out := a.f.wait(r.Context(), reply.turn.ChunkDelay.Duration); out != "" {
-				return out
-			}
-		}
-		sentDelta = sentDelta || ev.delta
-		if err := sse.event(ev.name, ev.data); err != nil {
-			return OutcomeClientGone
-		}
+	sse := startStream(w, "Request-Id", reply.seq)
+	if out := a.f.writeEvents(r.Context(), sse, reply.turn.ChunkDelay.Duration, reply.events()); out != "" {
+		return out
 	}
 	if out := a.f.interrupted(r.Context()); out != "" {
 		return out

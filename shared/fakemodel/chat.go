@@ -3,7 +3,6 @@ package fakemodel
 import (
 	"fmt"
 	"net/http"
-	"strconv"
 )
 
 // APIChat is the OpenAI Chat Completions API (POST /v1/chat/completions),
@@ -30,12 +29,12 @@ func (a chatAPI) completions(w http.ResponseWriter, r *http.Request) {
 	}
 	e := newEntry(r, APIChat, facts, body)
 	if err != nil {
-		a.fail(w, a.f.log.add(e), openAIError{Status: 400, Type: "invalid_request_error", Message: err.Error()}, OutcomeError)
+		a.f.failOpenAI(w, a.f.log.add(e), openAIError{Status: 400, Type: "invalid_request_error", Message: err.Error()}, OutcomeError)
 		return
 	}
 	if o := a.f.ollama; o != nil {
 		if oe, refused := o.refusal(facts); refused {
-			a.fail(w, a.f.log.add(e), oe, OutcomeError)
+			a.f.failOpenAI(w, a.f.log.add(e), oe, OutcomeError)
 			return
 		}
 	}
@@ -43,7 +42,7 @@ func (a chatAPI) completions(w http.ResponseWriter, r *http.Request) {
 	e.Turn, e.Fallback = p.Index, p.Fallback
 	seq := a.f.log.add(e)
 	if !ok {
-		a.fail(w, seq, openAIError{Status: 400, Type: "invalid_request_error",
+		a.f.failOpenAI(w, seq, openAIError{Status: 400, Type: "invalid_request_error",
 			Message: fmt.Sprintf("fakemodel: no scripted turn left for model %q, prompt %q", facts.Model, facts.Prompt)},
 			OutcomeUnmatched)
 		return
@@ -54,7 +53,7 @@ func (a chatAPI) completions(w http.ResponseWriter, r *http.Request) {
 	}
 	if p.Turn.Error != nil && !(p.Turn.Error.MidStream && facts.Stream) {
 		oe, _ := resolveOpenAIError(*p.Turn.Error, facts.Model) // validated by New
-		a.fail(w, seq, oe, OutcomeError)
+		a.f.failOpenAI(w, seq, oe, OutcomeError)
 		return
 	}
 	reply := chatReply{seq: seq, model: facts.Model, turn: p.Turn, usageChunk: req.StreamOptions.IncludeUsage}
@@ -66,36 +65,12 @@ func (a chatAPI) completions(w http.ResponseWriter, r *http.Request) {
 	a.f.log.finish(seq, http.StatusOK, a.stream(w, r, reply))
 }
 
-func (a chatAPI) fail(w http.ResponseWriter, seq int, e openAIError, outcome string) {
-	for k, v := range e.Headers {
-		w.Header().Set(k, v)
-	}
-	if e.RetryAfter > 0 {
-		w.Header().Set("Retry-After", strconv.Itoa(e.RetryAfter))
-	}
-	writeJSON(w, seq, e.Status, map[string]any{"error": e.body()})
-	a.f.log.finish(seq, e.Status, outcome)
-}
-
 // stream writes the reply as data-only chunks ended by "data: [DONE]" and
 // returns the outcome to log.
 func (a chatAPI) stream(w http.ResponseWriter, r *http.Request, reply chatReply) string {
-	w.Header().Set("Content-Type", "text/event-stream")
-	w.Header().Set("Cache-Control", "no-cache")
-	w.Header().Set("X-Request-Id", requestID(reply.seq))
-	w.WriteHeader(http.StatusOK)
-	sse := newSSEWriter(w)
-	sentDelta := false
-	for _, ch := range reply.chunks() {
-		if ch.delta && sentDelta {
-			if out := a.f.wait(r.Context(), reply.turn.ChunkDelay.Duration); out != "" {
-				return out
-			}
-		}
-		sentDelta = sentDelta || ch.delta
-		if err := sse.event("", ch.data); err != nil {
-			return OutcomeClientGone
-		}
+	sse := startStream(w, "X-Request-Id", reply.seq)
+	if out := a.f.writeEvents(r.Context(), sse, reply.turn.ChunkDelay.Duration, reply.chunks()); out != "" {
+		return out
 	}
 	if reply.turn.Error != nil {
 		return OutcomeError

@@ -16,12 +16,6 @@ type chatReply struct {
 	usageChunk bool
 }
 
-// chatChunk is one streamed chunk; delta chunks are paced by ChunkDelay.
-type chatChunk struct {
-	data  map[string]any
-	delta bool
-}
-
 // chatToolCall is a reply block as a function call: tool calls by name and
 // input, Claude-style StructuredOutput as a call of the tool of that name
 // (how OpenCode delivers json_schema output), custom tools with their
@@ -136,29 +130,29 @@ func (rp chatReply) chunk(delta map[string]any, finish any) map[string]any {
 // finish reason, then usage when asked for. A mid-stream error follows
 // the role chunk as an {"error": …} chunk, the way OpenAI-compatible
 // servers report a failure after the headers were sent.
-func (rp chatReply) chunks() []chatChunk {
-	out := []chatChunk{{data: rp.chunk(map[string]any{"role": "assistant", "content": ""}, nil)}}
+func (rp chatReply) chunks() []sseEvent {
+	out := []sseEvent{{data: rp.chunk(map[string]any{"role": "assistant", "content": ""}, nil)}}
 	if e := rp.turn.Error; e != nil {
 		oe, _ := resolveOpenAIError(*e, rp.model)
-		return append(out, chatChunk{data: map[string]any{"error": oe.body()}})
+		return append(out, sseEvent{data: map[string]any{"error": oe.body()}})
 	}
 	for _, w := range words(rp.reasoning()) {
-		out = append(out, chatChunk{data: rp.chunk(map[string]any{"reasoning_content": w}, nil), delta: true})
+		out = append(out, sseEvent{data: rp.chunk(map[string]any{"reasoning_content": w}, nil), delta: true})
 	}
 	for _, w := range words(rp.text()) {
-		out = append(out, chatChunk{data: rp.chunk(map[string]any{"content": w}, nil), delta: true})
+		out = append(out, sseEvent{data: rp.chunk(map[string]any{"content": w}, nil), delta: true})
 	}
 	for i, c := range rp.toolCalls() {
-		out = append(out, chatChunk{data: rp.chunk(map[string]any{"tool_calls": []any{map[string]any{"index": i, "id": c.id,
+		out = append(out, sseEvent{data: rp.chunk(map[string]any{"tool_calls": []any{map[string]any{"index": i, "id": c.id,
 			"type": "function", "function": map[string]any{"name": c.name, "arguments": ""}}}}, nil)})
 		for _, part := range halves(c.arguments) {
-			out = append(out, chatChunk{data: rp.chunk(map[string]any{"tool_calls": []any{map[string]any{"index": i,
+			out = append(out, sseEvent{data: rp.chunk(map[string]any{"tool_calls": []any{map[string]any{"index": i,
 				"function": map[string]any{"arguments": part}}}}, nil), delta: true})
 		}
 	}
-	out = append(out, chatChunk{data: rp.chunk(map[string]any{}, rp.finishReason())})
+	out = append(out, sseEvent{data: rp.chunk(map[string]any{}, rp.finishReason())})
 	if rp.usageChunk {
-		out = append(out, chatChunk{data: map[string]any{"id": rp.id(), "object": "chat.completion.chunk", "created": 0,
+		out = append(out, sseEvent{data: map[string]any{"id": rp.id(), "object": "chat.completion.chunk", "created": 0,
 			"model": rp.model, "choices": []any{}, "usage": rp.usage()}})
 	}
 	return out

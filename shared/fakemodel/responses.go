@@ -3,7 +3,6 @@ package fakemodel
 import (
 	"fmt"
 	"net/http"
-	"strconv"
 )
 
 // responsesAPI serves the OpenAI Responses API as Codex calls it: POST
@@ -26,12 +25,12 @@ func (a responsesAPI) responses(w http.ResponseWriter, r *http.Request) {
 	}
 	e := newEntry(r, APIResponses, facts, body)
 	if err != nil {
-		a.fail(w, a.f.log.add(e), openAIError{Status: 400, Type: "invalid_request_error", Message: err.Error()}, OutcomeError)
+		a.f.failOpenAI(w, a.f.log.add(e), openAIError{Status: 400, Type: "invalid_request_error", Message: err.Error()}, OutcomeError)
 		return
 	}
 	if o := a.f.ollama; o != nil {
 		if oe, refused := o.refusal(facts); refused {
-			a.fail(w, a.f.log.add(e), oe, OutcomeError)
+			a.f.failOpenAI(w, a.f.log.add(e), oe, OutcomeError)
 			return
 		}
 	}
@@ -39,7 +38,7 @@ func (a responsesAPI) responses(w http.ResponseWriter, r *http.Request) {
 	e.Turn, e.Fallback = p.Index, p.Fallback
 	seq := a.f.log.add(e)
 	if !ok {
-		a.fail(w, seq, openAIError{Status: 400, Type: "invalid_request_error",
+		a.f.failOpenAI(w, seq, openAIError{Status: 400, Type: "invalid_request_error",
 			Message: fmt.Sprintf("fakemodel: no scripted turn left for model %q, prompt %q", facts.Model, facts.Prompt)},
 			OutcomeUnmatched)
 		return
@@ -50,7 +49,7 @@ func (a responsesAPI) responses(w http.ResponseWriter, r *http.Request) {
 	}
 	if p.Turn.Error != nil && !(p.Turn.Error.MidStream && facts.Stream) {
 		oe, _ := resolveOpenAIError(*p.Turn.Error, facts.Model) // validated by New
-		a.fail(w, seq, oe, OutcomeError)
+		a.f.failOpenAI(w, seq, oe, OutcomeError)
 		return
 	}
 	turn := p.Turn
@@ -66,36 +65,12 @@ func (a responsesAPI) responses(w http.ResponseWriter, r *http.Request) {
 	a.f.log.finish(seq, http.StatusOK, a.stream(w, r, reply))
 }
 
-func (a responsesAPI) fail(w http.ResponseWriter, seq int, e openAIError, outcome string) {
-	for k, v := range e.Headers {
-		w.Header().Set(k, v)
-	}
-	if e.RetryAfter > 0 {
-		w.Header().Set("Retry-After", strconv.Itoa(e.RetryAfter))
-	}
-	writeJSON(w, seq, e.Status, map[string]any{"error": e.body()})
-	a.f.log.finish(seq, e.Status, outcome)
-}
-
 // stream writes the reply as the Responses API's SSE sequence and returns
 // the outcome to log.
 func (a responsesAPI) stream(w http.ResponseWriter, r *http.Request, reply responsesReply) string {
-	w.Header().Set("Content-Type", "text/event-stream")
-	w.Header().Set("Cache-Control", "no-cache")
-	w.Header().Set("X-Request-Id", requestID(reply.seq))
-	w.WriteHeader(http.StatusOK)
-	sse := newSSEWriter(w)
-	sentDelta := false
-	for _, ev := range reply.events() {
-		if ev.delta && sentDelta {
-			if out := a.f.wait(r.Context(), reply.turn.ChunkDelay.Duration); out != "" {
-				return out
-			}
-		}
-		sentDelta = sentDelta || ev.delta
-		if err := sse.event(ev.name, ev.data); err != nil {
-			return OutcomeClientGone
-		}
+	sse := startStream(w, "X-Request-Id", reply.seq)
+	if out := a.f.writeEvents(r.Context(), sse, reply.turn.ChunkDelay.Duration, reply.events()); out != "" {
+		return out
 	}
 	if out := a.f.interrupted(r.Context()); out != "" {
 		return out

@@ -3,6 +3,8 @@ package fakemodel
 import (
 	"errors"
 	"fmt"
+	"net/http"
+	"strconv"
 )
 
 // openAIError is an ErrorReply in the OpenAI API's shape.
@@ -66,4 +68,17 @@ func resolveOpenAIError(e ErrorReply, model string) (openAIError, error) {
 		r.RetryAfter = d.RetryAfter
 	}
 	return r, nil
+}
+
+// failOpenAI writes e as OpenAI's error response (its headers, Retry-After,
+// the {"error": …} body), as the Responses and Chat Completions APIs do.
+func (f *Fake) failOpenAI(w http.ResponseWriter, seq int, e openAIError, outcome string) {
+	for k, v := range e.Headers {
+		w.Header().Set(k, v)
+	}
+	if e.RetryAfter > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(e.RetryAfter))
+	}
+	writeJSON(w, seq, e.Status, map[string]any{"error": e.body()})
+	f.log.finish(seq, e.Status, outcome)
 }

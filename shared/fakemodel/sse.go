@@ -2,12 +2,14 @@ package fakemodel
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"strings"
+	"time"
 )
 
 // sseWriter writes Server-Sent Events and flushes each one, so the client
@@ -96,4 +98,33 @@ func ReadSSE(r io.Reader) ([]SSEEvent, error) {
 		return out, errors.New("stream ended inside an event (no blank line after it)")
 	}
 	return out, nil
+}
+
+// startStream writes the headers of an SSE response; idHeader names the
+// request-ID header of the API being faked.
+func startStream(w http.ResponseWriter, idHeader string, seq int) *sseWriter {
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.Header().Set(idHeader, requestID(seq))
+	w.WriteHeader(http.StatusOK)
+	return newSSEWriter(w)
+}
+
+// writeEvents writes events, waiting delay between two content deltas, and
+// returns the outcome to log when the stream was cut short ("" when every
+// event was written).
+func (f *Fake) writeEvents(ctx context.Context, sse *sseWriter, delay time.Duration, events []sseEvent) string {
+	sentDelta := false
+	for _, ev := range events {
+		if ev.delta && sentDelta {
+			if out := f.wait(ctx, delay); out != "" {
+				return out
+			}
+		}
+		sentDelta = sentDelta || ev.delta
+		if err := sse.event(ev.name, ev.data); err != nil {
+			return OutcomeClientGone
+		}
+	}
+	return ""
 }
