@@ -1,19 +1,15 @@
 package sdk
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/stratoscli/stratos/shared/clierr"
 	"github.com/stratoscli/stratos/shared/contract/buildapi"
-	"github.com/stratoscli/stratos/shared/contract/errcode"
-	"github.com/stratoscli/stratos/shared/procgroup"
 	"github.com/stratoscli/stratos/shared/toolchain"
 )
 
@@ -51,86 +47,14 @@ func RunnerPath(root string) string {
 	return filepath.Join(InstalledDir(root), "dist", "runner.js")
 }
 
-// loaderError is the document the loader writes when it fails.
-type loaderError struct {
-	Error *struct {
-		Code    string `json:"code"`
-		Message string `json:"message"`
-		Stack   string `json:"stack"`
-	} `json:"error"`
-}
-
 // LoadDefinition imports a compiled workflow entry (absolute, or relative to
 // root) with node through root's SDK and returns its contract; run is never
 // called. The module's own stdout and stderr go to stderr; the working
 // directory is the caller's. A failure to load returns node's error text.
+// It is LoadDefinitions of one entry, bounded by ctx alone.
 func LoadDefinition(ctx context.Context, tc *toolchain.Toolchain, root, compiledEntry string, stderr io.Writer) (*Definition, error) {
-	entry := compiledEntry
-	if !filepath.IsAbs(entry) {
-		entry = filepath.Join(root, entry)
-	}
-	loader := LoaderPath(root)
-	if _, err := os.Stat(loader); err != nil {
-		return nil, clierr.New(buildapi.CodeSDKNotInstalled, "the SDK is not installed in %s (%s is missing)", root, loader)
-	}
-	doc, stderrTail, runErr := runLoader(ctx, tc, loader, entry, stderr)
-	if ctx.Err() != nil {
-		return nil, clierr.New(errcode.CodeInterrupted, "loading %s: %v", entry, ctx.Err()).Wrap(ctx.Err())
-	}
-	if len(bytes.TrimSpace(doc)) == 0 {
-		return nil, clierr.New(buildapi.CodeDefinitionLoadFailed, "node stopped (%v) before reporting the definition of %s: %s",
-			runErr, entry, strings.TrimSpace(stderrTail)).WithDetails(map[string]any{"entry": entry})
-	}
-	var failed loaderError
-	if err := json.Unmarshal(doc, &failed); err == nil && failed.Error != nil {
-		details := map[string]any{"entry": entry}
-		if failed.Error.Stack != "" {
-			details["stack"] = failed.Error.Stack
-		}
-		return nil, clierr.New(failed.Error.Code, "%s", failed.Error.Message).WithDetails(details)
-	}
-	var def Definition
-	if err := json.Unmarshal(doc, &def); err != nil || len(def.Input) == 0 || len(def.Output) == 0 {
-		return nil, clierr.New(buildapi.CodeDefinitionLoadFailed, "the loader's report on %s is not a definition: %.200s", entry, doc)
-	}
-	if def.Unrepresentable == nil {
-		def.Unrepresentable = []Unrepresentable{}
-	}
-	return &def, nil
-}
-
-// runLoader runs node with the loader and returns what it wrote to fd 3 and
-// the tail of its stderr (which is also copied to stderr).
-func runLoader(ctx context.Context, tc *toolchain.Toolchain, loader, entry string, stderr io.Writer) ([]byte, string, error) {
-	r, w, err := os.Pipe()
-	if err != nil {
-		return nil, "", err
-	}
-	defer r.Close()
-	cmd := tc.NodeCommand(ctx, loader, entry)
-	// One writer for both streams: exec then copies them through one pipe, so
-	// the module's interleaved stdout/stderr arrive in order and never race.
-	var tail tailBuffer
-	out := io.MultiWriter(stderr, &tail)
-	cmd.Stdout, cmd.Stderr = out, out
-	// The loader writes its one JSON document to fd 3 (ExtraFiles[0]):
-	// stdout belongs to the workflow's own top-level output.
-	cmd.ExtraFiles = []*os.File{w}
-	// The module's top-level code may start processes of its own: the
-	// watchdog takes them too when this process dies.
-	proc, err := procgroup.Start(cmd, procgroup.Options{Watchdog: true})
-	if err != nil {
-		w.Close()
-		return nil, "", fmt.Errorf("start %s: %w", tc.Node, err)
-	}
-	w.Close() // the child holds its own copy; EOF comes when it exits
-	docCh := make(chan []byte, 1)
-	go func() {
-		data, _ := io.ReadAll(r)
-		docCh <- data
-	}()
-	waitErr := proc.Wait()
-	return <-docCh, tail.String(), waitErr
+	l := LoadDefinitions(ctx, tc, root, []string{compiledEntry}, stderr, 0)[0]
+	return l.Definition, l.Err
 }
 
 // tailBuffer keeps the last 8 KiB written to it: enough for node's error

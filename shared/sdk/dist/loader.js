@@ -1,18 +1,33 @@
 // The loader entry (`@stratoscli/stratos/loader`): Stratos runs
-//   node <root>/node_modules/@stratoscli/stratos/dist/loader.js <compiled entry>
-// to read a workflow's contract without calling run. It writes exactly one
-// JSON document to file descriptor 3, never to stdout: importing the module
-// runs its top-level code, whose console output must not corrupt the result.
-// The document is a DefinitionDescription, or {"error":{code,message,stack?}}.
-import { writeSync } from "node:fs";
+//   node <root>/node_modules/@stratoscli/stratos/dist/loader.js
+// to read workflow contracts without calling run. One process loads any
+// number of compiled entries, one after the other, so a build of many
+// workflows starts node once instead of once per workflow.
+//
+// Protocol:
+//   - stdin: one JSON line, the LoaderInvocation {resultKey, entries};
+//   - fd 3: the result channel. For each entry, in order, the loader writes
+//     one framed line "stratos-definition <mac> <LoaderReport JSON>\n", where
+//     <mac> is the hex HMAC-SHA256 of the JSON under resultKey and the report
+//     names its entry by index. The channel is moved out of workflow code's
+//     reach before any entry is imported (see takeResultChannel), and the MAC
+//     keeps a line that module code writes from passing for a report;
+//   - stdout and stderr belong to the modules' top-level code.
+// Run by hand with entries as arguments (`node loader.js a.js b.js`), it
+// prints the unframed reports on stdout instead.
+import { createHmac } from "node:crypto";
+import { closeSync, openSync, writeSync } from "node:fs";
 import { describeDefinition } from "./describe.js";
 import { errorText, importDefinition } from "./definition.js";
 import { StratosError } from "./errors.js";
-const resultFd = 3;
+const inheritedResultFd = 3;
+const framePrefix = "stratos-definition";
+// Taken before any module is imported: a module replacing JSON.stringify or
+// fs.writeSync changes nothing here.
+const stringify = JSON.stringify;
+const write = writeSync;
+const hmac = createHmac;
 async function load(entry) {
-    if (entry === undefined || entry === "") {
-        return failure("usage", "usage: node loader.js <compiled workflow entry .js>");
-    }
     let definition;
     try {
         definition = await importDefinition(entry);
@@ -37,18 +52,68 @@ function failure(code, message, cause) {
 // writeAll writes the whole buffer: writeSync may write less than asked.
 function writeAll(fd, data) {
     for (let off = 0; off < data.length;) {
-        off += writeSync(fd, data, off, data.length - off);
+        off += write(fd, data, off, data.length - off);
     }
 }
-const result = await load(process.argv[2]);
-const data = Buffer.from(JSON.stringify(result) + "\n");
-try {
-    writeAll(resultFd, data);
+// takeResultChannel reopens the inherited fd 3 on a descriptor of its own
+// (opened close-on-exec, so processes a module starts do not inherit it) and
+// closes fd 3. Without /proc, fd 3 stays where it is; the MAC still protects
+// the reports.
+function takeResultChannel() {
+    try {
+        const fd = openSync(`/proc/self/fd/${inheritedResultFd}`, "w");
+        closeSync(inheritedResultFd);
+        return fd;
+    }
+    catch {
+        return inheritedResultFd;
+    }
 }
-catch {
-    // Run by hand, without fd 3: print the result where a person can see it.
-    writeAll(1, data);
+// firstLine reads stdin up to its first newline (or its end).
+function firstLine() {
+    return new Promise((resolve, reject) => {
+        let text = "";
+        const onData = (chunk) => {
+            text += chunk.toString("utf8");
+            const nl = text.indexOf("\n");
+            if (nl >= 0) {
+                process.stdin.off("data", onData);
+                process.stdin.pause();
+                resolve(text.slice(0, nl));
+            }
+        };
+        process.stdin.on("data", onData);
+        process.stdin.on("end", () => resolve(text));
+        process.stdin.on("error", reject);
+    });
 }
-// Exit now: timers or sockets that the module's top-level code opened must
+async function serve() {
+    const channel = takeResultChannel();
+    const invocation = JSON.parse(await firstLine());
+    const key = Buffer.from(invocation.resultKey, "hex");
+    let failures = 0;
+    for (const [index, entry] of invocation.entries.entries()) {
+        const result = await load(entry);
+        if ("error" in result)
+            failures++;
+        const json = stringify({ index, result });
+        const mac = hmac("sha256", key).update(json).digest("hex");
+        writeAll(channel, Buffer.from(`${framePrefix} ${mac} ${json}\n`));
+    }
+    return failures === 0 ? 0 : 1;
+}
+async function byHand(entries) {
+    let failures = 0;
+    for (const [index, entry] of entries.entries()) {
+        const result = await load(entry);
+        if ("error" in result)
+            failures++;
+        writeAll(1, Buffer.from(stringify({ index, result }) + "\n"));
+    }
+    return failures === 0 ? 0 : 1;
+}
+const args = process.argv.slice(2);
+const status = await (args.length > 0 ? byHand(args) : serve());
+// Exit now: timers or sockets that the modules' top-level code opened must
 // not keep the loader alive.
-process.exit("error" in result ? 1 : 0);
+process.exit(status);
