@@ -33,8 +33,9 @@ import (
 //   - when the shared run reports any error, nothing of it is used and each
 //     workflow is compiled on its own, so diagnostics are attributed and
 //     verbatim, and the clean workflows still build;
-//   - definitions load in parallel, one node process per workflow, up to
-//     the machine's cores, each with its own time limit.
+//   - definitions load in one node process (sdk.LoadDefinitions), or one
+//     per core when there are many, each with its own time limit; a
+//     definition that fails, exits or hangs fails its own workflow only.
 
 // batchPrefix names the directory a shared compiler run writes into.
 const batchPrefix = ".stratos-batch-"
@@ -260,10 +261,34 @@ func (b *Builder) loadAll(ctx context.Context, jobs []*batchJob) {
 	}
 	b.enter(PhaseLoad, pending[0].w)
 	stderr := &lockedWriter{w: b.Stderr}
-	runParallel(len(pending), func(i int) {
-		j := pending[i]
-		j.def, j.fail = b.loadWith(ctx, tc, j.w, j.out.entry(j.w.Manifest.Entrypoint), stderr)
+	groups := loaderGroups(len(pending), runtime.GOMAXPROCS(0))
+	runParallel(len(groups), func(g int) {
+		jobs := pending[groups[g][0]:groups[g][1]]
+		entries := make([]string, len(jobs))
+		for i, j := range jobs {
+			entries[i] = j.out.entry(j.w.Manifest.Entrypoint)
+		}
+		loaded := sdk.LoadDefinitions(ctx, tc, b.Root.Root.Dir, entries, stderr, b.definitionTimeout())
+		for i, j := range jobs {
+			j.def, j.fail = b.checkLoaded(j.w, loaded[i])
+		}
 	})
+}
+
+// minPerLoader is the fewest definitions worth a loader process of their
+// own: below it, a second node start costs more than it saves.
+const minPerLoader = 8
+
+// loaderGroups splits n definitions into contiguous [from, to) groups, one
+// loader process each: as many as there are cores, but none smaller than
+// minPerLoader (one group for a few).
+func loaderGroups(n, cores int) [][2]int {
+	count := max(1, min(cores, n/minPerLoader))
+	groups := make([][2]int, 0, count)
+	for g := range count {
+		groups = append(groups, [2]int{g * n / count, (g + 1) * n / count})
+	}
+	return groups
 }
 
 // runParallel calls f(0..n-1) on up to GOMAXPROCS goroutines.

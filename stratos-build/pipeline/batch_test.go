@@ -75,3 +75,22 @@ func TestEmittedName(t *testing.T) {
 		}
 	}
 }
+
+func TestLoaderGroupsCoverEveryDefinitionOnce(t *testing.T) {
+	cases := []struct {
+		n, cores int
+		want     [][2]int
+	}{
+		{1, 2, [][2]int{{0, 1}}},
+		{7, 8, [][2]int{{0, 7}}},                 // few: one loader
+		{20, 2, [][2]int{{0, 10}, {10, 20}}},     // one per core
+		{20, 1, [][2]int{{0, 20}}},               // one core: one loader
+		{17, 4, [][2]int{{0, 8}, {8, 17}}},       // no group below minPerLoader
+		{200, 2, [][2]int{{0, 100}, {100, 200}}}, // many: still one per core
+	}
+	for _, c := range cases {
+		if got := loaderGroups(c.n, c.cores); !slices.Equal(got, c.want) {
+			t.Errorf("loaderGroups(%d, %d) = %v, want %v", c.n, c.cores, got, c.want)
+		}
+	}
+}

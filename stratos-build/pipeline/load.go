@@ -44,23 +44,27 @@ func (b *Builder) loadDefinitionFrom(ctx context.Context, w *discovery.Workflow,
 // going to stderr. It changes no builder state, so several loads may run
 // at once.
 func (b *Builder) loadWith(ctx context.Context, tc *toolchain.Toolchain, w *discovery.Workflow, entry string, stderr io.Writer) (*sdk.Definition, *Result) {
-	limit := b.definitionTimeout()
-	loadCtx, cancel := context.WithTimeout(ctx, limit)
-	defer cancel()
-	def, err := sdk.LoadDefinition(loadCtx, tc, b.Root.Root.Dir, entry, stderr)
-	if err != nil && ctx.Err() == nil && errors.Is(loadCtx.Err(), context.DeadlineExceeded) {
+	l := sdk.LoadDefinitions(ctx, tc, b.Root.Root.Dir, []string{entry}, stderr, b.definitionTimeout())[0]
+	return b.checkLoaded(w, l)
+}
+
+// checkLoaded turns one load's result into w's definition, or its failure:
+// a timeout, a module that does not load, or schemas that break the
+// conventions.
+func (b *Builder) checkLoaded(w *discovery.Workflow, l sdk.Loaded) (*sdk.Definition, *Result) {
+	if errors.Is(l.Err, sdk.ErrDefinitionTimeout) {
 		d := message("loading the definition of workflow %s did not finish within %s: its module's top-level code never finished (an endless loop, or an awaited promise that never settles?); the loader was stopped. The limit is build.definitionTimeout in ~/.stratos/settings.json",
-			w.Manifest.Name, limit)
+			w.Manifest.Name, b.definitionTimeout())
 		d.Code = ReasonDefinitionTimeout
 		return nil, failed(w, ReasonDefinitionTimeout, d)
 	}
-	if err != nil {
-		return nil, failed(w, ReasonDefinitionInvalid, errorDiagnostic(err))
+	if l.Err != nil {
+		return nil, failed(w, ReasonDefinitionInvalid, errorDiagnostic(l.Err))
 	}
-	if diags := conventionViolations(w, def); len(diags) > 0 {
+	if diags := conventionViolations(w, l.Definition); len(diags) > 0 {
 		return nil, failed(w, ReasonSchemaConventions, diags...)
 	}
-	return def, nil
+	return l.Definition, nil
 }
 
 // definitionTimeout is the limit of one definition load.
