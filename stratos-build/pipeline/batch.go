@@ -50,10 +50,10 @@ type batchJob struct {
 	fail    *Result
 }
 
-// PrepareBatch builds the stale workflows of ws that reference no other
-// workflow together (see above) and keeps their results for Prepare, which
-// reports them in the order of a one-by-one build. Workflows it leaves out
-// are prepared one by one as before.
+// PrepareBatch builds the stale workflows of ws together (see above) and
+// keeps their results for Prepare, which reports them in the order of a
+// one-by-one build. Workflows it leaves out, or whose speculative compile
+// did not hold, are prepared one by one as before.
 func (b *Builder) PrepareBatch(ctx context.Context, ws []*discovery.Workflow) {
 	if b.batched == nil {
 		b.batched = map[*discovery.Workflow]*Result{}
@@ -80,37 +80,83 @@ func (b *Builder) PrepareBatch(ctx context.Context, ws []*discovery.Workflow) {
 	if ctx.Err() == nil {
 		b.loadAll(ctx, jobs)
 	}
+	b.finishBatch(ctx, jobs, cands)
+}
+
+// finishBatch writes the wrappers and records of the compiled jobs,
+// children before parents, and makes their staging directories their
+// dist/. A job that required a child of the batch is kept only when that
+// child built and its new wrapper is the one on disk the job compiled
+// against; otherwise it is discarded and Prepare builds it one by one.
+func (b *Builder) finishBatch(ctx context.Context, jobs []*batchJob, cands []batchCandidate) {
+	wrapperBefore := map[string]string{}
+	for _, c := range cands {
+		wrapperBefore[c.w.Manifest.Name] = c.wrapperSum
+	}
+	held := map[string]bool{} // built here, with the wrapper its parents compiled against
 	for _, j := range jobs {
 		if ctx.Err() != nil {
 			j.out.discard()
 			continue // the caller reports the interruption
+		}
+		children, ok := b.batchChildren(j.w, held)
+		if !ok {
+			j.out.discard()
+			continue
 		}
 		if j.fail != nil {
 			j.out.discard()
 			b.batched[j.w] = j.out.asDist(j.fail)
 			continue
 		}
-		b.batched[j.w] = b.finishBuild(j.w, nil, j.out, j.def)
+		r := b.finishBuild(j.w, children, j.out, j.def)
+		b.batched[j.w] = r
+		name := j.w.Manifest.Name
+		held[name] = !r.Failed() && wrapperSum(b.Root.Root.Dir, name) == wrapperBefore[name]
 	}
+}
+
+// batchChildren returns the results of w's children built in this batch,
+// and false when one of them failed or changed its wrapper: then w's
+// compile did not see what a one-by-one build would have.
+func (b *Builder) batchChildren(w *discovery.Workflow, held map[string]bool) (map[string]*Result, bool) {
+	if len(w.Sources.References) == 0 {
+		return nil, true
+	}
+	children := map[string]*Result{}
+	for _, name := range w.Sources.References {
+		if !held[name] {
+			return nil, false
+		}
+		children[name] = b.batched[b.Root.Workflows[name]]
+	}
+	return children, true
 }
 
 // batchCandidate is a workflow that may share a compiler run.
 type batchCandidate struct {
 	w       *discovery.Workflow
 	closure []string
+	// wrapperSum is the hash of the workflow's wrapper before the batch:
+	// what the batch's parents of it compile against.
+	wrapperSum string
 }
 
-// batchCandidates returns the workflows of ws that need building, require
-// no other workflow, pass the checks that precede a build, and whose
-// sources are safe to type-check in a shared program.
+// batchCandidates returns, children before parents, the workflows of ws
+// that need building, pass the checks that precede a build, and whose
+// sources are safe to type-check in a shared program. A workflow that
+// requires others is one only when each of them is a candidate with a
+// wrapper on disk (from its previous build): the batch compiles against
+// that wrapper, and finishBatch keeps the result only if the child's new
+// build writes the same one (a leaf edit that keeps the leaf's schemas).
 func (b *Builder) batchCandidates(ws []*discovery.Workflow) []batchCandidate {
 	sdkCurrent := b.sdkCurrent()
-	var out []batchCandidate
+	pending := map[*discovery.Workflow]batchCandidate{}
 	for _, w := range ws {
 		if _, done := b.results[w]; done || b.batched[w] != nil || (w.Status == freshness.Built && sdkCurrent) {
 			continue
 		}
-		if len(w.Sources.References) > 0 || len(w.Sources.OutsideRoot) > 0 || b.failsBeforeBuild(w) {
+		if len(w.Sources.OutsideRoot) > 0 || b.failsBeforeBuild(w) {
 			continue
 		}
 		// MCP wrappers and the explicit build's model check are steps of
@@ -123,9 +169,42 @@ func (b *Builder) batchCandidates(ws []*discovery.Workflow) []batchCandidate {
 		if !shareable {
 			continue
 		}
-		out = append(out, batchCandidate{w: w, closure: closure})
+		pending[w] = batchCandidate{w: w, closure: closure, wrapperSum: wrapperSum(b.Root.Root.Dir, w.Manifest.Name)}
+	}
+	return b.readyOrder(ws, pending)
+}
+
+// readyOrder returns the pending candidates whose children are all
+// candidates with a wrapper on disk, children before parents, in the order
+// of ws otherwise.
+func (b *Builder) readyOrder(ws []*discovery.Workflow, pending map[*discovery.Workflow]batchCandidate) []batchCandidate {
+	var out []batchCandidate
+	placed := map[string]bool{}
+	for progress := true; progress; {
+		progress = false
+		for _, w := range ws {
+			c, ok := pending[w]
+			if !ok || placed[w.Manifest.Name] || !b.childrenPlaced(w, pending, placed) {
+				continue
+			}
+			out = append(out, c)
+			placed[w.Manifest.Name] = true
+			progress = true
+		}
 	}
 	return out
+}
+
+// childrenPlaced reports whether every child of w is an already placed
+// candidate whose wrapper is on disk.
+func (b *Builder) childrenPlaced(w *discovery.Workflow, pending map[*discovery.Workflow]batchCandidate, placed map[string]bool) bool {
+	for _, name := range w.Sources.References {
+		c, ok := pending[b.Root.Workflows[name]]
+		if !ok || !placed[name] || c.wrapperSum == "" {
+			return false
+		}
+	}
+	return true
 }
 
 // failsBeforeBuild reports whether prepare would fail w before building

@@ -102,6 +102,11 @@ func (b *Builder) Prepare(ctx context.Context, w *discovery.Workflow) *Result {
 		return r
 	}
 	if r, ok := b.batched[w]; ok {
+		// Its children were built in the batch too: report them first,
+		// as a one-by-one build does.
+		for _, name := range w.Sources.References {
+			b.Prepare(ctx, b.Root.Workflows[name])
+		}
 		return b.remember(w, r)
 	}
 	return b.remember(w, b.prepare(ctx, w))
@@ -232,8 +237,13 @@ func (b *Builder) beforeCompile(ctx context.Context, w *discovery.Workflow, chil
 		return "", nil, fail
 	}
 	// Step 3 (MCP wrappers) ran in prepare, before the reuse decision.
-	// Steps 5 and 6: each child's wrapper is current before we compile.
+	// Steps 5 and 6: each child's wrapper is current before we compile. A
+	// batch (children nil) compiles against the wrappers on disk and checks
+	// them once its children are built (see PrepareBatch).
 	for _, name := range w.Sources.References {
+		if children == nil {
+			break
+		}
 		if fail := b.ensureChildWrapper(ctx, w, b.Root.Workflows[name], children[name]); fail != nil {
 			return "", nil, fail
 		}

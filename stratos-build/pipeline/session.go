@@ -78,6 +78,10 @@ func (s *Session) PrepareTarget(ctx context.Context, arg string) (*Outcome, erro
 			return err
 		}
 		b := s.builder(root)
+		b.PrepareBatch(ctx, requiredClosure(root, w))
+		if err := b.InterruptedError(ctx); err != nil {
+			return err
+		}
 		target := b.Prepare(ctx, w)
 		if err := b.InterruptedError(ctx); err != nil {
 			return err
@@ -130,6 +134,26 @@ func (s *Session) PrepareProject(ctx context.Context) (*Outcome, error) {
 		return nil
 	})
 	return out, err
+}
+
+// requiredClosure returns w and every workflow of root it requires,
+// directly or not, children before parents where the references allow.
+func requiredClosure(root *discovery.Root, w *discovery.Workflow) []*discovery.Workflow {
+	seen := map[*discovery.Workflow]bool{}
+	var out []*discovery.Workflow
+	var visit func(*discovery.Workflow)
+	visit = func(w *discovery.Workflow) {
+		if w == nil || seen[w] {
+			return
+		}
+		seen[w] = true
+		for _, name := range w.Sources.References {
+			visit(root.Workflows[name])
+		}
+		out = append(out, w)
+	}
+	visit(w)
+	return out
 }
 
 func (s *Session) builder(root *discovery.Root) *Builder {
