@@ -60,35 +60,75 @@ const framePrefix = "stratos-definition "
 // failures allow, each entry within limit (zero: no limit but ctx's). The
 // results are in the order of compiledEntries.
 func LoadDefinitions(ctx context.Context, tc *toolchain.Toolchain, root string, compiledEntries []string, stderr io.Writer, limit time.Duration) []Loaded {
+	return StartLoader(ctx, tc, root, stderr).Load(compiledEntries, limit)
+}
+
+// Loader loads definitions through root's SDK. StartLoader starts its
+// first node process at once, before the entries exist: node's start and
+// the SDK's import then overlap with the compile that produces them.
+type Loader struct {
+	ctx    context.Context
+	tc     *toolchain.Toolchain
+	root   string
+	stderr io.Writer
+	first  *loaderProcess // started ahead; nil once used
+	err    error          // why no loader can start (the SDK is missing)
+}
+
+// StartLoader starts a loader process for a later Load; Close stops it
+// when nothing is loaded after all.
+func StartLoader(ctx context.Context, tc *toolchain.Toolchain, root string, stderr io.Writer) *Loader {
+	l := &Loader{ctx: ctx, tc: tc, root: root, stderr: stderr}
+	if _, err := os.Stat(LoaderPath(root)); err != nil {
+		l.err = clierr.New(buildapi.CodeSDKNotInstalled, "the SDK is not installed in %s (%s is missing)", root, LoaderPath(root))
+		return l
+	}
+	l.first, _ = l.spawn() // a failed start is retried (and reported) by Load
+	return l
+}
+
+// Close stops the process started ahead, if Load did not use it. A nil
+// Loader has nothing to close.
+func (l *Loader) Close() {
+	if l != nil && l.first != nil {
+		l.first.kill()
+		l.first = nil
+	}
+}
+
+// Load loads the definitions of entries (absolute, or relative to the
+// root), each within limit (zero: no limit but the context's). The first
+// process is the one started ahead; after an entry that timed out or ended
+// its process, a new one goes on. The results are in the order of entries.
+func (l *Loader) Load(compiledEntries []string, limit time.Duration) []Loaded {
+	defer l.Close()
 	entries := make([]string, len(compiledEntries))
 	for i, e := range compiledEntries {
 		if !filepath.IsAbs(e) {
-			e = filepath.Join(root, e)
+			e = filepath.Join(l.root, e)
 		}
 		entries[i] = e
 	}
 	out := make([]Loaded, len(entries))
-	loader := LoaderPath(root)
-	if _, err := os.Stat(loader); err != nil {
+	if l.err != nil {
 		for i := range out {
-			out[i].Err = clierr.New(buildapi.CodeSDKNotInstalled, "the SDK is not installed in %s (%s is missing)", root, loader)
+			out[i].Err = l.err
 		}
 		return out
 	}
-	l := &loaderRun{ctx: ctx, tc: tc, loader: loader, stderr: stderr, limit: limit}
 	for done := 0; done < len(entries); {
-		if ctx.Err() != nil {
+		if l.ctx.Err() != nil {
 			for i := done; i < len(entries); i++ {
-				out[i].Err = interrupted(ctx, entries[i])
+				out[i].Err = interrupted(l.ctx, entries[i])
 			}
 			return out
 		}
-		done += l.run(entries[done:], out[done:])
+		done += l.loadIn(entries[done:], out[done:], limit)
 	}
 	if len(entries) > 1 {
 		for i, r := range out {
-			if r.Err != nil && !errors.Is(r.Err, ErrDefinitionTimeout) && ctx.Err() == nil {
-				out[i] = LoadDefinitions(ctx, tc, root, entries[i:i+1], stderr, limit)[0]
+			if r.Err != nil && !errors.Is(r.Err, ErrDefinitionTimeout) && l.ctx.Err() == nil {
+				out[i] = LoadDefinitions(l.ctx, l.tc, l.root, entries[i:i+1], l.stderr, limit)[0]
 			}
 		}
 	}
@@ -99,13 +139,19 @@ func interrupted(ctx context.Context, entry string) error {
 	return clierr.New(errcode.CodeInterrupted, "loading %s: %v", entry, ctx.Err()).Wrap(ctx.Err())
 }
 
-// loaderRun starts loader processes for one LoadDefinitions call.
-type loaderRun struct {
-	ctx    context.Context
-	tc     *toolchain.Toolchain
-	loader string
-	stderr io.Writer
-	limit  time.Duration
+// loaderProcess is one running loader, waiting for its entries on stdin.
+type loaderProcess struct {
+	proc    *procgroup.Process
+	stdin   io.WriteCloser
+	key     []byte
+	reports <-chan report
+	tail    *tailBuffer
+}
+
+func (p *loaderProcess) kill() {
+	p.stdin.Close()
+	_ = p.proc.Signal(syscall.SIGKILL)
+	_ = p.proc.Wait()
 }
 
 // report is one entry's result as the loader frames it.
@@ -114,83 +160,85 @@ type report struct {
 	Result json.RawMessage `json:"result"`
 }
 
-// run starts one loader for entries and fills out from its reports. It
-// returns how many entries are settled: all of them, or up to and including
-// the one that timed out or during which the loader stopped. Unsettled ones
-// (after an interruption) are left for the caller.
-func (l *loaderRun) run(entries []string, out []Loaded) int {
-	key := make([]byte, frameKeySize)
-	if _, err := rand.Read(key); err != nil {
-		out[0].Err = clierr.New(buildapi.CodeDefinitionLoadFailed, "create the loader's report key: %v", err)
-		return 1
+// loadIn loads entries in one loader process (the one started ahead, else
+// a new one) and fills out from its reports. It returns how many entries
+// are settled: all of them, or up to and including the one that timed out
+// or during which the loader stopped. Unsettled ones (after an
+// interruption) are left for the caller.
+func (l *Loader) loadIn(entries []string, out []Loaded, limit time.Duration) int {
+	p := l.first
+	l.first = nil
+	if p == nil {
+		var err error
+		if p, err = l.spawn(); err != nil {
+			out[0].Err = clierr.New(buildapi.CodeDefinitionLoadFailed, "%v", err).WithDetails(map[string]any{"entry": entries[0]})
+			return 1
+		}
 	}
-	proc, reports, tail, err := l.start(entries, key)
-	if err != nil {
-		out[0].Err = clierr.New(buildapi.CodeDefinitionLoadFailed, "%v", err).WithDetails(map[string]any{"entry": entries[0]})
-		return 1
+	invocation, _ := json.Marshal(map[string]any{"resultKey": hex.EncodeToString(p.key), "entries": entries})
+	_, _ = p.stdin.Write(append(invocation, '\n')) // a loader that died early is reported below
+	p.stdin.Close()
+	forever := time.Duration(1<<63 - 1)
+	if limit <= 0 {
+		limit = forever
 	}
-	next := 0
-	timer := l.newTimer()
+	timer := time.NewTimer(limit)
 	defer timer.Stop()
+	next := 0
 	for next < len(entries) {
 		select {
-		case rep, ok := <-reports:
+		case rep, ok := <-p.reports:
 			if !ok {
-				return l.stopped(proc, entries, out, next, tail)
+				return l.stopped(p, entries, out, next)
 			}
 			if rep.Index != next {
 				continue // the loader reports in order; anything else is not its
 			}
 			out[next] = decodeResult(entries[next], rep.Result)
 			next++
-			timer.Reset(l.limitOrForever())
+			timer.Reset(limit)
 		case <-timer.C:
-			_ = proc.Signal(syscall.SIGKILL)
-			_ = proc.Wait()
-			for range reports { // drain; what came in time was counted
+			p.kill()
+			for range p.reports { // drain; what came in time was counted
 			}
 			out[next].Err = fmt.Errorf("load %s: %w", entries[next], ErrDefinitionTimeout)
 			return next + 1
 		}
 	}
-	_ = proc.Wait()
+	_ = p.proc.Wait()
 	return next
 }
 
 // stopped settles the entry the loader was at when its reports ended.
-func (l *loaderRun) stopped(proc *procgroup.Process, entries []string, out []Loaded, next int, tail *tailBuffer) int {
-	waitErr := proc.Wait()
+func (l *Loader) stopped(p *loaderProcess, entries []string, out []Loaded, next int) int {
+	waitErr := p.proc.Wait()
 	if l.ctx.Err() != nil {
 		return next // the caller reports the interruption
 	}
 	out[next].Err = clierr.New(buildapi.CodeDefinitionLoadFailed, "node stopped (%v) before reporting the definition of %s: %s",
-		waitErr, entries[next], strings.TrimSpace(tail.String())).WithDetails(map[string]any{"entry": entries[next]})
+		waitErr, entries[next], strings.TrimSpace(p.tail.String())).WithDetails(map[string]any{"entry": entries[next]})
 	return next + 1
 }
 
-func (l *loaderRun) limitOrForever() time.Duration {
-	if l.limit > 0 {
-		return l.limit
-	}
-	return time.Duration(1<<63 - 1)
-}
-
-func (l *loaderRun) newTimer() *time.Timer { return time.NewTimer(l.limitOrForever()) }
-
-// start runs node with the loader, sends it entries and key on stdin and
-// returns its reports (closed when the channel ends) and the tail of its
-// stderr, which is also copied to l.stderr.
-func (l *loaderRun) start(entries []string, key []byte) (*procgroup.Process, <-chan report, *tailBuffer, error) {
-	invocation, err := json.Marshal(map[string]any{"resultKey": hex.EncodeToString(key), "entries": entries})
-	if err != nil {
-		return nil, nil, nil, err
+// spawn starts node with the loader, which imports the SDK and then waits
+// for its invocation on stdin. The tail of its stderr is kept for errors,
+// and all of it is copied to l.stderr.
+func (l *Loader) spawn() (*loaderProcess, error) {
+	key := make([]byte, frameKeySize)
+	if _, err := rand.Read(key); err != nil {
+		return nil, fmt.Errorf("create the loader's report key: %w", err)
 	}
 	r, w, err := os.Pipe()
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, err
 	}
-	cmd := l.tc.NodeCommand(l.ctx, l.loader)
-	cmd.Stdin = bytes.NewReader(append(invocation, '\n'))
+	cmd := l.tc.NodeCommand(l.ctx, LoaderPath(l.root))
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		r.Close()
+		w.Close()
+		return nil, err
+	}
 	// One writer for both streams: exec then copies them through one pipe, so
 	// the modules' interleaved stdout/stderr arrive in order and never race.
 	tail := &tailBuffer{}
@@ -205,11 +253,11 @@ func (l *loaderRun) start(entries []string, key []byte) (*procgroup.Process, <-c
 	w.Close() // the child holds its own copy; EOF comes when it exits
 	if err != nil {
 		r.Close()
-		return nil, nil, nil, fmt.Errorf("start %s: %w", l.tc.Node, err)
+		return nil, fmt.Errorf("start %s: %w", l.tc.Node, err)
 	}
-	reports := make(chan report, len(entries))
+	reports := make(chan report, 64)
 	go readReports(r, key, reports)
-	return proc, reports, tail, nil
+	return &loaderProcess{proc: proc, stdin: stdin, key: key, reports: reports, tail: tail}, nil
 }
 
 // readReports sends every validly framed report read from r, then closes

@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/stratoscli/stratos/shared/discovery"
 	"github.com/stratoscli/stratos/shared/freshness"
@@ -62,6 +63,7 @@ func (b *Builder) PrepareBatch(ctx context.Context, ws []*discovery.Workflow) {
 	if len(cands) < 2 {
 		return
 	}
+	phase := b.phaseTimer(len(cands))
 	var jobs []*batchJob
 	for _, c := range cands {
 		entry, out, fail := b.beforeCompile(ctx, c.w, nil, mcpStep{})
@@ -74,46 +76,85 @@ func (b *Builder) PrepareBatch(ctx context.Context, ws []*discovery.Workflow) {
 			break
 		}
 	}
+	phase("prepared")
+	loaders := b.startLoaders(ctx, jobs, &lockedWriter{w: b.Stderr})
 	if ctx.Err() == nil {
 		b.compileJobs(ctx, jobs, true)
 	}
-	if ctx.Err() == nil {
-		b.loadAll(ctx, jobs)
-	}
+	phase("compiled")
+	b.loadAll(ctx, jobs, loaders)
+	phase("loaded")
 	b.finishBatch(ctx, jobs, cands)
+	phase("recorded")
+}
+
+// phaseTimer returns a function that logs, at debug level, how long the
+// batch's phase that just ended took: the profile of a batched build.
+func (b *Builder) phaseTimer(workflows int) func(phase string) {
+	last := time.Now()
+	return func(phase string) {
+		now := time.Now()
+		b.Log.Debug("batch phase done", "phase", phase, "workflows", workflows, "elapsed", now.Sub(last).Round(time.Millisecond))
+		last = now
+	}
 }
 
 // finishBatch writes the wrappers and records of the compiled jobs,
 // children before parents, and makes their staging directories their
-// dist/. A job that required a child of the batch is kept only when that
-// child built and its new wrapper is the one on disk the job compiled
-// against; otherwise it is discarded and Prepare builds it one by one.
+// dist/. Jobs that require no other workflow are finished in parallel, up
+// to the number of cores (each writes only its own files). A job that
+// required a child of the batch is kept only when that child built and its
+// new wrapper is the one on disk the job compiled against; otherwise it is
+// discarded and Prepare builds it one by one.
 func (b *Builder) finishBatch(ctx context.Context, jobs []*batchJob, cands []batchCandidate) {
 	wrapperBefore := map[string]string{}
 	for _, c := range cands {
 		wrapperBefore[c.w.Manifest.Name] = c.wrapperSum
 	}
 	held := map[string]bool{} // built here, with the wrapper its parents compiled against
-	for _, j := range jobs {
-		if ctx.Err() != nil {
-			j.out.discard()
-			continue // the caller reports the interruption
+	keep := func(j *batchJob, r *Result) {
+		if r == nil {
+			return
 		}
+		b.batched[j.w] = r
+		name := j.w.Manifest.Name
+		held[name] = !r.Failed() && wrapperSum(b.Root.Root.Dir, name) == wrapperBefore[name]
+	}
+	var solo, parents []*batchJob
+	for _, j := range jobs {
+		if len(j.w.Sources.References) == 0 {
+			solo = append(solo, j)
+		} else {
+			parents = append(parents, j)
+		}
+	}
+	done := make([]*Result, len(solo))
+	runParallel(len(solo), func(i int) { done[i] = b.finishJob(ctx, solo[i], nil) })
+	for i, j := range solo {
+		keep(j, done[i])
+	}
+	for _, j := range parents {
 		children, ok := b.batchChildren(j.w, held)
 		if !ok {
 			j.out.discard()
 			continue
 		}
-		if j.fail != nil {
-			j.out.discard()
-			b.batched[j.w] = j.out.asDist(j.fail)
-			continue
-		}
-		r := b.finishBuild(j.w, children, j.out, j.def)
-		b.batched[j.w] = r
-		name := j.w.Manifest.Name
-		held[name] = !r.Failed() && wrapperSum(b.Root.Root.Dir, name) == wrapperBefore[name]
+		keep(j, b.finishJob(ctx, j, children))
 	}
+}
+
+// finishJob finishes one compiled job: its failure, or its build with its
+// wrapper and record. Nil when the build was interrupted.
+func (b *Builder) finishJob(ctx context.Context, j *batchJob, children map[string]*Result) *Result {
+	if ctx.Err() != nil {
+		j.out.discard()
+		return nil // the caller reports the interruption
+	}
+	if j.fail != nil {
+		j.out.discard()
+		return j.out.asDist(j.fail)
+	}
+	return b.finishBuild(j.w, children, j.out, j.def)
 }
 
 // batchChildren returns the results of w's children built in this batch,
@@ -318,9 +359,34 @@ func (b *Builder) compileTogether(ctx context.Context, jobs []*batchJob) (bool, 
 	return true, nil
 }
 
-// loadAll loads the definitions of the compiled jobs, in parallel up to
-// the number of cores.
-func (b *Builder) loadAll(ctx context.Context, jobs []*batchJob) {
+// startLoaders starts, ahead of the compile, the loader processes that
+// will load the jobs' definitions (see loaderGroups), so that node's start
+// and the SDK's import overlap with tsc. Nil when the toolchain is missing
+// (loadAll reports it).
+func (b *Builder) startLoaders(ctx context.Context, jobs []*batchJob, stderr io.Writer) []*sdk.Loader {
+	if len(jobs) == 0 {
+		return nil
+	}
+	tc, err := b.toolchain(ctx)
+	if err != nil {
+		return nil
+	}
+	loaders := make([]*sdk.Loader, len(loaderGroups(len(jobs), runtime.GOMAXPROCS(0))))
+	for i := range loaders {
+		loaders[i] = sdk.StartLoader(ctx, tc, b.Root.Root.Dir, stderr)
+	}
+	return loaders
+}
+
+// loadAll loads the definitions of the compiled jobs with the loaders
+// started ahead, one group of jobs per loader, in parallel, and stops the
+// loaders it does not need.
+func (b *Builder) loadAll(ctx context.Context, jobs []*batchJob, loaders []*sdk.Loader) {
+	defer func() {
+		for _, l := range loaders {
+			l.Close()
+		}
+	}()
 	var pending []*batchJob
 	for _, j := range jobs {
 		if j.fail == nil {
@@ -330,24 +396,23 @@ func (b *Builder) loadAll(ctx context.Context, jobs []*batchJob) {
 	if len(pending) == 0 {
 		return
 	}
-	b.enter(PhaseToolchain, pending[0].w)
-	tc, err := b.toolchain(ctx)
-	if err != nil {
+	if len(loaders) == 0 {
+		b.enter(PhaseToolchain, pending[0].w)
+		_, err := b.toolchain(ctx)
 		for _, j := range pending {
 			j.fail = failed(j.w, ReasonToolchain, errorDiagnostic(err))
 		}
 		return
 	}
 	b.enter(PhaseLoad, pending[0].w)
-	stderr := &lockedWriter{w: b.Stderr}
-	groups := loaderGroups(len(pending), runtime.GOMAXPROCS(0))
+	groups := loaderGroups(len(pending), len(loaders))
 	runParallel(len(groups), func(g int) {
 		jobs := pending[groups[g][0]:groups[g][1]]
 		entries := make([]string, len(jobs))
 		for i, j := range jobs {
 			entries[i] = j.out.entry(j.w.Manifest.Entrypoint)
 		}
-		loaded := sdk.LoadDefinitions(ctx, tc, b.Root.Root.Dir, entries, stderr, b.definitionTimeout())
+		loaded := loaders[g].Load(entries, b.definitionTimeout())
 		for i, j := range jobs {
 			j.def, j.fail = b.checkLoaded(j.w, loaded[i])
 		}

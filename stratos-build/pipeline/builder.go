@@ -205,11 +205,15 @@ func (b *Builder) build(ctx context.Context, w *discovery.Workflow, children map
 	if fail != nil {
 		return fail
 	}
+	// The loader starts now: node's start and the SDK's import overlap
+	// with tsc.
+	loader := b.loaderAhead(ctx)
 	if fail := b.compile(ctx, w, entry, out.dir); fail != nil {
+		loader.Close()
 		out.discard()
 		return fail
 	}
-	def, fail := b.loadDefinitionFrom(ctx, w, out.entry(w.Manifest.Entrypoint))
+	def, fail := b.loadWithLoader(ctx, w, loader, out.entry(w.Manifest.Entrypoint))
 	if fail != nil {
 		out.discard()
 		return out.asDist(fail)

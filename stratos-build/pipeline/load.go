@@ -40,6 +40,27 @@ func (b *Builder) loadDefinitionFrom(ctx context.Context, w *discovery.Workflow,
 	return b.loadWith(ctx, tc, w, entry, b.Stderr)
 }
 
+// loaderAhead starts a loader process before the compile whose output it
+// will load; nil (which Close accepts) when there is no toolchain, which
+// the compile then reports.
+func (b *Builder) loaderAhead(ctx context.Context) *sdk.Loader {
+	tc, err := b.toolchain(ctx)
+	if err != nil {
+		return nil
+	}
+	return sdk.StartLoader(ctx, tc, b.Root.Root.Dir, b.Stderr)
+}
+
+// loadWithLoader loads w's definition from entry with loader, started
+// ahead by loaderAhead, or like loadDefinitionFrom without one.
+func (b *Builder) loadWithLoader(ctx context.Context, w *discovery.Workflow, loader *sdk.Loader, entry string) (*sdk.Definition, *Result) {
+	if loader == nil {
+		return b.loadDefinitionFrom(ctx, w, entry)
+	}
+	b.enter(PhaseLoad, w)
+	return b.checkLoaded(w, loader.Load([]string{entry}, b.definitionTimeout())[0])
+}
+
 // loadWith loads w's definition from entry with tc, the module's output
 // going to stderr. It changes no builder state, so several loads may run
 // at once.

@@ -108,6 +108,7 @@ func (s *Session) PrepareProject(ctx context.Context) (*Outcome, error) {
 	}
 	var out *Outcome
 	err = withRootLock(ctx, pr.Dir, s.Log, func() error {
+		start := time.Now()
 		cat, err := discovery.Load([]roots.Root{pr})
 		if err != nil {
 			return clierr.New(discoverapi.CodeRootUnreadable, "%v", err)
@@ -116,6 +117,7 @@ func (s *Session) PrepareProject(ctx context.Context) (*Outcome, error) {
 		if err := root.Freshen(root.Sorted()); err != nil {
 			return clierr.New(discoverapi.CodeReadFailed, "%v", err)
 		}
+		s.Log.Debug("discovered", "workflows", len(root.Workflows), "elapsed", time.Since(start).Round(time.Millisecond))
 		b := s.builder(root)
 		b.PrepareBatch(ctx, root.Sorted())
 		if err := b.InterruptedError(ctx); err != nil {
