@@ -59,11 +59,12 @@ func (b *Builder) PrepareBatch(ctx context.Context, ws []*discovery.Workflow) {
 	if b.batched == nil {
 		b.batched = map[*discovery.Workflow]*Result{}
 	}
+	phase := b.phaseTimer(len(ws))
 	cands := b.batchCandidates(ws)
+	phase("selected")
 	if len(cands) < 2 {
 		return
 	}
-	phase := b.phaseTimer(len(cands))
 	var jobs []*batchJob
 	for _, c := range cands {
 		entry, out, fail := b.beforeCompile(ctx, c.w, nil, mcpStep{})
