@@ -70,7 +70,7 @@ func (d *directClients) connect(ctx context.Context, p agentproto.MCPConnectPara
 	d.clients[p.ClientID] = c
 	d.mu.Unlock()
 	defer close(c.ready)
-	conn, err := mcpclient.Connect(cctx, server, mcpclient.Options{Stderr: d.stderr, Progress: func(pn *mcp.ProgressNotificationParams) {
+	conn, err := mcpclient.Connect(cctx, server, mcpclient.Options{Stderr: d.stderr, Workflow: p.Workflow.Name, Progress: func(pn *mcp.ProgressNotificationParams) {
 		d.progress(c, pn)
 	}})
 	if err != nil {
