@@ -146,6 +146,9 @@ func (x *execution) run(ctx context.Context) (json.RawMessage, *clierr.Error) {
 		ce := clierr.As(err)
 		return nil, x.finish(failure(ce, nil))
 	}
+	if err := x.checkMCPAuth(ctx); err != nil {
+		return nil, x.finish(failure(clierr.As(err), nil))
+	}
 	tc, err := toolchain.FindNode(ctx, toolchain.Options{Log: x.log})
 	if err != nil {
 		return nil, x.finish(failure(clierr.As(err), nil))
