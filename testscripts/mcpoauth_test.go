@@ -77,6 +77,9 @@ func withOAuth(p testscript.Params) testscript.Params {
 		env.Values[scriptEnvKey{}] = se
 		return nil
 	}
+	if p.Cmds == nil {
+		p.Cmds = map[string]func(*testscript.TestScript, bool, []string){}
+	}
 	p.Cmds["fakeoauth"] = cmdFakeOAuth
 	p.Cmds["mcplogin"] = cmdMCPLogin
 	return p
