@@ -193,6 +193,12 @@ func (h *Host) Handle(ctx context.Context, method string, params json.RawMessage
 		return h.closeAgents(ctx, func(s *session) bool { return s.executionID == p.ExecutionID })
 	case agentproto.MethodMCPConnect, agentproto.MethodMCPCall, agentproto.MethodMCPClose:
 		return h.handleMCP(ctx, method, params)
+	case agentproto.MethodMCPAuthenticate:
+		var p agentproto.MCPAuthenticateParams
+		if err := decodeParams(params, &p); err != nil {
+			return nil, err
+		}
+		return struct{}{}, h.mcp.authenticate(ctx, p.Workflow)
 	case agentproto.MethodShutdown:
 		_ = h.mcp.closeMatching(func(*directClient) bool { return true })
 		_, err := h.closeAgents(ctx, func(*session) bool { return true })

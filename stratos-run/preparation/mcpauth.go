@@ -7,6 +7,7 @@ import (
 
 	"github.com/stratoscli/stratos/shared/clierr"
 	"github.com/stratoscli/stratos/shared/contract/runapi"
+	"github.com/stratoscli/stratos/shared/discovery"
 	"github.com/stratoscli/stratos/shared/mcpauth"
 	"github.com/stratoscli/stratos/shared/mcpdecl"
 )
@@ -43,4 +44,16 @@ func authRequired(workflow, server string, err error) error {
 		details["reason"] = ce.Reason
 	}
 	return clierr.New(runapi.CodeMCPAuthRequired, "workflow %s: %v", workflow, err).WithDetails(details).Wrap(err)
+}
+
+// oauthServers names the MCP servers w declares with oauth.
+func oauthServers(w *discovery.Workflow) []string {
+	servers, _ := mcpdecl.Parse(w.Manifest.Sections["mcp"])
+	out := []string{}
+	for _, name := range servers.Names() {
+		if servers[name].OAuth != nil {
+			out = append(out, name)
+		}
+	}
+	return out
 }

@@ -29,6 +29,7 @@ export async function invoke(spec) {
         if (!input.ok) {
             throw new InputValidationError(spec.workflow, input.issues);
         }
+        await spec.beforeRun?.(ctx);
         const result = await ctx.run(() => definition.run(input.value));
         if (ctx.signal.aborted) {
             throw ctx.signal.reason; // run finished, but the invocation was cancelled meanwhile

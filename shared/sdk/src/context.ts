@@ -48,6 +48,8 @@ export interface WorkflowTableEntry {
   built: boolean;
   /** The workflows this one imports the generated wrappers of: the only children it may execute. */
   references?: string[];
+  /** The MCP servers the workflow declares with oauth: their logins are checked before a child's run body. */
+  oauthMcps?: string[];
   /** Its workflow.yaml's agents and decision sections. */
   config?: ManifestSections;
 }

@@ -24,6 +24,8 @@ export interface InvocationSpec {
   signal?: AbortSignal;
   /** Receives the context as soon as it exists. */
   onContext?(ctx: ExecutionContext): void;
+  /** Runs after input validation, before the run body; a rejection fails the invocation (a child's OAuth MCP check). */
+  beforeRun?(ctx: ExecutionContext): Promise<void>;
 }
 
 /**
@@ -50,6 +52,7 @@ export async function invoke(spec: InvocationSpec): Promise<unknown> {
     if (!input.ok) {
       throw new InputValidationError(spec.workflow, input.issues);
     }
+    await spec.beforeRun?.(ctx);
     const result = await ctx.run(() => definition.run(input.value as never));
     if (ctx.signal.aborted) {
       throw ctx.signal.reason; // run finished, but the invocation was cancelled meanwhile
