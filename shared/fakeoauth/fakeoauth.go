@@ -18,6 +18,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -192,7 +193,10 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request) {
 	case !known:
 		http.Error(w, "unknown client_id", http.StatusBadRequest)
 		return
-	case uris != nil && !contains(uris, redirect), !strings.HasPrefix(redirect, "http://127.0.0.1:"):
+	case !strings.HasPrefix(redirect, "http://127.0.0.1:"):
+		http.Error(w, "redirect_uri must be a loopback URL", http.StatusBadRequest)
+		return
+	case uris != nil && !slices.Contains(uris, redirect):
 		http.Error(w, "redirect_uri not registered", http.StatusBadRequest)
 		return
 	case challenge == "" || q.Get("code_challenge_method") != "S256" || q.Get("response_type") != "code":
@@ -283,13 +287,4 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(status)
 	_ = json.NewEncoder(w).Encode(v)
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

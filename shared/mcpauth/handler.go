@@ -9,17 +9,7 @@ import (
 	"golang.org/x/oauth2"
 
 	"github.com/stratoscli/stratos/shared/mcpdecl"
-	"github.com/stratoscli/stratos/shared/roots"
 )
-
-// DefaultTokens hands out tokens from the store under ~/.stratos.
-func DefaultTokens() (Tokens, error) {
-	home, err := roots.StratosHome()
-	if err != nil {
-		return Tokens{}, err
-	}
-	return Tokens{Store: Open(home), HTTPClient: NewHTTPClient()}, nil
-}
 
 // LoginCommand is the command that logs in to server for workflow.
 func LoginCommand(workflow, server string) string {

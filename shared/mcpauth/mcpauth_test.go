@@ -250,3 +250,26 @@ func TestCanonicalResource(t *testing.T) {
 		t.Error("ftp accepted")
 	}
 }
+
+func TestRefusedRefresh(t *testing.T) {
+	url, _ := serve(t, fakeoauth.Options{TokenLifetime: 2 * time.Minute})
+	store := mcpauth.Open(t.TempDir())
+	first := login(t, store, url, &mcpdecl.OAuth{})
+	revoked := first
+	revoked.RefreshToken = fakeoauth.PrefixRefresh + "revoked"
+	if err := store.Save(revoked); err != nil {
+		t.Fatal(err)
+	}
+	tokens := mcpauth.Tokens{Store: store}
+	if r, err := tokens.Token(context.Background(), first.Identity); err != nil || r.AccessToken != first.AccessToken {
+		t.Errorf("a request cannot use the still valid token: %v", err)
+	}
+	_, err := tokens.Check(context.Background(), first.Identity)
+	var ce *mcpauth.CredentialError
+	if !errors.As(err, &ce) || ce.Reason != mcpauth.ReasonRefreshFailed || !strings.Contains(err.Error(), "invalid_grant") {
+		t.Fatalf("err = %v, want a refused refresh", err)
+	}
+	if strings.Contains(err.Error(), revoked.RefreshToken) {
+		t.Error("the error shows the refresh token")
+	}
+}

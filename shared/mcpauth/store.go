@@ -153,13 +153,8 @@ func (s Store) Load(id Identity) (Record, error) {
 
 // Save writes r atomically, readable by its owner only.
 func (s Store) Save(r Record) error {
-	if err := os.MkdirAll(s.dir, 0o700); err != nil {
-		return fmt.Errorf("create the MCP credentials directory: %w", err)
-	}
-	// MkdirAll keeps an existing directory's mode; credentials must not
-	// sit in one others can list.
-	if err := os.Chmod(s.dir, 0o700); err != nil {
-		return fmt.Errorf("restrict the MCP credentials directory: %w", err)
+	if err := s.ensureDir(); err != nil {
+		return err
 	}
 	data, err := json.MarshalIndent(r, "", "  ")
 	if err != nil {
@@ -204,9 +199,15 @@ func (s Store) List() ([]Record, error) {
 	return out, nil
 }
 
+// ensureDir makes the store's directory, readable by its owner only.
 func (s Store) ensureDir() error {
 	if err := os.MkdirAll(s.dir, 0o700); err != nil {
 		return fmt.Errorf("create the MCP credentials directory: %w", err)
+	}
+	// MkdirAll keeps an existing directory's mode; credentials must not
+	// sit in one others can list.
+	if err := os.Chmod(s.dir, 0o700); err != nil {
+		return fmt.Errorf("restrict the MCP credentials directory: %w", err)
 	}
 	return nil
 }

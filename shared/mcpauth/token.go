@@ -9,6 +9,8 @@ import (
 
 	"github.com/gofrs/flock"
 	"golang.org/x/oauth2"
+
+	"github.com/stratoscli/stratos/shared/roots"
 )
 
 // MinValidity is how long an access token must stay valid to be used:
@@ -56,6 +58,15 @@ func (e *CredentialError) Error() string {
 
 func (e *CredentialError) Unwrap() error { return e.Err }
 
+// DefaultTokens hands out tokens from the store under ~/.stratos.
+func DefaultTokens() (Tokens, error) {
+	home, err := roots.StratosHome()
+	if err != nil {
+		return Tokens{}, err
+	}
+	return Tokens{Store: Open(home), HTTPClient: NewHTTPClient()}, nil
+}
+
 // Tokens hands out access tokens from a store.
 type Tokens struct {
 	Store Store
@@ -72,32 +83,46 @@ func (t Tokens) now() time.Time {
 	return time.Now()
 }
 
-// Token returns id's access token, refreshed first when it has less than
-// MinValidity left and a refresh token. A token that cannot be refreshed
-// is returned while it is still valid (a request may still use it); an
-// expired one is a *CredentialError.
+// Token returns id's access token for a request, refreshed first when it
+// has less than MinValidity left and a refresh token. A token that cannot
+// be refreshed is returned while it is still valid (the request may still
+// succeed); an expired one is a *CredentialError.
 func (t Tokens) Token(ctx context.Context, id Identity) (Record, error) {
-	r, err := t.load(id)
-	if err != nil || r.Remaining(t.now()) >= MinValidity {
-		return r, err
+	r, err := t.fresh(ctx, id)
+	var ce *CredentialError
+	if errors.As(err, &ce) && ce.Reason == ReasonRefreshFailed && r.Remaining(t.now()) > 0 {
+		return r, nil
 	}
-	if r.RefreshToken == "" {
-		return t.usable(r)
-	}
-	return t.refresh(ctx, id)
+	return r, err
 }
 
 // Check is Token for a run about to start: the token must have at least
-// MinValidity left after a refresh attempt.
+// MinValidity left after a refresh attempt, and a failed refresh is an
+// error even while the old token lasts.
 func (t Tokens) Check(ctx context.Context, id Identity) (Record, error) {
-	r, err := t.Token(ctx, id)
+	r, err := t.fresh(ctx, id)
 	if err != nil {
-		return r, err
+		return Record{}, err
 	}
 	if left := r.Remaining(t.now()); left < MinValidity {
 		return Record{}, &CredentialError{Resource: id.Resource, Reason: ReasonExpiring, Remaining: left}
 	}
 	return r, nil
+}
+
+// fresh returns id's record, refreshed when it has less than MinValidity
+// left and can be. A refresh that fails returns the old record with a
+// ReasonRefreshFailed error; an expired token without a refresh token is a
+// ReasonExpiring error.
+func (t Tokens) fresh(ctx context.Context, id Identity) (Record, error) {
+	r, err := t.load(id)
+	if err != nil || r.Remaining(t.now()) >= MinValidity {
+		return r, err
+	}
+	if r.RefreshToken == "" {
+		return t.unexpired(r)
+	}
+	return t.refresh(ctx, id)
 }
 
 func (t Tokens) load(id Identity) (Record, error) {
@@ -108,7 +133,8 @@ func (t Tokens) load(id Identity) (Record, error) {
 	return r, err
 }
 
-func (t Tokens) usable(r Record) (Record, error) {
+// unexpired returns r unless its token has expired.
+func (t Tokens) unexpired(r Record) (Record, error) {
 	if left := r.Remaining(t.now()); left <= 0 {
 		return Record{}, &CredentialError{Resource: r.Resource, Reason: ReasonExpiring, Remaining: left}
 	}
@@ -116,8 +142,8 @@ func (t Tokens) usable(r Record) (Record, error) {
 }
 
 // refresh renews id's token under the record's lock: the first process
-// refreshes, the others find the renewed record when they get the lock
-// (a refresh token may be single-use, so two refreshes could log out).
+// refreshes, the others find the renewed record once they hold the lock
+// (a refresh token may be single-use, so a second refresh could fail).
 func (t Tokens) refresh(ctx context.Context, id Identity) (Record, error) {
 	if err := t.Store.ensureDir(); err != nil {
 		return Record{}, err
@@ -128,19 +154,17 @@ func (t Tokens) refresh(ctx context.Context, id Identity) (Record, error) {
 	}
 	defer lock.Unlock()
 	r, err := t.load(id)
-	if err != nil || r.Remaining(t.now()) >= MinValidity || r.RefreshToken == "" {
-		if err != nil {
-			return r, err
-		}
-		return t.usable(r)
+	switch {
+	case err != nil:
+		return Record{}, err
+	case r.Remaining(t.now()) >= MinValidity:
+		return r, nil // another process refreshed it meanwhile
+	case r.RefreshToken == "":
+		return t.unexpired(r)
 	}
 	tok, err := t.exchange(ctx, r)
 	if err != nil {
-		if left := r.Remaining(t.now()); left > 0 {
-			// The old token still works for now; the next use retries.
-			return r, nil
-		}
-		return Record{}, &CredentialError{Resource: id.Resource, Reason: ReasonRefreshFailed, Err: err}
+		return r, &CredentialError{Resource: id.Resource, Reason: ReasonRefreshFailed, Err: err}
 	}
 	r.AccessToken, r.Expiry = tok.AccessToken, tok.Expiry
 	if tok.TokenType != "" {
