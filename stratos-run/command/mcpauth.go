@@ -9,8 +9,8 @@ import (
 )
 
 // checkMCPAuth fails the run before its body when an MCP server the
-// workflow declares with oauth lacks a usable login (spec: the runtime
-// authenticates every OAuth MCP of an invoked workflow first).
+// workflow declares with oauth lacks a usable login (docs/mcp.md, "Before
+// a run").
 func (x *execution) checkMCPAuth(ctx context.Context) error {
 	tokens, err := mcpauth.DefaultTokens()
 	if err != nil {
