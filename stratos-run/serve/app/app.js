@@ -112,7 +112,7 @@ function runPage(id) {
       <div class="meta"><span>Run <code id="rid">${esc(id)}</code></span><span>Started <time id="started">—</time></span><span>Duration <span class="dur" id="duration">—</span></span><span>Cost <span class="num" id="cost">—</span></span></div>
       <div class="actions"><span class="note" id="stopnote"></span>${writable ? `<button class="stop" id="stop" hidden>Stop</button>` : ""}</div>
     </div>
-    <div class="gauge panel" id="budget" hidden><strong>Budget</strong><div class="bar"><div class="fill" id="budgetfill"></div></div><span class="num" id="budgettext"></span></div>
+    <div class="gauge panel" id="budget" hidden></div>
     <div class="grid">
       <section class="panel"><h2>Invocations and agents</h2><div class="tree" id="tree"><p class="empty">No agents yet.</p></div></section>
       <section class="panel"><h2>Phases and log</h2><div class="log" id="log"><p class="empty">No phases or log lines.</p></div></section>
@@ -122,7 +122,7 @@ function runPage(id) {
   // Events arrive one message each (a finished run's log replays in one
   // burst); they are folded into st at once and drawn once per frame, so
   // the page lays out once per frame however many events came in it.
-  const st = { run: null, execs: new Map(), agents: new Map(), logs: [], events: 0, unshown: [], shownAt: Date.now() };
+  const st = { run: null, execs: new Map(), agents: new Map(), logs: [], events: 0, unshown: [], shownAt: Date.now(), spent: { tokens: 0, usd: 0 } };
   let dirty = false, es = null;
   const follow = followEnds(document.getElementById("log"), document.getElementById("events"));
   const schedule = () => { if (!dirty) { dirty = true; requestAnimationFrame(() => { dirty = false; drawFrame(st, follow); }); } };
@@ -158,7 +158,6 @@ function drawRun(st) {
   drawDuration(st);
   const stop = document.getElementById("stop");
   if (stop) stop.hidden = r.status !== "running";
-  drawBudget(r);
   document.getElementById("resultbody").innerHTML = resultHTML(r);
   const root = ensureExec(st, r.executionId);
   root.workflow = r.workflow; root.status = r.status;
@@ -175,21 +174,25 @@ function drawDuration(st) {
   document.getElementById("duration").textContent = duration(r.durationMs + (r.status === "running" ? Date.now() - st.shownAt : 0));
 }
 
-// drawBudget shows the gauge when the record carries a budget with a limit.
-function drawBudget(r) {
-  const b = r.budget || r.invocation?.budget; // {usd, tokens}: either limit may be absent
-  const box = document.getElementById("budget");
-  const byUSD = num(b?.usd) > 0, byTokens = num(b?.tokens) > 0;
-  if (!byUSD && !byTokens) { box.hidden = true; return; }
-  const used = r.usage?.run;
-  const spent = byUSD ? costOf(used) ?? 0 : tokensOf(used) ?? 0;
-  const limit = byUSD ? b.usd : b.tokens;
-  const fmt = byUSD ? money : tokens;
-  const pct = Math.min(100, (spent / limit) * 100);
-  const fill = document.getElementById("budgetfill");
-  fill.style.width = pct + "%";
-  fill.className = "fill" + (pct >= 100 ? " over" : pct >= 80 ? " warn" : "");
-  document.getElementById("budgettext").textContent = `${fmt(spent)} of ${fmt(limit)} (${pct.toFixed(0)}%)`;
+// drawBudget shows one gauge per limit of the run's budget (the record
+// keeps {limits: {usd, tokens}, spent}; either limit may be absent). A
+// finished run shows what its record says was spent; a running one what its
+// usage events so far add up to, counted as the budget counts: every token,
+// cache included, and the dollars of the turns whose cost is known.
+function drawBudget(st) {
+  const r = st.run, box = document.getElementById("budget");
+  const limits = r?.budget?.limits || r?.invocation?.budget || {};
+  const rows = [];
+  const spent = r?.status !== "running" && r?.budget?.spent ? r.budget.spent : st.spent;
+  if (num(limits.usd) > 0) rows.push(["USD", spent.usd ?? 0, limits.usd, money]);
+  if (num(limits.tokens) > 0) rows.push(["tokens", spent.tokens ?? 0, limits.tokens, tokens]);
+  if (!rows.length) { box.hidden = true; return; }
+  box.innerHTML = rows.map(([unit, used, limit, fmt]) => {
+    const pct = Math.min(100, (used / limit) * 100);
+    const level = pct >= 100 ? " over" : pct >= 80 ? " warn" : "";
+    return `<strong>Budget (${unit})</strong><div class="bar"><div class="fill${level}" style="width:${pct}%"></div></div>` +
+      `<span class="num" data-budget="${unit}">${fmt(used)} of ${fmt(limit)} (${((used / limit) * 100).toFixed(0)}%)</span>`;
+  }).join("");
   box.hidden = false;
 }
 
@@ -236,6 +239,7 @@ function apply(st, ev) {
   st.events++;
   const d = ev.details || {};
   const type = String(ev.type || "");
+  if (type === "usage") addSpent(st.spent, d);
   if (/(^|\.)phase/.test(type)) st.logs.push({ phase: true, t: ev.timestamp, text: d.name ?? d.phase ?? d.message ?? "" });
   else if (/(^|\.)log$/.test(type) || type === "log") st.logs.push({ t: ev.timestamp, level: d.level, text: d.message ?? d.text ?? JSON.stringify(d) });
   if (!ev.agentId) return;
@@ -265,6 +269,12 @@ function apply(st, ev) {
     const c = costOf(u);
     if (c !== undefined) a.cost = (a.cost ?? 0) + c;
   }
+}
+
+// addSpent adds one usage event's details to what the budget counts.
+function addSpent(spent, d) {
+  for (const k of ["inputTokens", "outputTokens", "cacheReadInputTokens", "cacheCreationInputTokens"]) spent.tokens += num(d[k]) ?? 0;
+  spent.usd += num(d.costUsd) ?? 0;
 }
 
 function drawTree(st) {
@@ -298,6 +308,7 @@ function drawTree(st) {
 // layout read between two writes would lay it out again).
 function drawFrame(st, follow) {
   drawTree(st);
+  drawBudget(st);
   const grown = [drawLog(st) && document.getElementById("log"), drawEvents(st) && document.getElementById("events")];
   for (const box of grown) if (box && follow.has(box)) box.scrollTop = box.scrollHeight;
 }
