@@ -240,6 +240,7 @@ function apply(st, ev) {
   const d = ev.details || {};
   const type = String(ev.type || "");
   if (type === "usage") addSpent(st.spent, d);
+  if (type === "workflow.child.started") placeChild(st, ev);
   if (/(^|\.)phase/.test(type)) st.logs.push({ phase: true, t: ev.timestamp, text: d.name ?? d.phase ?? d.message ?? "" });
   else if (/(^|\.)log$/.test(type) || type === "log") st.logs.push({ t: ev.timestamp, level: d.level, text: d.message ?? d.text ?? JSON.stringify(d) });
   if (!ev.agentId) return;
@@ -269,6 +270,14 @@ function apply(st, ev) {
     const c = costOf(u);
     if (c !== undefined) a.cost = (a.cost ?? 0) + c;
   }
+}
+
+// placeChild puts a child invocation under its parent as soon as it starts
+// (its status comes with the run's tree, once the run has ended).
+function placeChild(st, ev) {
+  const x = ensureExec(st, ev.executionId);
+  x.workflow = ev.workflow || x.workflow;
+  if (ev.details?.parentExecutionId) x.parent = ev.details.parentExecutionId;
 }
 
 // addSpent adds one usage event's details to what the budget counts.
@@ -352,7 +361,7 @@ function drawEvents(st) {
 
 function eventLine(ev) {
   const t = ev.timestamp ? new Date(ev.timestamp).toISOString().slice(11, 23) : "";
-  const who = ev.agentId ? ev.agentId.split("/").slice(-1)[0] : "";
+  const who = ev.agentId ? ev.agentId.split("/").slice(-1)[0] : ev.workflow || "";
   const d = ev.details || {};
   const what = d.text ?? d.message ?? d.toolName ?? d.status ?? "";
   const text = `${ev.type} ${who} ${typeof what === "string" ? what.slice(0, 200) : JSON.stringify(what)}`;
