@@ -35,8 +35,8 @@ func EventText(line []byte) string {
 		AgentID     string            `json:"agentId"`
 		ExecutionID string            `json:"executionId"`
 		Workflow    string            `json:"workflow"`
-		IDs       map[string]string `json:"ids"`
-		Details   map[string]any    `json:"details"`
+		IDs         map[string]string `json:"ids"`
+		Details     map[string]any    `json:"details"`
 	}
 	if err := json.Unmarshal(line, &e); err != nil || e.Type == "" {
 		return string(line)
