@@ -200,3 +200,27 @@ func TestHookServerStartsOnlyForToolHooks(t *testing.T) {
 		})
 	}
 }
+
+func TestTurnUsageNamesTheProviderAndTheThreadsModel(t *testing.T) {
+	for _, c := range []struct {
+		agentProvider, threadModel, want string
+	}{
+		{"", "gpt-5.5", "openai"},
+		{"ollama", "qwen3.5:latest", "ollama"},
+		{"azure", "gpt-5.5", "azure"},
+	} {
+		s := &session{spec: adapter.Spec{Provider: c.agentProvider}, model: "asked", threadModel: c.threadModel}
+		var got []adapter.Event
+		o := newObserver(func(e adapter.Event) { got = append(got, e) }, s.backend)
+		o.observe("thread/tokenUsage/updated", &notice{TurnID: "t1", TokenUsage: &tokenUsage{Total: tokenCounts{InputTokens: 10, OutputTokens: 2}}})
+		o.observe("turn/completed", &notice{TurnID: "t1"})
+		u := got[len(got)-1]
+		if u.Type != adapter.EventUsage || u.Details["provider"] != c.want || u.Details["model"] != c.threadModel || u.Details["inputTokens"] != 10 {
+			t.Errorf("provider %q: usage %+v; want provider %s, model %s", c.agentProvider, u, c.want, c.threadModel)
+		}
+	}
+	s := &session{model: "asked"}
+	if p, m := s.backend(); p != "openai" || m != "asked" {
+		t.Errorf("before the thread reports its model: %s %s; want the model asked for", p, m)
+	}
+}
