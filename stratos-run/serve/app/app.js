@@ -187,12 +187,19 @@ function drawBudget(st) {
   if (num(limits.usd) > 0) rows.push(["USD", spent.usd ?? 0, limits.usd, money]);
   if (num(limits.tokens) > 0) rows.push(["tokens", spent.tokens ?? 0, limits.tokens, tokens]);
   if (!rows.length) { box.hidden = true; return; }
-  box.innerHTML = rows.map(([unit, used, limit, fmt]) => {
-    const pct = Math.min(100, (used / limit) * 100);
-    const level = pct >= 100 ? " over" : pct >= 80 ? " warn" : "";
-    return `<strong>Budget (${unit})</strong><div class="bar"><div class="fill${level}" style="width:${pct}%"></div></div>` +
-      `<span class="num" data-budget="${unit}">${fmt(used)} of ${fmt(limit)} (${((used / limit) * 100).toFixed(0)}%)</span>`;
-  }).join("");
+  const units = rows.map((row) => row[0]).join(",");
+  if (box.dataset.units !== units) {
+    box.innerHTML = rows.map(([unit]) => `<strong>Budget (${unit})</strong><div class="bar"><div class="fill" data-fill="${unit}"></div></div><span class="num" data-budget="${unit}"></span>`).join("");
+    box.dataset.units = units;
+  }
+  for (const [unit, used, limit, fmt] of rows) {
+    const pct = (used / limit) * 100;
+    // Through the CSSOM: the page's Content-Security-Policy drops inline style attributes.
+    const fill = box.querySelector(`[data-fill="${unit}"]`);
+    fill.style.width = Math.min(100, pct) + "%";
+    fill.className = "fill" + (pct >= 100 ? " over" : pct >= 80 ? " warn" : "");
+    box.querySelector(`[data-budget="${unit}"]`).textContent = `${fmt(used)} of ${fmt(limit)} (${pct.toFixed(0)}%)`;
+  }
   box.hidden = false;
 }
 
@@ -363,7 +370,7 @@ function eventLine(ev) {
   const t = ev.timestamp ? new Date(ev.timestamp).toISOString().slice(11, 23) : "";
   const who = ev.agentId ? ev.agentId.split("/").slice(-1)[0] : ev.workflow || "";
   const d = ev.details || {};
-  const what = d.text ?? d.message ?? d.toolName ?? d.status ?? "";
+  const what = d.text ?? d.message ?? d.phase ?? d.toolName ?? d.status ?? "";
   const text = `${ev.type} ${who} ${typeof what === "string" ? what.slice(0, 200) : JSON.stringify(what)}`;
   return `<div title="${esc(text)}"><span class="t">${esc(t)}</span> ${esc(text)}</div>`;
 }
