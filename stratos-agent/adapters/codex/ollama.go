@@ -106,6 +106,9 @@ func ollamaSessionProvider(host ollama.Host, m ollama.Model, viaProxy bool) (pro
 		// Its multi_agent_v1 tools are a namespace sent even without MCP
 		// servers; local models have no use for sub-agents.
 		"features.multi_agent": false,
+		// Web search is a hosted tool the model provider runs (OpenAI's
+		// servers); a local server has none, so the model is not offered it.
+		"web_search": "disabled",
 	}
 	if n := m.Context(); n > 0 {
 		prov.Config["model_context_window"] = n
