@@ -94,7 +94,8 @@ func (b *Bed) Open(newAdapter adapter.Factory, spec adapter.Spec, hooks adapter.
 }
 
 // Make makes an adapter with newAdapter, recording its events; Close
-// runs at the end of the test. Nil hooks allow every tool call.
+// runs at the end of the test and must succeed (a session closes again
+// without error). Nil hooks allow every tool call.
 func (b *Bed) Make(newAdapter adapter.Factory, spec adapter.Spec, hooks adapter.Hooks) (adapter.Adapter, error) {
 	if hooks == nil {
 		hooks = &Hooks{}
@@ -103,7 +104,11 @@ func (b *Bed) Make(newAdapter adapter.Factory, spec adapter.Spec, hooks adapter.
 	if err != nil {
 		return nil, err
 	}
-	b.T.Cleanup(func() { _ = a.Close(context.Background()) })
+	b.T.Cleanup(func() {
+		if err := a.Close(context.Background()); err != nil {
+			b.T.Errorf("close: %v", err)
+		}
+	})
 	return a, nil
 }
 
