@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/stratoscli/stratos/shared/atomicfile"
+	"github.com/stratoscli/stratos/shared/filestat"
 )
 
 // RecordFormat is the build record's format version. Format 2 added the
@@ -52,12 +53,14 @@ func CompiledEntry(wfDir, entrypoint string) string {
 // record returns (nil, nil).
 func ReadRecord(wfDir string) (*Record, error) {
 	p := filepath.Join(wfDir, RecordFile)
-	data, err := os.ReadFile(p)
+	bp := buffers.Get().(*[]byte)
+	defer buffers.Put(bp)
+	data, _, err := filestat.ReadFile(p, bp)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", p, err)
+		return nil, err // "read <path>: …"
 	}
 	var r Record
 	if err := json.Unmarshal(data, &r); err != nil {
@@ -164,7 +167,9 @@ func CompareRecord(wfDir string, rec *Record, err error, parts Parts, key string
 // node_modules was deleted (or never filled) and the compiled code would
 // fail to import its packages.
 func dependenciesMissing(wfDir string) bool {
-	data, err := os.ReadFile(filepath.Join(wfDir, "package.json"))
+	bp := buffers.Get().(*[]byte)
+	defer buffers.Put(bp)
+	data, _, err := filestat.ReadFile(filepath.Join(wfDir, "package.json"), bp)
 	if err != nil {
 		return false
 	}

@@ -24,10 +24,10 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"syscall"
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/stratoscli/stratos/shared/filestat"
 	"github.com/stratoscli/stratos/shared/importscan"
 	"github.com/stratoscli/stratos/shared/manifest"
 )
@@ -207,9 +207,8 @@ func (sc *scanState) content(p string, kind fileKind, buf *[]byte) (CachedFile, 
 		return CachedFile{}, nil
 	}
 	if sc.cache != nil {
-		var st syscall.Stat_t
-		if statFile(p, &st) == nil {
-			if e, ok := sc.cache.lookup(p, statOf(&st)); ok {
+		if st, err := filestat.Path(p); err == nil {
+			if e, ok := sc.cache.lookup(p, st); ok {
 				sc.rec.add(p, e)
 				return e, nil
 			}
@@ -227,7 +226,7 @@ func (sc *scanState) content(p string, kind fileKind, buf *[]byte) (CachedFile, 
 // data are taken before the content is read: a change after that point
 // changes them, so the entry can never vouch for content it did not see.
 func readEntry(p string, kind fileKind, buf *[]byte, hash bool) (CachedFile, error) {
-	data, st, err := readFile(p, buf)
+	data, st, err := filestat.ReadFile(p, buf)
 	if err != nil {
 		return CachedFile{}, err
 	}
@@ -274,69 +273,6 @@ var relativeMarker = []byte("./")
 // root reads thousands of files, and a fresh allocation per file made the
 // garbage collector a measurable part of `stratos list`.
 var buffers = sync.Pool{New: func() any { b := make([]byte, 0, 64<<10); return &b }}
-
-// readFile reads the file at p into *buf (grown as needed) and returns the
-// content, which is valid until the next call with the same buffer. It uses
-// plain open/read system calls: os.Open also registers every file with the
-// runtime's poller (fcntl, epoll_ctl), which for thousands of small regular
-// files cost a third of `stratos list`'s time.
-//
-// It also returns the file's stat data, taken before the first read.
-func readFile(p string, buf *[]byte) ([]byte, FileStat, error) {
-	fd, err := openReadOnly(p)
-	if err != nil {
-		return nil, FileStat{}, fmt.Errorf("read %s: %w", p, err)
-	}
-	defer syscall.Close(fd)
-	var st syscall.Stat_t
-	if err := fstatFile(fd, &st); err != nil {
-		return nil, FileStat{}, fmt.Errorf("stat %s: %w", p, err)
-	}
-	b := (*buf)[:0]
-	for {
-		if len(b) == cap(b) {
-			b = append(b, 0)[:len(b)]
-		}
-		n, err := syscall.Read(fd, b[len(b):cap(b)])
-		if err == syscall.EINTR {
-			continue
-		}
-		if err != nil {
-			return nil, FileStat{}, fmt.Errorf("read %s: %w", p, err)
-		}
-		if n == 0 {
-			break
-		}
-		b = b[:len(b)+n]
-	}
-	*buf = b
-	return b, statOf(&st), nil
-}
-
-func statFile(p string, st *syscall.Stat_t) error {
-	for {
-		if err := syscall.Stat(p, st); err != syscall.EINTR {
-			return err
-		}
-	}
-}
-
-func fstatFile(fd int, st *syscall.Stat_t) error {
-	for {
-		if err := syscall.Fstat(fd, st); err != syscall.EINTR {
-			return err
-		}
-	}
-}
-
-func openReadOnly(p string) (int, error) {
-	for {
-		fd, err := syscall.Open(p, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
-		if err != syscall.EINTR {
-			return fd, err
-		}
-	}
-}
 
 func isTypeScript(rel string) bool {
 	switch path.Ext(rel) {
