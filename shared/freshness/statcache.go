@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"time"
 
+	fastjson "github.com/segmentio/encoding/json"
+
 	"github.com/stratoscli/stratos/shared/atomicfile"
 	"github.com/stratoscli/stratos/shared/filestat"
 )
@@ -55,7 +57,7 @@ func ReadStatCache(wfDir string) *StatCache {
 		return nil
 	}
 	var c StatCache
-	if json.Unmarshal(data, &c) != nil || c.Format != statCacheFormat {
+	if fastjson.Unmarshal(data, &c) != nil || c.Format != statCacheFormat {
 		return nil
 	}
 	return &c
