@@ -2,6 +2,7 @@ package filestat_test
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -56,5 +57,50 @@ func TestRacy(t *testing.T) {
 		if got := (filestat.Stat{Mtime: c.mtime, Ctime: c.ctime}).Racy(scan.UnixNano()); got != c.racy {
 			t.Errorf("%s: Racy = %v, want %v", c.name, got, c.racy)
 		}
+	}
+}
+
+func TestReadDirListsEntriesByNameWithTheirTypes(t *testing.T) {
+	dir := t.TempDir()
+	for _, p := range []string{"b.ts", "a.ts", "sub/c.ts"} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, p)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, p), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink("sub", filepath.Join(dir, "link")); err != nil {
+		t.Fatal(err)
+	}
+	got, err := filestat.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []filestat.DirEntry{{Name: "a.ts"}, {Name: "b.ts"}, {Name: "link", Type: fs.ModeSymlink}, {Name: "sub", Type: fs.ModeDir}}
+	if len(got) != len(want) {
+		t.Fatalf("ReadDir = %v, want %v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("ReadDir = %v, want %v", got, want)
+		}
+	}
+	if _, err := filestat.ReadDir(filepath.Join(dir, "missing")); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("ReadDir of a missing directory: %v; want fs.ErrNotExist", err)
+	}
+}
+
+func TestReadDirOfALargeDirectory(t *testing.T) {
+	dir := t.TempDir()
+	const n = 1000 // more entries than one getdents buffer holds
+	for i := range n {
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("file-with-a-long-name-%04d.ts", i)), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := filestat.ReadDir(dir)
+	if err != nil || len(got) != n || got[0].Name != "file-with-a-long-name-0000.ts" || got[n-1].Name != "file-with-a-long-name-0999.ts" {
+		t.Fatalf("ReadDir: %d entries (%v), want %d in name order", len(got), err, n)
 	}
 }

@@ -19,6 +19,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"os"
 	"path"
 	"path/filepath"
 	"sort"
@@ -127,66 +128,102 @@ func (s *Scanner) scan(wfDir string, sc *scanState) (Sources, error) {
 
 // walkWorkflow adds the authored files of the workflow in wfDir to src,
 // notes its references, and returns what following its imports needs.
+// Directories are visited in name order, as filepath.WalkDir would, but
+// read with filestat.ReadDir's plain system calls.
 func (sc *scanState) walkWorkflow(wfDir string, src *Sources) (*ownFiles, error) {
 	own := &ownFiles{dir: filepath.Clean(wfDir), regular: map[string]bool{}, symlinked: map[string]bool{}}
 	bp := buffers.Get().(*[]byte)
 	defer buffers.Put(bp)
-	base := filepath.Base(wfDir)
-	err := filepath.WalkDir(wfDir, func(p string, d fs.DirEntry, err error) error {
+	w := &workflowWalk{sc: sc, src: src, own: own, base: filepath.Base(wfDir), buf: bp}
+	// Like filepath.WalkDir, a workflow directory that is itself a
+	// symbolic link is not walked into.
+	fi, err := os.Lstat(wfDir)
+	if err != nil {
+		return own, fmt.Errorf("read %s: %w", wfDir, err)
+	}
+	if !fi.IsDir() {
+		return own, nil
+	}
+	return own, w.dir(own.dir, "")
+}
+
+// workflowWalk is one walk of a workflow's directory tree.
+type workflowWalk struct {
+	sc   *scanState
+	src  *Sources
+	own  *ownFiles
+	base string // the workflow directory's name
+	buf  *[]byte
+}
+
+// dir visits the directory p, whose path relative to the workflow is rel
+// ("" for the workflow directory itself). Dot-directories and node_modules
+// are skipped at any depth, the generated top directories at the top.
+func (w *workflowWalk) dir(p, rel string) error {
+	entries, err := filestat.ReadDir(p)
+	if err != nil {
+		return fmt.Errorf("read %s: %w", p, err)
+	}
+	for _, e := range entries {
+		ep, erel := p+string(filepath.Separator)+e.Name, e.Name
+		if rel != "" {
+			erel = rel + "/" + e.Name
+		}
+		if e.Type == fs.ModeDir {
+			if strings.HasPrefix(e.Name, ".") || e.Name == "node_modules" || (rel == "" && generatedTopDirs[e.Name]) {
+				continue
+			}
+			if err := w.dir(ep, erel); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := w.file(ep, erel, rel == "", e.Type); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// file takes what the key needs from the file p (rel: its path in the
+// workflow; top: directly in the workflow directory).
+func (w *workflowWalk) file(p, rel string, top bool, typ fs.FileMode) error {
+	var kind fileKind
+	switch {
+	case isTypeScript(rel):
+		kind = kindTypeScript
+	case top && (rel == "package.json" || rel == "package-lock.json"):
+		kind = kindPlain
+	case top && rel == manifest.FileName:
+		kind = kindManifest
+	default:
+		return nil
+	}
+	e, err := w.sc.content(p, kind, w.buf)
+	if err != nil {
+		return err
+	}
+	w.src.Files = append(w.src.Files, FileHash{Path: rel, SHA256: e.SHA256})
+	if kind != kindTypeScript {
+		return nil
+	}
+	if typ&fs.ModeSymlink != 0 {
+		real, err := filepath.EvalSymlinks(p)
 		if err != nil {
 			return fmt.Errorf("read %s: %w", p, err)
 		}
-		rel, _ := filepath.Rel(wfDir, p)
-		rel = filepath.ToSlash(rel)
-		if d.IsDir() {
-			if p == wfDir {
-				return nil
-			}
-			name := d.Name()
-			if strings.HasPrefix(name, ".") || name == "node_modules" || (!strings.Contains(rel, "/") && generatedTopDirs[name]) {
-				return filepath.SkipDir
-			}
-			return nil
+		w.own.symlinked[real] = true
+	} else {
+		w.own.regular[rel] = true
+	}
+	for _, spec := range e.Specs {
+		if name, ok := importscan.WorkflowReference(w.base+"/"+rel, spec); ok {
+			w.src.addReference(name, p)
+			continue
 		}
-		top := !strings.Contains(rel, "/")
-		var kind fileKind
-		switch {
-		case isTypeScript(rel):
-			kind = kindTypeScript
-		case top && (rel == "package.json" || rel == "package-lock.json"):
-			kind = kindPlain
-		case top && rel == manifest.FileName:
-			kind = kindManifest
-		default:
-			return nil
-		}
-		e, err := sc.content(p, kind, bp)
-		if err != nil {
-			return err
-		}
-		src.Files = append(src.Files, FileHash{Path: rel, SHA256: e.SHA256})
-		if kind != kindTypeScript {
-			return nil
-		}
-		if d.Type()&fs.ModeSymlink != 0 {
-			real, err := filepath.EvalSymlinks(p)
-			if err != nil {
-				return fmt.Errorf("read %s: %w", p, err)
-			}
-			own.symlinked[real] = true
-		} else {
-			own.regular[rel] = true
-		}
-		for _, spec := range e.Specs {
-			if name, ok := importscan.WorkflowReference(base+"/"+rel, spec); ok {
-				src.addReference(name, p)
-				continue
-			}
-			own.pending = append(own.pending, pendingImport{file: p, spec: spec})
-		}
-		return nil
-	})
-	return own, err
+		w.own.pending = append(w.own.pending, pendingImport{file: p, spec: spec})
+	}
+	return nil
 }
 
 // fileKind says what a scan takes from a file.
