@@ -94,7 +94,12 @@ func ReadFile(p string, buf *[]byte) ([]byte, Stat, error) {
 	if want := int(st.Size) + 1; cap(b) < want {
 		b = make([]byte, 0, want) // +1: the read that sees the end needs room
 	}
-	for {
+	// A regular file is read up to the size stat reported, which saves the
+	// read that would only find its end. Content appended meanwhile is not
+	// seen, but it changed the stat data: nothing cached vouches for it.
+	// A size of 0 (empty, or a file system that does not know) reads to
+	// the end.
+	for st.Size == 0 || int64(len(b)) < st.Size {
 		if len(b) == cap(b) {
 			b = append(b, 0)[:len(b)]
 		}
