@@ -14,10 +14,11 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"sort"
 	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // Stat is the stat data that identify a file's content. The change time is
@@ -85,6 +86,12 @@ func ReadFile(p string, buf *[]byte) ([]byte, Stat, error) {
 	if err != nil {
 		return nil, Stat{}, &pathError{op: "read", path: p, err: err}
 	}
+	return readFD(fd, p, buf)
+}
+
+// readFD reads the open file fd (named p in errors) as ReadFile does, and
+// closes it.
+func readFD(fd int, p string, buf *[]byte) ([]byte, Stat, error) {
 	defer syscall.Close(fd)
 	var st syscall.Stat_t
 	if err := fstat(fd, &st); err != nil {
@@ -162,25 +169,51 @@ type DirEntry struct {
 // at ReadFile. Entries whose type the file system does not report are
 // typed with lstat.
 func ReadDir(p string) ([]DirEntry, error) {
+	d, err := OpenDir(p)
+	if err != nil {
+		return nil, err
+	}
+	defer d.Close()
+	return d.Entries()
+}
+
+// Dir is an open directory whose entries can be listed, stat'ed and read
+// relative to it: the kernel then resolves one path component per call
+// instead of every component of an absolute path, which is most of what
+// a stat call costs in a deep tree.
+type Dir struct {
+	fd   int
+	path string
+}
+
+// OpenDir opens the directory at p (following a symbolic link). Close it.
+func OpenDir(p string) (*Dir, error) {
 	fd, err := openFlags(p, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC)
 	if err != nil {
 		return nil, &pathError{op: "open", path: p, err: err}
 	}
-	defer syscall.Close(fd)
+	return &Dir{fd: fd, path: p}, nil
+}
+
+// Close releases the directory.
+func (d *Dir) Close() { _ = syscall.Close(d.fd) }
+
+// Entries returns the directory's entries sorted by name.
+func (d *Dir) Entries() ([]DirEntry, error) {
 	var out []DirEntry
 	buf := make([]byte, 16<<10)
 	for {
-		n, err := syscall.Getdents(fd, buf)
+		n, err := syscall.Getdents(d.fd, buf)
 		if err == syscall.EINTR {
 			continue
 		}
 		if err != nil {
-			return nil, &pathError{op: "readdirent", path: p, err: err}
+			return nil, &pathError{op: "readdirent", path: d.path, err: err}
 		}
 		if n <= 0 {
 			break
 		}
-		if out, err = appendDirents(out, p, buf[:n]); err != nil {
+		if out, err = d.appendDirents(out, buf[:n]); err != nil {
 			return nil, err
 		}
 	}
@@ -188,13 +221,48 @@ func ReadDir(p string) ([]DirEntry, error) {
 	return out, nil
 }
 
+// Stat is Path for the entry name of the directory.
+func (d *Dir) Stat(name string) (Stat, error) {
+	var st unix.Stat_t
+	for {
+		err := unix.Fstatat(d.fd, name, &st, 0)
+		if err == nil {
+			return ofUnix(&st), nil
+		}
+		if err != unix.EINTR {
+			return Stat{}, &pathError{op: "stat", path: d.path + string(os.PathSeparator) + name, err: err}
+		}
+	}
+}
+
+// ReadFile is ReadFile for the entry name of the directory.
+func (d *Dir) ReadFile(name string, buf *[]byte) ([]byte, Stat, error) {
+	p := d.path + string(os.PathSeparator) + name
+	for {
+		fd, err := unix.Openat(d.fd, name, unix.O_RDONLY|unix.O_CLOEXEC, 0)
+		if err == nil {
+			return readFD(fd, p, buf)
+		}
+		if err != unix.EINTR {
+			return nil, Stat{}, &pathError{op: "read", path: p, err: err}
+		}
+	}
+}
+
+func ofUnix(st *unix.Stat_t) Stat {
+	return Stat{
+		Dev: uint64(st.Dev), Ino: uint64(st.Ino), Size: st.Size,
+		Mtime: st.Mtim.Nano(), Ctime: st.Ctim.Nano(),
+	}
+}
+
 // appendDirents parses linux_dirent64 records (inode u64, offset s64,
 // record length u16, type u8, NUL-terminated name).
-func appendDirents(out []DirEntry, dir string, b []byte) ([]DirEntry, error) {
+func (d *Dir) appendDirents(out []DirEntry, b []byte) ([]DirEntry, error) {
 	for len(b) >= 19 {
 		reclen := int(binary.NativeEndian.Uint16(b[16:18]))
 		if reclen < 19 || reclen > len(b) {
-			return out, &pathError{op: "readdirent", path: dir, err: syscall.EIO}
+			return out, &pathError{op: "readdirent", path: d.path, err: syscall.EIO}
 		}
 		typ, name := b[18], b[19:reclen]
 		b = b[reclen:]
@@ -202,7 +270,7 @@ func appendDirents(out []DirEntry, dir string, b []byte) ([]DirEntry, error) {
 			name = name[:i]
 		}
 		if s := string(name); s != "." && s != ".." {
-			t, err := direntType(typ, filepath.Join(dir, s))
+			t, err := d.direntType(typ, s)
 			if err != nil {
 				return out, err
 			}
@@ -212,7 +280,7 @@ func appendDirents(out []DirEntry, dir string, b []byte) ([]DirEntry, error) {
 	return out, nil
 }
 
-func direntType(typ byte, p string) (fs.FileMode, error) {
+func (d *Dir) direntType(typ byte, name string) (fs.FileMode, error) {
 	switch typ {
 	case syscall.DT_REG:
 		return 0, nil
@@ -221,11 +289,23 @@ func direntType(typ byte, p string) (fs.FileMode, error) {
 	case syscall.DT_LNK:
 		return fs.ModeSymlink, nil
 	case syscall.DT_UNKNOWN:
-		fi, err := os.Lstat(p)
-		if err != nil {
-			return 0, err
+		var st unix.Stat_t
+		if err := unix.Fstatat(d.fd, name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+			return 0, &pathError{op: "lstat", path: d.path + string(os.PathSeparator) + name, err: err}
 		}
-		return fi.Mode().Type(), nil
+		return modeType(st.Mode), nil
 	}
 	return fs.ModeIrregular, nil
+}
+
+func modeType(mode uint32) fs.FileMode {
+	switch mode & unix.S_IFMT {
+	case unix.S_IFREG:
+		return 0
+	case unix.S_IFDIR:
+		return fs.ModeDir
+	case unix.S_IFLNK:
+		return fs.ModeSymlink
+	}
+	return fs.ModeIrregular
 }

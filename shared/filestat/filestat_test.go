@@ -104,3 +104,31 @@ func TestReadDirOfALargeDirectory(t *testing.T) {
 		t.Fatalf("ReadDir: %d entries (%v), want %d in name order", len(got), err, n)
 	}
 }
+
+func TestDirStatsAndReadsItsEntries(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "a.ts")
+	if err := os.WriteFile(p, []byte("export const a = 1;\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	d, err := filestat.OpenDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	byPath, err := filestat.Path(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st, err := d.Stat("a.ts"); err != nil || st != byPath {
+		t.Fatalf("Dir.Stat = %+v, %v; want %+v", st, err, byPath)
+	}
+	var buf []byte
+	data, st, err := d.ReadFile("a.ts", &buf)
+	if err != nil || string(data) != "export const a = 1;\n" || st != byPath {
+		t.Fatalf("Dir.ReadFile = %q, %+v, %v", data, st, err)
+	}
+	if _, _, err := d.ReadFile("missing.ts", &buf); !errors.Is(err, fs.ErrNotExist) || !strings.Contains(err.Error(), filepath.Join(dir, "missing.ts")) {
+		t.Fatalf("Dir.ReadFile of a missing entry: %v; want fs.ErrNotExist naming its path", err)
+	}
+}

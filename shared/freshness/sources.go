@@ -129,7 +129,8 @@ func (s *Scanner) scan(wfDir string, sc *scanState) (Sources, error) {
 // walkWorkflow adds the authored files of the workflow in wfDir to src,
 // notes its references, and returns what following its imports needs.
 // Directories are visited in name order, as filepath.WalkDir would, but
-// read with filestat.ReadDir's plain system calls.
+// read with plain system calls (filestat.Dir), each file stat'ed and read
+// relative to its open directory.
 func (sc *scanState) walkWorkflow(wfDir string, src *Sources) (*ownFiles, error) {
 	own := &ownFiles{dir: filepath.Clean(wfDir), regular: map[string]bool{}, symlinked: map[string]bool{}}
 	bp := buffers.Get().(*[]byte)
@@ -160,7 +161,12 @@ type workflowWalk struct {
 // ("" for the workflow directory itself). Dot-directories and node_modules
 // are skipped at any depth, the generated top directories at the top.
 func (w *workflowWalk) dir(p, rel string) error {
-	entries, err := filestat.ReadDir(p)
+	d, err := filestat.OpenDir(p)
+	if err != nil {
+		return fmt.Errorf("read %s: %w", p, err)
+	}
+	defer d.Close()
+	entries, err := d.Entries()
 	if err != nil {
 		return fmt.Errorf("read %s: %w", p, err)
 	}
@@ -178,7 +184,7 @@ func (w *workflowWalk) dir(p, rel string) error {
 			}
 			continue
 		}
-		if err := w.file(ep, erel, rel == "", e.Type); err != nil {
+		if err := w.file(fileRef{path: ep, dir: d, name: e.Name}, erel, rel == "", e.Type); err != nil {
 			return err
 		}
 	}
@@ -187,7 +193,7 @@ func (w *workflowWalk) dir(p, rel string) error {
 
 // file takes what the key needs from the file p (rel: its path in the
 // workflow; top: directly in the workflow directory).
-func (w *workflowWalk) file(p, rel string, top bool, typ fs.FileMode) error {
+func (w *workflowWalk) file(f fileRef, rel string, top bool, typ fs.FileMode) error {
 	var kind fileKind
 	switch {
 	case isTypeScript(rel):
@@ -199,7 +205,7 @@ func (w *workflowWalk) file(p, rel string, top bool, typ fs.FileMode) error {
 	default:
 		return nil
 	}
-	e, err := w.sc.content(p, kind, w.buf)
+	e, err := w.sc.content(f, kind, w.buf)
 	if err != nil {
 		return err
 	}
@@ -208,9 +214,9 @@ func (w *workflowWalk) file(p, rel string, top bool, typ fs.FileMode) error {
 		return nil
 	}
 	if typ&fs.ModeSymlink != 0 {
-		real, err := filepath.EvalSymlinks(p)
+		real, err := filepath.EvalSymlinks(f.path)
 		if err != nil {
-			return fmt.Errorf("read %s: %w", p, err)
+			return fmt.Errorf("read %s: %w", f.path, err)
 		}
 		w.own.symlinked[real] = true
 	} else {
@@ -218,10 +224,10 @@ func (w *workflowWalk) file(p, rel string, top bool, typ fs.FileMode) error {
 	}
 	for _, spec := range e.Specs {
 		if name, ok := importscan.WorkflowReference(w.base+"/"+rel, spec); ok {
-			w.src.addReference(name, p)
+			w.src.addReference(name, f.path)
 			continue
 		}
-		w.own.pending = append(w.own.pending, pendingImport{file: p, spec: spec})
+		w.own.pending = append(w.own.pending, pendingImport{file: f.path, spec: spec})
 	}
 	return nil
 }
@@ -235,35 +241,58 @@ const (
 	kindManifest                   // the hash of workflow.yaml's build-relevant part
 )
 
-// content returns what the scan takes from the file at p: from the stat
-// cache when its stat data vouch for the cached entry, else read from the
-// file (recording it for a new cache either way). A scan that does not
-// hash reads TypeScript files only, for their imports.
-func (sc *scanState) content(p string, kind fileKind, buf *[]byte) (CachedFile, error) {
+// fileRef names a file for content: its path, which keys the stat cache
+// and names it in errors, and, for a file found by the walk, the open
+// directory that holds it, so that stat and open resolve only its name.
+type fileRef struct {
+	path string
+	dir  *filestat.Dir // nil: use path
+	name string
+}
+
+func (f fileRef) stat() (filestat.Stat, error) {
+	if f.dir != nil {
+		return f.dir.Stat(f.name)
+	}
+	return filestat.Path(f.path)
+}
+
+func (f fileRef) read(buf *[]byte) ([]byte, filestat.Stat, error) {
+	if f.dir != nil {
+		return f.dir.ReadFile(f.name, buf)
+	}
+	return filestat.ReadFile(f.path, buf)
+}
+
+// content returns what the scan takes from the file f: from the stat cache
+// when its stat data vouch for the cached entry, else read from the file
+// (recording it for a new cache either way). A scan that does not hash
+// reads TypeScript files only, for their imports.
+func (sc *scanState) content(f fileRef, kind fileKind, buf *[]byte) (CachedFile, error) {
 	if !sc.hash && kind != kindTypeScript {
 		return CachedFile{}, nil
 	}
 	if sc.cache != nil {
-		if st, err := filestat.Path(p); err == nil {
-			if e, ok := sc.cache.lookup(p, st); ok {
-				sc.rec.add(p, e)
+		if st, err := f.stat(); err == nil {
+			if e, ok := sc.cache.lookup(f.path, st); ok {
+				sc.rec.add(f.path, e)
 				return e, nil
 			}
 		}
 	}
-	e, err := readEntry(p, kind, buf, sc.hash)
+	e, err := readEntry(f, kind, buf, sc.hash)
 	if err != nil {
 		return CachedFile{}, err
 	}
-	sc.rec.add(p, e)
+	sc.rec.add(f.path, e)
 	return e, nil
 }
 
-// readEntry reads the file at p and computes what kind asks for. The stat
+// readEntry reads the file f and computes what kind asks for. The stat
 // data are taken before the content is read: a change after that point
 // changes them, so the entry can never vouch for content it did not see.
-func readEntry(p string, kind fileKind, buf *[]byte, hash bool) (CachedFile, error) {
-	data, st, err := filestat.ReadFile(p, buf)
+func readEntry(f fileRef, kind fileKind, buf *[]byte, hash bool) (CachedFile, error) {
+	data, st, err := f.read(buf)
 	if err != nil {
 		return CachedFile{}, err
 	}
