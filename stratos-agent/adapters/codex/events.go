@@ -43,8 +43,12 @@ func (a tokenCounts) minus(b tokenCounts) tokenCounts {
 		ReasoningOutputTokens: a.ReasoningOutputTokens - b.ReasoningOutputTokens}
 }
 
+// details reports the counts in Stratos's usage terms, where inputTokens
+// excludes cache reads (as Anthropic counts them and as prices are quoted):
+// Codex's inputTokens includes its cachedInputTokens, so reporting both as
+// they come would price and budget the cached part twice.
 func (a tokenCounts) details() map[string]any {
-	return map[string]any{"inputTokens": a.InputTokens, "outputTokens": a.OutputTokens,
+	return map[string]any{"inputTokens": max(0, a.InputTokens-a.CachedInputTokens), "outputTokens": a.OutputTokens,
 		"cacheReadInputTokens": a.CachedInputTokens, "reasoningOutputTokens": a.ReasoningOutputTokens, "totalTokens": a.TotalTokens}
 }
 

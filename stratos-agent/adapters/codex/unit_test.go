@@ -226,3 +226,16 @@ func TestTurnUsageNamesTheProviderAndTheThreadsModel(t *testing.T) {
 		t.Errorf("before the thread reports its model: %s %s; want the model asked for", p, m)
 	}
 }
+
+// Codex counts cached input inside inputTokens; Stratos's usage (and the
+// catalog's prices) count cache reads apart, so a turn must not report them twice.
+func TestTurnUsageCountsCacheReadsOnce(t *testing.T) {
+	var got []adapter.Event
+	o := newObserver(func(e adapter.Event) { got = append(got, e) }, (&session{model: "m"}).backend)
+	o.observe("thread/tokenUsage/updated", &notice{TurnID: "t1", TokenUsage: &tokenUsage{Total: tokenCounts{InputTokens: 1000, CachedInputTokens: 800, OutputTokens: 20, TotalTokens: 1020}}})
+	o.observe("turn/completed", &notice{TurnID: "t1"})
+	u := got[len(got)-1]
+	if u.Details["inputTokens"] != 200 || u.Details["cacheReadInputTokens"] != 800 || u.Details["totalTokens"] != 1020 {
+		t.Errorf("usage %+v; want inputTokens 200 (uncached), cacheReadInputTokens 800, totalTokens 1020", u.Details)
+	}
+}
