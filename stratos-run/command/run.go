@@ -112,7 +112,7 @@ func (x *execution) begin() error {
 	x.id = id
 	x.record, err = records.Begin(runs, records.Invocation{
 		ExecutionID: id, Workflow: x.target.Name(), Dir: w.Dir, Root: w.Root.Dir, Cwd: x.cwd,
-		Input: x.input, Overrides: x.overrides, PID: os.Getpid(), StartedAt: now,
+		Input: x.input, Overrides: x.overrides, PID: os.Getpid(), StartedAt: now, Budget: x.budget.Record(),
 	})
 	if err == nil {
 		x.trace = tracing.Start(os.Getenv, x.warn, id, x.target.Name(), now)

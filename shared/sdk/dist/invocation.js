@@ -21,6 +21,9 @@ export async function invoke(spec) {
         parent: spec.parent,
     });
     spec.onContext?.(ctx);
+    if (spec.parent !== undefined) {
+        recordChildStart(ctx, spec.parent);
+    }
     const unlink = linkSignal(spec.signal, ctx);
     let error;
     try {
@@ -51,6 +54,19 @@ export async function invoke(spec) {
         unlink();
         await ctx.close(error);
     }
+}
+// recordChildStart records that ctx, a child of parent, started.
+function recordChildStart(ctx, parent) {
+    let top = parent;
+    while (top.parent !== undefined) {
+        top = top.parent;
+    }
+    ctx.host.progress?.({
+        type: "workflow.child.started",
+        executionId: ctx.executionId,
+        workflow: ctx.workflow,
+        details: { parentExecutionId: parent.executionId, parentWorkflow: parent.workflow, runId: top.executionId },
+    });
 }
 function linkSignal(signal, ctx) {
     if (signal === undefined) {

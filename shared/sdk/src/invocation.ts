@@ -44,6 +44,9 @@ export async function invoke(spec: InvocationSpec): Promise<unknown> {
     parent: spec.parent,
   });
   spec.onContext?.(ctx);
+  if (spec.parent !== undefined) {
+    recordChildStart(ctx, spec.parent);
+  }
   const unlink = linkSignal(spec.signal, ctx);
   let error: Error | undefined;
   try {
@@ -72,6 +75,20 @@ export async function invoke(spec: InvocationSpec): Promise<unknown> {
     unlink();
     await ctx.close(error);
   }
+}
+
+// recordChildStart records that ctx, a child of parent, started.
+function recordChildStart(ctx: ExecutionContext, parent: ExecutionContext): void {
+  let top = parent;
+  while (top.parent !== undefined) {
+    top = top.parent;
+  }
+  ctx.host.progress?.({
+    type: "workflow.child.started",
+    executionId: ctx.executionId,
+    workflow: ctx.workflow,
+    details: { parentExecutionId: parent.executionId, parentWorkflow: parent.workflow, runId: top.executionId },
+  });
 }
 
 function linkSignal(signal: AbortSignal | undefined, ctx: ExecutionContext): () => void {
