@@ -194,3 +194,45 @@ func TestAStaleIdleDoesNotEndTheNextTurn(t *testing.T) {
 		t.Fatalf("outcome %+v, %v", res, err)
 	}
 }
+
+// The idle that ends a turn also carries the turn's usage: it must be
+// emitted before the turn ends, or the host records it after the
+// invocation completed (and under the next invocation's ID).
+func TestUsageIsEmittedBeforeTheTurnEnds(t *testing.T) {
+	s := newSession(Options{}.WithDefaults(), adapter.Spec{Name: "a"}, nil, nil, nil)
+	tr := newTurn(t.Context(), "msg_new")
+	s.sid, s.turn = "s", tr
+	var usageAfterEnd, usage bool
+	obs := newObserver(func(e adapter.Event) {
+		if e.Type != adapter.EventUsage {
+			return
+		}
+		usage = true
+		select {
+		case <-tr.done:
+			usageAfterEnd = true
+		default:
+		}
+	})
+	for _, raw := range []string{
+		`{"type":"message.updated","properties":{"sessionID":"s","info":{"id":"msg_new","sessionID":"s","role":"user"}}}`,
+		`{"type":"session.status","properties":{"sessionID":"s","status":{"type":"busy"}}}`,
+		`{"type":"message.updated","properties":{"sessionID":"s","info":{"id":"msg_a","sessionID":"s","role":"assistant","parentID":"msg_new"}}}`,
+		`{"type":"message.part.updated","properties":{"sessionID":"s","part":{"id":"prt_1","sessionID":"s","messageID":"msg_a","type":"step-finish","reason":"stop","tokens":{"input":3,"output":1}}}}`,
+		`{"type":"session.status","properties":{"sessionID":"s","status":{"type":"idle"}}}`,
+	} {
+		var ev event
+		if err := json.Unmarshal([]byte(raw), &ev); err != nil {
+			t.Fatal(err)
+		}
+		s.onEvent(obs, ev)
+	}
+	select {
+	case <-tr.done:
+	default:
+		t.Fatal("the turn did not end at its idle")
+	}
+	if !usage || usageAfterEnd {
+		t.Fatalf("usage emitted %v, after the turn ended %v; want emitted before", usage, usageAfterEnd)
+	}
+}
