@@ -207,3 +207,30 @@ func TestAQuestionIsAnsweredSoTheTurnGoesOn(t *testing.T) {
 		t.Errorf("the question's result did not reach the model: %+v", r)
 	}
 }
+
+// The server's password and its configuration (which holds the hook
+// token) are in the server's environment; a command the agent runs must
+// see neither.
+func TestTheAgentsCommandsCannotSeeTheServersSecrets(t *testing.T) {
+	b := newBed(t, `{"turns":[
+		{"match":{"marker":"[env]"},"reply":[{"toolUse":{"name":"bash","input":{"command":"env","description":"show the environment"}}}]},
+		{"match":{"marker":"[env]"},"reply":[{"text":"done"}]}]}`)
+	a := b.open(nil, nil)
+	if res, err := a.Execute(b.ctx(), "[env] go"); err != nil || res.Text != "done" {
+		t.Fatalf("execute = %+v, %v", res, err)
+	}
+	s := a.(*session)
+	var out string
+	for _, e := range b.eventsOf(adapter.EventToolCompleted) {
+		out, _ = e.Details["output"].(string)
+	}
+	if !strings.Contains(out, "PATH=") {
+		t.Fatalf("the command's output is not its environment: %q", out)
+	}
+	for name, secret := range map[string]string{"the server password": s.srv.password, "the hook token": s.hookSrv.token,
+		"OPENCODE_SERVER_PASSWORD": "OPENCODE_SERVER_PASSWORD=", "OPENCODE_CONFIG_CONTENT": "OPENCODE_CONFIG_CONTENT="} {
+		if strings.Contains(out, secret) {
+			t.Errorf("the agent's command sees %s", name)
+		}
+	}
+}
