@@ -1,6 +1,7 @@
 package opencode
 
 import (
+	"bufio"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -234,5 +235,31 @@ func TestUsageIsEmittedBeforeTheTurnEnds(t *testing.T) {
 	}
 	if !usage || usageAfterEnd {
 		t.Fatalf("usage emitted %v, after the turn ended %v; want emitted before", usage, usageAfterEnd)
+	}
+}
+
+// The global stream wraps each event in a frame with its directory and
+// repeats session changes as internal "sync" frames, which are skipped.
+func TestGlobalFramesUnwrapToEvents(t *testing.T) {
+	r := bufio.NewReader(strings.NewReader(`data: {"payload":{"id":"evt_1","type":"server.connected","properties":{}}}
+
+data: {"directory":"/w","payload":{"type":"sync","syncEvent":{"type":"message.updated.1"}}}
+
+data: {"directory":"/w","payload":{"id":"evt_2","type":"message.updated","properties":{"sessionID":"s"}}}
+
+`))
+	var types []string
+	for {
+		ev, err := nextEvent(r)
+		if err != nil {
+			break
+		}
+		types = append(types, ev.Type)
+		if ev.Type == "message.updated" && string(ev.Properties) != `{"sessionID":"s"}` {
+			t.Errorf("properties = %s", ev.Properties)
+		}
+	}
+	if !reflect.DeepEqual(types, []string{"server.connected", "message.updated"}) {
+		t.Fatalf("events = %v", types)
 	}
 }
