@@ -17,6 +17,13 @@ const secrets = ["OPENCODE_SERVER_PASSWORD", "OPENCODE_CONFIG_CONTENT"];
 export const StratosHooks = async (_input, options) => {
   const url = options.url;
   const token = options.token;
+  // OpenCode spawns commands with its own environment plus this output;
+  // an undefined value leaves the variable out.
+  const shellEnv = async (_input, output) => {
+    for (const k of secrets) output.env[k] = undefined;
+  };
+  // Without a hook server the author has no tool hook: nothing to ask.
+  if (!url) return { "shell.env": shellEnv };
   async function call(path, body) {
     const res = await fetch(url + path, {
       method: "POST",
@@ -28,11 +35,7 @@ export const StratosHooks = async (_input, options) => {
     return await res.json();
   }
   return {
-    // OpenCode spawns commands with its own environment plus this output;
-    // an undefined value leaves the variable out.
-    "shell.env": async (_input, output) => {
-      for (const k of secrets) output.env[k] = undefined;
-    },
+    "shell.env": shellEnv,
     "tool.execute.before": async (input, output) => {
       if (skipped.has(input.tool)) return;
       const d = await call("/before", { sessionID: input.sessionID, callID: input.callID, tool: input.tool, args: output.args });

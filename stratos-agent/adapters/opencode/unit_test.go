@@ -53,6 +53,26 @@ func TestConfigWritesPermissionsInEvaluationOrder(t *testing.T) {
 	}
 }
 
+// Without tool hooks the plugin is still configured (it keeps the
+// server's secrets from the agent's commands) but gets no hook server.
+func TestConfigWithoutToolHooksGivesThePluginNoHookServer(t *testing.T) {
+	cfg := serverConfig{model: model{"openai", "gpt-4.1"}, plugin: &pluginRef{File: "/x/hooks.js"}}
+	doc, err := cfg.render()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m struct {
+		Plugin [][]any `json:"plugin"`
+	}
+	if err := json.Unmarshal(doc, &m); err != nil {
+		t.Fatal(err)
+	}
+	want := [][]any{{"file:///x/hooks.js", map[string]any{}}}
+	if !reflect.DeepEqual(m.Plugin, want) {
+		t.Fatalf("plugin %v, want %v", m.Plugin, want)
+	}
+}
+
 func TestSessionRulesDenyEveryPatternOfARemovedTool(t *testing.T) {
 	got := sessionRules([]string{"bash"})
 	if !reflect.DeepEqual(got, []map[string]string{{"permission": "bash", "pattern": "*", "action": "deny"}}) {
