@@ -14,6 +14,7 @@ import (
 	"github.com/stratoscli/stratos/shared/discovery"
 	"github.com/stratoscli/stratos/shared/freshness"
 	"github.com/stratoscli/stratos/shared/roots"
+	"github.com/stratoscli/stratos/shared/sdk/sdktest"
 )
 
 func TestDiscover(t *testing.T) {
@@ -27,7 +28,8 @@ func TestDiscover(t *testing.T) {
 
 // writerecord <workflow-dir>: writes the build record a successful build
 // would write (from the key discovery computes now) and a placeholder
-// compiled entry, so freshness transitions can be tested without a build.
+// compiled entry, and places this Stratos's SDK in the workflow's root as a
+// build installs it, so freshness transitions can be tested without a build.
 func cmdWriteRecord(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 1 {
 		ts.Fatalf("usage: writerecord <workflow-dir>")
@@ -41,6 +43,7 @@ func cmdWriteRecord(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(freshness.WriteRecord(w.Dir, &freshness.Record{
 		FormatVersion: freshness.RecordFormat, Name: w.Manifest.Name, Key: w.Key, Parts: w.Parts, Entry: entry,
 	}))
+	ts.Check(sdktest.Place(w.Root.Dir))
 }
 
 // snapshot <dir> <file>: writes every path under dir with its type, size,

@@ -139,7 +139,7 @@ func loadRoot(r roots.Root) (*Root, error) {
 			continue
 		}
 		dir := filepath.Join(r.Dir, e.Name())
-		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		if !isDir(dir, e) {
 			continue
 		}
 		if _, err := os.Lstat(filepath.Join(dir, manifest.FileName)); err != nil {
@@ -178,6 +178,16 @@ func loadRoot(r roots.Root) (*Root, error) {
 		return a.Field < b.Field
 	})
 	return out, nil
+}
+
+// isDir reports whether the entry dir of a root's listing is a directory,
+// following a symbolic link; only links need a stat call.
+func isDir(dir string, e fs.DirEntry) bool {
+	if e.Type()&fs.ModeSymlink == 0 {
+		return e.IsDir()
+	}
+	fi, err := os.Stat(dir)
+	return err == nil && fi.IsDir()
 }
 
 func duplicateProblems(name string, idx []int, dirs []string) []manifest.Problem {

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/stratoscli/stratos/shared/freshness"
+	"github.com/stratoscli/stratos/shared/sdk"
 )
 
 // Freshen computes the freshness of the given workflows of root r and of
@@ -115,14 +116,34 @@ func (r *Root) hashReferenced(closure []*Workflow) error {
 
 // FreshenAll freshens every valid workflow of every root for listing.
 // Workflows without a build record get no key unless a recorded workflow
-// references them.
+// references them. A built workflow of a root whose installed SDK is not
+// this Stratos's is not built (sdk-not-current): its next preparation
+// installs the SDK, which invalidates every build of the root.
 func (c *Catalog) FreshenAll() error {
 	for _, r := range c.Roots {
 		if err := r.freshen(r.Sorted(), true); err != nil {
 			return err
 		}
+		r.requireCurrentSDK()
 	}
 	return nil
+}
+
+// requireCurrentSDK marks the root's built workflows not built when its
+// SDK is not current. A root without built workflows is not checked.
+func (r *Root) requireCurrentSDK() {
+	var built []*Workflow
+	for _, w := range r.Workflows {
+		if w.Status == freshness.Built {
+			built = append(built, w)
+		}
+	}
+	if len(built) == 0 || sdk.Current(r.Root.Dir) {
+		return
+	}
+	for _, w := range built {
+		w.Status, w.Reason = freshness.NotBuilt, freshness.ReasonSDKNotCurrent
+	}
 }
 
 // computeKey fills in a workflow's key and status after its sources are

@@ -182,7 +182,7 @@ func (s *Scanner) read(real string, sc *scanState) *sharedFile {
 		full := &scanState{hash: true, cache: sc.cache}
 		bp := buffers.Get().(*[]byte)
 		defer buffers.Put(bp)
-		f.entry, f.err = full.content(real, kind, bp)
+		f.entry, f.err = full.content(fileRef{path: real}, kind, bp)
 	})
 	return f
 }

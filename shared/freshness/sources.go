@@ -19,15 +19,16 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"os"
 	"path"
 	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
-	"syscall"
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/stratoscli/stratos/shared/filestat"
 	"github.com/stratoscli/stratos/shared/importscan"
 	"github.com/stratoscli/stratos/shared/manifest"
 )
@@ -127,66 +128,108 @@ func (s *Scanner) scan(wfDir string, sc *scanState) (Sources, error) {
 
 // walkWorkflow adds the authored files of the workflow in wfDir to src,
 // notes its references, and returns what following its imports needs.
+// Directories are visited in name order, as filepath.WalkDir would, but
+// read with plain system calls (filestat.Dir), each file stat'ed and read
+// relative to its open directory.
 func (sc *scanState) walkWorkflow(wfDir string, src *Sources) (*ownFiles, error) {
 	own := &ownFiles{dir: filepath.Clean(wfDir), regular: map[string]bool{}, symlinked: map[string]bool{}}
 	bp := buffers.Get().(*[]byte)
 	defer buffers.Put(bp)
-	base := filepath.Base(wfDir)
-	err := filepath.WalkDir(wfDir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return fmt.Errorf("read %s: %w", p, err)
+	w := &workflowWalk{sc: sc, src: src, own: own, base: filepath.Base(wfDir), buf: bp}
+	// Like filepath.WalkDir, a workflow directory that is itself a
+	// symbolic link is not walked into.
+	fi, err := os.Lstat(wfDir)
+	if err != nil {
+		return own, fmt.Errorf("read %s: %w", wfDir, err)
+	}
+	if !fi.IsDir() {
+		return own, nil
+	}
+	return own, w.dir(own.dir, "")
+}
+
+// workflowWalk is one walk of a workflow's directory tree.
+type workflowWalk struct {
+	sc   *scanState
+	src  *Sources
+	own  *ownFiles
+	base string // the workflow directory's name
+	buf  *[]byte
+}
+
+// dir visits the directory p, whose path relative to the workflow is rel
+// ("" for the workflow directory itself). Dot-directories and node_modules
+// are skipped at any depth, the generated top directories at the top.
+func (w *workflowWalk) dir(p, rel string) error {
+	d, err := filestat.OpenDir(p)
+	if err != nil {
+		return fmt.Errorf("read %s: %w", p, err)
+	}
+	defer d.Close()
+	entries, err := d.Entries()
+	if err != nil {
+		return fmt.Errorf("read %s: %w", p, err)
+	}
+	for _, e := range entries {
+		ep, erel := p+string(filepath.Separator)+e.Name, e.Name
+		if rel != "" {
+			erel = rel + "/" + e.Name
 		}
-		rel, _ := filepath.Rel(wfDir, p)
-		rel = filepath.ToSlash(rel)
-		if d.IsDir() {
-			if p == wfDir {
-				return nil
-			}
-			name := d.Name()
-			if strings.HasPrefix(name, ".") || name == "node_modules" || (!strings.Contains(rel, "/") && generatedTopDirs[name]) {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		top := !strings.Contains(rel, "/")
-		var kind fileKind
-		switch {
-		case isTypeScript(rel):
-			kind = kindTypeScript
-		case top && (rel == "package.json" || rel == "package-lock.json"):
-			kind = kindPlain
-		case top && rel == manifest.FileName:
-			kind = kindManifest
-		default:
-			return nil
-		}
-		e, err := sc.content(p, kind, bp)
-		if err != nil {
-			return err
-		}
-		src.Files = append(src.Files, FileHash{Path: rel, SHA256: e.SHA256})
-		if kind != kindTypeScript {
-			return nil
-		}
-		if d.Type()&fs.ModeSymlink != 0 {
-			real, err := filepath.EvalSymlinks(p)
-			if err != nil {
-				return fmt.Errorf("read %s: %w", p, err)
-			}
-			own.symlinked[real] = true
-		} else {
-			own.regular[rel] = true
-		}
-		for _, spec := range e.Specs {
-			if name, ok := importscan.WorkflowReference(base+"/"+rel, spec); ok {
-				src.addReference(name, p)
+		if e.Type == fs.ModeDir {
+			if strings.HasPrefix(e.Name, ".") || e.Name == "node_modules" || (rel == "" && generatedTopDirs[e.Name]) {
 				continue
 			}
-			own.pending = append(own.pending, pendingImport{file: p, spec: spec})
+			if err := w.dir(ep, erel); err != nil {
+				return err
+			}
+			continue
 		}
+		if err := w.file(fileRef{path: ep, dir: d, name: e.Name}, erel, rel == "", e.Type); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// file takes what the key needs from the file p (rel: its path in the
+// workflow; top: directly in the workflow directory).
+func (w *workflowWalk) file(f fileRef, rel string, top bool, typ fs.FileMode) error {
+	var kind fileKind
+	switch {
+	case isTypeScript(rel):
+		kind = kindTypeScript
+	case top && (rel == "package.json" || rel == "package-lock.json"):
+		kind = kindPlain
+	case top && rel == manifest.FileName:
+		kind = kindManifest
+	default:
 		return nil
-	})
-	return own, err
+	}
+	e, err := w.sc.content(f, kind, w.buf)
+	if err != nil {
+		return err
+	}
+	w.src.Files = append(w.src.Files, FileHash{Path: rel, SHA256: e.SHA256})
+	if kind != kindTypeScript {
+		return nil
+	}
+	if typ&fs.ModeSymlink != 0 {
+		real, err := filepath.EvalSymlinks(f.path)
+		if err != nil {
+			return fmt.Errorf("read %s: %w", f.path, err)
+		}
+		w.own.symlinked[real] = true
+	} else {
+		w.own.regular[rel] = true
+	}
+	for _, spec := range e.Specs {
+		if name, ok := importscan.WorkflowReference(w.base+"/"+rel, spec); ok {
+			w.src.addReference(name, f.path)
+			continue
+		}
+		w.own.pending = append(w.own.pending, pendingImport{file: f.path, spec: spec})
+	}
+	return nil
 }
 
 // fileKind says what a scan takes from a file.
@@ -198,36 +241,58 @@ const (
 	kindManifest                   // the hash of workflow.yaml's build-relevant part
 )
 
-// content returns what the scan takes from the file at p: from the stat
-// cache when its stat data vouch for the cached entry, else read from the
-// file (recording it for a new cache either way). A scan that does not
-// hash reads TypeScript files only, for their imports.
-func (sc *scanState) content(p string, kind fileKind, buf *[]byte) (CachedFile, error) {
+// fileRef names a file for content: its path, which keys the stat cache
+// and names it in errors, and, for a file found by the walk, the open
+// directory that holds it, so that stat and open resolve only its name.
+type fileRef struct {
+	path string
+	dir  *filestat.Dir // nil: use path
+	name string
+}
+
+func (f fileRef) stat() (filestat.Stat, error) {
+	if f.dir != nil {
+		return f.dir.Stat(f.name)
+	}
+	return filestat.Path(f.path)
+}
+
+func (f fileRef) read(buf *[]byte) ([]byte, filestat.Stat, error) {
+	if f.dir != nil {
+		return f.dir.ReadFile(f.name, buf)
+	}
+	return filestat.ReadFile(f.path, buf)
+}
+
+// content returns what the scan takes from the file f: from the stat cache
+// when its stat data vouch for the cached entry, else read from the file
+// (recording it for a new cache either way). A scan that does not hash
+// reads TypeScript files only, for their imports.
+func (sc *scanState) content(f fileRef, kind fileKind, buf *[]byte) (CachedFile, error) {
 	if !sc.hash && kind != kindTypeScript {
 		return CachedFile{}, nil
 	}
 	if sc.cache != nil {
-		var st syscall.Stat_t
-		if statFile(p, &st) == nil {
-			if e, ok := sc.cache.lookup(p, statOf(&st)); ok {
-				sc.rec.add(p, e)
+		if st, err := f.stat(); err == nil {
+			if e, ok := sc.cache.lookup(f.path, st); ok {
+				sc.rec.add(f.path, e)
 				return e, nil
 			}
 		}
 	}
-	e, err := readEntry(p, kind, buf, sc.hash)
+	e, err := readEntry(f, kind, buf, sc.hash)
 	if err != nil {
 		return CachedFile{}, err
 	}
-	sc.rec.add(p, e)
+	sc.rec.add(f.path, e)
 	return e, nil
 }
 
-// readEntry reads the file at p and computes what kind asks for. The stat
+// readEntry reads the file f and computes what kind asks for. The stat
 // data are taken before the content is read: a change after that point
 // changes them, so the entry can never vouch for content it did not see.
-func readEntry(p string, kind fileKind, buf *[]byte, hash bool) (CachedFile, error) {
-	data, st, err := readFile(p, buf)
+func readEntry(f fileRef, kind fileKind, buf *[]byte, hash bool) (CachedFile, error) {
+	data, st, err := f.read(buf)
 	if err != nil {
 		return CachedFile{}, err
 	}
@@ -274,69 +339,6 @@ var relativeMarker = []byte("./")
 // root reads thousands of files, and a fresh allocation per file made the
 // garbage collector a measurable part of `stratos list`.
 var buffers = sync.Pool{New: func() any { b := make([]byte, 0, 64<<10); return &b }}
-
-// readFile reads the file at p into *buf (grown as needed) and returns the
-// content, which is valid until the next call with the same buffer. It uses
-// plain open/read system calls: os.Open also registers every file with the
-// runtime's poller (fcntl, epoll_ctl), which for thousands of small regular
-// files cost a third of `stratos list`'s time.
-//
-// It also returns the file's stat data, taken before the first read.
-func readFile(p string, buf *[]byte) ([]byte, FileStat, error) {
-	fd, err := openReadOnly(p)
-	if err != nil {
-		return nil, FileStat{}, fmt.Errorf("read %s: %w", p, err)
-	}
-	defer syscall.Close(fd)
-	var st syscall.Stat_t
-	if err := fstatFile(fd, &st); err != nil {
-		return nil, FileStat{}, fmt.Errorf("stat %s: %w", p, err)
-	}
-	b := (*buf)[:0]
-	for {
-		if len(b) == cap(b) {
-			b = append(b, 0)[:len(b)]
-		}
-		n, err := syscall.Read(fd, b[len(b):cap(b)])
-		if err == syscall.EINTR {
-			continue
-		}
-		if err != nil {
-			return nil, FileStat{}, fmt.Errorf("read %s: %w", p, err)
-		}
-		if n == 0 {
-			break
-		}
-		b = b[:len(b)+n]
-	}
-	*buf = b
-	return b, statOf(&st), nil
-}
-
-func statFile(p string, st *syscall.Stat_t) error {
-	for {
-		if err := syscall.Stat(p, st); err != syscall.EINTR {
-			return err
-		}
-	}
-}
-
-func fstatFile(fd int, st *syscall.Stat_t) error {
-	for {
-		if err := syscall.Fstat(fd, st); err != syscall.EINTR {
-			return err
-		}
-	}
-}
-
-func openReadOnly(p string) (int, error) {
-	for {
-		fd, err := syscall.Open(p, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
-		if err != syscall.EINTR {
-			return fd, err
-		}
-	}
-}
 
 func isTypeScript(rel string) bool {
 	switch path.Ext(rel) {

@@ -3,12 +3,13 @@ package freshness
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
-	"syscall"
 	"time"
 
+	fastjson "github.com/segmentio/encoding/json"
+
 	"github.com/stratoscli/stratos/shared/atomicfile"
+	"github.com/stratoscli/stratos/shared/filestat"
 )
 
 // StatCacheFile is the stat cache's path inside a workflow directory,
@@ -20,15 +21,6 @@ const StatCacheFile = "dist/.stratos-stat.json"
 // a cache of another format is ignored.
 const statCacheFormat = 1
 
-// racyWindow is how close to the start of the scan that wrote a cache a
-// file's modification or change time may be before its cached hash is not
-// trusted: within one timestamp tick of the scan the file could have
-// changed again after it was read without its stat data changing (git's
-// "racily clean" entries). Two seconds covers the coarsest timestamps of
-// common file systems (FAT); nanosecond file systems only re-hash the
-// files edited in the last two seconds before a build.
-const racyWindow = 2 * time.Second
-
 // StatCache lets a scan reuse a file's recorded hash, git-index style:
 // when the file's size, modification time, change time, inode and device
 // are what they were when it was hashed, its content is too. The change
@@ -38,7 +30,7 @@ const racyWindow = 2 * time.Second
 type StatCache struct {
 	Format int `json:"format"`
 	// ScannedAt is when the scan that wrote the cache started (Unix
-	// nanoseconds); entries modified within racyWindow of it are left out.
+	// nanoseconds); entries modified within filestat.RacyWindow of it are left out.
 	ScannedAt int64 `json:"scannedAt"`
 	// Files are keyed by the path the scan read (absolute, as seen).
 	Files map[string]CachedFile `json:"files"`
@@ -52,38 +44,20 @@ type CachedFile struct {
 	Specs []string `json:"specs,omitempty"`
 }
 
-// FileStat is the stat data that identifies a file's content.
-type FileStat struct {
-	Dev   uint64 `json:"dev"`
-	Ino   uint64 `json:"ino"`
-	Size  int64  `json:"size"`
-	Mtime int64  `json:"mtime"` // nanoseconds
-	Ctime int64  `json:"ctime"` // nanoseconds
-}
-
-func statOf(st *syscall.Stat_t) FileStat {
-	return FileStat{
-		Dev: uint64(st.Dev), Ino: uint64(st.Ino), Size: st.Size,
-		Mtime: st.Mtim.Nano(), Ctime: st.Ctim.Nano(),
-	}
-}
-
-// racy reports whether fs was taken too close to scannedAt to vouch for
-// the content read with it.
-func (fs FileStat) racy(scannedAt int64) bool {
-	limit := scannedAt - int64(racyWindow)
-	return fs.Mtime >= limit || fs.Ctime >= limit
-}
+// FileStat is the stat data that identify a file's content.
+type FileStat = filestat.Stat
 
 // ReadStatCache reads the stat cache of the workflow in wfDir; a missing,
 // unreadable or foreign cache is nil (the scan then hashes every file).
 func ReadStatCache(wfDir string) *StatCache {
-	data, err := os.ReadFile(filepath.Join(wfDir, StatCacheFile))
+	bp := buffers.Get().(*[]byte)
+	defer buffers.Put(bp)
+	data, _, err := filestat.ReadFile(filepath.Join(wfDir, StatCacheFile), bp)
 	if err != nil {
 		return nil
 	}
 	var c StatCache
-	if json.Unmarshal(data, &c) != nil || c.Format != statCacheFormat {
+	if fastjson.Unmarshal(data, &c) != nil || c.Format != statCacheFormat {
 		return nil
 	}
 	return &c
@@ -110,7 +84,7 @@ func (c *StatCache) lookup(path string, stat FileStat) (CachedFile, bool) {
 		return CachedFile{}, false
 	}
 	e, ok := c.Files[path]
-	if !ok || e.Stat != stat || e.Stat.racy(c.ScannedAt) {
+	if !ok || e.Stat != stat || e.Stat.Racy(c.ScannedAt) {
 		return CachedFile{}, false
 	}
 	return e, true
@@ -130,7 +104,7 @@ func newStatRecorder() *statRecorder {
 // add records what the scan used for path, unless its stat data is too
 // recent to vouch for it.
 func (r *statRecorder) add(path string, e CachedFile) {
-	if r == nil || e.Stat.racy(r.cache.ScannedAt) {
+	if r == nil || e.Stat.Racy(r.cache.ScannedAt) {
 		return
 	}
 	r.cache.Files[path] = e

@@ -29,8 +29,8 @@ var namePattern = regexp.MustCompile(`^[a-z][a-z0-9_-]{0,63}$`)
 type Server struct {
 	Name      string `json:"name"`
 	Transport string `json:"transport"`
-	// Command, Args, Env and Cwd start a stdio server; a relative Cwd is
-	// relative to the workflow directory.
+	// Command, Args, Env and Cwd start a stdio server; their relative
+	// paths are relative to the workflow directory (see Resolve).
 	Command string            `json:"command,omitempty"`
 	Args    []string          `json:"args,omitempty"`
 	Env     map[string]string `json:"env,omitempty"`

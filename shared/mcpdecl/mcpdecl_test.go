@@ -2,6 +2,7 @@ package mcpdecl
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -113,5 +114,51 @@ servers:
 	local, err := servers["local"].Resolve("/w", lookup)
 	if err != nil || local.Cwd != "/w/sub" {
 		t.Fatalf("local = %+v, %v", local, err)
+	}
+}
+
+func TestResolveMakesStdioPathsRelativeToTheWorkflowDirectory(t *testing.T) {
+	servers, problems := parseYAML(t, `
+servers:
+  script:
+    command: ./bin/mcp.sh
+    args: [./data/config.json, ../shared/tools.json, --verbose, ".", src, "@scope/server", /abs/file]
+  named:
+    command: node
+    args: [./server.mjs]
+    cwd: data
+  nested:
+    command: bin/server
+    cwd: /srv
+  web:
+    url: http://127.0.0.1:9/mcp
+`)
+	if len(problems) > 0 {
+		t.Fatal(problems)
+	}
+	resolve := func(name string) Server {
+		t.Helper()
+		s, err := servers[name].Resolve("/w/flow", func(string) (string, bool) { return "", false })
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	script := resolve("script")
+	wantArgs := []string{"/w/flow/data/config.json", "/w/shared/tools.json", "--verbose", ".", "src", "@scope/server", "/abs/file"}
+	if script.Command != "/w/flow/bin/mcp.sh" || !slices.Equal(script.Args, wantArgs) || script.Cwd != "/w/flow" {
+		t.Fatalf("script = %q %q in %q", script.Command, script.Args, script.Cwd)
+	}
+	// A bare name stays a PATH lookup; ./ arguments are relative to the
+	// workflow directory even when cwd points elsewhere.
+	named := resolve("named")
+	if named.Command != "node" || !slices.Equal(named.Args, []string{"/w/flow/server.mjs"}) || named.Cwd != "/w/flow/data" {
+		t.Fatalf("named = %q %q in %q", named.Command, named.Args, named.Cwd)
+	}
+	if nested := resolve("nested"); nested.Command != "/w/flow/bin/server" || nested.Cwd != "/srv" {
+		t.Fatalf("nested = %q in %q", nested.Command, nested.Cwd)
+	}
+	if web := resolve("web"); web.Cwd != "" || web.Command != "" {
+		t.Fatalf("web = %+v", web)
 	}
 }

@@ -36,8 +36,11 @@ func (e *MissingVariableError) Error() string {
 }
 
 // Resolve returns s with every ${NAME} reference replaced by the variable's
-// value and a relative cwd made absolute against workflowDir. The first
-// unset variable is a *MissingVariableError naming it and the field.
+// value and its paths made absolute against workflowDir (see
+// resolvePaths): every consumer — build discovery, direct clients and the
+// harnesses' own configuration — then starts the same program with the same
+// arguments, whatever directory it starts it in. The first unset variable is
+// a *MissingVariableError naming it and the field.
 func (s Server) Resolve(workflowDir string, lookup Lookup) (Server, error) {
 	out := s
 	out.Args = slices.Clone(s.Args)
@@ -74,12 +77,39 @@ func (s Server) Resolve(workflowDir string, lookup Lookup) (Server, error) {
 		return Server{}, firstErr
 	}
 	if out.Transport == TransportStdio {
-		switch {
-		case out.Cwd == "":
-			out.Cwd = workflowDir
-		case !filepath.IsAbs(out.Cwd):
-			out.Cwd = filepath.Join(workflowDir, out.Cwd)
-		}
+		out.resolvePaths(workflowDir)
 	}
 	return out, nil
+}
+
+// resolvePaths applies the one rule for a stdio server's relative paths:
+// like every other path in workflow.yaml they are relative to the workflow
+// directory, not to whichever directory the server happens to be started
+// in (the workflow directory for Stratos's own clients, the agent's working
+// directory for a harness). A command with a slash is a path; a bare name
+// stays a PATH lookup. An argument is a path only when written as one
+// (./… or ../…): Stratos cannot know what a server does with "src" or
+// "@scope/pkg". A relative cwd is a path; no cwd means the workflow
+// directory (a harness gets no cwd then; see mcpconfig).
+func (s *Server) resolvePaths(workflowDir string) {
+	if strings.ContainsRune(s.Command, '/') && !filepath.IsAbs(s.Command) {
+		s.Command = filepath.Join(workflowDir, s.Command)
+	}
+	for i, a := range s.Args {
+		if isExplicitlyRelative(a) {
+			s.Args[i] = filepath.Join(workflowDir, a)
+		}
+	}
+	switch {
+	case s.Cwd == "":
+		s.Cwd = workflowDir
+	case !filepath.IsAbs(s.Cwd):
+		s.Cwd = filepath.Join(workflowDir, s.Cwd)
+	}
+}
+
+// isExplicitlyRelative reports whether an argument is written as a
+// relative path: ./x or ../x.
+func isExplicitlyRelative(arg string) bool {
+	return strings.HasPrefix(arg, "./") || strings.HasPrefix(arg, "../")
 }

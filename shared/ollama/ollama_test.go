@@ -92,7 +92,8 @@ func TestHostFromEnv(t *testing.T) {
 
 func TestNormalizeName(t *testing.T) {
 	for in, want := range map[string]string{"qwen3": "qwen3:latest", "qwen3.5:9b": "qwen3.5:9b",
-		"reg.example:5000/me/model": "reg.example:5000/me/model:latest", "me/m:v1": "me/m:v1"} {
+		"reg.example:5000/me/model": "reg.example:5000/me/model:latest", "me/m:v1": "me/m:v1",
+		"hf.co/org/repo:Q4_K_M": "hf.co/org/repo:Q4_K_M", "anthropic/claude-opus-4-6": "anthropic/claude-opus-4-6:latest"} {
 		if got, err := NormalizeName(in); err != nil || got != want {
 			t.Errorf("NormalizeName(%q) = %q, %v; want %q", in, got, err, want)
 		}

@@ -54,15 +54,42 @@ func readInstalled(root string) installedPackage {
 // Current reports whether root holds exactly this CLI's SDK (its version and
 // its files: development builds share a version) and a zod for it. Anything
 // else makes the next preparation reinstall the SDK and rebuild the root.
-func Current(root string) bool {
-	doc := readInstalled(root)
-	if doc.Version != version.Version || doc.ContentHash != ContentHash() {
+// Files the SDK's stat cache vouches for are not read; Current never
+// writes that cache (listing stays read-only).
+func Current(root string) bool { return current(root, newIntegrity(root)) }
+
+func current(root string, c *integrity) bool {
+	if !c.packageCurrent() {
 		return false
 	}
 	if _, err := os.Stat(filepath.Join(root, "node_modules", "zod", "package.json")); err != nil {
 		return false
 	}
-	return Damage(root) == ""
+	return c.firstDamaged() == ""
+}
+
+// CurrentRecorded is Current for builds: when the SDK is current, what the
+// check had to read is recorded in the SDK's stat cache, so that later
+// checks (`stratos list`, `run`) need not read those files again. Files
+// changed in the last two seconds are not recorded (racily clean), so the
+// build after the one that installed the SDK usually records it. The error
+// is about the cache only: the cache is an optimization, current stands.
+func CurrentRecorded(root string) (bool, error) {
+	c := newIntegrity(root)
+	if !current(root, c) {
+		return false, nil
+	}
+	return true, c.save()
+}
+
+// currentLogged is CurrentRecorded with a cache that cannot be written
+// logged, not returned.
+func currentLogged(root string, log hclog.Logger) bool {
+	ok, err := CurrentRecorded(root)
+	if err != nil {
+		log.Debug("the SDK's stat cache was not written", "root", root, "error", err)
+	}
+	return ok
 }
 
 // EnsureInstalled makes root (a discovery root) ready for workflows: its
@@ -81,7 +108,7 @@ func EnsureInstalled(ctx context.Context, tc *toolchain.Toolchain, root string, 
 	if _, err := pkgjson.EnsureModule(filepath.Join(root, pkgjson.FileName)); err != nil {
 		return false, err
 	}
-	if Current(root) {
+	if currentLogged(root, log) {
 		return false, nil
 	}
 	unlock, err := lockRoot(ctx, tc, root, log)
@@ -89,7 +116,7 @@ func EnsureInstalled(ctx context.Context, tc *toolchain.Toolchain, root string, 
 		return false, err
 	}
 	defer unlock()
-	if Current(root) {
+	if currentLogged(root, log) {
 		return false, nil // another process installed it while we waited
 	}
 	return true, install(ctx, tc, root, log)

@@ -20,6 +20,7 @@ import (
 	"io"
 	"io/fs"
 	"path"
+	"sync"
 	"time"
 
 	"github.com/stratoscli/stratos/shared/toolchain"
@@ -31,6 +32,11 @@ const PackageName = "@stratoscli/stratos"
 
 //go:embed dist
 var dist embed.FS
+
+// DistFiles returns the SDK's compiled files as this CLI embeds them, under
+// "dist/": what an install puts in the package directory beside its
+// package.json (PackageJSON).
+func DistFiles() fs.FS { return dist }
 
 // packageSource is the SDK's checked-in package.json: the one source of its
 // published fields (exports, peer dependencies, ...). Its development-only
@@ -81,8 +87,14 @@ func PackageJSON() []byte {
 
 // ContentHash is the hex SHA-256 over the checked-in package.json and the
 // embedded dist files (names and contents, in path order): it changes
-// whenever the SDK's code or its exports do.
-func ContentHash() string {
+// whenever the SDK's code or its exports do. It is computed once per
+// process: every check of an installed SDK compares with it.
+func ContentHash() string { return contentHash() }
+
+// contentHash is a constant of the binary, computed on first use.
+var contentHash = sync.OnceValue(computeContentHash)
+
+func computeContentHash() string {
 	h := sha256.New()
 	fmt.Fprintf(h, "package.json %d\n", len(packageSource))
 	h.Write(packageSource)

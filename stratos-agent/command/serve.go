@@ -3,6 +3,7 @@ package command
 import (
 	"context"
 	"os"
+	"syscall"
 	"time"
 
 	"github.com/urfave/cli/v3"
@@ -12,6 +13,7 @@ import (
 	"github.com/stratoscli/stratos/shared/contract/agentapi"
 	"github.com/stratoscli/stratos/shared/contract/errcode"
 	"github.com/stratoscli/stratos/shared/logging"
+	"github.com/stratoscli/stratos/shared/procgroup"
 	"github.com/stratoscli/stratos/stratos-agent/host"
 	"github.com/stratoscli/stratos/stratos-agent/jsonrpc"
 )
@@ -29,8 +31,9 @@ func serveCommand() *cli.Command {
 			"The SDK starts one host per top-level workflow execution when its first agent executes.",
 			"Messages are JSON-RPC 2.0, one JSON object per line, in both directions; stderr carries logs.",
 			"The protocol is documented in shared/agentproto. The host exits, closing every agent",
-			"session and the harness processes they own, when its stdin closes or on SIGINT/SIGTERM",
-			"(a shutdown request closes every session; the SDK then closes the pipe)."),
+			"session and the harness processes they own, when its stdin closes, on SIGINT/SIGTERM,",
+			"or when the process that started it dies, even by SIGKILL (Linux: it asks for SIGTERM",
+			"then). A shutdown request closes every session; the SDK then closes the pipe."),
 		Action: serve,
 	}
 }
@@ -39,8 +42,19 @@ func serve(ctx context.Context, cmd *cli.Command) error {
 	if err := cliapp.ExactArgs(cmd, 0, 0, ""); err != nil {
 		return err
 	}
-	tuneHostGC(os.Getenv)
 	log := logging.New("stratos-agent", cmd.Root().ErrWriter)
+	// The end of stdin is not enough: when the SDK's node dies by SIGKILL,
+	// a process it started may still hold the pipe open. SIGTERM takes the
+	// signal path below, which closes every session.
+	gone, err := procgroup.DieWithParent(syscall.SIGTERM)
+	if err != nil {
+		log.Warn("the host will not notice its parent's death", "error", err)
+	}
+	if gone {
+		log.Info("the process that started the agent host is gone; exiting")
+		return nil
+	}
+	tuneHostGC(os.Getenv)
 	home, err := os.UserHomeDir()
 	if err != nil {
 		return clierr.New(agentapi.CodeHomeUnknown, "cannot find the home directory: %v", err)

@@ -1,9 +1,18 @@
 // The union of every error the SDK raises, for narrowing on `code`.
 import * as errors from "./errors.js";
 import { AgentError, type AgentErrorCode, type AnyAgentError } from "./agent-errors.js";
+import {
+  McpError,
+  type McpErrorCode,
+  type McpToolError,
+  type McpConfigurationError,
+  type McpConnectionError,
+  type McpTimeoutError,
+  type McpProtocolError,
+} from "./mcp.js";
 
 /** Every code of an error the SDK raises. */
-export type StratosErrorCode = errors.WorkflowErrorCode | AgentErrorCode;
+export type StratosErrorCode = errors.WorkflowErrorCode | AgentErrorCode | McpErrorCode;
 
 /**
  * Every error class the SDK raises. Narrow on `code`:
@@ -22,12 +31,18 @@ export type SdkError =
   | errors.WorkflowNotReferencedError
   | errors.WorkflowNotBuiltError
   | errors.NonErrorThrownError
-  | AnyAgentError;
+  | AnyAgentError
+  | McpToolError
+  | McpConfigurationError
+  | McpConnectionError
+  | McpTimeoutError
+  | McpProtocolError;
 
 /** Whether value is one of the SDK's own errors (not a StratosError that workflow code raised). */
 export function isSdkError(value: unknown): value is SdkError {
   return (
     value instanceof AgentError ||
+    value instanceof McpError ||
     value instanceof errors.InputValidationError ||
     value instanceof errors.OutputValidationError ||
     value instanceof errors.WorkflowCycleError ||

@@ -16,6 +16,7 @@ import {
 } from "../dist/errors.js";
 import { AgentConfigurationError, AgentExecutionError, StructuredOutputError, agentErrorFor, isAgentErrorCode } from "../dist/agent-errors.js";
 import { isSdkError } from "../dist/sdk-errors.js";
+import { McpError, McpToolError, McpConfigurationError, McpConnectionError, McpTimeoutError, McpProtocolError } from "../dist/index.js";
 import { toIssues } from "../dist/validate.js";
 
 describe("error classes", () => {
@@ -55,6 +56,23 @@ describe("error classes", () => {
     const own = new StratosError("child_failed", "workflow code reusing a code");
     assert.ok(isStratosError(own));
     assert.ok(!isSdkError(own));
+  });
+
+  it("count the direct MCP client errors as the SDK's own", () => {
+    const raised = [
+      new McpToolError("tracker", "search", [{ type: "text", text: "no such issue" }]),
+      new McpConfigurationError("tracker", "not declared"),
+      new McpConnectionError("tracker", "closed"),
+      new McpTimeoutError("tracker", "five minutes"),
+      new McpProtocolError("tracker", "unknown tool"),
+    ];
+    for (const err of raised) {
+      assert.ok(err instanceof McpError && isSdkError(err), err.name);
+    }
+    assert.deepEqual(
+      raised.map((e) => e.code),
+      ["mcp_tool_error", "mcp_configuration", "mcp_connection", "mcp_timeout", "mcp_protocol"],
+    );
   });
 
   it("wrap what is not an Error", () => {

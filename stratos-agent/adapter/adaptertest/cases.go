@@ -95,8 +95,8 @@ func toolCallRunByTheHarness(t *testing.T, b *bed) {
 	if _, err := os.Stat(filepath.Join(b.env.Spec().WorkingDirectory, "ran.txt")); err != nil {
 		t.Errorf("the command did not run in the working directory: %v", err)
 	}
-	if len(b.eventsOf(adapter.EventToolStarted)) != 1 || len(b.eventsOf(adapter.EventToolCompleted)) != 1 {
-		t.Errorf("tool events: %d started, %d completed", len(b.eventsOf(adapter.EventToolStarted)), len(b.eventsOf(adapter.EventToolCompleted)))
+	if len(b.EventsOf(adapter.EventToolStarted)) != 1 || len(b.EventsOf(adapter.EventToolCompleted)) != 1 {
+		t.Errorf("tool events: %d started, %d completed", len(b.EventsOf(adapter.EventToolStarted)), len(b.EventsOf(adapter.EventToolCompleted)))
 	}
 }
 
@@ -274,7 +274,7 @@ func cancelDuringALongTool(t *testing.T, b *bed) {
 	if b.caps.ExecutesTools {
 		waitFor(t, "the long command to run", func() bool { return len(processesWith(t, longCommand(arg))) > 0 })
 	} else {
-		waitFor(t, "the long tool call to start", func() bool { return len(b.eventsOf(adapter.EventToolStarted)) > 0 })
+		waitFor(t, "the long tool call to start", func() bool { return len(b.EventsOf(adapter.EventToolStarted)) > 0 })
 	}
 	a.Cancel()
 	wantCode(t, <-done, agentproto.CodeCancelled)
@@ -295,7 +295,7 @@ func cancelBackgroundOnly(t *testing.T, b *bed) {
 	if len(processesWith(t, longCommand(arg))) == 0 {
 		t.Fatalf("the background command is not running after its turn")
 	}
-	if len(b.eventsOf(adapter.EventBackgroundStarted)) == 0 {
+	if len(b.EventsOf(adapter.EventBackgroundStarted)) == 0 {
 		t.Errorf("no %s event", adapter.EventBackgroundStarted)
 	}
 	a.Cancel() // no execute runs: only background work is live
@@ -381,8 +381,8 @@ func usageReported(t *testing.T, b *bed) {
 	b.start(Script{Turns: []Turn{{Marker: "[one]", Text: "a"}}})
 	a := b.open(nil, nil)
 	b.execute(a, "[one] x")
-	waitFor(t, "a usage event", func() bool { return len(b.eventsOf(adapter.EventUsage)) > 0 })
-	d := b.eventsOf(adapter.EventUsage)[0].Details
+	waitFor(t, "a usage event", func() bool { return len(b.EventsOf(adapter.EventUsage)) > 0 })
+	d := b.EventsOf(adapter.EventUsage)[0].Details
 	if number(d["inputTokens"]) <= 0 || number(d["outputTokens"]) <= 0 {
 		t.Errorf("usage details %v, want input and output tokens", d)
 	}

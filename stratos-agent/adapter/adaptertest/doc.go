@@ -36,8 +36,19 @@
 //     ProcessMarker: a KEY=VALUE every process the adapter starts
 //     inherits, so the suite can prove that nothing survives Close.
 //
+// # The bed
+//
+// A fixture whose CLI talks to the fake model builds on Bed (NewBed: the
+// fake on 127.0.0.1, a private HOME and working directory, an
+// environment carrying a process marker, the adapter's events),
+// translates the turns with FakeScript and a ToolFormat (how its model
+// calls the shell and delivers a structured value) and returns a FakeEnv
+// (its factory, base spec and a reader of the fake's log:
+// AnthropicRequests, ResponsesRequests). What remains in the fixture is
+// what differs: the variables that point its CLI at the fake.
+// An adapter's own tests use the same Bed.
+//
 // The claude-code fixture (adapters/claudecode/conformance_test.go) and the
 // test-harness fixture (adapters/test/conformance_test.go) are complete
-// examples; a new adapter copies one and swaps the fake server's script
-// format and the environment its CLI needs.
+// examples.
 package adaptertest

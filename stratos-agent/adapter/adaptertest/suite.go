@@ -4,9 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/stratoscli/stratos/shared/agentproto"
 	"github.com/stratoscli/stratos/stratos-agent/adapter"
@@ -107,9 +105,7 @@ type bed struct {
 	caps    adapter.Capabilities
 	harness string
 	env     Env
-
-	mu     sync.Mutex
-	events []adapter.Event
+	Events
 }
 
 // start scripts the model and returns the environment.
@@ -144,7 +140,7 @@ func (b *bed) make(hooks adapter.Hooks, edit func(*adapter.Spec)) (adapter.Adapt
 	if hooks == nil {
 		hooks = &Hooks{}
 	}
-	a, err := b.env.New(spec, b.record, hooks)
+	a, err := b.env.New(spec, b.Record, hooks)
 	if err != nil {
 		return nil, err
 	}
@@ -156,30 +152,8 @@ func (b *bed) make(hooks adapter.Hooks, edit func(*adapter.Spec)) (adapter.Adapt
 	return a, nil
 }
 
-func (b *bed) record(e adapter.Event) {
-	b.mu.Lock()
-	b.events = append(b.events, e)
-	b.mu.Unlock()
-}
-
-func (b *bed) eventsOf(typ string) []adapter.Event {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	var out []adapter.Event
-	for _, e := range b.events {
-		if e.Type == typ {
-			out = append(out, e)
-		}
-	}
-	return out
-}
-
-// ctx bounds one call of a case; a real CLI on a loaded machine is slow.
-func (b *bed) ctx() context.Context {
-	c, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	b.t.Cleanup(cancel)
-	return c
-}
+// ctx bounds one call of a case.
+func (b *bed) ctx() context.Context { return Context(b.t) }
 
 func (b *bed) execute(a adapter.Adapter, prompt string) adapter.Result {
 	b.t.Helper()
@@ -190,7 +164,7 @@ func (b *bed) execute(a adapter.Adapter, prompt string) adapter.Result {
 	return res
 }
 
-// requestFor returns the last request whose prompt is prompt.
+// requestsFor are the requests whose prompt is prompt.
 func (b *bed) requestsFor(prompt string) []Request {
 	var out []Request
 	for _, r := range b.env.Requests() {

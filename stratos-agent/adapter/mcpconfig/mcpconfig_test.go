@@ -77,3 +77,25 @@ func TestReferencesResolvedAndMissingVariableNamed(t *testing.T) {
 		t.Fatalf("local: %+v %v", got, err)
 	}
 }
+
+// A harness starts a server in the agent's working directory, so the
+// relative paths of the declaration reach it already made absolute against
+// the workflow directory (mcpdecl's one rule), while a bare command stays
+// a PATH lookup.
+func TestRelativePathsReachTheHarnessAbsolute(t *testing.T) {
+	dir := writeManifest(t, `mcp:
+  servers:
+    script: {command: ./bin/mcp.sh, args: [./conf.json, plain]}
+    node: {command: node, args: [./server.mjs]}
+`)
+	got, err := FromWorkflow(dir, []string{"script", "node"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got[0].Command != filepath.Join(dir, "bin", "mcp.sh") || got[0].Args[0] != filepath.Join(dir, "conf.json") || got[0].Args[1] != "plain" || got[0].Cwd != "" {
+		t.Errorf("script: %+v", got[0])
+	}
+	if got[1].Command != "node" || got[1].Args[0] != filepath.Join(dir, "server.mjs") {
+		t.Errorf("node: %+v", got[1])
+	}
+}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/stratoscli/stratos/shared/fakemodel"
 	"github.com/stratoscli/stratos/stratos-agent/adapter"
+	"github.com/stratoscli/stratos/stratos-agent/adapter/adaptertest"
 )
 
 // BenchmarkTurn measures one prompt → result round trip on a running
@@ -50,7 +51,7 @@ func BenchmarkTurn(b *testing.B) {
 	env := benchEnv(dir, url, bin)
 	spec := adapter.Spec{Name: "bench", Models: []string{"anthropic/claude-opus-4-7"}, WorkingDirectory: filepath.Join(dir, "work"),
 		SystemPrompt: "You are a benchmark agent."}
-	a, err := NewFactory(Options{Environ: func() []string { return env }})(spec, func(adapter.Event) {}, &testHooks{})
+	a, err := NewFactory(Options{Environ: func() []string { return env }})(spec, func(adapter.Event) {}, &adaptertest.Hooks{})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -9,14 +9,13 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/stratoscli/stratos/shared/agentproto"
 	"github.com/stratoscli/stratos/shared/fakemodel"
 	"github.com/stratoscli/stratos/shared/sibling"
 	"github.com/stratoscli/stratos/stratos-agent/adapter"
+	"github.com/stratoscli/stratos/stratos-agent/adapter/adaptertest"
 )
 
 // envMCPServer turns the test binary into a stdio MCP server (see
@@ -51,132 +50,83 @@ func runTests(m *testing.M) int {
 }
 
 // claudeBin is the real CLI under test: $STRATOS_TEST_CLAUDE, which
-// scripts/test sets to the pinned @anthropic-ai/claude-code it installs.
+// scripts/prepare-test-cache sets to the pinned @anthropic-ai/claude-code
+// it installs.
 func claudeBin(t *testing.T) string {
 	t.Helper()
-	bin := os.Getenv("STRATOS_TEST_CLAUDE")
-	if bin == "" {
-		t.Fatal(missingCLI)
-	}
-	return bin
+	return adaptertest.CLI(t, "STRATOS_TEST_CLAUDE", "@anthropic-ai/claude-code")
 }
 
-// missingCLI says what to install when the real CLI is not configured.
-const missingCLI = "STRATOS_TEST_CLAUDE is not set: these tests run the real claude CLI; run scripts/test (it installs the pinned @anthropic-ai/claude-code), or eval \"$(scripts/prepare-test-cache)\" first"
+// bed is one test against the real CLI: the kit's bed with the fake
+// Anthropic API, and a private CLAUDE_CONFIG_DIR.
+type bed struct{ *adaptertest.Bed }
 
-// bed is one conformance test: a fake model server, a private HOME and
-// CLAUDE_CONFIG_DIR, a working directory, and the events and hook calls
-// the adapter produced.
-type bed struct {
-	t    *testing.T
-	srv  *fakemodel.Server
-	dir  string
-	work string
-	env  []string
-
-	mu     sync.Mutex
-	events []adapter.Event
-}
-
+// newBed is a bed for script (the fake's JSON) with an API key.
 func newBed(t *testing.T, script string) *bed {
 	t.Helper()
+	return claudeBed(t, adaptertest.ParseScript(t, script), true)
+}
+
+// claudeBed points the CLI at the fake: the caller's environment without
+// anything that configures Claude Code, the bed's HOME, its own
+// CLAUDE_CONFIG_DIR and, withKey, a fake API key.
+func claudeBed(t *testing.T, script fakemodel.Script, withKey bool) *bed {
+	t.Helper()
 	bin := claudeBin(t)
-	s, err := fakemodel.ParseScript([]byte(script))
-	if err != nil {
+	b := adaptertest.NewBed(t, script)
+	cfg := filepath.Join(b.Dir, "cfg")
+	if err := os.MkdirAll(cfg, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	srv, err := fakemodel.Start(s, fakemodel.Options{})
-	if err != nil {
-		t.Fatal(err)
+	b.Env = append(append(inheritedEnv(), b.Env...), "CLAUDE_CONFIG_DIR="+cfg,
+		"ANTHROPIC_BASE_URL="+b.Server.URL, "CLAUDE_CODE_MAX_RETRIES=1", EnvBinary+"="+bin)
+	if withKey {
+		b.Env = append(b.Env, "ANTHROPIC_API_KEY=sk-ant-fake-000")
 	}
-	t.Cleanup(func() { srv.Close() })
-	dir := t.TempDir()
-	b := &bed{t: t, srv: srv, dir: dir, work: filepath.Join(dir, "work")}
-	for _, d := range []string{"home", "cfg", "work"} {
-		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
+	return &bed{b}
+}
+
+// inheritedEnv is this process's environment without what configures
+// Claude Code (a test may run inside a Claude Code session).
+func inheritedEnv() []string {
+	var out []string
 	for _, kv := range os.Environ() {
 		k, _, _ := strings.Cut(kv, "=")
 		if k == "CLAUDECODE" || strings.HasPrefix(k, "ANTHROPIC_") || strings.HasPrefix(k, "CLAUDE_CODE_") || k == EnvBinary {
 			continue
 		}
-		b.env = append(b.env, kv)
-	}
-	b.env = append(b.env, "HOME="+filepath.Join(dir, "home"), "CLAUDE_CONFIG_DIR="+filepath.Join(dir, "cfg"),
-		"ANTHROPIC_BASE_URL="+srv.URL, "ANTHROPIC_API_KEY=sk-ant-fake-000", "CLAUDE_CODE_MAX_RETRIES=1", EnvBinary+"="+bin)
-	return b
-}
-
-// adapter makes and initializes an adapter for spec (defaults: model
-// anthropic/claude-opus-4-7, the bed's working directory).
-func (b *bed) adapter(spec adapter.Spec, hooks adapter.Hooks) adapter.Adapter {
-	b.t.Helper()
-	if spec.Name == "" {
-		spec.Name = "tester"
-	}
-	if spec.Models == nil {
-		spec.Models = []string{"anthropic/claude-opus-4-7"}
-	}
-	if spec.WorkingDirectory == "" {
-		spec.WorkingDirectory = b.work
-	}
-	if hooks == nil {
-		hooks = &testHooks{}
-	}
-	f := NewFactory(Options{Environ: func() []string { return b.env }})
-	a, err := f(spec, b.record, hooks)
-	if err != nil {
-		b.t.Fatal(err)
-	}
-	b.t.Cleanup(func() {
-		if err := a.Close(context.Background()); err != nil {
-			b.t.Errorf("close: %v", err)
-		}
-	})
-	if err := a.Initialize(ctx(b.t)); err != nil {
-		b.t.Fatalf("initialize: %v", err)
-	}
-	return a
-}
-
-func (b *bed) record(e adapter.Event) {
-	b.mu.Lock()
-	b.events = append(b.events, e)
-	b.mu.Unlock()
-}
-
-func (b *bed) eventsOf(typ string) []adapter.Event {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	var out []adapter.Event
-	for _, e := range b.events {
-		if e.Type == typ {
-			out = append(out, e)
-		}
+		out = append(out, kv)
 	}
 	return out
 }
 
-func (b *bed) requests() []fakemodel.Entry { return b.srv.Log().Entries() }
+// spec fills in the defaults: name tester, model
+// anthropic/claude-opus-4-7, the bed's working directory.
+func (b *bed) spec(s adapter.Spec) adapter.Spec {
+	if s.Name == "" {
+		s.Name = "tester"
+	}
+	if s.Models == nil {
+		s.Models = []string{"anthropic/claude-opus-4-7"}
+	}
+	if s.WorkingDirectory == "" {
+		s.WorkingDirectory = b.Work
+	}
+	return s
+}
+
+// adapter makes and initializes an adapter for spec (see spec for the
+// defaults).
+func (b *bed) adapter(spec adapter.Spec, hooks adapter.Hooks) adapter.Adapter {
+	return b.Open(NewFactory(Options{Environ: b.Environ}), b.spec(spec), hooks)
+}
 
 // modelRequests are the /v1/messages requests (not count_tokens or probes).
 func (b *bed) modelRequests() []fakemodel.Entry {
-	var out []fakemodel.Entry
-	for _, e := range b.requests() {
-		if e.Method == "POST" && strings.HasPrefix(e.Path, "/v1/messages") && !strings.Contains(e.Path, "count_tokens") {
-			out = append(out, e)
-		}
-	}
-	return out
+	return adaptertest.MessagesEntries(b.Server.Log().Entries())
 }
 
-func ctx(t *testing.T) context.Context {
-	c, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	t.Cleanup(cancel)
-	return c
-}
+func ctx(t *testing.T) context.Context { return adaptertest.Context(t) }
 
 func mustExecute(t *testing.T, a adapter.Adapter, prompt string) adapter.Result {
 	t.Helper()
@@ -195,35 +145,6 @@ func wantCode(t *testing.T, err error, code string) {
 	if got := agentproto.CodeOf(err); got != code {
 		t.Fatalf("error code %s (%v), want %s", got, err, code)
 	}
-}
-
-// testHooks records tool hook calls and answers with before/after.
-type testHooks struct {
-	before func(adapter.ToolCall) (agentproto.BeforeToolCallResult, error)
-	after  func(adapter.ToolCall, json.RawMessage, *agentproto.ToolError) (agentproto.AfterToolCallResult, error)
-
-	mu    sync.Mutex
-	calls []string
-}
-
-func (h *testHooks) BeforeToolCall(_ context.Context, c adapter.ToolCall) (agentproto.BeforeToolCallResult, error) {
-	h.mu.Lock()
-	h.calls = append(h.calls, "before "+c.Name)
-	h.mu.Unlock()
-	if h.before != nil {
-		return h.before(c)
-	}
-	return agentproto.BeforeToolCallResult{Action: agentproto.ActionAllow}, nil
-}
-
-func (h *testHooks) AfterToolCall(_ context.Context, c adapter.ToolCall, out json.RawMessage, e *agentproto.ToolError) (agentproto.AfterToolCallResult, error) {
-	h.mu.Lock()
-	h.calls = append(h.calls, "after "+c.Name)
-	h.mu.Unlock()
-	if h.after != nil {
-		return h.after(c, out, e)
-	}
-	return agentproto.AfterToolCallResult{}, nil
 }
 
 // serveMCP is a minimal stdio MCP server with one tool, <name>_echo.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/stratoscli/stratos/shared/agentproto"
 	"github.com/stratoscli/stratos/stratos-agent/adapter"
+	"github.com/stratoscli/stratos/stratos-agent/adapter/adaptertest"
 )
 
 // A background task that finishes makes Claude Code start a turn of its
@@ -21,7 +22,7 @@ func TestWakeUpTurnIsNotTheNextAnswer(t *testing.T) {
 	a := b.adapter(adapter.Spec{}, nil)
 	mustExecute(t, a, "[bg] start")
 	waitFor(t, "the wake-up turn's result", func() bool {
-		for _, e := range b.eventsOf("usage") {
+		for _, e := range b.EventsOf("usage") {
 			if e.Details["unsolicited"] == true {
 				return true
 			}
@@ -31,7 +32,7 @@ func TestWakeUpTurnIsNotTheNextAnswer(t *testing.T) {
 	if got := mustExecute(t, a, "[next] go").Text; got != "the next answer" {
 		t.Errorf("next execute returned %q", got)
 	}
-	if len(b.eventsOf("background.completed")) == 0 {
+	if len(b.EventsOf("background.completed")) == 0 {
 		t.Errorf("no background.completed event")
 	}
 }
@@ -43,7 +44,7 @@ func TestAfterToolCallSeesFailures(t *testing.T) {
 	  {"match":{"marker":"[fail]"},"reply":[{"text":"FINAL"}]}
 	]}`)
 	var seen *agentproto.ToolError
-	hooks := &testHooks{after: func(_ adapter.ToolCall, _ json.RawMessage, e *agentproto.ToolError) (agentproto.AfterToolCallResult, error) {
+	hooks := &adaptertest.Hooks{After: func(_ adapter.ToolCall, _ json.RawMessage, e *agentproto.ToolError) (agentproto.AfterToolCallResult, error) {
 		seen = e
 		return agentproto.AfterToolCallResult{Action: agentproto.ActionBlock, Reason: "failure noted by policy"}, nil
 	}}
@@ -56,7 +57,7 @@ func TestAfterToolCallSeesFailures(t *testing.T) {
 	if !strings.Contains(string(last.Body), "failure noted by policy") {
 		t.Errorf("the block reason did not reach the model")
 	}
-	if c := b.eventsOf("tool.completed"); len(c) != 1 || c[0].Details["isError"] != true {
+	if c := b.EventsOf("tool.completed"); len(c) != 1 || c[0].Details["isError"] != true {
 		t.Errorf("tool.completed %+v", c)
 	}
 }
@@ -70,8 +71,8 @@ func TestCompactionEvents(t *testing.T) {
 	a := b.adapter(adapter.Spec{}, nil)
 	mustExecute(t, a, "[one] hi")
 	mustExecute(t, a, "/compact")
-	if len(b.eventsOf("compaction.started")) != 1 || len(b.eventsOf("compaction.completed")) != 1 {
-		t.Errorf("compaction events: %d started, %d completed", len(b.eventsOf("compaction.started")), len(b.eventsOf("compaction.completed")))
+	if len(b.EventsOf("compaction.started")) != 1 || len(b.EventsOf("compaction.completed")) != 1 {
+		t.Errorf("compaction events: %d started, %d completed", len(b.EventsOf("compaction.started")), len(b.EventsOf("compaction.completed")))
 	}
 	if got := mustExecute(t, a, "[two] again").Text; got != "second" {
 		t.Errorf("after compaction: %q", got)

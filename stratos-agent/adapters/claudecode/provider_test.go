@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/stratoscli/stratos/stratos-agent/adapter"
+	"github.com/stratoscli/stratos/stratos-agent/adapter/adaptertest"
 )
 
 // providerLaunch initializes an adapter (with a stand-in binary: the
@@ -15,7 +16,7 @@ func providerLaunch(t *testing.T, provider string, env []string) launch {
 	t.Helper()
 	env = append(env, "PATH=/usr/bin:/bin", EnvBinary+"=true")
 	a, err := NewFactory(Options{Environ: func() []string { return env }})(adapter.Spec{Name: "p", Provider: provider,
-		Models: []string{"anthropic/claude-opus-4-7"}, WorkingDirectory: t.TempDir()}, func(adapter.Event) {}, &testHooks{})
+		Models: []string{"anthropic/claude-opus-4-7"}, WorkingDirectory: t.TempDir()}, func(adapter.Event) {}, &adaptertest.Hooks{})
 	if err != nil {
 		t.Fatal(err)
 	}

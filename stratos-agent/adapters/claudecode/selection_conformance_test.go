@@ -10,6 +10,7 @@ import (
 
 	"github.com/stratoscli/stratos/shared/agentproto"
 	"github.com/stratoscli/stratos/stratos-agent/adapter"
+	"github.com/stratoscli/stratos/stratos-agent/adapter/adaptertest"
 	"github.com/stratoscli/stratos/stratos-agent/adapter/mcpconfig"
 	"github.com/stratoscli/stratos/stratos-agent/adapter/rejection"
 	"github.com/stratoscli/stratos/stratos-agent/tools"
@@ -45,9 +46,9 @@ func TestOnlySelectedMCPServersAndRemovedToolsAbsent(t *testing.T) {
 		}
 		return out, nil
 	}
-	spec := adapter.Spec{Name: "tester", Models: []string{"anthropic/claude-opus-4-7"}, WorkingDirectory: b.work,
+	spec := adapter.Spec{Name: "tester", Models: []string{"anthropic/claude-opus-4-7"}, WorkingDirectory: b.Work,
 		AllowedMcps: []string{"alpha"}, Tools: tools.Selection{DisallowedTools: []string{"shell", "write"}}}
-	a, err := NewFactory(Options{Environ: func() []string { return b.env }, MCPServers: resolve})(spec, b.record, &testHooks{})
+	a, err := NewFactory(Options{Environ: b.Environ, MCPServers: resolve})(spec, b.Record, &adaptertest.Hooks{})
 	if err != nil {
 		t.Fatal(err)
 	}

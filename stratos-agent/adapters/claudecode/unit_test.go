@@ -9,6 +9,7 @@ import (
 
 	"github.com/stratoscli/stratos/shared/agentproto"
 	"github.com/stratoscli/stratos/stratos-agent/adapter"
+	"github.com/stratoscli/stratos/stratos-agent/adapter/adaptertest"
 	"github.com/stratoscli/stratos/stratos-agent/adapter/rejection"
 	"github.com/stratoscli/stratos/stratos-agent/tools"
 )
@@ -134,11 +135,11 @@ func TestOutcomeClassification(t *testing.T) {
 
 func TestFactoryRejectsUnknownEffortAndTools(t *testing.T) {
 	f := NewFactory(Options{})
-	_, err := f(adapter.Spec{Name: "a", Effort: "extreme"}, func(adapter.Event) {}, &testHooks{})
+	_, err := f(adapter.Spec{Name: "a", Effort: "extreme"}, func(adapter.Event) {}, &adaptertest.Hooks{})
 	if agentproto.CodeOf(err) != agentproto.CodeConfiguration || !strings.Contains(err.Error(), "xhigh") {
 		t.Errorf("effort: %v", err)
 	}
-	_, err = f(adapter.Spec{Name: "a", Tools: tools.Selection{DisallowedTools: []string{"Bash"}}}, func(adapter.Event) {}, &testHooks{})
+	_, err = f(adapter.Spec{Name: "a", Tools: tools.Selection{DisallowedTools: []string{"Bash"}}}, func(adapter.Event) {}, &adaptertest.Hooks{})
 	if agentproto.CodeOf(err) != agentproto.CodeConfiguration {
 		t.Errorf("tools: %v", err)
 	}

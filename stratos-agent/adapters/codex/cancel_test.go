@@ -84,14 +84,14 @@ func TestCancelDuringALongToolRejectsAndTheThreadStaysUsable(t *testing.T) {
 	a := b.open(nil, nil)
 	errc := make(chan error, 1)
 	go func() {
-		_, err := a.Execute(b.ctx(), "[long] run it")
+		_, err := a.Execute(b.Context(), "[long] run it")
 		errc <- err
 	}()
 	waitFor(t, "the long command", func() bool { return len(processesWith(arg)) > 0 })
 	a.Cancel()
 	wantCode(t, <-errc, agentproto.CodeCancelled)
 	waitFor(t, "the long command to end", func() bool { return len(processesWith(arg)) == 0 })
-	res, err := a.Execute(b.ctx(), "[next] go on")
+	res, err := a.Execute(b.Context(), "[next] go on")
 	if err != nil || res.Text != "still here" {
 		t.Fatalf("execute after cancel = %+v, %v", res, err)
 	}
@@ -105,18 +105,18 @@ func TestCancelWhenOnlyBackgroundWorkRemains(t *testing.T) {
 		{"match":{"marker":"[bg]"},"reply":[{"toolUse":{"name":"exec_command","input":{"cmd":"`+cmd+`","yield_time_ms":250}}}]},
 		{"match":{"marker":"[bg]"},"reply":[{"text":"started it"}]}]}`)
 	a := b.open(nil, nil)
-	if res, err := a.Execute(b.ctx(), "[bg] start it"); err != nil || res.Text != "started it" {
+	if res, err := a.Execute(b.Context(), "[bg] start it"); err != nil || res.Text != "started it" {
 		t.Fatalf("execute = %+v, %v", res, err)
 	}
 	if len(processesWith(arg)) == 0 {
 		t.Fatal("the background command is not running after the turn")
 	}
-	if len(b.eventsOf("background.started")) != 1 {
-		t.Errorf("background.started events: %+v", b.eventsOf("background.started"))
+	if len(b.EventsOf("background.started")) != 1 {
+		t.Errorf("background.started events: %+v", b.EventsOf("background.started"))
 	}
 	a.Cancel()
 	waitFor(t, "the background command to end", func() bool { return len(processesWith(arg)) == 0 })
-	waitFor(t, "background.completed", func() bool { return len(b.eventsOf("background.completed")) == 1 })
+	waitFor(t, "background.completed", func() bool { return len(b.EventsOf("background.completed")) == 1 })
 }
 
 func TestCloseLeavesNoProcessBehind(t *testing.T) {
@@ -126,15 +126,15 @@ func TestCloseLeavesNoProcessBehind(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := a.Initialize(b.ctx()); err != nil {
+	if err := a.Initialize(b.Context()); err != nil {
 		t.Fatal(err)
 	}
-	go func() { _, _ = a.Execute(b.ctx(), "[long] run it") }()
+	go func() { _, _ = a.Execute(b.Context(), "[long] run it") }()
 	waitFor(t, "the long command", func() bool { return len(processesWith(arg)) > 0 })
 	if err := a.Close(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	marker := "STRATOS_TEST_MARKER=" + filepath.Dir(b.home)
+	marker := b.Marker
 	// Report whatever survives by name: Codex may leave detached work
 	// behind (a documented limit), but nothing it started in its process
 	// group may survive Close.
@@ -170,10 +170,10 @@ func TestCloseReportsDetachedWork(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := a.Initialize(b.ctx()); err != nil {
+	if err := a.Initialize(b.Context()); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.Execute(b.ctx(), "[detach] go"); err != nil {
+	if _, err := a.Execute(b.Context(), "[detach] go"); err != nil {
 		t.Fatal(err)
 	}
 	waitFor(t, "the detached command", func() bool { return len(processesWith(arg)) > 0 })

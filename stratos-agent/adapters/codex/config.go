@@ -51,6 +51,9 @@ func (c threadConfig) config() map[string]any {
 		// Skills outside the Codex home (~/.agents/skills) would add ambient
 		// instructions.
 		"skills": map[string]any{"include_instructions": false},
+		// Agents run noninteractively: no user answers request_user_input,
+		// so the model is not offered it.
+		"tools": map[string]any{"experimental_request_user_input": map[string]any{"enabled": false}},
 	}
 	if c.provider.Table != nil {
 		cfg["model_providers"] = map[string]any{c.provider.ID: c.provider.Table}

@@ -1,10 +1,6 @@
 package codex
 
 import (
-	"encoding/json"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/stratoscli/stratos/shared/fakemodel"
@@ -26,113 +22,18 @@ func (codexFixture) Harness() adapter.Harness { return Registration(Options{}) }
 
 func (codexFixture) Start(t *testing.T, s adaptertest.Script) adaptertest.Env {
 	t.Helper()
-	bin := codexBin(t)
-	raw, err := json.Marshal(fakeScript(s.Turns))
-	if err != nil {
-		t.Fatal(err)
-	}
-	script, err := fakemodel.ParseScript(raw)
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv, err := fakemodel.Start(script, fakemodel.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
-	dir := t.TempDir()
-	e := &codexEnv{t: t, srv: srv, work: filepath.Join(dir, "work"), marker: "STRATOS_CONFORMANCE_RUN=" + dir}
-	for _, d := range []string{"home", "work"} {
-		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	e.env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + filepath.Join(dir, "home"), EnvBinary + "=" + bin,
-		"OPENAI_BASE_URL=" + srv.URL + "/v1", e.marker}
-	if !s.NoCredentials {
-		e.env = append(e.env, "OPENAI_API_KEY=sk-fake-000")
-	}
-	return e
+	b := codexBed(t, adaptertest.FakeScript(s.Turns, codexTools), !s.NoCredentials)
+	return &adaptertest.FakeEnv{Bed: b.Bed, Factory: NewFactory(b.options()),
+		Base: adapter.Spec{Name: "tester", Models: []string{"openai/gpt-fake"}}, Read: adaptertest.ResponsesRequests}
 }
 
-// fakeScript translates the suite's turns into the fake's script: a shell
-// call is Codex's exec_command function call followed by the final text
-// (a background one with a short yield time, so the command outlives the
-// turn), a structured value is the final message's JSON.
-func fakeScript(turns []adaptertest.Turn) map[string]any {
-	var out []map[string]any
-	reply := func(marker string, blocks ...map[string]any) {
-		out = append(out, map[string]any{"match": map[string]any{"marker": marker}, "reply": blocks})
+// codexTools: a shell command is Codex's exec_command call (a background
+// one with a short yield time, so the command outlives the turn); a
+// structured value is the final message's JSON.
+var codexTools = adaptertest.ToolFormat{Shell: func(sh adaptertest.Shell) fakemodel.ToolUse {
+	in := map[string]any{"cmd": sh.Command}
+	if sh.Background {
+		in["yield_time_ms"] = 250
 	}
-	for _, t := range turns {
-		switch {
-		case t.ModelNotFound:
-			out = append(out, map[string]any{"match": map[string]any{"marker": t.Marker}, "repeat": true, "error": map[string]any{"kind": "not_found"}})
-		case t.Shell != nil:
-			in := map[string]any{"cmd": t.Shell.Command}
-			if t.Shell.Background {
-				in["yield_time_ms"] = 250
-			}
-			reply(t.Marker, map[string]any{"toolUse": map[string]any{"name": "exec_command", "input": in}})
-			reply(t.Marker, map[string]any{"text": t.Text})
-		case t.Value != nil:
-			reply(t.Marker, map[string]any{"structuredOutput": t.Value})
-		case t.Values != nil:
-			for _, v := range t.Values {
-				reply(t.Marker, map[string]any{"structuredOutput": v})
-			}
-		default:
-			reply(t.Marker, map[string]any{"text": t.Text})
-		}
-	}
-	return map[string]any{"turns": out}
-}
-
-type codexEnv struct {
-	t      *testing.T
-	srv    *fakemodel.Server
-	work   string
-	marker string
-	env    []string
-}
-
-func (e *codexEnv) New(spec adapter.Spec, onEvent func(adapter.Event), hooks adapter.Hooks) (adapter.Adapter, error) {
-	return NewFactory(Options{Log: testLog(e.t), Environ: func() []string { return e.env }, Catalog: fixedCatalog{provider: "openai"}})(spec, onEvent, hooks)
-}
-
-func (e *codexEnv) Spec() adapter.Spec {
-	return adapter.Spec{Name: "tester", Models: []string{"openai/gpt-fake"}, WorkingDirectory: e.work}
-}
-
-func (e *codexEnv) ProcessMarker() string { return e.marker }
-
-// Requests are the /v1/responses requests; Conversation is every input
-// item except the developer messages (the instructions).
-func (e *codexEnv) Requests() []adaptertest.Request {
-	var out []adaptertest.Request
-	for _, r := range e.srv.Log().Entries() {
-		if r.API != fakemodel.APIResponses {
-			continue
-		}
-		var body struct {
-			Input []json.RawMessage `json:"input"`
-		}
-		_ = json.Unmarshal(r.Body, &body)
-		var conv []string
-		for _, it := range body.Input {
-			var m struct {
-				Role string `json:"role"`
-			}
-			if json.Unmarshal(it, &m) == nil && (m.Role == "developer" || m.Role == "system") {
-				continue
-			}
-			conv = append(conv, string(it))
-		}
-		req := adaptertest.Request{System: r.System, Prompt: r.Prompt, Conversation: strings.Join(conv, "\n")}
-		for _, tr := range r.ToolResults {
-			req.ToolResults = append(req.ToolResults, adaptertest.ToolResult{Content: tr.Content, IsError: tr.IsError})
-		}
-		out = append(out, req)
-	}
-	return out
-}
+	return fakemodel.ToolUse{Name: "exec_command", Input: adaptertest.ToolInput(in)}
+}}

@@ -15,15 +15,15 @@ func TestConversationKeepsMemoryRunsShellAndSendsInstructionsOnce(t *testing.T) 
 		{"match":{"marker":"[run]"},"reply":[{"toolUse":{"name":"exec_command","input":{"cmd":"echo from-shell"}}}]},
 		{"match":{"marker":"[run]"},"reply":[{"text":"FINAL: ran it"}]}]}`)
 	a := b.open(nil, nil)
-	res, err := a.Execute(b.ctx(), "[hello] hi")
+	res, err := a.Execute(b.Context(), "[hello] hi")
 	if err != nil || res.Text != "hello back" {
 		t.Fatalf("first execute = %+v, %v", res, err)
 	}
-	res, err = a.Execute(b.ctx(), "[run] echo something")
+	res, err = a.Execute(b.Context(), "[run] echo something")
 	if err != nil || res.Text != "FINAL: ran it" {
 		t.Fatalf("second execute = %+v, %v", res, err)
 	}
-	runs := b.requests("[run]")
+	runs := b.RequestsWith("[run]")
 	if len(runs) != 2 {
 		t.Fatalf("requests for [run]: %d", len(runs))
 	}
@@ -41,10 +41,10 @@ func TestConversationKeepsMemoryRunsShellAndSendsInstructionsOnce(t *testing.T) 
 	if n != 1 {
 		t.Errorf("the system prompt appears %d times in the developer messages, want 1: %q", n, last.System)
 	}
-	if got := b.eventsOf("tool.completed"); len(got) != 1 || got[0].Details["toolName"] != "Bash" {
+	if got := b.EventsOf("tool.completed"); len(got) != 1 || got[0].Details["toolName"] != "Bash" {
 		t.Errorf("tool.completed events = %+v", got)
 	}
-	if got := b.eventsOf("usage"); len(got) != 2 {
+	if got := b.EventsOf("usage"); len(got) != 2 {
 		t.Errorf("usage events = %+v", got)
 	}
 }
@@ -53,11 +53,11 @@ func TestStructuredOutputIsTheFinalMessage(t *testing.T) {
 	b := newBed(t, `{"turns":[{"match":{"marker":"[json]"},"reply":[{"structuredOutput":{"answer":"42"}}]}]}`)
 	schema := json.RawMessage(`{"type":"object","properties":{"answer":{"type":"string"}},"required":["answer"],"additionalProperties":false}`)
 	a := b.open(nil, func(s *adapter.Spec) { s.OutputSchema = schema })
-	res, err := a.Execute(b.ctx(), "[json] answer")
+	res, err := a.Execute(b.Context(), "[json] answer")
 	if err != nil || string(res.Value) != `{"answer":"42"}` {
 		t.Fatalf("execute = %+v, %v", res, err)
 	}
-	body := string(b.requests("[json]")[0].Body)
+	body := string(b.RequestsWith("[json]")[0].Body)
 	if !strings.Contains(body, `"json_schema"`) || !strings.Contains(body, `"answer"`) {
 		t.Errorf("the request does not carry the output schema: %s", body)
 	}
@@ -84,7 +84,7 @@ func TestCommandsRunWithoutCodexSandbox(t *testing.T) {
 	host, port, _ := strings.Cut(ln.Addr().String(), ":")
 	b := newBed(t, `{"turns":[`+shellScript("[net]", "echo > /dev/tcp/"+host+"/"+port+" && touch net-ok.txt")+`]}`)
 	a := b.open(nil, nil)
-	if _, err := a.Execute(b.ctx(), "[net] go"); err != nil {
+	if _, err := a.Execute(b.Context(), "[net] go"); err != nil {
 		t.Fatal(err)
 	}
 	if !b.exists("net-ok.txt") {

@@ -3,19 +3,17 @@ package codex
 import (
 	"context"
 	"encoding/json"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/hashicorp/go-hclog"
 
 	"github.com/stratoscli/stratos/shared/agentproto"
 	"github.com/stratoscli/stratos/shared/fakemodel"
 	"github.com/stratoscli/stratos/stratos-agent/adapter"
+	"github.com/stratoscli/stratos/stratos-agent/adapter/adaptertest"
 	"github.com/stratoscli/stratos/stratos-agent/adapter/catalog"
 	"github.com/stratoscli/stratos/stratos-agent/adapter/mcpconfig"
 )
@@ -25,11 +23,7 @@ import (
 // @openai/codex it installs.
 func codexBin(t *testing.T) string {
 	t.Helper()
-	bin := os.Getenv("STRATOS_TEST_CODEX")
-	if bin == "" {
-		t.Fatal("STRATOS_TEST_CODEX is not set: run `eval \"$(scripts/prepare-test-cache)\"`, which installs the pinned @openai/codex and sets it")
-	}
-	return bin
+	return adaptertest.CLI(t, "STRATOS_TEST_CODEX", "@openai/codex")
 }
 
 // fixedCatalog answers every model list with one candidate per model, the
@@ -51,65 +45,38 @@ func (fixedCatalog) Providers(context.Context, string) (map[string]catalog.Provi
 	return map[string]catalog.Provider{}, nil
 }
 
-// bed is one test: a fake Responses server, a private HOME, a working
-// directory, the environment pointing Codex at the fake, and the events
-// the adapter produced.
-type bed struct {
-	t    *testing.T
-	srv  *fakemodel.Server
-	home string
-	work string
-	env  []string
+// bed is one test against the real CLI: the kit's bed with the fake
+// Responses API at OPENAI_BASE_URL.
+type bed struct{ *adaptertest.Bed }
 
-	mu     sync.Mutex
-	events []adapter.Event
-}
-
+// newBed is a bed for script (the fake's JSON) with an API key.
 func newBed(t *testing.T, script string) *bed {
 	t.Helper()
+	return codexBed(t, adaptertest.ParseScript(t, script), true)
+}
+
+// codexBed points the CLI at the fake, with a fake API key when withKey.
+func codexBed(t *testing.T, script fakemodel.Script, withKey bool) *bed {
+	t.Helper()
 	bin := codexBin(t)
-	s, err := fakemodel.ParseScript([]byte(script))
-	if err != nil {
-		t.Fatal(err)
+	b := adaptertest.NewBed(t, script)
+	b.Env = append(b.Env, EnvBinary+"="+bin, "OPENAI_BASE_URL="+b.Server.URL+"/v1")
+	if withKey {
+		b.Env = append(b.Env, "OPENAI_API_KEY=sk-fake-000")
 	}
-	srv, err := fakemodel.Start(s, fakemodel.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = srv.Close() })
-	dir := t.TempDir()
-	b := &bed{t: t, srv: srv, home: filepath.Join(dir, "home"), work: filepath.Join(dir, "work")}
-	for _, d := range []string{b.home, b.work} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	b.env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + b.home, "STRATOS_CODEX=" + bin,
-		"OPENAI_BASE_URL=" + srv.URL + "/v1", "OPENAI_API_KEY=sk-fake-000", "STRATOS_TEST_MARKER=" + dir}
-	return b
+	return &bed{b}
 }
 
-func (b *bed) record(e adapter.Event) {
-	b.mu.Lock()
-	b.events = append(b.events, e)
-	b.mu.Unlock()
-}
-
-func (b *bed) eventsOf(typ string) []adapter.Event {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	var out []adapter.Event
-	for _, e := range b.events {
-		if e.Type == typ {
-			out = append(out, e)
-		}
-	}
-	return out
+// options bind the adapter to the bed: its environment, a catalog that
+// knows the test models, no MCP server.
+func (b *bed) options() Options {
+	return Options{Log: testLog(b.T), Environ: b.Environ, Catalog: fixedCatalog{provider: "openai"},
+		MCPServers: func(string, []string) ([]mcpconfig.Server, error) { return nil, nil }}
 }
 
 func (b *bed) spec(edit func(*adapter.Spec)) adapter.Spec {
 	s := adapter.Spec{AgentID: "a1", Name: "coder", Harness: Harness, Models: []string{"openai/gpt-fake"},
-		SystemPrompt: "You write code for Stratos tests.", WorkingDirectory: b.work, WorkflowDir: b.work}
+		SystemPrompt: "You write code for Stratos tests.", WorkingDirectory: b.Work, WorkflowDir: b.Work}
 	if edit != nil {
 		edit(&s)
 	}
@@ -118,31 +85,20 @@ func (b *bed) spec(edit func(*adapter.Spec)) adapter.Spec {
 
 // open makes and initializes an adapter; Close runs at cleanup.
 func (b *bed) open(hooks adapter.Hooks, edit func(*adapter.Spec)) adapter.Adapter {
-	b.t.Helper()
-	a, err := b.make(hooks, edit)
-	if err != nil {
-		b.t.Fatal(err)
-	}
-	if err := a.Initialize(b.ctx()); err != nil {
-		b.t.Fatal(err)
-	}
-	b.t.Cleanup(func() { _ = a.Close(context.Background()) })
-	return a
+	b.T.Helper()
+	return b.Open(NewFactory(b.options()), b.spec(edit), orRecHooks(hooks))
 }
 
+// make makes an adapter; Close runs at cleanup.
 func (b *bed) make(hooks adapter.Hooks, edit func(*adapter.Spec)) (adapter.Adapter, error) {
-	if hooks == nil {
-		hooks = &recHooks{}
-	}
-	f := NewFactory(Options{Log: testLog(b.t), Environ: func() []string { return b.env }, Catalog: fixedCatalog{provider: "openai"},
-		MCPServers: func(string, []string) ([]mcpconfig.Server, error) { return nil, nil }})
-	return f(b.spec(edit), b.record, hooks)
+	return b.Make(NewFactory(b.options()), b.spec(edit), orRecHooks(hooks))
 }
 
-func (b *bed) ctx() context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	b.t.Cleanup(cancel)
-	return ctx
+func orRecHooks(h adapter.Hooks) adapter.Hooks {
+	if h == nil {
+		return &recHooks{}
+	}
+	return h
 }
 
 // recHooks records hook calls and answers with before/after (allow when
@@ -187,36 +143,13 @@ func (h *recHooks) calls() []string {
 	return append([]string(nil), h.seen...)
 }
 
-// requests returns the logged model requests whose prompt contains marker.
-func (b *bed) requests(marker string) []fakemodel.Entry {
-	var out []fakemodel.Entry
-	for _, e := range b.srv.Log().Entries() {
-		if strings.Contains(e.Prompt, marker) {
-			out = append(out, e)
-		}
-	}
-	return out
-}
-
 // codexCommand runs the real CLI with CODEX_HOME set to home.
 func codexCommand(t *testing.T, b *bed, home string, args ...string) *exec.Cmd {
 	cmd := exec.Command(codexBin(t), args...)
-	cmd.Env = append(append([]string(nil), b.env...), "CODEX_HOME="+home)
+	cmd.Env = append(append([]string(nil), b.Env...), "CODEX_HOME="+home)
 	return cmd
 }
 
-// testLog logs at trace level into the test's output when
-// CODEX_TEST_TRACE is set (every app-server notification).
-func testLog(t *testing.T) hclog.Logger {
-	if os.Getenv("CODEX_TEST_TRACE") == "" {
-		return hclog.NewNullLogger()
-	}
-	return hclog.New(&hclog.LoggerOptions{Level: hclog.Trace, Output: testWriter{t}})
-}
-
-type testWriter struct{ t *testing.T }
-
-func (w testWriter) Write(b []byte) (int, error) {
-	w.t.Log(strings.TrimRight(string(b), "\n"))
-	return len(b), nil
-}
+// testLog logs every app-server notification into the test's output
+// when CODEX_TEST_TRACE is set.
+func testLog(t *testing.T) hclog.Logger { return adaptertest.TraceLog(t, "CODEX_TEST_TRACE") }

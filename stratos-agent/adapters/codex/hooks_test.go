@@ -21,7 +21,7 @@ func shellScript(marker, cmd string) string {
 }
 
 func (b *bed) exists(name string) bool {
-	_, err := os.Stat(filepath.Join(b.work, name))
+	_, err := os.Stat(filepath.Join(b.Work, name))
 	return err == nil
 }
 
@@ -31,13 +31,13 @@ func TestBeforeToolCallDenyKeepsTheCommandFromRunning(t *testing.T) {
 		return agentproto.BeforeToolCallResult{Action: agentproto.ActionDeny, Reason: "no shell today"}, nil
 	}}
 	a := b.open(h, nil)
-	if res, err := a.Execute(b.ctx(), "[deny] go"); err != nil || res.Text != "done" {
+	if res, err := a.Execute(b.Context(), "[deny] go"); err != nil || res.Text != "done" {
 		t.Fatalf("execute = %+v, %v", res, err)
 	}
 	if b.exists("ran.txt") {
 		t.Error("the denied command ran")
 	}
-	reqs := b.requests("[deny]")
+	reqs := b.RequestsWith("[deny]")
 	if r := reqs[len(reqs)-1].ToolResults; len(r) != 1 || !strings.Contains(r[0].Content, "no shell today") {
 		t.Errorf("the model did not get the denial's reason: %+v", r)
 	}
@@ -52,7 +52,7 @@ func TestBeforeToolCallModifyRewritesTheCommand(t *testing.T) {
 		return agentproto.BeforeToolCallResult{Action: agentproto.ActionModify, Arguments: json.RawMessage(`{"command":"touch rewritten.txt"}`)}, nil
 	}}
 	a := b.open(h, nil)
-	if _, err := a.Execute(b.ctx(), "[modify] go"); err != nil {
+	if _, err := a.Execute(b.Context(), "[modify] go"); err != nil {
 		t.Fatal(err)
 	}
 	if b.exists("original.txt") || !b.exists("rewritten.txt") {
@@ -69,10 +69,10 @@ func TestAfterToolCallBlockWithholdsTheOutput(t *testing.T) {
 		return agentproto.AfterToolCallResult{Action: agentproto.ActionBlock, Reason: "withheld by policy"}, nil
 	}}
 	a := b.open(h, nil)
-	if _, err := a.Execute(b.ctx(), "[block] go"); err != nil {
+	if _, err := a.Execute(b.Context(), "[block] go"); err != nil {
 		t.Fatal(err)
 	}
-	reqs := b.requests("[block]")
+	reqs := b.RequestsWith("[block]")
 	r := reqs[len(reqs)-1].ToolResults
 	if len(r) != 1 || strings.Contains(r[0].Content, "secret-output") || !strings.Contains(r[0].Content, "withheld by policy") {
 		t.Errorf("tool result = %+v", r)
@@ -87,7 +87,7 @@ func TestAHookExceptionFailsTheInvocationAndTheToolDoesNotRun(t *testing.T) {
 		return agentproto.BeforeToolCallResult{}, boom
 	}}
 	a := b.open(h, nil)
-	_, err := a.Execute(b.ctx(), "[boom] go")
+	_, err := a.Execute(b.Context(), "[boom] go")
 	if !errors.Is(err, boom) {
 		t.Fatalf("execute error = %v, want the hook's error", err)
 	}
@@ -95,7 +95,7 @@ func TestAHookExceptionFailsTheInvocationAndTheToolDoesNotRun(t *testing.T) {
 		t.Error("the command ran although its beforeToolCall hook threw")
 	}
 	h.before = nil
-	if res, err := a.Execute(b.ctx(), "[after] again"); err != nil || res.Text != "still usable" {
+	if res, err := a.Execute(b.Context(), "[after] again"); err != nil || res.Text != "still usable" {
 		t.Fatalf("next execute = %+v, %v", res, err)
 	}
 }
@@ -109,13 +109,13 @@ func TestAfterToolCallSeesAFailedCommandAndBlockReplacesItsError(t *testing.T) {
 		return agentproto.AfterToolCallResult{Action: agentproto.ActionBlock, Reason: "failure reviewed"}, nil
 	}
 	a := b.open(h, nil)
-	if _, err := a.Execute(b.ctx(), "[fail] go"); err != nil {
+	if _, err := a.Execute(b.Context(), "[fail] go"); err != nil {
 		t.Fatal(err)
 	}
 	if got == nil || !strings.Contains(got.Message, "failure-detail") || !strings.Contains(got.Message, "exit code 3") {
 		t.Fatalf("afterToolCall got error %+v", got)
 	}
-	reqs := b.requests("[fail]")
+	reqs := b.RequestsWith("[fail]")
 	if r := reqs[len(reqs)-1].ToolResults; len(r) != 1 || !strings.Contains(r[0].Content, "failure reviewed") || strings.Contains(r[0].Content, "failure-detail") {
 		t.Errorf("tool results = %+v", r)
 	}
@@ -128,7 +128,7 @@ func TestApplyPatchRunsThroughTheHooks(t *testing.T) {
 		{"match":{"marker":"[patch]"},"reply":[{"text":"patched"}]}]}`)
 	h := &recHooks{}
 	a := b.open(h, func(s *adapter.Spec) { s.Models = []string{"openai/gpt-5.5"} })
-	if res, err := a.Execute(b.ctx(), "[patch] add a file"); err != nil || res.Text != "patched" {
+	if res, err := a.Execute(b.Context(), "[patch] add a file"); err != nil || res.Text != "patched" {
 		t.Fatalf("execute = %+v, %v", res, err)
 	}
 	if !b.exists("patched.txt") {
@@ -138,7 +138,7 @@ func TestApplyPatchRunsThroughTheHooks(t *testing.T) {
 	if len(calls) != 2 || !strings.HasPrefix(calls[0], "before apply_patch ") || calls[1] != "after apply_patch" {
 		t.Errorf("hook calls = %q", calls)
 	}
-	if ev := b.eventsOf("tool.completed"); len(ev) != 1 || ev[0].Details["toolName"] != "apply_patch" {
+	if ev := b.EventsOf("tool.completed"); len(ev) != 1 || ev[0].Details["toolName"] != "apply_patch" {
 		t.Errorf("tool.completed = %+v", ev)
 	}
 }

@@ -47,7 +47,7 @@ func TestASelectedMCPServerIsCalledThroughItsNamespaceAndHooked(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := &recHooks{}
-	f := NewFactory(Options{Environ: func() []string { return b.env }, Catalog: fixedCatalog{provider: "openai"},
+	f := NewFactory(Options{Environ: b.Environ, Catalog: fixedCatalog{provider: "openai"},
 		MCPServers: func(_ string, names []string) ([]mcpconfig.Server, error) {
 			if len(names) != 1 || names[0] != "tools" {
 				t.Errorf("selected servers = %v", names)
@@ -55,11 +55,11 @@ func TestASelectedMCPServerIsCalledThroughItsNamespaceAndHooked(t *testing.T) {
 			return []mcpconfig.Server{{Name: "tools", Command: self, Env: map[string]string{envMCPServer: "1"}}}, nil
 		}})
 	spec := b.spec(func(s *adapter.Spec) { s.AllowedMcps = []string{"tools"} })
-	a, err := f(spec, b.record, h)
+	a, err := f(spec, b.Record, h)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := a.Initialize(b.ctx()); err != nil {
+	if err := a.Initialize(b.Context()); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = a.Close(context.Background()) })
@@ -69,17 +69,17 @@ func TestASelectedMCPServerIsCalledThroughItsNamespaceAndHooked(t *testing.T) {
 		}
 		return agentproto.AfterToolCallResult{}, nil
 	}
-	if res, err := a.Execute(b.ctx(), "[mcp] call it"); err != nil || res.Text != "done" {
+	if res, err := a.Execute(b.Context(), "[mcp] call it"); err != nil || res.Text != "done" {
 		t.Fatalf("execute = %+v, %v", res, err)
 	}
-	reqs := b.requests("[mcp]")
+	reqs := b.RequestsWith("[mcp]")
 	if r := reqs[len(reqs)-1].ToolResults; len(r) != 1 || !strings.Contains(r[0].Content, "echo: secret-value") {
 		t.Errorf("tool results = %+v", r)
 	}
 	if calls := h.calls(); len(calls) != 2 || calls[0] != `before mcp__tools__echo {"text":"secret-value"}` {
 		t.Errorf("hook calls = %q", calls)
 	}
-	if ev := b.eventsOf("tool.completed"); len(ev) != 1 || ev[0].Details["toolName"] != "mcp__tools__echo" {
+	if ev := b.EventsOf("tool.completed"); len(ev) != 1 || ev[0].Details["toolName"] != "mcp__tools__echo" {
 		t.Errorf("tool.completed = %+v", ev)
 	}
 }

@@ -2,11 +2,10 @@ package codex
 
 import (
 	"context"
-	"errors"
 
 	"github.com/stratoscli/stratos/shared/agentproto"
 	"github.com/stratoscli/stratos/shared/ollama"
-	"github.com/stratoscli/stratos/stratos-agent/adapter/rejection"
+	"github.com/stratoscli/stratos/stratos-agent/adapter/ollamaerr"
 )
 
 // The Ollama provider: Codex reserves the ID "ollama" for its built-in one
@@ -25,7 +24,7 @@ const ollamaRetries = 1
 func ollamaHost(agent string, env []string) (ollama.Host, error) {
 	h, err := ollama.HostFromEnv(func(k string) string { return lookupEnv(env, k) })
 	if err != nil {
-		return ollama.Host{}, ollamaError(agent, err)
+		return ollama.Host{}, ollamaerr.ForAgent(Harness, agent, err)
 	}
 	return h, nil
 }
@@ -45,30 +44,9 @@ func ollamaProvider(baseURL string) provider {
 func (s *session) checkOllamaModel(ctx context.Context, host ollama.Host, name string) (ollama.Model, error) {
 	ms, err := ollama.Client{Host: host}.Ready(ctx, []string{name})
 	if err != nil {
-		return ollama.Model{}, ollamaError(s.spec.Name, err)
+		return ollama.Model{}, ollamaerr.ForAgent(Harness, s.spec.Name, err)
 	}
 	return ms[0], nil
-}
-
-// ollamaError turns a failure of the ollama package into the agent error:
-// a missing or ineligible model is a model_unavailable rejection (the
-// next model of the agent's list may serve); a bad OLLAMA_HOST is a
-// configuration error, an unreachable or broken server an initialization
-// error, both final.
-func ollamaError(agent string, err error) error {
-	var oe *ollama.Error
-	if !errors.As(err, &oe) {
-		return agentproto.Errorf(agentproto.CodeInitialization, "agent %q: harness codex: %v", agent, err).Wrap(err)
-	}
-	details := oe.Details()
-	details["harness"], details["provider"] = Harness, providerOllama
-	switch oe.Code {
-	case ollama.CodeModelMissing, ollama.CodeModelIneligible:
-		return rejection.New(rejection.ModelUnavailable, "agent %q: %v", agent, err).WithDetails(details).Wrap(err)
-	case ollama.CodeHostInvalid, ollama.CodeInvalidName:
-		return agentproto.Errorf(agentproto.CodeConfiguration, "agent %q: %v", agent, err).WithDetails(details).Wrap(err)
-	}
-	return agentproto.Errorf(agentproto.CodeInitialization, "agent %q: %v", agent, err).WithDetails(details).Wrap(err)
 }
 
 // initializeOllama is Initialize for provider ollama: the server from
@@ -128,6 +106,9 @@ func ollamaSessionProvider(host ollama.Host, m ollama.Model, viaProxy bool) (pro
 		// Its multi_agent_v1 tools are a namespace sent even without MCP
 		// servers; local models have no use for sub-agents.
 		"features.multi_agent": false,
+		// Web search is a hosted tool the model provider runs (OpenAI's
+		// servers); a local server has none, so the model is not offered it.
+		"web_search": "disabled",
 	}
 	if n := m.Context(); n > 0 {
 		prov.Config["model_context_window"] = n

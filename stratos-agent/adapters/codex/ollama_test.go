@@ -38,6 +38,9 @@ func TestOllamaThreadConfig(t *testing.T) {
 	if f := cfg["features"].(map[string]any); f["multi_agent"] != false || f["unbounded_connection_retries"] != false {
 		t.Errorf("features = %v", f)
 	}
+	if cfg["web_search"] != "disabled" {
+		t.Errorf("web_search = %v, want disabled: a local server runs no hosted tool", cfg["web_search"])
+	}
 	// Without num_ctx, the advertised limit.
 	prov, _ = ollamaSessionProvider(h, ollama.Model{Name: "m:1", ArchContext: 40960}, false)
 	if prov.Config["model_context_window"] != 40960 {

@@ -35,12 +35,12 @@ func wantCode(t *testing.T, err error, code string) {
 
 func TestMissingAuthenticationIsAnAuthenticationError(t *testing.T) {
 	b := newBed(t, `{"turns":[]}`)
-	b.env = withoutEnv(b.env, "OPENAI_API_KEY", "OPENAI_BASE_URL")
+	b.Env = withoutEnv(b.Env, "OPENAI_API_KEY", "OPENAI_BASE_URL")
 	a, err := b.make(nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = a.Initialize(b.ctx())
+	err = a.Initialize(b.Context())
 	wantCode(t, err, agentproto.CodeAuthentication)
 	if !strings.Contains(err.Error(), "codex login status") {
 		t.Errorf("error does not say how it checked: %v", err)
@@ -49,8 +49,8 @@ func TestMissingAuthenticationIsAnAuthenticationError(t *testing.T) {
 
 func TestASavedLoginIsLinkedIntoTheIsolatedHome(t *testing.T) {
 	b := newBed(t, `{"turns":[]}`)
-	b.env = withoutEnv(b.env, "OPENAI_API_KEY", "OPENAI_BASE_URL")
-	userHome := filepath.Join(b.home, ".codex")
+	b.Env = withoutEnv(b.Env, "OPENAI_API_KEY", "OPENAI_BASE_URL")
+	userHome := filepath.Join(b.Home, ".codex")
 	if err := os.MkdirAll(userHome, 0o700); err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +64,7 @@ func TestASavedLoginIsLinkedIntoTheIsolatedHome(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := a.Initialize(b.ctx()); err != nil {
+	if err := a.Initialize(b.Context()); err != nil {
 		t.Fatal(err)
 	}
 	s := a.(*session)
@@ -73,7 +73,7 @@ func TestASavedLoginIsLinkedIntoTheIsolatedHome(t *testing.T) {
 		t.Errorf("auth.json in the isolated home links to %q (%v)", target, err)
 	}
 	home := s.home
-	_ = a.Close(b.ctx())
+	_ = a.Close(b.Context())
 	if _, err := os.Stat(home); !os.IsNotExist(err) {
 		t.Errorf("the isolated home %s survived Close: %v", home, err)
 	}
@@ -86,12 +86,12 @@ func TestASavedLoginIsLinkedIntoTheIsolatedHome(t *testing.T) {
 // the fake, and removes every OpenAI credential from the environment.
 func azureBed(t *testing.T, script, table string) *bed {
 	b := newBed(t, script)
-	b.env = append(withoutEnv(b.env, "OPENAI_BASE_URL"), "AZURE_OPENAI_API_KEY=az-fake-000")
-	dir := filepath.Join(b.home, ".codex")
+	b.Env = append(withoutEnv(b.Env, "OPENAI_BASE_URL"), "AZURE_OPENAI_API_KEY=az-fake-000")
+	dir := filepath.Join(b.Home, ".codex")
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	table = strings.ReplaceAll(table, "URL", b.srv.URL)
+	table = strings.ReplaceAll(table, "URL", b.Server.URL)
 	cfg := "model = \"ignored\"\n[mcp_servers.ambient]\ncommand = \"false\"\n" + table
 	if err := os.WriteFile(filepath.Join(dir, "config.toml"), []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
@@ -111,11 +111,11 @@ wire_api = "responses"
 func TestAzureUsesOnlyTheUsersAzureTable(t *testing.T) {
 	b := azureBed(t, `{"turns":[{"match":{"model":"my-deployment"},"reply":[{"text":"from azure"}]}]}`, azureTable)
 	a := b.open(nil, func(s *adapter.Spec) { s.Provider = "azure"; s.Models = []string{"openai/my-deployment"} })
-	res, err := a.Execute(b.ctx(), "hi")
+	res, err := a.Execute(b.Context(), "hi")
 	if err != nil || res.Text != "from azure" {
 		t.Fatalf("execute = %+v, %v", res, err)
 	}
-	e := b.srv.Log().Entries()[0]
+	e := b.Server.Log().Entries()[0]
 	if e.Path != "/openai/responses" || e.Query != "api-version=2025-04-01-preview" || e.Auth != "bearer" {
 		t.Errorf("request = %s?%s auth %s", e.Path, e.Query, e.Auth)
 	}
@@ -143,13 +143,13 @@ func TestAzureConfigurationProblemsAreExplicit(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			b := azureBed(t, `{"turns":[]}`, c.table)
 			if c.env != nil {
-				b.env = c.env(b.env)
+				b.Env = c.env(b.Env)
 			}
 			a, err := b.make(nil, func(s *adapter.Spec) { s.Provider = "azure" })
 			if err != nil {
 				t.Fatal(err)
 			}
-			err = a.Initialize(b.ctx())
+			err = a.Initialize(b.Context())
 			wantCode(t, err, c.code)
 			if !strings.Contains(err.Error(), c.says) {
 				t.Errorf("error %q does not say %q", err, c.says)
@@ -161,7 +161,7 @@ func TestAzureConfigurationProblemsAreExplicit(t *testing.T) {
 func TestModelNotFoundIsARejectionTheSelectorMayPassOn(t *testing.T) {
 	b := newBed(t, `{"turns":[{"repeat":true,"match":{"model":"gpt-gone"},"error":{"kind":"not_found"}}]}`)
 	a := b.open(nil, func(s *adapter.Spec) { s.Models = []string{"openai/gpt-gone"} })
-	_, err := a.Execute(b.ctx(), "hi")
+	_, err := a.Execute(b.Context(), "hi")
 	wantCode(t, err, agentproto.CodeModelUnavailable)
 	if r, ok := rejection.As(err); !ok || r.Reason != rejection.ModelUnavailable || !r.TryNext {
 		t.Errorf("error %v is not a model-unavailable rejection the selector may pass on (%+v)", err, r)
@@ -173,7 +173,7 @@ func TestModelNotFoundAfterWorkIsFinal(t *testing.T) {
 		{"match":{"marker":"[work]"},"reply":[{"toolUse":{"name":"exec_command","input":{"cmd":"echo worked"}}}]},
 		{"match":{"marker":"[work]"},"error":{"kind":"not_found"}}]}`)
 	a := b.open(nil, nil)
-	_, err := a.Execute(b.ctx(), "[work] go")
+	_, err := a.Execute(b.Context(), "[work] go")
 	wantCode(t, err, agentproto.CodeModelUnavailable)
 	if rejection.TryNext(err) {
 		t.Errorf("a rejection after tool work lets the selector repeat the prompt elsewhere: %v", err)

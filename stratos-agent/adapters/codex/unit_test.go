@@ -31,6 +31,8 @@ func TestThreadConfigIsolatesTheSession(t *testing.T) {
 		"projects":               map[string]any{"/w": map[string]any{"trust_level": "untrusted"}},
 		"web_search":             "disabled",
 		"model_reasoning_effort": "high",
+		// Noninteractive: nobody would answer the model's questions.
+		"tools": map[string]any{"experimental_request_user_input": map[string]any{"enabled": false}},
 	}
 	for k, v := range want {
 		if !reflect.DeepEqual(cfg[k], v) {

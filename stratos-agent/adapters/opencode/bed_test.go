@@ -5,14 +5,13 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/stratoscli/stratos/shared/agentproto"
 	"github.com/stratoscli/stratos/shared/fakemodel"
 	"github.com/stratoscli/stratos/stratos-agent/adapter"
+	"github.com/stratoscli/stratos/stratos-agent/adapter/adaptertest"
 	"github.com/stratoscli/stratos/stratos-agent/adapter/mcpconfig"
 )
 
@@ -20,52 +19,32 @@ import (
 // request may carry it.
 const projectMarker = "PROJECT-INSTRUCTIONS-5e2b"
 
-// bed is one test against the real CLI: a fake Ollama server (the
-// script's inventory, by default qwen-fake:latest installed) reached
-// through OpenCode's Stratos-managed Ollama provider (OpenAI-compatible:
-// the fake's Chat Completions API at $OLLAMA_HOST/v1), a working
-// directory, and the events the adapter produced.
+// bed is one test against the real CLI: the kit's bed with a fake
+// Ollama server (the script's inventory, by default qwen-fake:latest
+// installed) reached through OpenCode's Stratos-managed Ollama provider
+// (OpenAI-compatible: the fake's Chat Completions API at
+// $OLLAMA_HOST/v1), and project and user OpenCode files the isolation
+// must keep out.
 type bed struct {
-	t    *testing.T
-	srv  *fakemodel.Server
-	work string
-	env  []string
-	mcp  mcpconfig.Resolver
-
-	mu     sync.Mutex
-	events []adapter.Event
+	*adaptertest.Bed
+	// mcp resolves the agent's MCP servers (default: none).
+	mcp mcpconfig.Resolver
 }
 
 func newBed(t *testing.T, script string) *bed {
 	t.Helper()
 	bin := opencodeBin(t)
-	s, err := fakemodel.ParseScript([]byte(script))
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := adaptertest.ParseScript(t, script)
 	if s.Ollama == nil { // the model of spec, installed
 		s.Ollama = &fakemodel.Ollama{Models: []fakemodel.OllamaModel{{Name: "qwen-fake:latest"}}}
 	}
-	srv, err := fakemodel.Start(s, fakemodel.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = srv.Close() })
-	dir := t.TempDir()
-	b := &bed{t: t, srv: srv, work: filepath.Join(dir, "work"),
-		mcp: func(string, []string) ([]mcpconfig.Server, error) { return nil, nil }}
-	for _, d := range []string{"home", "work"} {
-		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	b.env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + filepath.Join(dir, "home"), EnvBinary + "=" + bin, "OLLAMA_HOST=" + srv.URL}
-	// Project and user configuration the isolation must keep out.
+	b := &bed{Bed: adaptertest.NewBed(t, s), mcp: func(string, []string) ([]mcpconfig.Server, error) { return nil, nil }}
+	b.Env = append(b.Env, EnvBinary+"="+bin, "OLLAMA_HOST="+b.Server.URL)
 	for name, content := range map[string]string{
-		filepath.Join(b.work, "AGENTS.md"):                             projectMarker,
-		filepath.Join(b.work, ".opencode", "opencode.json"):            `{"instructions":["` + projectMarker + `"]}`,
-		filepath.Join(dir, "home", ".opencode", "AGENTS.md"):           projectMarker,
-		filepath.Join(dir, "home", ".config", "opencode", "AGENTS.md"): projectMarker,
+		filepath.Join(b.Work, "AGENTS.md"):                        projectMarker,
+		filepath.Join(b.Work, ".opencode", "opencode.json"):       `{"instructions":["` + projectMarker + `"]}`,
+		filepath.Join(b.Home, ".opencode", "AGENTS.md"):           projectMarker,
+		filepath.Join(b.Home, ".config", "opencode", "AGENTS.md"): projectMarker,
 	} {
 		if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
 			t.Fatal(err)
@@ -77,27 +56,30 @@ func newBed(t *testing.T, script string) *bed {
 	return b
 }
 
-func (b *bed) record(e adapter.Event) {
-	b.mu.Lock()
-	b.events = append(b.events, e)
-	b.mu.Unlock()
+// openaiBed is a bed whose CLI reaches the fake Responses API through
+// OpenCode's openai provider (OPENAI_BASE_URL), with a fake key when
+// withKey.
+func openaiBed(t *testing.T, script fakemodel.Script, withKey bool) *adaptertest.Bed {
+	t.Helper()
+	bin := opencodeBin(t)
+	b := adaptertest.NewBed(t, script)
+	b.Env = append(b.Env, EnvBinary+"="+bin, "OPENAI_BASE_URL="+b.Server.URL+"/v1")
+	if withKey {
+		b.Env = append(b.Env, "OPENAI_API_KEY=sk-fake-000")
+	}
+	return b
 }
 
-func (b *bed) eventsOf(typ string) []adapter.Event {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	var out []adapter.Event
-	for _, e := range b.events {
-		if e.Type == typ {
-			out = append(out, e)
-		}
-	}
-	return out
+// openaiOptions bind the adapter to an openaiBed: its environment, the
+// catalog answering openai, no MCP server.
+func openaiOptions(b *adaptertest.Bed) Options {
+	return Options{Log: testLog(b.T), Environ: b.Environ, Catalog: fixedCatalog{provider: "openai"},
+		MCPServers: func(string, []string) ([]mcpconfig.Server, error) { return nil, nil }}
 }
 
 func (b *bed) spec(edit func(*adapter.Spec)) adapter.Spec {
 	s := adapter.Spec{AgentID: "a1", Name: "coder", Harness: Harness, Models: []string{"ollama/qwen-fake"},
-		SystemPrompt: "You write code for Stratos tests.", WorkingDirectory: b.work, WorkflowDir: b.work}
+		SystemPrompt: "You write code for Stratos tests.", WorkingDirectory: b.Work, WorkflowDir: b.Work}
 	if edit != nil {
 		edit(&s)
 	}
@@ -106,37 +88,12 @@ func (b *bed) spec(edit func(*adapter.Spec)) adapter.Spec {
 
 // open makes and initializes an adapter; Close runs at cleanup.
 func (b *bed) open(hooks adapter.Hooks, edit func(*adapter.Spec)) adapter.Adapter {
-	b.t.Helper()
+	b.T.Helper()
 	if hooks == nil {
 		hooks = &recHooks{}
 	}
-	f := NewFactory(Options{Log: testLog(b.t), Environ: func() []string { return b.env }, Catalog: fixedCatalog{provider: "ollama"}, MCPServers: b.mcp})
-	a, err := f(b.spec(edit), b.record, hooks)
-	if err != nil {
-		b.t.Fatal(err)
-	}
-	b.t.Cleanup(func() { _ = a.Close(context.Background()) })
-	if err := a.Initialize(b.ctx()); err != nil {
-		b.t.Fatal(err)
-	}
-	return a
-}
-
-func (b *bed) ctx() context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	b.t.Cleanup(cancel)
-	return ctx
-}
-
-// requests returns the logged model requests whose prompt contains marker.
-func (b *bed) requests(marker string) []fakemodel.Entry {
-	var out []fakemodel.Entry
-	for _, e := range b.srv.Log().Entries() {
-		if strings.Contains(e.Prompt, marker) {
-			out = append(out, e)
-		}
-	}
-	return out
+	f := NewFactory(Options{Log: testLog(b.T), Environ: b.Environ, Catalog: fixedCatalog{provider: "ollama"}, MCPServers: b.mcp})
+	return b.Open(f, b.spec(edit), hooks)
 }
 
 // recHooks records hook calls and answers with before/after (allow when

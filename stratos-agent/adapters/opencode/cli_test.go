@@ -59,7 +59,7 @@ func TestSelectedMCPToolsOnlyAndRemovedToolsDenied(t *testing.T) {
 		if !slices.Equal(names, []string{"tools"}) {
 			t.Errorf("selected servers = %v", names)
 		}
-		return []mcpconfig.Server{{Name: "tools", Command: self, Env: map[string]string{envMCPServer: b.work}}}, nil
+		return []mcpconfig.Server{{Name: "tools", Command: self, Env: map[string]string{envMCPServer: b.Work}}}, nil
 	}
 	var seen json.RawMessage
 	h := &recHooks{after: func(_ adapter.ToolCall, out json.RawMessage, _ *agentproto.ToolError) (agentproto.AfterToolCallResult, error) {
@@ -70,10 +70,10 @@ func TestSelectedMCPToolsOnlyAndRemovedToolsDenied(t *testing.T) {
 		s.AllowedMcps = []string{"tools"}
 		s.Tools = tools.Selection{DisallowedTools: []string{"shell", "edit", "write"}}
 	})
-	if res, err := a.Execute(b.ctx(), "[mcp] call it"); err != nil || res.Text != "done" {
+	if res, err := a.Execute(b.Context(), "[mcp] call it"); err != nil || res.Text != "done" {
 		t.Fatalf("execute = %+v, %v", res, err)
 	}
-	reqs := b.requests("[mcp]")
+	reqs := b.RequestsWith("[mcp]")
 	if len(reqs) != 2 {
 		t.Fatalf("%d model requests", len(reqs))
 	}
@@ -103,11 +103,11 @@ func TestSelectedMCPToolsOnlyAndRemovedToolsDenied(t *testing.T) {
 	if calls := h.calls(); len(calls) != 2 || calls[0] != `before tools_echo {"text":"secret-value"}` {
 		t.Errorf("hook calls = %q", calls)
 	}
-	if ev := b.eventsOf(adapter.EventToolCompleted); len(ev) != 1 || ev[0].Details["toolName"] != "tools_echo" ||
+	if ev := b.EventsOf(adapter.EventToolCompleted); len(ev) != 1 || ev[0].Details["toolName"] != "tools_echo" ||
 		ev[0].Details["output"] != "mcp output withheld" {
 		t.Errorf("tool.completed = %+v, want the replaced output", ev)
 	}
-	mcpServer := envMCPServer + "=" + b.work
+	mcpServer := envMCPServer + "=" + b.Work
 	if len(processesWithEnv(t, mcpServer)) == 0 {
 		t.Fatalf("the MCP server is not running while the session is open")
 	}
@@ -160,9 +160,9 @@ func TestNoConnectionBeyondLoopback(t *testing.T) {
 	if err := os.WriteFile(wrapper, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	b.env = append(b.env, EnvBinary+"="+wrapper)
+	b.Env = append(b.Env, EnvBinary+"="+wrapper)
 	a := b.open(nil, nil)
-	if res, err := a.Execute(b.ctx(), "[net] go"); err != nil || res.Text != "done" {
+	if res, err := a.Execute(b.Context(), "[net] go"); err != nil || res.Text != "done" {
 		t.Fatalf("execute = %+v, %v", res, err)
 	}
 	if err := a.Close(context.Background()); err != nil {
@@ -200,10 +200,10 @@ func TestAQuestionIsAnsweredSoTheTurnGoesOn(t *testing.T) {
 			{"question":"Which file?","header":"file","options":[{"label":"a.go","description":"the first"}]}]}}}]},
 		{"match":{"marker":"[ask]"},"reply":[{"text":"went on"}]}]}`)
 	a := b.open(nil, nil)
-	if res, err := a.Execute(b.ctx(), "[ask] pick one"); err != nil || res.Text != "went on" {
+	if res, err := a.Execute(b.Context(), "[ask] pick one"); err != nil || res.Text != "went on" {
 		t.Fatalf("execute = %+v, %v", res, err)
 	}
-	if r := b.requests("[ask]"); len(r) != 2 || len(r[1].ToolResults) != 1 {
+	if r := b.RequestsWith("[ask]"); len(r) != 2 || len(r[1].ToolResults) != 1 {
 		t.Errorf("the question's result did not reach the model: %+v", r)
 	}
 }

@@ -86,6 +86,9 @@ func (s *session) runTurn(ctx context.Context, e turnEnv, prompt string) (adapte
 	body := map[string]any{"messageID": t.messageID, "agent": agentName,
 		"model": map[string]string{"providerID": m.ProviderID, "modelID": m.ModelID},
 		"parts": []any{map[string]string{"type": "text", "text": prompt}}}
+	if s.spec.Effort != "" { // a variant of the model (checkServer)
+		body["variant"] = s.spec.Effort
+	}
 	schema := len(s.spec.OutputSchema) > 0
 	if schema {
 		body["format"] = map[string]any{"type": "json_schema", "schema": json.RawMessage(s.spec.OutputSchema)}

@@ -12,15 +12,18 @@ const Harness = "opencode"
 // EnvBinary names the opencode binary to use; default: `opencode` on PATH.
 const EnvBinary = "STRATOS_OPENCODE"
 
-// Capabilities are what the opencode adapter supports. OpenCode has no
-// reasoning-effort setting Stratos maps (its model variants are per
-// provider). A plugin's tool.execute.before mutates the arguments in place;
+// Capabilities are what the opencode adapter supports. Efforts are the
+// names OpenCode gives its reasoning variants across providers; which of
+// them a model has depends on the provider and the model, so Initialize
+// checks the effort against the model's own variants (checkServer) and
+// each prompt names it as its variant. A plugin's tool.execute.before mutates the arguments in place;
 // tool.execute.after replaces what the model reads, failed commands
 // included (OpenCode reports a non-zero exit as a completed call). The
 // native `format` json_schema makes the model answer through a
 // StructuredOutput tool; Stratos validates the value. OpenCode's bash tool
 // runs commands to their end, so there is no background work.
 var Capabilities = adapter.Capabilities{
+	Efforts:                  []string{"none", "minimal", "low", "medium", "high", "xhigh", "max"},
 	ExecutesTools:            true,
 	HooksModifyArguments:     true,
 	AfterHookReplacesFailure: true,

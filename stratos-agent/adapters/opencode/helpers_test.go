@@ -2,12 +2,12 @@ package opencode
 
 import (
 	"context"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/hashicorp/go-hclog"
 
+	"github.com/stratoscli/stratos/stratos-agent/adapter/adaptertest"
 	"github.com/stratoscli/stratos/stratos-agent/adapter/catalog"
 )
 
@@ -16,11 +16,7 @@ import (
 // it installs.
 func opencodeBin(t *testing.T) string {
 	t.Helper()
-	bin := os.Getenv("STRATOS_TEST_OPENCODE")
-	if bin == "" {
-		t.Fatal("STRATOS_TEST_OPENCODE is not set: run `eval \"$(scripts/prepare-test-cache)\"`, which installs the pinned opencode-ai and sets it")
-	}
-	return bin
+	return adaptertest.CLI(t, "STRATOS_TEST_OPENCODE", "opencode-ai")
 }
 
 // fixedCatalog answers every model list with one candidate per model on
@@ -41,18 +37,5 @@ func (fixedCatalog) Providers(context.Context, string) (map[string]catalog.Provi
 	return map[string]catalog.Provider{}, nil
 }
 
-// testLog logs at trace level into the test's output when
-// OPENCODE_TEST_TRACE is set.
-func testLog(t *testing.T) hclog.Logger {
-	if os.Getenv("OPENCODE_TEST_TRACE") == "" {
-		return hclog.NewNullLogger()
-	}
-	return hclog.New(&hclog.LoggerOptions{Level: hclog.Trace, Output: testWriter{t}})
-}
-
-type testWriter struct{ t *testing.T }
-
-func (w testWriter) Write(b []byte) (int, error) {
-	w.t.Log(strings.TrimRight(string(b), "\n"))
-	return len(b), nil
-}
+// testLog logs into the test's output when OPENCODE_TEST_TRACE is set.
+func testLog(t *testing.T) hclog.Logger { return adaptertest.TraceLog(t, "OPENCODE_TEST_TRACE") }

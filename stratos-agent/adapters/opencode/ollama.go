@@ -3,11 +3,10 @@ package opencode
 import (
 	"context"
 	"encoding/json"
-	"errors"
 
 	"github.com/stratoscli/stratos/shared/agentproto"
 	"github.com/stratoscli/stratos/shared/ollama"
-	"github.com/stratoscli/stratos/stratos-agent/adapter/rejection"
+	"github.com/stratoscli/stratos/stratos-agent/adapter/ollamaerr"
 )
 
 // envConfigContent is OpenCode's inline configuration variable. The
@@ -26,11 +25,11 @@ func (s *session) prepareOllama(ctx context.Context, env []string, m model) (mod
 	}
 	host, err := ollama.HostFromEnv(func(k string) string { return lookupEnv(env, k) })
 	if err != nil {
-		return model{}, nil, ollamaError(s.spec.Name, err)
+		return model{}, nil, ollamaerr.ForAgent(Harness, s.spec.Name, err)
 	}
 	ready, err := ollama.Client{Host: host}.Ready(ctx, []string{m.ModelID})
 	if err != nil {
-		return model{}, nil, ollamaError(s.spec.Name, err)
+		return model{}, nil, ollamaerr.ForAgent(Harness, s.spec.Name, err)
 	}
 	om := ready[0]
 	s.log.Debug("ollama model ready", "host", host.String(), "model", om.Name, "digest", om.Digest,
@@ -91,25 +90,4 @@ func checkNoCompetingOllama(agent string, env []string) error {
 func ollamaConfigError(agent, format string, args ...any) error {
 	return agentproto.Errorf(agentproto.CodeConfiguration, "agent %q: harness opencode: "+format, append([]any{agent}, args...)...).
 		WithDetails(map[string]any{"harness": Harness, "provider": providerOllama})
-}
-
-// ollamaError turns a failure of the ollama package into the agent error,
-// the server named: a missing or ineligible model is a model_unavailable
-// rejection (the next model of the agent's list may serve); a bad
-// OLLAMA_HOST or model name is a configuration error, an unreachable or
-// broken server an initialization error.
-func ollamaError(agent string, err error) error {
-	var oe *ollama.Error
-	if !errors.As(err, &oe) {
-		return agentproto.Errorf(agentproto.CodeInitialization, "agent %q: harness opencode: %v", agent, err).Wrap(err)
-	}
-	details := oe.Details()
-	details["harness"], details["provider"] = Harness, providerOllama
-	switch oe.Code {
-	case ollama.CodeModelMissing, ollama.CodeModelIneligible:
-		return rejection.New(rejection.ModelUnavailable, "agent %q: %v", agent, err).WithDetails(details).Wrap(err)
-	case ollama.CodeHostInvalid, ollama.CodeInvalidName:
-		return agentproto.Errorf(agentproto.CodeConfiguration, "agent %q: %v", agent, err).WithDetails(details).Wrap(err)
-	}
-	return agentproto.Errorf(agentproto.CodeInitialization, "agent %q: %v", agent, err).WithDetails(details).Wrap(err)
 }

@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -183,15 +186,16 @@ func (s *session) commit(st *startup, sid string, m model, obs *observer) error 
 
 // checkServer surfaces an invalid configuration (OpenCode keeps serving
 // and answers every instance route with 400 ConfigInvalidError, the
-// provider list included) and refuses a model the server does not know,
-// before any prompt: the selector may then try the next candidate. Only provider and model IDs
-// are decoded from /config/providers (the answer also carries provider
-// keys; it is never logged).
+// provider list included), refuses a model the server does not know,
+// before any prompt (the selector may then try the next candidate), and
+// an effort the model has no variant for. Only provider and model IDs and
+// variant names are decoded from /config/providers (the answer also
+// carries provider keys; it is never logged).
 func (s *session) checkServer(ctx context.Context, c *client, m model) error {
 	var doc struct {
 		Providers []struct {
-			ID     string               `json:"id"`
-			Models map[string]skipValue `json:"models"`
+			ID     string                `json:"id"`
+			Models map[string]modelEntry `json:"models"`
 		} `json:"providers"`
 	}
 	if err := c.call(ctx, "GET", "/config/providers", nil, &doc); err != nil {
@@ -206,16 +210,42 @@ func (s *session) checkServer(ctx context.Context, c *client, m model) error {
 		if p.ID != m.ProviderID {
 			continue
 		}
-		if _, ok := p.Models[m.ModelID]; ok {
-			return nil
+		if entry, ok := p.Models[m.ModelID]; ok {
+			return checkVariant(s.spec, m, entry)
 		}
 	}
 	return rejection.New(rejection.ModelUnavailable, "agent %q: harness opencode does not know model %s (not in its provider list)", s.spec.Name, m).
 		WithDetails(map[string]any{"harness": Harness, "model": m.String()})
 }
 
+// modelEntry is what checkServer reads of a model: its variants, the
+// reasoning presets OpenCode derives per provider and model (e.g. low,
+// medium, high for an OpenAI reasoning model; none for gpt-4.1).
+type modelEntry struct {
+	Variants map[string]skipValue `json:"variants"`
+}
+
+// checkVariant refuses an effort that is not one of the model's variants:
+// OpenCode would otherwise ignore it silently.
+func checkVariant(spec adapter.Spec, m model, entry modelEntry) error {
+	if spec.Effort == "" {
+		return nil
+	}
+	if _, ok := entry.Variants[spec.Effort]; ok {
+		return nil
+	}
+	names := slices.Sorted(maps.Keys(entry.Variants))
+	supported := "none: the model has no reasoning variants"
+	if len(names) > 0 {
+		supported = strings.Join(names, ", ")
+	}
+	return agentproto.Errorf(agentproto.CodeConfiguration, "agent %q: effort %q is not a variant of model %s on harness opencode (its variants: %s)",
+		spec.Name, spec.Effort, m, supported).
+		WithDetails(map[string]any{"harness": Harness, "model": m.String(), "effort": spec.Effort, "variants": names})
+}
+
 // skipValue decodes any JSON value into nothing: only the keys of a
-// provider's model map matter.
+// map matter.
 type skipValue struct{}
 
 func (*skipValue) UnmarshalJSON([]byte) error { return nil }

@@ -6,7 +6,6 @@ package lookup
 import (
 	"fmt"
 
-	"github.com/stratoscli/stratos/shared/clierr"
 	"github.com/stratoscli/stratos/shared/contract/modelsapi"
 	"github.com/stratoscli/stratos/stratos-models/data"
 	"github.com/stratoscli/stratos/stratos-models/internal/catalog"
@@ -101,6 +100,3 @@ func (d *Data) CheckProvider(provider string) error {
 	}
 	return d.Catalog.CheckProvider(provider)
 }
-
-// usage is a shorthand for invalid-input errors of this package.
-func usage(code, format string, args ...any) error { return clierr.Usage(code, format, args...) }

@@ -1,34 +1,20 @@
 package lookup
 
 import (
-	"strings"
-	"unicode"
-
+	"github.com/stratoscli/stratos/shared/clierr"
 	"github.com/stratoscli/stratos/shared/contract/modelsapi"
+	"github.com/stratoscli/stratos/shared/ollama"
 )
 
-// NormalizeOllamaName returns an Ollama model name with its tag: as in
-// Ollama, an omitted tag means ":latest". Nothing else changes — the name is
-// the user's installed model, never a translated canonical ID. Only the last
-// path segment can carry the tag (a registry host may have a port).
+// NormalizeOllamaName is ollama.NormalizeName (an omitted tag is
+// ":latest", nothing else changes) with the models tool's usage error, so
+// the rule for Ollama names lives in one place for the tool and the
+// adapters.
 func NormalizeOllamaName(name string) (string, error) {
-	if name == "" || strings.IndexFunc(name, unicode.IsSpace) >= 0 || strings.Contains(name, "://") {
-		return "", usage(modelsapi.CodeInvalidOllamaName, "invalid Ollama model name %q: want <name>[:<tag>], e.g. qwen3.5:9b", name)
+	normalized, err := ollama.NormalizeName(name)
+	if err != nil {
+		return "", clierr.Usage(modelsapi.CodeInvalidOllamaName, "%v", err).
+			WithDetails(map[string]any{"model": name}).Wrap(err)
 	}
-	last := name[strings.LastIndex(name, "/")+1:]
-	switch strings.Count(last, ":") {
-	case 0:
-		if last == "" {
-			return "", usage(modelsapi.CodeInvalidOllamaName, "invalid Ollama model name %q: it ends with '/'", name)
-		}
-		return name + ":latest", nil
-	case 1:
-		base, tag, _ := strings.Cut(last, ":")
-		if base == "" || tag == "" {
-			return "", usage(modelsapi.CodeInvalidOllamaName, "invalid Ollama model name %q: empty name or tag around ':'", name)
-		}
-		return name, nil
-	default:
-		return "", usage(modelsapi.CodeInvalidOllamaName, "invalid Ollama model name %q: more than one ':' in %q", name, last)
-	}
+	return normalized, nil
 }

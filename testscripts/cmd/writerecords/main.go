@@ -1,7 +1,7 @@
 // Command writerecords marks every valid workflow of a discovery root as
 // built, as a successful build would: it writes each build record from the
 // key discovery computes now, a placeholder compiled entry, and the root's
-// SDK package.json at the current version. Benchmarks use it to measure
+// SDK (this Stratos's files, placed without npm). Benchmarks use it to measure
 // fresh roots without compiling thousands of workflows.
 //
 //	go run ./testscripts/cmd/writerecords <root-dir>
@@ -11,11 +11,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/stratoscli/stratos/shared/discovery"
+	"github.com/stratoscli/stratos/shared/filestat"
 	"github.com/stratoscli/stratos/shared/freshness"
 	"github.com/stratoscli/stratos/shared/roots"
-	"github.com/stratoscli/stratos/shared/version"
+	"github.com/stratoscli/stratos/shared/sdk"
+	"github.com/stratoscli/stratos/shared/sdk/sdktest"
 )
 
 func main() {
@@ -39,6 +42,12 @@ func run(dir string) error {
 		return err
 	}
 	root := cat.Roots[0]
+	// The root's SDK, as the build installs it, placed first: its stat
+	// cache is written last, once its files have settled.
+	if err := sdktest.Place(abs); err != nil {
+		return err
+	}
+	placed := time.Now()
 	if err := root.Freshen(root.Sorted()); err != nil {
 		return err
 	}
@@ -71,13 +80,12 @@ func run(dir string) error {
 			return err
 		}
 	}
-	sdkDir := filepath.Join(abs, "node_modules", "@stratoscli", "stratos")
-	if err := os.MkdirAll(sdkDir, 0o755); err != nil {
-		return err
-	}
-	pkg := fmt.Sprintf("{\"name\": \"@stratoscli/stratos\", \"version\": %q}\n", version.Version)
-	if err := os.WriteFile(filepath.Join(sdkDir, "package.json"), []byte(pkg), 0o644); err != nil {
-		return err
+	// Files changed within filestat.RacyWindow of a check are not cached
+	// (racily clean): wait until the SDK's have settled, as they have by
+	// the time a later build checks them.
+	time.Sleep(time.Until(placed.Add(filestat.RacyWindow + 100*time.Millisecond)))
+	if ok, err := sdk.CurrentRecorded(abs); err != nil || !ok {
+		return fmt.Errorf("the placed SDK is not current (%v) or its stat cache was not written: %v", ok, err)
 	}
 	fmt.Fprintf(os.Stderr, "writerecords: %d workflows marked built in %s\n", len(root.Workflows), abs)
 	return nil

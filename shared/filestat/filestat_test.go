@@ -1,0 +1,134 @@
+package filestat_test
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stratoscli/stratos/shared/filestat"
+)
+
+func TestReadFileReturnsContentAndStatData(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "f")
+	content := strings.Repeat("x", 100_000) // larger than a small buffer
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 0, 16)
+	data, st, err := filestat.ReadFile(p, &buf)
+	if err != nil || string(data) != content {
+		t.Fatalf("ReadFile = %d bytes, %v; want the %d bytes written", len(data), err, len(content))
+	}
+	want, err := filestat.Path(p)
+	if err != nil || st != want || st.Size != int64(len(content)) {
+		t.Fatalf("stat data %+v, want %+v (err %v)", st, want, err)
+	}
+}
+
+func TestMissingFileIsNotExist(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "missing")
+	var buf []byte
+	if _, _, err := filestat.ReadFile(p, &buf); !errors.Is(err, fs.ErrNotExist) || !strings.Contains(err.Error(), "read "+p) {
+		t.Fatalf("ReadFile of a missing file: %v; want fs.ErrNotExist naming the path", err)
+	}
+	if _, err := filestat.Path(p); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("Path of a missing file: %v; want fs.ErrNotExist", err)
+	}
+}
+
+func TestRacy(t *testing.T) {
+	scan := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	old := scan.Add(-filestat.RacyWindow - time.Nanosecond).UnixNano()
+	recent := scan.Add(-filestat.RacyWindow + time.Nanosecond).UnixNano()
+	for _, c := range []struct {
+		name         string
+		mtime, ctime int64
+		racy         bool
+	}{
+		{"settled", old, old, false},
+		{"modified just before the scan", recent, recent, true},
+		{"changed (ctime) just before the scan, mtime put back", old, recent, true},
+	} {
+		if got := (filestat.Stat{Mtime: c.mtime, Ctime: c.ctime}).Racy(scan.UnixNano()); got != c.racy {
+			t.Errorf("%s: Racy = %v, want %v", c.name, got, c.racy)
+		}
+	}
+}
+
+func TestReadDirListsEntriesByNameWithTheirTypes(t *testing.T) {
+	dir := t.TempDir()
+	for _, p := range []string{"b.ts", "a.ts", "sub/c.ts"} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, p)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, p), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink("sub", filepath.Join(dir, "link")); err != nil {
+		t.Fatal(err)
+	}
+	got, err := filestat.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []filestat.DirEntry{{Name: "a.ts"}, {Name: "b.ts"}, {Name: "link", Type: fs.ModeSymlink}, {Name: "sub", Type: fs.ModeDir}}
+	if len(got) != len(want) {
+		t.Fatalf("ReadDir = %v, want %v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("ReadDir = %v, want %v", got, want)
+		}
+	}
+	if _, err := filestat.ReadDir(filepath.Join(dir, "missing")); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("ReadDir of a missing directory: %v; want fs.ErrNotExist", err)
+	}
+}
+
+func TestReadDirOfALargeDirectory(t *testing.T) {
+	dir := t.TempDir()
+	const n = 1000 // more entries than one getdents buffer holds
+	for i := range n {
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("file-with-a-long-name-%04d.ts", i)), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := filestat.ReadDir(dir)
+	if err != nil || len(got) != n || got[0].Name != "file-with-a-long-name-0000.ts" || got[n-1].Name != "file-with-a-long-name-0999.ts" {
+		t.Fatalf("ReadDir: %d entries (%v), want %d in name order", len(got), err, n)
+	}
+}
+
+func TestDirStatsAndReadsItsEntries(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "a.ts")
+	if err := os.WriteFile(p, []byte("export const a = 1;\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	d, err := filestat.OpenDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	byPath, err := filestat.Path(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st, err := d.Stat("a.ts"); err != nil || st != byPath {
+		t.Fatalf("Dir.Stat = %+v, %v; want %+v", st, err, byPath)
+	}
+	var buf []byte
+	data, st, err := d.ReadFile("a.ts", &buf)
+	if err != nil || string(data) != "export const a = 1;\n" || st != byPath {
+		t.Fatalf("Dir.ReadFile = %q, %+v, %v", data, st, err)
+	}
+	if _, _, err := d.ReadFile("missing.ts", &buf); !errors.Is(err, fs.ErrNotExist) || !strings.Contains(err.Error(), filepath.Join(dir, "missing.ts")) {
+		t.Fatalf("Dir.ReadFile of a missing entry: %v; want fs.ErrNotExist naming its path", err)
+	}
+}
