@@ -216,12 +216,12 @@ func TestTheAgentsCommandsCannotSeeTheServersSecrets(t *testing.T) {
 		{"match":{"marker":"[env]"},"reply":[{"toolUse":{"name":"bash","input":{"command":"env","description":"show the environment"}}}]},
 		{"match":{"marker":"[env]"},"reply":[{"text":"done"}]}]}`)
 	a := b.open(nil, nil)
-	if res, err := a.Execute(b.ctx(), "[env] go"); err != nil || res.Text != "done" {
+	if res, err := a.Execute(b.Context(), "[env] go"); err != nil || res.Text != "done" {
 		t.Fatalf("execute = %+v, %v", res, err)
 	}
 	s := a.(*session)
 	var out string
-	for _, e := range b.eventsOf(adapter.EventToolCompleted) {
+	for _, e := range b.EventsOf(adapter.EventToolCompleted) {
 		out, _ = e.Details["output"].(string)
 	}
 	secrets := map[string]string{"the server password": s.srv.password, "the hook token": s.hookSrv.token}
@@ -236,7 +236,7 @@ func TestWithoutToolHooksThePluginDoesNotCallBack(t *testing.T) {
 		{"match":{"marker":"[plain]"},"reply":[{"toolUse":{"name":"bash","input":{"command":"env","description":"show the environment"}}}]},
 		{"match":{"marker":"[plain]"},"reply":[{"text":"done"}]}]}`)
 	a := b.open(&noToolHooks{}, nil)
-	if res, err := a.Execute(b.ctx(), "[plain] go"); err != nil || res.Text != "done" {
+	if res, err := a.Execute(b.Context(), "[plain] go"); err != nil || res.Text != "done" {
 		t.Fatalf("execute = %+v, %v", res, err)
 	}
 	s := a.(*session)
@@ -244,7 +244,7 @@ func TestWithoutToolHooksThePluginDoesNotCallBack(t *testing.T) {
 		t.Error("a hook server was started for an agent without tool hooks")
 	}
 	var out string
-	for _, e := range b.eventsOf(adapter.EventToolCompleted) {
+	for _, e := range b.EventsOf(adapter.EventToolCompleted) {
 		out, _ = e.Details["output"].(string)
 	}
 	checkNoSecrets(t, out, map[string]string{"the server password": s.srv.password})
