@@ -35,7 +35,7 @@ func TestClaude(t *testing.T) {
 	if bin == "" {
 		t.Skip("STRATOS_TEST_CLAUDE is not set: no real claude CLI (scripts/test installs the pinned one and sets it)")
 	}
-	p := withFakeModel(params(t, "claude"))
+	p := withOAuth(withFakeModel(params(t, "claude")))
 	setup := p.Setup
 	p.Setup = func(env *testscript.Env) error {
 		if err := setup(env); err != nil {

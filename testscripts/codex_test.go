@@ -25,7 +25,7 @@ func TestCodex(t *testing.T) {
 	if bin == "" {
 		t.Fatal("STRATOS_TEST_CODEX is not set: run `eval \"$(scripts/prepare-test-cache)\"`, which installs the pinned @openai/codex and sets it")
 	}
-	p := withFakeModel(params(t, "codex"))
+	p := withOAuth(withFakeModel(params(t, "codex")))
 	setup := p.Setup
 	p.Setup = func(env *testscript.Env) error {
 		if err := setup(env); err != nil {

@@ -14,7 +14,7 @@ import (
 // TestMCP covers MCP in workflows: declarations, `stratos mcp`, wrappers
 // and direct clients, against the test server (shared/fakemcp).
 func TestMCP(t *testing.T) {
-	p := withFakeMCP(params(t, "mcp"))
+	p := withOAuth(withFakeMCP(params(t, "mcp")))
 	setup := p.Setup
 	p.Setup = func(env *testscript.Env) error {
 		if err := setup(env); err != nil {

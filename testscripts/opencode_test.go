@@ -26,7 +26,7 @@ func TestOpenCode(t *testing.T) {
 	if bin == "" {
 		t.Fatal("STRATOS_TEST_OPENCODE is not set: run `eval \"$(scripts/prepare-test-cache)\"`, which installs the pinned opencode-ai and sets it")
 	}
-	p := withFakeModel(params(t, "opencode"))
+	p := withOAuth(withFakeModel(params(t, "opencode")))
 	setup := p.Setup
 	p.Setup = func(env *testscript.Env) error {
 		if err := setup(env); err != nil {

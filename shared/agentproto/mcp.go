@@ -8,6 +8,10 @@ const (
 	MethodMCPConnect = "mcp.connect"
 	MethodMCPCall    = "mcp.call"
 	MethodMCPClose   = "mcp.close"
+	// MethodMCPAuthenticate checks, before a child workflow's run body,
+	// that every server its workflow.yaml declares with oauth has a login
+	// with five minutes left (refreshed when possible).
+	MethodMCPAuthenticate = "mcp.authenticate"
 )
 
 // Error codes of direct MCP clients (err.code of the SDK's McpError
@@ -34,6 +38,11 @@ type MCPConnectParams struct {
 	Workflow    WorkflowRef `json:"workflow"`
 	// Server is a key of the workflow's mcp.servers.
 	Server string `json:"server"`
+}
+
+// MCPAuthenticateParams names the workflow whose OAuth servers to check.
+type MCPAuthenticateParams struct {
+	Workflow WorkflowRef `json:"workflow"`
 }
 
 // MCPConnectResult describes the ready client.

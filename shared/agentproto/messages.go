@@ -26,7 +26,7 @@ func Methods() []string {
 	return []string{
 		MethodAgentCancel, MethodAgentClose, MethodAgentExecute, MethodEvent, MethodExecutionClose,
 		MethodHookAfterToolCall, MethodHookBeforeToolCall, MethodHookOnStart, MethodInitialize, MethodShutdown,
-		MethodMCPCall, MethodMCPClose, MethodMCPConnect,
+		MethodMCPAuthenticate, MethodMCPCall, MethodMCPClose, MethodMCPConnect,
 	}
 }
 

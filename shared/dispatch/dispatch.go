@@ -44,7 +44,7 @@ var Routes = map[string]Route{
 	"serve":    {Tool: "stratos-run", Usage: "serve a live web view of the runs (127.0.0.1; list, run tree, events, Stop)"},
 	"tools":    {Tool: "stratos-agent", Usage: "list the built-in tool names of each harness"},
 	"provider": {Tool: "stratos-agent", Usage: "diagnose a local model provider (provider status ollama)"},
-	"mcp":      {Tool: "stratos-agent", Usage: "MCP: the servers workflows declare (mcp tools); workflows served to coding agents (mcp serve)"},
+	"mcp":      {Tool: "stratos-agent", Usage: "MCP: the servers workflows declare (mcp tools, login, logout, status); workflows served to coding agents (mcp serve)"},
 	"skill":    {Tool: "stratos-agent", Usage: "install or print the agent skill that teaches coding agents Stratos"},
 	"worktree": {Tool: "stratos-worktree", Nested: true, Usage: "manage git worktrees for agents"},
 	"models":   {Tool: "stratos-models", Nested: true, Usage: "look up the model catalog and harness candidates"},

@@ -13,17 +13,19 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/stratoscli/stratos/shared/atomicfile"
+	"github.com/stratoscli/stratos/shared/fakeoauth"
 )
 
 // Main runs the server as a command (stratos-fakemcp in the acceptance
 // tests):
 //
 //	stratos-fakemcp [--legacy] [--name N] [--extra-tools-file F] [--pid-file P] [--require-env V]   # stdio
-//	stratos-fakemcp --http --url-file F [--legacy] [--name N]
+//	stratos-fakemcp --http --url-file F [--legacy] [--name N] [--oauth [--token-lifetime D] [--refreshed-lifetime D] [--no-refresh] [--no-registration] [--oauth-log F]]
 //
 // With --http it listens on a free 127.0.0.1 port and writes its URL to F
 // (atomically, once listening) so a script can wait for it.
@@ -37,6 +39,13 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	extraFile := fs.String("extra-tools-file", "", "file naming extra echo tools, one a line (absent: none)")
 	pidFile := fs.String("pid-file", "", "file to write the process ID to")
 	requireEnv := fs.String("require-env", "", "exit 1 unless this environment variable is set and not empty (a credential the server needs)")
+	useOAuth := fs.Bool("oauth", false, "with --http: require OAuth bearer tokens from the built-in authorization server (shared/fakeoauth)")
+	var oauth fakeoauth.Options
+	fs.DurationVar(&oauth.TokenLifetime, "token-lifetime", time.Hour, "with --oauth: lifetime of tokens issued at login")
+	fs.DurationVar(&oauth.RefreshedLifetime, "refreshed-lifetime", 0, "with --oauth: lifetime of refreshed tokens (0: --token-lifetime)")
+	fs.BoolVar(&oauth.NoRefresh, "no-refresh", false, "with --oauth: issue no refresh tokens")
+	fs.BoolVar(&oauth.NoRegistration, "no-registration", false, "with --oauth: offer no dynamic client registration")
+	oauthLog := fs.String("oauth-log", "", "with --oauth: file to append a line per request to")
 	if err := fs.Parse(args[1:]); err != nil {
 		return 2
 	}
@@ -57,6 +66,18 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "stratos-fakemcp:", err)
 			return 1
 		}
+	}
+	if *useOAuth {
+		if *oauthLog != "" {
+			f, err := os.OpenFile(*oauthLog, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+			if err != nil {
+				fmt.Fprintln(stderr, "stratos-fakemcp:", err)
+				return 1
+			}
+			defer f.Close()
+			oauth.Log = f
+		}
+		o.OAuth = &oauth
 	}
 	var err error
 	if *useHTTP {
@@ -93,15 +114,22 @@ func serveHTTP(ctx context.Context, o Options, urlFile string) error {
 
 // Serve serves the test server as streamable HTTP on ln until ctx ends and
 // returns its URL. The modern protocol needs no HTTP session (stateless
-// handler); a legacy server keeps initialize-era sessions.
+// handler); a legacy server keeps initialize-era sessions. With o.OAuth the
+// same origin is also the authorization server, and /mcp wants a bearer.
 func Serve(ctx context.Context, ln net.Listener, o Options) string {
 	server := NewServer(o)
-	handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, &mcp.StreamableHTTPOptions{Stateless: !o.Legacy})
+	var handler http.Handler = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, &mcp.StreamableHTTPOptions{Stateless: !o.Legacy})
+	origin := "http://" + ln.Addr().String()
+	if o.OAuth != nil {
+		mux := http.NewServeMux()
+		fakeoauth.New(origin, *o.OAuth).Mount(mux, "/mcp", handler)
+		handler = mux
+	}
 	srv := &http.Server{Handler: handler}
 	go func() { _ = srv.Serve(ln) }()
 	go func() {
 		<-ctx.Done()
 		_ = srv.Close()
 	}()
-	return "http://" + ln.Addr().String() + "/mcp"
+	return origin + "/mcp"
 }

@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/stratoscli/stratos/shared/fakeoauth"
 )
 
 // Version is the newest legacy protocol version; Options.Legacy limits the
@@ -30,6 +32,9 @@ type Options struct {
 	// ExtraTools are more echo tools under these names: a test changes a
 	// server's tool list between two discoveries with them.
 	ExtraTools []string
+	// OAuth, with streamable HTTP, guards the server with bearer tokens of
+	// a built-in authorization server at the same origin.
+	OAuth *fakeoauth.Options
 }
 
 // NewServer returns the test server with every tool.

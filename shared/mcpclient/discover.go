@@ -2,10 +2,12 @@ package mcpclient
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/stratoscli/stratos/shared/mcpauth"
 	"github.com/stratoscli/stratos/shared/mcpdecl"
 )
 
@@ -24,6 +26,10 @@ type DiscoveryError struct {
 }
 
 func (e *DiscoveryError) Error() string {
+	var auth *mcpauth.ServerError
+	if errors.As(e.Err, &auth) {
+		return auth.Error() // it names the server and the login command
+	}
 	return fmt.Sprintf("MCP server %q: %v", e.Server, e.Err)
 }
 

@@ -20,8 +20,10 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/stratoscli/stratos/shared/mcpauth"
 	"github.com/stratoscli/stratos/shared/mcpdecl"
 	"github.com/stratoscli/stratos/shared/procgroup"
 	"github.com/stratoscli/stratos/shared/version"
@@ -44,6 +46,12 @@ type Options struct {
 	// HTTPClient carries requests to an HTTP server (nil: a default client);
 	// the declared headers are added to every request.
 	HTTPClient *http.Client
+	// Tokens supplies the access tokens of servers declared with oauth
+	// (nil: mcpauth.DefaultTokens, the store under ~/.stratos).
+	Tokens *mcpauth.Tokens
+	// Workflow is the declaring workflow's name, for the `stratos mcp
+	// login` command an authentication error names.
+	Workflow string
 }
 
 // Client is a ready connection to one server.
@@ -69,7 +77,15 @@ func Connect(ctx context.Context, server mcpdecl.Server, opts Options) (*Client,
 		}
 		transport, c.proc = t, proc
 	case mcpdecl.TransportHTTP:
-		transport = &mcp.StreamableClientTransport{Endpoint: server.URL, HTTPClient: withHeaders(opts.HTTPClient, server.Headers)}
+		t := &mcp.StreamableClientTransport{Endpoint: server.URL, HTTPClient: withHeaders(opts.HTTPClient, server.Headers)}
+		if server.OAuth != nil {
+			h, err := oauthHandler(ctx, server, opts)
+			if err != nil {
+				return nil, err
+			}
+			t.OAuthHandler = h
+		}
+		transport = t
 	default:
 		return nil, fmt.Errorf("MCP server %q: unknown transport %q", server.Name, server.Transport)
 	}
@@ -90,6 +106,25 @@ func Connect(ctx context.Context, server mcpdecl.Server, opts Options) (*Client,
 	}
 	c.Session = session
 	return c, nil
+}
+
+// oauthHandler checks that server has a usable token before connecting (a
+// missing login is then one clear error, not an HTTP 401) and returns the
+// handler that puts the current token on every request.
+func oauthHandler(ctx context.Context, server mcpdecl.Server, opts Options) (auth.OAuthHandler, error) {
+	var tokens mcpauth.Tokens
+	if opts.Tokens != nil {
+		tokens = *opts.Tokens
+	} else {
+		var err error
+		if tokens, err = mcpauth.DefaultTokens(); err != nil {
+			return nil, err
+		}
+	}
+	if _, err := tokens.ForServer(ctx, opts.Workflow, server, false); err != nil {
+		return nil, err
+	}
+	return tokens.Handler(opts.Workflow, server), nil
 }
 
 // ProtocolVersion is the negotiated protocol version.

@@ -15,6 +15,7 @@ import (
 	"github.com/stratoscli/stratos/shared/contract/agentapi"
 	"github.com/stratoscli/stratos/shared/contract/discoverapi"
 	"github.com/stratoscli/stratos/shared/discovery"
+	"github.com/stratoscli/stratos/shared/mcpauth"
 	"github.com/stratoscli/stratos/shared/mcpclient"
 	"github.com/stratoscli/stratos/shared/mcpdecl"
 	"github.com/stratoscli/stratos/shared/roots"
@@ -27,8 +28,8 @@ import (
 func mcpCommand() *cli.Command {
 	return &cli.Command{
 		Name:     "mcp",
-		Usage:    "the MCP servers workflows declare (tools), and workflows served to coding agents over MCP (serve)",
-		Commands: []*cli.Command{mcpToolsCommand(), mcpserve.Command()},
+		Usage:    "the MCP servers workflows declare (tools, login, logout, status), and workflows served to coding agents over MCP (serve)",
+		Commands: []*cli.Command{mcpToolsCommand(), mcpLoginCommand(), mcpLogoutCommand(), mcpStatusCommand(), mcpserve.Command()},
 	}
 }
 
@@ -79,7 +80,7 @@ func listMCPTools(ctx context.Context, cmd *cli.Command) error {
 		}
 		names = []string{one}
 	}
-	found, err := mcpclient.Discover(ctx, w.Dir, servers, names, os.LookupEnv, mcpclient.Options{Stderr: cmd.Root().ErrWriter})
+	found, err := mcpclient.Discover(ctx, w.Dir, servers, names, os.LookupEnv, mcpclient.Options{Stderr: cmd.Root().ErrWriter, Workflow: w.Manifest.Name})
 	if err != nil {
 		return discoveryError(w.Manifest.Name, err)
 	}
@@ -135,6 +136,11 @@ func discoveryError(workflow string, err error) error {
 	if errors.As(err, &missing) {
 		details["variable"] = missing.Variable
 		return clierr.New(agentapi.CodeMCPEnvMissing, "workflow %s: %v", workflow, missing).WithDetails(details).Wrap(err)
+	}
+	var auth *mcpauth.ServerError
+	if errors.As(err, &auth) {
+		details["login"] = mcpauth.LoginCommand(workflow, de.Server)
+		return clierr.New(agentapi.CodeMCPAuthRequired, "workflow %s: %v", workflow, auth).WithDetails(details).Wrap(err)
 	}
 	return clierr.New(agentapi.CodeMCPDiscoveryFailed, "workflow %s: %v", workflow, err).WithDetails(details).Wrap(err)
 }

@@ -20,16 +20,20 @@ import (
 	"github.com/hashicorp/go-hclog"
 
 	"github.com/stratoscli/stratos/shared/agentproto"
+	"github.com/stratoscli/stratos/shared/mcpauth"
 	"github.com/stratoscli/stratos/shared/mcpclient"
+	"github.com/stratoscli/stratos/shared/mcpdecl"
 	"github.com/stratoscli/stratos/shared/settings"
 	"github.com/stratoscli/stratos/shared/version"
 	"github.com/stratoscli/stratos/stratos-agent/adapter"
+	"github.com/stratoscli/stratos/stratos-agent/adapter/mcpconfig"
 	"github.com/stratoscli/stratos/stratos-agent/adapters/claudecode"
 	"github.com/stratoscli/stratos/stratos-agent/adapters/codex"
 	"github.com/stratoscli/stratos/stratos-agent/adapters/opencode"
 	testharness "github.com/stratoscli/stratos/stratos-agent/adapters/test"
 	"github.com/stratoscli/stratos/stratos-agent/admission"
 	"github.com/stratoscli/stratos/stratos-agent/agentconfig"
+	"github.com/stratoscli/stratos/stratos-agent/mcprelay"
 )
 
 // Peer is the SDK end of the connection.
@@ -80,6 +84,8 @@ type Host struct {
 	workflows   map[string]*agentconfig.Workflow
 	worktrees   *worktrees // set by initialize
 	mcp         *directClients
+	// relay carries harness requests to OAuth MCP servers with a fresh token.
+	relay *mcprelay.Relay
 }
 
 // New returns a host that talks to peer (SetPeer may supply it later).
@@ -91,10 +97,13 @@ func New(opts Options) (*Host, error) {
 	if opts.Log == nil {
 		opts.Log = hclog.NewNullLogger()
 	}
+	tokens := mcpauth.Tokens{Store: mcpauth.Open(filepath.Join(opts.Home, ".stratos")), HTTPClient: mcpauth.NewHTTPClient()}
+	relay := mcprelay.New(tokens, opts.Log)
 	if opts.Harnesses == nil {
 		opts.Harnesses = map[string]adapter.Harness{}
-		for _, h := range []adapter.Harness{testharness.Registration(), claudecode.Registration(claudecode.Options{Log: opts.Log}),
-			codex.Registration(codex.Options{Log: opts.Log}), opencode.Registration(opencode.Options{Log: opts.Log})} {
+		ao := adapter.Options{Log: opts.Log, MCPServers: mcpconfig.WithOAuth(relayOAuth(relay))}
+		for _, h := range []adapter.Harness{testharness.Registration(), claudecode.Registration(ao),
+			codex.Registration(ao), opencode.Registration(ao)} {
 			opts.Harnesses[h.Name] = h
 		}
 	}
@@ -113,7 +122,21 @@ func New(opts Options) (*Host, error) {
 	h := &Host{log: opts.Log, home: opts.Home, harnesses: opts.Harnesses, validator: v, stderr: opts.Stderr, candidates: opts.Candidates, prices: opts.Prices,
 		sessions: map[string]*session{}, closedExecs: map[string]bool{}, workflows: map[string]*agentconfig.Workflow{}}
 	h.mcp = newDirectClients(opts.MCPTimeout, opts.Stderr, h.record)
+	h.mcp.tokens, h.relay = &tokens, relay
 	return h, nil
+}
+
+// relayOAuth sends a harness to an OAuth MCP server through the relay,
+// which renews the token before each of the harness's requests.
+func relayOAuth(relay *mcprelay.Relay) mcpconfig.OAuth {
+	return func(workflow string, server mcpdecl.Server, out *mcpconfig.Server) error {
+		u, err := relay.Route(context.Background(), workflow, server)
+		if err != nil {
+			return err
+		}
+		out.URL = u
+		return nil
+	}
 }
 
 // SetPeer sets the SDK end; call it before serving.
@@ -170,6 +193,12 @@ func (h *Host) Handle(ctx context.Context, method string, params json.RawMessage
 		return h.closeAgents(ctx, func(s *session) bool { return s.executionID == p.ExecutionID })
 	case agentproto.MethodMCPConnect, agentproto.MethodMCPCall, agentproto.MethodMCPClose:
 		return h.handleMCP(ctx, method, params)
+	case agentproto.MethodMCPAuthenticate:
+		var p agentproto.MCPAuthenticateParams
+		if err := decodeParams(params, &p); err != nil {
+			return nil, err
+		}
+		return struct{}{}, h.mcp.authenticate(ctx, p.Workflow)
 	case agentproto.MethodShutdown:
 		_ = h.mcp.closeMatching(func(*directClient) bool { return true })
 		_, err := h.closeAgents(ctx, func(*session) bool { return true })
@@ -296,7 +325,7 @@ func (h *Host) closeAgents(ctx context.Context, match func(*session) bool) (*age
 func (h *Host) Close(ctx context.Context) error {
 	err := h.mcp.closeMatching(func(*directClient) bool { return true })
 	_, aerr := h.closeAgents(ctx, func(*session) bool { return true })
-	err = errors.Join(err, aerr)
+	err = errors.Join(err, aerr, h.relay.Close())
 	h.releaseWorktrees(ctx)
 	h.mu.Lock()
 	rec := h.events

@@ -518,7 +518,6 @@ func TestConfigurationErrorsAreCatchableAndRetryable(t *testing.T) {
 		{`{"harness":"test","allowedMcps":["jira"]}`, agentproto.CodeConfiguration, `unknown MCP server "jira"`},
 		{`{"harness":"test","allowedTools":["Bash"]}`, agentproto.CodeConfiguration, `unknown built-in tool name "Bash"`},
 		{`{"configId":"echo","effort":"extreme"}`, agentproto.CodeConfiguration, `effort "extreme" is not supported by harness test`},
-		{`{"configId":"echo","harness":"opencode","effort":"high"}`, agentproto.CodeConfiguration, `effort "high" is not supported by harness opencode`},
 		{`{"model":"x/y"}`, agentproto.CodeModelUnavailable, `no harness can serve models x/y`},
 		{`{"configId":"echo","harness":null}`, agentproto.CodeConfiguration, ``},
 		{`{"configId":"echo","workingDirectory":"missing/dir"}`, agentproto.CodeConfiguration, `workingDirectory`},

@@ -17,6 +17,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/stratoscli/stratos/shared/agentproto"
+	"github.com/stratoscli/stratos/shared/mcpauth"
 	"github.com/stratoscli/stratos/shared/mcpclient"
 	"github.com/stratoscli/stratos/shared/mcpdecl"
 )
@@ -28,6 +29,8 @@ type directClients struct {
 	timeout time.Duration
 	record  func(agentproto.Event)
 	stderr  io.Writer
+	// tokens supplies OAuth servers' access tokens (nil: ~/.stratos's).
+	tokens *mcpauth.Tokens
 
 	mu      sync.Mutex
 	clients map[string]*directClient
@@ -70,7 +73,7 @@ func (d *directClients) connect(ctx context.Context, p agentproto.MCPConnectPara
 	d.clients[p.ClientID] = c
 	d.mu.Unlock()
 	defer close(c.ready)
-	conn, err := mcpclient.Connect(cctx, server, mcpclient.Options{Stderr: d.stderr, Progress: func(pn *mcp.ProgressNotificationParams) {
+	conn, err := mcpclient.Connect(cctx, server, mcpclient.Options{Stderr: d.stderr, Workflow: p.Workflow.Name, Tokens: d.tokens, Progress: func(pn *mcp.ProgressNotificationParams) {
 		d.progress(c, pn)
 	}})
 	if err != nil {

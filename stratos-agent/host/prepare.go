@@ -123,7 +123,7 @@ func (h *Host) newAdapter(ctx context.Context, spec adapter.Spec, s *session, k 
 		if c.Model != "" {
 			cs.Models = []string{c.Model}
 		}
-		return reg.New(cs, pricedUsage(c.Price, s.onAdapterEvent), k)
+		return reg.New(cs, pricedUsage(h.turnPriceOf(c), s.onAdapterEvent), k)
 	}
 	return &selector{name: s.name, cands: cands, open: open, emit: s.onAdapterEvent}, nil
 }

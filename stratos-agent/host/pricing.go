@@ -4,6 +4,8 @@ import (
 	"context"
 	"io"
 	"maps"
+	"sync"
+	"time"
 
 	"github.com/stratoscli/stratos/shared/contract/modelsapi"
 	"github.com/stratoscli/stratos/shared/sibling"
@@ -33,7 +35,8 @@ func catalogPrice() priceFunc {
 
 // priced gives an explicit harness's candidates the catalog price of their
 // model on the provider the agent names. Without a named provider the
-// backend is the harness's own choice, unknown here, so nothing is priced.
+// backend is the harness's own choice, unknown here: its turns are priced
+// from what the adapter reports using (reportedPrice).
 func (h *Host) priced(ctx context.Context, cands []candidate, provider string) []candidate {
 	if provider == "" {
 		return cands
@@ -51,22 +54,81 @@ func (h *Host) priced(ctx context.Context, cands []candidate, provider string) [
 // usage roll-up reads it as the provenance "priced".
 const costPriced = "priced"
 
+// turnPrice is the catalog price of the turn a usage event reports (its
+// details as the adapter sent them), nil when unknown.
+type turnPrice func(details map[string]any) *modelsapi.Price
+
+// fixedPrice prices every turn at p, the price of the candidate's native
+// ID; nil when p is.
+func fixedPrice(p *modelsapi.Price) turnPrice {
+	if p == nil {
+		return nil
+	}
+	return func(map[string]any) *modelsapi.Price { return p }
+}
+
+// priceLookupBound bounds one catalog lookup made while a turn's usage is
+// reported, so a stuck lookup cannot hold the agent's events back.
+const priceLookupBound = 10 * time.Second
+
+// reportedPrice prices a turn of an agent whose backend the harness chose:
+// at the catalog price of the provider the adapter reports it used
+// (details "provider") for model, the agent's canonical model, or, when the
+// agent names none, the model the adapter reports ("model"). Each pair is
+// looked up once; a turn without a reported provider stays unpriced.
+func (h *Host) reportedPrice(model string) turnPrice {
+	var mu sync.Mutex
+	known := map[[2]string]*modelsapi.Price{}
+	return func(d map[string]any) *modelsapi.Price {
+		provider, _ := d["provider"].(string)
+		m := model
+		if m == "" {
+			m, _ = d["model"].(string)
+		}
+		if provider == "" || m == "" {
+			return nil
+		}
+		key := [2]string{m, provider}
+		mu.Lock()
+		defer mu.Unlock()
+		if p, ok := known[key]; ok {
+			return p
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), priceLookupBound)
+		defer cancel()
+		p := h.prices(ctx, m, provider)
+		known[key] = p
+		return p
+	}
+}
+
+// turnPriceOf is how c's turns are priced: at its catalog price when the
+// host knew the provider up front, else at what the adapter reports using.
+func (h *Host) turnPriceOf(c candidate) turnPrice {
+	if c.Price != nil || c.Provider != "" || h.prices == nil {
+		return fixedPrice(c.Price)
+	}
+	return h.reportedPrice(c.Model)
+}
+
 // pricedUsage wraps an adapter's event callback: a usage event without
-// costUsd gets one computed from price, marked costProvenance "priced".
-// A cost the harness reported is left as it is, and a nil price (the
-// catalog states none, or the harness was chosen without the catalog)
-// leaves the turn's cost unknown.
-func pricedUsage(price *modelsapi.Price, next func(adapter.Event)) func(adapter.Event) {
+// costUsd gets one computed from its turn's price, marked costProvenance
+// "priced". A cost the harness reported is left as it is, and a turn
+// without a price (the catalog states none, or neither the agent nor the
+// adapter names the provider) keeps its cost unknown.
+func pricedUsage(price turnPrice, next func(adapter.Event)) func(adapter.Event) {
 	if price == nil {
 		return next
 	}
 	return func(e adapter.Event) {
 		if e.Type == adapter.EventUsage {
 			if _, reported := e.Details["costUsd"]; !reported {
-				d := maps.Clone(e.Details)
-				d["costUsd"] = price.USD(turnTokens(e.Details))
-				d["costProvenance"] = costPriced
-				e.Details = d
+				if p := price(e.Details); p != nil {
+					d := maps.Clone(e.Details)
+					d["costUsd"] = p.USD(turnTokens(e.Details))
+					d["costProvenance"] = costPriced
+					e.Details = d
+				}
 			}
 		}
 		next(e)

@@ -56,7 +56,7 @@ func (b *Builder) prepareMCP(ctx context.Context, w *discovery.Workflow) (mcpSte
 	}
 	b.enter(PhaseMCP, w)
 	b.Log.Info("discovering MCP tools", "workflow", w.Manifest.Name, "servers", strings.Join(names, ","))
-	found, err := mcpclient.Discover(ctx, w.Dir, servers, names, os.LookupEnv, mcpclient.Options{Stderr: b.Stderr})
+	found, err := mcpclient.Discover(ctx, w.Dir, servers, names, os.LookupEnv, mcpclient.Options{Stderr: b.Stderr, Workflow: w.Manifest.Name})
 	if err != nil {
 		return step, failed(w, ReasonMCP, Diagnostic{File: file, Message: fmt.Sprintf("%s: %v", w.Manifest.Name, err)})
 	}

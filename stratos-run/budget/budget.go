@@ -16,17 +16,25 @@ import (
 
 	"github.com/stratoscli/stratos/shared/clierr"
 	"github.com/stratoscli/stratos/shared/contract/runapi"
+	"github.com/stratoscli/stratos/stratos-run/records"
 	"github.com/stratoscli/stratos/stratos-run/runs"
 )
 
-// Limits is a budget; a zero field sets no limit.
-type Limits struct {
-	USD    float64 `json:"usd,omitempty"`
-	Tokens int64   `json:"tokens,omitempty"`
-}
+// Limits is a budget; a zero field sets no limit. It is the record's
+// budget type, so the run record keeps exactly the limits the run had.
+type Limits records.Budget
 
 // Set reports whether any limit is set.
 func (l Limits) Set() bool { return l.USD > 0 || l.Tokens > 0 }
+
+// Record is the budget as the run record keeps it: nil when no limit is set.
+func (l Limits) Record() *records.Budget {
+	if !l.Set() {
+		return nil
+	}
+	b := records.Budget(l)
+	return &b
+}
 
 // FromManifest reads workflow.yaml's budget section (nil: no budget):
 // {usd: number, tokens: integer}, each positive.
@@ -115,7 +123,7 @@ func Exceeded(l Limits, spent runs.Usage, workflow string) *clierr.Error {
 	return clierr.New(runapi.CodeBudgetExceeded, "%s", msg).WithDetails(map[string]any{
 		"name":   "BudgetExceededError",
 		"budget": l,
-		"spent":  map[string]any{"tokens": spent.Tokens.Total(), "usd": spent.Cost.USD, "unknownCostTurns": spent.Cost.UnknownTurns, "turns": spent.Turns},
+		"spent":  runs.SpentOf(spent),
 	})
 }
 

@@ -47,6 +47,9 @@ func (x *execution) detach(ctx context.Context, workflowArg string, stdout io.Wr
 	if err := x.target.Prepare(ctx, x.log, x.stderr); err != nil {
 		return err
 	}
+	if err := x.checkMCPAuth(ctx); err != nil {
+		return err
+	}
 	id, err := newExecutionID(time.Now())
 	if err != nil {
 		return err

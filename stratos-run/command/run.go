@@ -112,7 +112,7 @@ func (x *execution) begin() error {
 	x.id = id
 	x.record, err = records.Begin(runs, records.Invocation{
 		ExecutionID: id, Workflow: x.target.Name(), Dir: w.Dir, Root: w.Root.Dir, Cwd: x.cwd,
-		Input: x.input, Overrides: x.overrides, PID: os.Getpid(), StartedAt: now,
+		Input: x.input, Overrides: x.overrides, PID: os.Getpid(), StartedAt: now, Budget: x.budget.Record(),
 	})
 	if err == nil {
 		x.trace = tracing.Start(os.Getenv, x.warn, id, x.target.Name(), now)
@@ -145,6 +145,9 @@ func (x *execution) run(ctx context.Context) (json.RawMessage, *clierr.Error) {
 	if err := x.target.Prepare(ctx, x.log, x.stderr); err != nil {
 		ce := clierr.As(err)
 		return nil, x.finish(failure(ce, nil))
+	}
+	if err := x.checkMCPAuth(ctx); err != nil {
+		return nil, x.finish(failure(clierr.As(err), nil))
 	}
 	tc, err := toolchain.FindNode(ctx, toolchain.Options{Log: x.log})
 	if err != nil {

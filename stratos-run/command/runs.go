@@ -259,6 +259,22 @@ func writeDetails(w io.Writer, d *runs.Details) {
 	if d.Usage != nil {
 		fmt.Fprintf(w, "usage     %s\n", usageText(d.Usage.Run))
 	}
+	if d.Budget != nil {
+		fmt.Fprintf(w, "budget    %s\n", budgetText(*d.Budget))
+	}
+}
+
+// budgetText is each limit of a budget with what was spent against it,
+// e.g. "$0.0200 of $0.0100 (200%); 1500 of 100000 tokens (2%)".
+func budgetText(b runs.BudgetUse) string {
+	var parts []string
+	if b.Limits.USD > 0 {
+		parts = append(parts, fmt.Sprintf("$%.4f of $%.4f (%.0f%%)", b.Spent.USD, b.Limits.USD, 100*b.Spent.USD/b.Limits.USD))
+	}
+	if b.Limits.Tokens > 0 {
+		parts = append(parts, fmt.Sprintf("%d of %d tokens (%.0f%%)", b.Spent.Tokens, b.Limits.Tokens, 100*float64(b.Spent.Tokens)/float64(b.Limits.Tokens)))
+	}
+	return strings.Join(parts, "; ")
 }
 
 // usageText is one usage figure for people: tokens, then the cost and its

@@ -121,6 +121,10 @@ type TableEntry struct {
 	// of: the only children it may execute.
 	References []string `json:"references"`
 	Config     Sections `json:"config"`
+	// OAuthMCPs are the MCP servers the workflow declares with oauth: the
+	// runtime has the agent host check their logins before a child's run
+	// body, and contacts no host for a workflow without any.
+	OAuthMCPs []string `json:"oauthMcps"`
 }
 
 // Sections are a workflow.yaml's runtime sections as parsed; the runtime
@@ -143,7 +147,8 @@ func (t *Target) Table() map[string]TableEntry {
 	for name, w := range t.Root.Workflows {
 		entry := TableEntry{
 			Dir: w.Dir, Entry: compiledEntry(w), Built: closure[w], References: []string{},
-			Config: Sections{Agents: w.Manifest.Sections["agents"], Decision: w.Manifest.Sections["decision"]},
+			Config:    Sections{Agents: w.Manifest.Sections["agents"], Decision: w.Manifest.Sections["decision"]},
+			OAuthMCPs: oauthServers(w),
 		}
 		if closure[w] {
 			entry.References = append(entry.References, w.Sources.References...)

@@ -5,7 +5,7 @@
 // files it describes.
 //
 //	invocation.json  what was run: workflow, directories, input, overrides,
-//	                 pid and the process's start time
+//	                 budget, pid and the process's start time
 //	status.json      running, then succeeded | failed | cancelled | interrupted,
 //	                 or crashed when a later command found the process gone
 //	output.json      the output (succeeded runs)
@@ -99,6 +99,15 @@ type Invocation struct {
 	// that reused the pid for this run. 0 when it could not be read.
 	ProcessStart uint64    `json:"processStart,omitempty"`
 	StartedAt    time.Time `json:"startedAt"`
+	// Budget is the budget the run was held to (nil: none), kept so that
+	// a finished run still shows what it spent against its limits.
+	Budget *Budget `json:"budget,omitempty"`
+}
+
+// Budget is a run's spending limits; a zero field sets no limit.
+type Budget struct {
+	USD    float64 `json:"usd,omitempty"`
+	Tokens int64   `json:"tokens,omitempty"`
 }
 
 // Status is status.json.

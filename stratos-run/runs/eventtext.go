@@ -13,25 +13,30 @@ import (
 // message or tool output stays on one readable line.
 const maxValueText = 80
 
-// Progress event types, written by the SDK's log() and phase().
+// Event types the SDK's runtime writes: progress from log() and phase(),
+// and the start of each child invocation.
 const (
-	TypeLog   = "workflow.log"
-	TypePhase = "workflow.phase"
+	TypeLog          = "workflow.log"
+	TypePhase        = "workflow.phase"
+	TypeChildStarted = "workflow.child.started"
 )
 
 // EventText renders one events.jsonl line for people: time, type, the
 // agent (its last ID segment), the invocation's and tool call's IDs, then
 // the details as key=value. Progress from workflow code reads as
 // "<time> log <workflow>: <message>" and "<time> phase <workflow>: <name>",
-// the message whole. A line that is not an event is returned as is.
+// the message whole, and a child's start as "<time> child <workflow>
+// <execution ID> started by <parent workflow> <parent execution ID>". A
+// line that is not an event is returned as is.
 func EventText(line []byte) string {
 	var e struct {
-		Type      string            `json:"type"`
-		Timestamp string            `json:"timestamp"`
-		AgentID   string            `json:"agentId"`
-		Workflow  string            `json:"workflow"`
-		IDs       map[string]string `json:"ids"`
-		Details   map[string]any    `json:"details"`
+		Type        string            `json:"type"`
+		Timestamp   string            `json:"timestamp"`
+		AgentID     string            `json:"agentId"`
+		ExecutionID string            `json:"executionId"`
+		Workflow    string            `json:"workflow"`
+		IDs         map[string]string `json:"ids"`
+		Details     map[string]any    `json:"details"`
 	}
 	if err := json.Unmarshal(line, &e); err != nil || e.Type == "" {
 		return string(line)
@@ -41,6 +46,8 @@ func EventText(line []byte) string {
 		return fmt.Sprintf("%s log %s: %v", clock(e.Timestamp), e.Workflow, e.Details["message"])
 	case TypePhase:
 		return fmt.Sprintf("%s phase %s: %v", clock(e.Timestamp), e.Workflow, e.Details["phase"])
+	case TypeChildStarted:
+		return fmt.Sprintf("%s child %s %s started by %v %v", clock(e.Timestamp), e.Workflow, e.ExecutionID, e.Details["parentWorkflow"], e.Details["parentExecutionId"])
 	}
 	parts := []string{clock(e.Timestamp), e.Type}
 	if e.AgentID != "" {

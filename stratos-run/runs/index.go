@@ -18,11 +18,22 @@ import (
 // run whose directory is gone is dropped from every listing (the directory
 // listing decides which runs exist). The file is only a cache: a missing,
 // damaged or older-format index is rebuilt from the records. The name is
-// hidden (listings skip dot-names) and carries the format's version.
-const IndexFile = ".index-v1.gob"
+// hidden (listings skip dot-names) and carries the format's version (v2:
+// exit codes kept apart, see indexEntry).
+const IndexFile = ".index-v2.gob"
 
 // index is the decoded IndexFile: finished runs by execution ID.
 type index map[string]Run
+
+// indexEntry is one cached run as gob stores it. Gob leaves out zero
+// values, so a pointer to exit code 0 would come back nil: a succeeded
+// run read from the cache would lose its exitCode. The code is kept as a
+// value and a flag instead.
+type indexEntry struct {
+	Run     Run
+	Exit    int
+	HasExit bool
+}
 
 // readIndex returns the cached summaries, empty when there are none or the
 // cache cannot be decoded.
@@ -32,12 +43,17 @@ func (s *Store) readIndex() index {
 		return index{}
 	}
 	defer f.Close()
-	var runs []Run
-	if gob.NewDecoder(bufio.NewReaderSize(f, 256<<10)).Decode(&runs) != nil {
+	var entries []indexEntry
+	if gob.NewDecoder(bufio.NewReaderSize(f, 256<<10)).Decode(&entries) != nil {
 		return index{}
 	}
-	idx := make(index, len(runs))
-	for _, r := range runs {
+	idx := make(index, len(entries))
+	for _, e := range entries {
+		r := e.Run
+		if e.HasExit {
+			code := e.Exit
+			r.ExitCode = &code
+		}
 		idx[r.ExecutionID] = r
 	}
 	return idx
@@ -46,12 +62,18 @@ func (s *Store) readIndex() index {
 // writeIndex replaces the cache with the finished runs of list. Two
 // listings that write at once each leave a whole, valid cache.
 func (s *Store) writeIndex(list []Run) error {
-	finished := make([]Run, 0, len(list))
+	finished := make([]indexEntry, 0, len(list))
 	for _, r := range list {
-		if r.Status != records.StatusRunning {
-			r.Dir = "" // derived from the runs directory when read
-			finished = append(finished, r)
+		if r.Status == records.StatusRunning {
+			continue
 		}
+		e := indexEntry{HasExit: r.ExitCode != nil}
+		if e.HasExit {
+			e.Exit = *r.ExitCode
+		}
+		r.Dir, r.ExitCode = "", nil // the directory is derived from the runs directory when read
+		e.Run = r
+		finished = append(finished, e)
 	}
 	return atomicfile.Write(filepath.Join(s.Dir, IndexFile), atomicfile.Public, func(w io.Writer) error {
 		return gob.NewEncoder(w).Encode(finished)

@@ -65,6 +65,15 @@ func TestListThroughTheIndexFollowsTheRecords(t *testing.T) {
 	if _, ok := s.readIndex()["20261202T140000Z-aaaa0001"]; ok {
 		t.Errorf("the index still holds a pruned run")
 	}
+	// Every run now comes from the index, the succeeded one with its exit
+	// code 0 (which gob would drop from a pointer).
+	third, _, _ := s.List(Filter{})
+	if !reflect.DeepEqual(third, fromRecords(t, s)) {
+		t.Errorf("listing entirely from the index differs from the records: %+v", third)
+	}
+	if c := third[1].ExitCode; c == nil || *c != 0 {
+		t.Errorf("the succeeded run's exit code from the index: %v, want 0", c)
+	}
 }
 
 func TestADamagedIndexIsRebuilt(t *testing.T) {

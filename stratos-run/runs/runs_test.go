@@ -205,6 +205,7 @@ func TestEventText(t *testing.T) {
 	for line, want := range map[string]string{
 		`{"type":"workflow.log","timestamp":"2026-12-02T17:20:22.741Z","executionId":"x","workflow":"review","details":{"message":"checking out the branch, then running every test suite of the repository"}}`: "17:20:22.741 log review: checking out the branch, then running every test suite of the repository",
 		`{"type":"workflow.phase","timestamp":"2026-12-02T17:20:23Z","executionId":"x","workflow":"fix","details":{"phase":"verify"}}`:                                                                          "17:20:23.000 phase fix: verify",
+		`{"type":"workflow.child.started","timestamp":"2026-12-02T17:20:24Z","executionId":"kid-1","workflow":"helper","details":{"parentExecutionId":"top-1","parentWorkflow":"team","runId":"top-1"}}`:        "17:20:24.000 child helper kid-1 started by team top-1",
 	} {
 		if got := EventText([]byte(line)); got != want {
 			t.Errorf("EventText =\n%s\nwant\n%s", got, want)

@@ -23,6 +23,30 @@ type Details struct {
 	Events     EventCounts        `json:"events"`
 	// Usage rolls up the usage events; nil when there are none.
 	Usage *UsageRollup `json:"usage,omitempty"`
+	// Budget is the run's budget and what was spent against it; nil when
+	// the run had none.
+	Budget *BudgetUse `json:"budget,omitempty"`
+}
+
+// BudgetUse is a run's budget and its spending, counted as the budget
+// counts it: tokens are every token (cache included), and a turn of
+// unknown cost counts against tokens only.
+type BudgetUse struct {
+	Limits records.Budget `json:"limits"`
+	Spent  BudgetSpent    `json:"spent"`
+}
+
+// BudgetSpent is what a run's agents spent, in the budget's terms.
+type BudgetSpent struct {
+	Tokens           int64   `json:"tokens"`
+	Turns            int     `json:"turns"`
+	UnknownCostTurns int     `json:"unknownCostTurns"`
+	USD              float64 `json:"usd"`
+}
+
+// SpentOf is u in the budget's terms.
+func SpentOf(u Usage) BudgetSpent {
+	return BudgetSpent{Tokens: u.Tokens.Total(), Turns: u.Turns, UnknownCostTurns: u.Cost.UnknownTurns, USD: u.Cost.USD}
 }
 
 // EventCounts counts the complete lines of events.jsonl, in all and by type.
@@ -53,6 +77,9 @@ func (s *Store) Show(id string) (*Details, error) {
 	}
 	if usage.Run.Turns > 0 {
 		d.Usage = usage
+	}
+	if b := d.Invocation.Budget; b != nil {
+		d.Budget = &BudgetUse{Limits: *b, Spent: SpentOf(usage.Run)}
 	}
 	return d, nil
 }

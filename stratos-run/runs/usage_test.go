@@ -1,11 +1,16 @@
 package runs
 
 import (
+	"encoding/json"
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/stratoscli/stratos/stratos-run/records"
 )
 
 func TestUsageRollsUpPerRunExecutionAndAgentWithProvenance(t *testing.T) {
@@ -78,5 +83,32 @@ func TestCostProvenanceIsTheWeakestOfItsTurns(t *testing.T) {
 				t.Fatalf("cost = %+v, want %+v", u.Cost, want)
 			}
 		})
+	}
+}
+
+func TestShowReportsTheBudgetAndWhatWasSpentAgainstIt(t *testing.T) {
+	s := newStore(t)
+	r, err := records.Begin(s.Dir, records.Invocation{ExecutionID: "20261202T170000Z-budget01", Workflow: "w", PID: deadPID(t), StartedAt: t0,
+		Input: json.RawMessage(`{}`), Budget: &records.Budget{USD: 1, Tokens: 1000}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	events := `{"type":"usage","details":{"inputTokens":100,"outputTokens":20,"cacheReadInputTokens":30,"costUsd":0.25}}` + "\n" +
+		`{"type":"usage","details":{"inputTokens":50}}` + "\n"
+	if err := os.WriteFile(filepath.Join(r.Dir(), EventsFile), []byte(events), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	d, err := s.Show("20261202T170000Z-budget01")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := &BudgetUse{Limits: records.Budget{USD: 1, Tokens: 1000}, Spent: BudgetSpent{Tokens: 200, Turns: 2, UnknownCostTurns: 1, USD: 0.25}}
+	if !reflect.DeepEqual(d.Budget, want) {
+		t.Errorf("budget = %+v; want %+v", d.Budget, want)
+	}
+
+	begin(t, s, "20261202T170001Z-nobudget", "w", deadPID(t), t0.Add(time.Second))
+	if d, err := s.Show("20261202T170001Z-nobudget"); err != nil || d.Budget != nil {
+		t.Errorf("a run without a budget: budget = %+v, %v; want none", d.Budget, err)
 	}
 }

@@ -35,7 +35,7 @@ var messages = []any{
 	agentproto.AfterToolCallParams{}, agentproto.ToolError{}, agentproto.BeforeToolCallResult{},
 	agentproto.AfterToolCallResult{}, agentproto.LifecycleParams{}, agentproto.Event{}, agentproto.ErrorData{},
 	agentproto.MCPConnectParams{}, agentproto.MCPConnectResult{}, agentproto.MCPCallParams{}, agentproto.MCPCallResult{},
-	agentproto.MCPClientRef{},
+	agentproto.MCPClientRef{}, agentproto.MCPAuthenticateParams{},
 }
 
 // aliases are Go types with their own JSON encoding: a type alias when

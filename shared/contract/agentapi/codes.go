@@ -34,6 +34,12 @@ const (
 	CodeMCPEnvMissing      = "mcp_env_missing"
 	CodeMCPServerUnknown   = "mcp_server_unknown"
 	CodeMCPDiscoveryFailed = "mcp_discovery_failed"
+	// OAuth codes of `stratos mcp login/logout/status`.
+	CodeMCPAuthRequired     = "mcp_auth_required"
+	CodeMCPNotOAuth         = "mcp_not_oauth"
+	CodeMCPLoginFailed      = "mcp_login_failed"
+	CodeMCPLoginTimeout     = "mcp_login_timeout"
+	CodeMCPCredentialsError = "mcp_credentials_error"
 )
 
 // Codes describes the error codes of stratos-agent's commands.
@@ -52,5 +58,10 @@ func Codes() []errcode.Code {
 		errcode.Failed(CodeMCPEnvMissing, "`stratos mcp`: a ${NAME} reference of an MCP server names an unset or empty environment variable (details.variable, details.server)"),
 		errcode.Usage(CodeMCPServerUnknown, "`stratos mcp tools <workflow> <server>`: the workflow declares no such MCP server"),
 		errcode.Failed(CodeMCPDiscoveryFailed, "`stratos mcp tools`: an MCP server could not be started, reached or listed (details.server)"),
+		errcode.Failed(CodeMCPAuthRequired, "`stratos mcp tools`: a server declared with oauth has no usable login (details.server, details.login: the command to run)"),
+		errcode.Usage(CodeMCPNotOAuth, "`stratos mcp login/logout`: the named server is not an HTTP server declared with oauth (details.server)"),
+		errcode.Failed(CodeMCPLoginFailed, "`stratos mcp login`: discovery, registration, authorization or the token exchange failed (details.server); nothing was stored"),
+		errcode.Failed(CodeMCPLoginTimeout, "`stratos mcp login`: the browser did not come back to the loopback redirect within --timeout; nothing was stored"),
+		errcode.Failed(CodeMCPCredentialsError, "`stratos mcp login/logout/status`: the credentials store under ~/.stratos/mcp-auth cannot be read or written"),
 	}
 }

@@ -10,6 +10,7 @@ export declare const Methods: {
     readonly hookOnStart: "hook.onStart";
     readonly initialize: "initialize";
     readonly shutdown: "shutdown";
+    readonly mcpAuthenticate: "mcp.authenticate";
     readonly mcpCall: "mcp.call";
     readonly mcpClose: "mcp.close";
     readonly mcpConnect: "mcp.connect";
@@ -287,4 +288,8 @@ export interface MCPCallResult {
 /** MCPClientRef names a client. */
 export interface MCPClientRef {
     clientId: string;
+}
+/** MCPAuthenticateParams names the workflow whose OAuth servers to check. */
+export interface MCPAuthenticateParams {
+    workflow: WorkflowRef;
 }

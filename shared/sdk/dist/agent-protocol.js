@@ -16,6 +16,7 @@ export const Methods = {
     hookOnStart: "hook.onStart",
     initialize: "initialize",
     shutdown: "shutdown",
+    mcpAuthenticate: "mcp.authenticate",
     mcpCall: "mcp.call",
     mcpClose: "mcp.close",
     mcpConnect: "mcp.connect",

@@ -9,6 +9,7 @@ import { getContext, newExecutionId } from "./context.js";
 import { importDefinition } from "./definition.js";
 import { ChildWorkflowError, toError, WorkflowCycleError, WorkflowNotBuiltError, WorkflowNotFoundError, WorkflowNotReferencedError } from "./errors.js";
 import { invoke } from "./invocation.js";
+import { authenticateMcps } from "./mcp.js";
 /**
  * Binds a child-workflow reference and override defaults. It starts nothing:
  * every execute(input) is a separate child invocation with its own execution
@@ -96,6 +97,7 @@ async function executeChild(name, bound, inherit, input) {
             overrides,
             host: parent.host,
             parent,
+            ...((target.oauthMcps ?? []).length > 0 ? { beforeRun: (ctx) => authenticateMcps(ctx, target.dir) } : {}),
         });
     }
     catch (err) {

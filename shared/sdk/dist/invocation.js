@@ -21,6 +21,9 @@ export async function invoke(spec) {
         parent: spec.parent,
     });
     spec.onContext?.(ctx);
+    if (spec.parent !== undefined) {
+        recordChildStart(ctx, spec.parent);
+    }
     const unlink = linkSignal(spec.signal, ctx);
     let error;
     try {
@@ -29,6 +32,7 @@ export async function invoke(spec) {
         if (!input.ok) {
             throw new InputValidationError(spec.workflow, input.issues);
         }
+        await spec.beforeRun?.(ctx);
         const result = await ctx.run(() => definition.run(input.value));
         if (ctx.signal.aborted) {
             throw ctx.signal.reason; // run finished, but the invocation was cancelled meanwhile
@@ -50,6 +54,19 @@ export async function invoke(spec) {
         unlink();
         await ctx.close(error);
     }
+}
+// recordChildStart records that ctx, a child of parent, started.
+function recordChildStart(ctx, parent) {
+    let top = parent;
+    while (top.parent !== undefined) {
+        top = top.parent;
+    }
+    ctx.host.progress?.({
+        type: "workflow.child.started",
+        executionId: ctx.executionId,
+        workflow: ctx.workflow,
+        details: { parentExecutionId: parent.executionId, parentWorkflow: parent.workflow, runId: top.executionId },
+    });
 }
 function linkSignal(signal, ctx) {
     if (signal === undefined) {

@@ -133,6 +133,24 @@ class DirectClient {
         }
     }
 }
+/**
+ * Checks, before a child workflow's run body, that every MCP server its
+ * workflow.yaml declares with oauth has a login with at least five minutes
+ * left (the agent host refreshes a token that has less). It starts no
+ * connection. Rejects with McpConfigurationError naming the server and the
+ * `stratos mcp login` command. @internal
+ */
+export async function authenticateMcps(ctx, workflowDir) {
+    const host = agentHostFor(ctx);
+    try {
+        await host.ready;
+        await host.call(Methods.mcpAuthenticate, { workflow: { name: ctx.workflow, dir: workflowDir } });
+    }
+    catch (err) {
+        const server = err instanceof HostError && typeof err.data?.details?.server === "string" ? err.data.details.server : "";
+        throw toMcpError(server, err);
+    }
+}
 function toMcpError(server, err) {
     if (err instanceof HostError) {
         const code = err.data?.code;

@@ -1,8 +1,9 @@
-// How the runner records progress (log, phase): one line appended to the
-// run's events.jsonl, next to the agent host's events (each line is one
-// write to a file opened for appending, so lines of the two writers never
-// interleave), and one line on stderr, which stratos run shows in a
-// foreground run and keeps in console.log for a detached one.
+// How the runner records progress (log, phase) and child starts: one line
+// appended to the run's events.jsonl, next to the agent host's events (each
+// line is one write to a file opened for appending, so lines of the two
+// writers never interleave), and for progress one line on stderr, which
+// stratos run shows in a foreground run and keeps in console.log for a
+// detached one.
 import { openSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { toError } from "./errors.js";
@@ -15,8 +16,10 @@ export function progressRecorder(runDir, warn) {
     let fd;
     let failed = false;
     return (event) => {
-        const text = "message" in event.details ? event.details.message : `phase ${event.details.phase}`;
-        process.stderr.write(`stratos: ${event.workflow}: ${text}\n`);
+        if (event.type !== "workflow.child.started") {
+            const text = "message" in event.details ? event.details.message : `phase ${event.details.phase}`;
+            process.stderr.write(`stratos: ${event.workflow}: ${text}\n`);
+        }
         if (runDir === undefined || failed) {
             return;
         }

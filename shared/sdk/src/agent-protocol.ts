@@ -18,6 +18,7 @@ export const Methods = {
   hookOnStart: "hook.onStart",
   initialize: "initialize",
   shutdown: "shutdown",
+  mcpAuthenticate: "mcp.authenticate",
   mcpCall: "mcp.call",
   mcpClose: "mcp.close",
   mcpConnect: "mcp.connect",
@@ -344,4 +345,9 @@ export interface MCPCallResult {
 /** MCPClientRef names a client. */
 export interface MCPClientRef {
   clientId: string;
+}
+
+/** MCPAuthenticateParams names the workflow whose OAuth servers to check. */
+export interface MCPAuthenticateParams {
+  workflow: WorkflowRef;
 }

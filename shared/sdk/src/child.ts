@@ -5,10 +5,11 @@
 // and a child runs only when the calling workflow imports its wrapper (the
 // build then keeps the child fresh), never by a name looked up at run time.
 import { configPart, overridesProblem, resolveConfig, cloneData, deepFreeze, type AgentOverride, type WorkflowOverrides } from "./config.js";
-import { getContext, newExecutionId } from "./context.js";
+import { getContext, newExecutionId, type ExecutionContext } from "./context.js";
 import { importDefinition } from "./definition.js";
 import { ChildWorkflowError, toError, WorkflowCycleError, WorkflowNotBuiltError, WorkflowNotFoundError, WorkflowNotReferencedError } from "./errors.js";
 import { invoke } from "./invocation.js";
+import { authenticateMcps } from "./mcp.js";
 
 export type { AgentOverride, WorkflowOverrides } from "./config.js";
 
@@ -132,6 +133,7 @@ async function executeChild(name: string, bound: WorkflowOverrides, inherit: boo
       overrides,
       host: parent.host,
       parent,
+      ...((target.oauthMcps ?? []).length > 0 ? { beforeRun: (ctx: ExecutionContext) => authenticateMcps(ctx, target.dir) } : {}),
     });
   } catch (err) {
     throw new ChildWorkflowError(name, executionId, toError(err));

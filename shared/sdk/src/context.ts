@@ -8,7 +8,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { randomBytes } from "node:crypto";
 import type { WorkflowConfig, WorkflowOverrides, ManifestSections } from "./config.js";
-import type { ProgressEvent } from "./progress.js";
+import type { RecordedEvent } from "./progress.js";
 import type { BudgetSource } from "./budget.js";
 import { CancelledError, ContextClosedError, NoExecutionContextError, toError, errorCode } from "./errors.js";
 
@@ -48,6 +48,8 @@ export interface WorkflowTableEntry {
   built: boolean;
   /** The workflows this one imports the generated wrappers of: the only children it may execute. */
   references?: string[];
+  /** The MCP servers the workflow declares with oauth: their logins are checked before a child's run body. */
+  oauthMcps?: string[];
   /** Its workflow.yaml's agents and decision sections. */
   config?: ManifestSections;
 }
@@ -60,8 +62,8 @@ export interface RuntimeHost {
   readonly workflows: Readonly<Record<string, WorkflowTableEntry>>;
   /** Reports a soft problem (a resource that failed to close, ...). */
   warn(message: string): void;
-  /** Records a progress line of workflow code (log, phase); absent: dropped. */
-  progress?(event: ProgressEvent): void;
+  /** Records a progress line of workflow code (log, phase) or a child's start; absent: dropped. */
+  progress?(event: RecordedEvent): void;
   /** The run's budget and spending; absent: no limits, nothing spent. */
   readonly budget?: BudgetSource;
 }

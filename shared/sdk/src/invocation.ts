@@ -24,6 +24,8 @@ export interface InvocationSpec {
   signal?: AbortSignal;
   /** Receives the context as soon as it exists. */
   onContext?(ctx: ExecutionContext): void;
+  /** Runs after input validation, before the run body; a rejection fails the invocation (a child's OAuth MCP check). */
+  beforeRun?(ctx: ExecutionContext): Promise<void>;
 }
 
 /**
@@ -42,6 +44,9 @@ export async function invoke(spec: InvocationSpec): Promise<unknown> {
     parent: spec.parent,
   });
   spec.onContext?.(ctx);
+  if (spec.parent !== undefined) {
+    recordChildStart(ctx, spec.parent);
+  }
   const unlink = linkSignal(spec.signal, ctx);
   let error: Error | undefined;
   try {
@@ -50,6 +55,7 @@ export async function invoke(spec: InvocationSpec): Promise<unknown> {
     if (!input.ok) {
       throw new InputValidationError(spec.workflow, input.issues);
     }
+    await spec.beforeRun?.(ctx);
     const result = await ctx.run(() => definition.run(input.value as never));
     if (ctx.signal.aborted) {
       throw ctx.signal.reason; // run finished, but the invocation was cancelled meanwhile
@@ -69,6 +75,20 @@ export async function invoke(spec: InvocationSpec): Promise<unknown> {
     unlink();
     await ctx.close(error);
   }
+}
+
+// recordChildStart records that ctx, a child of parent, started.
+function recordChildStart(ctx: ExecutionContext, parent: ExecutionContext): void {
+  let top = parent;
+  while (top.parent !== undefined) {
+    top = top.parent;
+  }
+  ctx.host.progress?.({
+    type: "workflow.child.started",
+    executionId: ctx.executionId,
+    workflow: ctx.workflow,
+    details: { parentExecutionId: parent.executionId, parentWorkflow: parent.workflow, runId: top.executionId },
+  });
 }
 
 function linkSignal(signal: AbortSignal | undefined, ctx: ExecutionContext): () => void {

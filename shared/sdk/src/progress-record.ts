@@ -1,25 +1,28 @@
-// How the runner records progress (log, phase): one line appended to the
-// run's events.jsonl, next to the agent host's events (each line is one
-// write to a file opened for appending, so lines of the two writers never
-// interleave), and one line on stderr, which stratos run shows in a
-// foreground run and keeps in console.log for a detached one.
+// How the runner records progress (log, phase) and child starts: one line
+// appended to the run's events.jsonl, next to the agent host's events (each
+// line is one write to a file opened for appending, so lines of the two
+// writers never interleave), and for progress one line on stderr, which
+// stratos run shows in a foreground run and keeps in console.log for a
+// detached one.
 import { openSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { toError } from "./errors.js";
-import type { ProgressEvent } from "./progress.js";
+import type { RecordedEvent } from "./progress.js";
 
 const eventsFile = "events.jsonl";
 
 /** @internal */
-export function progressRecorder(runDir: string | undefined, warn: (message: string) => void): (event: ProgressEvent) => void {
+export function progressRecorder(runDir: string | undefined, warn: (message: string) => void): (event: RecordedEvent) => void {
   // Captured now: workflow code replacing them later changes nothing here.
   const stringify = JSON.stringify;
   const write = writeSync;
   let fd: number | undefined;
   let failed = false;
   return (event) => {
-    const text = "message" in event.details ? event.details.message : `phase ${event.details.phase}`;
-    process.stderr.write(`stratos: ${event.workflow}: ${text}\n`);
+    if (event.type !== "workflow.child.started") {
+      const text = "message" in event.details ? event.details.message : `phase ${event.details.phase}`;
+      process.stderr.write(`stratos: ${event.workflow}: ${text}\n`);
+    }
     if (runDir === undefined || failed) {
       return;
     }

@@ -18,6 +18,30 @@ export interface ProgressEvent {
 }
 
 /**
+ * The event the runtime records when a child invocation starts, before its
+ * definition loads, so that a watcher (`stratos serve`, `stratos runs logs
+ * --follow`) places the child under its parent while it runs, not only
+ * once the run's tree is written at its end. @internal
+ */
+export interface ChildStartedEvent {
+  type: "workflow.child.started";
+  /** The child invocation's own execution ID. */
+  executionId: string;
+  /** The child's workflow name. */
+  workflow: string;
+  details: {
+    /** The invocation that executed the child, and its workflow. */
+    parentExecutionId: string;
+    parentWorkflow: string;
+    /** The top-level invocation's execution ID: the run's record. */
+    runId: string;
+  };
+}
+
+/** What the runtime appends to the run's events.jsonl. @internal */
+export type RecordedEvent = ProgressEvent | ChildStartedEvent;
+
+/**
  * Records a progress message of the current workflow execution: in the
  * run's events (type `workflow.log`) and, in a foreground run, on stderr.
  * Throws NoExecutionContextError outside a workflow execution.

@@ -9,8 +9,8 @@ import { ChildWorkflowError, NoExecutionContextError, WorkflowCycleError, Workfl
 
 const kidEntry = join(import.meta.dirname, "fixtures", "kid.mjs");
 
-function host(workflows) {
-  return { rootDir: "/root", workflows, warn() {} };
+function host(workflows, recorded) {
+  return { rootDir: "/root", workflows, warn() {}, progress: recorded ? (e) => recorded.push(e) : undefined };
 }
 
 const table = {
@@ -20,9 +20,10 @@ const table = {
   other: { dir: "/root/other", entry: kidEntry, built: true, references: [], config: {} },
 };
 
-// inParent runs fn inside a running "parent" invocation.
-async function inParent(fn) {
-  const ctx = new ExecutionContext({ executionId: "p-1", workflow: "parent", config: { agents: {}, decision: {} }, overrides: {}, host: host(table) });
+// inParent runs fn inside a running "parent" invocation; the events the
+// runtime records go to recorded, when given.
+async function inParent(fn, recorded) {
+  const ctx = new ExecutionContext({ executionId: "p-1", workflow: "parent", config: { agents: {}, decision: {} }, overrides: {}, host: host(table, recorded) });
   try {
     return await ctx.run(fn);
   } finally {
@@ -75,6 +76,36 @@ describe("execute", () => {
       assert.deepEqual(err.cycle, ["parent", "parent"]);
       return true;
     });
+  });
+
+  it("records the child's start, naming its parent and the run", async () => {
+    const recorded = [];
+    await inParent(() => createChildWorkflow(ref("kid")).execute({ text: "a" }), recorded);
+    assert.equal(recorded.length, 1);
+    const [started] = recorded;
+    assert.equal(started.type, "workflow.child.started");
+    assert.equal(started.workflow, "kid");
+    assert.match(started.executionId, /^[0-9]{8}T[0-9]{6}Z-[0-9a-f]{8}$/);
+    assert.deepEqual(started.details, { parentExecutionId: "p-1", parentWorkflow: "parent", runId: "p-1" });
+  });
+
+  it("names the top-level invocation as the run of a grandchild", async () => {
+    const recorded = [];
+    const top = new ExecutionContext({ executionId: "top-1", workflow: "top", config: { agents: {}, decision: {} }, overrides: {}, host: host(table, recorded) });
+    const mid = new ExecutionContext({ executionId: "p-2", workflow: "parent", config: { agents: {}, decision: {} }, overrides: {}, host: top.host, parent: top });
+    try {
+      await mid.run(() => createChildWorkflow(ref("kid")).execute({ text: "a" }));
+    } finally {
+      await mid.close(undefined);
+      await top.close(undefined);
+    }
+    assert.deepEqual(recorded.map((e) => e.details), [{ parentExecutionId: "p-2", parentWorkflow: "parent", runId: "top-1" }]);
+  });
+
+  it("records the start of a child that fails too", async () => {
+    const recorded = [];
+    await assert.rejects(inParent(() => createChildWorkflow(ref("kid")).execute({ text: 1 }), recorded), ChildWorkflowError);
+    assert.deepEqual(recorded.map((e) => [e.type, e.workflow]), [["workflow.child.started", "kid"]]);
   });
 
   it("wraps the child's own failure in ChildWorkflowError", async () => {

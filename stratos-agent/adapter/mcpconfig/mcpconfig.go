@@ -7,13 +7,16 @@
 package mcpconfig
 
 import (
+	"context"
 	"errors"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/stratoscli/stratos/shared/agentproto"
 	"github.com/stratoscli/stratos/shared/manifest"
+	"github.com/stratoscli/stratos/shared/mcpauth"
 	"github.com/stratoscli/stratos/shared/mcpdecl"
 )
 
@@ -36,16 +39,52 @@ type Server struct {
 // Resolver returns the selected servers of a workflow, in names' order.
 type Resolver func(workflowDir string, names []string) ([]Server, error)
 
+// OAuth makes a server declared with oauth usable by a harness: it checks
+// the server's login and rewrites out (resolved from server) so the
+// harness's requests carry a token.
+type OAuth func(workflow string, server mcpdecl.Server, out *Server) error
+
 // FromWorkflow is the Resolver that reads workflow.yaml and the process
-// environment.
+// environment; OAuth servers get the stored token as a bearer header.
 func FromWorkflow(workflowDir string, names []string) ([]Server, error) {
-	return Resolve(workflowDir, names, os.LookupEnv)
+	return Resolve(workflowDir, names, os.LookupEnv, BearerHeader)
+}
+
+// WithOAuth is FromWorkflow with oauth handling OAuth servers (the agent
+// host routes them through its relay).
+func WithOAuth(oauth OAuth) Resolver {
+	return func(workflowDir string, names []string) ([]Server, error) {
+		return Resolve(workflowDir, names, os.LookupEnv, oauth)
+	}
+}
+
+// BearerHeader adds the server's current access token (refreshed when it
+// has less than five minutes left) as an Authorization header. The token
+// is then fixed for the harness's life; the agent host uses its relay
+// instead, which renews it per request.
+func BearerHeader(workflow string, server mcpdecl.Server, out *Server) error {
+	tokens, err := mcpauth.DefaultTokens()
+	if err != nil {
+		return err
+	}
+	rec, err := tokens.ForServer(context.Background(), workflow, server, false)
+	if err != nil {
+		return err
+	}
+	out.Headers = maps.Clone(out.Headers)
+	if out.Headers == nil {
+		out.Headers = map[string]string{}
+	}
+	out.Headers["Authorization"] = "Bearer " + rec.AccessToken
+	return nil
 }
 
 // Resolve returns the selected servers with references resolved through
-// lookup. An undeclared or invalid server, or an unset variable, is a
-// configuration error naming the file and the field.
-func Resolve(workflowDir string, names []string, lookup mcpdecl.Lookup) ([]Server, error) {
+// lookup, and servers declared with oauth prepared by oauth. An undeclared
+// or invalid server, or an unset variable, is a configuration error naming
+// the file and the field; a server without a usable login is one naming
+// the `stratos mcp login` command.
+func Resolve(workflowDir string, names []string, lookup mcpdecl.Lookup, oauth OAuth) ([]Server, error) {
 	if len(names) == 0 {
 		return nil, nil
 	}
@@ -76,6 +115,12 @@ func Resolve(workflowDir string, names []string, lookup mcpdecl.Lookup) ([]Serve
 		// working directory), as it always has.
 		if d.Cwd != "" {
 			s.Cwd = r.Cwd
+		}
+		if r.OAuth != nil {
+			if err := oauth(m.Name, r, &s); err != nil {
+				return nil, agentproto.Errorf(agentproto.CodeConfiguration, "%s: %v", file, err).
+					WithDetails(map[string]any{"server": name, "login": mcpauth.LoginCommand(m.Name, name)})
+			}
 		}
 		out = append(out, s)
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/stratoscli/stratos/shared/agentproto"
+	"github.com/stratoscli/stratos/shared/mcpdecl"
 )
 
 func writeManifest(t *testing.T, yaml string) string {
@@ -62,19 +63,49 @@ func TestReferencesResolvedAndMissingVariableNamed(t *testing.T) {
 `)
 	env := map[string]string{"GH_TOKEN": "t0k"}
 	lookup := func(n string) (string, bool) { v, ok := env[n]; return v, ok }
-	got, err := Resolve(dir, []string{"gh"}, lookup)
+	got, err := Resolve(dir, []string{"gh"}, lookup, BearerHeader)
 	if err != nil || got[0].Headers["Authorization"] != "Bearer t0k" || got[0].Type != "http" {
 		t.Fatalf("gh: %+v %v", got, err)
 	}
-	_, err = Resolve(dir, []string{"local"}, lookup)
+	_, err = Resolve(dir, []string{"local"}, lookup, BearerHeader)
 	if agentproto.CodeOf(err) != agentproto.CodeConfiguration || !strings.Contains(err.Error(), "SERVER_BIN") ||
 		!strings.Contains(err.Error(), "mcp.servers.local.command") {
 		t.Fatalf("missing variable: %v", err)
 	}
 	env["SERVER_BIN"] = "/bin/srv"
-	got, err = Resolve(dir, []string{"local"}, lookup)
+	got, err = Resolve(dir, []string{"local"}, lookup, BearerHeader)
 	if err != nil || got[0].Cwd != filepath.Join(dir, "tools") {
 		t.Fatalf("local: %+v %v", got, err)
+	}
+}
+
+func TestOAuthServersGoThroughTheOAuthHook(t *testing.T) {
+	dir := writeManifest(t, `mcp:
+  servers:
+    tracker: {url: "http://127.0.0.1:9/mcp", oauth: true}
+    plain: {url: "http://127.0.0.1:9/plain"}
+`)
+	var seen []string
+	relay := func(workflow string, s mcpdecl.Server, out *Server) error {
+		seen = append(seen, workflow+"/"+s.Name)
+		out.URL = "http://127.0.0.1:1/relayed"
+		return nil
+	}
+	got, err := Resolve(dir, []string{"tracker", "plain"}, func(string) (string, bool) { return "", false }, relay)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(seen) != 1 || seen[0] != "w/tracker" || got[0].URL != "http://127.0.0.1:1/relayed" || got[1].URL != "http://127.0.0.1:9/plain" {
+		t.Fatalf("seen %v, servers %+v", seen, got)
+	}
+}
+
+func TestOAuthServerWithoutLoginIsAConfigurationErrorNamingTheLogin(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	dir := writeManifest(t, "mcp:\n  servers:\n    tracker: {url: \"http://127.0.0.1:9/mcp\", oauth: true}\n")
+	_, err := FromWorkflow(dir, []string{"tracker"})
+	if agentproto.CodeOf(err) != agentproto.CodeConfiguration || !strings.Contains(err.Error(), "run `stratos mcp login w tracker`") {
+		t.Fatalf("error %v", err)
 	}
 }
 

@@ -14,7 +14,8 @@ import (
 // needs: the live background tasks. It runs on the reader goroutine, so
 // events keep the CLI's order.
 type observer struct {
-	emit func(adapter.Event)
+	emit     func(adapter.Event)
+	provider string // the backend the CLI runs on, reported with each turn's usage
 
 	mu        sync.Mutex
 	sessionID string
@@ -22,6 +23,7 @@ type observer struct {
 	messages  map[string]*modelCall
 	tasks     map[string]backgroundTask // live background tasks (replace-set)
 	lastCost  float64                   // total_cost_usd is cumulative per process
+	lastModel string                    // the model of the latest message, reported with the turn's usage
 }
 
 // modelCall accumulates one model round trip between message_start and
@@ -32,8 +34,8 @@ type modelCall struct {
 	stopReason string
 }
 
-func newObserver(emit func(adapter.Event)) *observer {
-	return &observer{emit: emit, toolNames: map[string]string{}, messages: map[string]*modelCall{},
+func newObserver(emit func(adapter.Event), provider string) *observer {
+	return &observer{emit: emit, provider: provider, toolNames: map[string]string{}, messages: map[string]*modelCall{},
 		tasks: map[string]backgroundTask{}}
 }
 
@@ -97,6 +99,7 @@ func (o *observer) streamEvent(f *frame) {
 		}
 		o.mu.Lock()
 		o.messages[id] = &modelCall{model: ev.Message.Model, usage: ev.Message.Usage}
+		o.lastModel = ev.Message.Model
 		o.mu.Unlock()
 		d := map[string]any{"model": ev.Message.Model}
 		if f.TTFTMs != nil {
@@ -220,6 +223,7 @@ func (o *observer) turnUsage(r *resultFrame, uuid string) {
 	o.mu.Lock()
 	cost := r.TotalCostUSD - o.lastCost
 	o.lastCost = r.TotalCostUSD
+	model := o.lastModel
 	o.mu.Unlock()
 	ids := map[string]string{}
 	if uuid != "" {
@@ -231,6 +235,12 @@ func (o *observer) turnUsage(r *resultFrame, uuid string) {
 	d["durationMs"] = r.DurationMs
 	d["durationApiMs"] = r.DurationAPIMs
 	d["unsolicited"] = uuid == ""
+	if o.provider != "" {
+		d["provider"] = o.provider
+	}
+	if model != "" {
+		d["model"] = model
+	}
 	o.event(adapter.EventUsage, ids, d)
 }
 

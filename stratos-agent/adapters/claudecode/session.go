@@ -174,7 +174,7 @@ func (s *session) ensureProcess(ctx context.Context) (*process, *observer, error
 	l := s.launchLocked()
 	s.mu.Unlock()
 
-	obs := newObserver(s.emit)
+	obs := newObserver(s.emit, s.model.Provider)
 	h := handlers{frame: func(f *frame) { s.onFrame(obs, f) }, control: s.onControl, cancel: s.onCancelRequest}
 	p, err := start(l, h, s.log)
 	if err != nil {

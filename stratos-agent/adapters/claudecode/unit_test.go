@@ -147,7 +147,7 @@ func TestFactoryRejectsUnknownEffortAndTools(t *testing.T) {
 
 func TestObserverEventsFromFrames(t *testing.T) {
 	var got []adapter.Event
-	o := newObserver(func(e adapter.Event) { got = append(got, e) })
+	o := newObserver(func(e adapter.Event) { got = append(got, e) }, "amazon-bedrock")
 	lines := []string{
 		`{"type":"system","subtype":"init","session_id":"S"}`,
 		`{"type":"stream_event","api_message_id":"m1","ttft_ms":5,"event":{"type":"message_start","message":{"id":"m1","model":"x","usage":{"input_tokens":7}}}}`,
@@ -192,6 +192,9 @@ func TestObserverEventsFromFrames(t *testing.T) {
 	o.turnUsage(&resultFrame{TotalCostUSD: 0.75}, "u")
 	if c := got[len(got)-1].Details["costUsd"]; c != 0.25 {
 		t.Errorf("per-turn cost %v, want the change of the cumulative total", c)
+	}
+	if d := got[len(got)-1].Details; d["provider"] != "amazon-bedrock" || d["model"] != "x" {
+		t.Errorf("usage %v: want the backend and the latest message's model", d)
 	}
 }
 

@@ -14,6 +14,9 @@ import (
 // order.
 type observer struct {
 	emit func(adapter.Event)
+	// backend is the catalog provider and the model the session's turns
+	// use, reported with each turn's usage so the host can price it.
+	backend func() (provider, model string)
 
 	mu        sync.Mutex
 	threadID  string
@@ -40,13 +43,17 @@ func (a tokenCounts) minus(b tokenCounts) tokenCounts {
 		ReasoningOutputTokens: a.ReasoningOutputTokens - b.ReasoningOutputTokens}
 }
 
+// details reports the counts in Stratos's usage terms, where inputTokens
+// excludes cache reads (as Anthropic counts them and as prices are quoted):
+// Codex's inputTokens includes its cachedInputTokens, so reporting both as
+// they come would price and budget the cached part twice.
 func (a tokenCounts) details() map[string]any {
-	return map[string]any{"inputTokens": a.InputTokens, "outputTokens": a.OutputTokens,
+	return map[string]any{"inputTokens": max(0, a.InputTokens-a.CachedInputTokens), "outputTokens": a.OutputTokens,
 		"cacheReadInputTokens": a.CachedInputTokens, "reasoningOutputTokens": a.ReasoningOutputTokens, "totalTokens": a.TotalTokens}
 }
 
-func newObserver(emit func(adapter.Event)) *observer {
-	return &observer{emit: emit, commands: map[string]bool{}}
+func newObserver(emit func(adapter.Event), backend func() (provider, model string)) *observer {
+	return &observer{emit: emit, backend: backend, commands: map[string]bool{}}
 }
 
 // notice is the union of the notification params the observer reads.
@@ -173,6 +180,14 @@ func (o *observer) turnCompleted(n *notice) {
 	d := used.details()
 	if n.Turn != nil {
 		d["status"] = n.Turn.Status
+	}
+	if o.backend != nil {
+		if provider, model := o.backend(); provider != "" {
+			d["provider"] = provider
+			if model != "" {
+				d["model"] = model
+			}
+		}
 	}
 	o.event(adapter.EventUsage, map[string]string{"turnId": n.TurnID}, d)
 }

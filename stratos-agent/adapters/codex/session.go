@@ -47,9 +47,11 @@ type session struct {
 	mu       sync.Mutex
 	conn     *conn
 	threadID string
-	turn     *turn
-	busy     bool
-	closed   bool
+	// threadModel is the model thread/start or thread/resume reported.
+	threadModel string
+	turn        *turn
+	busy        bool
+	closed      bool
 }
 
 func newSession(opts Options, spec adapter.Spec, emit func(adapter.Event), hooks adapter.Hooks, removed []tools.CodexSetting) *session {
@@ -241,7 +243,7 @@ func (s *session) ensureThread(ctx context.Context) (*conn, string, error) {
 // startServer starts `codex app-server` and completes its initialize
 // handshake.
 func (s *session) startServer(ctx context.Context) (*conn, error) {
-	obs := newObserver(s.emit)
+	obs := newObserver(s.emit, s.backend)
 	c, err := dial(process.Spec{Name: "codex", Path: s.bin.path, Args: []string{"app-server"}, Dir: s.spec.WorkingDirectory,
 		Env: s.env, Log: s.log}, rpcHandlers{notify: func(m string, p json.RawMessage) { s.onNotification(obs, m, p) },
 		request: s.onServerRequest})
@@ -293,6 +295,7 @@ func (s *session) openThread(ctx context.Context, c *conn, tid string) (string, 
 		Thread struct {
 			ID string `json:"id"`
 		} `json:"thread"`
+		Model string `json:"model"`
 	}
 	if err := c.call(ctx, method, params, &res); err != nil {
 		if errors.Is(err, errExited) {
@@ -302,8 +305,28 @@ func (s *session) openThread(ctx context.Context, c *conn, tid string) (string, 
 	}
 	s.mu.Lock()
 	s.threadID = res.Thread.ID
+	if res.Model != "" {
+		s.threadModel = res.Model
+	}
 	s.mu.Unlock()
 	return res.Thread.ID, nil
+}
+
+// backend is the catalog provider the session's turns go to — the agent's
+// provider, else OpenAI (an API key, the saved login, or OPENAI_BASE_URL
+// standing in for the OpenAI API) — and the model Codex reported for the
+// thread (else the native model asked for).
+func (s *session) backend() (provider, model string) {
+	provider = s.spec.Provider
+	if provider == "" {
+		provider = providerOpenAI
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.threadModel != "" {
+		return provider, s.threadModel
+	}
+	return provider, s.model
 }
 
 func (s *session) threadConfigLocked() threadConfig {

@@ -202,3 +202,40 @@ func TestHookServerStartsOnlyForToolHooks(t *testing.T) {
 		})
 	}
 }
+
+func TestTurnUsageNamesTheProviderAndTheThreadsModel(t *testing.T) {
+	for _, c := range []struct {
+		agentProvider, threadModel, want string
+	}{
+		{"", "gpt-5.5", "openai"},
+		{"ollama", "qwen3.5:latest", "ollama"},
+		{"azure", "gpt-5.5", "azure"},
+	} {
+		s := &session{spec: adapter.Spec{Provider: c.agentProvider}, model: "asked", threadModel: c.threadModel}
+		var got []adapter.Event
+		o := newObserver(func(e adapter.Event) { got = append(got, e) }, s.backend)
+		o.observe("thread/tokenUsage/updated", &notice{TurnID: "t1", TokenUsage: &tokenUsage{Total: tokenCounts{InputTokens: 10, OutputTokens: 2}}})
+		o.observe("turn/completed", &notice{TurnID: "t1"})
+		u := got[len(got)-1]
+		if u.Type != adapter.EventUsage || u.Details["provider"] != c.want || u.Details["model"] != c.threadModel || u.Details["inputTokens"] != 10 {
+			t.Errorf("provider %q: usage %+v; want provider %s, model %s", c.agentProvider, u, c.want, c.threadModel)
+		}
+	}
+	s := &session{model: "asked"}
+	if p, m := s.backend(); p != "openai" || m != "asked" {
+		t.Errorf("before the thread reports its model: %s %s; want the model asked for", p, m)
+	}
+}
+
+// Codex counts cached input inside inputTokens; Stratos's usage (and the
+// catalog's prices) count cache reads apart, so a turn must not report them twice.
+func TestTurnUsageCountsCacheReadsOnce(t *testing.T) {
+	var got []adapter.Event
+	o := newObserver(func(e adapter.Event) { got = append(got, e) }, (&session{model: "m"}).backend)
+	o.observe("thread/tokenUsage/updated", &notice{TurnID: "t1", TokenUsage: &tokenUsage{Total: tokenCounts{InputTokens: 1000, CachedInputTokens: 800, OutputTokens: 20, TotalTokens: 1020}}})
+	o.observe("turn/completed", &notice{TurnID: "t1"})
+	u := got[len(got)-1]
+	if u.Details["inputTokens"] != 200 || u.Details["cacheReadInputTokens"] != 800 || u.Details["totalTokens"] != 1020 {
+		t.Errorf("usage %+v; want inputTokens 200 (uncached), cacheReadInputTokens 800, totalTokens 1020", u.Details)
+	}
+}

@@ -19,6 +19,9 @@ type observer struct {
 	partTypes map[string]string // part ID → type, for deltas
 	tools     map[string]string // call ID → last status reported
 	usage     tokens            // since the last idle
+	// provider and model of the latest assistant message (OpenCode's IDs,
+	// which are Models.dev's), reported with the turn's usage.
+	provider, model string
 }
 
 func newObserver(emit func(adapter.Event)) *observer {
@@ -79,6 +82,9 @@ func (o *observer) messageUpdated(info *messageInfo) {
 	o.mu.Lock()
 	seen := o.models[info.ID]
 	o.models[info.ID] = true
+	if info.ProviderID != "" {
+		o.provider, o.model = info.ProviderID, info.ModelID
+	}
 	o.mu.Unlock()
 	if !seen {
 		o.event(adapter.EventModelStarted, map[string]string{"messageId": info.ID}, map[string]any{"model": info.ProviderID + "/" + info.ModelID})
@@ -157,11 +163,15 @@ func (o *observer) status(p *props) {
 		o.event(adapter.EventModelRetry, nil, map[string]any{"message": p.Status.Message, "attempt": p.Status.Attempt})
 	case "idle":
 		o.mu.Lock()
-		u := o.usage
+		u, provider, model := o.usage, o.provider, o.model
 		o.usage = tokens{}
 		o.mu.Unlock()
 		if u != (tokens{}) {
-			o.event(adapter.EventUsage, nil, u.details())
+			d := u.details()
+			if provider != "" {
+				d["provider"], d["model"] = provider, model
+			}
+			o.event(adapter.EventUsage, nil, d)
 		}
 	}
 }

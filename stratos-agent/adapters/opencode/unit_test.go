@@ -283,3 +283,22 @@ data: {"directory":"/w","payload":{"id":"evt_2","type":"message.updated","proper
 		t.Fatalf("events = %v", types)
 	}
 }
+
+func TestTurnUsageNamesTheProviderAndModelOfTheReply(t *testing.T) {
+	var got []adapter.Event
+	o := newObserver(func(e adapter.Event) { got = append(got, e) })
+	feed := func(typ, raw string) {
+		var p props
+		if err := json.Unmarshal([]byte(raw), &p); err != nil {
+			t.Fatal(err)
+		}
+		o.observe(event{Type: typ}, &p)
+	}
+	feed("message.updated", `{"info":{"id":"m1","sessionID":"s","role":"assistant","providerID":"anthropic","modelID":"claude-sonnet-4-5"}}`)
+	feed("message.part.updated", `{"part":{"id":"p1","sessionID":"s","messageID":"m1","type":"step-finish","tokens":{"input":100,"output":20,"reasoning":0,"cache":{"read":0,"write":0}}}}`)
+	feed("session.status", `{"sessionID":"s","status":{"type":"idle"}}`)
+	u := got[len(got)-1]
+	if u.Type != adapter.EventUsage || u.Details["provider"] != "anthropic" || u.Details["model"] != "claude-sonnet-4-5" {
+		t.Errorf("usage %+v; want OpenCode's provider and model of the reply", u)
+	}
+}

@@ -100,7 +100,9 @@ type Reaction struct {
 }
 
 // Usage is one turn's scripted token usage; CostUSD absent means the
-// harness reports no cost.
+// harness reports no cost. The test harness has no backend: Provider and
+// Model are reported only when the script names them, to stand for a
+// harness that reports the backend it used.
 type Usage struct {
 	InputTokens              int      `json:"inputTokens,omitempty"`
 	OutputTokens             int      `json:"outputTokens,omitempty"`
@@ -108,6 +110,8 @@ type Usage struct {
 	CacheCreationInputTokens int      `json:"cacheCreationInputTokens,omitempty"`
 	ReasoningOutputTokens    int      `json:"reasoningOutputTokens,omitempty"`
 	CostUSD                  *float64 `json:"costUsd,omitempty"`
+	Provider                 string   `json:"provider,omitempty"`
+	Model                    string   `json:"model,omitempty"`
 }
 
 // details are the usage event's details, named as the other adapters name them.
@@ -117,6 +121,12 @@ func (u *Usage) details() map[string]any {
 		"reasoningOutputTokens": u.ReasoningOutputTokens}
 	if u.CostUSD != nil {
 		d["costUsd"] = *u.CostUSD
+	}
+	if u.Provider != "" {
+		d["provider"] = u.Provider
+	}
+	if u.Model != "" {
+		d["model"] = u.Model
 	}
 	return d
 }

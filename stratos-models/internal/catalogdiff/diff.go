@@ -1,6 +1,8 @@
 // Package catalogdiff compares two catalogs for release review: added and
-// removed canonical models and native IDs, changed first IDs, and native IDs
-// whose origin moved between Models.dev and Stratos's links. Every bump of
+// removed canonical models and native IDs, changed first IDs, native IDs
+// whose origin moved between Models.dev and Stratos's links, and native IDs
+// whose price changed (the host prices unreported turns from it, so a price
+// change alone changes what runs cost). Every bump of
 // the pinned Models.dev revision is reviewed through this diff.
 package catalogdiff
 
@@ -9,6 +11,7 @@ import (
 	"io"
 	"sort"
 
+	"github.com/stratoscli/stratos/shared/contract/modelsapi"
 	"github.com/stratoscli/stratos/stratos-models/internal/catalog"
 )
 
@@ -23,6 +26,17 @@ type Diff struct {
 	RemovedNativeIDs []NativeChange `json:"removedNativeIds"`
 	ChangedFirstIDs  []FirstChange  `json:"changedFirstIds"`
 	ChangedOrigins   []OriginChange `json:"changedOrigins"`
+	ChangedCosts     []CostChange   `json:"changedCosts"`
+}
+
+// CostChange is a native ID, in both catalogs, whose price changed
+// (appeared, went, or changed a rate); nil is no stated price.
+type CostChange struct {
+	Model    string           `json:"model"`
+	Provider string           `json:"provider"`
+	NativeID string           `json:"nativeId"`
+	From     *modelsapi.Price `json:"from"`
+	To       *modelsapi.Price `json:"to"`
 }
 
 // NativeChange is one native ID that appeared or disappeared.
@@ -59,7 +73,7 @@ type Order func(provider string, ids []catalog.NativeID) []catalog.NativeID
 func Compute(prev, next *catalog.Catalog, order Order) *Diff {
 	d := &Diff{From: prev.Source.Commit, To: next.Source.Commit,
 		AddedModels: []string{}, RemovedModels: []string{}, AddedNativeIDs: []NativeChange{},
-		RemovedNativeIDs: []NativeChange{}, ChangedFirstIDs: []FirstChange{}, ChangedOrigins: []OriginChange{}}
+		RemovedNativeIDs: []NativeChange{}, ChangedFirstIDs: []FirstChange{}, ChangedOrigins: []OriginChange{}, ChangedCosts: []CostChange{}}
 	for _, id := range unionKeys(prev.Models, next.Models) {
 		pm, nm := prev.Models[id], next.Models[id]
 		switch {
@@ -82,17 +96,23 @@ func providersOf(m *catalog.Model) map[string][]catalog.NativeID {
 
 func (d *Diff) compareProviders(model string, prev, next map[string][]catalog.NativeID, order Order) {
 	for _, p := range unionKeys(prev, next) {
-		before, after := originsByID(prev[p]), originsByID(next[p])
+		before, after := byID(prev[p]), byID(next[p])
 		for _, id := range unionKeys(before, after) {
-			bo, inBefore := before[id]
-			ao, inAfter := after[id]
+			b, inBefore := before[id]
+			a, inAfter := after[id]
 			switch {
 			case !inBefore:
-				d.AddedNativeIDs = append(d.AddedNativeIDs, NativeChange{model, p, id, ao})
+				d.AddedNativeIDs = append(d.AddedNativeIDs, NativeChange{model, p, id, a.Origin})
+				continue
 			case !inAfter:
-				d.RemovedNativeIDs = append(d.RemovedNativeIDs, NativeChange{model, p, id, bo})
-			case bo != ao:
-				d.ChangedOrigins = append(d.ChangedOrigins, OriginChange{model, p, id, bo, ao})
+				d.RemovedNativeIDs = append(d.RemovedNativeIDs, NativeChange{model, p, id, b.Origin})
+				continue
+			}
+			if b.Origin != a.Origin {
+				d.ChangedOrigins = append(d.ChangedOrigins, OriginChange{model, p, id, b.Origin, a.Origin})
+			}
+			if !samePrice(b.Cost, a.Cost) {
+				d.ChangedCosts = append(d.ChangedCosts, CostChange{model, p, id, b.Cost, a.Cost})
 			}
 		}
 		if len(prev[p]) > 0 && len(next[p]) > 0 {
@@ -104,12 +124,29 @@ func (d *Diff) compareProviders(model string, prev, next map[string][]catalog.Na
 	}
 }
 
-func originsByID(ids []catalog.NativeID) map[string]string {
-	m := make(map[string]string, len(ids))
+func byID(ids []catalog.NativeID) map[string]catalog.NativeID {
+	m := make(map[string]catalog.NativeID, len(ids))
 	for _, n := range ids {
-		m[n.ID] = n.Origin
+		m[n.ID] = n
 	}
 	return m
+}
+
+// samePrice reports whether a and b state the same rates (both nil: both
+// state none).
+func samePrice(a, b *modelsapi.Price) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return a.Input == b.Input && a.Output == b.Output &&
+		sameRate(a.CacheRead, b.CacheRead) && sameRate(a.CacheWrite, b.CacheWrite) && sameRate(a.Reasoning, b.Reasoning)
+}
+
+func sameRate(a, b *float64) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return *a == *b
 }
 
 // unionKeys returns the keys of a and b in byte order.
@@ -132,7 +169,7 @@ func unionKeys[V any](a, b map[string]V) []string {
 // Empty reports whether nothing changed.
 func (d *Diff) Empty() bool {
 	return len(d.AddedModels)+len(d.RemovedModels)+len(d.AddedNativeIDs)+len(d.RemovedNativeIDs)+
-		len(d.ChangedFirstIDs)+len(d.ChangedOrigins) == 0
+		len(d.ChangedFirstIDs)+len(d.ChangedOrigins)+len(d.ChangedCosts) == 0
 }
 
 // WriteText prints the diff for a reviewer, one change per line.
@@ -160,8 +197,29 @@ func (d *Diff) WriteText(w io.Writer) {
 	for _, c := range d.ChangedOrigins {
 		fmt.Fprintf(w, "~ origin %s  %s: %s %s → %s\n", c.Model, c.Provider, c.NativeID, c.From, c.To)
 	}
-	fmt.Fprintf(w, "%d added and %d removed models, %d added and %d removed native IDs, %d changed first IDs, %d changed origins\n",
-		len(d.AddedModels), len(d.RemovedModels), len(d.AddedNativeIDs), len(d.RemovedNativeIDs), len(d.ChangedFirstIDs), len(d.ChangedOrigins))
+	for _, c := range d.ChangedCosts {
+		fmt.Fprintf(w, "~ cost   %s  %s: %s %s → %s\n", c.Model, c.Provider, c.NativeID, priceText(c.From), priceText(c.To))
+	}
+	fmt.Fprintf(w, "%d added and %d removed models, %d added and %d removed native IDs, %d changed first IDs, %d changed origins, %d changed costs\n",
+		len(d.AddedModels), len(d.RemovedModels), len(d.AddedNativeIDs), len(d.RemovedNativeIDs), len(d.ChangedFirstIDs), len(d.ChangedOrigins), len(d.ChangedCosts))
+}
+
+// priceText is a price's rates in dollars per million tokens, e.g.
+// "in 3 out 15 cache-read 0.3"; "none" when no price is stated.
+func priceText(p *modelsapi.Price) string {
+	if p == nil {
+		return "none"
+	}
+	text := fmt.Sprintf("in %g out %g", p.Input, p.Output)
+	for _, r := range []struct {
+		name string
+		rate *float64
+	}{{"cache-read", p.CacheRead}, {"cache-write", p.CacheWrite}, {"reasoning", p.Reasoning}} {
+		if r.rate != nil {
+			text += fmt.Sprintf(" %s %g", r.name, *r.rate)
+		}
+	}
+	return text
 }
 
 func short(commit string) string {

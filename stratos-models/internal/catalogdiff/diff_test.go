@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stratoscli/stratos/shared/contract/modelsapi"
 	"github.com/stratoscli/stratos/stratos-models/internal/catalog"
 )
 
@@ -49,6 +50,7 @@ func TestCompute(t *testing.T) {
 		RemovedNativeIDs: []NativeChange{{"a/removed", "p", "gone", catalog.OriginModelsDev}},
 		ChangedFirstIDs:  []FirstChange{{"a/kept", "p", "jp.x", "eu.x"}},
 		ChangedOrigins:   []OriginChange{{"a/kept", "q", "q1", catalog.OriginStratos, catalog.OriginModelsDev}},
+		ChangedCosts:     []CostChange{},
 	}
 	if !reflect.DeepEqual(d, want) {
 		t.Fatalf("diff = %+v", d)
@@ -63,7 +65,7 @@ func TestCompute(t *testing.T) {
 		"- native a/removed  p: gone (models.dev)",
 		"~ first  a/kept  p: jp.x → eu.x",
 		"~ origin a/kept  q: q1 stratos → models.dev",
-		"1 added and 1 removed models, 2 added and 1 removed native IDs, 1 changed first IDs, 1 changed origins",
+		"1 added and 1 removed models, 2 added and 1 removed native IDs, 1 changed first IDs, 1 changed origins, 0 changed costs",
 	} {
 		if !strings.Contains(b.String(), line+"\n") {
 			t.Errorf("text lacks %q:\n%s", line, b.String())
@@ -98,5 +100,51 @@ func TestEmptyDiff(t *testing.T) {
 	d.WriteText(&b)
 	if !d.Empty() || !strings.Contains(b.String(), "no changes") {
 		t.Errorf("diff = %+v\n%s", d, b.String())
+	}
+}
+
+// priced is one native ID at a price (nil: none stated).
+func priced(id string, p *modelsapi.Price) []catalog.NativeID {
+	return []catalog.NativeID{{ID: id, Origin: catalog.OriginModelsDev, Cost: p}}
+}
+
+func rate(v float64) *float64 { return &v }
+
+func TestComputeReportsPriceOnlyChanges(t *testing.T) {
+	was := &modelsapi.Price{Input: 3, Output: 15, CacheRead: rate(0.3)}
+	prev := cat("a", map[string]map[string][]catalog.NativeID{
+		"a/cheaper": {"p": priced("x", was)},
+		"a/cached":  {"p": priced("y", &modelsapi.Price{Input: 3, Output: 15})},
+		"a/priced":  {"p": priced("z", nil)},
+		"a/same":    {"p": priced("s", &modelsapi.Price{Input: 1, Output: 2, CacheRead: rate(0.1)})},
+	})
+	next := cat("b", map[string]map[string][]catalog.NativeID{
+		"a/cheaper": {"p": priced("x", &modelsapi.Price{Input: 1, Output: 15, CacheRead: rate(0.3)})},
+		"a/cached":  {"p": priced("y", &modelsapi.Price{Input: 3, Output: 15, CacheWrite: rate(3.75)})},
+		"a/priced":  {"p": priced("z", &modelsapi.Price{Input: 2, Output: 8})},
+		"a/same":    {"p": priced("s", &modelsapi.Price{Input: 1, Output: 2, CacheRead: rate(0.1)})},
+	})
+	d := Compute(prev, next, byteOrder)
+	want := []CostChange{
+		{"a/cached", "p", "y", &modelsapi.Price{Input: 3, Output: 15}, &modelsapi.Price{Input: 3, Output: 15, CacheWrite: rate(3.75)}},
+		{"a/cheaper", "p", "x", was, &modelsapi.Price{Input: 1, Output: 15, CacheRead: rate(0.3)}},
+		{"a/priced", "p", "z", nil, &modelsapi.Price{Input: 2, Output: 8}},
+	}
+	if !reflect.DeepEqual(d.ChangedCosts, want) {
+		t.Errorf("changed costs = %+v; want %+v", d.ChangedCosts, want)
+	}
+	if d.Empty() {
+		t.Error("a diff of price changes only is empty")
+	}
+	var b bytes.Buffer
+	d.WriteText(&b)
+	for _, line := range []string{
+		"~ cost   a/cheaper  p: x in 3 out 15 cache-read 0.3 → in 1 out 15 cache-read 0.3",
+		"~ cost   a/priced  p: z none → in 2 out 8",
+		"0 added and 0 removed models, 0 added and 0 removed native IDs, 0 changed first IDs, 0 changed origins, 3 changed costs",
+	} {
+		if !strings.Contains(b.String(), line+"\n") {
+			t.Errorf("text lacks %q:\n%s", line, b.String())
+		}
 	}
 }

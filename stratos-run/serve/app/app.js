@@ -112,7 +112,7 @@ function runPage(id) {
       <div class="meta"><span>Run <code id="rid">${esc(id)}</code></span><span>Started <time id="started">—</time></span><span>Duration <span class="dur" id="duration">—</span></span><span>Cost <span class="num" id="cost">—</span></span></div>
       <div class="actions"><span class="note" id="stopnote"></span>${writable ? `<button class="stop" id="stop" hidden>Stop</button>` : ""}</div>
     </div>
-    <div class="gauge panel" id="budget" hidden><strong>Budget</strong><div class="bar"><div class="fill" id="budgetfill"></div></div><span class="num" id="budgettext"></span></div>
+    <div class="gauge panel" id="budget" hidden></div>
     <div class="grid">
       <section class="panel"><h2>Invocations and agents</h2><div class="tree" id="tree"><p class="empty">No agents yet.</p></div></section>
       <section class="panel"><h2>Phases and log</h2><div class="log" id="log"><p class="empty">No phases or log lines.</p></div></section>
@@ -122,7 +122,7 @@ function runPage(id) {
   // Events arrive one message each (a finished run's log replays in one
   // burst); they are folded into st at once and drawn once per frame, so
   // the page lays out once per frame however many events came in it.
-  const st = { run: null, execs: new Map(), agents: new Map(), logs: [], events: 0, unshown: [], shownAt: Date.now() };
+  const st = { run: null, execs: new Map(), agents: new Map(), logs: [], events: 0, unshown: [], shownAt: Date.now(), spent: { tokens: 0, usd: 0 } };
   let dirty = false, es = null;
   const follow = followEnds(document.getElementById("log"), document.getElementById("events"));
   const schedule = () => { if (!dirty) { dirty = true; requestAnimationFrame(() => { dirty = false; drawFrame(st, follow); }); } };
@@ -158,7 +158,6 @@ function drawRun(st) {
   drawDuration(st);
   const stop = document.getElementById("stop");
   if (stop) stop.hidden = r.status !== "running";
-  drawBudget(r);
   document.getElementById("resultbody").innerHTML = resultHTML(r);
   const root = ensureExec(st, r.executionId);
   root.workflow = r.workflow; root.status = r.status;
@@ -175,21 +174,32 @@ function drawDuration(st) {
   document.getElementById("duration").textContent = duration(r.durationMs + (r.status === "running" ? Date.now() - st.shownAt : 0));
 }
 
-// drawBudget shows the gauge when the record carries a budget with a limit.
-function drawBudget(r) {
-  const b = r.budget || r.invocation?.budget; // {usd, tokens}: either limit may be absent
-  const box = document.getElementById("budget");
-  const byUSD = num(b?.usd) > 0, byTokens = num(b?.tokens) > 0;
-  if (!byUSD && !byTokens) { box.hidden = true; return; }
-  const used = r.usage?.run;
-  const spent = byUSD ? costOf(used) ?? 0 : tokensOf(used) ?? 0;
-  const limit = byUSD ? b.usd : b.tokens;
-  const fmt = byUSD ? money : tokens;
-  const pct = Math.min(100, (spent / limit) * 100);
-  const fill = document.getElementById("budgetfill");
-  fill.style.width = pct + "%";
-  fill.className = "fill" + (pct >= 100 ? " over" : pct >= 80 ? " warn" : "");
-  document.getElementById("budgettext").textContent = `${fmt(spent)} of ${fmt(limit)} (${pct.toFixed(0)}%)`;
+// drawBudget shows one gauge per limit of the run's budget (the record
+// keeps {limits: {usd, tokens}, spent}; either limit may be absent). A
+// finished run shows what its record says was spent; a running one what its
+// usage events so far add up to, counted as the budget counts: every token,
+// cache included, and the dollars of the turns whose cost is known.
+function drawBudget(st) {
+  const r = st.run, box = document.getElementById("budget");
+  const limits = r?.budget?.limits || r?.invocation?.budget || {};
+  const rows = [];
+  const spent = r?.status !== "running" && r?.budget?.spent ? r.budget.spent : st.spent;
+  if (num(limits.usd) > 0) rows.push(["USD", spent.usd ?? 0, limits.usd, money]);
+  if (num(limits.tokens) > 0) rows.push(["tokens", spent.tokens ?? 0, limits.tokens, tokens]);
+  if (!rows.length) { box.hidden = true; return; }
+  const units = rows.map((row) => row[0]).join(",");
+  if (box.dataset.units !== units) {
+    box.innerHTML = rows.map(([unit]) => `<strong>Budget (${unit})</strong><div class="bar"><div class="fill" data-fill="${unit}"></div></div><span class="num" data-budget="${unit}"></span>`).join("");
+    box.dataset.units = units;
+  }
+  for (const [unit, used, limit, fmt] of rows) {
+    const pct = (used / limit) * 100;
+    // Through the CSSOM: the page's Content-Security-Policy drops inline style attributes.
+    const fill = box.querySelector(`[data-fill="${unit}"]`);
+    fill.style.width = Math.min(100, pct) + "%";
+    fill.className = "fill" + (pct >= 100 ? " over" : pct >= 80 ? " warn" : "");
+    box.querySelector(`[data-budget="${unit}"]`).textContent = `${fmt(used)} of ${fmt(limit)} (${pct.toFixed(0)}%)`;
+  }
   box.hidden = false;
 }
 
@@ -236,6 +246,8 @@ function apply(st, ev) {
   st.events++;
   const d = ev.details || {};
   const type = String(ev.type || "");
+  if (type === "usage") addSpent(st.spent, d);
+  if (type === "workflow.child.started") placeChild(st, ev);
   if (/(^|\.)phase/.test(type)) st.logs.push({ phase: true, t: ev.timestamp, text: d.name ?? d.phase ?? d.message ?? "" });
   else if (/(^|\.)log$/.test(type) || type === "log") st.logs.push({ t: ev.timestamp, level: d.level, text: d.message ?? d.text ?? JSON.stringify(d) });
   if (!ev.agentId) return;
@@ -265,6 +277,20 @@ function apply(st, ev) {
     const c = costOf(u);
     if (c !== undefined) a.cost = (a.cost ?? 0) + c;
   }
+}
+
+// placeChild puts a child invocation under its parent as soon as it starts
+// (its status comes with the run's tree, once the run has ended).
+function placeChild(st, ev) {
+  const x = ensureExec(st, ev.executionId);
+  x.workflow = ev.workflow || x.workflow;
+  if (ev.details?.parentExecutionId) x.parent = ev.details.parentExecutionId;
+}
+
+// addSpent adds one usage event's details to what the budget counts.
+function addSpent(spent, d) {
+  for (const k of ["inputTokens", "outputTokens", "cacheReadInputTokens", "cacheCreationInputTokens"]) spent.tokens += num(d[k]) ?? 0;
+  spent.usd += num(d.costUsd) ?? 0;
 }
 
 function drawTree(st) {
@@ -298,6 +324,7 @@ function drawTree(st) {
 // layout read between two writes would lay it out again).
 function drawFrame(st, follow) {
   drawTree(st);
+  drawBudget(st);
   const grown = [drawLog(st) && document.getElementById("log"), drawEvents(st) && document.getElementById("events")];
   for (const box of grown) if (box && follow.has(box)) box.scrollTop = box.scrollHeight;
 }
@@ -341,9 +368,9 @@ function drawEvents(st) {
 
 function eventLine(ev) {
   const t = ev.timestamp ? new Date(ev.timestamp).toISOString().slice(11, 23) : "";
-  const who = ev.agentId ? ev.agentId.split("/").slice(-1)[0] : "";
+  const who = ev.agentId ? ev.agentId.split("/").slice(-1)[0] : ev.workflow || "";
   const d = ev.details || {};
-  const what = d.text ?? d.message ?? d.toolName ?? d.status ?? "";
+  const what = d.text ?? d.message ?? d.phase ?? d.toolName ?? d.status ?? "";
   const text = `${ev.type} ${who} ${typeof what === "string" ? what.slice(0, 200) : JSON.stringify(what)}`;
   return `<div title="${esc(text)}"><span class="t">${esc(t)}</span> ${esc(text)}</div>`;
 }

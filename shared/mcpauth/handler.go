@@ -1,0 +1,89 @@
+package mcpauth
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	"golang.org/x/oauth2"
+
+	"github.com/stratoscli/stratos/shared/mcpdecl"
+)
+
+// LoginCommand is the command that logs in to server for workflow.
+func LoginCommand(workflow, server string) string {
+	return fmt.Sprintf("stratos mcp login %s %s", workflow, server)
+}
+
+// ServerError says which declared server of which workflow lacks usable
+// credentials, and how to get them.
+type ServerError struct {
+	Workflow, Server string
+	Err              error
+}
+
+func (e *ServerError) Error() string {
+	return fmt.Sprintf("MCP server %q: %v; run `%s`", e.Server, e.Err, LoginCommand(e.Workflow, e.Server))
+}
+
+func (e *ServerError) Unwrap() error { return e.Err }
+
+// ForServer returns the access token for a declared server (resolved, with
+// oauth), refreshed when needed; failures are a *ServerError naming the
+// login command.
+func (t Tokens) ForServer(ctx context.Context, workflow string, server mcpdecl.Server, check bool) (Record, error) {
+	id, err := IdentityOf(server.URL, server.OAuth.ClientID)
+	if err != nil {
+		return Record{}, &ServerError{Workflow: workflow, Server: server.Name, Err: err}
+	}
+	get := t.Token
+	if check {
+		get = t.Check
+	}
+	r, err := get(ctx, id)
+	if err != nil {
+		return Record{}, &ServerError{Workflow: workflow, Server: server.Name, Err: err}
+	}
+	return r, nil
+}
+
+// Handler is the SDK's OAuthHandler for a connection to server: every HTTP
+// request carries the stored access token, renewed when it is about to
+// expire, so a long-lived client never sends an expired one. It does not
+// log in: a server that refuses the token is an error naming `stratos mcp
+// login`, since a run has nobody at a browser.
+func (t Tokens) Handler(workflow string, server mcpdecl.Server) auth.OAuthHandler {
+	return handler{tokens: t, workflow: workflow, server: server}
+}
+
+type handler struct {
+	tokens   Tokens
+	workflow string
+	server   mcpdecl.Server
+}
+
+func (h handler) TokenSource(ctx context.Context) (oauth2.TokenSource, error) {
+	return tokenSource{ctx: ctx, h: h}, nil
+}
+
+func (h handler) Authorize(_ context.Context, _ *http.Request, resp *http.Response) error {
+	resp.Body.Close()
+	return &ServerError{Workflow: h.workflow, Server: h.server.Name,
+		Err: fmt.Errorf("the server refused the stored access token (HTTP %d)", resp.StatusCode)}
+}
+
+// tokenSource reads the store on every request: another process may have
+// refreshed the token since.
+type tokenSource struct {
+	ctx context.Context
+	h   handler
+}
+
+func (s tokenSource) Token() (*oauth2.Token, error) {
+	r, err := s.h.tokens.ForServer(s.ctx, s.h.workflow, s.h.server, false)
+	if err != nil {
+		return nil, err
+	}
+	return &oauth2.Token{AccessToken: r.AccessToken, TokenType: "Bearer", Expiry: r.Expiry}, nil
+}

@@ -1,0 +1,206 @@
+package mcpauth
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/oauthex"
+	"golang.org/x/oauth2"
+
+	"github.com/stratoscli/stratos/shared/mcpdecl"
+)
+
+// callbackPath is where the loopback listener receives the redirect.
+const callbackPath = "/callback"
+
+// LoginOptions configure a login.
+type LoginOptions struct {
+	// HTTPClient carries the discovery, registration and token requests
+	// (nil: NewHTTPClient()).
+	HTTPClient *http.Client
+	// Visit is given the authorization URL: it prints it, and may open a
+	// browser. The login then waits for the redirect.
+	Visit func(authURL string) error
+}
+
+// NewHTTPClient is the client logins and refreshes use. The SDK's default
+// refuses loopback and private addresses (a server-side defence against
+// request forgery); here the addresses come from the user's own
+// workflow.yaml, and a local MCP server is a normal case, so a plain
+// transport is used.
+func NewHTTPClient() *http.Client {
+	return &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone(), Timeout: time.Minute}
+}
+
+// Login runs the authorization code flow with PKCE for server (resolved:
+// no ${NAME} left) and stores the tokens: it asks the server for the
+// challenge its endpoint answers without a token, discovers the
+// authorization server from the protected-resource metadata, registers a
+// client dynamically unless workflow.yaml names one, sends the user to the
+// authorization URL and receives the code on a one-time listener on
+// 127.0.0.1 (state checked). Nothing is stored unless every step succeeds.
+func Login(ctx context.Context, store Store, server mcpdecl.Server, o LoginOptions) (Record, error) {
+	if server.OAuth == nil || server.Transport != mcpdecl.TransportHTTP {
+		return Record{}, fmt.Errorf("MCP server %q is not an HTTP server with oauth in workflow.yaml", server.Name)
+	}
+	id, err := IdentityOf(server.URL, server.OAuth.ClientID)
+	if err != nil {
+		return Record{}, err
+	}
+	client := o.HTTPClient
+	if client == nil {
+		client = NewHTTPClient()
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return Record{}, fmt.Errorf("listen for the authorization redirect: %w", err)
+	}
+	cb := newCallback(ln)
+	defer cb.close()
+	var got struct {
+		cfg   *oauth2.Config
+		token *oauth2.Token
+	}
+	handler, err := auth.NewAuthorizationCodeHandler(handlerConfig(server, client, cb.url, func(ctx context.Context, args *auth.AuthorizationArgs) (*auth.AuthorizationResult, error) {
+		if err := o.Visit(args.URL); err != nil {
+			return nil, err
+		}
+		return cb.wait(ctx)
+	}, func(cfg *oauth2.Config, tok *oauth2.Token) {
+		got.cfg, got.token = cfg, tok
+	}))
+	if err != nil {
+		return Record{}, fmt.Errorf("MCP server %q: %w", server.Name, err)
+	}
+	req, resp, err := challenge(ctx, client, server)
+	if err != nil {
+		return Record{}, err
+	}
+	if err := handler.Authorize(ctx, req, resp); err != nil {
+		if ctx.Err() != nil {
+			return Record{}, ctx.Err()
+		}
+		return Record{}, fmt.Errorf("MCP server %q: authorization failed: %w", server.Name, err)
+	}
+	if got.token == nil {
+		return Record{}, fmt.Errorf("MCP server %q: the authorization server issued no token", server.Name)
+	}
+	r := Record{Identity: id, ClientID: got.cfg.ClientID, ClientSecret: got.cfg.ClientSecret, TokenURL: got.cfg.Endpoint.TokenURL,
+		AuthStyle: int(got.cfg.Endpoint.AuthStyle), Scopes: got.cfg.Scopes, AccessToken: got.token.AccessToken,
+		TokenType: got.token.TokenType, RefreshToken: got.token.RefreshToken, Expiry: got.token.Expiry}
+	if err := store.Save(r); err != nil {
+		return Record{}, err
+	}
+	return r, nil
+}
+
+func handlerConfig(server mcpdecl.Server, client *http.Client, redirect string, fetch auth.AuthorizationCodeFetcher, keep func(*oauth2.Config, *oauth2.Token)) *auth.AuthorizationCodeHandlerConfig {
+	cfg := &auth.AuthorizationCodeHandlerConfig{
+		RedirectURL:              redirect,
+		AuthorizationCodeFetcher: fetch,
+		RequestRefreshToken:      true,
+		Client:                   client,
+		NewTokenSource: func(ctx context.Context, c *oauth2.Config, tok *oauth2.Token) (oauth2.TokenSource, error) {
+			keep(c, tok)
+			return oauth2.StaticTokenSource(tok), nil
+		},
+	}
+	if id := server.OAuth.ClientID; id != "" {
+		cfg.PreregisteredClient = &oauthex.ClientCredentials{ClientID: id}
+	} else {
+		cfg.DynamicClientRegistrationConfig = &auth.DynamicClientRegistrationConfig{Metadata: &oauthex.ClientRegistrationMetadata{
+			RedirectURIs:            []string{redirect},
+			TokenEndpointAuthMethod: "none",
+			GrantTypes:              []string{"authorization_code", "refresh_token"},
+			ResponseTypes:           []string{"code"},
+			ClientName:              "Stratos",
+		}}
+	}
+	if scopes := server.OAuth.Scopes; len(scopes) > 0 {
+		cfg.ScopeFilter = func([]string) []string { return scopes }
+	}
+	return cfg
+}
+
+// challenge sends the server an unauthenticated request: its 401 names the
+// protected-resource metadata the SDK's flow starts from.
+func challenge(ctx context.Context, client *http.Client, server mcpdecl.Server) (*http.Request, *http.Response, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, server.URL, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
+	if err != nil {
+		return nil, nil, fmt.Errorf("MCP server %q: %w", server.Name, err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	for k, v := range server.Headers {
+		req.Header.Set(k, v)
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return nil, nil, fmt.Errorf("MCP server %q: %w", server.Name, err)
+	}
+	if resp.StatusCode != http.StatusUnauthorized {
+		resp.Body.Close()
+		return nil, nil, fmt.Errorf("MCP server %q answered HTTP %d without a token, not 401: it does not ask for OAuth", server.Name, resp.StatusCode)
+	}
+	return req, resp, nil
+}
+
+// callback is the one-time loopback listener the authorization server
+// redirects the browser to.
+type callback struct {
+	url    string
+	srv    *http.Server
+	result chan callbackResult
+}
+
+type callbackResult struct {
+	res *auth.AuthorizationResult
+	err error
+}
+
+func newCallback(ln net.Listener) *callback {
+	cb := &callback{url: "http://" + ln.Addr().String() + callbackPath, result: make(chan callbackResult, 1)}
+	mux := http.NewServeMux()
+	mux.HandleFunc(callbackPath, cb.receive)
+	cb.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	go func() { _ = cb.srv.Serve(ln) }()
+	return cb
+}
+
+func (cb *callback) receive(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	var out callbackResult
+	if e := q.Get("error"); e != "" {
+		out.err = fmt.Errorf("the authorization server refused: %s %s", e, q.Get("error_description"))
+		w.WriteHeader(http.StatusBadRequest)
+		_, _ = io.WriteString(w, "Stratos: authorization refused. You can close this page.\n")
+	} else {
+		out.res = &auth.AuthorizationResult{Code: q.Get("code"), State: q.Get("state"), Iss: q.Get("iss")}
+		_, _ = io.WriteString(w, "Stratos: logged in. You can close this page.\n")
+	}
+	select {
+	case cb.result <- out:
+	default: // a second redirect is ignored
+	}
+}
+
+func (cb *callback) wait(ctx context.Context) (*auth.AuthorizationResult, error) {
+	select {
+	case r := <-cb.result:
+		if r.err == nil && r.res.Code == "" {
+			return nil, errors.New("the redirect carried no authorization code")
+		}
+		return r.res, r.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+func (cb *callback) close() { _ = cb.srv.Close() }

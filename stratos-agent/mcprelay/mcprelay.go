@@ -1,0 +1,152 @@
+// Package mcprelay is the agent host's loopback relay to the MCP servers
+// workflows declare with oauth. A harness (Claude Code, Codex, OpenCode)
+// keeps one process and one MCP connection for many agent requests, and
+// reads its MCP configuration once: a bearer token written into that
+// configuration would expire under a long run. So the harness is given a
+// relay URL on 127.0.0.1 instead, and the relay puts the current access
+// token on every request it forwards, refreshing it when it has less than
+// five minutes left (shared/mcpauth). Credentials are thereby rechecked
+// before every request the harness sends, and no token is ever written
+// into a harness's files or command line.
+//
+// Each route's path is random: another local user who finds the port
+// still cannot use the relay without it.
+package mcprelay
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httputil"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+
+	"github.com/stratoscli/stratos/shared/mcpauth"
+	"github.com/stratoscli/stratos/shared/mcpdecl"
+)
+
+// Relay forwards harness requests to OAuth MCP servers with a fresh token.
+// It listens from the first Route on until Close.
+type Relay struct {
+	tokens mcpauth.Tokens
+	log    hclog.Logger
+
+	mu     sync.Mutex
+	srv    *http.Server
+	base   string
+	routes map[string]route  // path segment → route
+	byKey  map[string]string // workflow + server identity → path segment
+	closed bool
+}
+
+type route struct {
+	workflow string
+	server   mcpdecl.Server
+	target   *url.URL
+	proxy    *httputil.ReverseProxy
+}
+
+// New returns a relay that takes tokens from tokens.
+func New(tokens mcpauth.Tokens, log hclog.Logger) *Relay {
+	if log == nil {
+		log = hclog.NewNullLogger()
+	}
+	return &Relay{tokens: tokens, log: log, routes: map[string]route{}, byKey: map[string]string{}}
+}
+
+// Route returns the URL a harness uses for server (resolved, declared
+// with oauth) of workflow. It fails, naming the login command, when the
+// server has no usable login, so an agent fails at its start rather than
+// at its first tool call.
+func (r *Relay) Route(ctx context.Context, workflow string, server mcpdecl.Server) (string, error) {
+	if _, err := r.tokens.ForServer(ctx, workflow, server, false); err != nil {
+		return "", err
+	}
+	target, err := url.Parse(server.URL)
+	if err != nil {
+		return "", fmt.Errorf("MCP server %q: %w", server.Name, err)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if err := r.listenLocked(); err != nil {
+		return "", err
+	}
+	key := workflow + "\n" + server.Name + "\n" + server.URL + "\n" + server.OAuth.ClientID
+	seg, ok := r.byKey[key]
+	if !ok {
+		seg = strings.ToLower(rand.Text())
+		rt := route{workflow: workflow, server: server, target: target}
+		rt.proxy = &httputil.ReverseProxy{
+			Rewrite: func(pr *httputil.ProxyRequest) {
+				u := *rt.target
+				pr.Out.URL, pr.Out.Host = &u, ""
+			},
+			FlushInterval: -1, // server-sent events pass at once
+			ErrorLog:      r.log.StandardLogger(&hclog.StandardLoggerOptions{InferLevels: true}),
+		}
+		r.routes[seg], r.byKey[key] = rt, seg
+	}
+	return r.base + "/" + seg, nil
+}
+
+func (r *Relay) listenLocked() error {
+	if r.closed {
+		return errors.New("the MCP relay is closed")
+	}
+	if r.srv != nil {
+		return nil
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return fmt.Errorf("start the MCP relay: %w", err)
+	}
+	r.base = "http://" + ln.Addr().String()
+	r.srv = &http.Server{Handler: http.HandlerFunc(r.serve), ReadHeaderTimeout: 30 * time.Second}
+	go func() { _ = r.srv.Serve(ln) }()
+	return nil
+}
+
+// serve forwards one harness request with the current token; without one
+// it answers 401 with the reason (the harness reports it as a failed tool
+// or server).
+func (r *Relay) serve(w http.ResponseWriter, req *http.Request) {
+	seg := strings.Trim(req.URL.Path, "/")
+	r.mu.Lock()
+	rt, ok := r.routes[seg]
+	r.mu.Unlock()
+	if !ok {
+		http.NotFound(w, req)
+		return
+	}
+	rec, err := r.tokens.ForServer(req.Context(), rt.workflow, rt.server, false)
+	if err != nil {
+		r.log.Warn("MCP relay: no usable token", "server", rt.server.Name, "error", err)
+		http.Error(w, err.Error(), http.StatusUnauthorized)
+		return
+	}
+	out := req.Clone(req.Context())
+	out.Header.Set("Authorization", "Bearer "+rec.AccessToken)
+	rt.proxy.ServeHTTP(w, out)
+}
+
+// Close stops the relay; requests under way are cut. A nil relay has
+// nothing to stop.
+func (r *Relay) Close() error {
+	if r == nil {
+		return nil
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.closed = true
+	if r.srv == nil {
+		return nil
+	}
+	return r.srv.Close()
+}
