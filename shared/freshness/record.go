@@ -85,9 +85,8 @@ func WriteRecord(wfDir string, r *Record) error {
 
 // WriteRecordInto writes r into outDir, a build's output directory that
 // becomes the workflow's dist/ (a build writes its record into its staged
-// output, which then replaces dist/ as a whole). opts are atomicfile's (a
-// batched build writes unsynced and flushes the batch at once).
-func WriteRecordInto(outDir string, r *Record, opts ...atomicfile.Option) error {
+// output, which then replaces dist/ as a whole).
+func WriteRecordInto(outDir string, r *Record) error {
 	p := filepath.Join(outDir, filepath.Base(RecordFile))
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		return fmt.Errorf("create %s: %w", filepath.Dir(p), err)
@@ -96,7 +95,7 @@ func WriteRecordInto(outDir string, r *Record, opts ...atomicfile.Option) error 
 	if err != nil {
 		return err
 	}
-	return atomicfile.WriteFile(p, append(data, '\n'), atomicfile.Public, opts...)
+	return atomicfile.WriteFile(p, append(data, '\n'), atomicfile.Public)
 }
 
 // RemoveRecord deletes the build record of wfDir, if any.

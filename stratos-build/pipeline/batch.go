@@ -13,7 +13,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/stratoscli/stratos/shared/atomicfile"
 	"github.com/stratoscli/stratos/shared/discovery"
 	"github.com/stratoscli/stratos/shared/freshness"
 	"github.com/stratoscli/stratos/shared/importscan"
@@ -130,8 +129,10 @@ func (b *Builder) finishBatch(ctx context.Context, jobs []*batchJob, cands []bat
 			parents = append(parents, j)
 		}
 	}
-	for i, r := range b.finishSolo(ctx, solo) {
-		keep(solo[i], r)
+	done := make([]*Result, len(solo))
+	runParallel(len(solo), func(i int) { done[i] = b.finishJob(ctx, solo[i], nil) })
+	for i, j := range solo {
+		keep(j, done[i])
 	}
 	for _, j := range parents {
 		children, ok := b.batchChildren(j.w, held)
@@ -141,56 +142,6 @@ func (b *Builder) finishBatch(ctx context.Context, jobs []*batchJob, cands []bat
 		}
 		keep(j, b.finishJob(ctx, j, children))
 	}
-}
-
-// finishSolo finishes the jobs that require no other workflow, in
-// parallel: their records go into their staging directories unflushed, one
-// syncfs makes all of them durable, and only then does each become its
-// dist/ (see durable.go). Results are in the order of jobs; nil for an
-// interrupted one.
-func (b *Builder) finishSolo(ctx context.Context, jobs []*batchJob) []*Result {
-	done := make([]*Result, len(jobs))
-	runParallel(len(jobs), func(i int) { done[i] = b.recordJob(ctx, jobs[i]) })
-	var staged []string
-	for i, j := range jobs {
-		if done[i] != nil && !done[i].Failed() {
-			staged = append(staged, j.out.dir)
-		}
-	}
-	if err := syncFileSystems(staged); err != nil {
-		for i, j := range jobs {
-			if done[i] != nil && !done[i].Failed() {
-				j.out.discard()
-				done[i] = failed(j.w, ReasonInternal, message("%v", err))
-			}
-		}
-		return done
-	}
-	runParallel(len(jobs), func(i int) {
-		if r := done[i]; r != nil && !r.Failed() {
-			done[i] = b.publish(jobs[i].w, jobs[i].out, r)
-		}
-	})
-	return done
-}
-
-// recordJob writes a compiled job's wrapper and its unflushed record into
-// its staging directory: its result to publish, its failure, or nil when
-// the build was interrupted.
-func (b *Builder) recordJob(ctx context.Context, j *batchJob) *Result {
-	if ctx.Err() != nil {
-		j.out.discard()
-		return nil // the caller reports the interruption
-	}
-	if j.fail != nil {
-		j.out.discard()
-		return j.out.asDist(j.fail)
-	}
-	r := b.recordInto(j.w, nil, j.def, j.out.dir, atomicfile.NoSync())
-	if r.Failed() {
-		j.out.discard()
-	}
-	return r
 }
 
 // finishJob finishes one compiled job: its failure, or its build with its

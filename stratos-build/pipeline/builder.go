@@ -13,7 +13,6 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 
-	"github.com/stratoscli/stratos/shared/atomicfile"
 	"github.com/stratoscli/stratos/shared/clierr"
 	"github.com/stratoscli/stratos/shared/contract/buildapi"
 	"github.com/stratoscli/stratos/shared/discovery"
@@ -276,11 +275,6 @@ func (b *Builder) finishBuild(w *discovery.Workflow, children map[string]*Result
 		out.discard()
 		return r
 	}
-	return b.publish(w, out, r)
-}
-
-// publish makes out, holding w's record r, its dist/.
-func (b *Builder) publish(w *discovery.Workflow, out *staging, r *Result) *Result {
 	if err := out.commit(); err != nil {
 		out.discard()
 		return failed(w, ReasonInternal, message("%v", err))
@@ -290,19 +284,17 @@ func (b *Builder) publish(w *discovery.Workflow, out *staging, r *Result) *Resul
 }
 
 // recordInto writes w's wrapper and its build record into outDir.
-// opts are atomicfile's, for the files in outDir (the wrapper is published
-// at once, so it is always flushed).
-func (b *Builder) recordInto(w *discovery.Workflow, children map[string]*Result, def *sdk.Definition, outDir string, opts ...atomicfile.Option) *Result {
+func (b *Builder) recordInto(w *discovery.Workflow, children map[string]*Result, def *sdk.Definition, outDir string) *Result {
 	wrapperSHA, fail := b.writeWrapper(w, def)
 	if fail != nil {
 		return fail
 	}
 	// Step 8: the record, computed from the files as they are now (npm may
 	// have written a lock file, metadata may have gained "type").
-	return b.writeRecord(w, children, def, wrapperSHA, outDir, opts...)
+	return b.writeRecord(w, children, def, wrapperSHA, outDir)
 }
 
-func (b *Builder) writeRecord(w *discovery.Workflow, children map[string]*Result, def *sdk.Definition, wrapperSHA, outDir string, opts ...atomicfile.Option) *Result {
+func (b *Builder) writeRecord(w *discovery.Workflow, children map[string]*Result, def *sdk.Definition, wrapperSHA, outDir string) *Result {
 	// A new Scanner: the record must hold the files as they are now, not
 	// as discovery read them before the build. The stat cache written
 	// beside the record lets later scans skip re-hashing unchanged files.
@@ -324,10 +316,10 @@ func (b *Builder) writeRecord(w *discovery.Workflow, children map[string]*Result
 		FormatVersion: freshness.RecordFormat, Name: w.Manifest.Name, Key: key, Parts: parts,
 		Entry: entry, WrapperSHA256: wrapperSHA, OutputSchema: def.Output, BuiltAt: time.Now().UTC(),
 	}
-	if err := freshness.WriteStatCacheInto(outDir, stats, opts...); err != nil {
+	if err := freshness.WriteStatCacheInto(outDir, stats); err != nil {
 		return failed(w, ReasonInternal, message("%v", err))
 	}
-	if err := freshness.WriteRecordInto(outDir, rec, opts...); err != nil {
+	if err := freshness.WriteRecordInto(outDir, rec); err != nil {
 		return failed(w, ReasonInternal, message("%v", err))
 	}
 	return &Result{Name: w.Manifest.Name, Dir: w.Dir, Status: StatusBuilt, Diagnostics: []Diagnostic{}, Key: key, Definition: def, CompiledEntry: entry}
