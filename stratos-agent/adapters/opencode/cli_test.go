@@ -207,3 +207,67 @@ func TestAQuestionIsAnsweredSoTheTurnGoesOn(t *testing.T) {
 		t.Errorf("the question's result did not reach the model: %+v", r)
 	}
 }
+
+// The server's password and its configuration (which holds the hook
+// token) are in the server's environment; a command the agent runs must
+// see neither.
+func TestTheAgentsCommandsCannotSeeTheServersSecrets(t *testing.T) {
+	b := newBed(t, `{"turns":[
+		{"match":{"marker":"[env]"},"reply":[{"toolUse":{"name":"bash","input":{"command":"env","description":"show the environment"}}}]},
+		{"match":{"marker":"[env]"},"reply":[{"text":"done"}]}]}`)
+	a := b.open(nil, nil)
+	if res, err := a.Execute(b.Context(), "[env] go"); err != nil || res.Text != "done" {
+		t.Fatalf("execute = %+v, %v", res, err)
+	}
+	s := a.(*session)
+	var out string
+	for _, e := range b.EventsOf(adapter.EventToolCompleted) {
+		out, _ = e.Details["output"].(string)
+	}
+	secrets := map[string]string{"the server password": s.srv.password, "the hook token": s.hookSrv.token}
+	checkNoSecrets(t, out, secrets)
+}
+
+// An agent without tool hooks gets no hook server and a plugin that never
+// calls back (a tool call costs no loopback round trips), and its
+// commands still cannot see the server's password.
+func TestWithoutToolHooksThePluginDoesNotCallBack(t *testing.T) {
+	b := newBed(t, `{"turns":[
+		{"match":{"marker":"[plain]"},"reply":[{"toolUse":{"name":"bash","input":{"command":"env","description":"show the environment"}}}]},
+		{"match":{"marker":"[plain]"},"reply":[{"text":"done"}]}]}`)
+	a := b.open(&noToolHooks{}, nil)
+	if res, err := a.Execute(b.Context(), "[plain] go"); err != nil || res.Text != "done" {
+		t.Fatalf("execute = %+v, %v", res, err)
+	}
+	s := a.(*session)
+	if s.hookSrv != nil {
+		t.Error("a hook server was started for an agent without tool hooks")
+	}
+	var out string
+	for _, e := range b.EventsOf(adapter.EventToolCompleted) {
+		out, _ = e.Details["output"].(string)
+	}
+	checkNoSecrets(t, out, map[string]string{"the server password": s.srv.password})
+}
+
+// noToolHooks reports that the agent has no tool hook (as the host does
+// for an author who defined neither beforeToolCall nor afterToolCall).
+type noToolHooks struct{ recHooks }
+
+func (*noToolHooks) HasToolHooks() bool { return false }
+
+// checkNoSecrets fails unless out is an environment listing without any
+// of the secrets and without the variables that carry them.
+func checkNoSecrets(t *testing.T, out string, secrets map[string]string) {
+	t.Helper()
+	if !strings.Contains(out, "PATH=") {
+		t.Fatalf("the command's output is not its environment: %q", out)
+	}
+	secrets["OPENCODE_SERVER_PASSWORD"] = "OPENCODE_SERVER_PASSWORD="
+	secrets["OPENCODE_CONFIG_CONTENT"] = "OPENCODE_CONFIG_CONTENT="
+	for name, secret := range secrets {
+		if strings.Contains(out, secret) {
+			t.Errorf("the agent's command sees %s", name)
+		}
+	}
+}

@@ -22,13 +22,13 @@ type serverConfig struct {
 	prompt string
 	denied []string // permission keys set to deny
 	mcp    []mcpconfig.Server
-	plugin *pluginRef // nil: no hooks
+	plugin *pluginRef // nil: no plugin
 }
 
-// pluginRef is the generated hooks plugin and its options.
+// pluginRef is the generated plugin and its options.
 type pluginRef struct {
 	File  string // absolute path
-	URL   string // the hook server
+	URL   string // the hook server; empty: the author has no tool hook
 	Token string
 }
 
@@ -56,7 +56,11 @@ func (c serverConfig) render() ([]byte, error) {
 		cfg["mcp"] = mcpTables(c.mcp)
 	}
 	if c.plugin != nil {
-		cfg["plugin"] = []any{[]any{"file://" + c.plugin.File, map[string]any{"url": c.plugin.URL, "token": c.plugin.Token}}}
+		opts := map[string]any{}
+		if c.plugin.URL != "" {
+			opts["url"], opts["token"] = c.plugin.URL, c.plugin.Token
+		}
+		cfg["plugin"] = []any{[]any{"file://" + c.plugin.File, opts}}
 	}
 	body, err := json.Marshal(cfg)
 	if err != nil {

@@ -1,7 +1,8 @@
 // Package opencode is the opencode harness adapter: one real `opencode
 // serve` process per agent session, bound to a free loopback port, driven
-// over its HTTP API (the v1 routes) with one event stream for the
-// session's directory and one OpenCode session.
+// over its HTTP API (the v1 routes) with one event stream (the server's
+// global stream, which delivers sooner than the directory's) and one
+// OpenCode session.
 //
 // Facts about the server (routes, events, permissions, plugins, errors,
 // offline behaviour) were measured on OpenCode 1.18.33 (docs/harness-opencode.md);

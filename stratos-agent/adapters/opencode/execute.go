@@ -197,10 +197,13 @@ func (s *session) onEvent(obs *observer, ev event) {
 		}
 		go s.reply(c, "/question/"+p.ID+"/reply", map[string]any{"answers": answers})
 	}
+	// The observer first: the idle that ends the turn also reports its
+	// usage, which must be recorded before Execute returns (the host
+	// attributes events to the invocation running when they arrive).
+	obs.observe(ev, &p)
 	if t != nil {
 		t.observe(ev, &p)
 	}
-	obs.observe(ev, &p)
 }
 
 func (p *props) sessionOf() string {

@@ -6,12 +6,24 @@
 //           modify (arguments replaced in place: OpenCode passes this very
 //           object to the tool) | fail (the author hook threw)
 //   after:  keep | replace (the output the model reads) | fail
+// and keeps the server's secrets out of the environment of the commands
+// the agent runs.
 // It imports nothing, so OpenCode needs no package install for it.
 const skipped = new Set(["StructuredOutput", "invalid"]);
+// The server's own secrets: its password and its configuration (which
+// holds this plugin's token). Commands the agent runs must not read them.
+const secrets = ["OPENCODE_SERVER_PASSWORD", "OPENCODE_CONFIG_CONTENT"];
 
 export const StratosHooks = async (_input, options) => {
   const url = options.url;
   const token = options.token;
+  // OpenCode spawns commands with its own environment plus this output;
+  // an undefined value leaves the variable out.
+  const shellEnv = async (_input, output) => {
+    for (const k of secrets) output.env[k] = undefined;
+  };
+  // Without a hook server the author has no tool hook: nothing to ask.
+  if (!url) return { "shell.env": shellEnv };
   async function call(path, body) {
     const res = await fetch(url + path, {
       method: "POST",
@@ -23,6 +35,7 @@ export const StratosHooks = async (_input, options) => {
     return await res.json();
   }
   return {
+    "shell.env": shellEnv,
     "tool.execute.before": async (input, output) => {
       if (skipped.has(input.tool)) return;
       const d = await call("/before", { sessionID: input.sessionID, callID: input.callID, tool: input.tool, args: output.args });

@@ -107,10 +107,17 @@ func (s *session) start(ctx context.Context, bin string, env []string, creds cre
 	if st.iso, err = newIsolation(creds); err != nil {
 		return s.initError("prepare the isolated configuration: %v", err)
 	}
-	if st.hooks, err = startHookServer(s.beforeTool, s.afterTool); err != nil {
-		return s.initError("%v", err)
+	// The plugin always keeps the server's secrets from the agent's
+	// commands; it calls back for tool calls only when the author has a
+	// tool hook (otherwise each call would cost two loopback round trips
+	// that can only answer "allow").
+	cfg.plugin = &pluginRef{File: st.iso.pluginFile()}
+	if adapter.HasToolHooks(s.hooks) {
+		if st.hooks, err = startHookServer(s.beforeTool, s.afterTool); err != nil {
+			return s.initError("%v", err)
+		}
+		cfg.plugin.URL, cfg.plugin.Token = st.hooks.url, st.hooks.token
 	}
-	cfg.plugin = &pluginRef{File: st.iso.pluginFile(), URL: st.hooks.url, Token: st.hooks.token}
 	doc, err := cfg.render()
 	if err != nil {
 		return s.initError("render the configuration: %v", err)

@@ -109,30 +109,38 @@ func (t tokens) details() map[string]any {
 		"cacheReadInputTokens": t.Cache.Read, "cacheCreationInputTokens": t.Cache.Write}
 }
 
-// subscribe opens the directory's event stream (GET /event) and returns
-// once the server confirmed it (server.connected), so no event of a later
-// prompt is missed; handle then receives every event, in order, on a
-// goroutine of its own until ctx ends or the stream does (done is closed
-// then).
+// subscribe opens the server's event stream and returns once the server
+// confirmed it (server.connected), so no event of a later prompt is
+// missed; handle then receives every event, in order, on a goroutine of
+// its own until ctx ends or the stream does (done is closed then).
+//
+// The stream is GET /global/event, not the directory's GET /event: both
+// carry the same bus events in the same order, but OpenCode 1.18.33 hands
+// /global/event each event as it is published while /event goes through
+// a further queue and lags, by tens of milliseconds on a loaded machine
+// (a turn's idle arrived 7–420 ms later, median 50 ms, in every one of 20
+// turns measured side by side). The server serves only this session's
+// directory, so nothing of another directory arrives; the session's
+// events are picked by session ID as before.
 func subscribe(ctx context.Context, c *client, handle func(event)) (done <-chan struct{}, err error) {
-	req, err := c.request(ctx, http.MethodGet, "/event", nil)
+	req, err := c.request(ctx, http.MethodGet, eventPath, nil)
 	if err != nil {
 		return nil, err
 	}
 	req.Header.Set("Accept", "text/event-stream")
 	resp, err := c.hc.Do(req)
 	if err != nil {
-		return nil, fmt.Errorf("GET /event: %w", err)
+		return nil, fmt.Errorf("GET %s: %w", eventPath, err)
 	}
 	if resp.StatusCode != http.StatusOK {
 		resp.Body.Close()
-		return nil, fmt.Errorf("GET /event: HTTP %d", resp.StatusCode)
+		return nil, fmt.Errorf("GET %s: HTTP %d", eventPath, resp.StatusCode)
 	}
 	r := bufio.NewReaderSize(resp.Body, 64<<10)
 	first, err := nextEvent(r)
 	if err != nil || first.Type != "server.connected" {
 		resp.Body.Close()
-		return nil, fmt.Errorf("GET /event: no server.connected event first (%v)", err)
+		return nil, fmt.Errorf("GET %s: no server.connected event first (%v)", eventPath, err)
 	}
 	ch := make(chan struct{})
 	go func() {
@@ -140,7 +148,7 @@ func subscribe(ctx context.Context, c *client, handle func(event)) (done <-chan 
 		defer resp.Body.Close()
 		for {
 			ev, err := nextEvent(r)
-			if err != nil {
+			if err != nil || disposed[ev.Type] {
 				return
 			}
 			handle(ev)
@@ -149,15 +157,30 @@ func subscribe(ctx context.Context, c *client, handle func(event)) (done <-chan 
 	return ch, nil
 }
 
-// nextEvent reads the next `data: {json}` line (OpenCode's frames have no
-// other fields); lines of any length are read whole.
+// eventPath is the server's global event stream.
+const eventPath = "/global/event"
+
+// disposed are the events after which the server's instance (and with it
+// the session) is gone: the directory's own stream ends there, so the
+// global one is treated as ended too.
+var disposed = map[string]bool{"server.instance.disposed": true, "global.disposed": true}
+
+// frame is one frame of the global stream: {directory, payload: event}.
+// OpenCode also sends each session change a second time as an internal
+// "sync" frame, which is skipped.
+type frame struct {
+	Payload event `json:"payload"`
+}
+
+// nextEvent reads the next event of a `data: {json}` line (OpenCode's
+// frames have no other fields); lines of any length are read whole.
 func nextEvent(r *bufio.Reader) (event, error) {
 	for {
 		line, err := r.ReadBytes('\n')
 		if data, ok := bytes.CutPrefix(bytes.TrimSpace(line), []byte("data:")); ok {
-			var ev event
-			if json.Unmarshal(bytes.TrimSpace(data), &ev) == nil && ev.Type != "" {
-				return ev, nil
+			var f frame
+			if json.Unmarshal(bytes.TrimSpace(data), &f) == nil && f.Payload.Type != "" && f.Payload.Type != "sync" {
+				return f.Payload, nil
 			}
 		}
 		if err != nil {

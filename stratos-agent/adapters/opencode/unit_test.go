@@ -1,6 +1,7 @@
 package opencode
 
 import (
+	"bufio"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -49,6 +50,26 @@ func TestConfigWritesPermissionsInEvaluationOrder(t *testing.T) {
 	plugin := m["plugin"].([]any)[0].([]any)
 	if plugin[0] != "file:///x/hooks.js" || plugin[1].(map[string]any)["token"] != "t" {
 		t.Errorf("plugin %v", plugin)
+	}
+}
+
+// Without tool hooks the plugin is still configured (it keeps the
+// server's secrets from the agent's commands) but gets no hook server.
+func TestConfigWithoutToolHooksGivesThePluginNoHookServer(t *testing.T) {
+	cfg := serverConfig{model: model{"openai", "gpt-4.1"}, plugin: &pluginRef{File: "/x/hooks.js"}}
+	doc, err := cfg.render()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m struct {
+		Plugin [][]any `json:"plugin"`
+	}
+	if err := json.Unmarshal(doc, &m); err != nil {
+		t.Fatal(err)
+	}
+	want := [][]any{{"file:///x/hooks.js", map[string]any{}}}
+	if !reflect.DeepEqual(m.Plugin, want) {
+		t.Fatalf("plugin %v, want %v", m.Plugin, want)
 	}
 }
 
@@ -192,6 +213,74 @@ func TestAStaleIdleDoesNotEndTheNextTurn(t *testing.T) {
 	}
 	if res, err := tr.outcome(false, "a"); err != nil || res.Text != "answer" {
 		t.Fatalf("outcome %+v, %v", res, err)
+	}
+}
+
+// The idle that ends a turn also carries the turn's usage: it must be
+// emitted before the turn ends, or the host records it after the
+// invocation completed (and under the next invocation's ID).
+func TestUsageIsEmittedBeforeTheTurnEnds(t *testing.T) {
+	s := newSession(Options{}.WithDefaults(), adapter.Spec{Name: "a"}, nil, nil, nil)
+	tr := newTurn(t.Context(), "msg_new")
+	s.sid, s.turn = "s", tr
+	var usageAfterEnd, usage bool
+	obs := newObserver(func(e adapter.Event) {
+		if e.Type != adapter.EventUsage {
+			return
+		}
+		usage = true
+		select {
+		case <-tr.done:
+			usageAfterEnd = true
+		default:
+		}
+	})
+	for _, raw := range []string{
+		`{"type":"message.updated","properties":{"sessionID":"s","info":{"id":"msg_new","sessionID":"s","role":"user"}}}`,
+		`{"type":"session.status","properties":{"sessionID":"s","status":{"type":"busy"}}}`,
+		`{"type":"message.updated","properties":{"sessionID":"s","info":{"id":"msg_a","sessionID":"s","role":"assistant","parentID":"msg_new"}}}`,
+		`{"type":"message.part.updated","properties":{"sessionID":"s","part":{"id":"prt_1","sessionID":"s","messageID":"msg_a","type":"step-finish","reason":"stop","tokens":{"input":3,"output":1}}}}`,
+		`{"type":"session.status","properties":{"sessionID":"s","status":{"type":"idle"}}}`,
+	} {
+		var ev event
+		if err := json.Unmarshal([]byte(raw), &ev); err != nil {
+			t.Fatal(err)
+		}
+		s.onEvent(obs, ev)
+	}
+	select {
+	case <-tr.done:
+	default:
+		t.Fatal("the turn did not end at its idle")
+	}
+	if !usage || usageAfterEnd {
+		t.Fatalf("usage emitted %v, after the turn ended %v; want emitted before", usage, usageAfterEnd)
+	}
+}
+
+// The global stream wraps each event in a frame with its directory and
+// repeats session changes as internal "sync" frames, which are skipped.
+func TestGlobalFramesUnwrapToEvents(t *testing.T) {
+	r := bufio.NewReader(strings.NewReader(`data: {"payload":{"id":"evt_1","type":"server.connected","properties":{}}}
+
+data: {"directory":"/w","payload":{"type":"sync","syncEvent":{"type":"message.updated.1"}}}
+
+data: {"directory":"/w","payload":{"id":"evt_2","type":"message.updated","properties":{"sessionID":"s"}}}
+
+`))
+	var types []string
+	for {
+		ev, err := nextEvent(r)
+		if err != nil {
+			break
+		}
+		types = append(types, ev.Type)
+		if ev.Type == "message.updated" && string(ev.Properties) != `{"sessionID":"s"}` {
+			t.Errorf("properties = %s", ev.Properties)
+		}
+	}
+	if !reflect.DeepEqual(types, []string{"server.connected", "message.updated"}) {
+		t.Fatalf("events = %v", types)
 	}
 }
 
