@@ -1,12 +1,7 @@
 package sdk
 
 import (
-	"bufio"
-	"bytes"
 	"context"
-	"crypto/hmac"
-	"crypto/rand"
-	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -21,6 +16,7 @@ import (
 	"github.com/stratoscli/stratos/shared/clierr"
 	"github.com/stratoscli/stratos/shared/contract/buildapi"
 	"github.com/stratoscli/stratos/shared/contract/errcode"
+	"github.com/stratoscli/stratos/shared/hmacframe"
 	"github.com/stratoscli/stratos/shared/procgroup"
 	"github.com/stratoscli/stratos/shared/toolchain"
 )
@@ -49,11 +45,14 @@ type Loaded struct {
 	Err        error
 }
 
-// frameKeySize is the size of a loader process's report key in bytes.
-const frameKeySize = 32
+// reportTag starts each report line of the loader (see shared/hmacframe).
+const reportTag = "stratos-definition"
 
-// framePrefix starts each report line of the loader.
-const framePrefix = "stratos-definition "
+// maxReportLine bounds one line on the loader's report channel: a report
+// carries one definition's JSON Schemas, far below it. It keeps a process
+// that writes an endless line to the channel from growing the build's
+// memory without end.
+const maxReportLine = 64 << 20
 
 // LoadDefinitions loads the definitions of compiledEntries (absolute, or
 // relative to root) like LoadDefinition, in as few node processes as their
@@ -224,8 +223,8 @@ func (l *Loader) stopped(p *loaderProcess, entries []string, out []Loaded, next 
 // for its invocation on stdin. The tail of its stderr is kept for errors,
 // and all of it is copied to l.stderr.
 func (l *Loader) spawn() (*loaderProcess, error) {
-	key := make([]byte, frameKeySize)
-	if _, err := rand.Read(key); err != nil {
+	key, err := hmacframe.NewKey()
+	if err != nil {
 		return nil, fmt.Errorf("create the loader's report key: %w", err)
 	}
 	r, w, err := os.Pipe()
@@ -266,41 +265,17 @@ func (l *Loader) spawn() (*loaderProcess, error) {
 func readReports(r *os.File, key []byte, reports chan<- report) {
 	defer close(reports)
 	defer r.Close()
-	br := bufio.NewReaderSize(r, 64<<10)
+	fr := hmacframe.NewReader(r, hmacframe.New(reportTag, key), maxReportLine)
 	for {
-		line, err := br.ReadBytes('\n')
-		if doc, ok := unframe(key, line); ok {
-			var rep report
-			if json.Unmarshal(doc, &rep) == nil {
-				reports <- rep
-			}
-		}
+		doc, err := fr.Next()
 		if err != nil {
 			return
 		}
+		var rep report
+		if json.Unmarshal(doc, &rep) == nil {
+			reports <- rep
+		}
 	}
-}
-
-// unframe returns the document of a report line framed under key, and false
-// for anything else. The frame may follow other bytes on its line (a module
-// that left a partial line on the channel), so the last prefix counts.
-func unframe(key, line []byte) ([]byte, bool) {
-	line = bytes.TrimRight(line, "\r\n")
-	i := bytes.LastIndex(line, []byte(framePrefix))
-	if i < 0 {
-		return nil, false
-	}
-	macHex, doc, ok := bytes.Cut(line[i+len(framePrefix):], []byte(" "))
-	if !ok {
-		return nil, false
-	}
-	got, err := hex.DecodeString(string(macHex))
-	if err != nil {
-		return nil, false
-	}
-	mac := hmac.New(sha256.New, key)
-	mac.Write(doc)
-	return doc, hmac.Equal(got, mac.Sum(nil))
 }
 
 // loaderError is the result the loader reports for an entry that failed.

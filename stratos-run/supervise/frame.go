@@ -1,71 +1,38 @@
 package supervise
 
 import (
-	"bufio"
-	"bytes"
-	"crypto/hmac"
-	"crypto/rand"
-	"crypto/sha256"
-	"encoding/hex"
 	"io"
+
+	"github.com/stratoscli/stratos/shared/hmacframe"
 )
 
-// framePrefix starts the runner's one result line:
+// resultTag starts the runner's one result line (see shared/hmacframe):
 //
 //	stratos-result <hex HMAC-SHA256 of the JSON under the run's key> <JSON>\n
 //
 // The key is a per-run secret that only the runner learns (in its
 // invocation, on stdin), so a line anyone else writes to the channel (a
 // workflow, or a process it started) cannot carry a valid MAC.
-const framePrefix = "stratos-result "
+const resultTag = "stratos-result"
+
+// maxResultLine bounds one line on the result channel. The runner's line
+// carries the workflow's output and invocation tree, so the bound is far
+// above any real result; it keeps a process that writes an endless line to
+// the channel from growing stratos run's memory without end.
+const maxResultLine = 256 << 20
 
 // ResultKeySize is the size of a run's result key in bytes.
-const ResultKeySize = 32
+const ResultKeySize = hmacframe.KeySize
 
 // NewResultKey returns a fresh random result key.
 func NewResultKey() ([]byte, error) {
-	key := make([]byte, ResultKeySize)
-	if _, err := rand.Read(key); err != nil {
-		return nil, err
-	}
-	return key, nil
+	return hmacframe.NewKey()
 }
 
 // Frame returns the channel line carrying doc under key, as the runner
 // writes it.
 func Frame(key, doc []byte) []byte {
-	mac := hmac.New(sha256.New, key)
-	mac.Write(doc)
-	line := append([]byte(framePrefix), hex.EncodeToString(mac.Sum(nil))...)
-	line = append(line, ' ')
-	line = append(line, doc...)
-	return append(line, '\n')
-}
-
-// unframe returns the document of a channel line framed under key, and false
-// for anything else. The frame may follow other bytes on its line (a writer
-// that left a partial line before the runner wrote), so the last prefix on
-// the line is the one checked.
-func unframe(key, line []byte) ([]byte, bool) {
-	line = bytes.TrimRight(line, "\r\n")
-	i := bytes.LastIndex(line, []byte(framePrefix))
-	if i < 0 {
-		return nil, false
-	}
-	macHex, doc, ok := bytes.Cut(line[i+len(framePrefix):], []byte(" "))
-	if !ok {
-		return nil, false
-	}
-	got, err := hex.DecodeString(string(macHex))
-	if err != nil {
-		return nil, false
-	}
-	mac := hmac.New(sha256.New, key)
-	mac.Write(doc)
-	if !hmac.Equal(got, mac.Sum(nil)) {
-		return nil, false
-	}
-	return doc, true
+	return hmacframe.New(resultTag, key).Frame(doc)
 }
 
 // channelRead is what readChannel found on the result channel.
@@ -76,21 +43,11 @@ type channelRead struct {
 
 // readChannel reads lines from r until one is a valid frame under key (the
 // runner writes exactly one, so a process the workflow started that still
-// holds the channel cannot delay it) or the channel ends. Every other line
-// is counted and dropped.
+// holds the channel cannot delay it) or the channel ends (EOF, or the read
+// end closed after the wait; see result). Every other line is counted and
+// dropped.
 func readChannel(r io.Reader, key []byte) channelRead {
-	br := bufio.NewReaderSize(r, 64<<10)
-	var res channelRead
-	for {
-		line, err := br.ReadBytes('\n')
-		if doc, ok := unframe(key, line); ok {
-			res.doc = doc
-			return res
-		}
-		res.ignored += len(line)
-		if err != nil {
-			// EOF, or the read end closed after the wait (see result).
-			return res
-		}
-	}
+	fr := hmacframe.NewReader(r, hmacframe.New(resultTag, key), maxResultLine)
+	doc, _ := fr.Next()
+	return channelRead{doc: doc, ignored: fr.Ignored()}
 }

@@ -186,26 +186,15 @@ func TestUnframedResultIsNoResult(t *testing.T) {
 	}
 }
 
-func TestUnframe(t *testing.T) {
+// TestReadChannel: the channel reader takes the frame Frame writes under the
+// run's key and nothing under another (the framing itself is tested in
+// shared/hmacframe).
+func TestReadChannel(t *testing.T) {
 	key := []byte("k")
 	doc := []byte(`{"a":1}`)
-	for _, c := range []struct {
-		name string
-		line []byte
-		ok   bool
-	}{
-		{"framed", Frame(key, doc), true},
-		{"after a partial line", append([]byte("junk "), Frame(key, doc)...), true},
-		{"other key", Frame([]byte("other"), doc), false},
-		{"plain JSON", doc, false},
-		{"no MAC", []byte("stratos-result " + string(doc)), false},
-		{"tampered document", []byte(strings.Replace(string(Frame(key, doc)), "1", "2", 1)), false},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			got, ok := unframe(key, c.line)
-			if ok != c.ok || (ok && string(got) != string(doc)) {
-				t.Errorf("unframe(%q) = %q, %v; want ok=%v", c.line, got, ok, c.ok)
-			}
-		})
+	junk := "junk\n" + string(Frame([]byte("other"), []byte(`{"a":2}`)))
+	read := readChannel(strings.NewReader(junk+string(Frame(key, doc))), key)
+	if string(read.doc) != string(doc) || read.ignored != len(junk) {
+		t.Errorf("readChannel = %q, ignored %d; want %s, ignored %d", read.doc, read.ignored, doc, len(junk))
 	}
 }
