@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -23,11 +24,15 @@ import (
 // answer's text part, relative to the route's response. It asserts only
 // the order the adapter relies on (the completed message, and with it the
 // text and usage, before the idle) and logs the figures.
+//
+// It runs in every test run with a few turns (the order is what it
+// checks); OPENCODE_MEASURE_TURNS raises the count for a measurement.
 func TestMeasureTurnEndSignals(t *testing.T) {
-	if os.Getenv("OPENCODE_MEASURE_SIGNALS") == "" {
-		t.Skip("a measurement (about 30 s): set OPENCODE_MEASURE_SIGNALS=1 to run it")
+	const warmup = 2
+	turns := 4
+	if n, err := strconv.Atoi(os.Getenv("OPENCODE_MEASURE_TURNS")); err == nil && n > 0 {
+		turns = n
 	}
-	const warmup, turns = 2, 25
 	answer := "answer"
 	b := openaiBed(t, fakemodel.Script{Turns: []fakemodel.Turn{{Match: fakemodel.Match{Marker: "[m]"}, Repeat: true,
 		Reply: []fakemodel.Block{{Text: &answer}}}}}, true)
