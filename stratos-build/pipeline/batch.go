@@ -11,8 +11,8 @@ import (
 	"runtime"
 	"strings"
 	"sync"
-	"time"
 
+	"github.com/stratoscli/stratos/shared/atomicfile"
 	"github.com/stratoscli/stratos/shared/discovery"
 	"github.com/stratoscli/stratos/shared/freshness"
 	"github.com/stratoscli/stratos/shared/importscan"
@@ -59,9 +59,9 @@ func (b *Builder) PrepareBatch(ctx context.Context, ws []*discovery.Workflow) {
 	if b.batched == nil {
 		b.batched = map[*discovery.Workflow]*Result{}
 	}
-	phase := b.phaseTimer(len(ws))
+	phase := b.phaseClock(len(ws))
 	cands := b.batchCandidates(ws)
-	phase("selected")
+	phase.done("select")
 	if len(cands) < 2 {
 		return
 	}
@@ -77,27 +77,26 @@ func (b *Builder) PrepareBatch(ctx context.Context, ws []*discovery.Workflow) {
 			break
 		}
 	}
-	phase("prepared")
+	phase.done("prepare")
 	loaders := b.startLoaders(ctx, jobs, &lockedWriter{w: b.Stderr})
 	if ctx.Err() == nil {
 		b.compileJobs(ctx, jobs, true)
 	}
-	phase("compiled")
+	phase.done("compile")
 	b.loadAll(ctx, jobs, loaders)
-	phase("loaded")
+	phase.done("load")
 	b.finishBatch(ctx, jobs, cands)
-	phase("recorded")
+	phase.done("records")
+	b.steps.log(b.Log)
 }
 
-// phaseTimer returns a function that logs, at debug level, how long the
-// batch's phase that just ended took: the profile of a batched build.
-func (b *Builder) phaseTimer(workflows int) func(phase string) {
-	last := time.Now()
-	return func(phase string) {
-		now := time.Now()
-		b.Log.Debug("batch phase done", "phase", phase, "workflows", workflows, "elapsed", now.Sub(last).Round(time.Millisecond))
-		last = now
+// phaseClock returns the clock of the build's profile: the one the session
+// started before discovery, or a new one (nil when not profiling).
+func (b *Builder) phaseClock(workflows int) *phaseClock {
+	if b.phases == nil && b.Log.IsDebug() {
+		b.phases, b.steps = startPhases(b.Log, workflows), newStepTimes()
 	}
+	return b.phases
 }
 
 // finishBatch writes the wrappers and records of the compiled jobs,
@@ -129,10 +128,8 @@ func (b *Builder) finishBatch(ctx context.Context, jobs []*batchJob, cands []bat
 			parents = append(parents, j)
 		}
 	}
-	done := make([]*Result, len(solo))
-	runParallel(len(solo), func(i int) { done[i] = b.finishJob(ctx, solo[i], nil) })
-	for i, j := range solo {
-		keep(j, done[i])
+	for i, r := range b.finishSolo(ctx, solo) {
+		keep(solo[i], r)
 	}
 	for _, j := range parents {
 		children, ok := b.batchChildren(j.w, held)
@@ -142,6 +139,70 @@ func (b *Builder) finishBatch(ctx context.Context, jobs []*batchJob, cands []bat
 		}
 		keep(j, b.finishJob(ctx, j, children))
 	}
+}
+
+// finishSolo finishes the jobs that require no other workflow: their
+// wrappers and records are written in parallel, up to the cores, without
+// flushing; then everything they wrote is flushed at once (see
+// durable.go) and each staging directory becomes its dist/. The results
+// are in the order of jobs; nil for an interrupted one.
+func (b *Builder) finishSolo(ctx context.Context, jobs []*batchJob) []*Result {
+	done := make([]*Result, len(jobs))
+	runParallel(len(jobs), func(i int) { done[i] = b.recordJob(ctx, jobs[i]) })
+	var staged []int
+	for i, r := range done {
+		if r != nil && !r.Failed() {
+			staged = append(staged, i)
+		}
+	}
+	if len(staged) == 0 {
+		return done
+	}
+	flushDone := b.steps.start("flush")
+	err := syncPaths(b.writtenBy(jobs, staged))
+	flushDone()
+	if err != nil {
+		for _, i := range staged {
+			jobs[i].out.discard()
+			done[i] = failed(jobs[i].w, ReasonInternal, message("%v", err))
+		}
+		return done
+	}
+	runWide(len(staged), flushWidth, func(k int) {
+		i := staged[k]
+		done[i] = b.publish(jobs[i].w, jobs[i].out, done[i])
+	})
+	return done
+}
+
+// recordJob writes a compiled job's wrapper and record, unflushed: its
+// result to publish, its failure, or nil when the build was interrupted.
+func (b *Builder) recordJob(ctx context.Context, j *batchJob) *Result {
+	if ctx.Err() != nil {
+		j.out.discard()
+		return nil // the caller reports the interruption
+	}
+	if j.fail != nil {
+		j.out.discard()
+		return j.out.asDist(j.fail)
+	}
+	r := b.recordInto(j.w, nil, j.def, j.out.dir, atomicfile.NoSync())
+	if r.Failed() {
+		j.out.discard()
+	}
+	return r
+}
+
+// writtenBy lists what the staged jobs wrote: their staging trees, their
+// wrappers and the wrappers' directory.
+func (b *Builder) writtenBy(jobs []*batchJob, staged []int) []string {
+	generated := filepath.Join(b.Root.Root.Dir, ".generated")
+	var paths []string
+	for _, i := range staged {
+		paths = append(paths, treePaths(jobs[i].out.dir)...)
+		paths = append(paths, filepath.Join(b.Root.Root.Dir, filepath.FromSlash(wrappergen.FileName(jobs[i].w.Manifest.Name))))
+	}
+	return append(paths, generated)
 }
 
 // finishJob finishes one compiled job: its failure, or its build with its
@@ -339,7 +400,10 @@ func (b *Builder) compileTogether(ctx context.Context, jobs []*batchJob) (bool, 
 	cmd.Dir = root
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := procgroup.Run(cmd, procgroup.Options{}); err != nil {
+	tscDone := b.steps.start("tsc")
+	err = procgroup.Run(cmd, procgroup.Options{})
+	tscDone()
+	if err != nil {
 		if ctx.Err() != nil {
 			return false, nil
 		}
@@ -352,6 +416,7 @@ func (b *Builder) compileTogether(ctx context.Context, jobs []*batchJob) (bool, 
 		}
 		return false, files
 	}
+	defer b.steps.start("copy emitted")()
 	for _, j := range jobs {
 		if err := copyEmitted(scratch, j.out.dir, j.closure); err != nil {
 			j.fail = failed(j.w, ReasonInternal, message("%v", err))
@@ -413,7 +478,9 @@ func (b *Builder) loadAll(ctx context.Context, jobs []*batchJob, loaders []*sdk.
 		for i, j := range jobs {
 			entries[i] = j.out.entry(j.w.Manifest.Entrypoint)
 		}
+		loadDone := b.steps.start("loader")
 		loaded := loaders[g].Load(entries, b.definitionTimeout())
+		loadDone()
 		for i, j := range jobs {
 			j.def, j.fail = b.checkLoaded(j.w, loaded[i])
 		}
@@ -437,10 +504,13 @@ func loaderGroups(n, cores int) [][2]int {
 }
 
 // runParallel calls f(0..n-1) on up to GOMAXPROCS goroutines.
-func runParallel(n int, f func(i int)) {
+func runParallel(n int, f func(i int)) { runWide(n, runtime.GOMAXPROCS(0), f) }
+
+// runWide calls f(0..n-1) on up to width goroutines.
+func runWide(n, width int, f func(i int)) {
 	work := make(chan int)
 	var wg sync.WaitGroup
-	for range min(n, runtime.GOMAXPROCS(0)) {
+	for range min(n, width) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
