@@ -3,7 +3,6 @@ package pipeline
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -372,7 +371,7 @@ func (j *batchJob) touches(files map[string]bool) bool {
 }
 
 // compileTogether compiles every job in one tsc run into a scratch
-// directory and copies each job's closure into its staging directory. It
+// directory and moves each job's closure into its staging directory. It
 // reports false when the run failed, with the root-relative files tsc
 // reported errors in.
 func (b *Builder) compileTogether(ctx context.Context, jobs []*batchJob) (bool, map[string]bool) {
@@ -416,9 +415,14 @@ func (b *Builder) compileTogether(ctx context.Context, jobs []*batchJob) (bool, 
 		}
 		return false, files
 	}
-	defer b.steps.start("copy emitted")()
+	defer b.steps.start("place emitted")()
+	closures := make([][]string, len(jobs))
+	for i, j := range jobs {
+		closures[i] = j.closure
+	}
+	files := emittedBy(closures)
 	for _, j := range jobs {
-		if err := copyEmitted(scratch, j.out.dir, j.closure); err != nil {
+		if err := files.place(scratch, j.out.dir, j.closure); err != nil {
 			j.fail = failed(j.w, ReasonInternal, message("%v", err))
 		}
 	}
@@ -616,47 +620,6 @@ func isolatedModule(data []byte) bool {
 		}
 	}
 	return bytes.Contains(data, []byte("import")) || bytes.Contains(data, []byte("export"))
-}
-
-// copyEmitted copies the compiled files of closure from the shared run's
-// output into one workflow's staging directory. Declaration files emit
-// nothing.
-func copyEmitted(scratch, dst string, closure []string) error {
-	for _, rel := range closure {
-		js, ok := emittedName(rel)
-		if !ok {
-			continue
-		}
-		from := filepath.Join(scratch, filepath.FromSlash(js))
-		data, err := os.ReadFile(from)
-		if err != nil {
-			return fmt.Errorf("the shared compiler run did not emit %s: %w", js, err)
-		}
-		to := filepath.Join(dst, filepath.FromSlash(js))
-		if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
-			return err
-		}
-		if err := os.WriteFile(to, data, 0o644); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// emittedName is the file tsc writes for the source rel; false for
-// declaration files, which emit nothing.
-func emittedName(rel string) (string, bool) {
-	for _, d := range []string{".d.ts", ".d.mts", ".d.cts"} {
-		if strings.HasSuffix(rel, d) {
-			return "", false
-		}
-	}
-	ext := filepath.Ext(rel)
-	js := map[string]string{".ts": ".js", ".mts": ".mjs", ".cts": ".cjs", ".tsx": ".js"}[ext]
-	if js == "" {
-		return "", false
-	}
-	return strings.TrimSuffix(rel, ext) + js, true
 }
 
 func removeGlob(pattern string) {
