@@ -83,9 +83,9 @@ func TestLoaderGroupsCoverEveryDefinitionOnce(t *testing.T) {
 	}{
 		{1, 2, [][2]int{{0, 1}}},
 		{7, 8, [][2]int{{0, 7}}},                 // few: one loader
-		{20, 2, [][2]int{{0, 10}, {10, 20}}},     // one per core
-		{20, 1, [][2]int{{0, 20}}},               // one core: one loader
-		{17, 4, [][2]int{{0, 8}, {8, 17}}},       // no group below minPerLoader
+		{20, 2, [][2]int{{0, 20}}},               // a second start costs more than it saves
+		{200, 1, [][2]int{{0, 200}}},             // one core: one loader
+		{130, 4, [][2]int{{0, 65}, {65, 130}}},   // no group below minPerLoader
 		{200, 2, [][2]int{{0, 100}, {100, 200}}}, // many: still one per core
 	}
 	for _, c := range cases {
