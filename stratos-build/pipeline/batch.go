@@ -48,7 +48,12 @@ type batchJob struct {
 	closure []string // its compiled sources, relative to the root
 	def     *sdk.Definition
 	fail    *Result
+	result  *Result // a solo job's, once finished (nil if interrupted)
 }
+
+// solo reports whether j requires no other workflow: it is finished as
+// soon as its definition loads (see finisher).
+func (j *batchJob) solo() bool { return len(j.w.Sources.References) == 0 }
 
 // PrepareBatch builds the stale workflows of ws together (see above) and
 // keeps their results for Prepare, which reports them in the order of a
@@ -82,10 +87,12 @@ func (b *Builder) PrepareBatch(ctx context.Context, ws []*discovery.Workflow) {
 		b.compileJobs(ctx, jobs, true)
 	}
 	phase.done("compile")
-	b.loadAll(ctx, jobs, loaders)
-	phase.done("load")
+	fin := b.startFinishing(ctx, len(jobs))
+	b.loadAll(ctx, jobs, loaders, fin.settled)
+	fin.wait()
+	phase.done("load and records")
 	b.finishBatch(ctx, jobs, cands)
-	phase.done("records")
+	phase.done("parents")
 	b.steps.log(b.Log)
 }
 
@@ -98,10 +105,8 @@ func (b *Builder) phaseClock(workflows int) *phaseClock {
 	return b.phases
 }
 
-// finishBatch writes the wrappers and records of the compiled jobs,
-// children before parents, and makes their staging directories their
-// dist/. Jobs that require no other workflow are finished in parallel, up
-// to the number of cores (each writes only its own files). A job that
+// finishBatch keeps the results of the finished solo jobs, then finishes
+// the jobs that require others, children before parents. A job that
 // required a child of the batch is kept only when that child built and its
 // new wrapper is the one on disk the job compiled against; otherwise it is
 // discarded and Prepare builds it one by one.
@@ -119,18 +124,15 @@ func (b *Builder) finishBatch(ctx context.Context, jobs []*batchJob, cands []bat
 		name := j.w.Manifest.Name
 		held[name] = !r.Failed() && wrapperSum(b.Root.Root.Dir, name) == wrapperBefore[name]
 	}
-	var solo, parents []*batchJob
 	for _, j := range jobs {
-		if len(j.w.Sources.References) == 0 {
-			solo = append(solo, j)
-		} else {
-			parents = append(parents, j)
+		if j.solo() {
+			keep(j, j.result)
 		}
 	}
-	for i, r := range b.finishSolo(ctx, solo) {
-		keep(solo[i], r)
-	}
-	for _, j := range parents {
+	for _, j := range jobs {
+		if j.solo() {
+			continue
+		}
 		children, ok := b.batchChildren(j.w, held)
 		if !ok {
 			j.out.discard()
@@ -140,38 +142,61 @@ func (b *Builder) finishBatch(ctx context.Context, jobs []*batchJob, cands []bat
 	}
 }
 
-// finishSolo finishes the jobs that require no other workflow: their
-// wrappers and records are written in parallel, up to the cores, without
-// flushing; then everything they wrote is flushed at once (see
-// durable.go) and each staging directory becomes its dist/. The results
-// are in the order of jobs; nil for an interrupted one.
-func (b *Builder) finishSolo(ctx context.Context, jobs []*batchJob) []*Result {
-	done := make([]*Result, len(jobs))
-	runParallel(len(jobs), func(i int) { done[i] = b.recordJob(ctx, jobs[i]) })
-	var staged []int
-	for i, r := range done {
-		if r != nil && !r.Failed() {
-			staged = append(staged, i)
-		}
+// finisher finishes the batch's solo jobs while the definitions of the
+// others still load: as soon as a job's definition is checked, its wrapper
+// and record are written without flushing, then everything it wrote is
+// flushed (see durable.go) and its staging directory becomes its dist/.
+// The writing takes the cores node leaves; the flushing waits on the disk,
+// many jobs at a time.
+type finisher struct {
+	jobs chan *batchJob
+	wg   sync.WaitGroup
+}
+
+// startFinishing starts the finisher of a batch of n jobs.
+func (b *Builder) startFinishing(ctx context.Context, n int) *finisher {
+	f := &finisher{jobs: make(chan *batchJob, n)}
+	for range flushWidth {
+		f.wg.Add(1)
+		go func() {
+			defer f.wg.Done()
+			for j := range f.jobs {
+				j.result = b.finishSolo(ctx, j)
+			}
+		}()
 	}
-	if len(staged) == 0 {
-		return done
+	return f
+}
+
+// settled hands over a job whose compile and load are over, when it is
+// solo.
+func (f *finisher) settled(j *batchJob) {
+	if j.solo() {
+		f.jobs <- j
+	}
+}
+
+// wait returns once every job handed over is finished.
+func (f *finisher) wait() {
+	close(f.jobs)
+	f.wg.Wait()
+}
+
+// finishSolo finishes a solo job: its result, its failure, or nil when
+// the build was interrupted.
+func (b *Builder) finishSolo(ctx context.Context, j *batchJob) *Result {
+	r := b.recordJob(ctx, j)
+	if r == nil || r.Failed() {
+		return r
 	}
 	flushDone := b.steps.start("flush")
-	err := syncPaths(b.writtenBy(jobs, staged))
+	err := syncPaths(b.writtenBy(j))
 	flushDone()
 	if err != nil {
-		for _, i := range staged {
-			jobs[i].out.discard()
-			done[i] = failed(jobs[i].w, ReasonInternal, message("%v", err))
-		}
-		return done
+		j.out.discard()
+		return failed(j.w, ReasonInternal, message("%v", err))
 	}
-	runWide(len(staged), flushWidth, func(k int) {
-		i := staged[k]
-		done[i] = b.publish(jobs[i].w, jobs[i].out, done[i])
-	})
-	return done
+	return b.publish(j.w, j.out, r)
 }
 
 // recordJob writes a compiled job's wrapper and record, unflushed: its
@@ -192,16 +217,13 @@ func (b *Builder) recordJob(ctx context.Context, j *batchJob) *Result {
 	return r
 }
 
-// writtenBy lists what the staged jobs wrote: their staging trees, their
-// wrappers and the wrappers' directory.
-func (b *Builder) writtenBy(jobs []*batchJob, staged []int) []string {
-	generated := filepath.Join(b.Root.Root.Dir, ".generated")
-	var paths []string
-	for _, i := range staged {
-		paths = append(paths, treePaths(jobs[i].out.dir)...)
-		paths = append(paths, filepath.Join(b.Root.Root.Dir, filepath.FromSlash(wrappergen.FileName(jobs[i].w.Manifest.Name))))
-	}
-	return append(paths, generated)
+// writtenBy lists what finishing j wrote: its staging tree, its wrapper
+// and the wrappers' directory.
+func (b *Builder) writtenBy(j *batchJob) []string {
+	root := b.Root.Root.Dir
+	return append(treePaths(j.out.dir),
+		filepath.Join(root, filepath.FromSlash(wrappergen.FileName(j.w.Manifest.Name))),
+		filepath.Join(root, ".generated"))
 }
 
 // finishJob finishes one compiled job: its failure, or its build with its
@@ -450,8 +472,9 @@ func (b *Builder) startLoaders(ctx context.Context, jobs []*batchJob, stderr io.
 
 // loadAll loads the definitions of the compiled jobs with the loaders
 // started ahead, one group of jobs per loader, in parallel, and stops the
-// loaders it does not need.
-func (b *Builder) loadAll(ctx context.Context, jobs []*batchJob, loaders []*sdk.Loader) {
+// loaders it does not need. It hands every job to settled once its compile
+// and load are over (from any goroutine; once each).
+func (b *Builder) loadAll(ctx context.Context, jobs []*batchJob, loaders []*sdk.Loader, settled func(*batchJob)) {
 	defer func() {
 		for _, l := range loaders {
 			l.Close()
@@ -461,6 +484,8 @@ func (b *Builder) loadAll(ctx context.Context, jobs []*batchJob, loaders []*sdk.
 	for _, j := range jobs {
 		if j.fail == nil {
 			pending = append(pending, j)
+		} else {
+			settled(j)
 		}
 	}
 	if len(pending) == 0 {
@@ -471,6 +496,7 @@ func (b *Builder) loadAll(ctx context.Context, jobs []*batchJob, loaders []*sdk.
 		_, err := b.toolchain(ctx)
 		for _, j := range pending {
 			j.fail = failed(j.w, ReasonToolchain, errorDiagnostic(err))
+			settled(j)
 		}
 		return
 	}
@@ -483,11 +509,12 @@ func (b *Builder) loadAll(ctx context.Context, jobs []*batchJob, loaders []*sdk.
 			entries[i] = j.out.entry(j.w.Manifest.Entrypoint)
 		}
 		loadDone := b.steps.start("loader")
-		loaded := loaders[g].Load(entries, b.definitionTimeout())
+		loaders[g].LoadEach(entries, b.definitionTimeout(), func(i int, l sdk.Loaded) {
+			j := jobs[i]
+			j.def, j.fail = b.checkLoaded(j.w, l)
+			settled(j)
+		})
 		loadDone()
-		for i, j := range jobs {
-			j.def, j.fail = b.checkLoaded(j.w, loaded[i])
-		}
 	})
 }
 
