@@ -121,7 +121,8 @@ func TestSelectedMCPToolsOnlyAndRemovedToolsDenied(t *testing.T) {
 
 // OpenCode starts a local MCP server with its own environment, which holds
 // the server's password and its configuration (with the hook token); the
-// MCP server gets the declared environment without them.
+// MCP server gets the declared environment without them, in its declared
+// working directory.
 func TestLocalMCPServersCannotSeeTheServersSecrets(t *testing.T) {
 	b := newBed(t, `{"turns":[
 		{"match":{"marker":"[mcpenv]"},"reply":[{"toolUse":{"name":"tools_echo","input":{"text":"hi"}}}]},
@@ -131,8 +132,9 @@ func TestLocalMCPServersCannotSeeTheServersSecrets(t *testing.T) {
 		t.Fatal(err)
 	}
 	marker := envMCPServer + "=" + b.Work
+	cwd := t.TempDir()
 	b.mcp = func(string, []string) ([]mcpconfig.Server, error) {
-		return []mcpconfig.Server{{Name: "tools", Command: self, Env: map[string]string{envMCPServer: b.Work}}}, nil
+		return []mcpconfig.Server{{Name: "tools", Command: self, Env: map[string]string{envMCPServer: b.Work}, Cwd: cwd}}, nil
 	}
 	a := b.open(nil, func(s *adapter.Spec) { s.AllowedMcps = []string{"tools"} })
 	if res, err := a.Execute(b.Context(), "[mcpenv] call it"); err != nil || res.Text != "done" {
@@ -145,6 +147,9 @@ func TestLocalMCPServersCannotSeeTheServersSecrets(t *testing.T) {
 	environ, err := os.ReadFile(filepath.Join("/proc", pids[0], "environ"))
 	if err != nil {
 		t.Fatal(err)
+	}
+	if dir, err := os.Readlink(filepath.Join("/proc", pids[0], "cwd")); err != nil || dir != cwd {
+		t.Errorf("the MCP server runs in %s (%v), want its declared cwd %s", dir, err, cwd)
 	}
 	s := a.(*session)
 	out := strings.ReplaceAll(string(environ), "\x00", "\n")

@@ -109,7 +109,7 @@ func sessionRules(denied []string) []map[string]string {
 }
 
 // mcpTables renders the selected MCP servers as OpenCode mcp entries:
-// local (a command line and environment) or remote (url and headers,
+// local (a command line, environment and working directory) or remote (url and headers,
 // OAuth off: nobody could complete a browser login). Only selected servers
 // are configured, so only their tools are offered.
 func mcpTables(servers []mcpconfig.Server) map[string]any {
@@ -119,6 +119,9 @@ func mcpTables(servers []mcpconfig.Server) map[string]any {
 			t := map[string]any{"type": "local", "command": localCommand(s), "enabled": true}
 			if len(s.Env) > 0 {
 				t["environment"] = s.Env
+			}
+			if s.Cwd != "" { // absolute; without it OpenCode starts the server in the session's directory
+				t["cwd"] = s.Cwd
 			}
 			out[s.Name] = t
 			continue
