@@ -109,9 +109,9 @@ func sessionRules(denied []string) []map[string]string {
 }
 
 // mcpTables renders the selected MCP servers as OpenCode mcp entries:
-// local (a command line, environment and working directory) or remote (url and headers,
-// OAuth off: nobody could complete a browser login). Only selected servers
-// are configured, so only their tools are offered.
+// local (a command line, environment and working directory) or remote
+// (url and headers, OAuth off: nobody could complete a browser login).
+// Only selected servers are configured, so only their tools are offered.
 func mcpTables(servers []mcpconfig.Server) map[string]any {
 	out := make(map[string]any, len(servers))
 	for _, s := range servers {
