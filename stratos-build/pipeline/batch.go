@@ -90,6 +90,7 @@ func (b *Builder) PrepareBatch(ctx context.Context, ws []*discovery.Workflow) {
 	fin := b.startFinishing(ctx, len(jobs))
 	b.loadAll(ctx, jobs, loaders, fin.settled)
 	fin.wait()
+	b.publishSolo(jobs)
 	phase.done("load and records")
 	b.finishBatch(ctx, jobs, cands)
 	phase.done("parents")
@@ -142,12 +143,10 @@ func (b *Builder) finishBatch(ctx context.Context, jobs []*batchJob, cands []bat
 	}
 }
 
-// finisher finishes the batch's solo jobs while the definitions of the
-// others still load: as soon as a job's definition is checked, its wrapper
-// and record are written without flushing, then everything it wrote is
-// flushed (see durable.go) and its staging directory becomes its dist/.
-// The writing takes the cores node leaves; the flushing waits on the disk,
-// many jobs at a time.
+// finisher writes the wrappers and records of the batch's solo jobs while
+// the definitions of the others still load: as soon as a job's definition
+// is checked, its wrapper and record are written, unflushed, with the
+// cores node leaves. publishSolo then flushes and publishes them all.
 type finisher struct {
 	jobs chan *batchJob
 	wg   sync.WaitGroup
@@ -156,12 +155,12 @@ type finisher struct {
 // startFinishing starts the finisher of a batch of n jobs.
 func (b *Builder) startFinishing(ctx context.Context, n int) *finisher {
 	f := &finisher{jobs: make(chan *batchJob, n)}
-	for range flushWidth {
+	for range runtime.GOMAXPROCS(0) {
 		f.wg.Add(1)
 		go func() {
 			defer f.wg.Done()
 			for j := range f.jobs {
-				j.result = b.finishSolo(ctx, j)
+				j.result = b.recordJob(ctx, j)
 			}
 		}()
 	}
@@ -182,21 +181,56 @@ func (f *finisher) wait() {
 	f.wg.Wait()
 }
 
-// finishSolo finishes a solo job: its result, its failure, or nil when
-// the build was interrupted.
-func (b *Builder) finishSolo(ctx context.Context, j *batchJob) *Result {
-	r := b.recordJob(ctx, j)
-	if r == nil || r.Failed() {
-		return r
+// publishSolo makes the staging directories of the solo jobs written
+// their dist/: everything they wrote is flushed at once (see durable.go),
+// then each is renamed, then the renames are flushed. A flush that fails
+// fails every job it covered.
+func (b *Builder) publishSolo(jobs []*batchJob) {
+	var staged []*batchJob
+	dirs := []string{filepath.Join(b.Root.Root.Dir, ".generated")}
+	for _, j := range jobs {
+		if j.solo() && j.result != nil && !j.result.Failed() {
+			staged = append(staged, j)
+			dirs = append(dirs, j.out.dir)
+		}
+	}
+	if len(staged) == 0 {
+		return
+	}
+	failAll := func(err error) {
+		for _, j := range staged {
+			j.out.discard()
+			j.result = failed(j.w, ReasonInternal, message("%v", err))
+		}
 	}
 	flushDone := b.steps.start("flush")
-	err := syncPaths(b.writtenBy(j))
+	err := syncFileSystems(dirs)
 	flushDone()
 	if err != nil {
-		j.out.discard()
-		return failed(j.w, ReasonInternal, message("%v", err))
+		failAll(err)
+		return
 	}
-	return b.publish(j.w, j.out, r)
+	swapped := make([]error, len(staged))
+	runParallel(len(staged), func(i int) { swapped[i] = staged[i].out.swap() })
+	wfDirs := make([]string, len(staged))
+	for i, j := range staged {
+		wfDirs[i] = j.w.Dir
+	}
+	flushDone = b.steps.start("flush")
+	err = syncFileSystems(wfDirs)
+	flushDone()
+	for i, j := range staged {
+		switch {
+		case swapped[i] != nil:
+			j.out.discard()
+			j.result = failed(j.w, ReasonInternal, message("%v", swapped[i]))
+		case err != nil:
+			j.out.discard()
+			j.result = failed(j.w, ReasonInternal, message("%v", err))
+		default:
+			b.Log.Info("built", "workflow", j.w.Manifest.Name)
+		}
+	}
 }
 
 // recordJob writes a compiled job's wrapper and record, unflushed: its
@@ -215,15 +249,6 @@ func (b *Builder) recordJob(ctx context.Context, j *batchJob) *Result {
 		j.out.discard()
 	}
 	return r
-}
-
-// writtenBy lists what finishing j wrote: its staging tree, its wrapper
-// and the wrappers' directory.
-func (b *Builder) writtenBy(j *batchJob) []string {
-	root := b.Root.Root.Dir
-	return append(treePaths(j.out.dir),
-		filepath.Join(root, filepath.FromSlash(wrappergen.FileName(j.w.Manifest.Name))),
-		filepath.Join(root, ".generated"))
 }
 
 // finishJob finishes one compiled job: its failure, or its build with its

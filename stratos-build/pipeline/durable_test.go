@@ -31,3 +31,15 @@ func TestSyncPathsReportsWhatItCannotFlush(t *testing.T) {
 		t.Fatal("flushing a missing file reported no error")
 	}
 }
+
+func TestSyncFileSystemsFlushesOncePerFileSystem(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "a/x", "x")
+	writeFile(t, dir, "b/y", "y")
+	if err := syncFileSystems([]string{filepath.Join(dir, "a"), filepath.Join(dir, "b")}); err != nil {
+		t.Fatal(err)
+	}
+	if err := syncFileSystems([]string{filepath.Join(dir, "gone")}); err == nil {
+		t.Fatal("flushing the file system of a missing directory reported no error")
+	}
+}
