@@ -90,7 +90,7 @@ func (b *Builder) PrepareBatch(ctx context.Context, ws []*discovery.Workflow) {
 	fin := b.startFinishing(ctx, len(jobs))
 	b.loadAll(ctx, jobs, loaders, fin.settled)
 	fin.wait()
-	b.publishSolo(jobs)
+	b.publishSolo(ctx, jobs)
 	phase.done("load and records")
 	b.finishBatch(ctx, jobs, cands)
 	phase.done("parents")
@@ -184,53 +184,66 @@ func (f *finisher) wait() {
 // publishSolo makes the staging directories of the solo jobs written
 // their dist/: everything they wrote is flushed at once (see durable.go),
 // then each is renamed, then the renames are flushed. A flush that fails
-// fails every job it covered.
-func (b *Builder) publishSolo(jobs []*batchJob) {
+// fails every job it covered. An interrupted build publishes none of
+// them.
+func (b *Builder) publishSolo(ctx context.Context, jobs []*batchJob) {
 	var staged []*batchJob
-	dirs := []string{filepath.Join(b.Root.Root.Dir, ".generated")}
 	for _, j := range jobs {
 		if j.solo() && j.result != nil && !j.result.Failed() {
 			staged = append(staged, j)
-			dirs = append(dirs, j.out.dir)
 		}
 	}
 	if len(staged) == 0 {
 		return
 	}
-	failAll := func(err error) {
+	dirs := []string{filepath.Join(b.Root.Root.Dir, ".generated")}
+	for _, j := range staged {
+		dirs = append(dirs, j.out.dir)
+	}
+	if err := b.flush(dirs); err != nil {
 		for _, j := range staged {
 			j.out.discard()
 			j.result = failed(j.w, ReasonInternal, message("%v", err))
 		}
-	}
-	flushDone := b.steps.start("flush")
-	err := syncFileSystems(dirs)
-	flushDone()
-	if err != nil {
-		failAll(err)
 		return
 	}
-	swapped := make([]error, len(staged))
-	runParallel(len(staged), func(i int) { swapped[i] = staged[i].out.swap() })
-	wfDirs := make([]string, len(staged))
-	for i, j := range staged {
+	if ctx.Err() != nil {
+		for _, j := range staged {
+			j.out.discard()
+			j.result = nil // the caller reports the interruption
+		}
+		return
+	}
+	b.swapStaged(staged)
+}
+
+// swapStaged renames the flushed staging directories of jobs into their
+// dist/ and flushes the renames.
+func (b *Builder) swapStaged(jobs []*batchJob) {
+	swapped := make([]error, len(jobs))
+	runParallel(len(jobs), func(i int) { swapped[i] = jobs[i].out.swap() })
+	wfDirs := make([]string, len(jobs))
+	for i, j := range jobs {
 		wfDirs[i] = j.w.Dir
 	}
-	flushDone = b.steps.start("flush")
-	err = syncFileSystems(wfDirs)
-	flushDone()
-	for i, j := range staged {
-		switch {
-		case swapped[i] != nil:
+	err := b.flush(wfDirs)
+	for i, j := range jobs {
+		if swapped[i] == nil {
+			swapped[i] = err
+		}
+		if swapped[i] != nil {
 			j.out.discard()
 			j.result = failed(j.w, ReasonInternal, message("%v", swapped[i]))
-		case err != nil:
-			j.out.discard()
-			j.result = failed(j.w, ReasonInternal, message("%v", err))
-		default:
-			b.Log.Info("built", "workflow", j.w.Manifest.Name)
+			continue
 		}
+		b.Log.Info("built", "workflow", j.w.Manifest.Name)
 	}
+}
+
+// flush makes what was written to the file systems of dirs durable.
+func (b *Builder) flush(dirs []string) error {
+	defer b.steps.start("flush")()
+	return syncFileSystems(dirs)
 }
 
 // recordJob writes a compiled job's wrapper and record, unflushed: its
