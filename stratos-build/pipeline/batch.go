@@ -559,11 +559,12 @@ func (b *Builder) loadAll(ctx context.Context, jobs []*batchJob, loaders []*sdk.
 // minPerLoader is the fewest definitions worth a loader process of their
 // own: below it, a second node start costs more than it saves. A loader's
 // start (node and the SDK's and zod's import) costs about 0.25 s of CPU,
-// one small definition about 2 ms; a second loader halves the loading's
-// wall time only when cores are idle, and takes that CPU from tsc and the
-// records when they are not (measured: 20 definitions built faster with
-// one loader than with two, 200 faster with two).
-const minPerLoader = 64
+// one small definition about 2 ms, and while one loader loads, the
+// records of what it loaded are written on the other core. Measured on 2
+// busy cores: 20 definitions built with 0.83 s of CPU with one loader, 1.00
+// s with two; 200 in 3.0 s (2.15 s of CPU) with one, 3.6 s (2.5 s) with
+// two.
+const minPerLoader = 250
 
 // loaderGroups splits n definitions into contiguous [from, to) groups, one
 // loader process each: as many as there are cores, but none smaller than
