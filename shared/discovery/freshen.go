@@ -192,6 +192,8 @@ func (r *Root) computeKey(w *Workflow, state map[*Workflow]int) {
 	w.Parts, w.Key = parts, parts.Key()
 	if reason != "" {
 		w.Status, w.Reason = freshness.NotBuilt, reason
+	} else if w.summary != nil {
+		w.Status, w.Reason = freshness.CompareSummary(w.Dir, *w.summary, parts, w.Key)
 	} else {
 		w.Status, w.Reason = freshness.CompareRecord(w.Dir, w.record, w.recordErr, parts, w.Key)
 	}

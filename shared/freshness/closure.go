@@ -112,12 +112,17 @@ func (s *Scanner) follow(own *ownFiles, src *Sources, sc *scanState) error {
 		queue = queue[1:]
 		res := s.resolve(filepath.Join(filepath.Dir(imp.file), filepath.FromSlash(imp.spec)))
 		if !res.ok {
-			continue // tsc reports an import it cannot resolve
+			// tsc reports an import it cannot resolve. Where a file would
+			// be created to resolve it is not necessarily a directory the
+			// walk read, so no trace covers it.
+			sc.trace.uncovered()
+			continue
 		}
 		file := res.file
 		if rel, err := filepath.Rel(own.dir, file); err == nil && own.regular[filepath.ToSlash(rel)] {
 			continue
 		}
+		sc.trace.uncovered()
 		real, err := res.realPath()
 		if err != nil {
 			return fmt.Errorf("resolve %s (imported by %s): %w", file, imp.file, err)

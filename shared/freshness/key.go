@@ -32,7 +32,8 @@ func CurrentToolchain() Toolchain {
 	}
 }
 
-func (t Toolchain) equal(o Toolchain) bool {
+// Equal reports whether t and o are the same toolchain.
+func (t Toolchain) Equal(o Toolchain) bool {
 	return t.StratosVersion == o.StratosVersion && t.TypeScriptVersion == o.TypeScriptVersion &&
 		t.TypesNodeVersion == o.TypesNodeVersion && slices.Equal(t.CompilerFlags, o.CompilerFlags)
 }
