@@ -140,7 +140,7 @@ func (e *indexEntry) holds(root *filestat.Dir, name string) bool {
 }
 
 // apply fills in w what a scan and a record read would have: its sources
-// (hashed) and the summary of its record.
+// and the summary of its record.
 func (e *indexEntry) apply(w *Workflow) {
 	src := freshness.Sources{ImportedBy: map[string]string{}, References: e.References}
 	for name, file := range e.ImportedBy {
@@ -155,7 +155,10 @@ func (e *indexEntry) apply(w *Workflow) {
 		s := e.Record.Summary
 		w.summary = &s
 	}
-	w.scanned, w.hashed, w.indexed = true, true, e
+	// Like a listing's scan, a workflow without a record counts as not
+	// hashed, so that it gets no key unless a recorded workflow references
+	// it (hashReferenced then takes its hashes from the entry).
+	w.scanned, w.hashed, w.indexed = true, e.Record != nil, e
 }
 
 // List loads the given roots and freshens every valid workflow for

@@ -3,6 +3,7 @@ package freshness
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 )
 
@@ -166,5 +167,47 @@ func TestCompare(t *testing.T) {
 	}
 	if err := RemoveRecord(dir); err != nil {
 		t.Fatal("removing a missing record must be harmless:", err)
+	}
+}
+
+// A workflow directory that is a symbolic link (to a checkout elsewhere,
+// say) is listed, built and run like any other, so its key must cover the
+// files it leads to: before, its walk stopped at the link and an edit
+// never made it stale.
+func TestSymlinkedWorkflowDirectoryIsScannedWhereItLeads(t *testing.T) {
+	base := t.TempDir()
+	src := filepath.Join(base, "src")
+	write(t, src, "workflow.yaml", "name: wf\n")
+	write(t, src, "workflow.ts", `import "./lib/helper.js";`)
+	write(t, src, "lib/helper.ts", "export const a = 1;\n")
+	root := filepath.Join(base, "root")
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(root, "wf")
+	if err := os.Symlink(src, link); err != nil {
+		t.Fatal(err)
+	}
+	before, err := ScanSources(link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var paths []string
+	for _, f := range before.Files {
+		paths = append(paths, f.Path)
+	}
+	if want := []string{"lib/helper.ts", "workflow.ts", "workflow.yaml"}; !slices.Equal(paths, want) {
+		t.Fatalf("files of the linked workflow: %v, want %v", paths, want)
+	}
+	if len(before.Imports) != 0 || len(before.OutsideRoot) != 0 {
+		t.Errorf("its own files count as imports or outside the root: %+v %+v", before.Imports, before.OutsideRoot)
+	}
+	write(t, src, "lib/helper.ts", "export const a = 2;\n")
+	after, err := ScanSources(link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if slices.Equal(before.Files, after.Files) {
+		t.Fatal("an edit of the linked workflow's file left its sources' hashes as they were")
 	}
 }
