@@ -62,6 +62,8 @@ type Root struct {
 
 	scannerOnce sync.Once
 	scanner     *freshness.Scanner
+	// statRoot is the root's directory, open while it is freshened.
+	statRoot *filestat.Dir
 }
 
 // Catalog is the content of the selected roots, in listing order.

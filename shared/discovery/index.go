@@ -88,9 +88,6 @@ func statOf(s filestat.Stat) statData {
 	return statData{int64(s.Dev), int64(s.Ino), s.Size, s.Mtime, s.Ctime}
 }
 
-func (d statData) stat() filestat.Stat {
-	return filestat.Stat{Dev: uint64(d[0]), Ino: uint64(d[1]), Size: d[2], Mtime: d[3], Ctime: d[4]}
-}
 
 // readIndex returns the index of the root at rootDir, or nil when it is
 // missing, unreadable, corrupt, of another format or of another Stratos:

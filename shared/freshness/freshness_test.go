@@ -1,9 +1,13 @@
 package freshness
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -209,5 +213,40 @@ func TestSymlinkedWorkflowDirectoryIsScannedWhereItLeads(t *testing.T) {
 	}
 	if slices.Equal(before.Files, after.Files) {
 		t.Fatal("an edit of the linked workflow's file left its sources' hashes as they were")
+	}
+}
+
+// The key's text is fixed: a key that changed for the same parts would
+// make every built workflow stale. keyWithFmt is how it was first written.
+func TestKeyTextIsUnchanged(t *testing.T) {
+	keyWithFmt := func(p Parts) string {
+		var b strings.Builder
+		fmt.Fprintf(&b, "%s\nstratos %s\ntypescript %s\ntypes-node %s\nflags %s\n", keyFormat,
+			p.Toolchain.StratosVersion, p.Toolchain.TypeScriptVersion, p.Toolchain.TypesNodeVersion,
+			strings.Join(p.Toolchain.CompilerFlags, " "))
+		for _, f := range p.Files {
+			fmt.Fprintf(&b, "file %q %s\n", f.Path, f.SHA256)
+		}
+		for _, f := range p.Imports {
+			fmt.Fprintf(&b, "import %q %s\n", f.Path, f.SHA256)
+		}
+		for _, r := range p.References {
+			fmt.Fprintf(&b, "ref %s %s\n", r.Name, r.Key)
+		}
+		h := sha256.Sum256([]byte(b.String()))
+		return hex.EncodeToString(h[:])
+	}
+	for _, p := range []Parts{
+		{Toolchain: CurrentToolchain()},
+		{
+			Toolchain:  CurrentToolchain(),
+			Files:      []FileHash{{"workflow.ts", "aa"}, {"lib/ü \"quoted\"\t.ts", "bb"}},
+			Imports:    []FileHash{{"lib/shared.ts", "cc"}},
+			References: []Reference{{"child", "dd"}, {"ghost", ""}},
+		},
+	} {
+		if got, want := p.Key(), keyWithFmt(p); got != want {
+			t.Errorf("Key() = %s, want %s for %+v", got, want, p)
+		}
 	}
 }

@@ -156,7 +156,28 @@ func CompareRecord(wfDir string, rec *Record, err error, parts Parts, key string
 	case rec == nil:
 		return NotBuilt, ReasonNeverBuilt
 	}
-	return CompareSummary(wfDir, rec.Summarize(parts), parts, key)
+	return CompareSummary(WorkflowDir{Path: wfDir}, rec.Summarize(parts), parts, key)
+}
+
+// WorkflowDir names a workflow directory for the checks of its build's
+// outputs: by path, or as the entry Name of its open discovery Root, which
+// spares the kernel resolving every component of a deep path per check.
+type WorkflowDir struct {
+	Path string
+	Root *filestat.Dir
+	Name string
+}
+
+// exists reports whether the path rel (slash-separated) in the directory
+// leads to something.
+func (d WorkflowDir) exists(rel string) bool {
+	var err error
+	if d.Root != nil {
+		_, err = d.Root.Stat(d.Name + "/" + rel)
+	} else {
+		_, err = filestat.Path(filepath.Join(d.Path, filepath.FromSlash(rel)))
+	}
+	return err == nil
 }
 
 // Summary is what deciding a workflow's status takes from its build
@@ -185,7 +206,7 @@ func (r *Record) Summarize(parts Parts) Summary {
 
 // CompareSummary is CompareRecord with the record summarized against the
 // same sources as parts.
-func CompareSummary(wfDir string, rec Summary, parts Parts, key string) (status, reason string) {
+func CompareSummary(wfDir WorkflowDir, rec Summary, parts Parts, key string) (status, reason string) {
 	switch {
 	case !rec.SameToolchain:
 		return NotBuilt, ReasonToolchainChanged
@@ -196,7 +217,7 @@ func CompareSummary(wfDir string, rec Summary, parts Parts, key string) (status,
 	case rec.Key != key:
 		return NotBuilt, ReasonSourcesChanged
 	}
-	if _, err := filestat.Path(filepath.Join(wfDir, filepath.FromSlash(rec.Entry))); err != nil {
+	if !wfDir.exists(rec.Entry) {
 		return NotBuilt, ReasonOutputMissing
 	}
 	if dependenciesMissing(wfDir) {
@@ -211,13 +232,13 @@ func CompareSummary(wfDir string, rec Summary, parts Parts, key string) (status,
 // node_modules was deleted (or never filled) and the compiled code would
 // fail to import its packages. That file is looked for first: when it is
 // there, package.json need not be read.
-func dependenciesMissing(wfDir string) bool {
-	if _, err := filestat.Path(filepath.Join(wfDir, "node_modules", ".package-lock.json")); err == nil {
+func dependenciesMissing(wfDir WorkflowDir) bool {
+	if wfDir.exists("node_modules/.package-lock.json") {
 		return false
 	}
 	bp := buffers.Get().(*[]byte)
 	defer buffers.Put(bp)
-	data, _, err := filestat.ReadFile(filepath.Join(wfDir, "package.json"), bp)
+	data, _, err := filestat.ReadFile(filepath.Join(wfDir.Path, "package.json"), bp)
 	if err != nil {
 		return false
 	}
