@@ -40,6 +40,7 @@ type Workflow struct {
 	// summary stands for the record when the workflow was listed from the
 	// root's index (record is then nil).
 	summary   *freshness.Summary
+	outputs   *freshness.OutputChecks
 	indexed   *indexEntry
 	scanned   bool
 	hashed    bool
@@ -62,8 +63,6 @@ type Root struct {
 
 	scannerOnce sync.Once
 	scanner     *freshness.Scanner
-	// statRoot is the root's directory, open while it is freshened.
-	statRoot *filestat.Dir
 }
 
 // Catalog is the content of the selected roots, in listing order.
@@ -171,11 +170,11 @@ func loadRoot(r roots.Root, idx *listIndex) (*Root, error) {
 	var dirs []string
 	var manifests []manifest.Manifest
 	var problems [][]manifest.Problem
-	var entriesUsed []*indexEntry
-	for _, c := range cands {
+	var used []*candidate
+	for i, c := range cands {
 		if c.workflow {
 			dirs, manifests, problems = append(dirs, c.dir), append(manifests, c.manifest), append(problems, c.problems)
-			entriesUsed = append(entriesUsed, c.entry)
+			used = append(used, &cands[i])
 		}
 	}
 
@@ -189,8 +188,9 @@ func loadRoot(r roots.Root, idx *listIndex) (*Root, error) {
 	for name, idx := range byName {
 		if len(idx) == 1 && len(problems[idx[0]]) == 0 {
 			w := &Workflow{Manifest: manifests[idx[0]], Root: r, Dir: dirs[idx[0]]}
-			if e := entriesUsed[idx[0]]; e != nil {
-				e.apply(w)
+			if c := used[idx[0]]; c.entry != nil {
+				c.entry.apply(w)
+				w.outputs = c.outputs
 			}
 			out.Workflows[name] = w
 			continue
@@ -223,6 +223,7 @@ type candidate struct {
 	workflow bool // it has a manifest
 	manifest manifest.Manifest
 	problems []manifest.Problem
+	outputs  *freshness.OutputChecks // of an entry that holds and has a record
 }
 
 // load decides whether the candidate is a workflow directory and reads its
@@ -231,6 +232,11 @@ type candidate struct {
 func (c *candidate) load(root *filestat.Dir) {
 	if c.entry != nil && c.entry.holds(root, c.name) {
 		c.workflow, c.manifest = true, c.entry.Manifest.manifest()
+		if rec := c.entry.Record; rec != nil {
+			wd := freshness.WorkflowDir{Path: c.dir, Root: root, Name: c.name}
+			checks := wd.CheckOutputs(rec.Entry)
+			c.outputs = &checks
+		}
 		return
 	}
 	c.entry = nil

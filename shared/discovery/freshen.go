@@ -3,11 +3,9 @@ package discovery
 import (
 	"errors"
 	"fmt"
-	"path/filepath"
 	"runtime"
 	"sync"
 
-	"github.com/stratoscli/stratos/shared/filestat"
 	"github.com/stratoscli/stratos/shared/freshness"
 	"github.com/stratoscli/stratos/shared/sdk"
 )
@@ -63,7 +61,6 @@ func (r *Root) freshen(targets []*Workflow, lazy bool) error {
 			return err
 		}
 	}
-	defer r.closeStatRoot()
 	state := map[*Workflow]int{} // 0 unvisited, 1 in progress, 2 done
 	for _, w := range closure {
 		r.computeKey(w, state)
@@ -212,30 +209,14 @@ func (r *Root) computeKey(w *Workflow, state map[*Workflow]int) {
 	if reason != "" {
 		w.Status, w.Reason = freshness.NotBuilt, reason
 	} else if w.summary != nil {
-		wfDir := freshness.WorkflowDir{Path: w.Dir, Root: r.openStatRoot(), Name: filepath.Base(w.Dir)}
+		// Listed from the index: its outputs were checked with the index.
+		wfDir := freshness.WorkflowDir{Path: w.Dir, Checked: w.outputs}
 		w.Status, w.Reason = freshness.CompareSummary(wfDir, *w.summary, parts, w.Key)
 	} else {
 		w.Status, w.Reason = freshness.CompareRecord(w.Dir, w.record, w.recordErr, parts, w.Key)
 	}
 	w.freshened = true
 	state[w] = 2
-}
-
-// openStatRoot returns the root's directory, opened on first use, for the
-// output checks of workflows listed from the index; nil (the checks then
-// use paths) when it cannot be opened.
-func (r *Root) openStatRoot() *filestat.Dir {
-	if r.statRoot == nil {
-		r.statRoot, _ = filestat.OpenDir(r.Root.Dir)
-	}
-	return r.statRoot
-}
-
-func (r *Root) closeStatRoot() {
-	if r.statRoot != nil {
-		r.statRoot.Close()
-		r.statRoot = nil
-	}
 }
 
 // sourceScanner returns the root's Scanner, created on first use: one per

@@ -88,7 +88,6 @@ func statOf(s filestat.Stat) statData {
 	return statData{int64(s.Dev), int64(s.Ino), s.Size, s.Mtime, s.Ctime}
 }
 
-
 // readIndex returns the index of the root at rootDir, or nil when it is
 // missing, unreadable, corrupt, of another format or of another Stratos:
 // listing then reads every workflow.

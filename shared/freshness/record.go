@@ -166,6 +166,22 @@ type WorkflowDir struct {
 	Path string
 	Root *filestat.Dir
 	Name string
+	// Checked, when set, holds the checks of the outputs already made:
+	// listing makes them in parallel, with the stat calls that validate
+	// its index.
+	Checked *OutputChecks
+}
+
+// OutputChecks are the checks of a current build's outputs.
+type OutputChecks struct {
+	EntryExists bool // the compiled entrypoint
+	DepsMissing bool // see dependenciesMissing
+}
+
+// CheckOutputs checks the outputs of the build whose compiled entrypoint
+// is entry (relative to the workflow directory).
+func (d WorkflowDir) CheckOutputs(entry string) OutputChecks {
+	return OutputChecks{EntryExists: d.exists(entry), DepsMissing: dependenciesMissing(d)}
 }
 
 // exists reports whether the path rel (slash-separated) in the directory
@@ -216,6 +232,15 @@ func CompareSummary(wfDir WorkflowDir, rec Summary, parts Parts, key string) (st
 		return NotBuilt, ReasonReferenceChanged
 	case rec.Key != key:
 		return NotBuilt, ReasonSourcesChanged
+	}
+	if c := wfDir.Checked; c != nil {
+		switch {
+		case !c.EntryExists:
+			return NotBuilt, ReasonOutputMissing
+		case c.DepsMissing:
+			return NotBuilt, ReasonDepsMissing
+		}
+		return Built, ""
 	}
 	if !wfDir.exists(rec.Entry) {
 		return NotBuilt, ReasonOutputMissing
