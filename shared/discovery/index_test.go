@@ -232,14 +232,6 @@ func TestIndexFallsBackWhenItsStatDataDoNotHold(t *testing.T) {
 		{"a corrupt index", func(t *testing.T, root string) {
 			writeFile(t, root, IndexFile, "{\"format\": 1, \"workflows\": ")
 		}, map[string]string{"child": "built "}},
-		{"an index of another root", func(t *testing.T, root string) {
-			data, _ := os.ReadFile(filepath.Join(root, IndexFile))
-			other := filepath.Join(t.TempDir(), "w")
-			writeFile(t, other, IndexFile, string(data))
-			os.RemoveAll(root)
-			os.Rename(other, root)
-			writeFile(t, root, "child/lib/util.ts", "export const u = 5;\n")
-		}, map[string]string{"child": "absent"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -270,5 +262,26 @@ func TestWriteIndexKeepsHoldingEntriesAndRescansTheRest(t *testing.T) {
 	}
 	if got := indexedNames(compareWithoutIndex(t, root)); len(got) != 3 {
 		t.Errorf("indexed after the rewrite: %v", got)
+	}
+}
+
+// A root moved with its index (the project directory renamed) keeps every
+// stat data of its files, but the index names the old root: it is not
+// used, and the listing is what a full read gives.
+func TestIndexOfAnotherRootIsIgnored(t *testing.T) {
+	root := indexFixture(t)
+	project := filepath.Dir(filepath.Dir(root))
+	moved := project + "-moved"
+	if err := os.Rename(project, moved); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(moved) })
+	movedRoot := filepath.Join(moved, ".stratos", "workflows")
+	c := compareWithoutIndex(t, movedRoot)
+	if got := indexedNames(c); len(got) != 0 {
+		t.Errorf("taken from the old root's index: %v", got)
+	}
+	if got := statusOf(c, "child"); got != "built " {
+		t.Errorf("child: %q, want built", got)
 	}
 }
