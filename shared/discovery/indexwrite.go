@@ -13,14 +13,14 @@ import (
 	"github.com/stratoscli/stratos/shared/roots"
 )
 
-// WriteIndex writes the listing index of the discovery root at rootDir
-// (IndexFile):
-// entries of the previous index that still hold are kept, every other valid
-// workflow is scanned (with its stat cache) and entered unless something
-// its listing depends on cannot be vouched for by stat data (a symbolic
-// link, an import outside its own files, a file changed in the same
-// timestamp tick as the write began). The caller holds the root's build
-// lock, so two writers never race; a reader sees the old index or the new.
+// WriteIndex writes the listing index (IndexFile) of the discovery root at
+// rootDir. Entries of the previous index that still hold are kept; every
+// other valid workflow is scanned (with its stat cache) and entered, unless
+// something its listing depends on cannot be vouched for by stat data (a
+// symbolic link, an import outside its own files, a file changed in the
+// same timestamp tick as the write began). The caller holds the root's
+// build lock, so two writers never race; a reader sees the old index or
+// the new.
 func WriteIndex(rootDir string) error {
 	r := roots.Root{Dir: rootDir}
 	genDir := filepath.Dir(filepath.Join(r.Dir, IndexFile))
