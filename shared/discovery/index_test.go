@@ -308,3 +308,36 @@ func TestWriteIndexLeavesOutRacyWorkflows(t *testing.T) {
 		t.Errorf("taken from the index: %v, want fresh, parent", got)
 	}
 }
+
+// A build that changed nothing the index covers leaves it as it is (a
+// rewrite would cost a large root a marshal and a write per build).
+func TestWriteIndexLeavesAHoldingIndexAlone(t *testing.T) {
+	root := indexFixture(t)
+	// A workflow the index cannot hold has it rewritten by every build.
+	os.RemoveAll(filepath.Join(root, "shared"))
+	if err := WriteIndex(root); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(root, IndexFile)
+	before, err := os.Stat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteIndex(root); err != nil {
+		t.Fatal(err)
+	}
+	after, err := os.Stat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !os.SameFile(before, after) {
+		t.Error("the index was rewritten though every entry held")
+	}
+	os.RemoveAll(filepath.Join(root, "fresh"))
+	if err := WriteIndex(root); err != nil {
+		t.Fatal(err)
+	}
+	if idx := readIndex(root); idx == nil || idx.Workflows["fresh"] != nil {
+		t.Error("the entry of a removed workflow stayed in the index")
+	}
+}

@@ -1,10 +1,11 @@
 package discovery
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+
+	fastjson "github.com/segmentio/encoding/json"
 
 	"github.com/stratoscli/stratos/shared/atomicfile"
 	"github.com/stratoscli/stratos/shared/filestat"
@@ -41,12 +42,20 @@ func WriteIndex(rootDir string) error {
 	}
 	ws := lr.Sorted()
 	entries := make([]*indexEntry, len(ws))
-	parallel(len(ws), func(i int) {
-		if e := ws[i].indexed; e != nil {
-			entries[i] = e
-			return
+	kept := 0
+	for i, w := range ws {
+		if w.indexed != nil {
+			entries[i] = w.indexed
+			kept++
 		}
-		entries[i] = indexWorkflow(lr.sourceScanner(), ws[i].Dir, clock)
+	}
+	if prev != nil && kept == len(ws) && kept == len(prev.Workflows) {
+		return nil // every entry still holds and none is missing: as written
+	}
+	parallel(len(ws), func(i int) {
+		if entries[i] == nil {
+			entries[i] = indexWorkflow(lr.sourceScanner(), ws[i].Dir, clock)
+		}
 	})
 	idx := &listIndex{
 		Format: indexFormat, Toolchain: freshness.CurrentToolchain(), Root: r.Dir, Clock: clock,
@@ -57,7 +66,7 @@ func WriteIndex(rootDir string) error {
 			idx.Workflows[filepath.Base(ws[i].Dir)] = e
 		}
 	}
-	data, err := json.Marshal(idx)
+	data, err := fastjson.Marshal(idx)
 	if err != nil {
 		return fmt.Errorf("write the list index: %w", err)
 	}
