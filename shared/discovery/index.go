@@ -46,8 +46,13 @@ type indexEntry struct {
 	Manifest indexedManifest `json:"manifest"`
 	// Dirs are the directories the walk read, "" (the workflow
 	// directory) first.
-	Dirs       []indexedPath     `json:"dirs"`
-	Files      []indexedFile     `json:"files"` // sorted by path, as Sources.Files
+	Dirs  []indexedPath `json:"dirs"`
+	Files []indexedFile `json:"files"` // sorted by path, as Sources.Files
+	// Imports are Sources.Imports (paths relative to the root), and
+	// ImportDirs the directories resolving them looked in or passed
+	// through, relative to the root ("." for the root itself).
+	Imports    []indexedFile     `json:"imports,omitempty"`
+	ImportDirs []indexedPath     `json:"importDirs,omitempty"`
 	References []string          `json:"references,omitempty"`
 	ImportedBy map[string]string `json:"importedBy,omitempty"`
 	// Record summarizes the build record; nil when there was none, and
@@ -132,6 +137,20 @@ func (e *indexEntry) holds(root *filestat.Dir, name string) bool {
 			return false
 		}
 	}
+	inRoot := func(rel string, want statData) bool {
+		st, err := root.Stat(rel)
+		return err == nil && statOf(st) == want
+	}
+	for _, d := range e.ImportDirs {
+		if !inRoot(d.Path, d.Stat) {
+			return false
+		}
+	}
+	for _, f := range e.Imports {
+		if !inRoot(f.Path, f.Stat) {
+			return false
+		}
+	}
 	return e.Record == nil || same(freshness.RecordFile, e.Record.Stat)
 }
 
@@ -145,6 +164,9 @@ func (e *indexEntry) apply(w *Workflow) {
 	src.Files = make([]freshness.FileHash, len(e.Files))
 	for i, f := range e.Files {
 		src.Files[i] = freshness.FileHash{Path: f.Path, SHA256: f.SHA256}
+	}
+	for _, f := range e.Imports {
+		src.Imports = append(src.Imports, freshness.FileHash{Path: f.Path, SHA256: f.SHA256})
 	}
 	w.Sources = src
 	if e.Record != nil {

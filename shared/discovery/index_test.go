@@ -14,14 +14,15 @@ import (
 	"github.com/stratoscli/stratos/shared/sdk/sdktest"
 )
 
-// indexFixture is a root of four workflows (one a child the parent
-// imports through its wrapper, one never built, one with a shared-lib
-// import the index cannot vouch for) whose built ones are recorded as a
-// build records them, and the root's index written as a build writes it.
+// indexFixture is a root of five workflows (one a child the parent
+// imports through its wrapper, one never built, one importing files of the
+// root's shared lib/, one with an import that resolves nowhere, which the
+// index cannot vouch for) whose built ones are recorded as a build records
+// them, and the root's index written as a build writes it.
 func indexFixture(t *testing.T) string {
 	t.Helper()
 	root := filepath.Join(t.TempDir(), ".stratos", "workflows")
-	for _, name := range []string{"child", "parent", "fresh", "shared"} {
+	for _, name := range []string{"child", "parent", "fresh", "shared", "dangling"} {
 		writeFile(t, root, name+"/workflow.yaml", fmt.Sprintf("name: %s\nshortDescription: the %s\nlongDescription: l\n", name, name))
 		writeFile(t, root, name+"/package.json", `{"type":"module"}`)
 		writeFile(t, root, name+"/lib/util.ts", "export const u = 1;\n")
@@ -29,12 +30,14 @@ func indexFixture(t *testing.T) string {
 	writeFile(t, root, "child/workflow.ts", `import "./lib/util.js";`)
 	writeFile(t, root, "parent/workflow.ts", `import "./lib/util.js"; import "../.generated/child.js";`)
 	writeFile(t, root, "fresh/workflow.ts", `import "./lib/util.js";`)
-	writeFile(t, root, "shared/workflow.ts", `import "../lib/common.js";`)
+	writeFile(t, root, "shared/workflow.ts", `import "../lib/common.js"; import "../lib/other";`)
 	writeFile(t, root, "lib/common.ts", "export const c = 1;\n")
+	writeFile(t, root, "lib/other/index.ts", "export const o = 1;\n")
+	writeFile(t, root, "dangling/workflow.ts", `import "./missing.js";`)
 	if err := sdktest.Place(root); err != nil {
 		t.Fatal(err)
 	}
-	markBuilt(t, root, "child", "parent", "shared")
+	markBuilt(t, root, "child", "parent", "shared", "dangling")
 	writeIndexSettled(t, root)
 	return root
 }
@@ -62,9 +65,9 @@ func markBuilt(t *testing.T, root string, names ...string) {
 	}
 }
 
-// writeIndexSettled writes the root's index again until every workflow
-// the index can vouch for is in it: files changed in the same timestamp
-// tick as the write began are left out (racily clean).
+// writeIndexSettled writes the root's index again until the four
+// workflows the index can vouch for are in it: files changed in the same
+// timestamp tick as the write began are left out (racily clean).
 func writeIndexSettled(t *testing.T, root string) *listIndex {
 	t.Helper()
 	for range 300 {
@@ -75,12 +78,12 @@ func writeIndexSettled(t *testing.T, root string) *listIndex {
 		if idx == nil {
 			t.Fatal("the index just written does not read back")
 		}
-		if len(idx.Workflows) == 3 {
+		if len(idx.Workflows) == 4 {
 			return idx
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	t.Fatal("the index never held the three workflows it can vouch for")
+	t.Fatal("the index never held the four workflows it can vouch for")
 	return nil
 }
 
@@ -157,10 +160,10 @@ func statusOf(c *Catalog, name string) string {
 func TestIndexListsWhatAFullReadLists(t *testing.T) {
 	root := indexFixture(t)
 	c := compareWithoutIndex(t, root)
-	if got := indexedNames(c); !reflect.DeepEqual(got, []string{"child", "fresh", "parent"}) {
-		t.Errorf("taken from the index: %v; want child, fresh, parent (shared imports outside itself)", got)
+	if got := indexedNames(c); !reflect.DeepEqual(got, []string{"child", "fresh", "parent", "shared"}) {
+		t.Errorf("taken from the index: %v; want child, fresh, parent, shared (dangling imports nothing that exists)", got)
 	}
-	for name, want := range map[string]string{"child": "built ", "parent": "built ", "fresh": "not-built never-built", "shared": "built "} {
+	for name, want := range map[string]string{"child": "built ", "parent": "built ", "fresh": "not-built never-built", "shared": "built ", "dangling": "built "} {
 		if got := statusOf(c, name); got != want {
 			t.Errorf("%s: %q, want %q", name, got, want)
 		}
@@ -229,6 +232,20 @@ func TestIndexFallsBackWhenItsStatDataDoNotHold(t *testing.T) {
 		{"a removed compiled entry", func(t *testing.T, root string) {
 			os.RemoveAll(filepath.Join(root, "child/dist/child"))
 		}, map[string]string{"child": "not-built output-missing"}},
+		{"an edited shared file", func(t *testing.T, root string) {
+			writeFile(t, root, "lib/common.ts", "export const c = 2;\n")
+		}, map[string]string{"shared": "not-built sources-changed", "child": "built "}},
+		{"a file that takes over an import's resolution", func(t *testing.T, root string) {
+			writeFile(t, root, "lib/other.ts", "export const o = 1;\n")
+		}, map[string]string{"shared": "not-built sources-changed"}},
+		{"a shared directory replaced by a link", func(t *testing.T, root string) {
+			elsewhere := filepath.Join(root, "lib2")
+			os.Rename(filepath.Join(root, "lib"), elsewhere)
+			os.Symlink(elsewhere, filepath.Join(root, "lib"))
+		}, map[string]string{"shared": "built "}},
+		{"a file created where an import resolved nowhere", func(t *testing.T, root string) {
+			writeFile(t, root, "dangling/missing.ts", "export {};\n")
+		}, map[string]string{"dangling": "not-built sources-changed"}},
 		{"a corrupt index", func(t *testing.T, root string) {
 			writeFile(t, root, IndexFile, "{\"format\": 1, \"workflows\": ")
 		}, map[string]string{"child": "built "}},
@@ -260,7 +277,7 @@ func TestWriteIndexKeepsHoldingEntriesAndRescansTheRest(t *testing.T) {
 	if reflect.DeepEqual(before.Workflows["fresh"].Files, after.Workflows["fresh"].Files) {
 		t.Errorf("the edited workflow's entry was kept")
 	}
-	if got := indexedNames(compareWithoutIndex(t, root)); len(got) != 3 {
+	if got := indexedNames(compareWithoutIndex(t, root)); len(got) != 4 {
 		t.Errorf("indexed after the rewrite: %v", got)
 	}
 }
@@ -304,8 +321,8 @@ func TestWriteIndexLeavesOutRacyWorkflows(t *testing.T) {
 		t.Fatalf("index after a racy change of child: %v", idx)
 	}
 	c := compareWithoutIndex(t, root)
-	if got := indexedNames(c); !reflect.DeepEqual(got, []string{"fresh", "parent"}) {
-		t.Errorf("taken from the index: %v, want fresh, parent", got)
+	if got := indexedNames(c); !reflect.DeepEqual(got, []string{"fresh", "parent", "shared"}) {
+		t.Errorf("taken from the index: %v, want fresh, parent, shared", got)
 	}
 }
 
@@ -314,7 +331,7 @@ func TestWriteIndexLeavesOutRacyWorkflows(t *testing.T) {
 func TestWriteIndexLeavesAHoldingIndexAlone(t *testing.T) {
 	root := indexFixture(t)
 	// A workflow the index cannot hold has it rewritten by every build.
-	os.RemoveAll(filepath.Join(root, "shared"))
+	os.RemoveAll(filepath.Join(root, "dangling"))
 	if err := WriteIndex(root); err != nil {
 		t.Fatal(err)
 	}

@@ -54,7 +54,10 @@ func WriteIndex(rootDir string) error {
 	}
 	parallel(len(ws), func(i int) {
 		if entries[i] == nil {
-			entries[i] = indexWorkflow(lr.sourceScanner(), ws[i].Dir, clock)
+			// A Scanner of its own: one shared with earlier scans would
+		// answer from what it resolved and read before this scan's stat
+		// data were taken.
+		entries[i] = indexWorkflow(freshness.NewScanner(rootDir), ws[i].Dir, clock)
 		}
 	})
 	idx := &listIndex{
@@ -97,7 +100,7 @@ func indexWorkflow(s *freshness.Scanner, dir string, clock filestat.Clock) *inde
 		return nil // listed as record-unreadable, from the record itself
 	}
 	src, trace, err := s.SourcesTraced(dir)
-	if err != nil || trace.Uncovered || len(src.Imports) > 0 || len(src.OutsideRoot) > 0 {
+	if err != nil || trace.Uncovered || len(src.OutsideRoot) > 0 {
 		return nil
 	}
 	if !e.trace(src, trace, manifestStat, clock) {
@@ -145,6 +148,23 @@ func (e *indexEntry) trace(src freshness.Sources, tr *freshness.Trace, manifestS
 			return false
 		}
 		e.Files = append(e.Files, indexedFile{Path: f.Path, SHA256: f.SHA256, Stat: statOf(st)})
+	}
+	for _, d := range tr.ImportDirs {
+		if !clock.Vouches(d.Stat) {
+			return false
+		}
+		e.ImportDirs = append(e.ImportDirs, indexedPath{Path: d.Path, Stat: statOf(d.Stat)})
+	}
+	imported := make(map[string]filestat.Stat, len(tr.Imports))
+	for _, f := range tr.Imports {
+		imported[f.Path] = f.Stat
+	}
+	for _, f := range src.Imports {
+		st, ok := imported[f.Path]
+		if !ok || !clock.Vouches(st) {
+			return false
+		}
+		e.Imports = append(e.Imports, indexedFile{Path: f.Path, SHA256: f.SHA256, Stat: statOf(st)})
 	}
 	return true
 }
