@@ -55,9 +55,9 @@ func WriteIndex(rootDir string) error {
 	parallel(len(ws), func(i int) {
 		if entries[i] == nil {
 			// A Scanner of its own: one shared with earlier scans would
-		// answer from what it resolved and read before this scan's stat
-		// data were taken.
-		entries[i] = indexWorkflow(freshness.NewScanner(rootDir), ws[i].Dir, clock)
+			// answer from what it resolved and read before this scan's stat
+			// data were taken.
+			entries[i] = indexWorkflow(freshness.NewScanner(rootDir), ws[i].Dir, clock)
 		}
 	})
 	idx := &listIndex{
