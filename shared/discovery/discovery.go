@@ -37,11 +37,12 @@ type Workflow struct {
 	Reason    string
 	record    *freshness.Record
 	recordErr error
-	// summary stands for the record when the workflow was listed from the
-	// root's index (record is then nil).
+	// Set when the workflow was listed from the root's index (List):
+	// its entry, the summary that stands for its record (record is then
+	// nil) and the checks of its outputs made with the entry's.
+	indexed   *indexEntry
 	summary   *freshness.Summary
 	outputs   *freshness.OutputChecks
-	indexed   *indexEntry
 	scanned   bool
 	hashed    bool
 	freshened bool
