@@ -33,9 +33,15 @@ import (
 //   - when the shared run reports any error, nothing of it is used and each
 //     workflow is compiled on its own, so diagnostics are attributed and
 //     verbatim, and the clean workflows still build;
-//   - definitions load in one node process (sdk.LoadDefinitions), or one
-//     per core when there are many, each with its own time limit; a
-//     definition that fails, exits or hangs fails its own workflow only.
+//   - definitions load in one node process (sdk.Loader), or one per core
+//     when there are many, each with its own time limit; a definition that
+//     fails, exits or hangs fails its own workflow only.
+//
+// After the compile, the time goes to loading and to writing: each
+// workflow's wrapper and record are written as soon as its definition
+// loads (finisher), and the batch is flushed to disk at once before it is
+// published (durable.go). STRATOS_LOG_LEVEL=debug prints where a build's
+// time went (phases.go).
 
 // batchPrefix names the directory a shared compiler run writes into.
 const batchPrefix = ".stratos-batch-"
