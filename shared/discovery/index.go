@@ -17,6 +17,10 @@ import (
 // it.
 var IndexFile = filepath.Join(importscan.GeneratedDir, "list-index.json")
 
+// clockDir is where WriteIndex reads the file system's clock (see
+// filestat.ReadClock), apart from the files it indexes.
+var clockDir = filepath.Join(importscan.GeneratedDir, ".clock")
+
 // indexFormat changes whenever the index's content changes meaning; an
 // index of another format is ignored.
 const indexFormat = 1

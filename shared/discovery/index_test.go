@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stratoscli/stratos/shared/filestat"
 	"github.com/stratoscli/stratos/shared/freshness"
 	"github.com/stratoscli/stratos/shared/roots"
 	"github.com/stratoscli/stratos/shared/sdk/sdktest"
@@ -332,14 +333,13 @@ func TestWriteIndexLeavesAHoldingIndexAlone(t *testing.T) {
 	root := indexFixture(t)
 	// A workflow the index cannot hold has it rewritten by every build.
 	os.RemoveAll(filepath.Join(root, "dangling"))
-	if err := WriteIndex(root); err != nil {
-		t.Fatal(err)
-	}
+	writeIndexSettled(t, root) // the removal changed the root directory just now
 	p := filepath.Join(root, IndexFile)
 	before, err := os.Stat(p)
 	if err != nil {
 		t.Fatal(err)
 	}
+	genBefore := pathStat(t, filepath.Dir(p))
 	if err := WriteIndex(root); err != nil {
 		t.Fatal(err)
 	}
@@ -350,6 +350,12 @@ func TestWriteIndexLeavesAHoldingIndexAlone(t *testing.T) {
 	if !os.SameFile(before, after) {
 		t.Error("the index was rewritten though every entry held")
 	}
+	// Nothing else changes either: a build that changed nothing leaves
+	// the generated directory (which holds the wrappers workflows import)
+	// as it was.
+	if genAfter := pathStat(t, filepath.Dir(p)); genAfter != genBefore {
+		t.Errorf("the generated directory changed: %+v, then %+v", genBefore, genAfter)
+	}
 	os.RemoveAll(filepath.Join(root, "fresh"))
 	if err := WriteIndex(root); err != nil {
 		t.Fatal(err)
@@ -357,4 +363,13 @@ func TestWriteIndexLeavesAHoldingIndexAlone(t *testing.T) {
 	if idx := readIndex(root); idx == nil || idx.Workflows["fresh"] != nil {
 		t.Error("the entry of a removed workflow stayed in the index")
 	}
+}
+
+func pathStat(t *testing.T, path string) filestat.Stat {
+	t.Helper()
+	st, err := filestat.Path(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
 }

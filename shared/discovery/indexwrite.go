@@ -24,18 +24,7 @@ import (
 // the new.
 func WriteIndex(rootDir string) error {
 	r := roots.Root{Dir: rootDir}
-	genDir := filepath.Dir(filepath.Join(r.Dir, IndexFile))
-	if err := os.MkdirAll(genDir, 0o755); err != nil {
-		return fmt.Errorf("write the list index: %w", err)
-	}
-	clock, err := filestat.ReadClock(genDir)
-	if err != nil {
-		return fmt.Errorf("write the list index: %w", err)
-	}
 	prev := readIndex(r.Dir)
-	if prev != nil && prev.Clock.Dev != clock.Dev {
-		prev = nil
-	}
 	lr, err := loadRoot(r, prev)
 	if err != nil {
 		return fmt.Errorf("write the list index: %w", err)
@@ -51,6 +40,23 @@ func WriteIndex(rootDir string) error {
 	}
 	if prev != nil && kept == len(ws) && kept == len(prev.Workflows) {
 		return nil // every entry still holds and none is missing: as written
+	}
+	// The clock is read only now, when the index changes: reading it
+	// creates a file, which changes its directory's stat data. It lives in
+	// a directory of its own for that reason: a workflow that imports a
+	// generated wrapper depends on the stat data of the wrappers'
+	// directory, which a clock file there would change after every read,
+	// so such a workflow could never be vouched for.
+	dir := filepath.Join(r.Dir, clockDir)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("write the list index: %w", err)
+	}
+	clock, err := filestat.ReadClock(dir)
+	if err != nil {
+		return fmt.Errorf("write the list index: %w", err)
+	}
+	if prev != nil && prev.Clock.Dev != clock.Dev {
+		clear(entries) // the old clock says nothing about this file system
 	}
 	parallel(len(ws), func(i int) {
 		if entries[i] == nil {
