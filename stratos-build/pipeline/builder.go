@@ -205,10 +205,10 @@ func (b *Builder) build(ctx context.Context, w *discovery.Workflow, children map
 	if fail != nil {
 		return fail
 	}
-	// The loader starts now: node's start and the SDK's import overlap
-	// with tsc.
-	loader := b.loaderAhead(ctx)
-	if fail := b.compile(ctx, w, entry, out.dir); fail != nil {
+	// The loader starts once tsc runs: node's start and the SDK's import
+	// overlap with the compile.
+	var loader *sdk.Loader
+	if fail := b.compile(ctx, w, entry, out.dir, func() { loader = b.loaderAhead(ctx) }); fail != nil {
 		loader.Close()
 		out.discard()
 		return fail

@@ -40,7 +40,7 @@ func (b *Builder) loadDefinitionFrom(ctx context.Context, w *discovery.Workflow,
 	return b.loadWith(ctx, tc, w, entry, b.Stderr)
 }
 
-// loaderAhead starts a loader process before the compile whose output it
+// loaderAhead starts a loader process beside the compile whose output it
 // will load; nil (which Close accepts) when there is no toolchain, which
 // the compile then reports.
 func (b *Builder) loaderAhead(ctx context.Context) *sdk.Loader {
