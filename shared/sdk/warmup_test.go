@@ -1,0 +1,84 @@
+package sdk_test
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stratoscli/stratos/shared/sdk"
+)
+
+// childCallerWorkflow imports the child wrappers' runtime, as every
+// workflow that requires another one does through its wrapper.
+const childCallerWorkflow = `import * as z from "zod";
+import { workflow } from "@stratoscli/stratos";
+import { createChildWorkflow } from "@stratoscli/stratos/generated";
+void createChildWorkflow;
+export default workflow({
+  input: z.strictObject({ n: z.number().describe("A number.") }),
+  output: z.strictObject({ n: z.number().describe("The number.") }),
+  async run(input) { return input; },
+});
+`
+
+// appendToInstalled appends code to a module of root's installed SDK.
+func appendToInstalled(t *testing.T, root, module, code string) {
+	t.Helper()
+	path := filepath.Join(sdk.InstalledDir(root), "dist", module)
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteString("\n" + code + "\n"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestLoaderWarmsUpBeforeTheInvocation: a loader started ahead imports the
+// SDK's entry points before it is told which entries to load, so that the
+// import overlaps with the compile that produces them.
+func TestLoaderWarmsUpBeforeTheInvocation(t *testing.T) {
+	r := newLoadRoot(t)
+	marker := filepath.Join(t.TempDir(), "warmed-up")
+	t.Setenv("STRATOS_TEST_WARMUP_MARKER", marker)
+	appendToInstalled(t, r.root, "generated.js",
+		`(await import("node:fs")).writeFileSync(process.env.STRATOS_TEST_WARMUP_MARKER, "imported");`)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	l := sdk.StartLoader(ctx, r.tc, r.root, &bytes.Buffer{})
+	defer l.Close()
+	// No entry exists yet and no invocation was sent: only the warm-up can
+	// import the wrappers' runtime.
+	for {
+		if _, err := os.Stat(marker); err == nil {
+			break
+		}
+		if ctx.Err() != nil {
+			t.Fatal("the loader did not import @stratoscli/stratos/generated before its invocation")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	entry := r.compile(t, "caller", childCallerWorkflow)
+	if got := l.Load([]string{entry}, 0)[0]; got.Err != nil {
+		t.Fatalf("load after the warm-up: %v", got.Err)
+	}
+}
+
+// TestLoaderWarmUpFailureIsTheEntrys: when an SDK module the warm-up
+// imports throws, the loader goes on; only an entry that imports that
+// module fails, with the module's error, as it did without a warm-up.
+func TestLoaderWarmUpFailureIsTheEntrys(t *testing.T) {
+	r := newLoadRoot(t)
+	appendToInstalled(t, r.root, "generated.js", `throw new Error("generated runtime broken");`)
+	plain := r.compile(t, "plain", pidWorkflow("plain"))
+	caller := r.compile(t, "caller", childCallerWorkflow)
+	got := sdk.LoadDefinitions(context.Background(), r.tc, r.root, []string{plain, caller}, &bytes.Buffer{}, time.Minute)
+	if got[0].Err != nil {
+		t.Errorf("an entry that does not import the broken module: %v", got[0].Err)
+	}
+	wantCode(t, got[1].Err, "definition_load_failed", "Error: generated runtime broken")
+}
