@@ -72,6 +72,9 @@ type Loader struct {
 	stderr io.Writer
 	first  *loaderProcess // started ahead; nil once used
 	err    error          // why no loader can start (the SDK is missing)
+	// exiting are the processes that reported all their entries and are
+	// exiting; Close waits for them.
+	exiting []*loaderProcess
 }
 
 // StartLoader starts a loader process for a later Load; Close stops it
@@ -86,21 +89,44 @@ func StartLoader(ctx context.Context, tc *toolchain.Toolchain, root string, stde
 	return l
 }
 
-// Close stops the process started ahead, if Load did not use it. A nil
-// Loader has nothing to close.
+// Close stops the process started ahead, if Load did not use it, and waits
+// for the exit of those that loaded. A nil Loader has nothing to close.
 func (l *Loader) Close() {
-	if l != nil && l.first != nil {
+	if l == nil {
+		return
+	}
+	if l.first != nil {
 		l.first.kill()
 		l.first = nil
 	}
+	l.waitExiting()
+}
+
+// waitExiting waits for the exit of the processes that loaded: then all
+// they wrote has reached stderr.
+func (l *Loader) waitExiting() {
+	for _, p := range l.exiting {
+		_ = p.proc.Wait()
+	}
+	l.exiting = nil
 }
 
 // Load loads the definitions of entries (absolute, or relative to the
 // root), each within limit (zero: no limit but the context's). The first
 // process is the one started ahead; after an entry that timed out or ended
 // its process, a new one goes on. The results are in the order of entries.
+// It returns once the processes it used have exited.
 func (l *Loader) Load(compiledEntries []string, limit time.Duration) []Loaded {
 	defer l.Close()
+	return l.LoadEarly(compiledEntries, limit)
+}
+
+// LoadEarly is Load, except that it returns as soon as the last entry is
+// reported, while its process is still exiting (node writes its compile
+// cache then): the caller goes on with the definitions, and Close waits for
+// the exit. Until Close returns, output the process wrote may still be on
+// its way to stderr.
+func (l *Loader) LoadEarly(compiledEntries []string, limit time.Duration) []Loaded {
 	entries := make([]string, len(compiledEntries))
 	for i, e := range compiledEntries {
 		if !filepath.IsAbs(e) {
@@ -127,6 +153,9 @@ func (l *Loader) Load(compiledEntries []string, limit time.Duration) []Loaded {
 	if len(entries) > 1 {
 		for i, r := range out {
 			if r.Err != nil && !errors.Is(r.Err, ErrDefinitionTimeout) && l.ctx.Err() == nil {
+				// The confirming load writes to the same stderr: the
+				// shared process's output comes first, in full.
+				l.waitExiting()
 				out[i] = LoadDefinitions(l.ctx, l.tc, l.root, entries[i:i+1], l.stderr, limit)[0]
 			}
 		}
@@ -204,7 +233,7 @@ func (l *Loader) loadIn(entries []string, out []Loaded, limit time.Duration) int
 			return next + 1
 		}
 	}
-	_ = p.proc.Wait()
+	l.exiting = append(l.exiting, p)
 	return next
 }
 

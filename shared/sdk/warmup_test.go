@@ -3,8 +3,11 @@ package sdk_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
+	"syscall"
 	"testing"
 	"time"
 
@@ -81,4 +84,62 @@ func TestLoaderWarmUpFailureIsTheEntrys(t *testing.T) {
 		t.Errorf("an entry that does not import the broken module: %v", got[0].Err)
 	}
 	wantCode(t, got[1].Err, "definition_load_failed", "Error: generated runtime broken")
+}
+
+// exitBlockingWorkflow is a valid workflow whose process, once it exits,
+// waits in its exit handler until the file $STRATOS_TEST_RELEASE exists;
+// it writes its process ID to $STRATOS_TEST_PIDFILE when it loads.
+const exitBlockingWorkflow = `import * as z from "zod";
+import { existsSync, writeFileSync } from "node:fs";
+import { workflow } from "@stratoscli/stratos";
+writeFileSync(process.env.STRATOS_TEST_PIDFILE ?? "", String(process.pid));
+process.on("exit", () => { while (!existsSync(process.env.STRATOS_TEST_RELEASE ?? "")) {} });
+export default workflow({
+  input: z.strictObject({ n: z.number().describe("A number.") }),
+  output: z.strictObject({ n: z.number().describe("The number.") }),
+  async run(input) { return input; },
+});
+`
+
+// TestLoadEarlyReturnsBeforeTheLoaderExits: LoadEarly hands the
+// definitions over while the loader is still exiting; Close then waits for
+// that exit, and nothing of the process is left.
+func TestLoadEarlyReturnsBeforeTheLoaderExits(t *testing.T) {
+	r := newLoadRoot(t)
+	dir := t.TempDir()
+	pidFile, release := filepath.Join(dir, "pid"), filepath.Join(dir, "release")
+	t.Setenv("STRATOS_TEST_PIDFILE", pidFile)
+	t.Setenv("STRATOS_TEST_RELEASE", release)
+	entry := r.compile(t, "blocks-exit", exitBlockingWorkflow)
+	l := sdk.StartLoader(context.Background(), r.tc, r.root, &bytes.Buffer{})
+	released := false
+	defer func() {
+		if !released {
+			_ = os.WriteFile(release, nil, 0o644)
+			l.Close()
+		}
+	}()
+	// Load would wait here until the release, which only comes after it.
+	if got := l.LoadEarly([]string{entry}, 0)[0]; got.Err != nil {
+		t.Fatalf("LoadEarly: %v", got.Err)
+	}
+	data, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, err := strconv.Atoi(string(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Kill(pid, 0); err != nil {
+		t.Fatalf("the loader (pid %d) is gone before Close: %v", pid, err)
+	}
+	if err := os.WriteFile(release, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	released = true
+	l.Close()
+	if err := syscall.Kill(pid, 0); !errors.Is(err, syscall.ESRCH) {
+		t.Fatalf("the loader (pid %d) is still there after Close: %v", pid, err)
+	}
 }

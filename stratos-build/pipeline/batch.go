@@ -93,7 +93,16 @@ func (b *Builder) PrepareBatch(ctx context.Context, ws []*discovery.Workflow) {
 	b.loadAll(ctx, jobs, loaders)
 	phase("loaded")
 	b.finishBatch(ctx, jobs, cands)
+	closeLoaders(loaders)
 	phase("recorded")
+}
+
+// closeLoaders stops the loaders that loaded nothing and waits for the
+// others, which exit while the batch writes its records.
+func closeLoaders(loaders []*sdk.Loader) {
+	for _, l := range loaders {
+		l.Close()
+	}
 }
 
 // phaseTimer returns a function that logs, at debug level, how long the
@@ -388,14 +397,10 @@ func (b *Builder) startLoaders(ctx context.Context, jobs []*batchJob, stderr io.
 }
 
 // loadAll loads the definitions of the compiled jobs with the loaders
-// started ahead, one group of jobs per loader, in parallel, and stops the
-// loaders it does not need.
+// started beside the compile, one group of jobs per loader, in parallel.
+// It returns once the last definition is reported; the caller closes the
+// loaders (see closeLoaders).
 func (b *Builder) loadAll(ctx context.Context, jobs []*batchJob, loaders []*sdk.Loader) {
-	defer func() {
-		for _, l := range loaders {
-			l.Close()
-		}
-	}()
 	var pending []*batchJob
 	for _, j := range jobs {
 		if j.fail == nil {
@@ -421,7 +426,7 @@ func (b *Builder) loadAll(ctx context.Context, jobs []*batchJob, loaders []*sdk.
 		for i, j := range jobs {
 			entries[i] = j.out.entry(j.w.Manifest.Entrypoint)
 		}
-		loaded := loaders[g].Load(entries, b.definitionTimeout())
+		loaded := loaders[g].LoadEarly(entries, b.definitionTimeout())
 		for i, j := range jobs {
 			j.def, j.fail = b.checkLoaded(j.w, loaded[i])
 		}

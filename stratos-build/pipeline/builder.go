@@ -206,10 +206,10 @@ func (b *Builder) build(ctx context.Context, w *discovery.Workflow, children map
 		return fail
 	}
 	// The loader starts once tsc runs: node's start and the SDK's import
-	// overlap with the compile.
+	// overlap with the compile. It exits while the record is written.
 	var loader *sdk.Loader
+	defer func() { loader.Close() }()
 	if fail := b.compile(ctx, w, entry, out.dir, func() { loader = b.loaderAhead(ctx) }); fail != nil {
-		loader.Close()
 		out.discard()
 		return fail
 	}

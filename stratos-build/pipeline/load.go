@@ -52,13 +52,14 @@ func (b *Builder) loaderAhead(ctx context.Context) *sdk.Loader {
 }
 
 // loadWithLoader loads w's definition from entry with loader, started
-// ahead by loaderAhead, or like loadDefinitionFrom without one.
+// beside the compile by loaderAhead (the caller closes it), or like
+// loadDefinitionFrom without one.
 func (b *Builder) loadWithLoader(ctx context.Context, w *discovery.Workflow, loader *sdk.Loader, entry string) (*sdk.Definition, *Result) {
 	if loader == nil {
 		return b.loadDefinitionFrom(ctx, w, entry)
 	}
 	b.enter(PhaseLoad, w)
-	return b.checkLoaded(w, loader.Load([]string{entry}, b.definitionTimeout())[0])
+	return b.checkLoaded(w, loader.LoadEarly([]string{entry}, b.definitionTimeout())[0])
 }
 
 // loadWith loads w's definition from entry with tc, the module's output
