@@ -101,10 +101,10 @@ export default workflow({
 });
 `
 
-// TestLoadEarlyReturnsBeforeTheLoaderExits: LoadEarly hands the
-// definitions over while the loader is still exiting; Close then waits for
+// TestLoadEachReturnsBeforeTheLoaderExits: LoadEach hands the definitions
+// over and returns while the loader is still exiting; Close then waits for
 // that exit, and nothing of the process is left.
-func TestLoadEarlyReturnsBeforeTheLoaderExits(t *testing.T) {
+func TestLoadEachReturnsBeforeTheLoaderExits(t *testing.T) {
 	r := newLoadRoot(t)
 	dir := t.TempDir()
 	pidFile, release := filepath.Join(dir, "pid"), filepath.Join(dir, "release")
@@ -120,8 +120,10 @@ func TestLoadEarlyReturnsBeforeTheLoaderExits(t *testing.T) {
 		}
 	}()
 	// Load would wait here until the release, which only comes after it.
-	if got := l.LoadEarly([]string{entry}, 0)[0]; got.Err != nil {
-		t.Fatalf("LoadEarly: %v", got.Err)
+	var got sdk.Loaded
+	l.LoadEach([]string{entry}, 0, func(_ int, r sdk.Loaded) { got = r })
+	if got.Err != nil {
+		t.Fatalf("LoadEach: %v", got.Err)
 	}
 	data, err := os.ReadFile(pidFile)
 	if err != nil {

@@ -59,7 +59,9 @@ func (b *Builder) loadWithLoader(ctx context.Context, w *discovery.Workflow, loa
 		return b.loadDefinitionFrom(ctx, w, entry)
 	}
 	b.enter(PhaseLoad, w)
-	return b.checkLoaded(w, loader.LoadEarly([]string{entry}, b.definitionTimeout())[0])
+	var loaded sdk.Loaded
+	loader.LoadEach([]string{entry}, b.definitionTimeout(), func(_ int, l sdk.Loaded) { loaded = l })
+	return b.checkLoaded(w, loaded)
 }
 
 // loadWith loads w's definition from entry with tc, the module's output
