@@ -72,6 +72,9 @@ type Loader struct {
 	stderr io.Writer
 	first  *loaderProcess // started ahead; nil once used
 	err    error          // why no loader can start (the SDK is missing)
+	// exiting are the processes that reported all their entries and are
+	// exiting; Close waits for them.
+	exiting []*loaderProcess
 }
 
 // StartLoader starts a loader process for a later Load; Close stops it
@@ -86,20 +89,35 @@ func StartLoader(ctx context.Context, tc *toolchain.Toolchain, root string, stde
 	return l
 }
 
-// Close stops the process started ahead, if Load did not use it. A nil
-// Loader has nothing to close.
+// Close stops the process started ahead, if Load did not use it, and waits
+// for the exit of those that loaded. A nil Loader has nothing to close.
 func (l *Loader) Close() {
-	if l != nil && l.first != nil {
+	if l == nil {
+		return
+	}
+	if l.first != nil {
 		l.first.kill()
 		l.first = nil
 	}
+	l.waitExiting()
+}
+
+// waitExiting waits for the exit of the processes that loaded: then all
+// they wrote has reached stderr.
+func (l *Loader) waitExiting() {
+	for _, p := range l.exiting {
+		_ = p.proc.Wait()
+	}
+	l.exiting = nil
 }
 
 // Load loads the definitions of entries (absolute, or relative to the
 // root), each within limit (zero: no limit but the context's). The first
 // process is the one started ahead; after an entry that timed out or ended
 // its process, a new one goes on. The results are in the order of entries.
+// It returns once the processes it used have exited (it closes l).
 func (l *Loader) Load(compiledEntries []string, limit time.Duration) []Loaded {
+	defer l.Close()
 	out := make([]Loaded, len(compiledEntries))
 	l.LoadEach(compiledEntries, limit, func(i int, r Loaded) { out[i] = r })
 	return out
@@ -109,9 +127,11 @@ func (l *Loader) Load(compiledEntries []string, limit time.Duration) []Loaded {
 // entry's index) as soon as it is final, so that the caller's work on a
 // definition overlaps the loading of the next: a definition at once, a
 // failure once it is confirmed alone (see above). settled is called once
-// per entry, from the calling goroutine, in no set order.
+// per entry, from the calling goroutine, in no set order. Unlike Load, it
+// returns while the last process is still exiting (node writes its compile
+// cache then): the caller's Close waits for that exit, and until then
+// output the process wrote may still be on its way to stderr.
 func (l *Loader) LoadEach(compiledEntries []string, limit time.Duration, settled func(i int, r Loaded)) {
-	defer l.Close()
 	entries := make([]string, len(compiledEntries))
 	for i, e := range compiledEntries {
 		if !filepath.IsAbs(e) {
@@ -157,6 +177,9 @@ func (l *Loader) LoadEach(compiledEntries []string, limit time.Duration, settled
 	if len(entries) > 1 {
 		for i, r := range out {
 			if r.Err != nil && !errors.Is(r.Err, ErrDefinitionTimeout) && l.ctx.Err() == nil {
+				// The confirming load writes to the same stderr: the
+				// shared process's output comes first, in full.
+				l.waitExiting()
 				out[i] = LoadDefinitions(l.ctx, l.tc, l.root, entries[i:i+1], l.stderr, limit)[0]
 			}
 		}
@@ -236,7 +259,7 @@ func (l *Loader) loadIn(entries []string, out []Loaded, limit time.Duration, loa
 			return next + 1
 		}
 	}
-	_ = p.proc.Wait()
+	l.exiting = append(l.exiting, p)
 	return next
 }
 

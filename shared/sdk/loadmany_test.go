@@ -135,6 +135,7 @@ export default workflow({ input: "text", output: "x", run: () => ({}) } as never
 	var order []int
 	got := make([]sdk.Loaded, len(entries))
 	loader := sdk.StartLoader(context.Background(), r.tc, r.root, &bytes.Buffer{})
+	defer loader.Close()
 	loader.LoadEach(entries, 10*time.Second, func(i int, l sdk.Loaded) {
 		order = append(order, i)
 		got[i] = l

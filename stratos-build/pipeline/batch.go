@@ -15,7 +15,6 @@ import (
 	"github.com/stratoscli/stratos/shared/discovery"
 	"github.com/stratoscli/stratos/shared/freshness"
 	"github.com/stratoscli/stratos/shared/importscan"
-	"github.com/stratoscli/stratos/shared/procgroup"
 	"github.com/stratoscli/stratos/shared/sdk"
 	"github.com/stratoscli/stratos/stratos-build/wrappergen"
 )
@@ -88,10 +87,18 @@ func (b *Builder) PrepareBatch(ctx context.Context, ws []*discovery.Workflow) {
 		}
 	}
 	phase.done("prepare")
-	loaders := b.startLoaders(ctx, jobs, &lockedWriter{w: b.Stderr})
-	if ctx.Err() == nil {
-		b.compileJobs(ctx, jobs, true)
+	var loaders []*sdk.Loader
+	loadersStarted := false
+	startLoaders := func() {
+		if !loadersStarted {
+			loadersStarted = true
+			loaders = b.startLoaders(ctx, jobs, &lockedWriter{w: b.Stderr})
+		}
 	}
+	if ctx.Err() == nil {
+		b.compileJobs(ctx, jobs, true, startLoaders)
+	}
+	startLoaders() // when no compiler ran
 	phase.done("compile")
 	fin := b.startFinishing(ctx, len(jobs))
 	b.loadAll(ctx, jobs, loaders, fin.settled)
@@ -99,8 +106,17 @@ func (b *Builder) PrepareBatch(ctx context.Context, ws []*discovery.Workflow) {
 	b.publishSolo(ctx, jobs)
 	phase.done("load and records")
 	b.finishBatch(ctx, jobs, cands)
+	closeLoaders(loaders)
 	phase.done("parents")
 	b.steps.log(b.Log)
+}
+
+// closeLoaders stops the loaders that loaded nothing and waits for the
+// others, which exit while the batch finishes its workflows.
+func closeLoaders(loaders []*sdk.Loader) {
+	for _, l := range loaders {
+		l.Close()
+	}
 }
 
 // phaseClock returns the clock of the build's profile: the one the session
@@ -391,9 +407,10 @@ func wrapperNameClash(root *discovery.Root, w *discovery.Workflow) bool {
 // When a shared run fails on type errors, the jobs whose closure holds a
 // file with an error are compiled alone (for their own, verbatim
 // diagnostics) and the others together again, once; after that, alone.
-func (b *Builder) compileJobs(ctx context.Context, jobs []*batchJob, retry bool) {
+// started is called each time a compiler runs (see runCompiler).
+func (b *Builder) compileJobs(ctx context.Context, jobs []*batchJob, retry bool, started func()) {
 	if len(jobs) >= 2 {
-		ok, errorFiles := b.compileTogether(ctx, jobs)
+		ok, errorFiles := b.compileTogether(ctx, jobs, started)
 		if ok || ctx.Err() != nil {
 			return
 		}
@@ -407,22 +424,22 @@ func (b *Builder) compileJobs(ctx context.Context, jobs []*batchJob, retry bool)
 				}
 			}
 			if len(clean) > 0 && len(suspects) > 0 {
-				b.compileAlone(ctx, suspects)
-				b.compileJobs(ctx, clean, false)
+				b.compileAlone(ctx, suspects, started)
+				b.compileJobs(ctx, clean, false, started)
 				return
 			}
 		}
 	}
-	b.compileAlone(ctx, jobs)
+	b.compileAlone(ctx, jobs, started)
 }
 
 // compileAlone compiles each job in its own tsc run.
-func (b *Builder) compileAlone(ctx context.Context, jobs []*batchJob) {
+func (b *Builder) compileAlone(ctx context.Context, jobs []*batchJob, started func()) {
 	for _, j := range jobs {
 		if ctx.Err() != nil {
 			return
 		}
-		j.fail = b.compile(ctx, j.w, j.entry, j.out.dir)
+		j.fail = b.compile(ctx, j.w, j.entry, j.out.dir, started)
 	}
 }
 
@@ -440,7 +457,7 @@ func (j *batchJob) touches(files map[string]bool) bool {
 // directory and moves each job's closure into its staging directory. It
 // reports false when the run failed, with the root-relative files tsc
 // reported errors in.
-func (b *Builder) compileTogether(ctx context.Context, jobs []*batchJob) (bool, map[string]bool) {
+func (b *Builder) compileTogether(ctx context.Context, jobs []*batchJob, started func()) (bool, map[string]bool) {
 	b.enter(PhaseToolchain, jobs[0].w)
 	tc, err := b.toolchain(ctx)
 	if err != nil {
@@ -466,7 +483,7 @@ func (b *Builder) compileTogether(ctx context.Context, jobs []*batchJob) (bool, 
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	tscDone := b.steps.start("tsc")
-	err = procgroup.Run(cmd, procgroup.Options{})
+	err = runCompiler(cmd, started)
 	tscDone()
 	if err != nil {
 		if ctx.Err() != nil {
@@ -495,9 +512,9 @@ func (b *Builder) compileTogether(ctx context.Context, jobs []*batchJob) (bool, 
 	return true, nil
 }
 
-// startLoaders starts, ahead of the compile, the loader processes that
-// will load the jobs' definitions (see loaderGroups), so that node's start
-// and the SDK's import overlap with tsc. Nil when the toolchain is missing
+// startLoaders starts, once tsc runs, the loader processes that will load
+// the jobs' definitions (see loaderGroups), so that node's start and the
+// SDK's import overlap with the compile. Nil when the toolchain is missing
 // (loadAll reports it).
 func (b *Builder) startLoaders(ctx context.Context, jobs []*batchJob, stderr io.Writer) []*sdk.Loader {
 	if len(jobs) == 0 {
@@ -515,15 +532,11 @@ func (b *Builder) startLoaders(ctx context.Context, jobs []*batchJob, stderr io.
 }
 
 // loadAll loads the definitions of the compiled jobs with the loaders
-// started ahead, one group of jobs per loader, in parallel, and stops the
-// loaders it does not need. It hands every job to settled once its compile
-// and load are over (from any goroutine; once each).
+// started beside the compile, one group of jobs per loader, in parallel.
+// It hands every job to settled once its compile and load are over (from
+// any goroutine; once each), and returns once the last definition is
+// reported: the caller closes the loaders (see closeLoaders).
 func (b *Builder) loadAll(ctx context.Context, jobs []*batchJob, loaders []*sdk.Loader, settled func(*batchJob)) {
-	defer func() {
-		for _, l := range loaders {
-			l.Close()
-		}
-	}()
 	var pending []*batchJob
 	for _, j := range jobs {
 		if j.fail == nil {

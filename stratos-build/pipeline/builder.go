@@ -210,11 +210,11 @@ func (b *Builder) build(ctx context.Context, w *discovery.Workflow, children map
 	if fail != nil {
 		return fail
 	}
-	// The loader starts now: node's start and the SDK's import overlap
-	// with tsc.
-	loader := b.loaderAhead(ctx)
-	if fail := b.compile(ctx, w, entry, out.dir); fail != nil {
-		loader.Close()
+	// The loader starts once tsc runs: node's start and the SDK's import
+	// overlap with the compile. It exits while the record is written.
+	var loader *sdk.Loader
+	defer func() { loader.Close() }()
+	if fail := b.compile(ctx, w, entry, out.dir, func() { loader = b.loaderAhead(ctx) }); fail != nil {
 		out.discard()
 		return fail
 	}

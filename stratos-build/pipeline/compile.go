@@ -22,7 +22,9 @@ import (
 //
 // The output goes to outDir, the build's staging directory, which is new
 // and empty: nothing compiled from a since-deleted source can survive.
-func (b *Builder) compile(ctx context.Context, w *discovery.Workflow, entry, outDir string) *Result {
+//
+// started, when not nil, is called once tsc runs (see runCompiler).
+func (b *Builder) compile(ctx context.Context, w *discovery.Workflow, entry, outDir string, started func()) *Result {
 	b.enter(PhaseToolchain, w)
 	tc, err := b.toolchain(ctx)
 	if err != nil {
@@ -35,7 +37,7 @@ func (b *Builder) compile(ctx context.Context, w *discovery.Workflow, entry, out
 	cmd.Dir = b.Root.Root.Dir
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
-	err = procgroup.Run(cmd, procgroup.Options{})
+	err = runCompiler(cmd, started)
 	if err == nil {
 		return nil
 	}
@@ -53,6 +55,21 @@ func (b *Builder) compile(ctx context.Context, w *discovery.Workflow, entry, out
 		diags = []Diagnostic{message("tsc exited with status %d: %s", exit.ExitCode(), strings.TrimSpace(out.String()))}
 	}
 	return failed(w, ReasonTypeErrors, diags...)
+}
+
+// runCompiler runs tsc and calls started, when not nil, as soon as tsc is
+// running. The compile is what the build waits for longest: whatever may
+// start beside it (the definition loader's node) starts after it, so that
+// no process start delays tsc.
+func runCompiler(cmd *exec.Cmd, started func()) error {
+	p, err := procgroup.Start(cmd, procgroup.Options{})
+	if err != nil {
+		return err
+	}
+	if started != nil {
+		started()
+	}
+	return p.Wait()
 }
 
 // CompilerArgs are tsc's arguments for compiling into outDir, without the

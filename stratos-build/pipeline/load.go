@@ -40,7 +40,7 @@ func (b *Builder) loadDefinitionFrom(ctx context.Context, w *discovery.Workflow,
 	return b.loadWith(ctx, tc, w, entry, b.Stderr)
 }
 
-// loaderAhead starts a loader process before the compile whose output it
+// loaderAhead starts a loader process beside the compile whose output it
 // will load; nil (which Close accepts) when there is no toolchain, which
 // the compile then reports.
 func (b *Builder) loaderAhead(ctx context.Context) *sdk.Loader {
@@ -52,13 +52,16 @@ func (b *Builder) loaderAhead(ctx context.Context) *sdk.Loader {
 }
 
 // loadWithLoader loads w's definition from entry with loader, started
-// ahead by loaderAhead, or like loadDefinitionFrom without one.
+// beside the compile by loaderAhead (the caller closes it), or like
+// loadDefinitionFrom without one.
 func (b *Builder) loadWithLoader(ctx context.Context, w *discovery.Workflow, loader *sdk.Loader, entry string) (*sdk.Definition, *Result) {
 	if loader == nil {
 		return b.loadDefinitionFrom(ctx, w, entry)
 	}
 	b.enter(PhaseLoad, w)
-	return b.checkLoaded(w, loader.Load([]string{entry}, b.definitionTimeout())[0])
+	var loaded sdk.Loaded
+	loader.LoadEach([]string{entry}, b.definitionTimeout(), func(_ int, l sdk.Loaded) { loaded = l })
+	return b.checkLoaded(w, loaded)
 }
 
 // loadWith loads w's definition from entry with tc, the module's output

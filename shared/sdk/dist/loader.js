@@ -87,9 +87,23 @@ function firstLine() {
         process.stdin.on("error", reject);
     });
 }
+// warmUp imports what every workflow module imports from the SDK (the
+// package and the child wrappers' runtime) before the invocation arrives:
+// Stratos starts the loader beside the compile that produces the entries, so
+// this import happens while tsc runs instead of after it. A failure is left
+// for the import of the entry that needs the module to report.
+async function warmUp() {
+    try {
+        await Promise.all([import("./index.js"), import("./generated.js")]);
+    }
+    catch {
+        // reported by the entry's own import
+    }
+}
 async function serve() {
     const channel = takeResultChannel();
-    const invocation = JSON.parse(await firstLine());
+    const [line] = await Promise.all([firstLine(), warmUp()]);
+    const invocation = JSON.parse(line);
     const key = Buffer.from(invocation.resultKey, "hex");
     let failures = 0;
     for (const [index, entry] of invocation.entries.entries()) {

@@ -1,0 +1,147 @@
+package sdk_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stratoscli/stratos/shared/sdk"
+)
+
+// childCallerWorkflow imports the child wrappers' runtime, as every
+// workflow that requires another one does through its wrapper.
+const childCallerWorkflow = `import * as z from "zod";
+import { workflow } from "@stratoscli/stratos";
+import { createChildWorkflow } from "@stratoscli/stratos/generated";
+void createChildWorkflow;
+export default workflow({
+  input: z.strictObject({ n: z.number().describe("A number.") }),
+  output: z.strictObject({ n: z.number().describe("The number.") }),
+  async run(input) { return input; },
+});
+`
+
+// appendToInstalled appends code to a module of root's installed SDK.
+func appendToInstalled(t *testing.T, root, module, code string) {
+	t.Helper()
+	path := filepath.Join(sdk.InstalledDir(root), "dist", module)
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteString("\n" + code + "\n"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestLoaderWarmsUpBeforeTheInvocation: a loader started ahead imports the
+// SDK's entry points before it is told which entries to load, so that the
+// import overlaps with the compile that produces them.
+func TestLoaderWarmsUpBeforeTheInvocation(t *testing.T) {
+	r := newLoadRoot(t)
+	marker := filepath.Join(t.TempDir(), "warmed-up")
+	t.Setenv("STRATOS_TEST_WARMUP_MARKER", marker)
+	appendToInstalled(t, r.root, "generated.js",
+		`(await import("node:fs")).writeFileSync(process.env.STRATOS_TEST_WARMUP_MARKER, "imported");`)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	l := sdk.StartLoader(ctx, r.tc, r.root, &bytes.Buffer{})
+	defer l.Close()
+	// No entry exists yet and no invocation was sent: only the warm-up can
+	// import the wrappers' runtime.
+	for {
+		if _, err := os.Stat(marker); err == nil {
+			break
+		}
+		if ctx.Err() != nil {
+			t.Fatal("the loader did not import @stratoscli/stratos/generated before its invocation")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	entry := r.compile(t, "caller", childCallerWorkflow)
+	if got := l.Load([]string{entry}, 0)[0]; got.Err != nil {
+		t.Fatalf("load after the warm-up: %v", got.Err)
+	}
+}
+
+// TestLoaderWarmUpFailureIsTheEntrys: when an SDK module the warm-up
+// imports throws, the loader goes on; only an entry that imports that
+// module fails, with the module's error, as it did without a warm-up.
+func TestLoaderWarmUpFailureIsTheEntrys(t *testing.T) {
+	r := newLoadRoot(t)
+	appendToInstalled(t, r.root, "generated.js", `throw new Error("generated runtime broken");`)
+	plain := r.compile(t, "plain", pidWorkflow("plain"))
+	caller := r.compile(t, "caller", childCallerWorkflow)
+	got := sdk.LoadDefinitions(context.Background(), r.tc, r.root, []string{plain, caller}, &bytes.Buffer{}, time.Minute)
+	if got[0].Err != nil {
+		t.Errorf("an entry that does not import the broken module: %v", got[0].Err)
+	}
+	wantCode(t, got[1].Err, "definition_load_failed", "Error: generated runtime broken")
+}
+
+// exitBlockingWorkflow is a valid workflow whose process, once it exits,
+// waits in its exit handler until the file $STRATOS_TEST_RELEASE exists;
+// it writes its process ID to $STRATOS_TEST_PIDFILE when it loads.
+const exitBlockingWorkflow = `import * as z from "zod";
+import { existsSync, writeFileSync } from "node:fs";
+import { workflow } from "@stratoscli/stratos";
+writeFileSync(process.env.STRATOS_TEST_PIDFILE ?? "", String(process.pid));
+process.on("exit", () => { while (!existsSync(process.env.STRATOS_TEST_RELEASE ?? "")) {} });
+export default workflow({
+  input: z.strictObject({ n: z.number().describe("A number.") }),
+  output: z.strictObject({ n: z.number().describe("The number.") }),
+  async run(input) { return input; },
+});
+`
+
+// TestLoadEachReturnsBeforeTheLoaderExits: LoadEach hands the definitions
+// over and returns while the loader is still exiting; Close then waits for
+// that exit, and nothing of the process is left.
+func TestLoadEachReturnsBeforeTheLoaderExits(t *testing.T) {
+	r := newLoadRoot(t)
+	dir := t.TempDir()
+	pidFile, release := filepath.Join(dir, "pid"), filepath.Join(dir, "release")
+	t.Setenv("STRATOS_TEST_PIDFILE", pidFile)
+	t.Setenv("STRATOS_TEST_RELEASE", release)
+	entry := r.compile(t, "blocks-exit", exitBlockingWorkflow)
+	l := sdk.StartLoader(context.Background(), r.tc, r.root, &bytes.Buffer{})
+	released := false
+	defer func() {
+		if !released {
+			_ = os.WriteFile(release, nil, 0o644)
+			l.Close()
+		}
+	}()
+	// Load would wait here until the release, which only comes after it.
+	var got sdk.Loaded
+	l.LoadEach([]string{entry}, 0, func(_ int, r sdk.Loaded) { got = r })
+	if got.Err != nil {
+		t.Fatalf("LoadEach: %v", got.Err)
+	}
+	data, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, err := strconv.Atoi(string(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Kill(pid, 0); err != nil {
+		t.Fatalf("the loader (pid %d) is gone before Close: %v", pid, err)
+	}
+	if err := os.WriteFile(release, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	released = true
+	l.Close()
+	if err := syscall.Kill(pid, 0); !errors.Is(err, syscall.ESRCH) {
+		t.Fatalf("the loader (pid %d) is still there after Close: %v", pid, err)
+	}
+}
