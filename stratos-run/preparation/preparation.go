@@ -102,10 +102,20 @@ func (t *Target) Prepare(ctx context.Context, log hclog.Logger, stderr io.Writer
 
 func (t *Target) notBuiltReason() string {
 	if t.stale == nil {
-		reason := t.Root.StaleReason(t.Workflow, sdk.Current(t.Root.Root.Dir))
+		reason := t.Root.StaleReason(t.Workflow, sdkCurrent(t.Root.Root.Dir))
 		t.stale = &reason
 	}
 	return *t.stale
+}
+
+// sdkCurrent is sdk.Current that also records what it read in the SDK's
+// stat cache, as builds do: a root built once and then run many times
+// would otherwise have its SDK read byte for byte on every run (the build
+// that installed the SDK cannot record files changed moments before).
+// The cache only saves reads; one that cannot be written changes nothing.
+func sdkCurrent(root string) bool {
+	ok, _ := sdk.CurrentRecorded(root)
+	return ok
 }
 
 // NeedsMCPLogins reports whether the workflow declares MCP servers with
