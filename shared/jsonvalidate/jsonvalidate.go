@@ -3,6 +3,10 @@
 // only the first: each issue has the field's dotted path (the form the SDK's
 // Zod issues use) and a message, sorted by path so the same mismatch is
 // always reported the same way.
+//
+// The validator is a copy of santhosh-tekuri/jsonschema that compiles the
+// drafts' meta-schemas on first use rather than at process start
+// (internal/jsonschema/README.md).
 package jsonvalidate
 
 import (
@@ -15,10 +19,11 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
+
+	"github.com/stratoscli/stratos/shared/jsonvalidate/internal/jsonschema"
+	"github.com/stratoscli/stratos/shared/jsonvalidate/internal/jsonschema/kind"
 )
 
 // Issue is one failing field.
