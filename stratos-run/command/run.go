@@ -35,8 +35,9 @@ type execution struct {
 	input     json.RawMessage
 	overrides json.RawMessage
 	record    *records.Run
-	trace     *tracing.Run // nil unless the OTEL_* variables ask for export
-	early     *runner      // node started before the record (startEarly), nil when not
+	trace     *tracing.Run  // nil unless the OTEL_* variables ask for export
+	early     *runner       // node started before the record (startEarly), nil when not
+	earlyErr  *clierr.Error // why startEarly could not start node
 	budget    budget.Limits
 	log       hclog.Logger
 	stderr    io.Writer
@@ -151,12 +152,12 @@ func (x *execution) run(ctx context.Context) (json.RawMessage, *clierr.Error) {
 		x.early.abort()
 		return nil, x.finish(failure(clierr.As(err), nil))
 	}
-	node := x.early
-	if node == nil {
-		var ce *clierr.Error
-		if node, ce = x.newRunner(ctx); ce != nil {
-			return nil, x.finish(failure(ce, nil))
-		}
+	node, ce := x.early, x.earlyErr
+	if node == nil && ce == nil {
+		node, ce = x.newRunner(ctx)
+	}
+	if ce != nil {
+		return nil, x.finish(failure(ce, nil))
 	}
 	doc, err := x.invocationDocument(node.key)
 	if err != nil {

@@ -30,8 +30,8 @@ type runner struct {
 // or prints: the workflow is built (no build will replace the SDK node
 // loads), it needs no MCP login check (which may fail the run before
 // node), and no trace is exported (node's environment names the run's
-// span, which begins with the record). Otherwise, or when node cannot be
-// started now, x.early stays nil and the run starts node in its place.
+// span, which begins with the record). Otherwise x.early stays nil and the
+// run starts node in its place.
 func (x *execution) startEarly(ctx context.Context) {
 	if tracing.Exports(os.Getenv) || x.target.NeedsMCPLogins() || !x.target.Fresh() {
 		return
@@ -40,11 +40,10 @@ func (x *execution) startEarly(ctx context.Context) {
 	if err == nil {
 		err = r.start(x.target.Name())
 	}
-	if err != nil {
-		x.log.Debug("node was not started early", "error", err)
-		return
-	}
-	x.early = r
+	// A failure is reported where the run reported it before (after the
+	// record and the checks), not retried: finding node may mean
+	// provisioning it.
+	x.early, x.earlyErr = r, err
 }
 
 // newRunner finds node and makes the runner's command: in the invoking
