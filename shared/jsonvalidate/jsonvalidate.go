@@ -41,6 +41,12 @@ type Schema struct {
 // schemaURL names the one schema of a compiler; its own $id, if any, wins.
 const schemaURL = "stratos:///schema.json"
 
+// Warm does now, once per process, the work every first Compile needs
+// (compiling the drafts' meta-schemas, several milliseconds): a process
+// that will validate later calls it in a goroutine while it waits for
+// something else. Compile works the same without it.
+func Warm() { jsonschema.LoadDrafts() }
+
 // Compile compiles a JSON Schema document.
 func Compile(raw json.RawMessage) (*Schema, error) {
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))

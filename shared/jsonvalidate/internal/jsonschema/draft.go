@@ -137,6 +137,10 @@ var draftsOnce sync.Once
 // loadDrafts compiles the drafts' meta-schemas once.
 func loadDrafts() { draftsOnce.Do(compileDrafts) }
 
+// LoadDrafts compiles the drafts' meta-schemas now, if no compilation has
+// yet, so that the first Compile does not wait for them (Stratos patch).
+func LoadDrafts() { loadDrafts() }
+
 func compileDrafts() {
 	c := NewCompiler()
 	c.roots.loadingDrafts = true // the meta-schemas are not checked against themselves
