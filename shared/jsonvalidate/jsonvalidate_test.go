@@ -93,8 +93,8 @@ func TestText(t *testing.T) {
 
 // TestCompileChecksTheMetaSchema: the drafts' meta-schemas are compiled on
 // first use (internal/jsonschema, patched), not at start; a schema that
-// breaks its draft's meta-schema is still refused, whichever draft it names
-// and from however many goroutines at once.
+// breaks its draft's meta-schema is still refused, whichever draft it names,
+// from however many goroutines at once, and whether or not Warm ran first.
 func TestCompileChecksTheMetaSchema(t *testing.T) {
 	drafts := []string{"https://json-schema.org/draft/2020-12/schema", "http://json-schema.org/draft-07/schema#"}
 	var wg sync.WaitGroup
