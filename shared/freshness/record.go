@@ -92,8 +92,9 @@ func WriteRecord(wfDir string, r *Record) error {
 
 // WriteRecordInto writes r into outDir, a build's output directory that
 // becomes the workflow's dist/ (a build writes its record into its staged
-// output, which then replaces dist/ as a whole).
-func WriteRecordInto(outDir string, r *Record) error {
+// output, which then replaces dist/ as a whole). opts are atomicfile's (a
+// build flushes its output directory as a whole).
+func WriteRecordInto(outDir string, r *Record, opts ...atomicfile.Option) error {
 	p := filepath.Join(outDir, filepath.Base(RecordFile))
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		return fmt.Errorf("create %s: %w", filepath.Dir(p), err)
@@ -102,7 +103,7 @@ func WriteRecordInto(outDir string, r *Record) error {
 	if err != nil {
 		return err
 	}
-	return atomicfile.WriteFile(p, append(data, '\n'), atomicfile.Public)
+	return atomicfile.WriteFile(p, append(data, '\n'), atomicfile.Public, opts...)
 }
 
 // RemoveRecord deletes the build record of wfDir, if any.
