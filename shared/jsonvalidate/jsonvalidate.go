@@ -3,6 +3,10 @@
 // only the first: each issue has the field's dotted path (the form the SDK's
 // Zod issues use) and a message, sorted by path so the same mismatch is
 // always reported the same way.
+//
+// The validator is a copy of santhosh-tekuri/jsonschema that compiles the
+// drafts' meta-schemas on first use rather than at process start
+// (internal/jsonschema/README.md).
 package jsonvalidate
 
 import (
@@ -15,10 +19,11 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
+
+	"github.com/stratoscli/stratos/shared/jsonvalidate/internal/jsonschema"
+	"github.com/stratoscli/stratos/shared/jsonvalidate/internal/jsonschema/kind"
 )
 
 // Issue is one failing field.
@@ -35,6 +40,12 @@ type Schema struct {
 
 // schemaURL names the one schema of a compiler; its own $id, if any, wins.
 const schemaURL = "stratos:///schema.json"
+
+// Warm does now, once per process, the work every first Compile needs
+// (compiling the drafts' meta-schemas, several milliseconds): a process
+// that will validate later calls it in a goroutine while it waits for
+// something else. Compile works the same without it.
+func Warm() { jsonschema.LoadDrafts() }
 
 // Compile compiles a JSON Schema document.
 func Compile(raw json.RawMessage) (*Schema, error) {

@@ -3,6 +3,7 @@ package jsonvalidate
 import (
 	"encoding/json"
 	"reflect"
+	"sync"
 	"testing"
 )
 
@@ -88,4 +89,25 @@ func TestText(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestCompileChecksTheMetaSchema: the drafts' meta-schemas are compiled on
+// first use (internal/jsonschema, patched), not at start; a schema that
+// breaks its draft's meta-schema is still refused, whichever draft it names,
+// from however many goroutines at once, and whether or not Warm ran first.
+func TestCompileChecksTheMetaSchema(t *testing.T) {
+	drafts := []string{"https://json-schema.org/draft/2020-12/schema", "http://json-schema.org/draft-07/schema#"}
+	var wg sync.WaitGroup
+	wg.Go(Warm) // ahead of time, or racing the compilations: the same results
+	for _, d := range drafts {
+		for typ, valid := range map[string]bool{`5`: false, `"string"`: true} {
+			doc := `{"$schema": "` + d + `", "type": ` + typ + `}`
+			wg.Go(func() {
+				if _, err := Compile(json.RawMessage(doc)); (err == nil) != valid {
+					t.Errorf("Compile(%s) = %v, want valid: %v", doc, err, valid)
+				}
+			})
+		}
+	}
+	wg.Wait()
 }

@@ -17,35 +17,38 @@ const watchdogSupported = true
 // milder than SIGKILL gets before SIGKILL.
 const watchdogGrace = 5 * time.Second
 
-// watchdogScript runs as the child's first program: it starts the watchdog
-// in the background, then replaces itself with the real command, which so
-// keeps the child's PID, group, parent-death signal and standard streams.
-// The watchdog reads the inherited pipe; the read ends when every write end
-// is closed, that is when the parent waited for the child or died.
-const watchdogScript = `fd=$1 sig=$2 grace=$3; shift 3
-{
-	trap '' TERM INT HUP
-	read -r _ <&"$fd"
-	kill -s "$sig" 0
-	[ "$sig" = KILL ] || { sleep "$grace"; kill -s KILL 0; }
-} </dev/null >/dev/null 2>&1 &
-eval 'exec "$@"' "$fd<&-"`
+// watchdogScript is the watchdog: it reads its standard input, a pipe only
+// the starting process holds the write end of, so the read ends when that
+// process waited for the child or died; then it signals its own group,
+// which is the child's.
+const watchdogScript = `sig=$1 grace=$2
+trap '' TERM INT HUP
+read -r _
+kill -s "$sig" 0
+[ "$sig" = KILL ] || { sleep "$grace"; kill -s KILL 0; }`
 
-// addWatchdog rewrites cmd to start through watchdogScript. It returns the
-// pipe's read end, which the parent closes once the child started, and its
-// write end, which the parent holds until the child has exited.
-func addWatchdog(cmd *exec.Cmd, sig syscall.Signal) (r, w *os.File, err error) {
-	r, w, err = os.Pipe() // close-on-exec: no other child inherits the write end
+// startWatchdog starts the watchdog beside the child whose group is pgid,
+// as a member of that group: the group's ID stays reserved while the
+// watchdog lives, so its signal cannot reach a later group that reused the
+// ID. The child must not have been reaped yet (a zombie still holds its
+// group). It returns the watchdog and the pipe's write end, which the
+// caller holds until the child has exited. Starting it beside the child,
+// not in front of it, keeps the shell off the child's start.
+func startWatchdog(pgid int, sig syscall.Signal) (*exec.Cmd, *os.File, error) {
+	r, w, err := os.Pipe() // close-on-exec: no other child inherits the write end
 	if err != nil {
 		return nil, nil, err
 	}
-	fd := 3 + len(cmd.ExtraFiles)
-	cmd.ExtraFiles = append(cmd.ExtraFiles, r)
-	target := append([]string{cmd.Path}, cmd.Args[1:]...)
-	cmd.Args = append([]string{"sh", "-c", watchdogScript, "stratos-watchdog",
-		strconv.Itoa(fd), signalName(sig), strconv.Itoa(int(watchdogGrace / time.Second))}, target...)
-	cmd.Path = "/bin/sh"
-	return r, w, nil
+	defer r.Close()
+	cmd := exec.Command("/bin/sh", "-c", watchdogScript, "stratos-watchdog",
+		signalName(sig), strconv.Itoa(int(watchdogGrace/time.Second)))
+	cmd.Stdin = r
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pgid: pgid}
+	if err := cmd.Start(); err != nil {
+		w.Close()
+		return nil, nil, err
+	}
+	return cmd, w, nil
 }
 
 // signalGroup sends sig to the process group pgid; a group with no process

@@ -17,7 +17,7 @@ func sysProcAttr(attr *syscall.SysProcAttr, _ syscall.Signal) *syscall.SysProcAt
 
 func awaitExit(int) {}
 
-func addWatchdog(*exec.Cmd, syscall.Signal) (r, w *os.File, err error) { return nil, nil, nil }
+func startWatchdog(int, syscall.Signal) (*exec.Cmd, *os.File, error) { return nil, nil, nil }
 
 func signalGroup(pid int, _ syscall.Signal) error {
 	p, err := os.FindProcess(pid)

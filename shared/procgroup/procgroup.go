@@ -8,6 +8,7 @@ package procgroup
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"runtime"
@@ -33,18 +34,18 @@ type Options struct {
 	// Watchdog adds a process to the child's group that waits for the end
 	// of a pipe only this process holds and, when it ends, signals the whole
 	// group (DeathSignal, then SIGKILL after a grace period). It costs one
-	// sh process per child; use it for children whose own children would
-	// otherwise outlive a killed parent.
+	// sh process per child, started beside the child once the child runs
+	// (so the child's own start does not wait for a shell); use it for
+	// children whose own children would otherwise outlive a killed parent.
 	Watchdog bool
 }
 
 // Process is a started child.
 type Process struct {
-	cmd    *exec.Cmd
-	done   chan error
-	pgid   int
-	guardR *os.File // the watchdog's end, closed here once the child has it
-	guardW *os.File // held open while the child runs; its end is the watchdog's cue
+	cmd  *exec.Cmd
+	opts Options
+	done chan error
+	pgid int
 }
 
 // Run starts cmd as Start does and waits for it.
@@ -74,7 +75,7 @@ func Start(cmd *exec.Cmd, opts Options) (*Process, error) {
 		return nil, cmd.Err
 	}
 	opts = opts.withDefaults()
-	p := &Process{cmd: cmd, done: make(chan error, 1)}
+	p := &Process{cmd: cmd, opts: opts, done: make(chan error, 1)}
 	cmd.SysProcAttr = sysProcAttr(cmd.SysProcAttr, opts.DeathSignal)
 	if cmd.Cancel != nil { // made by exec.CommandContext
 		cmd.Cancel = func() error { return signalGroup(cmd.Process.Pid, opts.CancelSignal) }
@@ -82,28 +83,16 @@ func Start(cmd *exec.Cmd, opts Options) (*Process, error) {
 			cmd.WaitDelay = DefaultWaitDelay
 		}
 	}
-	if opts.Watchdog && watchdogSupported {
-		guardR, guardW, err := addWatchdog(cmd, opts.DeathSignal)
-		if err != nil {
-			return nil, err
-		}
-		p.guardR, p.guardW = guardR, guardW
-	}
-	err := p.start()
-	if p.guardR != nil {
-		p.guardR.Close()
-	}
-	if err != nil {
-		p.closeGuard()
+	if err := p.start(); err != nil {
 		return nil, err
 	}
 	return p, nil
 }
 
-// start starts the child and waits for it on one locked OS thread: Linux
-// sends the parent-death signal when the thread that started the child
-// exits, so the signal must mean "this process is gone", not "a runtime
-// thread went away".
+// start starts the child (and its watchdog) and waits for it on one locked
+// OS thread: Linux sends the parent-death signal when the thread that
+// started the child exits, so the signal must mean "this process is gone",
+// not "a runtime thread went away".
 func (p *Process) start() error {
 	started := make(chan error, 1)
 	go func() {
@@ -114,14 +103,34 @@ func (p *Process) start() error {
 			return
 		}
 		p.pgid = p.cmd.Process.Pid
+		watchdog, guard, err := p.startWatchdog()
+		if err != nil {
+			_ = signalGroup(p.pgid, syscall.SIGKILL)
+			_ = p.cmd.Wait()
+			started <- fmt.Errorf("start the watchdog of %s: %w", p.cmd.Path, err)
+			return
+		}
 		started <- nil
 		// Kill what the child left in its group while its zombie still
 		// reserves the group's ID, then reap it.
 		awaitExit(p.pgid)
 		_ = signalGroup(p.pgid, syscall.SIGKILL)
-		p.done <- p.cmd.Wait()
+		err = p.cmd.Wait()
+		if watchdog != nil {
+			guard.Close() // its cue, in case the group kill missed it
+			_ = watchdog.Wait()
+		}
+		p.done <- err
 	}()
 	return <-started
+}
+
+// startWatchdog starts the watchdog when the options ask for one.
+func (p *Process) startWatchdog() (*exec.Cmd, *os.File, error) {
+	if !p.opts.Watchdog || !watchdogSupported {
+		return nil, nil, nil
+	}
+	return startWatchdog(p.pgid, p.opts.DeathSignal)
 }
 
 // Pid is the child's process ID, which is also its group's ID.
@@ -132,19 +141,11 @@ func (p *Process) Pid() int { return p.pgid }
 func (p *Process) Wait() error {
 	err := <-p.done
 	p.done <- err // a second Wait sees the same result
-	p.closeGuard()
 	return err
 }
 
 // Signal sends sig to the child's whole group.
 func (p *Process) Signal(sig syscall.Signal) error { return signalGroup(p.pgid, sig) }
-
-func (p *Process) closeGuard() {
-	if p.guardW != nil {
-		p.guardW.Close()
-		p.guardW = nil
-	}
-}
 
 func (o Options) withDefaults() Options {
 	if o.DeathSignal == 0 {

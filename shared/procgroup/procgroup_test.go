@@ -73,6 +73,23 @@ func TestWatchdogKeepsStdin(t *testing.T) {
 	}
 }
 
+// TestWatchdogBesideTheChild: the watchdog is not a process the child
+// starts before its command runs (the command starts at once), and once
+// Wait returns it has been reaped: no zombie is left behind.
+func TestWatchdogBesideTheChild(t *testing.T) {
+	out, err := Output(exec.Command("sh", "-c", `pgrep -P $$ || true`), Options{Watchdog: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(strings.TrimSpace(string(out))) != 0 {
+		t.Errorf("the child has children %q, want none (the watchdog runs beside it)", out)
+	}
+	var status syscall.WaitStatus
+	if pid, err := syscall.Wait4(-1, &status, syscall.WNOHANG, nil); pid > 0 {
+		t.Errorf("process %d was left unreaped (%v)", pid, err)
+	}
+}
+
 func TestLeftoversDieWithTheChild(t *testing.T) {
 	pidFile := filepath.Join(t.TempDir(), "pid")
 	if err := Run(exec.Command("sh", "-c", fmt.Sprintf(`sleep 1000 & echo $! > %s`, pidFile)), Options{}); err != nil {

@@ -68,9 +68,9 @@ func current(root string, c *integrity) bool {
 	return c.firstDamaged() == ""
 }
 
-// CurrentRecorded is Current for builds: when the SDK is current, what the
-// check had to read is recorded in the SDK's stat cache, so that later
-// checks (`stratos list`, `run`) need not read those files again. Files
+// CurrentRecorded is Current for builds and runs: when the SDK is current,
+// what the check had to read is recorded in the SDK's stat cache, so that
+// later checks (`stratos list`, `run`) need not read those files again. Files
 // changed in the last two seconds are not recorded (racily clean), so the
 // build after the one that installed the SDK usually records it. The error
 // is about the cache only: the cache is an optimization, current stands.

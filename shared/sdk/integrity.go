@@ -27,7 +27,7 @@ const verifiedFormat = 1
 // its version and content hash; dist/…: byte for byte the embedded file).
 // A file whose stat data are unchanged (and were not racily clean) is not
 // read again, so checking a root's SDK costs about fifty stat calls.
-// Builds write it (EnsureInstalled); Current only reads it.
+// Builds and runs write it (CurrentRecorded); Current only reads it.
 type verified struct {
 	Format int `json:"format"`
 	// ContentHash is the SDK the files were compared with: the cache of

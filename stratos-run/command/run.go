@@ -18,15 +18,13 @@ import (
 	"github.com/stratoscli/stratos/shared/contract/discoverapi"
 	"github.com/stratoscli/stratos/shared/contract/errcode"
 	"github.com/stratoscli/stratos/shared/contract/runapi"
+	"github.com/stratoscli/stratos/shared/jsonvalidate"
 	"github.com/stratoscli/stratos/shared/logging"
-	"github.com/stratoscli/stratos/shared/sdk"
-	"github.com/stratoscli/stratos/shared/toolchain"
 	"github.com/stratoscli/stratos/stratos-run/budget"
 	"github.com/stratoscli/stratos/stratos-run/invocation"
 	"github.com/stratoscli/stratos/stratos-run/preparation"
 	"github.com/stratoscli/stratos/stratos-run/records"
 	"github.com/stratoscli/stratos/stratos-run/runs"
-	"github.com/stratoscli/stratos/stratos-run/supervise"
 	"github.com/stratoscli/stratos/stratos-run/tracing"
 )
 
@@ -38,7 +36,9 @@ type execution struct {
 	input     json.RawMessage
 	overrides json.RawMessage
 	record    *records.Run
-	trace     *tracing.Run // nil unless the OTEL_* variables ask for export
+	trace     *tracing.Run  // nil unless the OTEL_* variables ask for export
+	early     *runner       // node started before the record (startEarly), nil when not
+	earlyErr  *clierr.Error // why startEarly could not start node
 	budget    budget.Limits
 	log       hclog.Logger
 	stderr    io.Writer
@@ -81,7 +81,9 @@ func runWorkflow(ctx context.Context, cmd *cli.Command) error {
 	if x.id, err = backgroundID(cmd); err != nil {
 		return err
 	}
+	x.startEarly(ctx)
 	if err := x.begin(); err != nil {
+		x.early.abort()
 		return err
 	}
 	x.reportReady(cmd)
@@ -143,22 +145,24 @@ func newExecutionID(now time.Time) (string, error) {
 // returns the output, or the error to report.
 func (x *execution) run(ctx context.Context) (json.RawMessage, *clierr.Error) {
 	if err := x.target.Prepare(ctx, x.log, x.stderr); err != nil {
+		x.early.abort()
 		ce := clierr.As(err)
 		return nil, x.finish(failure(ce, nil))
 	}
 	if err := x.checkMCPAuth(ctx); err != nil {
+		x.early.abort()
 		return nil, x.finish(failure(clierr.As(err), nil))
 	}
-	tc, err := toolchain.FindNode(ctx, toolchain.Options{Log: x.log})
-	if err != nil {
-		return nil, x.finish(failure(clierr.As(err), nil))
+	node, ce := x.early, x.earlyErr
+	if node == nil && ce == nil {
+		node, ce = x.newRunner(ctx)
 	}
-	key, err := supervise.NewResultKey()
-	if err != nil {
-		return nil, x.finish(failure(clierr.New(errcode.CodeInternal, "create the run's result key: %v", err).Wrap(err), nil))
+	if ce != nil {
+		return nil, x.finish(failure(ce, nil))
 	}
-	doc, err := x.invocationDocument(key)
+	doc, err := x.invocationDocument(node.key)
 	if err != nil {
+		node.abort()
 		return nil, x.finish(failure(clierr.As(err), nil))
 	}
 	runCtx, cancelRun := context.WithCancel(ctx)
@@ -167,25 +171,21 @@ func (x *execution) run(ctx context.Context) (json.RawMessage, *clierr.Error) {
 	if x.budget.Set() {
 		watcher = budget.Watch(runCtx, filepath.Join(x.record.Dir(), runs.EventsFile), x.budget, runs.DefaultPollInterval, cancelRun)
 	}
-	node := tc.NodeCommand(context.Background(), sdk.RunnerPath(x.target.Root.Root.Dir))
-	if tp := x.trace.Traceparent(); tp != "" {
-		// The runtime, the agent host and the harnesses inherit it: a
-		// harness that traces itself joins the run's trace.
-		node.Env = append(node.Env, tracing.Traceparent+"="+tp)
+	if node.Runner == nil {
+		if ce := node.start(x.target.Name()); ce != nil {
+			return nil, x.finish(failure(ce, nil))
+		}
 	}
-	out, err := supervise.Run(runCtx, supervise.Spec{
-		Cmd: node,
-		Dir: x.cwd, Invocation: doc, ResultKey: key, Output: x.stderr, Log: x.log,
-	})
+	// The output check's first schema compilation has a fixed cost of its
+	// own; paid while the workflow runs, it is off the run's critical path.
+	go jsonvalidate.Warm()
+	out := node.Run(runCtx, doc)
 	cancelRun()
 	if watcher != nil {
 		if spent, crossed := watcher.Stop(); crossed && ctx.Err() == nil && out != nil && out.Cancelled {
 			o := interpret(out, x.target.Name())
 			return nil, x.finish(failure(budget.Exceeded(x.budget, spent, x.target.Name()), o.tree))
 		}
-	}
-	if err != nil {
-		return nil, x.finish(failure(clierr.New(runapi.CodeRunnerFailed, "start node for %s: %v", x.target.Name(), err).Wrap(err), nil))
 	}
 	if out.IgnoredBytes > 0 {
 		x.log.Warn("ignored what something other than the runtime wrote to the result channel", "bytes", out.IgnoredBytes)

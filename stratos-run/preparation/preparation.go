@@ -30,6 +30,9 @@ const BuildingMessage = "not built, running build first"
 type Target struct {
 	Workflow *discovery.Workflow
 	Root     *discovery.Root
+	// stale memoizes notBuiltReason: the check reads the SDK's files, and
+	// a run asks before it starts node early and again in Prepare.
+	stale *string
 }
 
 // Resolve finds the workflow named (or pointed to) by arg, validates it and
@@ -46,8 +49,9 @@ func Resolve(cwd, arg string) (*Target, error) {
 func (t *Target) Name() string { return t.Workflow.Manifest.Name }
 
 // Fresh reports whether the workflow and every workflow it imports are
-// built and the root's SDK is this CLI's: then it runs as it is.
-func (t *Target) Fresh() bool { return notBuiltReason(t) == "" }
+// built and the root's SDK is this CLI's: then it runs as it is. The answer
+// is the first check's until Prepare builds.
+func (t *Target) Fresh() bool { return t.notBuiltReason() == "" }
 
 // walkClosure calls visit for the workflow and every workflow it imports,
 // once each; found is false for a reference the root does not have.
@@ -78,7 +82,8 @@ func (t *Target) Prepare(ctx context.Context, log hclog.Logger, stderr io.Writer
 	if t.Fresh() {
 		return nil
 	}
-	log.Info(BuildingMessage, "workflow", t.Name(), "reason", notBuiltReason(t))
+	log.Info(BuildingMessage, "workflow", t.Name(), "reason", t.notBuiltReason())
+	t.stale = nil
 	var out buildapi.Prepared
 	err := sibling.RunJSON(ctx, buildapi.Tool, []string{"prepare", t.Workflow.Dir, "--json"}, nil, &out, stderr)
 	if ctx.Err() != nil {
@@ -95,9 +100,27 @@ func (t *Target) Prepare(ctx context.Context, log hclog.Logger, stderr io.Writer
 	return nil
 }
 
-func notBuiltReason(t *Target) string {
-	return t.Root.StaleReason(t.Workflow, sdk.Current(t.Root.Root.Dir))
+func (t *Target) notBuiltReason() string {
+	if t.stale == nil {
+		reason := t.Root.StaleReason(t.Workflow, sdkCurrent(t.Root.Root.Dir))
+		t.stale = &reason
+	}
+	return *t.stale
 }
+
+// sdkCurrent is sdk.Current that also records what it read in the SDK's
+// stat cache, as builds do: a root built once and then run many times
+// would otherwise have its SDK read byte for byte on every run (the build
+// that installed the SDK cannot record files changed moments before).
+// The cache only saves reads; one that cannot be written changes nothing.
+func sdkCurrent(root string) bool {
+	ok, _ := sdk.CurrentRecorded(root)
+	return ok
+}
+
+// NeedsMCPLogins reports whether the workflow declares MCP servers with
+// oauth, whose logins are checked before its run body.
+func (t *Target) NeedsMCPLogins() bool { return len(oauthServers(t.Workflow)) > 0 }
 
 // Entry is the workflow's compiled entrypoint (absolute).
 func (t *Target) Entry() string {

@@ -191,22 +191,34 @@ type Final struct {
 }
 
 // Finish writes the output or error, the tree, and then the final status.
+// The first two are written at once: each write waits for the disk, and
+// neither needs the other; the status waits for both.
 func (r *Run) Finish(f Final) error {
+	result := func() error { return writeJSON(r.dir, ErrorFile, f.Error) }
 	if f.Status == StatusSucceeded {
-		if err := writeJSON(r.dir, OutputFile, f.Output); err != nil {
-			return err
-		}
-	} else if err := writeJSON(r.dir, ErrorFile, f.Error); err != nil {
-		return err
+		result = func() error { return writeJSON(r.dir, OutputFile, f.Output) }
 	}
+	tree := func() error { return nil }
 	if len(f.Tree) > 0 {
-		if err := writeJSON(r.dir, TreeFile, f.Tree); err != nil {
-			return err
-		}
+		tree = func() error { return writeJSON(r.dir, TreeFile, f.Tree) }
+	}
+	if err := both(result, tree); err != nil {
+		return err
 	}
 	end, code := f.EndedAt.UTC(), f.ExitCode
 	r.status.Status, r.status.EndedAt, r.status.ExitCode, r.status.Warnings = f.Status, &end, &code, f.Warnings
 	return writeJSON(r.dir, StatusFile, r.status)
+}
+
+// both runs a and b at once and returns a's error, else b's.
+func both(a, b func() error) error {
+	errB := make(chan error, 1)
+	go func() { errB <- b() }()
+	errA := a()
+	if err := <-errB; errA == nil {
+		return err
+	}
+	return errA
 }
 
 // ReadInvocation reads dir/invocation.json.

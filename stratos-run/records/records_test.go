@@ -92,6 +92,29 @@ func TestFinishSucceeded(t *testing.T) {
 	}
 }
 
+// TestFinishWritesTheStatusLast: when the tree (written alongside the
+// output) cannot be written, the status still says running, so no reader
+// takes the run for finished without the files a final status describes.
+func TestFinishWritesTheStatusLast(t *testing.T) {
+	run, err := Begin(t.TempDir(), Invocation{ExecutionID: "x", Workflow: "w", StartedAt: time.Now()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A directory in the tree's place: renaming a file over it fails.
+	if err := os.Mkdir(filepath.Join(run.Dir(), TreeFile), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	err = run.Finish(Final{Status: StatusSucceeded, EndedAt: time.Now(), Output: json.RawMessage(`{}`), Tree: json.RawMessage(`{}`)})
+	if err == nil {
+		t.Fatal("Finish = nil, want the tree's error")
+	}
+	var status Status
+	readJSON(t, filepath.Join(run.Dir(), StatusFile), &status)
+	if status.Status != StatusRunning {
+		t.Errorf("status = %q after a failed Finish, want %q", status.Status, StatusRunning)
+	}
+}
+
 func TestBeginReportsUnwritableRuns(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "not-a-dir")
 	if err := os.WriteFile(file, nil, 0o644); err != nil {

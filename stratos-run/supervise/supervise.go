@@ -63,11 +63,29 @@ type Outcome struct {
 	Wait error
 }
 
-// Run starts the runner and waits for it. Cancelling ctx (SIGINT/SIGTERM)
-// asks the runner to cancel; if it has not exited after the grace period,
-// its process group is killed. Run returns an error only when node could not
-// be started.
+// Run starts the runner, sends it spec.Invocation and waits for it (Start,
+// then Runner.Run).
 func Run(ctx context.Context, spec Spec) (*Outcome, error) {
+	r, err := Start(spec)
+	if err != nil {
+		return nil, err
+	}
+	return r.Run(ctx, spec.Invocation), nil
+}
+
+// Runner is a started runner that has not been sent its invocation yet:
+// node starts and loads the runtime while the caller finishes what must
+// precede the workflow (the run record, checks). The runtime imports
+// nothing of the workflow before its invocation arrives.
+type Runner struct {
+	p    *process
+	spec Spec
+}
+
+// Start starts the runner without sending it anything; spec.Invocation is
+// not used. Follow it with Run, or with Abort when the run will not happen.
+// Start returns an error only when node could not be started.
+func Start(spec Spec) (*Runner, error) {
 	if spec.CancelGrace == 0 {
 		spec.CancelGrace = DefaultCancelGrace
 	}
@@ -78,7 +96,15 @@ func Run(ctx context.Context, spec Spec) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	go p.sendInvocation(spec.Invocation)
+	return &Runner{p: p, spec: spec}, nil
+}
+
+// Run sends the invocation and waits for the runner. Cancelling ctx
+// (SIGINT/SIGTERM) asks the runner to cancel; if it has not exited after
+// the grace period, its process group is killed.
+func (r *Runner) Run(ctx context.Context, invocation []byte) *Outcome {
+	p, spec := r.p, r.spec
+	go p.sendInvocation(invocation)
 	// The cancel line must follow the invocation line, and neither write may
 	// block the grace timer: a runner that reads nothing must still be killed.
 	out := &Outcome{}
@@ -104,7 +130,19 @@ func Run(ctx context.Context, spec Spec) (*Outcome, error) {
 	p.stdin.Close()
 	read := p.result()
 	out.Result, out.IgnoredBytes = nonEmpty(read.doc), read.ignored
-	return out, nil
+	return out
+}
+
+// Abort ends a runner that was sent no invocation: it has run no workflow
+// code, so it is killed with its group at once.
+func (r *Runner) Abort() {
+	if r == nil {
+		return
+	}
+	_ = r.p.proc.Signal(syscall.SIGKILL)
+	<-r.p.exited
+	r.p.stdin.Close()
+	r.p.result()
 }
 
 // process is a started runner.

@@ -198,3 +198,43 @@ func TestReadChannel(t *testing.T) {
 		t.Errorf("readChannel = %q, ignored %d; want %s, ignored %d", read.doc, read.ignored, doc, len(junk))
 	}
 }
+
+// TestStartedRunnerWaitsForItsInvocation: a runner started early reads its
+// invocation when Run sends it, however long after Start that is.
+func TestStartedRunnerWaitsForItsInvocation(t *testing.T) {
+	dir := t.TempDir()
+	started := filepath.Join(dir, "started")
+	key, _ := hex.DecodeString(testKey)
+	cmd := exec.Command("sh", "-c", framePrelude+fmt.Sprintf(`touch %s; read inv; frame "$inv"`, started))
+	cmd.Env = append(os.Environ(), "KEY="+testKey)
+	r, err := Start(Spec{Cmd: cmd, Dir: dir, ResultKey: key, Output: os.Stderr, Log: hclog.NewNullLogger()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, func() bool { _, err := os.Stat(started); return err == nil })
+	o := r.Run(context.Background(), []byte(`{"executionId": "late"}`))
+	if o.Wait != nil || string(o.Result) != `{"executionId": "late"}` {
+		t.Errorf("outcome = %+v, result %s", o, o.Result)
+	}
+}
+
+// TestAbortKillsTheWaitingRunner: a runner that will get no invocation is
+// killed with its group; it never reads an invocation.
+func TestAbortKillsTheWaitingRunner(t *testing.T) {
+	dir := t.TempDir()
+	pidFile := filepath.Join(dir, "pid")
+	key, _ := hex.DecodeString(testKey)
+	cmd := exec.Command("sh", "-c", fmt.Sprintf(`sleep 1000 & echo $! > %s.tmp; mv %[1]s.tmp %[1]s; read inv; echo "read $inv"`, pidFile))
+	r, err := Start(Spec{Cmd: cmd, Dir: dir, ResultKey: key, Output: os.Stderr, Log: hclog.NewNullLogger()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, func() bool { _, err := os.Stat(pidFile); return err == nil })
+	data, _ := os.ReadFile(pidFile)
+	pid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
+	r.Abort()
+	if !alive(pid) {
+		return
+	}
+	waitFor(t, func() bool { return !alive(pid) })
+}

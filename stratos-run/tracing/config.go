@@ -64,3 +64,8 @@ func configFrom(getenv Getenv) config {
 	}
 	return config{enabled: true}
 }
+
+// Exports reports whether the variables ask for an export that can be
+// made: then a run has a span, and the processes it starts name it in
+// their environment.
+func Exports(getenv Getenv) bool { return configFrom(getenv).enabled }
