@@ -13,8 +13,8 @@ import (
 	"github.com/stratoscli/stratos/stratos-agent/adapter/process"
 )
 
-// controlTimeout bounds a control request (prompt_async, abort, a
-// permission reply): each answers at once.
+// controlTimeout bounds a control request (abort, a permission reply, the
+// read of a turn's messages): each answers at once.
 const controlTimeout = 30 * time.Second
 
 // cancelWait bounds how long a cancelled execute waits for OpenCode to end

@@ -2,6 +2,7 @@ package opencode
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 )
@@ -55,8 +56,8 @@ func (s *session) turnMessages(ctx context.Context, e turnEnv, obs *observer, t 
 	if obs.seen(last.Info.ID) || (!t.mayHaveSteps() && last.Info.ParentID == t.messageID) {
 		return []reply{last}
 	}
-	var all []reply
-	if err := e.c.call(ctx, "GET", "/session/"+e.sid+"/message", nil, &all); err != nil {
+	all, err := recentMessages(ctx, e, t.messageID)
+	if err != nil {
 		s.log.Warn("read the turn's messages; the stream reports the earlier steps late", "error", err)
 		return []reply{last}
 	}
@@ -68,4 +69,19 @@ func (s *session) turnMessages(ctx context.Context, e turnEnv, obs *observer, t 
 	}
 	slices.SortFunc(out, func(a, b reply) int { return strings.Compare(a.Info.ID, b.Info.ID) })
 	return append(out, last)
+}
+
+// recentMessages reads the session's latest messages, back to the
+// prompt's message (the turn's are the last ones: the session is idle),
+// with a growing limit rather than the whole session.
+func recentMessages(ctx context.Context, e turnEnv, promptID string) ([]reply, error) {
+	for limit := 16; ; limit *= 4 {
+		var msgs []reply
+		if err := e.c.call(ctx, "GET", fmt.Sprintf("/session/%s/message?limit=%d", e.sid, limit), nil, &msgs); err != nil {
+			return nil, err
+		}
+		if len(msgs) < limit || slices.ContainsFunc(msgs, func(m reply) bool { return m.Info.ID == promptID }) {
+			return msgs, nil
+		}
+	}
 }

@@ -25,7 +25,7 @@ type replayBed struct {
 func newReplayBed(t *testing.T, messages string) *replayBed {
 	b := &replayBed{}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodGet || r.URL.Path != "/session/s/message" {
+		if r.Method != http.MethodGet || r.URL.Path != "/session/s/message" || r.URL.Query().Get("limit") != "16" {
 			http.NotFound(w, r)
 			return
 		}
@@ -153,5 +153,33 @@ func TestStepsTheStreamDeliveredAreNotReadAgain(t *testing.T) {
 		"message.delta text:Hello world", "model.completed msg_a", "usage 7/2")
 	if b.gets.Load() != 0 {
 		t.Errorf("read the session's messages %d times, want none", b.gets.Load())
+	}
+}
+
+// The turn's messages are the session's last ones: they are read with a
+// growing limit until the prompt's message is among them, not the whole
+// session at once.
+func TestTurnMessagesAreReadBackToThePrompt(t *testing.T) {
+	var all []string
+	for i := range 40 {
+		id := fmt.Sprintf("msg_%02d", i)
+		all = append(all, `{"info":{"id":"`+id+`","sessionID":"s","role":"assistant","parentID":"msg_u"},"parts":[]}`)
+	}
+	all[21] = `{"info":{"id":"msg_u","sessionID":"s","role":"user"},"parts":[]}` // 19th from the end
+	var limits []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		limit := r.URL.Query().Get("limit")
+		limits = append(limits, limit)
+		var n int
+		_, _ = fmt.Sscan(limit, &n)
+		_, _ = w.Write([]byte("[" + strings.Join(all[max(0, len(all)-n):], ",") + "]"))
+	}))
+	t.Cleanup(srv.Close)
+	msgs, err := recentMessages(t.Context(), turnEnv{c: newClient(srv.URL, "pw", "/w"), sid: "s"}, "msg_u")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(limits, ",") != "16,64" || len(msgs) != 40 {
+		t.Fatalf("limits %v, %d messages; want 16 then 64, all 40", limits, len(msgs))
 	}
 }
