@@ -1,15 +1,20 @@
 package opencode
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stratoscli/stratos/stratos-agent/adapter"
+	"github.com/stratoscli/stratos/stratos-agent/adapter/process"
+	"github.com/stratoscli/stratos/stratos-agent/adapter/rejection"
 )
 
 // replayBed is a session whose stream is fed by hand, with a fake server
@@ -181,5 +186,27 @@ func TestTurnMessagesAreReadBackToThePrompt(t *testing.T) {
 	}
 	if strings.Join(limits, ",") != "16,64" || len(msgs) != 40 {
 		t.Fatalf("limits %v, %d messages; want 16 then 64, all 40", limits, len(msgs))
+	}
+}
+
+// A prompt OpenCode refuses (HTTP 400, no message) is not the end of the
+// story: the stream's session.error, then the idle, end the turn and
+// classify the failure, as when every turn ended on the stream.
+func TestARefusedPromptEndsWithTheStreamsError(t *testing.T) {
+	b := newReplayBed(t, `[]`)
+	p, err := process.Start(process.Spec{Name: "stand-in", Path: "sleep", Args: []string{"600"}, Grace: process.Grace{StdinClose: time.Millisecond}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = p.Shutdown(context.Background()) })
+	b.stream(t, "message.updated", userMessage)
+	b.stream(t, "session.error", `{"sessionID":"s","error":{"name":"UnknownError","data":{"message":"Model not found: openai/gpt-x"}}}`)
+	b.stream(t, "session.status", `{"sessionID":"s","status":{"type":"idle"}}`)
+	refusal := &httpError{Method: "POST", Path: "/session/s/message", Status: 400}
+	_, err = b.s.endTurn(t.Context(), turnEnv{c: b.s.c, sid: "s", obs: b.obs, srv: &server{p: p}, events: make(chan struct{})},
+		b.t, promptAnswer{err: refusal}, false)
+	var r *rejection.Error
+	if !errors.As(err, &r) || r.Reason != rejection.ModelUnavailable {
+		t.Fatalf("error %v; want the stream's model-unavailable rejection", err)
 	}
 }
