@@ -51,7 +51,7 @@ func (e *CredentialError) Error() string {
 		if e.Remaining <= 0 {
 			return fmt.Sprintf("the access token for %s has expired and cannot be refreshed", e.Resource)
 		}
-		return fmt.Sprintf("the access token for %s expires in %s and cannot be refreshed", e.Resource, e.Remaining.Round(time.Second))
+		return fmt.Sprintf("the access token for %s expires in %s and cannot be refreshed", e.Resource, e.Remaining.Truncate(time.Second))
 	}
 	return fmt.Sprintf("refreshing the access token for %s failed: %v", e.Resource, e.Err)
 }

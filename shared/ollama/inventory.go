@@ -16,6 +16,9 @@ const (
 	CapTools      = "tools"
 )
 
+// CapVision is advertised by a model that takes image input.
+const CapVision = "vision"
+
 // Model is one installed model as the server describes it.
 type Model struct {
 	Name         string   `json:"name"`

@@ -149,6 +149,30 @@ func resolveOAuthTarget(workflow, dir string, decl mcpdecl.Server) (oauthTarget,
 	return oauthTarget{workflow: workflow, server: server, id: id}, nil
 }
 
+// oauthScope is what login, logout and status of one workflow work on:
+// the workflow's name, its servers declared with oauth (see oauthTargets)
+// and the credential store.
+type oauthScope struct {
+	workflow string
+	targets  []oauthTarget
+	store    mcpauth.Store
+}
+
+// workflowOAuth is the prelude of every `stratos mcp` login command that
+// names a workflow: its servers first (what the user typed is checked
+// before the home it is stored under), then the store.
+func workflowOAuth(cmd *cli.Command) (oauthScope, error) {
+	workflow, targets, err := oauthTargets(cmd)
+	if err != nil {
+		return oauthScope{}, err
+	}
+	store, err := credentialStore()
+	if err != nil {
+		return oauthScope{}, err
+	}
+	return oauthScope{workflow: workflow, targets: targets, store: store}, nil
+}
+
 func credentialStore() (mcpauth.Store, error) {
 	home, err := roots.StratosHome()
 	if err != nil {
@@ -168,20 +192,16 @@ func mcpLogin(ctx context.Context, cmd *cli.Command) error {
 	if err := cliapp.ExactArgs(cmd, 2, 2, "<workflow> <server> [--open] [--timeout D] [--json]"); err != nil {
 		return err
 	}
-	workflow, targets, err := oauthTargets(cmd)
+	scope, err := workflowOAuth(cmd)
 	if err != nil {
 		return err
 	}
-	store, err := credentialStore()
-	if err != nil {
-		return err
-	}
-	t := targets[0]
+	workflow, t := scope.workflow, scope.targets[0]
 	stderr := cmd.Root().ErrWriter
 	wait := cmd.Duration("timeout")
 	lctx, cancel := context.WithTimeout(ctx, wait)
 	defer cancel()
-	rec, err := mcpauth.Login(lctx, store, t.server, mcpauth.LoginOptions{Visit: func(url string) error {
+	rec, err := mcpauth.Login(lctx, scope.store, t.server, mcpauth.LoginOptions{Visit: func(url string) error {
 		fmt.Fprintf(stderr, "To log in to MCP server %s of workflow %s, open this URL in a browser:\n\n  %s\n\nWaiting up to %s for the authorization…\n", t.server.Name, workflow, url, wait)
 		if cmd.Bool("open") {
 			openBrowser(ctx, url, stderr)
@@ -239,18 +259,14 @@ func mcpLogout(_ context.Context, cmd *cli.Command) error {
 	if err := cliapp.ExactArgs(cmd, 1, 2, "<workflow> [<server>] [--json]"); err != nil {
 		return err
 	}
-	workflow, targets, err := oauthTargets(cmd)
+	scope, err := workflowOAuth(cmd)
 	if err != nil {
 		return err
 	}
-	store, err := credentialStore()
-	if err != nil {
-		return err
-	}
-	res := logoutResult{Workflow: workflow, Servers: []loggedOutOne{}}
+	res := logoutResult{Workflow: scope.workflow, Servers: []loggedOutOne{}}
 	var b strings.Builder
-	for _, t := range targets {
-		removed, err := store.Delete(t.id)
+	for _, t := range scope.targets {
+		removed, err := scope.store.Delete(t.id)
 		if err != nil {
 			return clierr.New(agentapi.CodeMCPCredentialsError, "%v", err).Wrap(err)
 		}
@@ -261,8 +277,8 @@ func mcpLogout(_ context.Context, cmd *cli.Command) error {
 			fmt.Fprintf(&b, "%s (%s) was not logged in\n", t.server.Name, t.id.Resource)
 		}
 	}
-	if len(targets) == 0 {
-		fmt.Fprintf(&b, "workflow %s declares no MCP servers with oauth\n", workflow)
+	if len(scope.targets) == 0 {
+		fmt.Fprintf(&b, "workflow %s declares no MCP servers with oauth\n", scope.workflow)
 	}
 	if cmd.Bool("json") {
 		return clierr.PrintJSON(cmd.Root().Writer, res)

@@ -78,15 +78,12 @@ func mcpStatus(_ context.Context, cmd *cli.Command) error {
 	if err := cliapp.ExactArgs(cmd, 0, 1, "[<workflow>] [--json]"); err != nil {
 		return err
 	}
-	store, err := credentialStore()
-	if err != nil {
-		return err
-	}
 	var listing statusListing
+	var err error
 	if cmd.Args().Len() == 0 {
-		listing, err = storedStatus(store)
+		listing, err = storedStatus()
 	} else {
-		listing, err = workflowStatus(cmd, store)
+		listing, err = workflowStatus(cmd)
 	}
 	if err != nil {
 		return err
@@ -113,15 +110,15 @@ func mcpStatus(_ context.Context, cmd *cli.Command) error {
 	return err
 }
 
-func workflowStatus(cmd *cli.Command, store mcpauth.Store) (statusListing, error) {
-	workflow, targets, err := oauthTargets(cmd)
+func workflowStatus(cmd *cli.Command) (statusListing, error) {
+	scope, err := workflowOAuth(cmd)
 	if err != nil {
 		return statusListing{}, err
 	}
-	out := statusListing{Workflow: workflow, Servers: []serverEntry{}}
+	out := statusListing{Workflow: scope.workflow, Servers: []serverEntry{}}
 	now := time.Now()
-	for _, t := range targets {
-		r, err := store.Load(t.id)
+	for _, t := range scope.targets {
+		r, err := scope.store.Load(t.id)
 		switch {
 		case errors.Is(err, mcpauth.ErrNotFound):
 			out.Servers = append(out.Servers, serverEntry{Server: t.server.Name, serverStatus: serverStatus{Resource: t.id.Resource}})
@@ -134,7 +131,11 @@ func workflowStatus(cmd *cli.Command, store mcpauth.Store) (statusListing, error
 	return out, nil
 }
 
-func storedStatus(store mcpauth.Store) (statusListing, error) {
+func storedStatus() (statusListing, error) {
+	store, err := credentialStore()
+	if err != nil {
+		return statusListing{}, err
+	}
 	records, err := store.List()
 	if err != nil {
 		return statusListing{}, clierr.New(agentapi.CodeMCPCredentialsError, "%v", err).Wrap(err)

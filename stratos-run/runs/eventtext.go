@@ -14,20 +14,23 @@ import (
 const maxValueText = 80
 
 // Event types the SDK's runtime writes: progress from log() and phase(),
-// and the start of each child invocation.
+// and the start and end of each child invocation.
 const (
-	TypeLog          = "workflow.log"
-	TypePhase        = "workflow.phase"
-	TypeChildStarted = "workflow.child.started"
+	TypeLog            = "workflow.log"
+	TypePhase          = "workflow.phase"
+	TypeChildStarted   = "workflow.child.started"
+	TypeChildCompleted = "workflow.child.completed"
 )
 
 // EventText renders one events.jsonl line for people: time, type, the
 // agent (its last ID segment), the invocation's and tool call's IDs, then
 // the details as key=value. Progress from workflow code reads as
 // "<time> log <workflow>: <message>" and "<time> phase <workflow>: <name>",
-// the message whole, and a child's start as "<time> child <workflow>
-// <execution ID> started by <parent workflow> <parent execution ID>". A
-// line that is not an event is returned as is.
+// the message whole, a child's start as "<time> child <workflow>
+// <execution ID> started by <parent workflow> <parent execution ID>" and
+// its end as "<time> child <workflow> <execution ID> <status> after
+// <duration>", with the error's code when it has one. A line that is not
+// an event is returned as is.
 func EventText(line []byte) string {
 	var e struct {
 		Type        string            `json:"type"`
@@ -48,6 +51,8 @@ func EventText(line []byte) string {
 		return fmt.Sprintf("%s phase %s: %v", clock(e.Timestamp), e.Workflow, e.Details["phase"])
 	case TypeChildStarted:
 		return fmt.Sprintf("%s child %s %s started by %v %v", clock(e.Timestamp), e.Workflow, e.ExecutionID, e.Details["parentWorkflow"], e.Details["parentExecutionId"])
+	case TypeChildCompleted:
+		return fmt.Sprintf("%s child %s %s %v after %s%s", clock(e.Timestamp), e.Workflow, e.ExecutionID, e.Details["status"], millis(e.Details["durationMs"]), errorCode(e.Details["error"]))
 	}
 	parts := []string{clock(e.Timestamp), e.Type}
 	if e.AgentID != "" {
@@ -74,6 +79,24 @@ func clock(ts string) string {
 		return ts
 	}
 	return t.UTC().Format("15:04:05.000")
+}
+
+// millis renders a duration in milliseconds (a JSON number) as Go does
+// ("1.5s", "250ms").
+func millis(v any) string {
+	ms, ok := v.(float64)
+	if !ok {
+		return fmt.Sprint(v)
+	}
+	return (time.Duration(ms) * time.Millisecond).String()
+}
+
+// errorCode is ": <code>" of an {code, message} error, or "".
+func errorCode(v any) string {
+	if e, ok := v.(map[string]any); ok && e["code"] != nil {
+		return fmt.Sprintf(": %v", e["code"])
+	}
+	return ""
 }
 
 func lastSegment(id string) string {

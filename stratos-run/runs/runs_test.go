@@ -203,9 +203,11 @@ func TestEventText(t *testing.T) {
 		t.Errorf("EventText =\n%s\nwant\n%s", got, want)
 	}
 	for line, want := range map[string]string{
-		`{"type":"workflow.log","timestamp":"2026-12-02T17:20:22.741Z","executionId":"x","workflow":"review","details":{"message":"checking out the branch, then running every test suite of the repository"}}`: "17:20:22.741 log review: checking out the branch, then running every test suite of the repository",
-		`{"type":"workflow.phase","timestamp":"2026-12-02T17:20:23Z","executionId":"x","workflow":"fix","details":{"phase":"verify"}}`:                                                                          "17:20:23.000 phase fix: verify",
-		`{"type":"workflow.child.started","timestamp":"2026-12-02T17:20:24Z","executionId":"kid-1","workflow":"helper","details":{"parentExecutionId":"top-1","parentWorkflow":"team","runId":"top-1"}}`:        "17:20:24.000 child helper kid-1 started by team top-1",
+		`{"type":"workflow.log","timestamp":"2026-12-02T17:20:22.741Z","executionId":"x","workflow":"review","details":{"message":"checking out the branch, then running every test suite of the repository"}}`:                                                                                                    "17:20:22.741 log review: checking out the branch, then running every test suite of the repository",
+		`{"type":"workflow.phase","timestamp":"2026-12-02T17:20:23Z","executionId":"x","workflow":"fix","details":{"phase":"verify"}}`:                                                                                                                                                                             "17:20:23.000 phase fix: verify",
+		`{"type":"workflow.child.started","timestamp":"2026-12-02T17:20:24Z","executionId":"kid-1","workflow":"helper","details":{"parentExecutionId":"top-1","parentWorkflow":"team","runId":"top-1"}}`:                                                                                                           "17:20:24.000 child helper kid-1 started by team top-1",
+		`{"type":"workflow.child.completed","timestamp":"2026-12-02T17:20:25.5Z","executionId":"kid-1","workflow":"helper","details":{"parentExecutionId":"top-1","parentWorkflow":"team","runId":"top-1","status":"succeeded","durationMs":1500}}`:                                                                "17:20:25.500 child helper kid-1 succeeded after 1.5s",
+		`{"type":"workflow.child.completed","timestamp":"2026-12-02T17:20:25Z","executionId":"kid-2","workflow":"helper","details":{"parentExecutionId":"top-1","parentWorkflow":"team","runId":"top-1","status":"failed","durationMs":12,"error":{"code":"input_validation","message":"text: expected string"}}}`: "17:20:25.000 child helper kid-2 failed after 12ms: input_validation",
 	} {
 		if got := EventText([]byte(line)); got != want {
 			t.Errorf("EventText =\n%s\nwant\n%s", got, want)

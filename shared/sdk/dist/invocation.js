@@ -53,20 +53,38 @@ export async function invoke(spec) {
     finally {
         unlink();
         await ctx.close(error);
+        if (spec.parent !== undefined) {
+            recordChildEnd(ctx, spec.parent);
+        }
     }
 }
 // recordChildStart records that ctx, a child of parent, started.
 function recordChildStart(ctx, parent) {
+    ctx.host.progress?.({ type: "workflow.child.started", executionId: ctx.executionId, workflow: ctx.workflow, details: childOf(parent) });
+}
+// recordChildEnd records how ctx, a child of parent, ended: its tree node's
+// outcome, once it is closed.
+function recordChildEnd(ctx, parent) {
+    const node = ctx.node;
+    if (node.status === "running") {
+        return; // not closed: nothing ended
+    }
+    const durationMs = Math.max(0, Date.parse(node.endedAt ?? "") - Date.parse(node.startedAt)) || 0;
+    ctx.host.progress?.({
+        type: "workflow.child.completed",
+        executionId: ctx.executionId,
+        workflow: ctx.workflow,
+        details: { ...childOf(parent), status: node.status, durationMs, ...(node.error === undefined ? {} : { error: node.error }) },
+    });
+}
+// childOf is where a child of parent sits in the run: its parent and the
+// top-level invocation (the run's record).
+function childOf(parent) {
     let top = parent;
     while (top.parent !== undefined) {
         top = top.parent;
     }
-    ctx.host.progress?.({
-        type: "workflow.child.started",
-        executionId: ctx.executionId,
-        workflow: ctx.workflow,
-        details: { parentExecutionId: parent.executionId, parentWorkflow: parent.workflow, runId: top.executionId },
-    });
+    return { parentExecutionId: parent.executionId, parentWorkflow: parent.workflow, runId: top.executionId };
 }
 function linkSignal(signal, ctx) {
     if (signal === undefined) {

@@ -1,7 +1,7 @@
-// How the runner records progress (log, phase) and child starts: one line
-// appended to the run's events.jsonl, next to the agent host's events (each
-// line is one write to a file opened for appending, so lines of the two
-// writers never interleave), and for progress one line on stderr, which
+// How the runner records progress (log, phase) and child starts and ends:
+// one line appended to the run's events.jsonl, next to the agent host's
+// events (each line is one write to a file opened for appending, so lines of
+// the two writers never interleave), and for progress one line on stderr, which
 // stratos run shows in a foreground run and keeps in console.log for a
 // detached one.
 import { openSync, writeSync } from "node:fs";
@@ -16,7 +16,7 @@ export function progressRecorder(runDir, warn) {
     let fd;
     let failed = false;
     return (event) => {
-        if (event.type !== "workflow.child.started") {
+        if (event.type === "workflow.log" || event.type === "workflow.phase") {
             const text = "message" in event.details ? event.details.message : `phase ${event.details.phase}`;
             process.stderr.write(`stratos: ${event.workflow}: ${text}\n`);
         }

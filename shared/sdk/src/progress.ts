@@ -38,8 +38,30 @@ export interface ChildStartedEvent {
   };
 }
 
+/**
+ * The event the runtime records when a child invocation has ended (its
+ * agents and its own children closed), so that a watcher shows the child's
+ * outcome while the run goes on, not only once the run's tree is written.
+ * @internal
+ */
+export interface ChildCompletedEvent {
+  type: "workflow.child.completed";
+  /** The child invocation's own execution ID. */
+  executionId: string;
+  /** The child's workflow name. */
+  workflow: string;
+  details: ChildStartedEvent["details"] & {
+    /** Its outcome, as in the run's tree. */
+    status: "succeeded" | "failed" | "cancelled";
+    /** From its start to its end, in milliseconds. */
+    durationMs: number;
+    /** Why it did not succeed, as in the run's tree. */
+    error?: { code: string; message: string };
+  };
+}
+
 /** What the runtime appends to the run's events.jsonl. @internal */
-export type RecordedEvent = ProgressEvent | ChildStartedEvent;
+export type RecordedEvent = ProgressEvent | ChildStartedEvent | ChildCompletedEvent;
 
 /**
  * Records a progress message of the current workflow execution: in the

@@ -78,15 +78,21 @@ describe("execute", () => {
     });
   });
 
-  it("records the child's start, naming its parent and the run", async () => {
+  it("records the child's start and end, naming its parent and the run", async () => {
     const recorded = [];
     await inParent(() => createChildWorkflow(ref("kid")).execute({ text: "a" }), recorded);
-    assert.equal(recorded.length, 1);
-    const [started] = recorded;
+    assert.equal(recorded.length, 2);
+    const [started, completed] = recorded;
     assert.equal(started.type, "workflow.child.started");
     assert.equal(started.workflow, "kid");
     assert.match(started.executionId, /^[0-9]{8}T[0-9]{6}Z-[0-9a-f]{8}$/);
     assert.deepEqual(started.details, { parentExecutionId: "p-1", parentWorkflow: "parent", runId: "p-1" });
+    assert.equal(completed.type, "workflow.child.completed");
+    assert.equal(completed.workflow, "kid");
+    assert.equal(completed.executionId, started.executionId);
+    const { durationMs, ...rest } = completed.details;
+    assert.ok(Number.isInteger(durationMs) && durationMs >= 0, `durationMs ${durationMs}`);
+    assert.deepEqual(rest, { parentExecutionId: "p-1", parentWorkflow: "parent", runId: "p-1", status: "succeeded" });
   });
 
   it("names the top-level invocation as the run of a grandchild", async () => {
@@ -99,13 +105,38 @@ describe("execute", () => {
       await mid.close(undefined);
       await top.close(undefined);
     }
-    assert.deepEqual(recorded.map((e) => e.details), [{ parentExecutionId: "p-2", parentWorkflow: "parent", runId: "top-1" }]);
+    assert.deepEqual(
+      recorded.map((e) => [e.type, e.details.parentExecutionId, e.details.runId]),
+      [
+        ["workflow.child.started", "p-2", "top-1"],
+        ["workflow.child.completed", "p-2", "top-1"],
+      ],
+    );
   });
 
-  it("records the start of a child that fails too", async () => {
+  it("records the start and the failure of a child that fails", async () => {
     const recorded = [];
     await assert.rejects(inParent(() => createChildWorkflow(ref("kid")).execute({ text: 1 }), recorded), ChildWorkflowError);
-    assert.deepEqual(recorded.map((e) => [e.type, e.workflow]), [["workflow.child.started", "kid"]]);
+    assert.deepEqual(recorded.map((e) => [e.type, e.workflow]), [["workflow.child.started", "kid"], ["workflow.child.completed", "kid"]]);
+    const { status, error } = recorded[1].details;
+    assert.equal(status, "failed");
+    assert.equal(error.code, "input_validation");
+  });
+
+  it("records a cancelled child as cancelled", async () => {
+    const recorded = [];
+    const parent = new ExecutionContext({ executionId: "p-3", workflow: "parent", config: { agents: {}, decision: {} }, overrides: {}, host: host(table, recorded) });
+    const running = parent.run(() => createChildWorkflow(ref("kid")).execute({ text: "a" }));
+    parent.cancel(new Error("stop"));
+    await assert.rejects(running);
+    await parent.close(undefined);
+    assert.deepEqual(
+      recorded.map((e) => [e.type, e.details.status]),
+      [
+        ["workflow.child.started", undefined],
+        ["workflow.child.completed", "cancelled"],
+      ],
+    );
   });
 
   it("wraps the child's own failure in ChildWorkflowError", async () => {

@@ -2,6 +2,7 @@ package codex
 
 import (
 	"context"
+	"slices"
 
 	"github.com/stratoscli/stratos/shared/agentproto"
 	"github.com/stratoscli/stratos/shared/ollama"
@@ -109,6 +110,11 @@ func ollamaSessionProvider(host ollama.Host, m ollama.Model, viaProxy bool) (pro
 		// Web search is a hosted tool the model provider runs (OpenAI's
 		// servers); a local server has none, so the model is not offered it.
 		"web_search": "disabled",
+	}
+	// view_image hands the model an image file; a model without image
+	// input cannot read it, so it is not offered the tool.
+	if !slices.Contains(m.Capabilities, ollama.CapVision) {
+		prov.Config["features.view_image"] = false
 	}
 	if n := m.Context(); n > 0 {
 		prov.Config["model_context_window"] = n

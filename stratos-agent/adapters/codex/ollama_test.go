@@ -35,8 +35,8 @@ func TestOllamaThreadConfig(t *testing.T) {
 	if cfg["model_context_window"] != 65536 {
 		t.Errorf("model_context_window = %v, want num_ctx", cfg["model_context_window"])
 	}
-	if f := cfg["features"].(map[string]any); f["multi_agent"] != false || f["unbounded_connection_retries"] != false {
-		t.Errorf("features = %v", f)
+	if f := cfg["features"].(map[string]any); f["multi_agent"] != false || f["unbounded_connection_retries"] != false || f["view_image"] != false {
+		t.Errorf("features = %v, want multi_agent, unbounded_connection_retries and (a model without vision) view_image off", f)
 	}
 	if cfg["web_search"] != "disabled" {
 		t.Errorf("web_search = %v, want disabled: a local server runs no hosted tool", cfg["web_search"])
@@ -45,6 +45,20 @@ func TestOllamaThreadConfig(t *testing.T) {
 	prov, _ = ollamaSessionProvider(h, ollama.Model{Name: "m:1", ArchContext: 40960}, false)
 	if prov.Config["model_context_window"] != 40960 {
 		t.Errorf("without num_ctx: %v", prov.Config)
+	}
+}
+
+// A model that advertises vision keeps view_image: only a model without
+// image input loses it.
+func TestOllamaVisionModelKeepsViewImage(t *testing.T) {
+	h, _ := ollama.ParseHost("http://127.0.0.1:11434")
+	prov, err := ollamaSessionProvider(h, ollama.Model{Name: "qwen2.5vl:7b", Capabilities: []string{"completion", "tools", "vision"}}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := threadConfig{spec: adapter.Spec{WorkingDirectory: "/w"}, provider: prov, model: "qwen2.5vl:7b"}.config()
+	if v, set := cfg["features"].(map[string]any)["view_image"]; set {
+		t.Errorf("features.view_image = %v for a vision model, want it left to Codex (on)", v)
 	}
 }
 

@@ -119,6 +119,43 @@ func TestSelectedMCPToolsOnlyAndRemovedToolsDenied(t *testing.T) {
 	}
 }
 
+// OpenCode starts a local MCP server with its own environment, which holds
+// the server's password and its configuration (with the hook token); the
+// MCP server gets the declared environment without them, in its declared
+// working directory.
+func TestLocalMCPServersCannotSeeTheServersSecrets(t *testing.T) {
+	b := newBed(t, `{"turns":[
+		{"match":{"marker":"[mcpenv]"},"reply":[{"toolUse":{"name":"tools_echo","input":{"text":"hi"}}}]},
+		{"match":{"marker":"[mcpenv]"},"reply":[{"text":"done"}]}]}`)
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	marker := envMCPServer + "=" + b.Work
+	cwd := t.TempDir()
+	b.mcp = func(string, []string) ([]mcpconfig.Server, error) {
+		return []mcpconfig.Server{{Name: "tools", Command: self, Env: map[string]string{envMCPServer: b.Work}, Cwd: cwd}}, nil
+	}
+	a := b.open(nil, func(s *adapter.Spec) { s.AllowedMcps = []string{"tools"} })
+	if res, err := a.Execute(b.Context(), "[mcpenv] call it"); err != nil || res.Text != "done" {
+		t.Fatalf("execute = %+v, %v", res, err)
+	}
+	pids := processesWithEnv(t, marker)
+	if len(pids) != 1 {
+		t.Fatalf("MCP server processes %v, want one", pids)
+	}
+	environ, err := os.ReadFile(filepath.Join("/proc", pids[0], "environ"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if dir, err := os.Readlink(filepath.Join("/proc", pids[0], "cwd")); err != nil || dir != cwd {
+		t.Errorf("the MCP server runs in %s (%v), want its declared cwd %s", dir, err, cwd)
+	}
+	s := a.(*session)
+	out := strings.ReplaceAll(string(environ), "\x00", "\n")
+	checkNoSecrets(t, "the MCP server", out, map[string]string{"the server password": s.srv.password, "the hook token": s.hookSrv.token})
+}
+
 // processesWithEnv lists the live (not zombie) pids whose environment
 // holds kv.
 func processesWithEnv(t *testing.T, kv string) []string {
@@ -225,7 +262,7 @@ func TestTheAgentsCommandsCannotSeeTheServersSecrets(t *testing.T) {
 		out, _ = e.Details["output"].(string)
 	}
 	secrets := map[string]string{"the server password": s.srv.password, "the hook token": s.hookSrv.token}
-	checkNoSecrets(t, out, secrets)
+	checkNoSecrets(t, "the agent's command", out, secrets)
 }
 
 // Without tool hooks the plugin only announces each call (the turn's end
@@ -249,7 +286,7 @@ func TestWithoutToolHooksNoHookIsAsked(t *testing.T) {
 	for _, e := range b.EventsOf(adapter.EventToolCompleted) {
 		out, _ = e.Details["output"].(string)
 	}
-	checkNoSecrets(t, out, map[string]string{"the server password": s.srv.password, "the hook token": s.hookSrv.token})
+	checkNoSecrets(t, "the agent's command", out, map[string]string{"the server password": s.srv.password, "the hook token": s.hookSrv.token})
 }
 
 // noToolHooks reports that the agent has no tool hook (as the host does
@@ -258,9 +295,9 @@ type noToolHooks struct{ recHooks }
 
 func (*noToolHooks) HasToolHooks() bool { return false }
 
-// checkNoSecrets fails unless out is an environment listing without any
-// of the secrets and without the variables that carry them.
-func checkNoSecrets(t *testing.T, out string, secrets map[string]string) {
+// checkNoSecrets fails unless out, the environment listing of who, has
+// none of the secrets and none of the variables that carry them.
+func checkNoSecrets(t *testing.T, who, out string, secrets map[string]string) {
 	t.Helper()
 	if !strings.Contains(out, "PATH=") {
 		t.Fatalf("the command's output is not its environment: %q", out)
@@ -269,7 +306,7 @@ func checkNoSecrets(t *testing.T, out string, secrets map[string]string) {
 	secrets["OPENCODE_CONFIG_CONTENT"] = "OPENCODE_CONFIG_CONTENT="
 	for name, secret := range secrets {
 		if strings.Contains(out, secret) {
-			t.Errorf("the agent's command sees %s", name)
+			t.Errorf("%s sees %s", who, name)
 		}
 	}
 }

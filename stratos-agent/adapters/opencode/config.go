@@ -57,7 +57,7 @@ func (c serverConfig) render() ([]byte, error) {
 		cfg["mcp"] = mcpTables(c.mcp)
 	}
 	if c.plugin != nil {
-		opts := map[string]any{}
+		opts := map[string]any{"secrets": serverSecrets}
 		if c.plugin.URL != "" {
 			opts["url"], opts["token"] = c.plugin.URL, c.plugin.Token
 		}
@@ -113,16 +113,19 @@ func sessionRules(denied []string) []map[string]string {
 }
 
 // mcpTables renders the selected MCP servers as OpenCode mcp entries:
-// local (a command line and environment) or remote (url and headers,
-// OAuth off: nobody could complete a browser login). Only selected servers
-// are configured, so only their tools are offered.
+// local (a command line, environment and working directory) or remote
+// (url and headers, OAuth off: nobody could complete a browser login).
+// Only selected servers are configured, so only their tools are offered.
 func mcpTables(servers []mcpconfig.Server) map[string]any {
 	out := make(map[string]any, len(servers))
 	for _, s := range servers {
 		if s.Command != "" {
-			t := map[string]any{"type": "local", "command": append([]string{s.Command}, s.Args...), "enabled": true}
+			t := map[string]any{"type": "local", "command": localCommand(s), "enabled": true}
 			if len(s.Env) > 0 {
 				t["environment"] = s.Env
+			}
+			if s.Cwd != "" { // absolute; without it OpenCode starts the server in the session's directory
+				t["cwd"] = s.Cwd
 			}
 			out[s.Name] = t
 			continue
@@ -134,6 +137,28 @@ func mcpTables(servers []mcpconfig.Server) map[string]any {
 		out[s.Name] = t
 	}
 	return out
+}
+
+// localCommand is the command line OpenCode runs for a local MCP server.
+// OpenCode starts local servers with its whole environment under the
+// declared one, and no plugin hook reaches that spawn (shell.env covers
+// only the agent's commands). So the server starts through sh, which
+// removes the server's secrets and then execs it (same process, same
+// arguments, PATH lookup of a bare name as OpenCode would do): the MCP
+// server sees what the agent's commands see. A secret's name the
+// declaration sets itself is the author's value and stays.
+func localCommand(s mcpconfig.Server) []string {
+	var unset []string
+	for _, k := range serverSecrets {
+		if _, declared := s.Env[k]; !declared {
+			unset = append(unset, k)
+		}
+	}
+	if len(unset) == 0 {
+		return append([]string{s.Command}, s.Args...)
+	}
+	script := "unset " + strings.Join(unset, " ") + `; exec "$0" "$@"`
+	return append([]string{"/bin/sh", "-c", script, s.Command}, s.Args...)
 }
 
 // systemPrompt is the fixed system prompt followed, for an agent in a

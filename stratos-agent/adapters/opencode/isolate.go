@@ -72,6 +72,15 @@ func (i isolation) populate(creds credentials) error {
 	return nil
 }
 
+// serverSecrets are the variables of the server's environment that hold
+// its secrets: the password every request carries and the configuration,
+// which holds the plugin's hook token. The server's children (the agent's
+// commands, local MCP servers) run without them.
+var serverSecrets = []string{envPassword, envConfigContent}
+
+// envPassword holds the password of the server's HTTP API.
+const envPassword = "OPENCODE_SERVER_PASSWORD"
+
 // env is the server's environment: the user's (provider keys and base
 // URLs, PATH for the agent's commands) with OpenCode pointed at the
 // private root and its project configuration, Claude Code compatibility,
@@ -95,8 +104,8 @@ func (i isolation) env(base []string, config []byte, password string) []string {
 		{"OPENCODE_DISABLE_AUTOUPDATE", "1"},
 		{"OPENCODE_DISABLE_LSP_DOWNLOAD", "1"},
 		{"OPENCODE_DISABLE_SHARE", "1"},
-		{"OPENCODE_CONFIG_CONTENT", string(config)},
-		{"OPENCODE_SERVER_PASSWORD", password},
+		{envConfigContent, string(config)},
+		{envPassword, password},
 	}
 	env := base
 	for _, kv := range []string{"OPENCODE_CONFIG", "OPENCODE_CONFIG_DIR", "OPENCODE_PERMISSION", "OPENCODE_PURE"} {

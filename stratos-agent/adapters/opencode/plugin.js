@@ -13,13 +13,14 @@
 // the agent runs.
 // It imports nothing, so OpenCode needs no package install for it.
 const skipped = new Set(["StructuredOutput", "invalid"]);
-// The server's own secrets: its password and its configuration (which
-// holds this plugin's token). Commands the agent runs must not read them.
-const secrets = ["OPENCODE_SERVER_PASSWORD", "OPENCODE_CONFIG_CONTENT"];
 
 export const StratosHooks = async (_input, options) => {
   const url = options.url;
   const token = options.token;
+  // The server's own secrets (the names of the variables holding its
+  // password and its configuration, with this plugin's token). Commands
+  // the agent runs must not read them.
+  const secrets = options.secrets ?? [];
   // OpenCode spawns commands with its own environment plus this output;
   // an undefined value leaves the variable out.
   const shellEnv = async (_input, output) => {

@@ -4,8 +4,10 @@ import (
 	"bufio"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -43,7 +45,8 @@ func TestConfigWritesPermissionsInEvaluationOrder(t *testing.T) {
 		t.Errorf("enabled_providers %v: only the session's provider", got)
 	}
 	mcp := m["mcp"].(map[string]any)
-	if !reflect.DeepEqual(mcp["calc"], map[string]any{"type": "local", "command": []any{"python3", "calc.py"}, "enabled": true}) ||
+	calc := []any{"/bin/sh", "-c", `unset OPENCODE_SERVER_PASSWORD OPENCODE_CONFIG_CONTENT; exec "$0" "$@"`, "python3", "calc.py"}
+	if !reflect.DeepEqual(mcp["calc"], map[string]any{"type": "local", "command": calc, "enabled": true}) ||
 		mcp["docs"].(map[string]any)["oauth"] != false {
 		t.Errorf("mcp %v", mcp)
 	}
@@ -68,7 +71,8 @@ func TestConfigWithoutToolHooksAsksNothingAboutResults(t *testing.T) {
 	if err := json.Unmarshal(doc, &m); err != nil {
 		t.Fatal(err)
 	}
-	want := [][]any{{"file:///x/hooks.js", map[string]any{"url": "http://127.0.0.1:1", "token": "tok"}}}
+	want := [][]any{{"file:///x/hooks.js", map[string]any{"url": "http://127.0.0.1:1", "token": "tok",
+		"secrets": []any{"OPENCODE_SERVER_PASSWORD", "OPENCODE_CONFIG_CONTENT"}}}}
 	if !reflect.DeepEqual(m.Plugin, want) {
 		t.Fatalf("plugin %v, want %v", m.Plugin, want)
 	}
@@ -78,6 +82,33 @@ func TestConfigWithoutToolHooksAsksNothingAboutResults(t *testing.T) {
 	}
 	if !strings.Contains(string(doc), `"after":true`) {
 		t.Fatalf("with tool hooks the plugin is not asked about results: %s", doc)
+	}
+}
+
+// A local MCP server's command line removes the server's secrets from the
+// environment OpenCode gives it, keeps a secret's name the declaration
+// sets itself, and hands the server its arguments unchanged.
+func TestLocalMCPCommandRunsWithoutTheServersSecrets(t *testing.T) {
+	s := mcpconfig.Server{Name: "env", Command: "sh",
+		Args: []string{"-c", `printf '%s|' "$0" "$@"; echo; env`, "a=b", "c d", "$HOME"},
+		Env:  map[string]string{envConfigContent: "declared"}}
+	argv := localCommand(s)
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), envPassword + "=pw-3c1f", envConfigContent + "=declared"}
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%q: %v", argv, err)
+	}
+	lines := strings.Split(string(out), "\n")
+	if lines[0] != "a=b|c d|$HOME|" {
+		t.Errorf("arguments %q, want them unchanged", lines[0])
+	}
+	env := lines[1:]
+	if slices.ContainsFunc(env, func(kv string) bool { return strings.HasPrefix(kv, envPassword+"=") }) {
+		t.Errorf("the MCP server sees the server's password: %q", env)
+	}
+	if !slices.Contains(env, envConfigContent+"=declared") {
+		t.Errorf("the declared %s is gone: %q", envConfigContent, env)
 	}
 }
 

@@ -247,7 +247,7 @@ function apply(st, ev) {
   const d = ev.details || {};
   const type = String(ev.type || "");
   if (type === "usage") addSpent(st.spent, d);
-  if (type === "workflow.child.started") placeChild(st, ev);
+  if (type === "workflow.child.started" || type === "workflow.child.completed") placeChild(st, ev);
   if (/(^|\.)phase/.test(type)) st.logs.push({ phase: true, t: ev.timestamp, text: d.name ?? d.phase ?? d.message ?? "" });
   else if (/(^|\.)log$/.test(type) || type === "log") st.logs.push({ t: ev.timestamp, level: d.level, text: d.message ?? d.text ?? JSON.stringify(d) });
   if (!ev.agentId) return;
@@ -279,12 +279,14 @@ function apply(st, ev) {
   }
 }
 
-// placeChild puts a child invocation under its parent as soon as it starts
-// (its status comes with the run's tree, once the run has ended).
+// placeChild puts a child invocation under its parent as soon as it starts,
+// and gives it its status once it has ended (workflow.child.completed),
+// while the run goes on.
 function placeChild(st, ev) {
   const x = ensureExec(st, ev.executionId);
   x.workflow = ev.workflow || x.workflow;
   if (ev.details?.parentExecutionId) x.parent = ev.details.parentExecutionId;
+  if (ev.details?.status) x.status = ev.details.status;
 }
 
 // addSpent adds one usage event's details to what the budget counts.
