@@ -28,12 +28,14 @@ type reply struct {
 // one's creation (OpenCode publishes in order); otherwise, if a tool ran
 // (the plugin announces every call before it runs) or the answer does
 // not answer the prompt directly, they are read from the session's
-// messages. It runs under the event lock, so it does not interleave with
-// the stream's handling.
+// messages. The replay runs under the event lock, so it does not
+// interleave with the stream's handling (the read does not: what the
+// stream delivers meanwhile is reported once all the same).
 func (s *session) replay(ctx context.Context, e turnEnv, obs *observer, t *turn, last reply) {
+	msgs := s.turnMessages(ctx, e, obs, t, last)
 	s.evMu.Lock()
 	defer s.evMu.Unlock()
-	for _, m := range s.turnMessages(ctx, e, obs, t, last) {
+	for _, m := range msgs {
 		info := m.Info
 		p := props{Info: &info}
 		obs.observe(event{Type: "message.updated"}, &p)
