@@ -28,8 +28,8 @@ func TestDiscover(t *testing.T) {
 
 // writerecord <workflow-dir>: writes the build record a successful build
 // would write (from the key discovery computes now) and a placeholder
-// compiled entry, and places this Stratos's SDK in the workflow's root as a
-// build installs it, so freshness transitions can be tested without a build.
+// compiled entry, places this Stratos's SDK in the workflow's root as a
+// build installs it and writes the root's listing index, so freshness transitions can be tested without a build.
 func cmdWriteRecord(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 1 {
 		ts.Fatalf("usage: writerecord <workflow-dir>")
@@ -44,6 +44,8 @@ func cmdWriteRecord(ts *testscript.TestScript, neg bool, args []string) {
 		FormatVersion: freshness.RecordFormat, Name: w.Manifest.Name, Key: w.Key, Parts: w.Parts, Entry: entry,
 	}))
 	ts.Check(sdktest.Place(w.Root.Dir))
+	// A build ends by refreshing the root's listing index.
+	ts.Check(discovery.WriteIndex(w.Root.Dir))
 }
 
 // snapshot <dir> <file>: writes every path under dir with its type, size,

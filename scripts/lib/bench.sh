@@ -33,3 +33,33 @@ bench_pair() {
   printf '%-28s median %8.1f ms  (n=%d)\n' "$lb" "$(echo "$mb / 1000" | bc -l)" "$runs"
   printf '%-28s %.3f\n' "ratio $la / $lb" "$(echo "$ma / $mb" | bc -l)"
 }
+
+# bench_pair_prepared RUNS LABEL_A 'PREP A' 'COMMAND A' LABEL_B 'PREP B' 'COMMAND B'
+#   bench_pair with an untimed preparation before each timed command, and
+#   the median CPU time (user + sys, the command's children included) beside
+#   each median wall time: CPU time moves far less with the machine's load.
+bench_pair_prepared() {
+  local runs=$1 la=$2 pa=$3 ca=$4 lb=$5 pb=$6 cb=$7 i
+  local -a ta=() tb=() ua=() ub=()
+  local out=${TMPDIR:-/tmp}/bench-time.$$
+  run_prepared() { # PREP COMMAND: prints "wall_us cpu_us"
+    bash -c "$1" >/dev/null 2>&1 || { echo "bench: preparation failed: $1" >&2; return 1; }
+    /usr/bin/time -f '%e %U %S' -o "$out" bash -c "$2" >/dev/null 2>&1 || { echo "bench: command failed: $2" >&2; return 1; }
+    awk '{printf "%d %d\n", $1 * 1000000, ($2 + $3) * 1000000}' "$out"
+  }
+  run_prepared "$pa" "$ca" >/dev/null && run_prepared "$pb" "$cb" >/dev/null || return 1
+  local r
+  for ((i = 0; i < runs; i++)); do
+    r=$(run_prepared "$pa" "$ca") || return 1
+    ta+=("${r% *}") ua+=("${r#* }")
+    r=$(run_prepared "$pb" "$cb") || return 1
+    tb+=("${r% *}") ub+=("${r#* }")
+  done
+  rm -f "$out"
+  local ma mb ca_ cb_
+  ma=$(printf '%s\n' "${ta[@]}" | median) mb=$(printf '%s\n' "${tb[@]}" | median)
+  ca_=$(printf '%s\n' "${ua[@]}" | median) cb_=$(printf '%s\n' "${ub[@]}" | median)
+  printf '%-28s median %8.1f ms, CPU %8.1f ms  (n=%d, load %s)\n' "$la" "$(echo "$ma / 1000" | bc -l)" "$(echo "$ca_ / 1000" | bc -l)" "$runs" "$(cut -d' ' -f1 /proc/loadavg)"
+  printf '%-28s median %8.1f ms, CPU %8.1f ms  (n=%d, load %s)\n' "$lb" "$(echo "$mb / 1000" | bc -l)" "$(echo "$cb_ / 1000" | bc -l)" "$runs" "$(cut -d' ' -f1 /proc/loadavg)"
+  printf '%-28s %.3f (CPU %.3f)\n' "ratio $la / $lb" "$(echo "$ma / $mb" | bc -l)" "$(echo "$ca_ / $cb_" | bc -l)"
+}

@@ -17,6 +17,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/stratoscli/stratos/shared/filestat"
 	"github.com/stratoscli/stratos/shared/freshness"
 	"github.com/stratoscli/stratos/shared/manifest"
 	"github.com/stratoscli/stratos/shared/roots"
@@ -36,6 +37,12 @@ type Workflow struct {
 	Reason    string
 	record    *freshness.Record
 	recordErr error
+	// Set when the workflow was listed from the root's index (List):
+	// its entry, the summary that stands for its record (record is then
+	// nil) and the checks of its outputs made with the entry's.
+	indexed   *indexEntry
+	summary   *freshness.Summary
+	outputs   *freshness.OutputChecks
 	scanned   bool
 	hashed    bool
 	freshened bool
@@ -108,7 +115,7 @@ func (e *UnreadableRootError) Unwrap() error { return e.Err }
 func Load(rs []roots.Root) (*Catalog, error) {
 	c := &Catalog{}
 	for _, r := range rs {
-		lr, err := loadRoot(r)
+		lr, err := loadRoot(r, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -124,7 +131,11 @@ func IsIgnoredDir(name string) bool {
 	return strings.HasPrefix(name, ".") || name == "node_modules" || name == "dist"
 }
 
-func loadRoot(r roots.Root) (*Root, error) {
+// loadRoot reads the workflow directories of root r. With an index (nil
+// for none), a directory whose entry still holds takes its manifest, sources
+// and record summary from there (such workflows carry no manifest sections:
+// the index is for listing); any other is read.
+func loadRoot(r roots.Root, idx *listIndex) (*Root, error) {
 	out := &Root{Root: r, Workflows: map[string]*Workflow{}, invalidNames: map[string][]string{}}
 	entries, err := os.ReadDir(r.Dir)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -133,23 +144,40 @@ func loadRoot(r roots.Root) (*Root, error) {
 	if err != nil {
 		return nil, &UnreadableRootError{Dir: r.Dir, Err: err}
 	}
-	var dirs []string
-	for _, e := range entries {
-		if IsIgnoredDir(e.Name()) {
-			continue
+	// Index entries are checked with stat calls relative to the open root:
+	// the kernel then resolves a few path components per call, not all.
+	var rootDir *filestat.Dir
+	if idx != nil {
+		if rootDir, err = filestat.OpenDir(r.Dir); err != nil {
+			idx = nil
+		} else {
+			defer rootDir.Close()
 		}
-		dir := filepath.Join(r.Dir, e.Name())
-		if !isDir(dir, e) {
-			continue
-		}
-		if _, err := os.Lstat(filepath.Join(dir, manifest.FileName)); err != nil {
-			continue // not a workflow directory
-		}
-		dirs = append(dirs, dir)
 	}
-	manifests := make([]manifest.Manifest, len(dirs))
-	problems := make([][]manifest.Problem, len(dirs))
-	parallel(len(dirs), func(i int) { manifests[i], problems[i] = manifest.Load(dirs[i]) })
+	var cands []candidate
+	for _, e := range entries {
+		typ := e.Type()
+		if IsIgnoredDir(e.Name()) || (!typ.IsDir() && typ&fs.ModeSymlink == 0) {
+			continue
+		}
+		c := candidate{name: e.Name(), dir: filepath.Join(r.Dir, e.Name()), link: !typ.IsDir()}
+		if idx != nil && typ.IsDir() {
+			c.entry = idx.Workflows[e.Name()]
+		}
+		cands = append(cands, c)
+	}
+	parallel(len(cands), func(i int) { cands[i].load(rootDir) })
+
+	var dirs []string
+	var manifests []manifest.Manifest
+	var problems [][]manifest.Problem
+	var used []*candidate
+	for i, c := range cands {
+		if c.workflow {
+			dirs, manifests, problems = append(dirs, c.dir), append(manifests, c.manifest), append(problems, c.problems)
+			used = append(used, &cands[i])
+		}
+	}
 
 	byName := map[string][]int{}
 	for i := range dirs {
@@ -160,7 +188,12 @@ func loadRoot(r roots.Root) (*Root, error) {
 	}
 	for name, idx := range byName {
 		if len(idx) == 1 && len(problems[idx[0]]) == 0 {
-			out.Workflows[name] = &Workflow{Manifest: manifests[idx[0]], Root: r, Dir: dirs[idx[0]]}
+			w := &Workflow{Manifest: manifests[idx[0]], Root: r, Dir: dirs[idx[0]]}
+			if c := used[idx[0]]; c.entry != nil {
+				c.entry.apply(w)
+				w.outputs = c.outputs
+			}
+			out.Workflows[name] = w
 			continue
 		}
 		if len(idx) > 1 {
@@ -180,14 +213,44 @@ func loadRoot(r roots.Root) (*Root, error) {
 	return out, nil
 }
 
-// isDir reports whether the entry dir of a root's listing is a directory,
-// following a symbolic link; only links need a stat call.
-func isDir(dir string, e fs.DirEntry) bool {
-	if e.Type()&fs.ModeSymlink == 0 {
-		return e.IsDir()
+// candidate is a directory of a root's listing (or a symbolic link to one)
+// that may be a workflow directory, with its index entry if it has one.
+type candidate struct {
+	name, dir string
+	link      bool // a symbolic link, to a directory or not
+	entry     *indexEntry
+
+	// Set by load.
+	workflow bool // it has a manifest
+	manifest manifest.Manifest
+	problems []manifest.Problem
+	outputs  *freshness.OutputChecks // of an entry that holds and has a record
+}
+
+// load decides whether the candidate is a workflow directory and reads its
+// manifest, from its index entry when that holds (c.entry is cleared when
+// it does not).
+func (c *candidate) load(root *filestat.Dir) {
+	if c.entry != nil && c.entry.holds(root, c.name) {
+		c.workflow, c.manifest = true, c.entry.Manifest.manifest()
+		if rec := c.entry.Record; rec != nil {
+			wd := freshness.WorkflowDir{Path: c.dir, Root: root, Name: c.name}
+			checks := wd.CheckOutputs(rec.Entry)
+			c.outputs = &checks
+		}
+		return
 	}
-	fi, err := os.Stat(dir)
-	return err == nil && fi.IsDir()
+	c.entry = nil
+	if c.link {
+		if fi, err := os.Stat(c.dir); err != nil || !fi.IsDir() {
+			return // a link to something else
+		}
+	}
+	if _, err := os.Lstat(filepath.Join(c.dir, manifest.FileName)); err != nil {
+		return // not a workflow directory
+	}
+	c.workflow = true
+	c.manifest, c.problems = manifest.Load(c.dir)
 }
 
 func duplicateProblems(name string, idx []int, dirs []string) []manifest.Problem {

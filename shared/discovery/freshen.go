@@ -98,7 +98,11 @@ func (r *Root) hashReferenced(closure []*Workflow) error {
 				continue
 			}
 			seen[c] = true
-			if !c.hashed {
+			switch {
+			case c.hashed:
+			case c.indexed != nil:
+				c.hashed = true // the index holds its hashes
+			default:
 				need = append(need, c)
 			}
 			visit(c)
@@ -144,6 +148,18 @@ func (r *Root) requireCurrentSDK() {
 	for _, w := range built {
 		w.Status, w.Reason = freshness.NotBuilt, freshness.ReasonSDKNotCurrent
 	}
+}
+
+// ListedStatus returns w's status and reason as listing reports them:
+// its own, except that a built workflow of a root whose SDK is not current
+// is not built (sdk-not-current). w must be freshened. Resolving reports
+// this too, so that `list` and `resolve` never disagree; the workflow's own
+// Status stays what its record says, for the build to act on.
+func (r *Root) ListedStatus(w *Workflow) (status, reason string) {
+	if w.Status == freshness.Built && !sdk.Current(r.Root.Dir) {
+		return freshness.NotBuilt, freshness.ReasonSDKNotCurrent
+	}
+	return w.Status, w.Reason
 }
 
 // computeKey fills in a workflow's key and status after its sources are
@@ -192,6 +208,10 @@ func (r *Root) computeKey(w *Workflow, state map[*Workflow]int) {
 	w.Parts, w.Key = parts, parts.Key()
 	if reason != "" {
 		w.Status, w.Reason = freshness.NotBuilt, reason
+	} else if w.summary != nil {
+		// Listed from the index: its outputs were checked with the index.
+		wfDir := freshness.WorkflowDir{Path: w.Dir, Checked: w.outputs}
+		w.Status, w.Reason = freshness.CompareSummary(wfDir, *w.summary, parts, w.Key)
 	} else {
 		w.Status, w.Reason = freshness.CompareRecord(w.Dir, w.record, w.recordErr, parts, w.Key)
 	}

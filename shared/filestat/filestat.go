@@ -195,6 +195,17 @@ func OpenDir(p string) (*Dir, error) {
 	return &Dir{fd: fd, path: p}, nil
 }
 
+// Self returns the stat data of the directory itself. Taken before its
+// entries are read, they change with any entry added, removed or renamed
+// after that point (git's untracked cache rests on the same fact).
+func (d *Dir) Self() (Stat, error) {
+	var st syscall.Stat_t
+	if err := fstat(d.fd, &st); err != nil {
+		return Stat{}, &pathError{op: "stat", path: d.path, err: err}
+	}
+	return Of(&st), nil
+}
+
 // Close releases the directory.
 func (d *Dir) Close() { _ = syscall.Close(d.fd) }
 

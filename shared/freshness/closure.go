@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/stratoscli/stratos/shared/filestat"
 	"github.com/stratoscli/stratos/shared/importscan"
 )
 
@@ -110,14 +111,27 @@ func (s *Scanner) follow(own *ownFiles, src *Sources, sc *scanState) error {
 	for len(queue) > 0 {
 		imp := queue[0]
 		queue = queue[1:]
-		res := s.resolve(filepath.Join(filepath.Dir(imp.file), filepath.FromSlash(imp.spec)))
+		target := filepath.Join(filepath.Dir(imp.file), filepath.FromSlash(imp.spec))
+		dirs := s.statResolutionDirs(sc.trace, target)
+		res := s.resolve(target)
 		if !res.ok {
-			continue // tsc reports an import it cannot resolve
+			// tsc reports an import it cannot resolve. Where a file would
+			// be created to resolve it is not necessarily a directory the
+			// walk read, so no trace covers it.
+			sc.trace.uncovered()
+			continue
 		}
 		file := res.file
 		if rel, err := filepath.Rel(own.dir, file); err == nil && own.regular[filepath.ToSlash(rel)] {
+			// The walk read the directories this resolution looked in,
+			// unless it looked beside the workflow directory (an index
+			// file of the directory itself, imported as "../<dir>").
+			if !within(own.dir, filepath.Dir(target)) {
+				sc.trace.importDirs(dirs)
+			}
 			continue
 		}
+		sc.trace.importDirs(dirs)
 		real, err := res.realPath()
 		if err != nil {
 			return fmt.Errorf("resolve %s (imported by %s): %w", file, imp.file, err)
@@ -133,6 +147,11 @@ func (s *Scanner) follow(own *ownFiles, src *Sources, sc *scanState) error {
 		// walk is ordered): that also ends loops of symlinks.
 		seen[real] = true
 		rootRel := s.seenAs(file, real)
+		// A path in the root through a symbolic link can lead elsewhere
+		// without any stat the trace holds changing.
+		if rootRel != s.relative(real) {
+			sc.trace.uncovered()
+		}
 		if strings.HasPrefix(rootRel, importscan.GeneratedDir+"/") {
 			continue // wrappers: the references' keys cover them
 		}
@@ -145,6 +164,7 @@ func (s *Scanner) follow(own *ownFiles, src *Sources, sc *scanState) error {
 			sha = ""
 		}
 		sc.rec.add(real, f.entry)
+		sc.trace.importFile(rootRel, f.entry.Stat)
 		src.Imports = append(src.Imports, FileHash{Path: rootRel, SHA256: sha})
 		for _, spec := range f.entry.Specs {
 			if name, ok := importscan.WorkflowReference(rootRel, spec); ok {
@@ -159,6 +179,48 @@ func (s *Scanner) follow(own *ownFiles, src *Sources, sc *scanState) error {
 		return a.File < b.File || (a.File == b.File && a.Specifier < b.Specifier)
 	})
 	return nil
+}
+
+// statResolutionDirs returns, for a traced scan, the stat data of the
+// directories that resolving an import of target looks in or passes
+// through: every directory from the root down to target's, and target
+// itself when it is a directory (index files). They are taken before the
+// resolution, so that a candidate created after it changes them. nil when
+// target's directory is not in the root (the trace then covers nothing of
+// it) or the scan is not traced.
+func (s *Scanner) statResolutionDirs(t *Trace, target string) []TracedPath {
+	if t == nil {
+		return nil
+	}
+	var out []TracedPath
+	if st, err := filestat.Path(target); err == nil {
+		out = append(out, TracedPath{Path: s.rootRelative(target), Stat: st})
+	}
+	for dir := filepath.Dir(target); ; dir = filepath.Dir(dir) {
+		if !within(s.root, dir) {
+			t.uncovered()
+			return nil
+		}
+		st, err := filestat.Path(dir)
+		if err != nil {
+			t.uncovered()
+			return nil
+		}
+		out = append(out, TracedPath{Path: s.rootRelative(dir), Stat: st})
+		if dir == s.root {
+			return out
+		}
+	}
+}
+
+// rootRelative returns p, a path in the root as seen, relative to it and
+// slash-separated ("." for the root).
+func (s *Scanner) rootRelative(p string) string {
+	rel, err := filepath.Rel(s.root, p)
+	if err != nil {
+		return filepath.ToSlash(p)
+	}
+	return filepath.ToSlash(rel)
 }
 
 // read returns the file at real, reading and hashing it on first use (or

@@ -1,8 +1,13 @@
 package freshness
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -166,5 +171,82 @@ func TestCompare(t *testing.T) {
 	}
 	if err := RemoveRecord(dir); err != nil {
 		t.Fatal("removing a missing record must be harmless:", err)
+	}
+}
+
+// A workflow directory that is a symbolic link (to a checkout elsewhere,
+// say) is listed, built and run like any other, so its key must cover the
+// files it leads to: before, its walk stopped at the link and an edit
+// never made it stale.
+func TestSymlinkedWorkflowDirectoryIsScannedWhereItLeads(t *testing.T) {
+	base := t.TempDir()
+	src := filepath.Join(base, "src")
+	write(t, src, "workflow.yaml", "name: wf\n")
+	write(t, src, "workflow.ts", `import "./lib/helper.js";`)
+	write(t, src, "lib/helper.ts", "export const a = 1;\n")
+	root := filepath.Join(base, "root")
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(root, "wf")
+	if err := os.Symlink(src, link); err != nil {
+		t.Fatal(err)
+	}
+	before, err := ScanSources(link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var paths []string
+	for _, f := range before.Files {
+		paths = append(paths, f.Path)
+	}
+	if want := []string{"lib/helper.ts", "workflow.ts", "workflow.yaml"}; !slices.Equal(paths, want) {
+		t.Fatalf("files of the linked workflow: %v, want %v", paths, want)
+	}
+	if len(before.Imports) != 0 || len(before.OutsideRoot) != 0 {
+		t.Errorf("its own files count as imports or outside the root: %+v %+v", before.Imports, before.OutsideRoot)
+	}
+	write(t, src, "lib/helper.ts", "export const a = 2;\n")
+	after, err := ScanSources(link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if slices.Equal(before.Files, after.Files) {
+		t.Fatal("an edit of the linked workflow's file left its sources' hashes as they were")
+	}
+}
+
+// The key's text is fixed: a key that changed for the same parts would
+// make every built workflow stale. keyWithFmt is how it was first written.
+func TestKeyTextIsUnchanged(t *testing.T) {
+	keyWithFmt := func(p Parts) string {
+		var b strings.Builder
+		fmt.Fprintf(&b, "%s\nstratos %s\ntypescript %s\ntypes-node %s\nflags %s\n", keyFormat,
+			p.Toolchain.StratosVersion, p.Toolchain.TypeScriptVersion, p.Toolchain.TypesNodeVersion,
+			strings.Join(p.Toolchain.CompilerFlags, " "))
+		for _, f := range p.Files {
+			fmt.Fprintf(&b, "file %q %s\n", f.Path, f.SHA256)
+		}
+		for _, f := range p.Imports {
+			fmt.Fprintf(&b, "import %q %s\n", f.Path, f.SHA256)
+		}
+		for _, r := range p.References {
+			fmt.Fprintf(&b, "ref %s %s\n", r.Name, r.Key)
+		}
+		h := sha256.Sum256([]byte(b.String()))
+		return hex.EncodeToString(h[:])
+	}
+	for _, p := range []Parts{
+		{Toolchain: CurrentToolchain()},
+		{
+			Toolchain:  CurrentToolchain(),
+			Files:      []FileHash{{"workflow.ts", "aa"}, {"lib/ü \"quoted\"\t.ts", "bb"}},
+			Imports:    []FileHash{{"lib/shared.ts", "cc"}},
+			References: []Reference{{"child", "dd"}, {"ghost", ""}},
+		},
+	} {
+		if got, want := p.Key(), keyWithFmt(p); got != want {
+			t.Errorf("Key() = %s, want %s for %+v", got, want, p)
+		}
 	}
 }

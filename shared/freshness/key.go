@@ -3,8 +3,8 @@ package freshness
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/stratoscli/stratos/shared/toolchain"
@@ -32,7 +32,8 @@ func CurrentToolchain() Toolchain {
 	}
 }
 
-func (t Toolchain) equal(o Toolchain) bool {
+// Equal reports whether t and o are the same toolchain.
+func (t Toolchain) Equal(o Toolchain) bool {
 	return t.StratosVersion == o.StratosVersion && t.TypeScriptVersion == o.TypeScriptVersion &&
 		t.TypesNodeVersion == o.TypesNodeVersion && slices.Equal(t.CompilerFlags, o.CompilerFlags)
 }
@@ -52,23 +53,50 @@ type Parts struct {
 	References []Reference `json:"references"`
 }
 
-// Key returns the hex SHA-256 over the parts, in a fixed textual form.
+// Key returns the hex SHA-256 over the parts, in a fixed textual form:
+//
+//	stratos-freshness-v1
+//	stratos <version>
+//	typescript <version>
+//	types-node <version>
+//	flags <flags joined by spaces>
+//	file "<path>" <sha256>      (one per file, Go-quoted path)
+//	import "<path>" <sha256>    (one per import)
+//	ref <name> <key>            (one per reference)
+//
+// Listing computes a key per workflow: the text is built with appends, not
+// fmt, which made a tenth of a fast listing's time.
 func (p Parts) Key() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s\nstratos %s\ntypescript %s\ntypes-node %s\nflags %s\n", keyFormat,
-		p.Toolchain.StratosVersion, p.Toolchain.TypeScriptVersion, p.Toolchain.TypesNodeVersion,
-		strings.Join(p.Toolchain.CompilerFlags, " "))
-	for _, f := range p.Files {
-		fmt.Fprintf(&b, "file %q %s\n", f.Path, f.SHA256)
+	b := make([]byte, 0, 256+128*(len(p.Files)+len(p.Imports)+len(p.References)))
+	line := func(words ...string) {
+		for i, w := range words {
+			if i > 0 {
+				b = append(b, ' ')
+			}
+			b = append(b, w...)
+		}
+		b = append(b, '\n')
 	}
+	line(keyFormat)
+	line("stratos", p.Toolchain.StratosVersion)
+	line("typescript", p.Toolchain.TypeScriptVersion)
+	line("types-node", p.Toolchain.TypesNodeVersion)
+	line("flags", strings.Join(p.Toolchain.CompilerFlags, " "))
 	// Imported files outside the workflow's directory come after its own
 	// files, so the key of a workflow that has none is what it always was.
-	for _, f := range p.Imports {
-		fmt.Fprintf(&b, "import %q %s\n", f.Path, f.SHA256)
+	for _, group := range []struct {
+		word  string
+		files []FileHash
+	}{{"file ", p.Files}, {"import ", p.Imports}} {
+		for _, f := range group.files {
+			b = append(b, group.word...)
+			b = strconv.AppendQuote(b, f.Path)
+			line("", f.SHA256)
+		}
 	}
 	for _, r := range p.References {
-		fmt.Fprintf(&b, "ref %s %s\n", r.Name, r.Key)
+		line("ref", r.Name, r.Key)
 	}
-	h := sha256.Sum256([]byte(b.String()))
+	h := sha256.Sum256(b)
 	return hex.EncodeToString(h[:])
 }

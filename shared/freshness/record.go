@@ -54,27 +54,34 @@ func CompiledEntry(wfDir, entrypoint string) string {
 // ReadRecord reads the build record of the workflow in wfDir. A missing
 // record returns (nil, nil).
 func ReadRecord(wfDir string) (*Record, error) {
+	r, _, err := ReadRecordStat(wfDir)
+	return r, err
+}
+
+// ReadRecordStat is ReadRecord that also returns the record file's stat
+// data, taken before its content was read.
+func ReadRecordStat(wfDir string) (*Record, filestat.Stat, error) {
 	p := filepath.Join(wfDir, RecordFile)
 	bp := buffers.Get().(*[]byte)
 	defer buffers.Put(bp)
-	data, _, err := filestat.ReadFile(p, bp)
+	data, st, err := filestat.ReadFile(p, bp)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
+		return nil, filestat.Stat{}, nil
 	}
 	if err != nil {
-		return nil, err // "read <path>: …"
+		return nil, filestat.Stat{}, err // "read <path>: …"
 	}
 	// segmentio's decoder, a drop-in for encoding/json's: listing parses
 	// a record and a stat cache per built workflow, and encoding/json's
 	// reflection made a quarter of `stratos list`'s time.
 	var r Record
 	if err := fastjson.Unmarshal(data, &r); err != nil {
-		return nil, fmt.Errorf("parse %s: %w", p, err)
+		return nil, filestat.Stat{}, fmt.Errorf("parse %s: %w", p, err)
 	}
 	if r.FormatVersion != RecordFormat {
-		return nil, fmt.Errorf("%s: unsupported format version %d", p, r.FormatVersion)
+		return nil, filestat.Stat{}, fmt.Errorf("%s: unsupported format version %d", p, r.FormatVersion)
 	}
-	return &r, nil
+	return &r, st, nil
 }
 
 // WriteRecord writes r atomically (temp file + rename), so that a crash never
@@ -85,8 +92,9 @@ func WriteRecord(wfDir string, r *Record) error {
 
 // WriteRecordInto writes r into outDir, a build's output directory that
 // becomes the workflow's dist/ (a build writes its record into its staged
-// output, which then replaces dist/ as a whole).
-func WriteRecordInto(outDir string, r *Record) error {
+// output, which then replaces dist/ as a whole). opts are atomicfile's (a
+// build flushes its output directory as a whole).
+func WriteRecordInto(outDir string, r *Record, opts ...atomicfile.Option) error {
 	p := filepath.Join(outDir, filepath.Base(RecordFile))
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		return fmt.Errorf("create %s: %w", filepath.Dir(p), err)
@@ -95,7 +103,7 @@ func WriteRecordInto(outDir string, r *Record) error {
 	if err != nil {
 		return err
 	}
-	return atomicfile.WriteFile(p, append(data, '\n'), atomicfile.Public)
+	return atomicfile.WriteFile(p, append(data, '\n'), atomicfile.Public, opts...)
 }
 
 // RemoveRecord deletes the build record of wfDir, if any.
@@ -148,16 +156,94 @@ func CompareRecord(wfDir string, rec *Record, err error, parts Parts, key string
 		return NotBuilt, ReasonRecordUnreadable
 	case rec == nil:
 		return NotBuilt, ReasonNeverBuilt
-	case !rec.Parts.Toolchain.equal(parts.Toolchain):
+	}
+	return CompareSummary(WorkflowDir{Path: wfDir}, rec.Summarize(parts), parts, key)
+}
+
+// WorkflowDir names a workflow directory for the checks of its build's
+// outputs: by path, or as the entry Name of its open discovery Root, which
+// spares the kernel resolving every component of a deep path per check.
+type WorkflowDir struct {
+	Path string
+	Root *filestat.Dir
+	Name string
+	// Checked, when set, holds the checks of the outputs already made:
+	// listing makes them in parallel, with the stat calls that validate
+	// its index.
+	Checked *OutputChecks
+}
+
+// OutputChecks are the checks of a current build's outputs.
+type OutputChecks struct {
+	EntryExists bool // the compiled entrypoint
+	DepsMissing bool // see dependenciesMissing
+}
+
+// CheckOutputs checks the outputs of the build whose compiled entrypoint
+// is entry (relative to the workflow directory).
+func (d WorkflowDir) CheckOutputs(entry string) OutputChecks {
+	return OutputChecks{EntryExists: d.exists(entry), DepsMissing: dependenciesMissing(d)}
+}
+
+// exists reports whether the path rel (slash-separated) in the directory
+// leads to something.
+func (d WorkflowDir) exists(rel string) bool {
+	var err error
+	if d.Root != nil {
+		_, err = d.Root.Stat(d.Name + "/" + rel)
+	} else {
+		_, err = filestat.Path(filepath.Join(d.Path, filepath.FromSlash(rel)))
+	}
+	return err == nil
+}
+
+// Summary is what deciding a workflow's status takes from its build
+// record, given the parts of its sources now: listing keeps it in its
+// index instead of the record, which it then need not read.
+type Summary struct {
+	// SameToolchain and SameSources say whether the record's toolchain,
+	// and its files and imports, are those of the parts it was summarized
+	// against.
+	SameToolchain bool        `json:"sameToolchain"`
+	SameSources   bool        `json:"sameSources"`
+	References    []Reference `json:"references"`
+	Key           string      `json:"key"`
+	Entry         string      `json:"entry"`
+}
+
+// Summarize returns the summary of r against the parts of the sources
+// now.
+func (r *Record) Summarize(parts Parts) Summary {
+	return Summary{
+		SameToolchain: r.Parts.Toolchain.Equal(parts.Toolchain),
+		SameSources:   slices.Equal(r.Parts.Files, parts.Files) && slices.Equal(r.Parts.Imports, parts.Imports),
+		References:    r.Parts.References, Key: r.Key, Entry: r.Entry,
+	}
+}
+
+// CompareSummary is CompareRecord with the record summarized against the
+// same sources as parts.
+func CompareSummary(wfDir WorkflowDir, rec Summary, parts Parts, key string) (status, reason string) {
+	switch {
+	case !rec.SameToolchain:
 		return NotBuilt, ReasonToolchainChanged
-	case !slices.Equal(rec.Parts.Files, parts.Files) || !slices.Equal(rec.Parts.Imports, parts.Imports):
+	case !rec.SameSources:
 		return NotBuilt, ReasonSourcesChanged
-	case !slices.Equal(rec.Parts.References, parts.References):
+	case !slices.Equal(rec.References, parts.References):
 		return NotBuilt, ReasonReferenceChanged
 	case rec.Key != key:
 		return NotBuilt, ReasonSourcesChanged
 	}
-	if _, err := filestat.Path(filepath.Join(wfDir, filepath.FromSlash(rec.Entry))); err != nil {
+	if c := wfDir.Checked; c != nil {
+		switch {
+		case !c.EntryExists:
+			return NotBuilt, ReasonOutputMissing
+		case c.DepsMissing:
+			return NotBuilt, ReasonDepsMissing
+		}
+		return Built, ""
+	}
+	if !wfDir.exists(rec.Entry) {
 		return NotBuilt, ReasonOutputMissing
 	}
 	if dependenciesMissing(wfDir) {
@@ -172,13 +258,13 @@ func CompareRecord(wfDir string, rec *Record, err error, parts Parts, key string
 // node_modules was deleted (or never filled) and the compiled code would
 // fail to import its packages. That file is looked for first: when it is
 // there, package.json need not be read.
-func dependenciesMissing(wfDir string) bool {
-	if _, err := filestat.Path(filepath.Join(wfDir, "node_modules", ".package-lock.json")); err == nil {
+func dependenciesMissing(wfDir WorkflowDir) bool {
+	if wfDir.exists("node_modules/.package-lock.json") {
 		return false
 	}
 	bp := buffers.Get().(*[]byte)
 	defer buffers.Put(bp)
-	data, _, err := filestat.ReadFile(filepath.Join(wfDir, "package.json"), bp)
+	data, _, err := filestat.ReadFile(filepath.Join(wfDir.Path, "package.json"), bp)
 	if err != nil {
 		return false
 	}

@@ -94,6 +94,15 @@ func (s *Scanner) SourcesForRecord(wfDir string) (Sources, *StatCache, error) {
 	return src, rec.cache, err
 }
 
+// SourcesTraced is Sources that also returns what the result depends on
+// besides the content of the files it lists: the stat data of every
+// directory read and every file used (see Trace).
+func (s *Scanner) SourcesTraced(wfDir string) (Sources, *Trace, error) {
+	tr := &Trace{}
+	src, err := s.scan(wfDir, &scanState{hash: true, cache: ReadStatCache(wfDir), trace: tr})
+	return src, tr, err
+}
+
 // References lists the sources and finds the referenced child workflows
 // like Sources, without hashing the workflow's own files: their hashes are
 // empty. Listing uses it for workflows that have no build record, whose key
@@ -109,6 +118,7 @@ type scanState struct {
 	hash  bool
 	cache *StatCache
 	rec   *statRecorder
+	trace *Trace
 }
 
 func (s *Scanner) scan(wfDir string, sc *scanState) (Sources, error) {
@@ -136,14 +146,15 @@ func (sc *scanState) walkWorkflow(wfDir string, src *Sources) (*ownFiles, error)
 	bp := buffers.Get().(*[]byte)
 	defer buffers.Put(bp)
 	w := &workflowWalk{sc: sc, src: src, own: own, base: filepath.Base(wfDir), buf: bp}
-	// Like filepath.WalkDir, a workflow directory that is itself a
-	// symbolic link is not walked into.
+	// A workflow directory that is a symbolic link is walked where it
+	// leads: discovery lists it, the build compiles its files, and so its
+	// key covers them.
 	fi, err := os.Lstat(wfDir)
 	if err != nil {
 		return own, fmt.Errorf("read %s: %w", wfDir, err)
 	}
-	if !fi.IsDir() {
-		return own, nil
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		sc.trace.uncovered()
 	}
 	return own, w.dir(own.dir, "")
 }
@@ -166,6 +177,9 @@ func (w *workflowWalk) dir(p, rel string) error {
 		return fmt.Errorf("read %s: %w", p, err)
 	}
 	defer d.Close()
+	if err := w.sc.trace.dir(d, rel); err != nil {
+		return err
+	}
 	entries, err := d.Entries()
 	if err != nil {
 		return fmt.Errorf("read %s: %w", p, err)
@@ -210,6 +224,7 @@ func (w *workflowWalk) file(f fileRef, rel string, top bool, typ fs.FileMode) er
 		return err
 	}
 	w.src.Files = append(w.src.Files, FileHash{Path: rel, SHA256: e.SHA256})
+	w.sc.trace.file(rel, e.Stat, typ)
 	if kind != kindTypeScript {
 		return nil
 	}

@@ -64,14 +64,14 @@ func ReadStatCache(wfDir string) *StatCache {
 }
 
 // WriteStatCacheInto writes c atomically into outDir, a build's output
-// directory that becomes the workflow's dist/.
-func WriteStatCacheInto(outDir string, c *StatCache) error {
+// directory that becomes the workflow's dist/; opts are atomicfile's.
+func WriteStatCacheInto(outDir string, c *StatCache, opts ...atomicfile.Option) error {
 	data, err := json.Marshal(c)
 	if err != nil {
 		return err
 	}
 	p := filepath.Join(outDir, filepath.Base(StatCacheFile))
-	if err := atomicfile.WriteFile(p, append(data, '\n'), atomicfile.Public); err != nil {
+	if err := atomicfile.WriteFile(p, append(data, '\n'), atomicfile.Public, opts...); err != nil {
 		return fmt.Errorf("write the stat cache %s: %w", p, err)
 	}
 	return nil

@@ -100,6 +100,17 @@ func (l *Loader) Close() {
 // process is the one started ahead; after an entry that timed out or ended
 // its process, a new one goes on. The results are in the order of entries.
 func (l *Loader) Load(compiledEntries []string, limit time.Duration) []Loaded {
+	out := make([]Loaded, len(compiledEntries))
+	l.LoadEach(compiledEntries, limit, func(i int, r Loaded) { out[i] = r })
+	return out
+}
+
+// LoadEach is Load handing each entry's result to settled (with the
+// entry's index) as soon as it is final, so that the caller's work on a
+// definition overlaps the loading of the next: a definition at once, a
+// failure once it is confirmed alone (see above). settled is called once
+// per entry, from the calling goroutine, in no set order.
+func (l *Loader) LoadEach(compiledEntries []string, limit time.Duration, settled func(i int, r Loaded)) {
 	defer l.Close()
 	entries := make([]string, len(compiledEntries))
 	for i, e := range compiledEntries {
@@ -109,20 +120,39 @@ func (l *Loader) Load(compiledEntries []string, limit time.Duration) []Loaded {
 		entries[i] = e
 	}
 	out := make([]Loaded, len(entries))
+	sent := make([]bool, len(entries))
+	settleRest := func() {
+		for i, r := range out {
+			if !sent[i] {
+				settled(i, r)
+			}
+		}
+	}
 	if l.err != nil {
 		for i := range out {
 			out[i].Err = l.err
 		}
-		return out
+		settleRest()
+		return
+	}
+	// A definition is final when it loads: only failures are confirmed.
+	// With one entry, its failure is final too.
+	early := func(i int) {
+		if out[i].Err == nil || len(entries) == 1 {
+			sent[i] = true
+			settled(i, out[i])
+		}
 	}
 	for done := 0; done < len(entries); {
 		if l.ctx.Err() != nil {
 			for i := done; i < len(entries); i++ {
 				out[i].Err = interrupted(l.ctx, entries[i])
 			}
-			return out
+			settleRest()
+			return
 		}
-		done += l.loadIn(entries[done:], out[done:], limit)
+		base := done
+		done += l.loadIn(entries[base:], out[base:], limit, func(k int) { early(base + k) })
 	}
 	if len(entries) > 1 {
 		for i, r := range out {
@@ -131,7 +161,7 @@ func (l *Loader) Load(compiledEntries []string, limit time.Duration) []Loaded {
 			}
 		}
 	}
-	return out
+	settleRest()
 }
 
 func interrupted(ctx context.Context, entry string) error {
@@ -163,8 +193,9 @@ type report struct {
 // a new one) and fills out from its reports. It returns how many entries
 // are settled: all of them, or up to and including the one that timed out
 // or during which the loader stopped. Unsettled ones (after an
-// interruption) are left for the caller.
-func (l *Loader) loadIn(entries []string, out []Loaded, limit time.Duration) int {
+// interruption) are left for the caller. loaded is told the index of each
+// entry whose report came in.
+func (l *Loader) loadIn(entries []string, out []Loaded, limit time.Duration, loaded func(i int)) int {
 	p := l.first
 	l.first = nil
 	if p == nil {
@@ -194,6 +225,7 @@ func (l *Loader) loadIn(entries []string, out []Loaded, limit time.Duration) int
 				continue // the loader reports in order; anything else is not its
 			}
 			out[next] = decodeResult(entries[next], rep.Result)
+			loaded(next)
 			next++
 			timer.Reset(limit)
 		case <-timer.C:

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -117,4 +118,32 @@ func wantCode(t *testing.T, err error, code, inMessage string) {
 	if !errors.As(err, &ce) || ce.Code != code || !strings.Contains(ce.Message, inMessage) {
 		t.Errorf("error = %v, want code %s with %q", err, code, inMessage)
 	}
+}
+
+// TestLoadEachSettlesDefinitionsAsTheyLoad: LoadEach hands over every
+// entry once, a definition as soon as it loads and a failure only once it
+// is confirmed alone, after the entries the shared process loaded.
+func TestLoadEachSettlesDefinitionsAsTheyLoad(t *testing.T) {
+	r := newLoadRoot(t)
+	entries := []string{
+		r.compile(t, "one", pidWorkflow("one")),
+		r.compile(t, "bad", `import { workflow } from "@stratoscli/stratos";
+export default workflow({ input: "text", output: "x", run: () => ({}) } as never);
+`),
+		r.compile(t, "two", pidWorkflow("two")),
+	}
+	var order []int
+	got := make([]sdk.Loaded, len(entries))
+	loader := sdk.StartLoader(context.Background(), r.tc, r.root, &bytes.Buffer{})
+	loader.LoadEach(entries, 10*time.Second, func(i int, l sdk.Loaded) {
+		order = append(order, i)
+		got[i] = l
+	})
+	if want := []int{0, 2, 1}; !slices.Equal(order, want) {
+		t.Fatalf("settled in the order %v, want %v (definitions first, the failure once confirmed)", order, want)
+	}
+	if got[0].Err != nil || got[2].Err != nil {
+		t.Fatalf("definitions failed: %v, %v", got[0].Err, got[2].Err)
+	}
+	wantCode(t, got[1].Err, "definition_load_failed", "input must be a Zod 4 schema")
 }

@@ -82,11 +82,12 @@ func TestLoaderGroupsCoverEveryDefinitionOnce(t *testing.T) {
 		want     [][2]int
 	}{
 		{1, 2, [][2]int{{0, 1}}},
-		{7, 8, [][2]int{{0, 7}}},                 // few: one loader
-		{20, 2, [][2]int{{0, 10}, {10, 20}}},     // one per core
-		{20, 1, [][2]int{{0, 20}}},               // one core: one loader
-		{17, 4, [][2]int{{0, 8}, {8, 17}}},       // no group below minPerLoader
-		{200, 2, [][2]int{{0, 100}, {100, 200}}}, // many: still one per core
+		{7, 8, [][2]int{{0, 7}}},                   // few: one loader
+		{20, 2, [][2]int{{0, 20}}},                 // a second start costs more than it saves
+		{200, 1, [][2]int{{0, 200}}},               // one core: one loader
+		{600, 4, [][2]int{{0, 300}, {300, 600}}},   // no group below minPerLoader
+		{200, 2, [][2]int{{0, 200}}},               // a second start still costs more
+		{1000, 2, [][2]int{{0, 500}, {500, 1000}}}, // many: one per core
 	}
 	for _, c := range cases {
 		if got := loaderGroups(c.n, c.cores); !slices.Equal(got, c.want) {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 
+	"github.com/stratoscli/stratos/shared/atomicfile"
 	"github.com/stratoscli/stratos/shared/clierr"
 	"github.com/stratoscli/stratos/shared/contract/buildapi"
 	"github.com/stratoscli/stratos/shared/discovery"
@@ -58,6 +59,10 @@ type Builder struct {
 	// phase and phaseWorkflow say what the builder is doing, for the
 	// error of an interrupted preparation.
 	phase, phaseWorkflow string
+	// phases and steps profile the build at debug level (see phases.go);
+	// nil when not profiling.
+	phases *phaseClock
+	steps  *stepTimes
 }
 
 // enter records the phase the builder is in for w.
@@ -268,14 +273,30 @@ func (b *Builder) beforeCompile(ctx context.Context, w *discovery.Workflow, chil
 }
 
 // finishBuild writes the wrapper and, last, the build record of a workflow
-// compiled and loaded from out, then makes out its dist/.
+// compiled and loaded from out, flushes out to disk and makes it its
+// dist/.
 func (b *Builder) finishBuild(w *discovery.Workflow, children map[string]*Result, out *staging, def *sdk.Definition) *Result {
 	r := b.recordInto(w, children, def, out.dir)
 	if r.Failed() {
 		out.discard()
 		return r
 	}
-	if err := out.commit(); err != nil {
+	flushDone := b.steps.start("flush")
+	err := syncTree(out.dir)
+	flushDone()
+	if err != nil {
+		out.discard()
+		return failed(w, ReasonInternal, message("%v", err))
+	}
+	return b.publish(w, out, r)
+}
+
+// publish makes out, on disk with w's record r, its dist/.
+func (b *Builder) publish(w *discovery.Workflow, out *staging, r *Result) *Result {
+	commitDone := b.steps.start("swap dist")
+	err := out.commit()
+	commitDone()
+	if err != nil {
 		out.discard()
 		return failed(w, ReasonInternal, message("%v", err))
 	}
@@ -283,9 +304,12 @@ func (b *Builder) finishBuild(w *discovery.Workflow, children map[string]*Result
 	return r
 }
 
-// recordInto writes w's wrapper and its build record into outDir.
-func (b *Builder) recordInto(w *discovery.Workflow, children map[string]*Result, def *sdk.Definition, outDir string) *Result {
-	wrapperSHA, fail := b.writeWrapper(w, def)
+// recordInto writes w's wrapper and its build record into outDir. The
+// files in outDir are not flushed: the caller flushes outDir as a whole
+// before it becomes dist/. opts are atomicfile's for the wrapper, which is
+// published at once (a batch flushes its wrappers together).
+func (b *Builder) recordInto(w *discovery.Workflow, children map[string]*Result, def *sdk.Definition, outDir string, opts ...atomicfile.Option) *Result {
+	wrapperSHA, fail := b.writeWrapper(w, def, opts...)
 	if fail != nil {
 		return fail
 	}
@@ -298,7 +322,9 @@ func (b *Builder) writeRecord(w *discovery.Workflow, children map[string]*Result
 	// A new Scanner: the record must hold the files as they are now, not
 	// as discovery read them before the build. The stat cache written
 	// beside the record lets later scans skip re-hashing unchanged files.
+	scanDone := b.steps.start("scan sources")
 	src, stats, err := freshness.NewScanner(b.Root.Root.Dir).SourcesForRecord(w.Dir)
+	scanDone()
 	if err != nil {
 		return failed(w, ReasonInternal, message("%v", err))
 	}
@@ -316,10 +342,11 @@ func (b *Builder) writeRecord(w *discovery.Workflow, children map[string]*Result
 		FormatVersion: freshness.RecordFormat, Name: w.Manifest.Name, Key: key, Parts: parts,
 		Entry: entry, WrapperSHA256: wrapperSHA, OutputSchema: def.Output, BuiltAt: time.Now().UTC(),
 	}
-	if err := freshness.WriteStatCacheInto(outDir, stats); err != nil {
+	defer b.steps.start("write record")()
+	if err := freshness.WriteStatCacheInto(outDir, stats, atomicfile.NoSync()); err != nil {
 		return failed(w, ReasonInternal, message("%v", err))
 	}
-	if err := freshness.WriteRecordInto(outDir, rec); err != nil {
+	if err := freshness.WriteRecordInto(outDir, rec, atomicfile.NoSync()); err != nil {
 		return failed(w, ReasonInternal, message("%v", err))
 	}
 	return &Result{Name: w.Manifest.Name, Dir: w.Dir, Status: StatusBuilt, Diagnostics: []Diagnostic{}, Key: key, Definition: def, CompiledEntry: entry}
@@ -344,12 +371,15 @@ func (b *Builder) ensureChildWrapper(ctx context.Context, parent, child *discove
 	return nil
 }
 
-func (b *Builder) writeWrapper(w *discovery.Workflow, def *sdk.Definition) (string, *Result) {
+// writeWrapper writes w's wrapper (opts are atomicfile's) and returns its
+// hash.
+func (b *Builder) writeWrapper(w *discovery.Workflow, def *sdk.Definition, opts ...atomicfile.Option) (string, *Result) {
+	defer b.steps.start("wrapper")()
 	wr := wrappergen.Wrapper{
 		Name: w.Manifest.Name, Dir: filepath.Base(w.Dir), Entrypoint: w.Manifest.Entrypoint,
 		Input: def.Input, Output: def.Output,
 	}
-	if _, err := wrappergen.WriteFile(b.Root.Root.Dir, wr); err != nil {
+	if _, err := wrappergen.WriteFile(b.Root.Root.Dir, wr, opts...); err != nil {
 		return "", failed(w, ReasonWrapper, message("generate the wrapper of %s: %v", w.Manifest.Name, err))
 	}
 	return wrapperSum(b.Root.Root.Dir, w.Manifest.Name), nil
@@ -391,6 +421,7 @@ func (b *Builder) ensureRoot(ctx context.Context, w *discovery.Workflow) *Result
 	if b.rootReady {
 		return nil
 	}
+	defer b.steps.start("sdk check")()
 	b.enter(PhaseToolchain, w)
 	tc, err := b.toolchain(ctx)
 	if err != nil {

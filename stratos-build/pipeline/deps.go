@@ -19,6 +19,7 @@ import (
 // installs the workflow's own npm dependencies when they are not installed
 // yet: `npm ci` with a lock file, `npm install` without.
 func (b *Builder) installDependencies(ctx context.Context, w *discovery.Workflow) *Result {
+	defer b.steps.start("npm dependencies")()
 	pj := filepath.Join(w.Dir, pkgjson.FileName)
 	if _, err := pkgjson.EnsureModule(pj); err != nil {
 		return failed(w, ReasonPackageMetadata, errorDiagnostic(err))

@@ -32,10 +32,22 @@ type lockHolder struct {
 	Since   time.Time `json:"since"`
 }
 
-// withRootLock runs f holding the root's build lock, so that two processes
+// withRootLock runs f, a build, holding the root's build lock, and then
+// refreshes the root's listing index.
+func withRootLock(ctx context.Context, rootDir string, log hclog.Logger, f func() error) error {
+	return lockRoot(ctx, rootDir, log, func() error {
+		err := f()
+		if ctx.Err() == nil {
+			writeListIndex(rootDir, log)
+		}
+		return err
+	})
+}
+
+// lockRoot runs f holding the root's build lock, so that two processes
 // never build the same root at once (npm, tsc and wrappers would race).
 // While it waits it says once who holds the lock.
-func withRootLock(ctx context.Context, rootDir string, log hclog.Logger, f func() error) error {
+func lockRoot(ctx context.Context, rootDir string, log hclog.Logger, f func() error) error {
 	lockDir := filepath.Join(rootDir, ".generated")
 	if err := os.MkdirAll(lockDir, 0o755); err != nil {
 		return clierr.New(buildapi.CodeRootUnwritable, "create %s: %v", lockDir, err)
@@ -71,7 +83,7 @@ func withRootLock(ctx context.Context, rootDir string, log hclog.Logger, f func(
 // running build is writing; waiting for it is interruptible like a build's
 // wait (PhaseLock).
 func WithRootLock(ctx context.Context, rootDir string, log hclog.Logger, f func() error) error {
-	return withRootLock(ctx, rootDir, log, f)
+	return lockRoot(ctx, rootDir, log, f)
 }
 
 // holderFile is where the holder of the lock at lockPath is recorded; ""

@@ -108,7 +108,10 @@ func (s *Session) PrepareProject(ctx context.Context) (*Outcome, error) {
 	}
 	var out *Outcome
 	err = withRootLock(ctx, pr.Dir, s.Log, func() error {
-		start := time.Now()
+		var phases *phaseClock
+		if s.Log.IsDebug() {
+			phases = startPhases(s.Log, 0)
+		}
 		cat, err := discovery.Load([]roots.Root{pr})
 		if err != nil {
 			return clierr.New(discoverapi.CodeRootUnreadable, "%v", err)
@@ -117,8 +120,12 @@ func (s *Session) PrepareProject(ctx context.Context) (*Outcome, error) {
 		if err := root.Freshen(root.Sorted()); err != nil {
 			return clierr.New(discoverapi.CodeReadFailed, "%v", err)
 		}
-		s.Log.Debug("discovered", "workflows", len(root.Workflows), "elapsed", time.Since(start).Round(time.Millisecond))
 		b := s.builder(root)
+		if phases != nil {
+			phases.workflows = len(root.Workflows)
+			phases.done("discovery")
+			b.phases, b.steps = phases, newStepTimes()
+		}
 		b.PrepareBatch(ctx, root.Sorted())
 		if err := b.InterruptedError(ctx); err != nil {
 			return err
@@ -130,6 +137,7 @@ func (s *Session) PrepareProject(ctx context.Context) (*Outcome, error) {
 			}
 		}
 		b.removeStaleWrappers()
+		phases.done("rest")
 		results := append([]*Result{}, b.Results()...)
 		results = append(results, invalidResults(root)...)
 		out = &Outcome{Results: results, Warnings: b.Warnings(), Builder: b}

@@ -60,11 +60,20 @@ func (s *staging) entry(entrypoint string) string {
 // discard removes the staging directory; the previous dist/ stays.
 func (s *staging) discard() { _ = os.RemoveAll(s.dir) }
 
-// commit makes the staged output the workflow's dist/. Where the file
-// system supports it, the two directories are exchanged in one atomic
+// commit makes the staged output, already on disk (see durable.go), the
+// workflow's dist/, and returns once the rename is on disk too. Where the
+// file system supports it, the two directories are exchanged in one atomic
 // rename, so at every instant dist/ is either the complete old build or the
 // complete new one; the old one is then removed.
 func (s *staging) commit() error {
+	if err := s.swap(); err != nil {
+		return err
+	}
+	return syncPath(s.wfDir)
+}
+
+// swap renames the staging directory to dist/.
+func (s *staging) swap() error {
 	dist := filepath.Join(s.wfDir, "dist")
 	err := unix.Renameat2(unix.AT_FDCWD, s.dir, unix.AT_FDCWD, dist, unix.RENAME_EXCHANGE)
 	switch {

@@ -15,7 +15,8 @@ import (
 // atomically (temp file + rename), so a failed or interrupted write never
 // leaves a half-written wrapper behind. On a generation error nothing is
 // written and an existing wrapper is kept for the caller to remove.
-func WriteFile(root string, w Wrapper) (changed bool, err error) {
+// opts are atomicfile's (a batch of builds flushes its wrappers at once).
+func WriteFile(root string, w Wrapper, opts ...atomicfile.Option) (changed bool, err error) {
 	src, err := Generate(w)
 	if err != nil {
 		return false, err
@@ -28,7 +29,7 @@ func WriteFile(root string, w Wrapper) (changed bool, err error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return false, fmt.Errorf("create %s: %w", dir, err)
 	}
-	if err := atomicfile.WriteFile(target, src, atomicfile.Public); err != nil {
+	if err := atomicfile.WriteFile(target, src, atomicfile.Public, opts...); err != nil {
 		return false, err
 	}
 	return true, nil

@@ -65,10 +65,7 @@ func runList(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return clierr.New(discoverapi.CodeRootsUnresolved, "%v", err)
 	}
-	cat, err := discovery.Load(rs)
-	if err == nil {
-		err = cat.FreshenAll()
-	}
+	cat, err := discovery.List(rs)
 	if err != nil {
 		var ur *discovery.UnreadableRootError
 		if errors.As(err, &ur) {

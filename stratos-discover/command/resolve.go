@@ -59,14 +59,15 @@ func runResolve(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return clierr.New(discoverapi.CodeCwdUnreadable, "read working directory: %v", err)
 	}
-	w, _, err := discovery.Resolve(cwd, cmd.Args().First(), sel)
+	w, root, err := discovery.Resolve(cwd, cmd.Args().First(), sel)
 	if err != nil {
 		return err
 	}
+	status, reason := root.ListedStatus(w)
 	out := Resolved{
 		Name: w.Manifest.Name, ShortDescription: w.Manifest.ShortDescription,
 		Root: string(w.Root.Kind), RootDir: w.Root.Dir, Dir: w.Dir,
-		Status: w.Status, Reason: w.Reason, Key: w.Key,
+		Status: status, Reason: reason, Key: w.Key,
 		CompiledEntry: freshness.CompiledEntry(w.Dir, w.Manifest.Entrypoint),
 		Parts:         w.Parts, Manifest: w.Manifest,
 	}
@@ -76,11 +77,11 @@ func runResolve(ctx context.Context, cmd *cli.Command) error {
 	if cmd.Bool("json") {
 		return clierr.PrintJSON(cmd.Root().Writer, out)
 	}
-	status := out.Status
+	shown := out.Status
 	if out.Reason != "" {
-		status += " (" + out.Reason + ")"
+		shown += " (" + out.Reason + ")"
 	}
 	fmt.Fprintf(cmd.Root().Writer, "name:    %s\nroot:    %s (%s)\ndir:     %s\nstatus:  %s\nkey:     %s\n",
-		out.Name, out.Root, out.RootDir, out.Dir, status, out.Key)
+		out.Name, out.Root, out.RootDir, out.Dir, shown, out.Key)
 	return nil
 }

@@ -87,6 +87,10 @@ func run(dir string) error {
 	if ok, err := sdk.CurrentRecorded(abs); err != nil || !ok {
 		return fmt.Errorf("the placed SDK is not current (%v) or its stat cache was not written: %v", ok, err)
 	}
+	// The listing index a build writes last, under the root's lock.
+	if err := discovery.WriteIndex(abs); err != nil {
+		return err
+	}
 	fmt.Fprintf(os.Stderr, "writerecords: %d workflows marked built in %s\n", len(root.Workflows), abs)
 	return nil
 }

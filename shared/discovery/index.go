@@ -1,0 +1,199 @@
+package discovery
+
+import (
+	"path/filepath"
+
+	fastjson "github.com/segmentio/encoding/json"
+
+	"github.com/stratoscli/stratos/shared/filestat"
+	"github.com/stratoscli/stratos/shared/freshness"
+	"github.com/stratoscli/stratos/shared/importscan"
+	"github.com/stratoscli/stratos/shared/manifest"
+	"github.com/stratoscli/stratos/shared/roots"
+)
+
+// IndexFile is the listing index's path in a discovery root. Builds write
+// it (WriteIndex) under the root's build lock; `stratos list` only reads
+// it.
+var IndexFile = filepath.Join(importscan.GeneratedDir, "list-index.json")
+
+// indexFormat changes whenever the index's content changes meaning; an
+// index of another format is ignored.
+const indexFormat = 1
+
+// listIndex is git's index for listing: per workflow directory of a root,
+// what listing needs (the manifest's fields, the sources' hashes and
+// references, a summary of the build record) and the stat data of every
+// directory and file those came from. An entry whose stat data all hold
+// stands for reading the manifest, walking the directory, hashing or
+// stat-cache lookups and parsing the record; any other workflow is read as
+// if there were no index.
+type listIndex struct {
+	Format int `json:"format"`
+	// Toolchain is the writer's: hashes, manifests and summaries are what
+	// that Stratos computed, so another one ignores the index.
+	Toolchain freshness.Toolchain `json:"toolchain"`
+	Root      string              `json:"root"`
+	// Clock is the file system's time when the writer started: every
+	// stat data in the index predate it, so a later change, even within
+	// the same timestamp tick as the writer's reads, changes them.
+	Clock     filestat.Clock         `json:"clock"`
+	Workflows map[string]*indexEntry `json:"workflows"` // by directory name
+}
+
+// indexEntry is one workflow directory in the index.
+type indexEntry struct {
+	Manifest indexedManifest `json:"manifest"`
+	// Dirs are the directories the walk read, "" (the workflow
+	// directory) first.
+	Dirs  []indexedPath `json:"dirs"`
+	Files []indexedFile `json:"files"` // sorted by path, as Sources.Files
+	// Imports are Sources.Imports (paths relative to the root), and
+	// ImportDirs the directories resolving them looked in or passed
+	// through, relative to the root ("." for the root itself).
+	Imports    []indexedFile     `json:"imports,omitempty"`
+	ImportDirs []indexedPath     `json:"importDirs,omitempty"`
+	References []string          `json:"references,omitempty"`
+	ImportedBy map[string]string `json:"importedBy,omitempty"`
+	// Record summarizes the build record; nil when there was none, and
+	// then Watch holds dist/ (if it existed), where one would appear.
+	Record *indexedRecord `json:"record,omitempty"`
+	Watch  []indexedPath  `json:"watch,omitempty"`
+}
+
+// indexedManifest is the part of a valid manifest that listing uses.
+type indexedManifest struct {
+	Name             string `json:"name"`
+	ShortDescription string `json:"shortDescription"`
+	LongDescription  string `json:"longDescription"`
+	Entrypoint       string `json:"entrypoint"`
+}
+
+type indexedRecord struct {
+	freshness.Summary
+	Stat statData `json:"stat"`
+}
+
+type indexedPath struct {
+	Path string   `json:"path"`
+	Stat statData `json:"stat"`
+}
+
+type indexedFile struct {
+	Path   string   `json:"path"`
+	SHA256 string   `json:"sha256"`
+	Stat   statData `json:"stat"`
+}
+
+// statData is filestat.Stat as a JSON array (dev, inode, size, mtime,
+// ctime): a fifth of the index's size with named fields.
+type statData [5]int64
+
+func statOf(s filestat.Stat) statData {
+	return statData{int64(s.Dev), int64(s.Ino), s.Size, s.Mtime, s.Ctime}
+}
+
+// readIndex returns the index of the root at rootDir, or nil when it is
+// missing, unreadable, corrupt, of another format or of another Stratos:
+// listing then reads every workflow.
+func readIndex(rootDir string) *listIndex {
+	var buf []byte
+	data, _, err := filestat.ReadFile(filepath.Join(rootDir, IndexFile), &buf)
+	if err != nil {
+		return nil
+	}
+	var idx listIndex
+	if fastjson.Unmarshal(data, &idx) != nil || idx.Format != indexFormat || idx.Root != rootDir ||
+		!idx.Toolchain.Equal(freshness.CurrentToolchain()) {
+		return nil
+	}
+	return &idx
+}
+
+// holds reports whether the entry of the workflow directory name still
+// stands for it: every stat data it recorded is unchanged. root is the
+// open discovery root; paths are stat'ed relative to it.
+func (e *indexEntry) holds(root *filestat.Dir, name string) bool {
+	same := func(rel string, want statData) bool {
+		p := name
+		if rel != "" {
+			p += "/" + rel
+		}
+		st, err := root.Stat(p)
+		return err == nil && statOf(st) == want
+	}
+	for _, d := range e.Dirs {
+		if !same(d.Path, d.Stat) {
+			return false
+		}
+	}
+	for _, f := range e.Files {
+		if !same(f.Path, f.Stat) {
+			return false
+		}
+	}
+	for _, w := range e.Watch {
+		if !same(w.Path, w.Stat) {
+			return false
+		}
+	}
+	inRoot := func(rel string, want statData) bool {
+		st, err := root.Stat(rel)
+		return err == nil && statOf(st) == want
+	}
+	for _, d := range e.ImportDirs {
+		if !inRoot(d.Path, d.Stat) {
+			return false
+		}
+	}
+	for _, f := range e.Imports {
+		if !inRoot(f.Path, f.Stat) {
+			return false
+		}
+	}
+	return e.Record == nil || same(freshness.RecordFile, e.Record.Stat)
+}
+
+// apply fills in w what a scan and a record read would have: its sources
+// and the summary of its record.
+func (e *indexEntry) apply(w *Workflow) {
+	src := freshness.Sources{ImportedBy: map[string]string{}, References: e.References}
+	for name, file := range e.ImportedBy {
+		src.ImportedBy[name] = file
+	}
+	src.Files = make([]freshness.FileHash, len(e.Files))
+	for i, f := range e.Files {
+		src.Files[i] = freshness.FileHash{Path: f.Path, SHA256: f.SHA256}
+	}
+	for _, f := range e.Imports {
+		src.Imports = append(src.Imports, freshness.FileHash{Path: f.Path, SHA256: f.SHA256})
+	}
+	w.Sources = src
+	if e.Record != nil {
+		s := e.Record.Summary
+		w.summary = &s
+	}
+	// Like a listing's scan, a workflow without a record counts as not
+	// hashed, so that it gets no key unless a recorded workflow references
+	// it (hashReferenced then takes its hashes from the entry).
+	w.scanned, w.hashed, w.indexed = true, e.Record != nil, e
+}
+
+// List loads the given roots and freshens every valid workflow for
+// listing, as Load and FreshenAll do, except that a workflow whose entry
+// in its root's index still holds is taken from there.
+func List(rs []roots.Root) (*Catalog, error) {
+	c := &Catalog{}
+	for _, r := range rs {
+		lr, err := loadRoot(r, readIndex(r.Dir))
+		if err != nil {
+			return nil, err
+		}
+		c.Roots = append(c.Roots, lr)
+	}
+	return c, c.FreshenAll()
+}
+
+func (m indexedManifest) manifest() manifest.Manifest {
+	return manifest.Manifest{Name: m.Name, ShortDescription: m.ShortDescription, LongDescription: m.LongDescription, Entrypoint: m.Entrypoint}
+}

@@ -1,0 +1,170 @@
+package discovery
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	fastjson "github.com/segmentio/encoding/json"
+
+	"github.com/stratoscli/stratos/shared/atomicfile"
+	"github.com/stratoscli/stratos/shared/filestat"
+	"github.com/stratoscli/stratos/shared/freshness"
+	"github.com/stratoscli/stratos/shared/manifest"
+	"github.com/stratoscli/stratos/shared/roots"
+)
+
+// WriteIndex writes the listing index (IndexFile) of the discovery root at
+// rootDir. Entries of the previous index that still hold are kept; every
+// other valid workflow is scanned (with its stat cache) and entered, unless
+// something its listing depends on cannot be vouched for by stat data (a
+// symbolic link, an import outside its own files, a file changed in the
+// same timestamp tick as the write began). The caller holds the root's
+// build lock, so two writers never race; a reader sees the old index or
+// the new.
+func WriteIndex(rootDir string) error {
+	r := roots.Root{Dir: rootDir}
+	genDir := filepath.Dir(filepath.Join(r.Dir, IndexFile))
+	if err := os.MkdirAll(genDir, 0o755); err != nil {
+		return fmt.Errorf("write the list index: %w", err)
+	}
+	clock, err := filestat.ReadClock(genDir)
+	if err != nil {
+		return fmt.Errorf("write the list index: %w", err)
+	}
+	prev := readIndex(r.Dir)
+	if prev != nil && prev.Clock.Dev != clock.Dev {
+		prev = nil
+	}
+	lr, err := loadRoot(r, prev)
+	if err != nil {
+		return fmt.Errorf("write the list index: %w", err)
+	}
+	ws := lr.Sorted()
+	entries := make([]*indexEntry, len(ws))
+	kept := 0
+	for i, w := range ws {
+		if w.indexed != nil {
+			entries[i] = w.indexed
+			kept++
+		}
+	}
+	if prev != nil && kept == len(ws) && kept == len(prev.Workflows) {
+		return nil // every entry still holds and none is missing: as written
+	}
+	parallel(len(ws), func(i int) {
+		if entries[i] == nil {
+			// A Scanner of its own: one shared with earlier scans would
+			// answer from what it resolved and read before this scan's stat
+			// data were taken.
+			entries[i] = indexWorkflow(freshness.NewScanner(rootDir), ws[i].Dir, clock)
+		}
+	})
+	idx := &listIndex{
+		Format: indexFormat, Toolchain: freshness.CurrentToolchain(), Root: r.Dir, Clock: clock,
+		Workflows: map[string]*indexEntry{},
+	}
+	for i, e := range entries {
+		if e != nil {
+			idx.Workflows[filepath.Base(ws[i].Dir)] = e
+		}
+	}
+	data, err := fastjson.Marshal(idx)
+	if err != nil {
+		return fmt.Errorf("write the list index: %w", err)
+	}
+	// A lost index costs one slow listing, never a wrong one: not worth a
+	// flush to disk.
+	return atomicfile.WriteFile(filepath.Join(r.Dir, IndexFile), data, atomicfile.Public, atomicfile.NoSync())
+}
+
+// indexWorkflow scans the workflow in dir and returns its entry, or nil
+// when listing it must not rely on the index. Every stat data is taken
+// before the content it vouches for is read, and must predate clock.
+func indexWorkflow(s *freshness.Scanner, dir string, clock filestat.Clock) *indexEntry {
+	manifestStat, err := filestat.Path(filepath.Join(dir, manifest.FileName))
+	if err != nil || !clock.Vouches(manifestStat) {
+		return nil
+	}
+	m, problems := manifest.Load(dir)
+	if len(problems) > 0 {
+		return nil
+	}
+	e := &indexEntry{Manifest: indexedManifest{
+		Name: m.Name, ShortDescription: m.ShortDescription, LongDescription: m.LongDescription, Entrypoint: m.Entrypoint,
+	}}
+	// Where a record would appear, stat'ed before looking for it.
+	distStat, distErr := filestat.Path(filepath.Join(dir, "dist"))
+	rec, recStat, err := freshness.ReadRecordStat(dir)
+	if err != nil {
+		return nil // listed as record-unreadable, from the record itself
+	}
+	src, trace, err := s.SourcesTraced(dir)
+	if err != nil || trace.Uncovered || len(src.OutsideRoot) > 0 {
+		return nil
+	}
+	if !e.trace(src, trace, manifestStat, clock) {
+		return nil
+	}
+	switch {
+	case rec != nil:
+		if !clock.Vouches(recStat) {
+			return nil
+		}
+		e.Record = &indexedRecord{Summary: rec.Summarize(src.Parts()), Stat: statOf(recStat)}
+	case distErr == nil:
+		if !clock.Vouches(distStat) {
+			return nil
+		}
+		e.Watch = []indexedPath{{Path: "dist", Stat: statOf(distStat)}}
+	}
+	e.References = src.References
+	if len(src.ImportedBy) > 0 {
+		e.ImportedBy = src.ImportedBy
+	}
+	return e
+}
+
+// trace fills in the entry's directories and files from a scan's trace;
+// false when any of their stat data cannot vouch for what was read, or the
+// manifest changed since it was read.
+func (e *indexEntry) trace(src freshness.Sources, tr *freshness.Trace, manifestStat filestat.Stat, clock filestat.Clock) bool {
+	for _, d := range tr.Dirs {
+		if !clock.Vouches(d.Stat) {
+			return false
+		}
+		e.Dirs = append(e.Dirs, indexedPath{Path: d.Path, Stat: statOf(d.Stat)})
+	}
+	stats := make(map[string]filestat.Stat, len(tr.Files))
+	for _, f := range tr.Files {
+		stats[f.Path] = f.Stat
+	}
+	if stats[manifest.FileName] != manifestStat {
+		return false
+	}
+	for _, f := range src.Files {
+		st, ok := stats[f.Path]
+		if !ok || !clock.Vouches(st) {
+			return false
+		}
+		e.Files = append(e.Files, indexedFile{Path: f.Path, SHA256: f.SHA256, Stat: statOf(st)})
+	}
+	for _, d := range tr.ImportDirs {
+		if !clock.Vouches(d.Stat) {
+			return false
+		}
+		e.ImportDirs = append(e.ImportDirs, indexedPath{Path: d.Path, Stat: statOf(d.Stat)})
+	}
+	imported := make(map[string]filestat.Stat, len(tr.Imports))
+	for _, f := range tr.Imports {
+		imported[f.Path] = f.Stat
+	}
+	for _, f := range src.Imports {
+		st, ok := imported[f.Path]
+		if !ok || !clock.Vouches(st) {
+			return false
+		}
+		e.Imports = append(e.Imports, indexedFile{Path: f.Path, SHA256: f.SHA256, Stat: statOf(st)})
+	}
+	return true
+}
