@@ -265,26 +265,28 @@ func TestTheAgentsCommandsCannotSeeTheServersSecrets(t *testing.T) {
 	checkNoSecrets(t, "the agent's command", out, secrets)
 }
 
-// An agent without tool hooks gets no hook server and a plugin that never
-// calls back (a tool call costs no loopback round trips), and its
-// commands still cannot see the server's password.
-func TestWithoutToolHooksThePluginDoesNotCallBack(t *testing.T) {
+// Without tool hooks the plugin only announces each call (the turn's end
+// relies on it, one loopback round trip): no author hook is asked, the
+// call runs, and the agent's commands still cannot see the server's
+// password or the hook token.
+func TestWithoutToolHooksNoHookIsAsked(t *testing.T) {
 	b := newBed(t, `{"turns":[
 		{"match":{"marker":"[plain]"},"reply":[{"toolUse":{"name":"bash","input":{"command":"env","description":"show the environment"}}}]},
 		{"match":{"marker":"[plain]"},"reply":[{"text":"done"}]}]}`)
-	a := b.open(&noToolHooks{}, nil)
+	hooks := &noToolHooks{}
+	a := b.open(hooks, nil)
 	if res, err := a.Execute(b.Context(), "[plain] go"); err != nil || res.Text != "done" {
 		t.Fatalf("execute = %+v, %v", res, err)
 	}
 	s := a.(*session)
-	if s.hookSrv != nil {
-		t.Error("a hook server was started for an agent without tool hooks")
+	if calls := hooks.calls(); len(calls) != 0 {
+		t.Errorf("hooks asked for an agent without tool hooks: %v", calls)
 	}
 	var out string
 	for _, e := range b.EventsOf(adapter.EventToolCompleted) {
 		out, _ = e.Details["output"].(string)
 	}
-	checkNoSecrets(t, "the agent's command", out, map[string]string{"the server password": s.srv.password})
+	checkNoSecrets(t, "the agent's command", out, map[string]string{"the server password": s.srv.password, "the hook token": s.hookSrv.token})
 }
 
 // noToolHooks reports that the agent has no tool hook (as the host does

@@ -28,8 +28,9 @@ type serverConfig struct {
 // pluginRef is the generated plugin and its options.
 type pluginRef struct {
 	File  string // absolute path
-	URL   string // the hook server; empty: the author has no tool hook
+	URL   string // the hook server
 	Token string
+	After bool // ask about each call's result: the author has a tool hook
 }
 
 // render is the configuration JSON. OpenCode evaluates permission rules in
@@ -59,6 +60,9 @@ func (c serverConfig) render() ([]byte, error) {
 		opts := map[string]any{"secrets": serverSecrets}
 		if c.plugin.URL != "" {
 			opts["url"], opts["token"] = c.plugin.URL, c.plugin.Token
+		}
+		if c.plugin.After {
+			opts["after"] = true
 		}
 		cfg["plugin"] = []any{[]any{"file://" + c.plugin.File, opts}}
 	}

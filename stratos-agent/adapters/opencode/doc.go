@@ -2,7 +2,10 @@
 // serve` process per agent session, bound to a free loopback port, driven
 // over its HTTP API (the v1 routes) with one event stream (the server's
 // global stream, which delivers sooner than the directory's) and one
-// OpenCode session.
+// OpenCode session. Each prompt goes through the synchronous route and
+// the turn ends at its answer, which also carries what the stream has not
+// delivered by then (the server writes a turn's events to the stream only
+// after the answer).
 //
 // Facts about the server (routes, events, permissions, plugins, errors,
 // offline behaviour) were measured on OpenCode 1.18.33 (docs/harness-opencode.md);
@@ -22,6 +25,7 @@
 // (binary.go, provider.go, auth.go, config.go, isolate.go); server.go
 // starts `opencode serve` and client.go talks to it; stream.go reads its
 // event stream and observer.go maps it to Stratos events; execute.go and
-// turn.go run one prompt; hookserver.go, hooks.go and plugin.js connect
+// turn.go run one prompt, replay.go reports what the answer has and the
+// stream has not yet delivered; hookserver.go, hooks.go and plugin.js connect
 // the author's hooks; lifecycle.go cancels and closes.
 package opencode

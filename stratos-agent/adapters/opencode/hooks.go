@@ -10,7 +10,10 @@ import (
 	"github.com/stratoscli/stratos/stratos-agent/adapter"
 )
 
-// beforeTool asks beforeToolCall about a call OpenCode is about to run:
+// beforeTool hears of every call OpenCode is about to run: the turn
+// notes it (a turn with a tool call may have several assistant messages,
+// replay.go). Then it asks beforeToolCall, if the author has a tool hook
+// and the tool is not OpenCode's own (structured output, unknown tool):
 // deny makes the plugin throw (the call fails with the reason, which the
 // model reads, and the turn goes on); modify replaces the arguments in
 // place. A hook that threw fails the call and the invocation, and the turn
@@ -18,6 +21,10 @@ import (
 func (s *session) beforeTool(_ context.Context, req beforeRequest) hookAnswer {
 	t := s.currentTurn()
 	if t == nil {
+		return hookAnswer{Decision: "allow"}
+	}
+	t.announceTool()
+	if hiddenTools[req.Tool] || !adapter.HasToolHooks(s.hooks) {
 		return hookAnswer{Decision: "allow"}
 	}
 	res, err := s.hooks.BeforeToolCall(t.ctx, toolCall(req))

@@ -8,8 +8,11 @@ import (
 	"github.com/stratoscli/stratos/stratos-agent/adapter"
 )
 
-// observer maps the session's events to Stratos events. It runs on the
-// stream's goroutine, so events keep OpenCode's order.
+// observer maps the session's events to Stratos events, in OpenCode's
+// order: from the stream, and at a turn's end from the synchronous
+// response (replay), whichever delivers a message or part first. It is
+// idempotent per message and part, so the stream's late copies of what a
+// replay already reported are dropped (see replay.go).
 type observer struct {
 	emit func(adapter.Event)
 
@@ -18,14 +21,18 @@ type observer struct {
 	models    map[string]bool   // assistant messages announced
 	partTypes map[string]string // part ID → type, for deltas
 	tools     map[string]string // call ID → last status reported
-	usage     tokens            // since the last idle
+	finished  map[string]bool   // step-finish and compaction parts reported
+	streamed  map[string]int    // text and reasoning part ID → bytes of deltas reported
+	complete  map[string]bool   // text and reasoning parts reported whole: later deltas are copies
+	usage     tokens            // of the running turn
 	// provider and model of the latest assistant message (OpenCode's IDs,
 	// which are Models.dev's), reported with the turn's usage.
 	provider, model string
 }
 
 func newObserver(emit func(adapter.Event)) *observer {
-	return &observer{emit: emit, models: map[string]bool{}, partTypes: map[string]string{}, tools: map[string]string{}}
+	return &observer{emit: emit, models: map[string]bool{}, partTypes: map[string]string{}, tools: map[string]string{},
+		finished: map[string]bool{}, streamed: map[string]int{}, complete: map[string]bool{}}
 }
 
 // hiddenTools are OpenCode's structured-output delivery and its
@@ -62,12 +69,15 @@ func (o *observer) observe(ev event, p *props) {
 			return
 		}
 		o.mu.Lock()
-		kind := "text"
-		if o.partTypes[p.PartID] == "reasoning" {
-			kind = "thinking"
+		late := o.complete[p.PartID]
+		if !late {
+			o.streamed[p.PartID] += len(p.Delta)
 		}
+		kind := deltaKind(o.partTypes[p.PartID])
 		o.mu.Unlock()
-		o.event(adapter.EventMessageDelta, map[string]string{"messageId": p.MessageID}, map[string]any{"kind": kind, "text": p.Delta})
+		if !late {
+			o.event(adapter.EventMessageDelta, map[string]string{"messageId": p.MessageID}, map[string]any{"kind": kind, "text": p.Delta})
+		}
 	case "session.status":
 		o.status(p)
 	case "session.compacted":
@@ -106,14 +116,63 @@ func (o *observer) partUpdated(pt *part) {
 		if pt.Tokens != nil {
 			t = *pt.Tokens
 		}
-		o.mu.Lock()
-		o.usage = o.usage.plus(t)
-		o.mu.Unlock()
+		if !o.firstFinish(pt.ID, func() { o.usage = o.usage.plus(t) }) {
+			return
+		}
 		o.event(adapter.EventModelCompleted, map[string]string{"messageId": pt.MessageID},
 			map[string]any{"stopReason": pt.Reason, "usage": t.details()})
 	case "compaction":
-		o.event(adapter.EventCompactionStarted, nil, nil)
+		if o.firstFinish(pt.ID, func() {}) {
+			o.event(adapter.EventCompactionStarted, nil, nil)
+		}
 	}
+}
+
+// firstFinish reports whether part id is seen for the first time, and
+// then runs record under the lock.
+func (o *observer) firstFinish(id string, record func()) bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.finished[id] {
+		return false
+	}
+	o.finished[id] = true
+	record()
+	return true
+}
+
+// completeText reports the rest of a text or reasoning part the stream
+// has not delivered as deltas (all of it when none arrived), from the
+// part's whole text; deltas of that part arriving later are copies and
+// dropped.
+func (o *observer) completeText(pt *part) {
+	o.mu.Lock()
+	if o.complete[pt.ID] {
+		o.mu.Unlock()
+		return
+	}
+	o.complete[pt.ID] = true
+	o.partTypes[pt.ID] = pt.Type
+	sent := o.streamed[pt.ID]
+	o.mu.Unlock()
+	if sent < len(pt.Text) {
+		o.event(adapter.EventMessageDelta, map[string]string{"messageId": pt.MessageID},
+			map[string]any{"kind": deltaKind(pt.Type), "text": pt.Text[sent:]})
+	}
+}
+
+// seen reports whether the assistant message id was announced.
+func (o *observer) seen(id string) bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.models[id]
+}
+
+func deltaKind(partType string) string {
+	if partType == "reasoning" {
+		return "thinking"
+	}
+	return "text"
 }
 
 // tool reports a tool part once it runs (tool.started) and once it
@@ -126,7 +185,8 @@ func (o *observer) tool(pt *part) {
 	o.mu.Lock()
 	prev := o.tools[pt.CallID]
 	started := prev == "" || prev == "pending"
-	if st != "pending" {
+	ended := prev == "completed" || prev == "error"
+	if st != "pending" && !ended { // a late copy never takes a call back
 		o.tools[pt.CallID] = st
 	}
 	o.mu.Unlock()
@@ -137,7 +197,7 @@ func (o *observer) tool(pt *part) {
 			o.event(adapter.EventToolStarted, ids, map[string]any{"toolName": pt.Tool, "input": decodeJSON(pt.State.Input)})
 		}
 	case "completed", "error":
-		if prev == "completed" || prev == "error" {
+		if ended {
 			return
 		}
 		if started {
@@ -153,27 +213,30 @@ func (o *observer) tool(pt *part) {
 	}
 }
 
-// status reports retries, and the turn's usage when the session is idle.
+// status reports retries.
 func (o *observer) status(p *props) {
-	if p.Status == nil {
+	if p.Status != nil && p.Status.Type == "retry" {
+		o.event(adapter.EventModelRetry, nil, map[string]any{"message": p.Status.Message, "attempt": p.Status.Attempt})
+	}
+}
+
+// endTurn reports the turn's usage (the sum of its steps), when it had
+// any, and starts the next turn's sum. The turn calls it before its
+// execute returns: the host attributes events to the invocation running
+// when they arrive.
+func (o *observer) endTurn() {
+	o.mu.Lock()
+	u, provider, model := o.usage, o.provider, o.model
+	o.usage = tokens{}
+	o.mu.Unlock()
+	if u == (tokens{}) {
 		return
 	}
-	switch p.Status.Type {
-	case "retry":
-		o.event(adapter.EventModelRetry, nil, map[string]any{"message": p.Status.Message, "attempt": p.Status.Attempt})
-	case "idle":
-		o.mu.Lock()
-		u, provider, model := o.usage, o.provider, o.model
-		o.usage = tokens{}
-		o.mu.Unlock()
-		if u != (tokens{}) {
-			d := u.details()
-			if provider != "" {
-				d["provider"], d["model"] = provider, model
-			}
-			o.event(adapter.EventUsage, nil, d)
-		}
+	d := u.details()
+	if provider != "" {
+		d["provider"], d["model"] = provider, model
 	}
+	o.event(adapter.EventUsage, nil, d)
 }
 
 func decodeJSON(raw json.RawMessage) any {

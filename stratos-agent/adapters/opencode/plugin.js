@@ -1,7 +1,10 @@
 // Stratos hooks for OpenCode, generated into the isolated configuration of
-// one session. It forwards every tool call (except OpenCode's own
-// structured-output delivery and its unknown-tool placeholder) to the
-// agent host's hook server on loopback and applies the answer:
+// one session. It announces every tool call to the agent host's hook
+// server on loopback before the call runs (the host learns that the turn
+// may have several steps), and, when the author has tool hooks (option
+// "after"), forwards the result of every call except OpenCode's own
+// structured-output delivery and its unknown-tool placeholder too. It
+// applies the answers:
 //   before: allow | deny (throw: the call fails with the reason) |
 //           modify (arguments replaced in place: OpenCode passes this very
 //           object to the tool) | fail (the author hook threw)
@@ -23,8 +26,8 @@ export const StratosHooks = async (_input, options) => {
   const shellEnv = async (_input, output) => {
     for (const k of secrets) output.env[k] = undefined;
   };
-  // Without a hook server the author has no tool hook: nothing to ask.
   if (!url) return { "shell.env": shellEnv };
+  const after = options.after === true;
   async function call(path, body) {
     const res = await fetch(url + path, {
       method: "POST",
@@ -38,7 +41,6 @@ export const StratosHooks = async (_input, options) => {
   return {
     "shell.env": shellEnv,
     "tool.execute.before": async (input, output) => {
-      if (skipped.has(input.tool)) return;
       const d = await call("/before", { sessionID: input.sessionID, callID: input.callID, tool: input.tool, args: output.args });
       if (d.decision === "deny" || d.decision === "fail") throw new Error(d.reason);
       if (d.decision === "modify") {
@@ -47,7 +49,7 @@ export const StratosHooks = async (_input, options) => {
       }
     },
     "tool.execute.after": async (input, output) => {
-      if (skipped.has(input.tool)) return;
+      if (!after || skipped.has(input.tool)) return;
       const mcp = Array.isArray(output.content);
       const body = { sessionID: input.sessionID, callID: input.callID, tool: input.tool, args: input.args, mcp };
       if (mcp) {

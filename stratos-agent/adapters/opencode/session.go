@@ -43,8 +43,11 @@ type session struct {
 	model   model
 	obs     *observer
 	turn    *turn
-	busy    bool
-	closed  bool
+	// evMu orders the stream's event handling and a turn's replay
+	// (replay.go): neither interleaves with the other.
+	evMu   sync.Mutex
+	busy   bool
+	closed bool
 }
 
 func newSession(opts Options, spec adapter.Spec, emit func(adapter.Event), hooks adapter.Hooks, denied []string) *session {
@@ -107,17 +110,15 @@ func (s *session) start(ctx context.Context, bin string, env []string, creds cre
 	if st.iso, err = newIsolation(creds); err != nil {
 		return s.initError("prepare the isolated configuration: %v", err)
 	}
-	// The plugin always keeps the server's secrets from the agent's
-	// commands; it calls back for tool calls only when the author has a
-	// tool hook (otherwise each call would cost two loopback round trips
-	// that can only answer "allow").
-	cfg.plugin = &pluginRef{File: st.iso.pluginFile()}
-	if adapter.HasToolHooks(s.hooks) {
-		if st.hooks, err = startHookServer(s.beforeTool, s.afterTool); err != nil {
-			return s.initError("%v", err)
-		}
-		cfg.plugin.URL, cfg.plugin.Token = st.hooks.url, st.hooks.token
+	// The plugin keeps the server's secrets from the agent's commands and
+	// announces every tool call before it runs (the turn's end relies on
+	// it, replay.go); it asks about a call's result only when the author
+	// has a tool hook (otherwise that would be a second loopback round
+	// trip per call that can only answer "keep").
+	if st.hooks, err = startHookServer(s.beforeTool, s.afterTool); err != nil {
+		return s.initError("%v", err)
 	}
+	cfg.plugin = &pluginRef{File: st.iso.pluginFile(), URL: st.hooks.url, Token: st.hooks.token, After: adapter.HasToolHooks(s.hooks)}
 	doc, err := cfg.render()
 	if err != nil {
 		return s.initError("render the configuration: %v", err)

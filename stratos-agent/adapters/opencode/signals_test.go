@@ -16,14 +16,15 @@ import (
 	"github.com/stratoscli/stratos/stratos-agent/adapter"
 )
 
-// TestMeasureTurnEndSignals is a measurement behind the choice of the
-// completion signal (docs/harness-opencode.md, "Where a turn's time
-// goes"): per turn on one real server, it sends the prompt through the
-// synchronous route and notes when the global event stream delivers the
-// answer's completed message update, the session's idle status and the
-// answer's text part, relative to the route's response. It asserts only
-// the order the adapter relies on (the completed message, and with it the
-// text and usage, before the idle) and logs the figures.
+// TestMeasureTurnEndSignals is a measurement behind ending a turn at the
+// synchronous route's answer (docs/harness-opencode.md, "Where a turn's
+// time goes"): per turn on one real server, it sends the prompt through
+// the synchronous route and notes when the global event stream delivers
+// the answer's completed message update, the session's idle status and
+// the answer's text part, relative to the route's response. It asserts
+// only the order the adapter relies on when the stream ends a turn (the
+// completed message, and with it the text, before the idle) and logs the
+// figures.
 //
 // It runs in every test run with a few turns (the order is what it
 // checks); OPENCODE_MEASURE_TURNS raises the count for a measurement.

@@ -28,6 +28,7 @@ type turn struct {
 	cancelled   bool
 	cancelledCh chan struct{}
 	work        bool                    // a tool ran or text streamed
+	toolCalled  bool                    // the plugin announced a tool call: the turn may have several steps
 	replies     map[string]*messageInfo // assistant messages by ID
 	texts       map[string]map[string]string
 	sessionErr  *apiError
@@ -46,6 +47,30 @@ func (t *turn) fail(err error) {
 	t.mu.Unlock()
 }
 
+// announceTool notes a tool call the plugin announced before running it.
+func (t *turn) announceTool() {
+	t.mu.Lock()
+	t.toolCalled = true
+	t.mu.Unlock()
+}
+
+func (t *turn) mayHaveSteps() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.toolCalled
+}
+
+// finish ends the turn whatever the stream has shown: its answer came
+// with the synchronous response (or it is given up).
+func (t *turn) finish() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if !t.ended {
+		t.ended = true
+		close(t.done)
+	}
+}
+
 func (t *turn) cancel() {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -62,9 +87,20 @@ func (t *turn) cancel() {
 func (t *turn) observe(ev event, p *props) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.ended {
-		return
+	if !t.ended {
+		t.recordLocked(ev, p)
 	}
+}
+
+// record notes what a replayed message says, after the stream's events
+// (the replay runs before the turn is finished).
+func (t *turn) record(ev event, p *props) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.recordLocked(ev, p)
+}
+
+func (t *turn) recordLocked(ev event, p *props) {
 	switch ev.Type {
 	case "message.updated":
 		switch {
@@ -108,6 +144,9 @@ func (t *turn) observe(ev event, p *props) {
 }
 
 func (t *turn) endLocked() {
+	if t.ended {
+		return
+	}
 	if t.busy || t.sessionErr != nil || t.cancelled {
 		t.ended = true
 		close(t.done)

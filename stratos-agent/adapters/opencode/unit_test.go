@@ -56,10 +56,11 @@ func TestConfigWritesPermissionsInEvaluationOrder(t *testing.T) {
 	}
 }
 
-// Without tool hooks the plugin is still configured (it keeps the
-// server's secrets from the agent's commands) but gets no hook server.
-func TestConfigWithoutToolHooksGivesThePluginNoHookServer(t *testing.T) {
-	cfg := serverConfig{model: model{"openai", "gpt-4.1"}, plugin: &pluginRef{File: "/x/hooks.js"}}
+// Without tool hooks the plugin still announces tool calls to the hook
+// server (and keeps the server's secrets from the agent's commands) but
+// does not ask about their results.
+func TestConfigWithoutToolHooksAsksNothingAboutResults(t *testing.T) {
+	cfg := serverConfig{model: model{"openai", "gpt-4.1"}, plugin: &pluginRef{File: "/x/hooks.js", URL: "http://127.0.0.1:1", Token: "tok"}}
 	doc, err := cfg.render()
 	if err != nil {
 		t.Fatal(err)
@@ -70,9 +71,17 @@ func TestConfigWithoutToolHooksGivesThePluginNoHookServer(t *testing.T) {
 	if err := json.Unmarshal(doc, &m); err != nil {
 		t.Fatal(err)
 	}
-	want := [][]any{{"file:///x/hooks.js", map[string]any{"secrets": []any{"OPENCODE_SERVER_PASSWORD", "OPENCODE_CONFIG_CONTENT"}}}}
+	want := [][]any{{"file:///x/hooks.js", map[string]any{"url": "http://127.0.0.1:1", "token": "tok",
+		"secrets": []any{"OPENCODE_SERVER_PASSWORD", "OPENCODE_CONFIG_CONTENT"}}}}
 	if !reflect.DeepEqual(m.Plugin, want) {
 		t.Fatalf("plugin %v, want %v", m.Plugin, want)
+	}
+	cfg.plugin.After = true
+	if doc, err = cfg.render(); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(doc), `"after":true`) {
+		t.Fatalf("with tool hooks the plugin is not asked about results: %s", doc)
 	}
 }
 
@@ -246,45 +255,27 @@ func TestAStaleIdleDoesNotEndTheNextTurn(t *testing.T) {
 	}
 }
 
-// The idle that ends a turn also carries the turn's usage: it must be
-// emitted before the turn ends, or the host records it after the
-// invocation completed (and under the next invocation's ID).
-func TestUsageIsEmittedBeforeTheTurnEnds(t *testing.T) {
-	s := newSession(Options{}.WithDefaults(), adapter.Spec{Name: "a"}, nil, nil, nil)
-	tr := newTurn(t.Context(), "msg_new")
-	s.sid, s.turn = "s", tr
-	var usageAfterEnd, usage bool
-	obs := newObserver(func(e adapter.Event) {
-		if e.Type != adapter.EventUsage {
-			return
-		}
-		usage = true
-		select {
-		case <-tr.done:
-			usageAfterEnd = true
-		default:
+// A turn's usage is reported when the turn ends (before its execute
+// returns), never at an idle the stream delivers: with the synchronous
+// route the previous turn's idle can arrive while the next turn runs, and
+// its usage would be split or recorded under the wrong invocation.
+func TestUsageIsReportedAtTheTurnsEndNotAtAnIdle(t *testing.T) {
+	var usages []adapter.Event
+	o := newObserver(func(e adapter.Event) {
+		if e.Type == adapter.EventUsage {
+			usages = append(usages, e)
 		}
 	})
-	for _, raw := range []string{
-		`{"type":"message.updated","properties":{"sessionID":"s","info":{"id":"msg_new","sessionID":"s","role":"user"}}}`,
-		`{"type":"session.status","properties":{"sessionID":"s","status":{"type":"busy"}}}`,
-		`{"type":"message.updated","properties":{"sessionID":"s","info":{"id":"msg_a","sessionID":"s","role":"assistant","parentID":"msg_new"}}}`,
-		`{"type":"message.part.updated","properties":{"sessionID":"s","part":{"id":"prt_1","sessionID":"s","messageID":"msg_a","type":"step-finish","reason":"stop","tokens":{"input":3,"output":1}}}}`,
-		`{"type":"session.status","properties":{"sessionID":"s","status":{"type":"idle"}}}`,
-	} {
-		var ev event
-		if err := json.Unmarshal([]byte(raw), &ev); err != nil {
-			t.Fatal(err)
-		}
-		s.onEvent(obs, ev)
+	feed(t, o, "message.updated", `{"info":{"id":"m1","sessionID":"s","role":"assistant","providerID":"openai","modelID":"gpt-5"}}`)
+	feed(t, o, "message.part.updated", `{"part":{"id":"p1","sessionID":"s","messageID":"m1","type":"step-finish","tokens":{"input":3,"output":1}}}`)
+	feed(t, o, "session.status", `{"sessionID":"s","status":{"type":"idle"}}`)
+	if len(usages) != 0 {
+		t.Fatalf("usage reported at an idle: %+v", usages)
 	}
-	select {
-	case <-tr.done:
-	default:
-		t.Fatal("the turn did not end at its idle")
-	}
-	if !usage || usageAfterEnd {
-		t.Fatalf("usage emitted %v, after the turn ended %v; want emitted before", usage, usageAfterEnd)
+	o.endTurn()
+	o.endTurn() // a turn without steps reports nothing
+	if len(usages) != 1 || usages[0].Details["inputTokens"] != 3 || usages[0].Details["outputTokens"] != 1 {
+		t.Fatalf("usage events %+v, want one with the turn's tokens", usages)
 	}
 }
 
@@ -317,18 +308,21 @@ data: {"directory":"/w","payload":{"id":"evt_2","type":"message.updated","proper
 func TestTurnUsageNamesTheProviderAndModelOfTheReply(t *testing.T) {
 	var got []adapter.Event
 	o := newObserver(func(e adapter.Event) { got = append(got, e) })
-	feed := func(typ, raw string) {
-		var p props
-		if err := json.Unmarshal([]byte(raw), &p); err != nil {
-			t.Fatal(err)
-		}
-		o.observe(event{Type: typ}, &p)
-	}
-	feed("message.updated", `{"info":{"id":"m1","sessionID":"s","role":"assistant","providerID":"anthropic","modelID":"claude-sonnet-4-5"}}`)
-	feed("message.part.updated", `{"part":{"id":"p1","sessionID":"s","messageID":"m1","type":"step-finish","tokens":{"input":100,"output":20,"reasoning":0,"cache":{"read":0,"write":0}}}}`)
-	feed("session.status", `{"sessionID":"s","status":{"type":"idle"}}`)
+	feed(t, o, "message.updated", `{"info":{"id":"m1","sessionID":"s","role":"assistant","providerID":"anthropic","modelID":"claude-sonnet-4-5"}}`)
+	feed(t, o, "message.part.updated", `{"part":{"id":"p1","sessionID":"s","messageID":"m1","type":"step-finish","tokens":{"input":100,"output":20,"reasoning":0,"cache":{"read":0,"write":0}}}}`)
+	o.endTurn()
 	u := got[len(got)-1]
 	if u.Type != adapter.EventUsage || u.Details["provider"] != "anthropic" || u.Details["model"] != "claude-sonnet-4-5" {
 		t.Errorf("usage %+v; want OpenCode's provider and model of the reply", u)
 	}
+}
+
+// feed hands the observer one event of the stream.
+func feed(t *testing.T, o *observer, typ, raw string) {
+	t.Helper()
+	var p props
+	if err := json.Unmarshal([]byte(raw), &p); err != nil {
+		t.Fatal(err)
+	}
+	o.observe(event{Type: typ}, &p)
 }
