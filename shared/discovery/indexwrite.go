@@ -135,11 +135,9 @@ func indexWorkflow(s *freshness.Scanner, dir string, clock filestat.Clock) *inde
 // false when any of their stat data cannot vouch for what was read, or the
 // manifest changed since it was read.
 func (e *indexEntry) trace(src freshness.Sources, tr *freshness.Trace, manifestStat filestat.Stat, clock filestat.Clock) bool {
-	for _, d := range tr.Dirs {
-		if !clock.Vouches(d.Stat) {
-			return false
-		}
-		e.Dirs = append(e.Dirs, indexedPath{Path: d.Path, Stat: statOf(d.Stat)})
+	var ok bool
+	if e.Dirs, ok = vouchedPaths(tr.Dirs, clock); !ok {
+		return false
 	}
 	stats := make(map[string]filestat.Stat, len(tr.Files))
 	for _, f := range tr.Files {
@@ -155,11 +153,8 @@ func (e *indexEntry) trace(src freshness.Sources, tr *freshness.Trace, manifestS
 		}
 		e.Files = append(e.Files, indexedFile{Path: f.Path, SHA256: f.SHA256, Stat: statOf(st)})
 	}
-	for _, d := range tr.ImportDirs {
-		if !clock.Vouches(d.Stat) {
-			return false
-		}
-		e.ImportDirs = append(e.ImportDirs, indexedPath{Path: d.Path, Stat: statOf(d.Stat)})
+	if e.ImportDirs, ok = vouchedPaths(tr.ImportDirs, clock); !ok {
+		return false
 	}
 	imported := make(map[string]filestat.Stat, len(tr.Imports))
 	for _, f := range tr.Imports {
@@ -173,4 +168,17 @@ func (e *indexEntry) trace(src freshness.Sources, tr *freshness.Trace, manifestS
 		e.Imports = append(e.Imports, indexedFile{Path: f.Path, SHA256: f.SHA256, Stat: statOf(st)})
 	}
 	return true
+}
+
+// vouchedPaths are the traced directories as index paths; false when the
+// clock cannot vouch for one of them.
+func vouchedPaths(traced []freshness.TracedPath, clock filestat.Clock) ([]indexedPath, bool) {
+	var out []indexedPath
+	for _, d := range traced {
+		if !clock.Vouches(d.Stat) {
+			return nil, false
+		}
+		out = append(out, indexedPath{Path: d.Path, Stat: statOf(d.Stat)})
+	}
+	return out, true
 }
