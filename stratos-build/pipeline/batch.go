@@ -74,6 +74,22 @@ func (b *Builder) PrepareBatch(ctx context.Context, ws []*discovery.Workflow) {
 	if len(cands) < 2 {
 		return
 	}
+	var loaders []*sdk.Loader
+	loadersStarted := false
+	startLoaders := func(n int) {
+		if !loadersStarted {
+			loadersStarted = true
+			loaders = b.startLoaders(ctx, n, &lockedWriter{w: b.Stderr})
+		}
+	}
+	// With the root's SDK current, preparing cannot change what a loader
+	// imports: it starts now, and node's start and the SDK's import run
+	// on the core that preparing leaves idle instead of beside tsc, which
+	// takes both.
+	if b.sdkCurrent() {
+		b.enter(PhaseToolchain, cands[0].w)
+		startLoaders(len(cands))
+	}
 	var jobs []*batchJob
 	for _, c := range cands {
 		entry, out, fail := b.beforeCompile(ctx, c.w, nil, mcpStep{})
@@ -87,18 +103,10 @@ func (b *Builder) PrepareBatch(ctx context.Context, ws []*discovery.Workflow) {
 		}
 	}
 	phase.done("prepare")
-	var loaders []*sdk.Loader
-	loadersStarted := false
-	startLoaders := func() {
-		if !loadersStarted {
-			loadersStarted = true
-			loaders = b.startLoaders(ctx, jobs, &lockedWriter{w: b.Stderr})
-		}
-	}
 	if ctx.Err() == nil {
-		b.compileJobs(ctx, jobs, true, startLoaders)
+		b.compileJobs(ctx, jobs, true, func() { startLoaders(len(jobs)) })
 	}
-	startLoaders() // when no compiler ran
+	startLoaders(len(jobs)) // when no compiler ran
 	phase.done("compile")
 	fin := b.startFinishing(ctx, len(jobs))
 	b.loadAll(ctx, jobs, loaders, fin.settled)
@@ -335,12 +343,13 @@ type batchCandidate struct {
 // build writes the same one (a leaf edit that keeps the leaf's schemas).
 func (b *Builder) batchCandidates(ws []*discovery.Workflow) []batchCandidate {
 	sdkCurrent := b.sdkCurrent()
+	clashing := clashingTypeNames(b.Root)
 	pending := map[*discovery.Workflow]batchCandidate{}
 	for _, w := range ws {
 		if _, done := b.results[w]; done || b.batched[w] != nil || (w.Status == freshness.Built && sdkCurrent) {
 			continue
 		}
-		if len(w.Sources.OutsideRoot) > 0 || b.failsBeforeBuild(w) {
+		if len(w.Sources.OutsideRoot) > 0 || clashing[w.Manifest.Name] || b.failsBeforeBuild(w) {
 			continue
 		}
 		// MCP wrappers and the explicit build's model check are steps of
@@ -392,15 +401,31 @@ func (b *Builder) childrenPlaced(w *discovery.Workflow, pending map[*discovery.W
 }
 
 // failsBeforeBuild reports whether prepare would fail w before building
-// it (cycle, missing reference, wrapper name clash).
+// it (cycle, missing reference; a wrapper name clash is clashingTypeNames').
 func (b *Builder) failsBeforeBuild(w *discovery.Workflow) bool {
-	return findCycle(b.Root, w) != nil || len(b.Root.MissingReferences(w)) > 0 || wrapperNameClash(b.Root, w)
+	return findCycle(b.Root, w) != nil || len(b.Root.MissingReferences(w)) > 0
 }
 
-// wrapperNameClash reports whether w's wrapper identifiers clash with
-// another workflow's.
-func wrapperNameClash(root *discovery.Root, w *discovery.Workflow) bool {
-	return wrappergen.TypeNameClash(w.Manifest.Name, sortedKeys(root.Workflows)) != ""
+// clashingTypeNames returns the workflows of root whose wrapper
+// identifiers clash with another workflow's (see
+// wrappergen.TypeNameClash): those that share their TypeName. One pass
+// over the root, where asking TypeNameClash for each workflow compares
+// every pair.
+func clashingTypeNames(root *discovery.Root) map[string]bool {
+	byStem := map[string][]string{}
+	for name := range root.Workflows {
+		stem := wrappergen.TypeName(name)
+		byStem[stem] = append(byStem[stem], name)
+	}
+	clashing := map[string]bool{}
+	for _, names := range byStem {
+		if len(names) > 1 {
+			for _, name := range names {
+				clashing[name] = true
+			}
+		}
+	}
+	return clashing
 }
 
 // compileJobs compiles jobs together when they are several, else alone.
@@ -512,19 +537,20 @@ func (b *Builder) compileTogether(ctx context.Context, jobs []*batchJob, started
 	return true, nil
 }
 
-// startLoaders starts, once tsc runs, the loader processes that will load
-// the jobs' definitions (see loaderGroups), so that node's start and the
-// SDK's import overlap with the compile. Nil when the toolchain is missing
-// (loadAll reports it).
-func (b *Builder) startLoaders(ctx context.Context, jobs []*batchJob, stderr io.Writer) []*sdk.Loader {
-	if len(jobs) == 0 {
+// startLoaders starts the loader processes that will load up to n
+// definitions (see loaderGroups), before the compile or as it starts
+// (PrepareBatch), so that node's start and the SDK's import overlap with
+// the work before them. Nil when the toolchain is missing (loadAll
+// reports it).
+func (b *Builder) startLoaders(ctx context.Context, n int, stderr io.Writer) []*sdk.Loader {
+	if n == 0 {
 		return nil
 	}
 	tc, err := b.toolchain(ctx)
 	if err != nil {
 		return nil
 	}
-	loaders := make([]*sdk.Loader, len(loaderGroups(len(jobs), runtime.GOMAXPROCS(0))))
+	loaders := make([]*sdk.Loader, len(loaderGroups(n, runtime.GOMAXPROCS(0))))
 	for i := range loaders {
 		loaders[i] = sdk.StartLoader(ctx, tc, b.Root.Root.Dir, stderr)
 	}
