@@ -109,6 +109,7 @@ func (b *Builder) PrepareBatch(ctx context.Context, ws []*discovery.Workflow) {
 	startLoaders(len(jobs)) // when no compiler ran
 	phase.done("compile")
 	fin := b.startFinishing(ctx, len(jobs))
+	fin.written.nudge() // the compiled modules, placed
 	b.loadAll(ctx, jobs, loaders, fin.settled)
 	fin.wait()
 	b.publishSolo(ctx, jobs)
@@ -177,20 +178,23 @@ func (b *Builder) finishBatch(ctx context.Context, jobs []*batchJob, cands []bat
 // the definitions of the others still load: as soon as a job's definition
 // is checked, its wrapper and record are written, unflushed, with the
 // cores node leaves. publishSolo then flushes and publishes them all.
+// What it writes is written back to disk meanwhile (writeBehind).
 type finisher struct {
-	jobs chan *batchJob
-	wg   sync.WaitGroup
+	jobs    chan *batchJob
+	wg      sync.WaitGroup
+	written *writeBehind
 }
 
 // startFinishing starts the finisher of a batch of n jobs.
 func (b *Builder) startFinishing(ctx context.Context, n int) *finisher {
-	f := &finisher{jobs: make(chan *batchJob, n)}
+	f := &finisher{jobs: make(chan *batchJob, n), written: startWriteBehind(b.Root.Root.Dir)}
 	for range runtime.GOMAXPROCS(0) {
 		f.wg.Add(1)
 		go func() {
 			defer f.wg.Done()
 			for j := range f.jobs {
 				j.result = b.recordJob(ctx, j)
+				f.written.nudge()
 			}
 		}()
 	}
@@ -205,10 +209,12 @@ func (f *finisher) settled(j *batchJob) {
 	}
 }
 
-// wait returns once every job handed over is finished.
+// wait returns once every job handed over is finished and the writing
+// back has stopped.
 func (f *finisher) wait() {
 	close(f.jobs)
 	f.wg.Wait()
+	f.written.stop()
 }
 
 // publishSolo makes the staging directories of the solo jobs written

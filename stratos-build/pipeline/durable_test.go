@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"fmt"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -40,6 +41,32 @@ func TestSyncFileSystemsFlushesOncePerFileSystem(t *testing.T) {
 		t.Fatal(err)
 	}
 	if err := syncFileSystems([]string{filepath.Join(dir, "gone")}); err == nil {
+		t.Fatal("flushing the file system of a missing directory reported no error")
+	}
+}
+
+func TestWriteBehindNeverBlocksTheWriters(t *testing.T) {
+	dir := t.TempDir()
+	wb := startWriteBehind(dir)
+	for i := range 100 {
+		writeFile(t, dir, fmt.Sprintf("f%d", i), "x")
+		wb.nudge()
+	}
+	wb.stop()
+	wb.nudge() // after stop: nothing runs, nothing blocks
+	select {
+	case <-wb.done:
+	default:
+		t.Fatal("stop returned before the write-behind goroutine ended")
+	}
+}
+
+func TestWriteBehindOfAMissingDirectoryLeavesTheErrorToTheFlush(t *testing.T) {
+	gone := filepath.Join(t.TempDir(), "gone")
+	wb := startWriteBehind(gone)
+	wb.nudge()
+	wb.stop()
+	if err := syncFileSystems([]string{gone}); err == nil {
 		t.Fatal("flushing the file system of a missing directory reported no error")
 	}
 }
