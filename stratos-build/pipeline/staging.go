@@ -19,6 +19,16 @@ import (
 // freshness walk and the definition of "authored files" all skip them.
 const stagingPrefix = ".stratos-dist-"
 
+// stagingName is the staging directory's name: the same on every build.
+// node's compile cache (NODE_COMPILE_CACHE, shared by every node Stratos
+// starts) keys each module by its path, and the definition loader imports
+// each compiled entry from here; under a random name every build added
+// one cache file per workflow that no later build could use, without end.
+// Under this name, a workflow has one entry there, replaced when its
+// module changes. Only one build of a root runs at a time (the root lock),
+// so one name per workflow is enough.
+const stagingName = stagingPrefix + "staging"
+
 // staging is one build's private output directory: the compiler writes
 // into it, the definition loads from it and the build record is written
 // into it last; only then does it replace dist/ in one rename. A build
@@ -33,8 +43,8 @@ type staging struct {
 // behind and creates a fresh staging directory.
 func newStaging(wfDir string) (*staging, error) {
 	removeStaleStaging(wfDir)
-	dir, err := os.MkdirTemp(wfDir, stagingPrefix)
-	if err != nil {
+	dir := filepath.Join(wfDir, stagingName)
+	if err := os.Mkdir(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("create the build's staging directory in %s: %w", wfDir, err)
 	}
 	return &staging{wfDir: wfDir, dir: dir}, nil
