@@ -109,7 +109,6 @@ func (b *Builder) PrepareBatch(ctx context.Context, ws []*discovery.Workflow) {
 	startLoaders(len(jobs)) // when no compiler ran
 	phase.done("compile")
 	fin := b.startFinishing(ctx, len(jobs))
-	fin.written.nudge() // the compiled modules, placed
 	b.loadAll(ctx, jobs, loaders, fin.settled)
 	fin.wait()
 	b.publishSolo(ctx, jobs)
@@ -194,7 +193,9 @@ func (b *Builder) startFinishing(ctx context.Context, n int) *finisher {
 			defer f.wg.Done()
 			for j := range f.jobs {
 				j.result = b.recordJob(ctx, j)
-				f.written.nudge()
+				if j.result != nil && !j.result.Failed() {
+					f.written.nudge() // its staging directory, compiled module included
+				}
 			}
 		}()
 	}
