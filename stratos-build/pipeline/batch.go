@@ -184,10 +184,14 @@ type finisher struct {
 	written *writeBehind
 }
 
-// startFinishing starts the finisher of a batch of n jobs.
+// startFinishing starts the finisher of a batch of n jobs, on one core
+// fewer than there are (at least one): the loader, which the whole batch
+// waits for, keeps a core of its own, and one worker writes a job's files
+// in less than half the time node takes to load its definition, so it
+// keeps up.
 func (b *Builder) startFinishing(ctx context.Context, n int) *finisher {
 	f := &finisher{jobs: make(chan *batchJob, n), written: startWriteBehind(b.Root.Root.Dir)}
-	for range runtime.GOMAXPROCS(0) {
+	for range finishers(runtime.GOMAXPROCS(0)) {
 		f.wg.Add(1)
 		go func() {
 			defer f.wg.Done()
@@ -201,6 +205,10 @@ func (b *Builder) startFinishing(ctx context.Context, n int) *finisher {
 	}
 	return f
 }
+
+// finishers is how many workers write the records beside the loader on
+// cores cores.
+func finishers(cores int) int { return max(1, cores-1) }
 
 // settled hands over a job whose compile and load are over, when it is
 // solo.
