@@ -70,3 +70,19 @@ func TestWriteBehindOfAMissingDirectoryLeavesTheErrorToTheFlush(t *testing.T) {
 		t.Fatal("flushing the file system of a missing directory reported no error")
 	}
 }
+
+func TestWriteBehindWritesBackOncePerSeveralWorkflows(t *testing.T) {
+	wb := &writeBehind{nudges: make(chan struct{}, 1)} // not running: its signals are counted here
+	signals := 0
+	for range 10 * writeBehindEvery {
+		wb.nudge()
+		select {
+		case <-wb.nudges:
+			signals++
+		default:
+		}
+	}
+	if signals != 10 {
+		t.Fatalf("%d workflows written signalled %d write-backs, want 10 (one per %d)", 10*writeBehindEvery, signals, writeBehindEvery)
+	}
+}
