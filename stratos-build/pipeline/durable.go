@@ -122,7 +122,7 @@ func syncfs(dir string) error {
 // writeBehind writes a batch's files back to disk while the batch still
 // writes more, so that the flush before publishing (syncFileSystems)
 // finds little left to write: that flush is a wait of its own after the
-// last definition has loaded, 50 to 250 ms for 200 workflows, where
+// last definition has loaded, 50 to 370 ms for 200 workflows, where
 // writing back beside the loader costs the build no wait. Every
 // writeBehindEvery nudges (a workflow's files were written), it runs one
 // syncfs(2) of the root's file system, unless one is running, which then
