@@ -4,7 +4,7 @@
 // NUL-separated list, relative to the open root, on a few goroutines, as
 // `stratos list` validates its index. It prints nothing on success.
 //
-//	go run ./internal/statfloor <root-dir> <index-file> <paths-file>
+//	go run ./testscripts/cmd/statfloor <root-dir> <index-file> <paths-file>
 package main
 
 import (
