@@ -81,6 +81,9 @@ type indexedRecord struct {
 type indexedPath struct {
 	Path string   `json:"path"`
 	Stat statData `json:"stat"`
+	// Lstat: Stat is the path's own, not following a symbolic link
+	// (freshness.TracedPath.Lstat).
+	Lstat bool `json:"lstat,omitempty"`
 }
 
 type indexedFile struct {
@@ -141,17 +144,21 @@ func (e *indexEntry) holds(root *filestat.Dir, name string) bool {
 			return false
 		}
 	}
-	inRoot := func(rel string, want statData) bool {
-		st, err := root.Stat(rel)
+	inRoot := func(rel string, want statData, lstat bool) bool {
+		stat := root.Stat
+		if lstat {
+			stat = root.Lstat
+		}
+		st, err := stat(rel)
 		return err == nil && statOf(st) == want
 	}
 	for _, d := range e.ImportDirs {
-		if !inRoot(d.Path, d.Stat) {
+		if !inRoot(d.Path, d.Stat, d.Lstat) {
 			return false
 		}
 	}
 	for _, f := range e.Imports {
-		if !inRoot(f.Path, f.Stat) {
+		if !inRoot(f.Path, f.Stat, false) {
 			return false
 		}
 	}

@@ -373,3 +373,16 @@ func pathStat(t *testing.T, path string) filestat.Stat {
 	}
 	return st
 }
+
+// A workflow importing the root's shared lib/ does not depend on the
+// root's other entries: it stays taken from the index when a workflow is
+// added beside it.
+func TestIndexKeepsSharedImportersWhenAWorkflowIsAdded(t *testing.T) {
+	root := indexFixture(t)
+	writeFile(t, root, "added/workflow.yaml", "name: added\nshortDescription: s\nlongDescription: l\n")
+	writeFile(t, root, "added/workflow.ts", "export {};\n")
+	c := compareWithoutIndex(t, root)
+	if got := indexedNames(c); !reflect.DeepEqual(got, []string{"child", "fresh", "parent", "shared"}) {
+		t.Errorf("taken from the index after a workflow was added: %v; want child, fresh, parent, shared", got)
+	}
+}

@@ -178,7 +178,7 @@ func vouchedPaths(traced []freshness.TracedPath, clock filestat.Clock) ([]indexe
 		if !clock.Vouches(d.Stat) {
 			return nil, false
 		}
-		out = append(out, indexedPath{Path: d.Path, Stat: statOf(d.Stat)})
+		out = append(out, indexedPath{Path: d.Path, Stat: statOf(d.Stat), Lstat: d.Lstat})
 	}
 	return out, true
 }

@@ -73,6 +73,22 @@ func Path(p string) (Stat, error) {
 	}
 }
 
+// Lstat returns the stat data of p itself, not following a symbolic link:
+// they identify the directory entry, so they change when p is replaced,
+// even by a link to what it was.
+func Lstat(p string) (Stat, error) {
+	var st syscall.Stat_t
+	for {
+		err := syscall.Lstat(p, &st)
+		if err == nil {
+			return Of(&st), nil
+		}
+		if err != syscall.EINTR {
+			return Stat{}, &pathError{op: "lstat", path: p, err: err}
+		}
+	}
+}
+
 // ReadFile reads the file at p into *buf (grown as needed) and returns the
 // content, valid until the next call with the same buffer, and the file's
 // stat data taken before the first read: a change after that point changes
@@ -233,15 +249,22 @@ func (d *Dir) Entries() ([]DirEntry, error) {
 }
 
 // Stat is Path for the entry name of the directory.
-func (d *Dir) Stat(name string) (Stat, error) {
+func (d *Dir) Stat(name string) (Stat, error) { return d.statat("stat", name, 0) }
+
+// Lstat is Lstat for the entry name of the directory.
+func (d *Dir) Lstat(name string) (Stat, error) {
+	return d.statat("lstat", name, unix.AT_SYMLINK_NOFOLLOW)
+}
+
+func (d *Dir) statat(op, name string, flags int) (Stat, error) {
 	var st unix.Stat_t
 	for {
-		err := unix.Fstatat(d.fd, name, &st, 0)
+		err := unix.Fstatat(d.fd, name, &st, flags)
 		if err == nil {
 			return ofUnix(&st), nil
 		}
 		if err != unix.EINTR {
-			return Stat{}, &pathError{op: "stat", path: d.path + string(os.PathSeparator) + name, err: err}
+			return Stat{}, &pathError{op: op, path: d.path + string(os.PathSeparator) + name, err: err}
 		}
 	}
 }

@@ -132,3 +132,34 @@ func TestDirStatsAndReadsItsEntries(t *testing.T) {
 		t.Fatalf("Dir.ReadFile of a missing entry: %v; want fs.ErrNotExist naming its path", err)
 	}
 }
+
+// Lstat identifies the entry itself: a link to a file has stat data of its
+// own, while Stat sees through it to the file.
+func TestLstatDoesNotFollowALink(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "a.ts"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("a.ts", filepath.Join(dir, "link.ts")); err != nil {
+		t.Fatal(err)
+	}
+	d, err := filestat.OpenDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	file, _ := filestat.Path(filepath.Join(dir, "a.ts"))
+	link, err := filestat.Lstat(filepath.Join(dir, "link.ts"))
+	if err != nil || link.Ino == file.Ino {
+		t.Fatalf("Lstat of the link = %+v, %v; want the link's own inode (the file's is %d)", link, err, file.Ino)
+	}
+	if st, err := d.Lstat("link.ts"); err != nil || st != link {
+		t.Fatalf("Dir.Lstat = %+v, %v; want %+v", st, err, link)
+	}
+	if st, err := d.Stat("link.ts"); err != nil || st != file {
+		t.Fatalf("Dir.Stat of the link = %+v, %v; want the file's %+v", st, err, file)
+	}
+	if _, err := d.Lstat("missing"); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("Dir.Lstat of a missing entry: %v; want fs.ErrNotExist", err)
+	}
+}

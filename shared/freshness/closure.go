@@ -183,11 +183,17 @@ func (s *Scanner) follow(own *ownFiles, src *Sources, sc *scanState) error {
 
 // statResolutionDirs returns, for a traced scan, the stat data of the
 // directories that resolving an import of target looks in or passes
-// through: every directory from the root down to target's, and target
-// itself when it is a directory (index files). They are taken before the
-// resolution, so that a candidate created after it changes them. nil when
-// target's directory is not in the root (the trace then covers nothing of
-// it) or the scan is not traced.
+// through: target's directory (whose entries decide which candidate
+// exists), every directory from there up to the root, and target itself
+// when it is a directory (index files). They are taken before the
+// resolution, so that a candidate created after it changes them. The root
+// itself is among them only when target's directory is the root: below it,
+// what the resolution needs of the root is that its entry on the way (a
+// shared lib/) is still the same directory, which that entry's own stat
+// data (not following a link) say without depending on the root's other
+// entries, so adding a workflow to the root leaves such an import's trace
+// holding. nil when target's directory is not in the root (the trace then
+// covers nothing of it) or the scan is not traced.
 func (s *Scanner) statResolutionDirs(t *Trace, target string) []TracedPath {
 	if t == nil {
 		return nil
@@ -196,17 +202,26 @@ func (s *Scanner) statResolutionDirs(t *Trace, target string) []TracedPath {
 	if st, err := filestat.Path(target); err == nil {
 		out = append(out, TracedPath{Path: s.rootRelative(target), Stat: st})
 	}
-	for dir := filepath.Dir(target); ; dir = filepath.Dir(dir) {
+	targetDir := filepath.Dir(target)
+	for dir, below := targetDir, ""; ; dir, below = filepath.Dir(dir), dir {
 		if !within(s.root, dir) {
 			t.uncovered()
 			return nil
 		}
-		st, err := filestat.Path(dir)
+		var traced TracedPath
+		var err error
+		if dir == s.root && dir != targetDir {
+			traced.Path, traced.Lstat = s.rootRelative(below), true
+			traced.Stat, err = filestat.Lstat(below)
+		} else {
+			traced.Path = s.rootRelative(dir)
+			traced.Stat, err = filestat.Path(dir)
+		}
 		if err != nil {
 			t.uncovered()
 			return nil
 		}
-		out = append(out, TracedPath{Path: s.rootRelative(dir), Stat: st})
+		out = append(out, traced)
 		if dir == s.root {
 			return out
 		}

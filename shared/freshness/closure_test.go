@@ -4,7 +4,11 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"testing"
+	"time"
+
+	"github.com/stratoscli/stratos/shared/filestat"
 )
 
 // sharedLibRoot writes a root whose workflow wf imports a shared lib/ that
@@ -168,5 +172,105 @@ func TestScannerEndsSymlinkLoops(t *testing.T) {
 	}
 	if got := importPaths(src); !reflect.DeepEqual(got, []string{"lib/a.ts"}) {
 		t.Fatalf("imports = %q, want the one file once", got)
+	}
+}
+
+// traceChanges returns the paths of the import part of a trace whose stat
+// data differ now (or that are gone).
+func traceChanges(t *testing.T, root string, tr *Trace) []string {
+	t.Helper()
+	var changed []string
+	for _, p := range append(append([]TracedPath{}, tr.ImportDirs...), tr.Imports...) {
+		stat := filestat.Path
+		if p.Lstat {
+			stat = filestat.Lstat
+		}
+		if st, err := stat(filepath.Join(root, filepath.FromSlash(p.Path))); err != nil || st != p.Stat {
+			changed = append(changed, p.Path)
+		}
+	}
+	return changed
+}
+
+// settle waits until the file system's clock has passed every stat data
+// of the trace, so that a change now cannot fall in the same timestamp
+// tick as what the trace recorded and go unseen.
+func settle(t *testing.T, tr *Trace) {
+	t.Helper()
+	var latest int64
+	for _, p := range tr.ImportDirs {
+		latest = max(latest, p.Stat.Mtime, p.Stat.Ctime)
+	}
+	dir := t.TempDir()
+	for range 1000 {
+		clock, err := filestat.ReadClock(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if clock.Now > latest {
+			return
+		}
+		time.Sleep(time.Millisecond)
+	}
+	t.Fatal("the file system's clock never passed the trace's stat data")
+}
+
+// A workflow importing a shared lib/ depends on lib/ being the same
+// directory with the same entries, not on the root's other entries:
+// adding or removing a workflow must leave its trace holding.
+func TestSharedImportsSurviveChangesOfTheRootsListing(t *testing.T) {
+	root := sharedLibRoot(t)
+	_, tr, err := NewScanner(root).SourcesTraced(filepath.Join(root, "wf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range tr.ImportDirs {
+		if d.Path == "." {
+			t.Fatalf("the root's own stat data are traced: %+v", tr.ImportDirs)
+		}
+	}
+	if !slices.ContainsFunc(tr.ImportDirs, func(p TracedPath) bool { return p.Path == "lib" && p.Lstat }) {
+		t.Fatalf("the root's entry lib is not traced by its own stat data: %+v", tr.ImportDirs)
+	}
+	settle(t, tr)
+	write(t, root, "added/workflow.yaml", "name: added\n")
+	if err := os.RemoveAll(filepath.Join(root, "wf", "local.ts")); err != nil {
+		t.Fatal(err)
+	}
+	if got := traceChanges(t, root, tr); len(got) != 0 {
+		t.Fatalf("a workflow added to the root changed the shared imports' trace: %q", got)
+	}
+	// What the resolution does depend on is still seen: lib/ replaced by
+	// a link to the same directory, and a file taking over an import.
+	if err := os.Rename(filepath.Join(root, "lib"), filepath.Join(root, "lib2")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("lib2", filepath.Join(root, "lib")); err != nil {
+		t.Fatal(err)
+	}
+	if got := traceChanges(t, root, tr); !slices.Contains(got, "lib") {
+		t.Fatalf("lib/ replaced by a link left its traced entry unchanged: %q", got)
+	}
+}
+
+// An import that resolves to a file directly in the root looks among the
+// root's own entries (a lib.tsx created beside lib.ts takes it over), so
+// it must depend on the root's listing.
+func TestImportResolvedInTheRootDependsOnIt(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "workflows")
+	write(t, root, "wf/workflow.yaml", "name: wf\n")
+	write(t, root, "wf/workflow.ts", `import { c } from "../common.js"; export default c;`)
+	write(t, root, "common.ts", "export const c = 1;\n")
+	_, tr, err := NewScanner(root).SourcesTraced(filepath.Join(root, "wf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(tr.ImportDirs, func(p TracedPath) bool { return p.Path == "." && !p.Lstat }) {
+		t.Fatalf("the root's listing is not traced: %+v", tr.ImportDirs)
+	}
+	settle(t, tr)
+	write(t, root, "common.d.ts", "export declare const c: number;\n")
+	if got := traceChanges(t, root, tr); !slices.Contains(got, ".") {
+		t.Fatalf("a file added to the root left the trace of an import resolved there unchanged: %q", got)
 	}
 }

@@ -24,7 +24,8 @@ type Trace struct {
 	Files     []TracedPath // in walk order, as Sources.Files before sorting
 	// Imports are the files of Sources.Imports, relative to the root as
 	// there; ImportDirs the directories their resolution depends on,
-	// relative to the root ("." for the root itself).
+	// relative to the root ("." for the root itself), and the root's
+	// entries on the way to them (Lstat set).
 	Imports    []TracedPath
 	ImportDirs []TracedPath
 }
@@ -34,6 +35,9 @@ type Trace struct {
 type TracedPath struct {
 	Path string
 	Stat filestat.Stat
+	// Lstat is set when Stat is the path's own (a symbolic link's, not
+	// its target's): what matters is that the entry is the same one.
+	Lstat bool
 }
 
 func (t *Trace) dir(d *filestat.Dir, rel string) error {
