@@ -161,8 +161,8 @@ func loadRoot(r roots.Root, idx *listIndex) (*Root, error) {
 			continue
 		}
 		c := candidate{name: e.Name(), dir: filepath.Join(r.Dir, e.Name()), link: !typ.IsDir()}
-		if idx != nil && typ.IsDir() {
-			c.entry = idx.Workflows[e.Name()]
+		if typ.IsDir() {
+			c.index = idx
 		}
 		cands = append(cands, c)
 	}
@@ -217,10 +217,12 @@ func loadRoot(r roots.Root, idx *listIndex) (*Root, error) {
 // that may be a workflow directory, with its index entry if it has one.
 type candidate struct {
 	name, dir string
-	link      bool // a symbolic link, to a directory or not
-	entry     *indexEntry
+	link      bool       // a symbolic link, to a directory or not
+	index     *listIndex // the root's, for a directory; nil for none
 
 	// Set by load.
+	entry *indexEntry // its index entry, when it holds
+
 	workflow bool // it has a manifest
 	manifest manifest.Manifest
 	problems []manifest.Problem
@@ -228,9 +230,11 @@ type candidate struct {
 }
 
 // load decides whether the candidate is a workflow directory and reads its
-// manifest, from its index entry when that holds (c.entry is cleared when
-// it does not).
+// manifest, from its index entry when that holds.
 func (c *candidate) load(root *filestat.Dir) {
+	if c.index != nil {
+		c.entry = c.index.entry(c.name)
+	}
 	if c.entry != nil && c.entry.holds(root, c.name) {
 		c.workflow, c.manifest = true, c.entry.Manifest.manifest()
 		if rec := c.entry.Record; rec != nil {

@@ -1,6 +1,8 @@
 package discovery
 
 import (
+	"bytes"
+	"fmt"
 	"path/filepath"
 
 	fastjson "github.com/segmentio/encoding/json"
@@ -22,8 +24,9 @@ var IndexFile = filepath.Join(importscan.GeneratedDir, "list-index.json")
 var clockDir = filepath.Join(importscan.GeneratedDir, ".clock")
 
 // indexFormat changes whenever the index's content changes meaning; an
-// index of another format is ignored.
-const indexFormat = 1
+// index of another format is ignored (listing reads every workflow) and
+// the next build writes it anew.
+const indexFormat = 2
 
 // listIndex is git's index for listing: per workflow directory of a root,
 // what listing needs (the manifest's fields, the sources' hashes and
@@ -32,7 +35,23 @@ const indexFormat = 1
 // stands for reading the manifest, walking the directory, hashing or
 // stat-cache lookups and parsing the record; any other workflow is read as
 // if there were no index.
+//
+// The file is JSON lines: the header, then one line per entry. A reader
+// decodes only the entries of the directories it finds, each on its own
+// (listing does so in parallel), and a writer copies the line of an entry
+// it keeps without encoding it again.
 type listIndex struct {
+	indexHeader
+	// lines are the entries, undecoded, by workflow directory name. They
+	// are slices of the file as read, which nothing writes to afterwards:
+	// decoded entries' strings point into it instead of copying it.
+	lines map[string][]byte
+}
+
+// indexHeader is the index's first line.
+type indexHeader struct {
+	// Format comes first: a reader rejects another format by the line's
+	// first bytes, without decoding it.
 	Format int `json:"format"`
 	// Toolchain is the writer's: hashes, manifests and summaries are what
 	// that Stratos computed, so another one ignores the index.
@@ -41,12 +60,19 @@ type listIndex struct {
 	// Clock is the file system's time when the writer started: every
 	// stat data in the index predate it, so a later change, even within
 	// the same timestamp tick as the writer's reads, changes them.
-	Clock     filestat.Clock         `json:"clock"`
-	Workflows map[string]*indexEntry `json:"workflows"` // by directory name
+	Clock filestat.Clock `json:"clock"`
 }
+
+// headerPrefix is how the header of this format begins.
+var headerPrefix = []byte(fmt.Sprintf(`{"format":%d,`, indexFormat))
+
+// entryPrefix is how an entry's line begins: its directory's name comes
+// first, so that reading the index finds it without decoding the entry.
+var entryPrefix = []byte(`{"dir":"`)
 
 // indexEntry is one workflow directory in the index.
 type indexEntry struct {
+	Dir      string          `json:"dir"` // its name in the root; first (entryPrefix)
 	Manifest indexedManifest `json:"manifest"`
 	// Dirs are the directories the walk read, "" (the workflow
 	// directory) first.
@@ -63,6 +89,10 @@ type indexEntry struct {
 	// then Watch holds dist/ (if it existed), where one would appear.
 	Record *indexedRecord `json:"record,omitempty"`
 	Watch  []indexedPath  `json:"watch,omitempty"`
+
+	// raw is the line the entry was read from (nil for a new one): a
+	// writer keeping the entry writes it again as it is.
+	raw []byte
 }
 
 // indexedManifest is the part of a valid manifest that listing uses.
@@ -102,19 +132,66 @@ func statOf(s filestat.Stat) statData {
 
 // readIndex returns the index of the root at rootDir, or nil when it is
 // missing, unreadable, corrupt, of another format or of another Stratos:
-// listing then reads every workflow.
+// listing then reads every workflow. Entries are decoded by entry.
 func readIndex(rootDir string) *listIndex {
-	var buf []byte
-	data, _, err := filestat.ReadFile(filepath.Join(rootDir, IndexFile), &buf)
+	var data []byte
+	data, _, err := filestat.ReadFile(filepath.Join(rootDir, IndexFile), &data)
 	if err != nil {
 		return nil
 	}
-	var idx listIndex
-	if fastjson.Unmarshal(data, &idx) != nil || idx.Format != indexFormat || idx.Root != rootDir ||
+	head, rest, _ := bytes.Cut(data, []byte{'\n'})
+	if !bytes.HasPrefix(head, headerPrefix) {
+		return nil
+	}
+	idx := &listIndex{lines: make(map[string][]byte, bytes.Count(rest, []byte{'\n'}))}
+	if fastjson.Unmarshal(head, &idx.indexHeader) != nil || idx.Format != indexFormat || idx.Root != rootDir ||
 		!idx.Toolchain.Equal(freshness.CurrentToolchain()) {
 		return nil
 	}
-	return &idx
+	for len(rest) > 0 {
+		var line []byte
+		line, rest, _ = bytes.Cut(rest, []byte{'\n'})
+		name, ok := entryDir(line)
+		if !ok {
+			return nil
+		}
+		idx.lines[name] = line
+	}
+	return idx
+}
+
+// entryDir returns the directory name an entry's line begins with.
+func entryDir(line []byte) (string, bool) {
+	if !bytes.HasPrefix(line, entryPrefix) {
+		return "", false
+	}
+	name := line[len(entryPrefix):]
+	if end := bytes.IndexAny(name, `"\`); end >= 0 && name[end] == '"' {
+		return string(name[:end]), true
+	}
+	// An escaped name: rare enough to decode the line for it.
+	var e struct {
+		Dir string `json:"dir"`
+	}
+	if fastjson.Unmarshal(line, &e) != nil {
+		return "", false
+	}
+	return e.Dir, true
+}
+
+// entry decodes the entry of the workflow directory name; nil when there
+// is none or its line is corrupt. Each call decodes anew, so callers on
+// several goroutines share nothing.
+func (idx *listIndex) entry(name string) *indexEntry {
+	line, ok := idx.lines[name]
+	if !ok {
+		return nil
+	}
+	e := &indexEntry{raw: line}
+	if rest, err := fastjson.Parse(line, e, fastjson.ZeroCopy); err != nil || len(rest) != 0 || e.Dir != name {
+		return nil
+	}
+	return e
 }
 
 // holds reports whether the entry of the workflow directory name still

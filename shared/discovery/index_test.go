@@ -79,7 +79,7 @@ func writeIndexSettled(t *testing.T, root string) *listIndex {
 		if idx == nil {
 			t.Fatal("the index just written does not read back")
 		}
-		if len(idx.Workflows) == 4 {
+		if len(idx.lines) == 4 {
 			return idx
 		}
 		time.Sleep(10 * time.Millisecond)
@@ -272,10 +272,10 @@ func TestWriteIndexKeepsHoldingEntriesAndRescansTheRest(t *testing.T) {
 	before := readIndex(root)
 	writeFile(t, root, "fresh/lib/util.ts", "export const u = 9;\n")
 	after := writeIndexSettled(t, root)
-	if !reflect.DeepEqual(before.Workflows["child"], after.Workflows["child"]) {
+	if !reflect.DeepEqual(before.entry("child"), after.entry("child")) {
 		t.Errorf("the unchanged child's entry changed")
 	}
-	if reflect.DeepEqual(before.Workflows["fresh"].Files, after.Workflows["fresh"].Files) {
+	if reflect.DeepEqual(before.entry("fresh").Files, after.entry("fresh").Files) {
 		t.Errorf("the edited workflow's entry was kept")
 	}
 	if got := indexedNames(compareWithoutIndex(t, root)); len(got) != 4 {
@@ -318,7 +318,7 @@ func TestWriteIndexLeavesOutRacyWorkflows(t *testing.T) {
 		t.Fatal(err)
 	}
 	idx := readIndex(root)
-	if idx == nil || idx.Workflows["child"] != nil || idx.Workflows["parent"] == nil {
+	if idx == nil || idx.entry("child") != nil || idx.entry("parent") == nil {
 		t.Fatalf("index after a racy change of child: %v", idx)
 	}
 	c := compareWithoutIndex(t, root)
@@ -360,7 +360,7 @@ func TestWriteIndexLeavesAHoldingIndexAlone(t *testing.T) {
 	if err := WriteIndex(root); err != nil {
 		t.Fatal(err)
 	}
-	if idx := readIndex(root); idx == nil || idx.Workflows["fresh"] != nil {
+	if idx := readIndex(root); idx == nil || idx.entry("fresh") != nil {
 		t.Error("the entry of a removed workflow stayed in the index")
 	}
 }

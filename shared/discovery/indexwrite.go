@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	fastjson "github.com/segmentio/encoding/json"
 
@@ -38,22 +40,12 @@ func WriteIndex(rootDir string) error {
 			kept++
 		}
 	}
-	if prev != nil && kept == len(ws) && kept == len(prev.Workflows) {
+	if prev != nil && kept == len(ws) && kept == len(prev.lines) {
 		return nil // every entry still holds and none is missing: as written
 	}
-	// The clock is read only now, when the index changes: reading it
-	// creates a file, which changes its directory's stat data. It lives in
-	// a directory of its own for that reason: a workflow that imports a
-	// generated wrapper depends on the stat data of the wrappers'
-	// directory, which a clock file there would change after every read,
-	// so such a workflow could never be vouched for.
-	dir := filepath.Join(r.Dir, clockDir)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("write the list index: %w", err)
-	}
-	clock, err := filestat.ReadClock(dir)
+	clock, err := readIndexClock(r.Dir)
 	if err != nil {
-		return fmt.Errorf("write the list index: %w", err)
+		return err
 	}
 	if prev != nil && prev.Clock.Dev != clock.Dev {
 		clear(entries) // the old clock says nothing about this file system
@@ -66,22 +58,80 @@ func WriteIndex(rootDir string) error {
 			entries[i] = indexWorkflow(freshness.NewScanner(rootDir), ws[i].Dir, clock)
 		}
 	})
-	idx := &listIndex{
-		Format: indexFormat, Toolchain: freshness.CurrentToolchain(), Root: r.Dir, Clock: clock,
-		Workflows: map[string]*indexEntry{},
+	return writeIndexFile(r.Dir, clock, entries)
+}
+
+// readIndexClock reads the file system's clock for a writer of the index
+// of the root at rootDir. It is read only when the index changes: reading
+// it creates a file, which changes its directory's stat data. It lives in
+// a directory of its own for that reason: a workflow that imports a
+// generated wrapper depends on the stat data of the wrappers' directory,
+// which a clock file there would change after every read, so such a
+// workflow could never be vouched for.
+func readIndexClock(rootDir string) (filestat.Clock, error) {
+	dir := filepath.Join(rootDir, clockDir)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return filestat.Clock{}, fmt.Errorf("write the list index: %w", err)
 	}
-	for i, e := range entries {
-		if e != nil {
-			idx.Workflows[filepath.Base(ws[i].Dir)] = e
-		}
+	clock, err := filestat.ReadClock(dir)
+	if err != nil {
+		return filestat.Clock{}, fmt.Errorf("write the list index: %w", err)
 	}
-	data, err := fastjson.Marshal(idx)
+	return clock, nil
+}
+
+// writeIndexFile writes the index of the root at rootDir: the header with
+// clock, then the given entries (nil ones left out) sorted by directory,
+// each kept one as the line it was read from.
+func writeIndexFile(rootDir string, clock filestat.Clock, entries []*indexEntry) error {
+	data, err := encodeIndex(indexHeader{
+		Format: indexFormat, Toolchain: freshness.CurrentToolchain(), Root: rootDir, Clock: clock,
+	}, entries)
 	if err != nil {
 		return fmt.Errorf("write the list index: %w", err)
 	}
 	// A lost index costs one slow listing, never a wrong one: not worth a
 	// flush to disk.
-	return atomicfile.WriteFile(filepath.Join(r.Dir, IndexFile), data, atomicfile.Public, atomicfile.NoSync())
+	return atomicfile.WriteFile(filepath.Join(rootDir, IndexFile), data, atomicfile.Public, atomicfile.NoSync())
+}
+
+// encodeIndex returns the index's file: the header's line, then one line
+// per entry, sorted by directory.
+func encodeIndex(h indexHeader, entries []*indexEntry) ([]byte, error) {
+	var present []*indexEntry
+	for _, e := range entries {
+		if e != nil {
+			present = append(present, e)
+		}
+	}
+	slices.SortFunc(present, func(a, b *indexEntry) int { return strings.Compare(a.Dir, b.Dir) })
+	data, err := fastjson.Marshal(h)
+	if err != nil {
+		return nil, err
+	}
+	data = append(data, '\n')
+	for _, e := range present {
+		line, err := e.line()
+		if err != nil {
+			return nil, err
+		}
+		data = append(append(data, line...), '\n')
+	}
+	return data, nil
+}
+
+// line is the entry's line in the index: the one it was read from, or
+// its encoding.
+func (e *indexEntry) line() ([]byte, error) {
+	if e.raw != nil {
+		return e.raw, nil
+	}
+	line, err := fastjson.Marshal(e)
+	if err != nil {
+		return nil, fmt.Errorf("entry %s: %w", e.Dir, err)
+	}
+	e.raw = line
+	return line, nil
 }
 
 // indexWorkflow scans the workflow in dir and returns its entry, or nil
@@ -96,7 +146,7 @@ func indexWorkflow(s *freshness.Scanner, dir string, clock filestat.Clock) *inde
 	if len(problems) > 0 {
 		return nil
 	}
-	e := &indexEntry{Manifest: indexedManifest{
+	e := &indexEntry{Dir: filepath.Base(dir), Manifest: indexedManifest{
 		Name: m.Name, ShortDescription: m.ShortDescription, LongDescription: m.LongDescription, Entrypoint: m.Entrypoint,
 	}}
 	// Where a record would appear, stat'ed before looking for it.
