@@ -33,12 +33,12 @@ type lockHolder struct {
 }
 
 // withRootLock runs f, a build, holding the root's build lock, and then
-// refreshes the root's listing index.
-func withRootLock(ctx context.Context, rootDir string, log hclog.Logger, f func() error) error {
+// refreshes the root's listing index from the outcome f left in *out.
+func withRootLock(ctx context.Context, rootDir string, log hclog.Logger, out **Outcome, f func() error) error {
 	return lockRoot(ctx, rootDir, log, func() error {
 		err := f()
 		if ctx.Err() == nil {
-			writeListIndex(rootDir, log)
+			writeListIndex(rootDir, *out, log)
 		}
 		return err
 	})

@@ -71,7 +71,7 @@ func (s *Session) PrepareTarget(ctx context.Context, arg string) (*Outcome, erro
 		return &Outcome{Target: target, Results: b.Results(), Builder: b}, nil
 	}
 	var out *Outcome
-	err = withRootLock(ctx, root.Root.Dir, s.Log, func() error {
+	err = withRootLock(ctx, root.Root.Dir, s.Log, &out, func() error {
 		// Another process may have built while we waited: look again.
 		w, root, err = discovery.Resolve(s.Cwd, w.Dir, roots.Both)
 		if err != nil {
@@ -107,7 +107,7 @@ func (s *Session) PrepareProject(ctx context.Context) (*Outcome, error) {
 		return nil, clierr.New(buildapi.CodeRootUnwritable, "create %s: %v", pr.Dir, err)
 	}
 	var out *Outcome
-	err = withRootLock(ctx, pr.Dir, s.Log, func() error {
+	err = withRootLock(ctx, pr.Dir, s.Log, &out, func() error {
 		var phases *phaseClock
 		if s.Log.IsDebug() {
 			phases = startPhases(s.Log, 0)
