@@ -37,7 +37,8 @@ func listCommand() *cli.Command {
 	}
 }
 
-// listOutput is the JSON contract of `stratos list --json`.
+// listOutput is the JSON contract of `stratos list --json` (printed by
+// writeListJSON exactly as encoding/json would print it).
 type listOutput struct {
 	Workflows []listedWorkflow   `json:"workflows"`
 	Problems  []manifest.Problem `json:"problems"`
@@ -84,7 +85,7 @@ func runList(ctx context.Context, cmd *cli.Command) error {
 		})
 	}
 	if cmd.Bool("json") {
-		return clierr.PrintJSON(cmd.Root().Writer, out)
+		return writeListJSON(cmd.Root().Writer, out)
 	}
 	printTable(cmd.Root().Writer, cmd.Root().ErrWriter, out)
 	return nil
