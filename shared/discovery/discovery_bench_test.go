@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stratoscli/stratos/shared/roots"
 )
@@ -134,4 +135,54 @@ func BenchmarkSequentialSHA256Baseline(b *testing.B) {
 			sha256.Sum256(data)
 		}
 	}
+}
+
+// BenchmarkIndexAfterBuild times what the end of a build costs for the
+// list index of a root of 20 or 200 workflows, every one of them entered:
+// WriteIndex (every entry's stat data checked) against RefreshIndex (only
+// the workflows the build touched scanned), after a build that changed
+// nothing and after one that rebuilt a workflow whose file was edited:
+//
+//	go test -run XXX -bench IndexAfterBuild -count 5 ./discovery/
+func BenchmarkIndexAfterBuild(b *testing.B) {
+	for _, n := range []int{20, 200} {
+		root := syntheticRoot(b, n)
+		settleIndex(b, root, n)
+		leaf := filepath.Join(root, "wf-0000")
+		edit := func() { writeBenchFile(b, filepath.Join(leaf, "lib", "d.ts"), fmt.Sprintf("// %d\n", b.N)) }
+		cases := []struct {
+			name string
+			run  func() error
+		}{
+			{"write/no-op", func() error { return WriteIndex(root) }},
+			{"refresh/no-op", func() error { return RefreshIndex(root, []string{}) }},
+			{"write/leaf-edit", func() error { edit(); return WriteIndex(root) }},
+			{"refresh/leaf-edit", func() error { edit(); return RefreshIndex(root, []string{leaf}) }},
+		}
+		for _, c := range cases {
+			b.Run(fmt.Sprintf("%d/%s", n, c.name), func(b *testing.B) {
+				settleIndex(b, root, n)
+				for b.Loop() {
+					if err := c.run(); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
+
+// settleIndex writes the root's index until its n workflows are entered.
+func settleIndex(tb testing.TB, root string, n int) {
+	tb.Helper()
+	for range 300 {
+		if err := WriteIndex(root); err != nil {
+			tb.Fatal(err)
+		}
+		if idx := readIndex(root); idx != nil && len(idx.lines) == n {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	tb.Fatal("the index never held every workflow")
 }
