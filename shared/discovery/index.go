@@ -143,7 +143,9 @@ func readIndex(rootDir string) *listIndex {
 	if !bytes.HasPrefix(head, headerPrefix) {
 		return nil
 	}
-	idx := &listIndex{lines: make(map[string][]byte, bytes.Count(rest, []byte{'\n'}))}
+	// Sized from the entries' typical length: counting the lines first
+	// would be one more pass over the whole file.
+	idx := &listIndex{lines: make(map[string][]byte, len(rest)/1024)}
 	if fastjson.Unmarshal(head, &idx.indexHeader) != nil || idx.Format != indexFormat || idx.Root != rootDir ||
 		!idx.Toolchain.Equal(freshness.CurrentToolchain()) {
 		return nil
