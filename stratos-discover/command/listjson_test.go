@@ -2,6 +2,8 @@ package command
 
 import (
 	"bytes"
+	"fmt"
+	"io"
 	"strings"
 	"testing"
 
@@ -59,5 +61,34 @@ func FuzzListJSONIsTheEncodersOutput(f *testing.F) {
 			Workflows: []listedWorkflow{{Name: a, ShortDescription: b, Root: "user", Dir: b + a, Status: "not-built", Reason: a}},
 			Problems:  []manifest.Problem{{Dir: a, Manifest: b, Field: a, Code: b, Message: a + b}},
 		})
+	})
+}
+
+// BenchmarkListJSON compares the one-pass writer with the encoder on a
+// listing of 1,000 workflows, as scripts/bench-list prints:
+//
+//	go test -run XXX -bench ListJSON ./command/
+func BenchmarkListJSON(b *testing.B) {
+	out := listOutput{Problems: []manifest.Problem{}}
+	for i := range 1000 {
+		name := fmt.Sprintf("wf-%04d", i)
+		out.Workflows = append(out.Workflows, listedWorkflow{
+			Name: name, ShortDescription: "Synthetic workflow " + name, Root: "project",
+			Dir: "/tmp/bench/project/.stratos/workflows/" + name, Status: "built",
+		})
+	}
+	b.Run("encoder", func(b *testing.B) {
+		for b.Loop() {
+			if err := clierr.PrintJSON(io.Discard, out); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("one-pass", func(b *testing.B) {
+		for b.Loop() {
+			if err := writeListJSON(io.Discard, out); err != nil {
+				b.Fatal(err)
+			}
+		}
 	})
 }
