@@ -15,12 +15,12 @@ import (
 )
 
 // IndexFile is the listing index's path in a discovery root. Builds write
-// it (WriteIndex) under the root's build lock; `stratos list` only reads
-// it.
+// it (RefreshIndex, WriteIndex) under the root's build lock; `stratos
+// list` only reads it.
 var IndexFile = filepath.Join(importscan.GeneratedDir, "list-index.json")
 
-// clockDir is where WriteIndex reads the file system's clock (see
-// filestat.ReadClock), apart from the files it indexes.
+// clockDir is where writers of the index read the file system's clock
+// (see filestat.ReadClock), apart from the files it indexes.
 var clockDir = filepath.Join(importscan.GeneratedDir, ".clock")
 
 // indexFormat changes whenever the index's content changes meaning; an
