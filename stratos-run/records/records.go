@@ -20,6 +20,7 @@ package records
 import (
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -167,13 +168,63 @@ func Begin(runsDir string, inv Invocation) (*Run, error) {
 		}
 	}
 	r := &Run{dir: dir, status: Status{ExecutionID: inv.ExecutionID, Workflow: inv.Workflow, Status: StatusRunning, StartedAt: inv.StartedAt}}
-	if err := writeJSON(dir, InvocationFile, inv); err != nil {
+	data, err := writeJSON(dir, InvocationFile, inv)
+	if err != nil {
 		return nil, err
 	}
-	if err := writeJSON(dir, StatusFile, r.status); err != nil {
+	// Registered before its status says running: a run whose status says
+	// running always has its live entry, unless a listing already found it
+	// crashed.
+	if err := register(dir, data); err != nil {
+		return nil, err
+	}
+	if _, err := writeJSON(dir, StatusFile, r.status); err != nil {
 		return nil, err
 	}
 	return r, nil
+}
+
+// LiveDir, in the runs directory, holds one entry per run that has begun
+// and not ended, named by its execution ID: a hard link to the run's
+// invocation.json (a copy where the file system has no hard links), which
+// has the pid and start time that tell whether the run's process is still
+// there. A run starting reconciles only these instead of reading every
+// record (runs.Store.ReconcileLive). The entry goes when the run's final
+// status is written, or when a later command finds its process gone.
+const LiveDir = ".live"
+
+// liveEntry is the live entry of the run in dir.
+func liveEntry(dir string) string {
+	return filepath.Join(filepath.Dir(dir), LiveDir, filepath.Base(dir))
+}
+
+// register adds the live entry of the run in dir, whose invocation.json
+// holds data.
+func register(dir string, data []byte) error {
+	entry := liveEntry(dir)
+	err := os.Link(filepath.Join(dir, InvocationFile), entry)
+	if errors.Is(err, os.ErrNotExist) {
+		if err = os.MkdirAll(filepath.Dir(entry), 0o755); err == nil {
+			err = os.Link(filepath.Join(dir, InvocationFile), entry)
+		}
+	}
+	if err != nil {
+		// No hard links here (or a leftover entry of the same name): a
+		// copy says the same. Not flushed: a lost entry only means the
+		// run is found crashed by a listing rather than by the next run.
+		err = atomicfile.WriteFile(entry, data, atomicfile.Public, atomicfile.NoSync())
+	}
+	if err != nil {
+		return recordError(entry, err)
+	}
+	return nil
+}
+
+// unregister removes the live entry of the run in dir. A failure is not
+// reported: an entry whose run has a final status, or whose process is
+// gone, is removed by the next run that starts.
+func unregister(dir string) {
+	_ = os.Remove(liveEntry(dir))
 }
 
 // Dir is the run's directory.
@@ -194,20 +245,32 @@ type Final struct {
 // The first two are written at once: each write waits for the disk, and
 // neither needs the other; the status waits for both.
 func (r *Run) Finish(f Final) error {
-	result := func() error { return writeJSON(r.dir, ErrorFile, f.Error) }
+	result := r.writer(ErrorFile, f.Error)
 	if f.Status == StatusSucceeded {
-		result = func() error { return writeJSON(r.dir, OutputFile, f.Output) }
+		result = r.writer(OutputFile, f.Output)
 	}
 	tree := func() error { return nil }
 	if len(f.Tree) > 0 {
-		tree = func() error { return writeJSON(r.dir, TreeFile, f.Tree) }
+		tree = r.writer(TreeFile, f.Tree)
 	}
 	if err := both(result, tree); err != nil {
 		return err
 	}
 	end, code := f.EndedAt.UTC(), f.ExitCode
 	r.status.Status, r.status.EndedAt, r.status.ExitCode, r.status.Warnings = f.Status, &end, &code, f.Warnings
-	return writeJSON(r.dir, StatusFile, r.status)
+	if _, err := writeJSON(r.dir, StatusFile, r.status); err != nil {
+		return err
+	}
+	unregister(r.dir)
+	return nil
+}
+
+// writer returns a function that writes v to the run's file name.
+func (r *Run) writer(name string, v any) func() error {
+	return func() error {
+		_, err := writeJSON(r.dir, name, v)
+		return err
+	}
 }
 
 // both runs a and b at once and returns a's error, else b's.
@@ -225,6 +288,13 @@ func both(a, b func() error) error {
 func ReadInvocation(dir string) (Invocation, error) {
 	var inv Invocation
 	return inv, readRecordFile(dir, InvocationFile, &inv)
+}
+
+// ReadLiveEntry reads the live entry of run id in runsDir (LiveDir): the
+// run's invocation.
+func ReadLiveEntry(runsDir, id string) (Invocation, error) {
+	var inv Invocation
+	return inv, readRecordFile(filepath.Join(runsDir, LiveDir), id, &inv)
 }
 
 // ReadStatus reads dir/status.json.
@@ -245,8 +315,16 @@ func MarkCrashed(dir string, at time.Time, reason string) (Status, error) {
 	at = at.UTC()
 	st.Status = StatusCrashed
 	st.Reconciled = &Reconciliation{At: at, Reason: reason}
-	return st, writeJSON(dir, StatusFile, st)
+	if _, err := writeJSON(dir, StatusFile, st); err != nil {
+		return st, err
+	}
+	unregister(dir)
+	return st, nil
 }
+
+// Unregister removes the live entry of the run in dir, whose status is
+// final or which has no status.
+func Unregister(dir string) { unregister(dir) }
 
 func readRecordFile(dir, name string, v any) error {
 	path := filepath.Join(dir, name)
@@ -261,17 +339,19 @@ func readRecordFile(dir, name string, v any) error {
 }
 
 // writeJSON writes v as indented JSON to dir/name through a temporary file
-// renamed into place, so no reader ever sees half a file.
-func writeJSON(dir, name string, v any) error {
+// renamed into place, so no reader ever sees half a file, and returns what
+// it wrote.
+func writeJSON(dir, name string, v any) ([]byte, error) {
 	data, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
-		return recordError(filepath.Join(dir, name), err)
+		return nil, recordError(filepath.Join(dir, name), err)
 	}
 	path := filepath.Join(dir, name)
-	if err := atomicfile.WriteFile(path, append(data, '\n'), atomicfile.Public); err != nil {
-		return recordError(path, err)
+	data = append(data, '\n')
+	if err := atomicfile.WriteFile(path, data, atomicfile.Public); err != nil {
+		return nil, recordError(path, err)
 	}
-	return nil
+	return data, nil
 }
 
 func recordError(path string, err error) error {
