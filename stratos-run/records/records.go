@@ -18,6 +18,7 @@
 package records
 
 import (
+	"bytes"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -26,6 +27,8 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
+	"sync"
 	"time"
 
 	"github.com/stratoscli/stratos/shared/atomicfile"
@@ -151,6 +154,8 @@ func CreateConsole(runsDir, id string) (*os.File, error) {
 type Run struct {
 	dir    string
 	status Status
+	// written is what WriteResult wrote, for Finish.
+	written []resultFile
 }
 
 // Begin creates runsDir/<id>/ with invocation.json and a running status.
@@ -241,47 +246,121 @@ type Final struct {
 	Warnings []string
 }
 
+// WriteResult writes the files Finish writes before the status (the output
+// or the error, and the tree), so that Finish with the same result has only
+// the status left to write: a caller writes them while it waits for
+// something else (node's exit). The status still says running.
+func (r *Run) WriteResult(f Final) error {
+	files, err := r.resultFiles(f)
+	if err != nil {
+		return err
+	}
+	r.written = nil
+	if err := r.writeFiles(files); err != nil {
+		return err
+	}
+	r.written = files
+	return nil
+}
+
 // Finish writes the output or error, the tree, and then the final status.
 // The first two are written at once: each write waits for the disk, and
-// neither needs the other; the status waits for both.
+// neither needs the other; the status waits for both. A file WriteResult
+// wrote with the same content is not written again, and one it wrote that
+// this end does not (the run ended otherwise after all) is removed: the
+// record is what Finish alone writes.
 func (r *Run) Finish(f Final) error {
-	result := r.writer(ErrorFile, f.Error)
-	if f.Status == StatusSucceeded {
-		result = r.writer(OutputFile, f.Output)
+	files, err := r.resultFiles(f)
+	if err != nil {
+		return err
 	}
-	tree := func() error { return nil }
-	if len(f.Tree) > 0 {
-		tree = r.writer(TreeFile, f.Tree)
+	if files, err = r.unwritten(files); err != nil {
+		return err
 	}
-	if err := both(result, tree); err != nil {
+	if err := r.writeFiles(files); err != nil {
 		return err
 	}
 	end, code := f.EndedAt.UTC(), f.ExitCode
 	r.status.Status, r.status.EndedAt, r.status.ExitCode, r.status.Warnings = f.Status, &end, &code, f.Warnings
-	if _, err := writeJSON(r.dir, StatusFile, r.status); err != nil {
+	data, err := marshal(r.dir, StatusFile, r.status)
+	if err == nil {
+		err = writeFile(r.dir, StatusFile, data)
+	}
+	if err != nil {
 		return err
 	}
 	unregister(r.dir)
 	return nil
 }
 
-// writer returns a function that writes v to the run's file name.
-func (r *Run) writer(name string, v any) func() error {
-	return func() error {
-		_, err := writeJSON(r.dir, name, v)
-		return err
-	}
+// resultFile is a file of the record and what it holds.
+type resultFile struct {
+	name string
+	data []byte
 }
 
-// both runs a and b at once and returns a's error, else b's.
-func both(a, b func() error) error {
-	errB := make(chan error, 1)
-	go func() { errB <- b() }()
-	errA := a()
-	if err := <-errB; errA == nil {
-		return err
+// resultFiles returns the files Finish writes before the status: the
+// output (succeeded runs) or the error, then the tree when there is one.
+func (r *Run) resultFiles(f Final) ([]resultFile, error) {
+	name, v := ErrorFile, f.Error
+	if f.Status == StatusSucceeded {
+		name, v = OutputFile, f.Output
 	}
-	return errA
+	data, err := marshal(r.dir, name, v)
+	if err != nil {
+		return nil, err
+	}
+	files := []resultFile{{name, data}}
+	if len(f.Tree) > 0 {
+		if data, err = marshal(r.dir, TreeFile, f.Tree); err != nil {
+			return nil, err
+		}
+		files = append(files, resultFile{TreeFile, data})
+	}
+	return files, nil
+}
+
+// unwritten returns the files that WriteResult did not write as they are,
+// once it has removed those it wrote that files does not have.
+func (r *Run) unwritten(files []resultFile) ([]resultFile, error) {
+	named := func(name string) func(resultFile) bool {
+		return func(f resultFile) bool { return f.name == name }
+	}
+	for _, w := range r.written {
+		if slices.ContainsFunc(files, named(w.name)) {
+			continue
+		}
+		path := filepath.Join(r.dir, w.name)
+		if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return nil, recordError(path, err)
+		}
+	}
+	left := make([]resultFile, 0, len(files))
+	for _, f := range files {
+		i := slices.IndexFunc(r.written, named(f.name))
+		if i < 0 || !bytes.Equal(r.written[i].data, f.data) {
+			left = append(left, f)
+		}
+	}
+	r.written = nil
+	return left, nil
+}
+
+// writeFiles writes files at once and returns the first one's error, if
+// any, else the next's.
+func (r *Run) writeFiles(files []resultFile) error {
+	errs := make([]error, len(files))
+	var wg sync.WaitGroup
+	for i, f := range files {
+		wg.Go(func() { errs[i] = writeFile(r.dir, f.name, f.data) })
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // ReadInvocation reads dir/invocation.json.
@@ -342,16 +421,30 @@ func readRecordFile(dir, name string, v any) error {
 // renamed into place, so no reader ever sees half a file, and returns what
 // it wrote.
 func writeJSON(dir, name string, v any) ([]byte, error) {
+	data, err := marshal(dir, name, v)
+	if err != nil {
+		return nil, err
+	}
+	return data, writeFile(dir, name, data)
+}
+
+// marshal returns v as the indented JSON of dir/name.
+func marshal(dir, name string, v any) ([]byte, error) {
 	data, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		return nil, recordError(filepath.Join(dir, name), err)
 	}
+	return append(data, '\n'), nil
+}
+
+// writeFile replaces dir/name with data through a temporary file renamed
+// into place.
+func writeFile(dir, name string, data []byte) error {
 	path := filepath.Join(dir, name)
-	data = append(data, '\n')
 	if err := atomicfile.WriteFile(path, data, atomicfile.Public); err != nil {
-		return nil, recordError(path, err)
+		return recordError(path, err)
 	}
-	return data, nil
+	return nil
 }
 
 func recordError(path string, err error) error {
