@@ -73,11 +73,13 @@ func NewExecutionID(now time.Time, random io.Reader) (string, error) {
 }
 
 // executionIDPattern matches the IDs NewExecutionID makes.
-var executionIDPattern = regexp.MustCompile(`^[0-9]{8}T[0-9]{6}Z-[0-9a-f]{8}$`)
+// Compiled on first use rather than at start, which every process that
+// links the package would pay whether it uses it or not.
+var executionIDPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9]{8}T[0-9]{6}Z-[0-9a-f]{8}$`) })
 
 // ValidExecutionID reports whether id has the form NewExecutionID gives, so
 // that it is safe as a directory name.
-func ValidExecutionID(id string) bool { return executionIDPattern.MatchString(id) }
+func ValidExecutionID(id string) bool { return executionIDPattern().MatchString(id) }
 
 // Dir returns the runs directory, ~/.stratos/runs.
 func Dir() (string, error) {
