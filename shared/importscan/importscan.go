@@ -14,6 +14,7 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Specifiers returns the module specifiers imported by src, in order.
@@ -138,7 +139,9 @@ func isIdentPart(c byte) bool { return isIdentStart(c) || (c >= '0' && c <= '9')
 // GeneratedDir is the root-level directory of child-workflow wrappers.
 const GeneratedDir = ".generated"
 
-var wrapperFile = regexp.MustCompile(`^([a-z][a-z0-9-]{0,63})\.js$`)
+// Compiled on first use rather than at start, which every process that
+// links the package would pay whether it uses it or not.
+var wrapperFile = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([a-z][a-z0-9-]{0,63})\.js$`) })
 
 // WorkflowReference returns the child workflow named by spec when spec,
 // imported from a file at fileRel (a slash path relative to the discovery
@@ -152,7 +155,7 @@ func WorkflowReference(fileRel, spec string) (string, bool) {
 	if dir != GeneratedDir+"/" {
 		return "", false
 	}
-	m := wrapperFile.FindStringSubmatch(file)
+	m := wrapperFile().FindStringSubmatch(file)
 	if m == nil {
 		return "", false
 	}

@@ -4,9 +4,9 @@
 // Zod issues use) and a message, sorted by path so the same mismatch is
 // always reported the same way.
 //
-// The validator is a copy of santhosh-tekuri/jsonschema that compiles the
-// drafts' meta-schemas on first use rather than at process start
-// (internal/jsonschema/README.md).
+// The validator is a copy of santhosh-tekuri/jsonschema that compiles each
+// draft's meta-schemas on first use rather than every draft's at process
+// start (internal/jsonschema/README.md).
 package jsonvalidate
 
 import (
@@ -41,11 +41,13 @@ type Schema struct {
 // schemaURL names the one schema of a compiler; its own $id, if any, wins.
 const schemaURL = "stratos:///schema.json"
 
-// Warm does now, once per process, the work every first Compile needs
-// (compiling the drafts' meta-schemas, several milliseconds): a process
-// that will validate later calls it in a goroutine while it waits for
-// something else. Compile works the same without it.
-func Warm() { jsonschema.LoadDrafts() }
+// Warm does now, once per process, the work the first Compile of a draft
+// 2020-12 schema (what Zod emits) needs: compiling that draft's
+// meta-schemas, a few milliseconds. A process that will validate later
+// calls it in a goroutine while it waits for something else. Compile works
+// the same without it, and compiles another draft's meta-schemas the first
+// time a schema names that draft.
+func Warm() { jsonschema.LoadDraft2020() }
 
 // Compile compiles a JSON Schema document.
 func Compile(raw json.RawMessage) (*Schema, error) {

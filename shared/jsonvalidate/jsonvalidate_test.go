@@ -2,6 +2,8 @@ package jsonvalidate
 
 import (
 	"encoding/json"
+	"os"
+	"os/exec"
 	"reflect"
 	"sync"
 	"testing"
@@ -110,4 +112,31 @@ func TestCompileChecksTheMetaSchema(t *testing.T) {
 		}
 	}
 	wg.Wait()
+}
+
+// TestCompileChecksAnEmbeddedDraft: a draft 2020-12 schema may embed a
+// resource whose $schema names another draft; that draft's meta-schema is
+// compiled when the schema is, so a breach inside the embedded resource is
+// still refused. It runs in a process of its own, where no other test has
+// compiled draft-07's meta-schema already.
+func TestCompileChecksAnEmbeddedDraft(t *testing.T) {
+	if os.Getenv("JSONVALIDATE_EMBEDDED_DRAFT") == "" {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestCompileChecksAnEmbeddedDraft$", "-test.count=1")
+		cmd.Env = append(os.Environ(), "JSONVALIDATE_EMBEDDED_DRAFT=1")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("in a fresh process: %v\n%s", err, out)
+		}
+		return
+	}
+	Warm() // draft 2020-12 only
+	embed := func(typ string) string {
+		return `{"$schema": "https://json-schema.org/draft/2020-12/schema", "$ref": "#/$defs/old",
+		  "$defs": {"old": {"$id": "http://example.com/old.json", "$schema": "http://json-schema.org/draft-07/schema#", "type": ` + typ + `}}}`
+	}
+	if _, err := Compile(json.RawMessage(embed(`5`))); err == nil {
+		t.Errorf("Compile accepted a draft-07 resource whose type is 5")
+	}
+	if _, err := Compile(json.RawMessage(embed(`"string"`))); err != nil {
+		t.Errorf("Compile of a valid embedded draft-07 resource: %v", err)
+	}
 }

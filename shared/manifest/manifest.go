@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
@@ -49,7 +50,9 @@ const (
 	CodeDuplicateName = "duplicate_name"
 )
 
-var namePattern = regexp.MustCompile(`^[a-z][a-z0-9-]{0,63}$`)
+// Compiled on first use rather than at start, which every process that
+// links the package would pay whether it uses it or not.
+var namePattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z][a-z0-9-]{0,63}$`) })
 
 // RuntimeSections are top-level keys whose content only matters when a
 // workflow runs. Their owners validate them; the freshness key ignores them
@@ -147,7 +150,7 @@ func (v *validator) fields(root *yaml.Node) Manifest {
 		}
 	}
 	if s, ok := v.str(seen, "name", true); ok {
-		if namePattern.MatchString(s) {
+		if namePattern().MatchString(s) {
 			m.Name = s
 		} else {
 			v.add("name", CodeNameInvalid, "%s: field \"name\": %q must match ^[a-z][a-z0-9-]{0,63}$ (lowercase letter first, then lowercase letters, digits or '-', at most %d characters)", v.file, s, MaxNameLength)

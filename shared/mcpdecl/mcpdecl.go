@@ -15,6 +15,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Transports a server can be declared with.
@@ -23,7 +24,9 @@ const (
 	TransportHTTP  = "http"
 )
 
-var namePattern = regexp.MustCompile(`^[a-z][a-z0-9_-]{0,63}$`)
+// Compiled on first use rather than at start, which every process that
+// links the package would pay whether it uses it or not.
+var namePattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z][a-z0-9_-]{0,63}$`) })
 
 // Server is one declared MCP server, as written (references unresolved).
 type Server struct {
@@ -120,7 +123,7 @@ var fieldsByTransport = map[string]map[string]bool{
 func (p *parser) server(name string, v any) (Server, bool) {
 	path := "mcp.servers." + name
 	before := len(p.problems)
-	if !namePattern.MatchString(name) {
+	if !namePattern().MatchString(name) {
 		p.add(path, "server name %q must match ^[a-z][a-z0-9_-]{0,63}$ (it names generated/mcp/%s.ts)", name, name)
 	}
 	m, ok := v.(map[string]any)
@@ -269,7 +272,11 @@ func (p *parser) checkURL(field, raw string) {
 }
 
 // secretName matches env and header names whose values are credentials.
-var secretName = regexp.MustCompile(`(?i)(token|secret|password|passwd|api[-_]?key|authorization|credential)`)
+// Compiled on first use rather than at start, which every process that
+// links the package would pay whether it uses it or not.
+var secretName = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)(token|secret|password|passwd|api[-_]?key|authorization|credential)`)
+})
 
 // checkSecrets rejects literal credentials: workflow.yaml is committed, so
 // a credential-named value must come from the environment.
@@ -279,7 +286,7 @@ func (p *parser) checkSecrets(path string, s Server) {
 		values map[string]string
 	}{{"env", s.Env}, {"headers", s.Headers}} {
 		for _, k := range sortedKeys(group.values) {
-			if secretName.MatchString(k) && !strings.Contains(group.values[k], "${") {
+			if secretName().MatchString(k) && !strings.Contains(group.values[k], "${") {
 				p.add(path+"."+group.field+"."+k, "looks like a credential written into workflow.yaml; reference an environment variable instead (%s: \"${%s}\")", k, envName(k))
 			}
 		}

@@ -7,14 +7,17 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // reference is ${NAME}; "$$" writes a literal "$".
-var reference = regexp.MustCompile(`\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)\}`)
+// Compiled on first use rather than at start, which every process that
+// links the package would pay whether it uses it or not.
+var reference = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)\}`) })
 
 // checkSyntax returns why value's references are malformed, "" when fine.
 func checkSyntax(value string) string {
-	rest := reference.ReplaceAllString(value, "")
+	rest := reference().ReplaceAllString(value, "")
 	if i := strings.Index(rest, "${"); i >= 0 {
 		return fmt.Sprintf("malformed environment reference in %q (write ${NAME}, NAME made of letters, digits and _; $$ for a literal $)", value)
 	}
@@ -48,7 +51,7 @@ func (s Server) Resolve(workflowDir string, lookup Lookup) (Server, error) {
 	out.Headers = maps.Clone(s.Headers)
 	var firstErr error
 	sub := func(field, value string) string {
-		return reference.ReplaceAllStringFunc(value, func(ref string) string {
+		return reference().ReplaceAllStringFunc(value, func(ref string) string {
 			if ref == "$$" {
 				return "$"
 			}

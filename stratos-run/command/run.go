@@ -25,6 +25,7 @@ import (
 	"github.com/stratoscli/stratos/stratos-run/preparation"
 	"github.com/stratoscli/stratos/stratos-run/records"
 	"github.com/stratoscli/stratos/stratos-run/runs"
+	"github.com/stratoscli/stratos/stratos-run/supervise"
 	"github.com/stratoscli/stratos/stratos-run/tracing"
 )
 
@@ -179,7 +180,7 @@ func (x *execution) run(ctx context.Context) (json.RawMessage, *clierr.Error) {
 	// The output check's first schema compilation has a fixed cost of its
 	// own; paid while the workflow runs, it is off the run's critical path.
 	go jsonvalidate.Warm()
-	out := node.Run(runCtx, doc)
+	out, ahead := x.await(runCtx, node, doc)
 	cancelRun()
 	if watcher != nil {
 		if spent, crossed := watcher.Stop(); crossed && ctx.Err() == nil && out != nil && out.Cancelled {
@@ -194,13 +195,56 @@ func (x *execution) run(ctx context.Context) (json.RawMessage, *clierr.Error) {
 	if o.err != nil {
 		return nil, x.finish(o)
 	}
-	if ce := checkOutput(x.target.Workflow.Dir, x.target.Name(), o.output); ce != nil {
+	if ce := ahead.outputCheck(x, o.output); ce != nil {
 		return nil, x.finish(failure(ce, o.tree))
 	}
 	if ferr := x.end(o.final(0)); ferr != nil {
 		x.log.Warn("the run succeeded, but its record is incomplete", "error", ferr)
 	}
 	return o.output, nil
+}
+
+// checkedAhead is the output check of a succeeded result, made while node
+// exited; checked is false when none was made.
+type checkedAhead struct {
+	checked bool
+	err     *clierr.Error
+}
+
+// outputCheck is the output check's result: the one made ahead, else one
+// made now.
+func (a checkedAhead) outputCheck(x *execution, output json.RawMessage) *clierr.Error {
+	if a.checked {
+		return a.err
+	}
+	return checkOutput(x.target.Workflow.Dir, x.target.Name(), output)
+}
+
+// await sends node its invocation and waits for it to exit. node reports
+// its result before it exits, which takes it milliseconds more (writing
+// its compile cache, ending its event loop): meanwhile a succeeded output
+// is checked and its files of the run record are written, so that only
+// the status is left to write once node is gone. The status is still
+// written last, and only after node's exit: what the run ends with is
+// decided as before, from the whole outcome; a run that ends otherwise
+// after all (its budget crossed) rewrites those files (records.Run.Finish).
+func (x *execution) await(ctx context.Context, node *runner, doc []byte) (*supervise.Outcome, checkedAhead) {
+	done := make(chan *supervise.Outcome, 1)
+	go func() { done <- node.Run(ctx, doc) }()
+	select {
+	case out := <-done:
+		return out, checkedAhead{}
+	case <-node.ResultRead():
+	}
+	var ahead checkedAhead
+	if o := interpret(&supervise.Outcome{Result: node.ReadResult()}, x.target.Name()); o.err == nil {
+		ahead = checkedAhead{checked: true, err: checkOutput(x.target.Workflow.Dir, x.target.Name(), o.output)}
+		if ahead.err == nil {
+			// A failure here leaves the files to Finish, which reports it.
+			_ = x.record.WriteResult(o.final(0))
+		}
+	}
+	return <-done, ahead
 }
 
 // runnerInvocation is the document the SDK runner reads from stdin.

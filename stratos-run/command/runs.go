@@ -114,7 +114,7 @@ func openStore() (*runs.Store, error) {
 // as crashed; `stratos run` does it before it starts. Problems are logged:
 // they must not stop the run.
 func reconcileStale(dir string, log hclog.Logger) {
-	crashed, problems, err := (&runs.Store{Dir: dir}).ReconcileAll()
+	crashed, problems, err := (&runs.Store{Dir: dir}).ReconcileLive()
 	if err != nil {
 		problems = append(problems, err)
 	}

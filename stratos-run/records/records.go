@@ -18,13 +18,17 @@
 package records
 
 import (
+	"bytes"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
+	"sync"
 	"time"
 
 	"github.com/stratoscli/stratos/shared/atomicfile"
@@ -69,11 +73,13 @@ func NewExecutionID(now time.Time, random io.Reader) (string, error) {
 }
 
 // executionIDPattern matches the IDs NewExecutionID makes.
-var executionIDPattern = regexp.MustCompile(`^[0-9]{8}T[0-9]{6}Z-[0-9a-f]{8}$`)
+// Compiled on first use rather than at start, which every process that
+// links the package would pay whether it uses it or not.
+var executionIDPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9]{8}T[0-9]{6}Z-[0-9a-f]{8}$`) })
 
 // ValidExecutionID reports whether id has the form NewExecutionID gives, so
 // that it is safe as a directory name.
-func ValidExecutionID(id string) bool { return executionIDPattern.MatchString(id) }
+func ValidExecutionID(id string) bool { return executionIDPattern().MatchString(id) }
 
 // Dir returns the runs directory, ~/.stratos/runs.
 func Dir() (string, error) {
@@ -150,6 +156,8 @@ func CreateConsole(runsDir, id string) (*os.File, error) {
 type Run struct {
 	dir    string
 	status Status
+	// written is what WriteResult wrote, for Finish.
+	written []resultFile
 }
 
 // Begin creates runsDir/<id>/ with invocation.json and a running status.
@@ -167,13 +175,63 @@ func Begin(runsDir string, inv Invocation) (*Run, error) {
 		}
 	}
 	r := &Run{dir: dir, status: Status{ExecutionID: inv.ExecutionID, Workflow: inv.Workflow, Status: StatusRunning, StartedAt: inv.StartedAt}}
-	if err := writeJSON(dir, InvocationFile, inv); err != nil {
+	data, err := writeJSON(dir, InvocationFile, inv)
+	if err != nil {
 		return nil, err
 	}
-	if err := writeJSON(dir, StatusFile, r.status); err != nil {
+	// Registered before its status says running: a run whose status says
+	// running always has its live entry, unless a listing already found it
+	// crashed.
+	if err := register(dir, data); err != nil {
+		return nil, err
+	}
+	if _, err := writeJSON(dir, StatusFile, r.status); err != nil {
 		return nil, err
 	}
 	return r, nil
+}
+
+// LiveDir, in the runs directory, holds one entry per run that has begun
+// and not ended, named by its execution ID: a hard link to the run's
+// invocation.json (a copy where the file system has no hard links), which
+// has the pid and start time that tell whether the run's process is still
+// there. A run starting reconciles only these instead of reading every
+// record (runs.Store.ReconcileLive). The entry goes when the run's final
+// status is written, or when a later command finds its process gone.
+const LiveDir = ".live"
+
+// liveEntry is the live entry of the run in dir.
+func liveEntry(dir string) string {
+	return filepath.Join(filepath.Dir(dir), LiveDir, filepath.Base(dir))
+}
+
+// register adds the live entry of the run in dir, whose invocation.json
+// holds data.
+func register(dir string, data []byte) error {
+	entry := liveEntry(dir)
+	err := os.Link(filepath.Join(dir, InvocationFile), entry)
+	if errors.Is(err, os.ErrNotExist) {
+		if err = os.MkdirAll(filepath.Dir(entry), 0o755); err == nil {
+			err = os.Link(filepath.Join(dir, InvocationFile), entry)
+		}
+	}
+	if err != nil {
+		// No hard links here (or a leftover entry of the same name): a
+		// copy says the same. Not flushed: a lost entry only means the
+		// run is found crashed by a listing rather than by the next run.
+		err = atomicfile.WriteFile(entry, data, atomicfile.Public, atomicfile.NoSync())
+	}
+	if err != nil {
+		return recordError(entry, err)
+	}
+	return nil
+}
+
+// unregister removes the live entry of the run in dir. A failure is not
+// reported: an entry whose run has a final status, or whose process is
+// gone, is removed by the next run that starts.
+func unregister(dir string) {
+	_ = os.Remove(liveEntry(dir))
 }
 
 // Dir is the run's directory.
@@ -190,41 +248,134 @@ type Final struct {
 	Warnings []string
 }
 
+// WriteResult writes the files Finish writes before the status (the output
+// or the error, and the tree), so that Finish with the same result has only
+// the status left to write: a caller writes them while it waits for
+// something else (node's exit). The status still says running.
+func (r *Run) WriteResult(f Final) error {
+	files, err := r.resultFiles(f)
+	if err != nil {
+		return err
+	}
+	r.written = nil
+	if err := r.writeFiles(files); err != nil {
+		return err
+	}
+	r.written = files
+	return nil
+}
+
 // Finish writes the output or error, the tree, and then the final status.
 // The first two are written at once: each write waits for the disk, and
-// neither needs the other; the status waits for both.
+// neither needs the other; the status waits for both. A file WriteResult
+// wrote with the same content is not written again, and one it wrote that
+// this end does not (the run ended otherwise after all) is removed: the
+// record is what Finish alone writes.
 func (r *Run) Finish(f Final) error {
-	result := func() error { return writeJSON(r.dir, ErrorFile, f.Error) }
-	if f.Status == StatusSucceeded {
-		result = func() error { return writeJSON(r.dir, OutputFile, f.Output) }
+	files, err := r.resultFiles(f)
+	if err != nil {
+		return err
 	}
-	tree := func() error { return nil }
-	if len(f.Tree) > 0 {
-		tree = func() error { return writeJSON(r.dir, TreeFile, f.Tree) }
+	if files, err = r.unwritten(files); err != nil {
+		return err
 	}
-	if err := both(result, tree); err != nil {
+	if err := r.writeFiles(files); err != nil {
 		return err
 	}
 	end, code := f.EndedAt.UTC(), f.ExitCode
 	r.status.Status, r.status.EndedAt, r.status.ExitCode, r.status.Warnings = f.Status, &end, &code, f.Warnings
-	return writeJSON(r.dir, StatusFile, r.status)
-}
-
-// both runs a and b at once and returns a's error, else b's.
-func both(a, b func() error) error {
-	errB := make(chan error, 1)
-	go func() { errB <- b() }()
-	errA := a()
-	if err := <-errB; errA == nil {
+	data, err := marshal(r.dir, StatusFile, r.status)
+	if err == nil {
+		err = writeFile(r.dir, StatusFile, data)
+	}
+	if err != nil {
 		return err
 	}
-	return errA
+	unregister(r.dir)
+	return nil
+}
+
+// resultFile is a file of the record and what it holds.
+type resultFile struct {
+	name string
+	data []byte
+}
+
+// resultFiles returns the files Finish writes before the status: the
+// output (succeeded runs) or the error, then the tree when there is one.
+func (r *Run) resultFiles(f Final) ([]resultFile, error) {
+	name, v := ErrorFile, f.Error
+	if f.Status == StatusSucceeded {
+		name, v = OutputFile, f.Output
+	}
+	data, err := marshal(r.dir, name, v)
+	if err != nil {
+		return nil, err
+	}
+	files := []resultFile{{name, data}}
+	if len(f.Tree) > 0 {
+		if data, err = marshal(r.dir, TreeFile, f.Tree); err != nil {
+			return nil, err
+		}
+		files = append(files, resultFile{TreeFile, data})
+	}
+	return files, nil
+}
+
+// unwritten returns the files that WriteResult did not write as they are,
+// once it has removed those it wrote that files does not have.
+func (r *Run) unwritten(files []resultFile) ([]resultFile, error) {
+	named := func(name string) func(resultFile) bool {
+		return func(f resultFile) bool { return f.name == name }
+	}
+	for _, w := range r.written {
+		if slices.ContainsFunc(files, named(w.name)) {
+			continue
+		}
+		path := filepath.Join(r.dir, w.name)
+		if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return nil, recordError(path, err)
+		}
+	}
+	left := make([]resultFile, 0, len(files))
+	for _, f := range files {
+		i := slices.IndexFunc(r.written, named(f.name))
+		if i < 0 || !bytes.Equal(r.written[i].data, f.data) {
+			left = append(left, f)
+		}
+	}
+	r.written = nil
+	return left, nil
+}
+
+// writeFiles writes files at once and returns the first one's error, if
+// any, else the next's.
+func (r *Run) writeFiles(files []resultFile) error {
+	errs := make([]error, len(files))
+	var wg sync.WaitGroup
+	for i, f := range files {
+		wg.Go(func() { errs[i] = writeFile(r.dir, f.name, f.data) })
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // ReadInvocation reads dir/invocation.json.
 func ReadInvocation(dir string) (Invocation, error) {
 	var inv Invocation
 	return inv, readRecordFile(dir, InvocationFile, &inv)
+}
+
+// ReadLiveEntry reads the live entry of run id in runsDir (LiveDir): the
+// run's invocation.
+func ReadLiveEntry(runsDir, id string) (Invocation, error) {
+	var inv Invocation
+	return inv, readRecordFile(filepath.Join(runsDir, LiveDir), id, &inv)
 }
 
 // ReadStatus reads dir/status.json.
@@ -245,8 +396,16 @@ func MarkCrashed(dir string, at time.Time, reason string) (Status, error) {
 	at = at.UTC()
 	st.Status = StatusCrashed
 	st.Reconciled = &Reconciliation{At: at, Reason: reason}
-	return st, writeJSON(dir, StatusFile, st)
+	if _, err := writeJSON(dir, StatusFile, st); err != nil {
+		return st, err
+	}
+	unregister(dir)
+	return st, nil
 }
+
+// Unregister removes the live entry of the run in dir, whose status is
+// final or which has no status.
+func Unregister(dir string) { unregister(dir) }
 
 func readRecordFile(dir, name string, v any) error {
 	path := filepath.Join(dir, name)
@@ -261,14 +420,30 @@ func readRecordFile(dir, name string, v any) error {
 }
 
 // writeJSON writes v as indented JSON to dir/name through a temporary file
-// renamed into place, so no reader ever sees half a file.
-func writeJSON(dir, name string, v any) error {
+// renamed into place, so no reader ever sees half a file, and returns what
+// it wrote.
+func writeJSON(dir, name string, v any) ([]byte, error) {
+	data, err := marshal(dir, name, v)
+	if err != nil {
+		return nil, err
+	}
+	return data, writeFile(dir, name, data)
+}
+
+// marshal returns v as the indented JSON of dir/name.
+func marshal(dir, name string, v any) ([]byte, error) {
 	data, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
-		return recordError(filepath.Join(dir, name), err)
+		return nil, recordError(filepath.Join(dir, name), err)
 	}
+	return append(data, '\n'), nil
+}
+
+// writeFile replaces dir/name with data through a temporary file renamed
+// into place.
+func writeFile(dir, name string, data []byte) error {
 	path := filepath.Join(dir, name)
-	if err := atomicfile.WriteFile(path, append(data, '\n'), atomicfile.Public); err != nil {
+	if err := atomicfile.WriteFile(path, data, atomicfile.Public); err != nil {
 		return recordError(path, err)
 	}
 	return nil

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"sort"
 	"strings"
@@ -203,5 +204,104 @@ func TestMarkCrashedRewritesOnlyARunningStatus(t *testing.T) {
 	}
 	if st, err := MarkCrashed(finished.Dir(), noticed, "gone"); err != nil || st.Status != StatusSucceeded || st.Reconciled != nil {
 		t.Errorf("MarkCrashed of a finished run = %+v, %v; want it unchanged", st, err)
+	}
+}
+
+// files returns every file of dir by name, with its content.
+func files(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	for _, e := range entries {
+		data, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[e.Name()] = string(data)
+	}
+	return out
+}
+
+func beginIn(t *testing.T, runs string) *Run {
+	t.Helper()
+	run, err := Begin(runs, Invocation{ExecutionID: "20261202T170000Z-00000001", Workflow: "w", StartedAt: time.Date(2026, 12, 2, 17, 0, 0, 0, time.UTC)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return run
+}
+
+// TestWriteResultThenFinishWritesWhatFinishWould: whatever WriteResult
+// wrote before, Finish leaves the record that Finish alone leaves, also
+// when the run ended otherwise than the result written ahead said.
+func TestWriteResultThenFinishWritesWhatFinishWould(t *testing.T) {
+	end := time.Date(2026, 12, 2, 17, 0, 1, 0, time.UTC)
+	succeeded := Final{Status: StatusSucceeded, EndedAt: end, Output: json.RawMessage(`{"ok":true}`), Tree: json.RawMessage(`{"workflow":"w"}`)}
+	bare := Final{Status: StatusSucceeded, EndedAt: end, Output: json.RawMessage(`{"ok":true}`)}
+	other := Final{Status: StatusSucceeded, EndedAt: end, Output: json.RawMessage(`{"ok":false}`), Tree: json.RawMessage(`{"workflow":"w"}`)}
+	failed := Final{Status: StatusFailed, ExitCode: 1, EndedAt: end, Error: map[string]any{"code": "budget_exceeded"}, Tree: json.RawMessage(`{"workflow":"w"}`)}
+	for _, c := range []struct {
+		name          string
+		ahead, finish Final
+	}{
+		{"the same", succeeded, succeeded},
+		{"no tree after all", succeeded, bare},
+		{"a tree after all", bare, succeeded},
+		{"another output", succeeded, other},
+		{"failed after all", succeeded, failed},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			alone := beginIn(t, filepath.Join(t.TempDir(), "runs"))
+			if err := alone.Finish(c.finish); err != nil {
+				t.Fatal(err)
+			}
+			ahead := beginIn(t, filepath.Join(t.TempDir(), "runs"))
+			if err := ahead.WriteResult(c.ahead); err != nil {
+				t.Fatal(err)
+			}
+			var status Status
+			readJSON(t, filepath.Join(ahead.Dir(), StatusFile), &status)
+			if status.Status != StatusRunning {
+				t.Errorf("status after WriteResult = %q, want running", status.Status)
+			}
+			if err := ahead.Finish(c.finish); err != nil {
+				t.Fatal(err)
+			}
+			if got, want := files(t, ahead.Dir()), files(t, alone.Dir()); !reflect.DeepEqual(got, want) {
+				t.Errorf("record after WriteResult and Finish:\n%v\nwant what Finish alone writes:\n%v", got, want)
+			}
+		})
+	}
+}
+
+// TestFinishAfterAFailedWriteResult: a WriteResult that failed half-way
+// leaves Finish everything to write.
+func TestFinishAfterAFailedWriteResult(t *testing.T) {
+	end := time.Date(2026, 12, 2, 17, 0, 1, 0, time.UTC)
+	f := Final{Status: StatusSucceeded, EndedAt: end, Output: json.RawMessage(`{"ok":true}`), Tree: json.RawMessage(`{"workflow":"w"}`)}
+	alone := beginIn(t, filepath.Join(t.TempDir(), "runs"))
+	if err := alone.Finish(f); err != nil {
+		t.Fatal(err)
+	}
+	run := beginIn(t, filepath.Join(t.TempDir(), "runs"))
+	// A directory in the tree's place: renaming a file over it fails.
+	blocker := filepath.Join(run.Dir(), TreeFile)
+	if err := os.Mkdir(blocker, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := run.WriteResult(f); err == nil {
+		t.Fatal("WriteResult = nil, want the tree's error")
+	}
+	if err := os.Remove(blocker); err != nil {
+		t.Fatal(err)
+	}
+	if err := run.Finish(f); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := files(t, run.Dir()), files(t, alone.Dir()); !reflect.DeepEqual(got, want) {
+		t.Errorf("record:\n%v\nwant:\n%v", got, want)
 	}
 }

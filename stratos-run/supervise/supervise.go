@@ -133,6 +133,20 @@ func (r *Runner) Run(ctx context.Context, invocation []byte) *Outcome {
 	return out
 }
 
+// ResultRead is closed once the result channel has been read: the
+// runner's result has arrived (node may still be exiting: it writes its
+// result before its exit, which takes milliseconds more), or the channel
+// ended without one. Run and ReadResult return the same result.
+func (r *Runner) ResultRead() <-chan struct{} { return r.p.resultDone }
+
+// ReadResult waits for ResultRead and returns the runner's result, nil
+// when it wrote none. With it the caller can act on the result while node
+// exits; Run still waits for the exit.
+func (r *Runner) ReadResult() []byte {
+	<-r.p.resultDone
+	return nonEmpty(r.p.read.doc)
+}
+
 // Abort ends a runner that was sent no invocation: it has run no workflow
 // code, so it is killed with its group at once.
 func (r *Runner) Abort() {
@@ -151,9 +165,12 @@ type process struct {
 	stdin   io.WriteCloser
 	sent    chan struct{} // closed once the invocation is written
 	exited  chan error
-	results chan channelRead
 	resultR *os.File
 	key     []byte
+	// read is what the result channel held; it is set before resultDone
+	// is closed and never after.
+	read       channelRead
+	resultDone chan struct{}
 }
 
 func start(spec Spec) (*process, error) {
@@ -172,7 +189,7 @@ func start(spec Spec) (*process, error) {
 		return nil, err
 	}
 	cmd.ExtraFiles = []*os.File{resultW} // fd 3 in the runner
-	p := &process{stdin: stdin, sent: make(chan struct{}), exited: make(chan error, 1), results: make(chan channelRead, 1), resultR: resultR, key: spec.ResultKey}
+	p := &process{stdin: stdin, sent: make(chan struct{}), exited: make(chan error, 1), resultDone: make(chan struct{}), resultR: resultR, key: spec.ResultKey}
 	// The watchdog takes what the workflow started (the agent host, for
 	// one) when stratos run dies: the parent-death signal reaches node only.
 	path := cmd.Path
@@ -199,7 +216,8 @@ func (p *process) requestCancel() {
 }
 
 func (p *process) readResult() {
-	p.results <- readChannel(p.resultR, p.key)
+	defer close(p.resultDone)
+	p.read = readChannel(p.resultR, p.key)
 }
 
 // result returns the document once node has exited: it wrote it before
@@ -209,12 +227,12 @@ func (p *process) readResult() {
 func (p *process) result() channelRead {
 	defer p.resultR.Close()
 	select {
-	case read := <-p.results:
-		return read
+	case <-p.resultDone:
 	case <-time.After(time.Second):
 		p.resultR.Close()
-		return <-p.results
+		<-p.resultDone
 	}
+	return p.read
 }
 
 func nonEmpty(b []byte) []byte {

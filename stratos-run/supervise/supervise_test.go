@@ -238,3 +238,59 @@ func TestAbortKillsTheWaitingRunner(t *testing.T) {
 	}
 	waitFor(t, func() bool { return !alive(pid) })
 }
+
+// startScript starts script as a runner in a temporary directory.
+func startScript(t *testing.T, script string) *Runner {
+	t.Helper()
+	key, _ := hex.DecodeString(testKey)
+	cmd := exec.Command("sh", "-c", framePrelude+script)
+	cmd.Env = append(os.Environ(), "KEY="+testKey)
+	r, err := Start(Spec{Cmd: cmd, Dir: t.TempDir(), ResultKey: key, Output: os.Stderr, Log: hclog.NewNullLogger()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// TestResultIsReadBeforeNodeExits: the result is there as soon as the
+// runner has written it, while the runner is still running (it exits only
+// once the test lets it, after the result was read).
+func TestResultIsReadBeforeNodeExits(t *testing.T) {
+	release := filepath.Join(t.TempDir(), "release")
+	r := startScript(t, fmt.Sprintf(`read inv; frame '{"ok":1}'; while [ ! -e %s ]; do sleep 0.01; done`, release))
+	done := make(chan *Outcome, 1)
+	go func() { done <- r.Run(context.Background(), []byte(`{}`)) }()
+	select {
+	case <-r.ResultRead():
+	case o := <-done:
+		t.Fatalf("Run returned (%+v) before the result was read", o)
+	case <-time.After(time.Minute): // a bound for a broken runner, not a timing assertion
+		t.Fatal("no result within a minute")
+	}
+	if got := r.ReadResult(); string(got) != `{"ok":1}` {
+		t.Errorf("ReadResult = %s, want the frame's document", got)
+	}
+	select {
+	case o := <-done:
+		t.Fatalf("Run returned (%+v) while the runner still ran", o)
+	default:
+	}
+	if err := os.WriteFile(release, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if o := <-done; o.Wait != nil || string(o.Result) != `{"ok":1}` {
+		t.Errorf("Run = %+v, result %s; want exit 0 and the same result", o, o.Result)
+	}
+}
+
+func TestReadResultWithoutAResult(t *testing.T) {
+	r := startScript(t, `read inv; exit 3`)
+	done := make(chan *Outcome, 1)
+	go func() { done <- r.Run(context.Background(), []byte(`{}`)) }()
+	if got := r.ReadResult(); got != nil {
+		t.Errorf("ReadResult = %q, want nil", got)
+	}
+	if o := <-done; o.Result != nil || o.Wait == nil {
+		t.Errorf("Run = %+v, result %q; want exit 3 without a result", o, o.Result)
+	}
+}

@@ -17,6 +17,12 @@ type Draft struct {
 	vocabPrefix   string             // prefix used for vocabulary
 	allVocabs     map[string]*Schema // names of supported vocabs with its schemas
 	defaultVocabs []string           // names of default vocabs
+
+	// Stratos patch: the meta-schemas (sch and the values of vocabSchs)
+	// are compiled by load, once per draft, the first time a schema of
+	// this draft is checked; allVocabs only names the vocabularies.
+	once      sync.Once
+	vocabSchs map[string]*Schema
 }
 
 // String returns the specification url.
@@ -125,32 +131,32 @@ var (
 	draftLatest = Draft2020
 )
 
-// draftsOnce guards compileDrafts.
-//
-// Stratos patch: upstream compiles the drafts' meta-schemas in init, which
-// costs every process that links the package several milliseconds at start
-// whether or not it compiles a schema. They are compiled on first use
-// instead (loadDrafts, called where a schema is checked against its
-// meta-schema); nothing else reads them.
-var draftsOnce sync.Once
+// Stratos patch: upstream compiles the meta-schemas of every draft in init,
+// which costs every process that links the package several milliseconds at
+// start whether or not it compiles a schema, and a process that checks
+// schemas of one draft compiles all five. Each draft's meta-schemas are
+// compiled on first use instead (load, called where a schema is checked
+// against its meta-schema); nothing else reads them.
 
-// loadDrafts compiles the drafts' meta-schemas once.
-func loadDrafts() { draftsOnce.Do(compileDrafts) }
+// load compiles the draft's meta-schema and those of its vocabularies,
+// once; every caller returns after they are compiled.
+func (d *Draft) load() { d.once.Do(d.compile) }
 
-// LoadDrafts compiles the drafts' meta-schemas now, if no compilation has
-// yet, so that the first Compile does not wait for them (Stratos patch).
-func LoadDrafts() { loadDrafts() }
+// LoadDraft2020 compiles the meta-schemas of draft 2020-12 now, if no
+// compilation has yet, so that the first Compile of such a schema does not
+// wait for them (Stratos patch).
+func LoadDraft2020() { Draft2020.load() }
 
-func compileDrafts() {
+func (d *Draft) compile() {
 	c := NewCompiler()
 	c.roots.loadingDrafts = true // the meta-schemas are not checked against themselves
 	c.AssertFormat()
-	for _, d := range []*Draft{Draft4, Draft6, Draft7, Draft2019, Draft2020} {
-		d.sch = c.MustCompile(d.url)
-		for name := range d.allVocabs {
-			d.allVocabs[name] = c.MustCompile(strings.TrimSuffix(d.url, "schema") + "meta/" + name)
-		}
+	d.sch = c.MustCompile(d.url)
+	vocabs := make(map[string]*Schema, len(d.allVocabs))
+	for name := range d.allVocabs {
+		vocabs[name] = c.MustCompile(strings.TrimSuffix(d.url, "schema") + "meta/" + name)
 	}
+	d.vocabSchs = vocabs
 }
 
 func draftFromURL(url string) *Draft {
@@ -289,7 +295,7 @@ func (d *dialect) getSchema(assertVocabs bool, vocabularies map[string]*Vocabula
 
 	var allOf []*Schema
 	for _, vocab := range vocabs {
-		sch := d.draft.allVocabs[vocab]
+		sch := d.draft.vocabSchs[vocab]
 		if sch == nil {
 			if v, ok := vocabularies[vocab]; ok {
 				sch = v.Schema
@@ -300,7 +306,7 @@ func (d *dialect) getSchema(assertVocabs bool, vocabularies map[string]*Vocabula
 		}
 	}
 	if !slices.Contains(vocabs, "core") {
-		sch := d.draft.allVocabs["core"]
+		sch := d.draft.vocabSchs["core"]
 		if sch == nil {
 			sch = d.draft.sch
 		}

@@ -12,8 +12,8 @@ type roots struct {
 	regexpEngine RegexpEngine
 	vocabularies map[string]*Vocabulary
 	assertVocabs bool
-	// loadingDrafts: this compiler compiles the drafts' meta-schemas
-	// (compileDrafts), which are not checked against themselves.
+	// loadingDrafts: this compiler compiles a draft's meta-schemas
+	// (Draft.compile), which are not checked against themselves.
 	loadingDrafts bool
 }
 
@@ -238,10 +238,18 @@ func (rr *roots) addSubschema(r *root, ptr jsonPointer) error {
 }
 
 func (rr *roots) validate(r *root, v any, ptr jsonPointer) error {
-	if !rr.loadingDrafts {
-		loadDrafts()
-	}
 	dialect := r.resource(ptr).dialect
+	if !rr.loadingDrafts {
+		// Stratos patch: the meta-schemas of the drafts this check can
+		// reach (the schema's own and those of resources embedded in
+		// it, whose $schema may name another) are compiled on first use.
+		dialect.draft.load()
+		for _, res := range r.resources {
+			if d := res.dialect.draft; d != nil {
+				d.load()
+			}
+		}
+	}
 	meta := dialect.getSchema(rr.assertVocabs, rr.vocabularies)
 	if err := meta.validate(v, rr.regexpEngine, meta, r.resources, rr.assertVocabs, rr.vocabularies); err != nil {
 		up := urlPtr{r.url, ptr}
