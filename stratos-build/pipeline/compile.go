@@ -83,12 +83,12 @@ func CompilerArgs(tc *toolchain.Toolchain, root, outDir string, entries []string
 }
 
 // maxSingleThreaded is the most entrypoints tsc compiles on one thread.
-// tsc checks on several threads by default; for a small program, starting
-// and joining them costs more than they save, and on a busy machine they
-// take the cores the build's node loader needs: a leaf-edit rebuild of a
-// chain of three (about 0.17 s of CPU single-threaded) took 0.32 s of CPU
-// multi-threaded for the same wall time, and a cold build of 20
-// workflows became faster single-threaded too.
+// tsc checks on several threads by default; for a small program they cost
+// more CPU than they save time, and on a busy machine they take the cores
+// the build's node loader needs: over the three entrypoints of a chain,
+// tsc took 370-430 ms of CPU single-threaded against 450-600 ms on several
+// threads, with no gain in wall time (docs/performance.md, "Targeted
+// rebuilds").
 const maxSingleThreaded = 20
 
 // schedulingFlags are the flags that choose how tsc uses the cores for a
