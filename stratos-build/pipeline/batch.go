@@ -34,7 +34,9 @@ import (
 //     verbatim, and the clean workflows still build;
 //   - definitions load in one node process (sdk.Loader), or one per core
 //     when there are many, each with its own time limit; a definition that
-//     fails, exits or hangs fails its own workflow only.
+//     fails, exits or hangs fails its own workflow only; a parent stale
+//     only through its children's keys keeps the definition its build
+//     record holds instead (kept.go).
 //
 // After the compile, the time goes to loading and to writing: each
 // workflow's wrapper and record are written as soon as its definition

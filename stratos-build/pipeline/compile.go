@@ -87,7 +87,7 @@ func CompilerArgs(tc *toolchain.Toolchain, root, outDir string, entries []string
 // more CPU than they save time, and on a busy machine they take the cores
 // the build's node loader needs: over the three entrypoints of a chain,
 // tsc took 370-430 ms of CPU single-threaded against 450-600 ms on several
-// threads, with no gain in wall time (docs/performance.md, "Targeted
+// threads, and no more wall time (docs/performance.md, "Targeted
 // rebuilds").
 const maxSingleThreaded = 20
 
