@@ -94,7 +94,9 @@ func nameFlag() *cli.StringFlag {
 
 // prepareRequired prepares the one workflow the command requires (argument
 // or --name) and turns a failed preparation into a build_failed error.
-func prepareRequired(ctx context.Context, cmd *cli.Command) (*pipeline.Outcome, error) {
+// needsDefinition is set by the commands that print the workflow's
+// definition (see pipeline.Session.NeedsDefinition).
+func prepareRequired(ctx context.Context, cmd *cli.Command, needsDefinition bool) (*pipeline.Outcome, error) {
 	target, err := targetArg(cmd)
 	if err != nil {
 		return nil, err
@@ -106,6 +108,7 @@ func prepareRequired(ctx context.Context, cmd *cli.Command) (*pipeline.Outcome, 
 	if err != nil {
 		return nil, err
 	}
+	s.NeedsDefinition = needsDefinition
 	out, err := s.PrepareTarget(ctx, target)
 	if err != nil {
 		return nil, err

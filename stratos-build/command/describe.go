@@ -52,7 +52,7 @@ type describeOutput struct {
 }
 
 func runContract(ctx context.Context, cmd *cli.Command, describe bool) error {
-	out, err := prepareRequired(ctx, cmd)
+	out, err := prepareRequired(ctx, cmd, true)
 	if err != nil {
 		return err
 	}

@@ -28,7 +28,7 @@ func prepareCommand() *cli.Command {
 type Prepared = buildapi.Prepared
 
 func runPrepare(ctx context.Context, cmd *cli.Command) error {
-	out, err := prepareRequired(ctx, cmd)
+	out, err := prepareRequired(ctx, cmd, false)
 	if err != nil {
 		return err
 	}

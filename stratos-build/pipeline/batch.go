@@ -34,7 +34,9 @@ import (
 //     verbatim, and the clean workflows still build;
 //   - definitions load in one node process (sdk.Loader), or one per core
 //     when there are many, each with its own time limit; a definition that
-//     fails, exits or hangs fails its own workflow only.
+//     fails, exits or hangs fails its own workflow only; a parent stale
+//     only through its children's keys keeps the definition its build
+//     record holds instead (kept.go).
 //
 // After the compile, the time goes to loading and to writing: each
 // workflow's wrapper and record are written as soon as its definition
@@ -52,8 +54,11 @@ type batchJob struct {
 	out     *staging // where its dist/ is assembled
 	closure []string // its compiled sources, relative to the root
 	def     *sdk.Definition
-	fail    *Result
-	result  *Result // a solo job's, once finished (nil if interrupted)
+	// kept is the build record whose definition stands for the job's (see
+	// kept.go): its definition is not loaded.
+	kept   *freshness.Record
+	fail   *Result
+	result *Result // a solo job's, once finished (nil if interrupted)
 }
 
 // solo reports whether j requires no other workflow: it is finished as
@@ -108,6 +113,7 @@ func (b *Builder) PrepareBatch(ctx context.Context, ws []*discovery.Workflow) {
 	}
 	startLoaders(len(jobs)) // when no compiler ran
 	phase.done("compile")
+	b.keepDefinitions(ctx, jobs)
 	fin := b.startFinishing(ctx, len(jobs))
 	b.loadAll(ctx, jobs, loaders, fin.settled)
 	fin.wait()
@@ -117,6 +123,18 @@ func (b *Builder) PrepareBatch(ctx context.Context, ws []*discovery.Workflow) {
 	closeLoaders(loaders)
 	phase.done("parents")
 	b.steps.log(b.Log)
+}
+
+// keepDefinitions marks the compiled jobs that require others and whose
+// build record holds their definition (see kept.go): those are not loaded.
+// Solo jobs require no other workflow, so nothing but their own sources
+// can have made them stale: they are always loaded.
+func (b *Builder) keepDefinitions(ctx context.Context, jobs []*batchJob) {
+	for _, j := range jobs {
+		if !j.solo() && j.fail == nil {
+			j.kept = b.keptRecord(ctx, j.w)
+		}
+	}
 }
 
 // closeLoaders stops the loaders that loaded nothing and waits for the
@@ -320,6 +338,9 @@ func (b *Builder) finishJob(ctx context.Context, j *batchJob, children map[strin
 		j.out.discard()
 		return j.out.asDist(j.fail)
 	}
+	if j.kept != nil {
+		return b.finishKept(j.w, children, j.out, j.kept)
+	}
 	return b.finishBuild(j.w, children, j.out, j.def)
 }
 
@@ -512,11 +533,11 @@ func (b *Builder) compileTogether(ctx context.Context, jobs []*batchJob, started
 	}
 	defer os.RemoveAll(scratch)
 	names := make([]string, len(jobs))
-	args := CompilerArgs(tc, root, scratch)
+	entries := make([]string, len(jobs))
 	for i, j := range jobs {
-		names[i] = j.w.Manifest.Name
-		args = append(args, j.entry)
+		names[i], entries[i] = j.w.Manifest.Name, j.entry
 	}
+	args := CompilerArgs(tc, root, scratch, entries)
 	b.Log.Info("compiling", "workflows", strings.Join(names, ","))
 	cmd := exec.CommandContext(ctx, tc.Tsc, args...)
 	cmd.Dir = root
@@ -580,7 +601,7 @@ func (b *Builder) startLoaders(ctx context.Context, n int, stderr io.Writer) []*
 func (b *Builder) loadAll(ctx context.Context, jobs []*batchJob, loaders []*sdk.Loader, settled func(*batchJob)) {
 	var pending []*batchJob
 	for _, j := range jobs {
-		if j.fail == nil {
+		if j.fail == nil && j.kept == nil {
 			pending = append(pending, j)
 		} else {
 			settled(j)

@@ -46,7 +46,13 @@ type Builder struct {
 
 	tc        *toolchain.Toolchain
 	rootReady bool
-	results   map[*discovery.Workflow]*Result
+	// sdkReinstalled is set when this invocation installed the root's
+	// SDK: no definition is kept from a record then (see kept.go).
+	sdkReinstalled bool
+	// definitionWanted is the workflow whose definition the command
+	// prints (describe, schema): it is always loaded.
+	definitionWanted *discovery.Workflow
+	results          map[*discovery.Workflow]*Result
 	// batched holds the results of PrepareBatch until Prepare reaches
 	// each workflow in its own order.
 	batched  map[*discovery.Workflow]*Result
@@ -281,6 +287,12 @@ func (b *Builder) finishBuild(w *discovery.Workflow, children map[string]*Result
 		out.discard()
 		return r
 	}
+	return b.flushAndPublish(w, out, r)
+}
+
+// flushAndPublish flushes out, written with w's record r, to disk and
+// makes it w's dist/.
+func (b *Builder) flushAndPublish(w *discovery.Workflow, out *staging, r *Result) *Result {
 	flushDone := b.steps.start("flush")
 	err := syncTree(out.dir)
 	flushDone()
@@ -437,6 +449,7 @@ func (b *Builder) ensureRoot(ctx context.Context, w *discovery.Workflow) *Result
 		return failed(w, reason, errorDiagnostic(err))
 	}
 	if reinstalled {
+		b.sdkReinstalled = true
 		b.invalidateRoot()
 	}
 	b.sdkKnown, b.sdkOK = true, true

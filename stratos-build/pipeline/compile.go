@@ -32,7 +32,7 @@ func (b *Builder) compile(ctx context.Context, w *discovery.Workflow, entry, out
 	}
 	b.enter(PhaseCompile, w)
 	b.Log.Info("compiling", "workflow", w.Manifest.Name)
-	args := append(CompilerArgs(tc, b.Root.Root.Dir, outDir), entry)
+	args := CompilerArgs(tc, b.Root.Root.Dir, outDir, []string{entry})
 	cmd := exec.CommandContext(ctx, tc.Tsc, args...)
 	cmd.Dir = b.Root.Root.Dir
 	var out bytes.Buffer
@@ -72,12 +72,34 @@ func runCompiler(cmd *exec.Cmd, started func()) error {
 	return p.Wait()
 }
 
-// CompilerArgs are tsc's arguments for compiling into outDir, without the
-// entry file: the pinned flags, plus the toolchain's @types directory and
-// the mirrored layout's rootDir/outDir.
-func CompilerArgs(tc *toolchain.Toolchain, root, outDir string) []string {
+// CompilerArgs are tsc's arguments for compiling entries into outDir: the
+// pinned flags, plus the toolchain's @types directory, the mirrored
+// layout's rootDir/outDir and the scheduling flags (schedulingFlags).
+func CompilerArgs(tc *toolchain.Toolchain, root, outDir string, entries []string) []string {
 	args := append([]string{}, toolchain.CompilerFlags...)
-	return append(args, "--typeRoots", tc.TypeRoots, "--rootDir", root, "--outDir", outDir, "--pretty", "false")
+	args = append(args, "--typeRoots", tc.TypeRoots, "--rootDir", root, "--outDir", outDir, "--pretty", "false")
+	args = append(args, schedulingFlags(len(entries))...)
+	return append(args, entries...)
+}
+
+// maxSingleThreaded is the most entrypoints tsc compiles on one thread.
+// tsc checks on several threads by default; for a small program they cost
+// more CPU than they save time, and on a busy machine they take the cores
+// the build's node loader needs: over the three entrypoints of a chain,
+// tsc took 370-430 ms of CPU single-threaded against 450-600 ms on several
+// threads, and no more wall time (docs/performance.md, "Targeted
+// rebuilds").
+const maxSingleThreaded = 20
+
+// schedulingFlags are the flags that choose how tsc uses the cores for a
+// program of n entrypoints. They change how tsc works, not what it writes
+// or reports (scheduling_test.go), so they are not part of the freshness
+// key, which holds the pinned flags only.
+func schedulingFlags(n int) []string {
+	if n <= maxSingleThreaded {
+		return []string{"--singleThreaded"}
+	}
+	return nil
 }
 
 var tscLine = regexp.MustCompile(`^(.+)\((\d+),(\d+)\): error (TS\d+): `)

@@ -33,6 +33,11 @@ type Session struct {
 	// models declared in workflow.yaml, built or not: explicit `stratos
 	// build` sets it; the implicit build of `stratos run` does not.
 	CheckModels bool
+	// NeedsDefinition is set by the commands that print the target's
+	// definition (describe, schema): its definition is then loaded by
+	// node even where a rebuild could keep it from its build record (see
+	// Builder.NeedsDefinition), so the module's output is printed.
+	NeedsDefinition bool
 }
 
 // Outcome is what a preparation produced.
@@ -78,6 +83,9 @@ func (s *Session) PrepareTarget(ctx context.Context, arg string) (*Outcome, erro
 			return err
 		}
 		b := s.builder(root)
+		if s.NeedsDefinition {
+			b.definitionWanted = w
+		}
 		b.PrepareBatch(ctx, requiredClosure(root, w))
 		if err := b.InterruptedError(ctx); err != nil {
 			return err

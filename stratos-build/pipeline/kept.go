@@ -1,0 +1,160 @@
+package pipeline
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"syscall"
+	"time"
+
+	"github.com/stratoscli/stratos/shared/discovery"
+	"github.com/stratoscli/stratos/shared/freshness"
+	"github.com/stratoscli/stratos/shared/sdk"
+)
+
+// A leaf edit makes every workflow that requires the leaf stale, because
+// the key of a parent holds the keys of its children. When the edit keeps
+// the leaf's schemas, the leaf's new wrapper is byte-identical to the one
+// its parents compiled against, and a parent's module imports its child's
+// wrapper only (which names the child's compiled entry as a string; the
+// child's module is not evaluated). Evaluating the parent's module again
+// then evaluates the same code, from the same files, with the same node
+// and the same packages, and reports the same definition as the one its
+// build record holds. A batch keeps that definition instead of loading it
+// with node (keptRecord lists the conditions), and finishBatch keeps the
+// parent's build only when its children's wrappers held, as for any other
+// parent: otherwise it is built again one by one, definition loaded.
+//
+// The record and the dist/ written are what loading would have written:
+// the record's output schema and wrapper hash come from the previous
+// record, which the same definition wrote. What is lost is the module's
+// own output (console output of its top-level code), which is not printed
+// on such a rebuild.
+
+// ctimeMargin is how much earlier than the record's time a file may have
+// changed and still count as changed after it: the record's time comes
+// from the system clock, a file's ctime from the file system's, whose
+// granularity (a jiffy on some file systems) makes them disagree.
+const ctimeMargin = time.Second
+
+// NeedsDefinition reports whether this build must load w's definition with
+// node: false when w is stale only because a child's key changed and the
+// definition its build record holds still stands (see keptRecord).
+func (b *Builder) NeedsDefinition(ctx context.Context, w *discovery.Workflow) bool {
+	return b.keptRecord(ctx, w) == nil
+}
+
+// keptRecord returns w's build record when the definition it holds is the
+// one evaluating w's module would report now, nil when w's definition must
+// be loaded. That is when:
+//
+//   - the command does not want w's definition itself (describe and
+//     schema print what loading reports, the module's output included);
+//   - w is stale only because the keys of the children it requires
+//     changed: same toolchain, same files and imports, same children;
+//   - the record holds the output schema and the wrapper's hash, and the
+//     wrapper on disk is that one;
+//   - the root's SDK is this Stratos's and was not reinstalled by this
+//     build, w has no node_modules of its own, and neither node nor the
+//     root's packages changed since the record was written (their ctimes,
+//     npm's install record for the packages).
+func (b *Builder) keptRecord(ctx context.Context, w *discovery.Workflow) *freshness.Record {
+	rec := w.Record()
+	if rec == nil || w == b.definitionWanted || len(rec.OutputSchema) == 0 || rec.WrapperSHA256 == "" {
+		return nil
+	}
+	if !staleByChildKeysOnly(w, rec) || b.sdkReinstalled || !b.sdkCurrent() {
+		return nil
+	}
+	if _, err := os.Lstat(filepath.Join(w.Dir, "node_modules")); err == nil {
+		return nil
+	}
+	tc, err := b.toolchain(ctx)
+	if err != nil {
+		return nil
+	}
+	since := rec.BuiltAt.Add(-ctimeMargin)
+	if changedSince(since, filepath.Join(b.Root.Root.Dir, "node_modules", ".package-lock.json")) || linkChainChangedSince(since, tc.Node) {
+		return nil
+	}
+	if !b.wrapperCurrent(w) {
+		return nil
+	}
+	return rec
+}
+
+// staleByChildKeysOnly reports whether w's sources are those rec was built
+// from, with the same toolchain and the same children, only their keys
+// differing.
+func staleByChildKeysOnly(w *discovery.Workflow, rec *freshness.Record) bool {
+	if w.Status != freshness.NotBuilt || w.Reason != freshness.ReasonReferenceChanged {
+		return false
+	}
+	old, now := rec.Parts, w.Parts
+	if !old.Toolchain.Equal(now.Toolchain) || !slices.Equal(old.Files, now.Files) || !slices.Equal(old.Imports, now.Imports) {
+		return false
+	}
+	return slices.EqualFunc(old.References, now.References, func(a, b freshness.Reference) bool { return a.Name == b.Name })
+}
+
+// changedSince reports whether the file at p changed (its ctime) after
+// since, or cannot be stat'ed: what is unknown counts as changed.
+func changedSince(since time.Time, p string) bool {
+	var st syscall.Stat_t
+	if err := syscall.Stat(p, &st); err != nil {
+		return true
+	}
+	return ctimeAfter(&st, since)
+}
+
+// linkChainChangedSince is changedSince for p, each symbolic link on the
+// way from p to its target (a switched version manager retargets a link),
+// and the target.
+func linkChainChangedSince(since time.Time, p string) bool {
+	for range 16 {
+		var st syscall.Stat_t
+		if err := syscall.Lstat(p, &st); err != nil || ctimeAfter(&st, since) {
+			return true
+		}
+		if st.Mode&syscall.S_IFMT != syscall.S_IFLNK {
+			return false
+		}
+		target, err := os.Readlink(p)
+		if err != nil {
+			return true
+		}
+		if !filepath.IsAbs(target) {
+			target = filepath.Join(filepath.Dir(p), target)
+		}
+		p = target
+	}
+	return true
+}
+
+func ctimeAfter(st *syscall.Stat_t, since time.Time) bool {
+	return time.Unix(st.Ctim.Unix()).After(since)
+}
+
+// keptDefinition is the part of a definition a kept build needs: the
+// output schema its record holds. The wrapper is not written again (it is
+// the record's), so the input schema is not needed.
+func keptDefinition(rec *freshness.Record) *sdk.Definition {
+	return &sdk.Definition{Output: rec.OutputSchema}
+}
+
+// finishKept finishes the build of a workflow compiled into out whose
+// definition is kept from its record rec: its build record, with rec's
+// output schema and wrapper hash, then out as its dist/. The result holds
+// no definition (the input schema is not known), so a later step that
+// needs the wrapper finds the one on disk current.
+func (b *Builder) finishKept(w *discovery.Workflow, children map[string]*Result, out *staging, rec *freshness.Record) *Result {
+	b.Log.Info("definition kept from the build record", "workflow", w.Manifest.Name)
+	r := b.writeRecord(w, children, keptDefinition(rec), rec.WrapperSHA256, out.dir)
+	if r.Failed() {
+		out.discard()
+		return r
+	}
+	r.Definition = nil
+	return b.flushAndPublish(w, out, r)
+}
