@@ -61,9 +61,13 @@ func (l launch) argv() []string {
 }
 
 // Variables the adapter always sets (docs/design/claude-code-cli.md): no calls to
-// side services, no cross-session auto-memory, session state frames.
+// side services, no cross-session auto-memory, session state frames, and MCP
+// servers connected before the first turn: by default the CLI sends its first
+// request while servers are still connecting, so an agent's first turn could
+// go out without the MCP tools its workflow gave it.
 var fixedEnv = map[string]string{
 	"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+	"MCP_CONNECTION_NONBLOCKING":               "0",
 	"CLAUDE_CODE_DISABLE_AUTO_MEMORY":          "1",
 	"CLAUDE_CODE_SDK_READS_SESSION_STATE":      "1",
 	"BUN_ENABLE_CRASH_REPORTING":               "0",
