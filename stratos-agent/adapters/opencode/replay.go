@@ -31,10 +31,15 @@ type reply struct {
 // messages. The replay runs under the event lock, so it does not
 // interleave with the stream's handling (the read does not: what the
 // stream delivers meanwhile is reported once all the same).
+//
+// The replay ends the turn for the stream: the answer is the turn's final
+// state, and the stream's late copies (a text part's first update, still
+// empty, among them) must not overwrite it before the outcome is read.
 func (s *session) replay(ctx context.Context, e turnEnv, obs *observer, t *turn, last reply) {
 	msgs := s.turnMessages(ctx, e, obs, t, last)
 	s.evMu.Lock()
 	defer s.evMu.Unlock()
+	defer t.finish()
 	for _, m := range msgs {
 		info := m.Info
 		p := props{Info: &info}

@@ -210,3 +210,23 @@ func TestARefusedPromptEndsWithTheStreamsError(t *testing.T) {
 		t.Fatalf("error %v; want the stream's model-unavailable rejection", err)
 	}
 }
+
+// The stream's late copy of a text part's first update (still empty)
+// arriving between the replay and the outcome does not replace the text
+// the answer gave: the replay ended the turn for the stream.
+func TestALateEmptyTextPartDoesNotReplaceTheAnswer(t *testing.T) {
+	b := newReplayBed(t, `[]`)
+	b.stream(t, "message.updated", userMessage)
+	b.stream(t, "session.status", `{"sessionID":"s","status":{"type":"busy"}}`)
+	b.stream(t, "message.updated", `{"sessionID":"s","info":{"id":"msg_a","sessionID":"s","role":"assistant","parentID":"msg_u","providerID":"openai","modelID":"gpt-5"}}`)
+	var last reply
+	if err := json.Unmarshal([]byte(answerText), &last); err != nil {
+		t.Fatal(err)
+	}
+	b.s.replay(t.Context(), turnEnv{c: b.s.c, sid: "s", obs: b.obs}, b.obs, b.t, last)
+	b.stream(t, "message.part.updated", `{"part":{"id":"prt_2","sessionID":"s","messageID":"msg_a","type":"text","text":""}}`)
+	res, err := b.t.outcome(false, "a")
+	if err != nil || res.Text != "Hello world" {
+		t.Fatalf("outcome %q, %v; want the answer's text", res.Text, err)
+	}
+}
