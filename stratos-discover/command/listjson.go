@@ -3,8 +3,8 @@ package command
 import (
 	"io"
 	"strconv"
-	"unicode/utf8"
 
+	"github.com/stratoscli/stratos/shared/jsonappend"
 	"github.com/stratoscli/stratos/shared/manifest"
 )
 
@@ -82,64 +82,5 @@ func appendKey(b []byte, key string, first bool) []byte {
 }
 
 func appendField(b []byte, key, value string, first bool) []byte {
-	return appendString(appendKey(b, key, first), value)
-}
-
-const hexDigits = "0123456789abcdef"
-
-// appendString is encoding/json's string encoding without HTML escaping:
-// quotes, backslashes and control characters escaped, invalid UTF-8 as
-// U+FFFD, and the line and paragraph separators escaped.
-func appendString(b []byte, s string) []byte {
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf {
-			i++
-			continue
-		}
-		if c < utf8.RuneSelf {
-			b = append(append(b, s[start:i]...), escapeASCII(c)...)
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			b = append(append(b, s[start:i]...), `\ufffd`...)
-		case r == '\u2028' || r == '\u2029':
-			b = append(append(b, s[start:i]...), '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
-		default:
-			i += size
-			continue
-		}
-		i += size
-		start = i
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
-}
-
-// escapeASCII is the escape of an ASCII character a JSON string cannot
-// hold as it is.
-func escapeASCII(c byte) string {
-	switch c {
-	case '"':
-		return `\"`
-	case '\\':
-		return `\\`
-	case '\b':
-		return `\b`
-	case '\f':
-		return `\f`
-	case '\n':
-		return `\n`
-	case '\r':
-		return `\r`
-	case '\t':
-		return `\t`
-	}
-	return string([]byte{'\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF]})
+	return jsonappend.String(appendKey(b, key, first), value)
 }

@@ -5,7 +5,8 @@ import (
 	"io"
 	"strconv"
 	"time"
-	"unicode/utf8"
+
+	"github.com/stratoscli/stratos/shared/jsonappend"
 )
 
 // WriteListJSON writes {"runs": list} exactly as clierr.PrintJSON would
@@ -39,11 +40,11 @@ func WriteListJSON(w io.Writer, list []Run) error {
 func appendRun(b []byte, r Run) []byte {
 	const in = "      "
 	b = append(b, "    {\n"+in+`"executionId": `...)
-	b = appendString(b, r.ExecutionID)
+	b = jsonappend.String(b, r.ExecutionID)
 	b = append(b, ",\n"+in+`"workflow": `...)
-	b = appendString(b, r.Workflow)
+	b = jsonappend.String(b, r.Workflow)
 	b = append(b, ",\n"+in+`"status": `...)
-	b = appendString(b, r.Status)
+	b = jsonappend.String(b, r.Status)
 	b = append(b, ",\n"+in+`"startedAt": `...)
 	b = appendTime(b, r.StartedAt)
 	if r.EndedAt != nil {
@@ -62,11 +63,11 @@ func appendRun(b []byte, r Run) []byte {
 		b = append(b, ",\n"+in+`"reconciled": {`+"\n"+in+`  "at": `...)
 		b = appendTime(b, r.Reconciled.At)
 		b = append(b, ",\n"+in+`  "reason": `...)
-		b = appendString(b, r.Reconciled.Reason)
+		b = jsonappend.String(b, r.Reconciled.Reason)
 		b = append(b, "\n"+in+"}"...)
 	}
 	b = append(b, ",\n"+in+`"dir": `...)
-	b = appendString(b, r.Dir)
+	b = jsonappend.String(b, r.Dir)
 	return append(b, "\n    }"...)
 }
 
@@ -74,58 +75,5 @@ func appendRun(b []byte, r Run) []byte {
 func appendTime(b []byte, t time.Time) []byte {
 	b = append(b, '"')
 	b = t.AppendFormat(b, time.RFC3339Nano)
-	return append(b, '"')
-}
-
-const hex = "0123456789abcdef"
-
-// appendString appends s as a JSON string the way encoding/json does with
-// HTML escaping off: invalid UTF-8 becomes U+FFFD, and U+2028 and U+2029
-// are escaped.
-func appendString(b []byte, s string) []byte {
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xf])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	b = append(b, s[start:]...)
 	return append(b, '"')
 }

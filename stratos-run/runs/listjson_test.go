@@ -13,7 +13,7 @@ import (
 func TestWriteListJSONIsPrintJSON(t *testing.T) {
 	end := time.Date(2026, 12, 3, 9, 48, 12, 700_000_000, time.UTC)
 	code := 130
-	odd := []string{"plain", "quote\" back\\slash", "new\nline\ttab\rcr", "ctl\x01\x1f", "<html> & more",
+	odd := []string{"plain", "quote\" back\\slash", "new\nline\ttab\rcr", "backspace\b formfeed\f", "ctl\x01\x1f", "<html> & more",
 		"é ü 日本", "bad \xff utf8", "sep \u2028 \u2029", ""}
 	var list []Run
 	for i, s := range odd {
