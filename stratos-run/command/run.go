@@ -130,7 +130,7 @@ func (x *execution) warn(msg string) { x.log.Warn(msg) }
 // from the completed record.
 func (x *execution) end(f records.Final) error {
 	err := x.record.Finish(f)
-	x.trace.Finish(f.Status, f.EndedAt, f.Tree, filepath.Join(x.record.Dir(), runs.EventsFile), x.warn)
+	x.trace.Finish(f.Status, f.EndedAt, f.Tree, filepath.Join(x.record.Dir(), runs.EventsFile), x.stderr, x.warn)
 	return err
 }
 

@@ -2,17 +2,24 @@
 // each workflow and child invocation, each agent, each model turn and each
 // tool call, one trace per top-level run.
 //
-// Only the run span is live. Every other span is built here, in one Go
-// place, after the run has ended, from the run record: tree.json (child
-// invocations with their start and end times) and events.jsonl (agent,
-// model and tool events, each with its timestamp and the execution and
-// agent IDs that name its parent). The record already carries every parent
-// relation and every time, so rebuilding the tree from it gives the right
-// parents across processes (stratos-run, the node runner, the agent host)
-// without linking OpenTelemetry into the runtime or the agent host, whose
-// memory and start-up matter per agent; propagating TRACEPARENT through
-// each of them would need a tracer in each. A run whose process is killed
-// exports nothing; its record still holds everything.
+// Only the run span is live, and only as an identity: stratos-run names it
+// (trace and span IDs, under the incoming TRACEPARENT) for the processes
+// the run starts. Every other span is built after the run has ended, from
+// the run record: tree.json (child invocations with their start and end
+// times) and events.jsonl (agent, model and tool events, each with its
+// timestamp and the execution and agent IDs that name its parent). The
+// record already carries every parent relation and every time, so
+// rebuilding the tree from it gives the right parents across processes
+// (stratos-run, the node runner, the agent host) without linking
+// OpenTelemetry into the runtime or the agent host, whose memory and
+// start-up matter per agent; propagating TRACEPARENT through each of them
+// would need a tracer in each. A run whose process is killed exports
+// nothing; its record still holds everything.
+//
+// The spans are built and sent by the exporter (ExporterTool, package
+// otlpexport), started with an ExportRequest only for a run that is
+// exported: this package does not link OpenTelemetry, so neither does
+// stratos-run.
 package tracing
 
 import (

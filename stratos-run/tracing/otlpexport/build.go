@@ -1,4 +1,4 @@
-package tracing
+package otlpexport
 
 import (
 	"bufio"

@@ -1,4 +1,4 @@
-package tracing
+package otlpexport
 
 import (
 	"context"
@@ -10,6 +10,8 @@ import (
 	"go.opentelemetry.io/otel/codes"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+
+	"github.com/stratoscli/stratos/stratos-run/tracing"
 )
 
 // A model turn that never completed ends with its agent's last event; a
@@ -59,18 +61,6 @@ func TestAddEventsNoFile(t *testing.T) {
 	}
 }
 
-// Without the variables, Start gives a nil Run, whose methods do nothing.
-func TestStartDisabled(t *testing.T) {
-	r := Start(func(string) string { return "" }, func(m string) { t.Errorf("warned: %s", m) }, "X", "wf", time.Now())
-	if r != nil {
-		t.Fatalf("Start without OTEL variables = %v, want nil", r)
-	}
-	if tp := r.Traceparent(); tp != "" {
-		t.Errorf("Traceparent() = %q", tp)
-	}
-	r.Finish("succeeded", time.Now(), nil, "", func(m string) { t.Errorf("warned: %s", m) })
-}
-
 // A failed child is an error span under its parent; an invocation without
 // an end (the run was cut short) ends with the run.
 func TestAddTreeFailedChild(t *testing.T) {
@@ -103,5 +93,50 @@ func TestAddTreeFailedChild(t *testing.T) {
 	}
 	if _, ok := b.byExecution["C"]; !ok {
 		t.Errorf("the child's span is not found by its execution ID")
+	}
+}
+
+// The run span has the identity stratos-run gave the run's processes,
+// under the incoming parent; the spans under it have IDs of their own in
+// the same trace.
+func TestTheRunSpanHasTheIdentityStratosRunGaveIt(t *testing.T) {
+	run := tracing.SpanContext{TraceID: "0af7651916cd43dd8448eb211c80319c", SpanID: "1111222233334444", Sampled: true}
+	parent := tracing.SpanContext{TraceID: run.TraceID, SpanID: "b7ad6b7169203331", Sampled: true}
+	tree := `{"executionId":"X","workflow":"wf","status":"succeeded","startedAt":"2026-12-03T10:00:00Z","children":[]}`
+	for _, p := range []*tracing.SpanContext{&parent, nil} {
+		ids, err := newRunIDs(run)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec := tracetest.NewSpanRecorder()
+		tracer := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec), sdktrace.WithIDGenerator(ids)).Tracer("test")
+		end := time.Date(2026, 12, 3, 10, 0, 5, 0, time.UTC)
+		record(tracer, tracing.ExportRequest{Run: run, Parent: p, ExecutionID: "X", Workflow: "wf", Status: "failed",
+			StartedAt: end.Add(-5 * time.Second), EndedAt: end, Tree: []byte(tree)}, func(m string) { t.Errorf("warned: %s", m) })
+		spans := map[string]sdktrace.ReadOnlySpan{}
+		for _, s := range rec.Ended() {
+			spans[s.Name()] = s
+		}
+		rs, ws := spans["run wf"], spans["workflow wf"]
+		if rs == nil || ws == nil {
+			t.Fatalf("spans = %v", spans)
+		}
+		if got := rs.SpanContext(); got.TraceID().String() != run.TraceID || got.SpanID().String() != run.SpanID {
+			t.Errorf("run span %v, want %+v", got, run)
+		}
+		wantParent := ""
+		if p != nil {
+			wantParent = p.SpanID
+		}
+		if got := rs.Parent(); got.IsValid() != (p != nil) || (p != nil && got.SpanID().String() != wantParent) {
+			t.Errorf("run span's parent %v, want %q", got, wantParent)
+		}
+		if ws.SpanContext().TraceID() != rs.SpanContext().TraceID() || ws.SpanContext().SpanID() == rs.SpanContext().SpanID() ||
+			ws.Parent().SpanID() != rs.SpanContext().SpanID() {
+			t.Errorf("workflow span %v (parent %v) is not a new span under the run span", ws.SpanContext(), ws.Parent())
+		}
+		if rs.Status().Code != codes.Error || !rs.EndTime().Equal(end) {
+			t.Errorf("run span status %+v, end %v", rs.Status(), rs.EndTime())
+		}
 	}
 }
