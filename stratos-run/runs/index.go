@@ -1,8 +1,6 @@
 package runs
 
 import (
-	"bufio"
-	"encoding/gob"
 	"io"
 	"os"
 	"path/filepath"
@@ -18,22 +16,17 @@ import (
 // run whose directory is gone is dropped from every listing (the directory
 // listing decides which runs exist). The file is only a cache: a missing,
 // damaged or older-format index is rebuilt from the records. The name is
-// hidden (listings skip dot-names) and carries the format's version (v2:
-// exit codes kept apart, see indexEntry).
-const IndexFile = ".index-v2.gob"
+// hidden (listings skip dot-names) and carries the format's version (v3:
+// the binary encoding of indexcodec.go; v2 was gob, whose package
+// initialization cost every start of stratos-run about a millisecond).
+const IndexFile = ".index-v3"
+
+// oldIndexFiles are the caches of earlier versions, removed when the
+// index is written.
+var oldIndexFiles = []string{".index-v2.gob"}
 
 // index is the decoded IndexFile: finished runs by execution ID.
 type index map[string]Run
-
-// indexEntry is one cached run as gob stores it. Gob leaves out zero
-// values, so a pointer to exit code 0 would come back nil: a succeeded
-// run read from the cache would lose its exitCode. The code is kept as a
-// value and a flag instead.
-type indexEntry struct {
-	Run     Run
-	Exit    int
-	HasExit bool
-}
 
 // readIndex returns the cached summaries, empty when there are none or the
 // cache cannot be decoded.
@@ -43,17 +36,16 @@ func (s *Store) readIndex() index {
 		return index{}
 	}
 	defer f.Close()
-	var entries []indexEntry
-	if gob.NewDecoder(bufio.NewReaderSize(f, 256<<10)).Decode(&entries) != nil {
+	data, err := io.ReadAll(f)
+	if err != nil {
 		return index{}
 	}
-	idx := make(index, len(entries))
-	for _, e := range entries {
-		r := e.Run
-		if e.HasExit {
-			code := e.Exit
-			r.ExitCode = &code
-		}
+	list, err := decodeIndex(data)
+	if err != nil {
+		return index{}
+	}
+	idx := make(index, len(list))
+	for _, r := range list {
 		idx[r.ExecutionID] = r
 	}
 	return idx
@@ -62,21 +54,23 @@ func (s *Store) readIndex() index {
 // writeIndex replaces the cache with the finished runs of list. Two
 // listings that write at once each leave a whole, valid cache.
 func (s *Store) writeIndex(list []Run) error {
-	finished := make([]indexEntry, 0, len(list))
+	var data []byte
+	n := 0
 	for _, r := range list {
-		if r.Status == records.StatusRunning {
-			continue
+		if r.Status != records.StatusRunning {
+			data = appendIndexEntry(data, r) // without r.Dir: derived from the runs directory when read
+			n++
 		}
-		e := indexEntry{HasExit: r.ExitCode != nil}
-		if e.HasExit {
-			e.Exit = *r.ExitCode
-		}
-		r.Dir, r.ExitCode = "", nil // the directory is derived from the runs directory when read
-		e.Run = r
-		finished = append(finished, e)
+	}
+	for _, old := range oldIndexFiles {
+		_ = os.Remove(filepath.Join(s.Dir, old)) // a cache: nothing is lost
 	}
 	return atomicfile.Write(filepath.Join(s.Dir, IndexFile), atomicfile.Public, func(w io.Writer) error {
-		return gob.NewEncoder(w).Encode(finished)
+		_, err := w.Write(appendIndexHeader(nil, n))
+		if err == nil {
+			_, err = w.Write(data)
+		}
+		return err
 	}, atomicfile.NoSync())
 }
 

@@ -1,0 +1,85 @@
+package runs
+
+import (
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/stratoscli/stratos/stratos-run/records"
+)
+
+func indexSample() []Run {
+	start := time.Date(2026, 12, 3, 9, 48, 0, 123456789, time.FixedZone("X", 5*3600+30*60))
+	end, zero, two := start.Add(90*time.Second).UTC(), 0, 2
+	return []Run{
+		{ExecutionID: "20261203T094800Z-aaaa0001", Workflow: "review", Status: records.StatusSucceeded,
+			StartedAt: start, EndedAt: &end, DurationMs: 90000, PID: 4242, ExitCode: &zero},
+		{ExecutionID: "20261203T094801Z-bbbb0002", Workflow: "caf\u00e9 \xff", Status: records.StatusCrashed,
+			StartedAt: start.UTC(), DurationMs: -1, PID: 1 << 30, ExitCode: &two,
+			Reconciled: &records.Reconciliation{At: end, Reason: "process gone"}},
+		{ExecutionID: "", Workflow: "", Status: "", StartedAt: time.Time{}},
+	}
+}
+
+func encodeIndex(list []Run) []byte {
+	b := appendIndexHeader(nil, len(list))
+	for _, r := range list {
+		b = appendIndexEntry(b, r)
+	}
+	return b
+}
+
+// Every field comes back as it was, exit code 0 and time offsets included.
+func TestIndexEncodingRoundTrips(t *testing.T) {
+	want := indexSample()
+	got, err := decodeIndex(encodeIndex(want))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(want) {
+		t.Fatalf("decoded %d runs, want %d", len(got), len(want))
+	}
+	for i := range want {
+		w, g := want[i], got[i]
+		if !g.StartedAt.Equal(w.StartedAt) || g.StartedAt.Format(time.RFC3339Nano) != w.StartedAt.Format(time.RFC3339Nano) {
+			t.Errorf("run %d started %v, want %v", i, g.StartedAt, w.StartedAt)
+		}
+		g.StartedAt, w.StartedAt = time.Time{}, time.Time{}
+		if !reflect.DeepEqual(g, w) {
+			t.Errorf("run %d = %+v, want %+v", i, g, w)
+		}
+	}
+}
+
+// A truncated index, one with bytes after its runs and one of another
+// version do not decode: the index is rebuilt from the records.
+func TestADamagedIndexDoesNotDecode(t *testing.T) {
+	data := encodeIndex(indexSample())
+	for n := range len(data) {
+		if _, err := decodeIndex(data[:n]); err == nil {
+			t.Fatalf("the index cut to %d of %d bytes decoded", n, len(data))
+		}
+	}
+	if _, err := decodeIndex(append(data, 0)); err == nil {
+		t.Error("an index with a byte after its runs decoded")
+	}
+	other := append([]byte("stratos runs index 2\n"), data[len(indexMagic):]...)
+	if _, err := decodeIndex(other); err == nil {
+		t.Error("an index of another version decoded")
+	}
+}
+
+func BenchmarkIndexDecode(b *testing.B) {
+	var list []Run
+	for range 2500 {
+		list = append(list, indexSample()[:2]...)
+		list = append(list, indexSample()[:2]...)
+	}
+	data := encodeIndex(list)
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if _, err := decodeIndex(data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
