@@ -57,11 +57,12 @@ func (b *Builder) compile(ctx context.Context, w *discovery.Workflow, entry, out
 	return failed(w, ReasonTypeErrors, diags...)
 }
 
-// runCompiler runs tsc and calls started, when not nil, as soon as tsc is
-// running. The compile is what the build waits for longest: whatever may
-// start beside it (the definition loader's node) starts after it, so that
-// no process start delays tsc.
+// runCompiler runs tsc (in compilerEnv) and calls started, when not nil,
+// as soon as tsc is running. The compile is what the build waits for
+// longest: whatever may start beside it (the definition loader's node)
+// starts after it, so that no process start delays tsc.
 func runCompiler(cmd *exec.Cmd, started func()) error {
+	cmd.Env = compilerEnv(cmd.Environ())
 	p, err := procgroup.Start(cmd, procgroup.Options{})
 	if err != nil {
 		return err

@@ -4,6 +4,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -40,5 +43,28 @@ func TestRunCompilerDoesNotCallStartedWhenNothingRuns(t *testing.T) {
 	}
 	if err := runCompiler(exec.Command("true"), nil); err != nil {
 		t.Fatalf("runCompiler without started: %v", err)
+	}
+}
+
+// tsc runs with its collector off up to half the machine's memory, unless
+// the user set GOGC or GOMEMLIMIT.
+func TestCompilerEnvTurnsTheCollectorOffUnderALimit(t *testing.T) {
+	env := compilerEnv([]string{"PATH=/bin", "HOME=/h"})
+	if len(env) != 4 || env[2] != "GOGC=off" || !strings.HasPrefix(env[3], "GOMEMLIMIT=") {
+		t.Fatalf("compilerEnv = %q", env)
+	}
+	if limit, err := strconv.ParseUint(strings.TrimPrefix(env[3], "GOMEMLIMIT="), 10, 64); err != nil || limit < 64<<20 {
+		t.Errorf("GOMEMLIMIT = %q, want a byte count of half the RAM", env[3])
+	}
+	for _, own := range []string{"GOGC=50", "GOMEMLIMIT=1GiB"} {
+		in := []string{"PATH=/bin", own}
+		if got := compilerEnv(in); !slices.Equal(got, in) {
+			t.Errorf("with %s: compilerEnv = %q, want the user's environment as it is", own, got)
+		}
+	}
+	cmd := exec.Command("sh", "-c", `test "$GOGC" = off && test -n "$GOMEMLIMIT"`)
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH")}
+	if err := runCompiler(cmd, nil); err != nil {
+		t.Errorf("the compiler did not run in compilerEnv: %v", err)
 	}
 }
