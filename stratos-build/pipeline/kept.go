@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/stratoscli/stratos/shared/discovery"
+	"github.com/stratoscli/stratos/shared/filestat"
 	"github.com/stratoscli/stratos/shared/freshness"
 	"github.com/stratoscli/stratos/shared/sdk"
 )
@@ -101,11 +103,8 @@ func staleByChildKeysOnly(w *discovery.Workflow, rec *freshness.Record) bool {
 // changedSince reports whether the file at p changed (its ctime) after
 // since, or cannot be stat'ed: what is unknown counts as changed.
 func changedSince(since time.Time, p string) bool {
-	var st syscall.Stat_t
-	if err := syscall.Stat(p, &st); err != nil {
-		return true
-	}
-	return ctimeAfter(&st, since)
+	st, err := filestat.Path(p)
+	return err != nil || ctimeAfter(st, since)
 }
 
 // linkChainChangedSince is changedSince for p, each symbolic link on the
@@ -113,14 +112,14 @@ func changedSince(since time.Time, p string) bool {
 // and the target.
 func linkChainChangedSince(since time.Time, p string) bool {
 	for range 16 {
-		var st syscall.Stat_t
-		if err := syscall.Lstat(p, &st); err != nil || ctimeAfter(&st, since) {
+		st, err := filestat.Lstat(p)
+		if err != nil || ctimeAfter(st, since) {
 			return true
 		}
-		if st.Mode&syscall.S_IFMT != syscall.S_IFLNK {
+		target, err := os.Readlink(p)
+		if errors.Is(err, syscall.EINVAL) { // not a link: the end of the chain
 			return false
 		}
-		target, err := os.Readlink(p)
 		if err != nil {
 			return true
 		}
@@ -132,8 +131,8 @@ func linkChainChangedSince(since time.Time, p string) bool {
 	return true
 }
 
-func ctimeAfter(st *syscall.Stat_t, since time.Time) bool {
-	return time.Unix(st.Ctim.Unix()).After(since)
+func ctimeAfter(st filestat.Stat, since time.Time) bool {
+	return time.Unix(0, st.Ctime).After(since)
 }
 
 // keptDefinition is the part of a definition a kept build needs: the
