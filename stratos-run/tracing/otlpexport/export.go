@@ -163,4 +163,3 @@ func fill(b []byte) {
 		b[i] = byte(rand.Uint32())
 	}
 }
-
