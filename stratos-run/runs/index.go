@@ -57,8 +57,11 @@ func (s *Store) writeIndex(list []Run) error {
 	var data []byte
 	n := 0
 	for _, r := range list {
-		if r.Status != records.StatusRunning {
-			data = appendIndexEntry(data, r) // without r.Dir: derived from the runs directory when read
+		if r.Status == records.StatusRunning {
+			continue
+		}
+		var ok bool
+		if data, ok = appendIndexEntry(data, r); ok { // without r.Dir: derived from the runs directory when read
 			n++
 		}
 	}

@@ -17,7 +17,7 @@ import (
 const indexMagic = "stratos runs index 3\n"
 
 const (
-	hasEnded      = 1 << iota // EndedAt follows DurationMs' place
+	hasEnded      = 1 << iota // EndedAt follows StartedAt
 	hasExitCode               // ExitCode follows PID
 	hasReconciled             // Reconciled.At and .Reason end the entry
 )
@@ -28,8 +28,11 @@ func appendIndexHeader(b []byte, n int) []byte {
 	return binary.AppendUvarint(append(b, indexMagic...), uint64(n))
 }
 
-// appendIndexEntry appends r, without its directory.
-func appendIndexEntry(b []byte, r Run) []byte {
+// appendIndexEntry appends r, without its directory. ok is false, and b
+// returned as it was, when a time of r has no binary form (a zone offset
+// of exactly minus one minute or beyond ±22 days, which records never
+// hold): such a run is left out of the index and read from its record.
+func appendIndexEntry(b []byte, r Run) (_ []byte, ok bool) {
 	var flags byte
 	if r.EndedAt != nil {
 		flags |= hasEnded
@@ -40,34 +43,46 @@ func appendIndexEntry(b []byte, r Run) []byte {
 	if r.Reconciled != nil {
 		flags |= hasReconciled
 	}
-	b = appendBytes(b, r.ExecutionID)
-	b = appendBytes(b, r.Workflow)
-	b = appendBytes(b, r.Status)
-	b = appendBinaryTime(append(b, flags), r.StartedAt)
+	e := indexEncoder{b: b, ok: true}
+	e.string(r.ExecutionID)
+	e.string(r.Workflow)
+	e.string(r.Status)
+	e.b = append(e.b, flags)
+	e.time(r.StartedAt)
 	if r.EndedAt != nil {
-		b = appendBinaryTime(b, *r.EndedAt)
+		e.time(*r.EndedAt)
 	}
-	b = binary.AppendVarint(b, r.DurationMs)
-	b = binary.AppendVarint(b, int64(r.PID))
+	e.varint(r.DurationMs)
+	e.varint(int64(r.PID))
 	if r.ExitCode != nil {
-		b = binary.AppendVarint(b, int64(*r.ExitCode))
+		e.varint(int64(*r.ExitCode))
 	}
 	if r.Reconciled != nil {
-		b = appendBytes(appendBinaryTime(b, r.Reconciled.At), r.Reconciled.Reason)
+		e.time(r.Reconciled.At)
+		e.string(r.Reconciled.Reason)
 	}
-	return b
+	if !e.ok {
+		return b, false
+	}
+	return e.b, true
 }
 
-func appendBytes(b []byte, s string) []byte {
-	return append(binary.AppendUvarint(b, uint64(len(s))), s...)
+// indexEncoder appends fields as indexDecoder reads them.
+type indexEncoder struct {
+	b  []byte
+	ok bool // every time had a binary form
 }
 
-func appendBinaryTime(b []byte, t time.Time) []byte {
+func (e *indexEncoder) string(s string) {
+	e.b = append(binary.AppendUvarint(e.b, uint64(len(s))), s...)
+}
+
+func (e *indexEncoder) varint(v int64) { e.b = binary.AppendVarint(e.b, v) }
+
+func (e *indexEncoder) time(t time.Time) {
 	enc, err := t.MarshalBinary()
-	if err != nil { // a year outside int16 or an offset that is not whole minutes: not stored
-		enc = nil
-	}
-	return appendBytes(b, string(enc))
+	e.ok = e.ok && err == nil
+	e.string(string(enc))
 }
 
 // decodeIndex decodes what appendIndexHeader and appendIndexEntry wrote.
@@ -119,23 +134,29 @@ func (d *indexDecoder) run() Run {
 
 func (d *indexDecoder) fail() { d.err, d.b = errIndexFormat, nil }
 
-func (d *indexDecoder) uvarint() uint64 {
-	v, n := binary.Uvarint(d.b)
+// advance consumes n bytes of a varint just read (n <= 0: none could be).
+func (d *indexDecoder) advance(n int) bool {
 	if n <= 0 {
 		d.fail()
-		return 0
+		return false
 	}
 	d.b = d.b[n:]
+	return true
+}
+
+func (d *indexDecoder) uvarint() uint64 {
+	v, n := binary.Uvarint(d.b)
+	if !d.advance(n) {
+		return 0
+	}
 	return v
 }
 
 func (d *indexDecoder) varint() int64 {
 	v, n := binary.Varint(d.b)
-	if n <= 0 {
-		d.fail()
+	if !d.advance(n) {
 		return 0
 	}
-	d.b = d.b[n:]
 	return v
 }
 
@@ -164,7 +185,7 @@ func (d *indexDecoder) string() string { return string(d.bytes()) }
 
 func (d *indexDecoder) time() time.Time {
 	var t time.Time
-	if enc := d.bytes(); len(enc) > 0 && t.UnmarshalBinary(enc) != nil {
+	if t.UnmarshalBinary(d.bytes()) != nil {
 		d.fail()
 	}
 	return t

@@ -24,7 +24,10 @@ func indexSample() []Run {
 func encodeIndex(list []Run) []byte {
 	b := appendIndexHeader(nil, len(list))
 	for _, r := range list {
-		b = appendIndexEntry(b, r)
+		var ok bool
+		if b, ok = appendIndexEntry(b, r); !ok {
+			panic("a sample run has no binary form")
+		}
 	}
 	return b
 }
@@ -81,5 +84,20 @@ func BenchmarkIndexDecode(b *testing.B) {
 		if _, err := decodeIndex(data); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// A run with a time that has no binary form is left out, and what was
+// appended before it stays whole.
+func TestARunWithoutABinaryTimeIsLeftOut(t *testing.T) {
+	head := appendIndexHeader(nil, 1)
+	odd := indexSample()[0]
+	odd.StartedAt = odd.StartedAt.In(time.FixedZone("minus one minute", -60)) // MarshalBinary refuses it
+	b, ok := appendIndexEntry(head, odd)
+	if ok || string(b) != string(head) {
+		t.Fatalf("appendIndexEntry = %d bytes, %v; want the header alone and false", len(b), ok)
+	}
+	if b, ok = appendIndexEntry(head, indexSample()[0]); !ok || len(b) == len(head) {
+		t.Fatalf("a run with whole-minute offsets was not appended")
 	}
 }
