@@ -43,22 +43,14 @@ func Start(getenv Getenv, warn func(string), executionID, workflow string, start
 		warn("traces are not exported: " + err.Error())
 		return nil
 	}
-	r := &Run{executionID: executionID, workflow: workflow, startedAt: startedAt}
-	var err error
+	r := &Run{executionID: executionID, workflow: workflow, startedAt: startedAt,
+		span: SpanContext{TraceID: randomHex(16), SpanID: randomHex(8), Sampled: true}}
 	if p, ok := parseTraceparent(getenv(Traceparent)); ok {
 		if !p.Sampled {
 			return nil
 		}
 		r.parent, r.span.TraceID = &p, p.TraceID
-	} else if r.span.TraceID, err = randomHex(16); err != nil {
-		warn("traces are not exported: " + err.Error())
-		return nil
 	}
-	if r.span.SpanID, err = randomHex(8); err != nil {
-		warn("traces are not exported: " + err.Error())
-		return nil
-	}
-	r.span.Sampled = true
 	return r
 }
 
