@@ -79,6 +79,8 @@ func (b *Builder) PrepareBatch(ctx context.Context, ws []*discovery.Workflow) {
 	if len(cands) < 2 {
 		return
 	}
+	// The loaders start once, when the first compiler run has started (a
+	// batch may take several), or after preparing when nothing compiles.
 	var loaders []*sdk.Loader
 	loadersStarted := false
 	startLoaders := func(n int) {
@@ -86,14 +88,6 @@ func (b *Builder) PrepareBatch(ctx context.Context, ws []*discovery.Workflow) {
 			loadersStarted = true
 			loaders = b.startLoaders(ctx, n, &lockedWriter{w: b.Stderr})
 		}
-	}
-	// With the root's SDK current, preparing cannot change what a loader
-	// imports: it starts now, and node's start and the SDK's import run
-	// on the core that preparing leaves idle instead of beside tsc, which
-	// takes both.
-	if b.sdkCurrent() {
-		b.enter(PhaseToolchain, cands[0].w)
-		startLoaders(len(cands))
 	}
 	var jobs []*batchJob
 	for _, c := range cands {
@@ -574,10 +568,13 @@ func (b *Builder) compileTogether(ctx context.Context, jobs []*batchJob, started
 }
 
 // startLoaders starts the loader processes that will load up to n
-// definitions (see loaderGroups), before the compile or as it starts
-// (PrepareBatch), so that node's start and the SDK's import overlap with
-// the work before them. Nil when the toolchain is missing (loadAll
-// reports it).
+// definitions (see loaderGroups) as soon as the first compiler run has
+// started (PrepareBatch), so that node's start and the SDK's import run on
+// the core tsc leaves idle (it runs with its collector off, on one thread
+// for small programs: compilerenv.go, schedulingFlags). Starting them
+// before preparing instead put the loader's start in front of tsc's: a
+// leaf edit took 10-14 ms longer (docs/performance.md). Nil when the
+// toolchain is missing (loadAll reports it).
 func (b *Builder) startLoaders(ctx context.Context, n int, stderr io.Writer) []*sdk.Loader {
 	if n == 0 {
 		return nil
