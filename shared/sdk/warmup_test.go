@@ -71,6 +71,84 @@ func TestLoaderWarmsUpBeforeTheInvocation(t *testing.T) {
 	}
 }
 
+// describeHook replaces describe.js's describeDefinition (a module's own
+// function binding, which its importers see through the live export) with
+// one that first runs before: the tests below learn from it when the
+// loader's warm-up describes its own definition.
+func describeHook(before string) string {
+	return `const originalDescribe = describeDefinition;
+let describeCalls = 0;
+describeDefinition = function (definition) {
+  describeCalls++;
+  ` + before + `
+  return originalDescribe(definition);
+};`
+}
+
+// waitForFile waits until path exists, failing with what when ctx ends
+// first.
+func waitForFile(ctx context.Context, t *testing.T, path, what string) {
+	t.Helper()
+	for {
+		if _, err := os.Stat(path); err == nil {
+			return
+		}
+		if ctx.Err() != nil {
+			t.Fatal(what)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestLoaderWarmUpDescribesBeforeTheInvocation: a loader with time to
+// spare before its invocation also defines and describes a workflow of its
+// own, so that Zod's and the conversion's first run is not paid by the
+// first entry after the compile.
+func TestLoaderWarmUpDescribesBeforeTheInvocation(t *testing.T) {
+	r := newLoadRoot(t)
+	marker := filepath.Join(t.TempDir(), "described")
+	t.Setenv("STRATOS_TEST_DESCRIBE_MARKER", marker)
+	appendToInstalled(t, r.root, "describe.js",
+		describeHook(`(process.getBuiltinModule("node:fs")).writeFileSync(process.env.STRATOS_TEST_DESCRIBE_MARKER, String(describeCalls));`))
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	l := sdk.StartLoader(ctx, r.tc, r.root, &bytes.Buffer{})
+	defer l.Close()
+	waitForFile(ctx, t, marker, "the loader described no definition before its invocation")
+	entry := r.compile(t, "plain", pidWorkflow("plain"))
+	if got := l.Load([]string{entry}, 0)[0]; got.Err != nil {
+		t.Fatalf("load after the warm-up: %v", got.Err)
+	}
+	if data, _ := os.ReadFile(marker); string(data) != "2" {
+		t.Errorf("describeDefinition ran %s times, want 2 (the warm-up's and the entry's)", data)
+	}
+}
+
+// TestLoaderWarmUpDescribeFailureChangesNothing: when the warm-up's own
+// description throws, the entries still load and are described.
+func TestLoaderWarmUpDescribeFailureChangesNothing(t *testing.T) {
+	r := newLoadRoot(t)
+	marker := filepath.Join(t.TempDir(), "thrown")
+	t.Setenv("STRATOS_TEST_DESCRIBE_MARKER", marker)
+	appendToInstalled(t, r.root, "describe.js", describeHook(`if (describeCalls === 1) {
+    (process.getBuiltinModule("node:fs")).writeFileSync(process.env.STRATOS_TEST_DESCRIBE_MARKER, "thrown");
+    throw new Error("warm-up description broken");
+  }`))
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	l := sdk.StartLoader(ctx, r.tc, r.root, &bytes.Buffer{})
+	defer l.Close()
+	waitForFile(ctx, t, marker, "the warm-up did not describe its definition before the invocation")
+	entry := r.compile(t, "plain", pidWorkflow("plain"))
+	got := l.Load([]string{entry}, 0)[0]
+	if got.Err != nil {
+		t.Fatalf("load after a failed warm-up description: %v", got.Err)
+	}
+	if got.Definition == nil || len(got.Definition.Input) == 0 {
+		t.Fatalf("load after a failed warm-up description: no definition: %+v", got)
+	}
+}
+
 // TestLoaderWarmUpFailureIsTheEntrys: when an SDK module the warm-up
 // imports throws, the loader goes on; only an entry that imports that
 // module fails, with the module's error, as it did without a warm-up.
