@@ -16,46 +16,52 @@ import (
 	"github.com/stratoscli/stratos/shared/toolchain/toolchaintest"
 )
 
-func TestSchedulingFlagsSingleThreadSmallPrograms(t *testing.T) {
+func TestSchedulingFlagsOneCheckerForSmallPrograms(t *testing.T) {
 	tc := &toolchain.Toolchain{TypeRoots: "/types"}
-	for _, n := range []int{1, 3, maxSingleThreaded} {
-		if args := CompilerArgs(tc, "/root", "/out", make([]string, n)); !slices.Contains(args, "--singleThreaded") {
-			t.Errorf("%d entrypoints compile on several threads: %q", n, args)
+	oneChecker := func(args []string) bool {
+		i := slices.Index(args, "--checkers")
+		return i >= 0 && i+1 < len(args) && args[i+1] == "1"
+	}
+	for _, n := range []int{1, 3, maxOneChecker} {
+		if args := CompilerArgs(tc, "/root", "/out", make([]string, n)); !oneChecker(args) {
+			t.Errorf("%d entrypoints are checked on several threads: %q", n, args)
 		}
 	}
-	if args := CompilerArgs(tc, "/root", "/out", make([]string, maxSingleThreaded+1)); slices.Contains(args, "--singleThreaded") {
-		t.Errorf("%d entrypoints compile on one thread: %q", maxSingleThreaded+1, args)
+	if args := CompilerArgs(tc, "/root", "/out", make([]string, maxOneChecker+1)); slices.Contains(args, "--checkers") {
+		t.Errorf("%d entrypoints are not checked with tsc's default: %q", maxOneChecker+1, args)
 	}
 }
 
-// TestSingleThreadedCompilesTheSame is why the scheduling flags are not
-// part of the freshness key: tsc on one thread writes the same files, byte
-// for byte, and reports the same diagnostics, in the same order, as on
-// several, for a program that compiles and for one with type errors in
-// several files.
-func TestSingleThreadedCompilesTheSame(t *testing.T) {
+// TestSchedulingCompilesTheSame is why the scheduling flags are not part
+// of the freshness key: tsc with one checker, and fully single-threaded,
+// writes the same files, byte for byte, and reports the same diagnostics,
+// in the same order, as with its default threads, for a program that
+// compiles and for one with type errors in several files.
+func TestSchedulingCompilesTheSame(t *testing.T) {
 	tc := toolchaintest.Ensure(t)
 	for name, broken := range map[string]bool{"clean": false, "type errors": true} {
 		t.Run(name, func(t *testing.T) {
 			root := schedulingRoot(t, broken)
 			entries, _ := filepath.Glob(filepath.Join(root, "*", "workflow.ts"))
-			one := compileWith(t, tc, root, entries, true)
-			several := compileWith(t, tc, root, entries, false)
-			if one.exit != several.exit || one.output != several.output {
-				t.Fatalf("tsc reports differently on one thread (exit %d):\n%s\nthan on several (exit %d):\n%s",
-					one.exit, one.output, several.exit, several.output)
+			several := compileWith(t, tc, root, entries)
+			if broken != (several.exit != 0) || broken != (len(parseTscOutput(several.output)) >= 3) {
+				t.Fatalf("broken program: %v, exit %d, output:\n%s", broken, several.exit, several.output)
 			}
-			if !slices.EqualFunc(parseTscOutput(one.output), parseTscOutput(several.output), func(a, b Diagnostic) bool { return fmt.Sprint(a) == fmt.Sprint(b) }) {
-				t.Fatal("the diagnostics differ")
+			if !broken && len(several.files) < 12 {
+				t.Fatalf("tsc wrote %d files, want the 12 of the program", len(several.files))
 			}
-			if broken != (one.exit != 0) || broken != (len(parseTscOutput(one.output)) >= 3) {
-				t.Fatalf("broken program: %v, exit %d, output:\n%s", broken, one.exit, one.output)
-			}
-			if !broken && len(one.files) < 12 {
-				t.Fatalf("tsc wrote %d files, want the 12 of the program", len(one.files))
-			}
-			if !mapsEqual(one.files, several.files) {
-				t.Fatalf("tsc wrote other files on one thread (%d) than on several (%d)", len(one.files), len(several.files))
+			for _, flags := range [][]string{{"--checkers", "1"}, {"--singleThreaded"}} {
+				got := compileWith(t, tc, root, entries, flags...)
+				if got.exit != several.exit || got.output != several.output {
+					t.Fatalf("tsc %s reports differently (exit %d):\n%s\nthan by default (exit %d):\n%s",
+						flags, got.exit, got.output, several.exit, several.output)
+				}
+				if !slices.EqualFunc(parseTscOutput(got.output), parseTscOutput(several.output), func(a, b Diagnostic) bool { return fmt.Sprint(a) == fmt.Sprint(b) }) {
+					t.Fatalf("tsc %s: the diagnostics differ", flags)
+				}
+				if !mapsEqual(got.files, several.files) {
+					t.Fatalf("tsc %s wrote other files (%d) than by default (%d)", flags, len(got.files), len(several.files))
+				}
 			}
 		})
 	}
@@ -86,15 +92,14 @@ type compiled struct {
 	files  map[string]string
 }
 
-// compileWith compiles entries of root as a batch does, on one thread or
-// on tsc's default several, and returns what tsc reported and wrote.
-func compileWith(t *testing.T, tc *toolchain.Toolchain, root string, entries []string, single bool) compiled {
+// compileWith compiles entries of root as a batch does, but with tsc's
+// default scheduling plus schedFlags, and returns what tsc reported and
+// wrote.
+func compileWith(t *testing.T, tc *toolchain.Toolchain, root string, entries []string, schedFlags ...string) compiled {
 	t.Helper()
 	out := t.TempDir()
-	args := CompilerArgs(tc, root, out, entries)
-	if !single {
-		args = slices.DeleteFunc(args, func(a string) bool { return a == "--singleThreaded" })
-	}
+	args := append(outputArgs(tc, root, out), schedFlags...)
+	args = append(args, entries...)
 	cmd := exec.CommandContext(context.Background(), tc.Tsc, args...)
 	cmd.Dir = root
 	var buf bytes.Buffer
