@@ -569,12 +569,11 @@ func (b *Builder) compileTogether(ctx context.Context, jobs []*batchJob, started
 
 // startLoaders starts the loader processes that will load up to n
 // definitions (see loaderGroups) as soon as the first compiler run has
-// started (PrepareBatch), so that node's start and the SDK's import run on
-// the core tsc leaves idle (it runs with its collector off, on one thread
-// for small programs: compilerenv.go, schedulingFlags). Starting them
-// before preparing instead put the loader's start in front of tsc's: a
-// leaf edit took 10-14 ms longer (docs/performance.md). Nil when the
-// toolchain is missing (loadAll reports it).
+// started (PrepareBatch), as a one-by-one build does: node's start and the
+// SDK's import overlap with the compile, and nothing delays tsc's start.
+// (Starting them before preparing, on the core preparing leaves idle,
+// measured no faster: docs/performance.md.) Nil when the toolchain is
+// missing (loadAll reports it).
 func (b *Builder) startLoaders(ctx context.Context, n int, stderr io.Writer) []*sdk.Loader {
 	if n == 0 {
 		return nil
