@@ -56,33 +56,33 @@ func TestLoaderWarmsUpBeforeTheInvocation(t *testing.T) {
 	defer l.Close()
 	// No entry exists yet and no invocation was sent: only the warm-up can
 	// import the wrappers' runtime.
-	for {
-		if _, err := os.Stat(marker); err == nil {
-			break
-		}
-		if ctx.Err() != nil {
-			t.Fatal("the loader did not import @stratoscli/stratos/generated before its invocation")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	waitForFile(ctx, t, marker, "the loader did not import @stratoscli/stratos/generated before its invocation")
 	entry := r.compile(t, "caller", childCallerWorkflow)
 	if got := l.Load([]string{entry}, 0)[0]; got.Err != nil {
 		t.Fatalf("load after the warm-up: %v", got.Err)
 	}
 }
 
-// describeHook replaces describe.js's describeDefinition (a module's own
-// function binding, which its importers see through the live export) with
-// one that first runs before: the tests below learn from it when the
-// loader's warm-up describes its own definition.
-func describeHook(before string) string {
-	return `const originalDescribe = describeDefinition;
+// startWithDescribeHook starts a loader ahead of any invocation in r's
+// root, whose installed describe.js first runs before on every call of
+// describeDefinition (a module's own function binding, which its
+// importers see through the live export); before sees describeCalls, the
+// calls so far, and $STRATOS_TEST_DESCRIBE_MARKER, a file it may write. It
+// returns the loader and the marker's path.
+func startWithDescribeHook(t *testing.T, r *loadRoot, before string) (*sdk.Loader, string) {
+	t.Helper()
+	marker := filepath.Join(t.TempDir(), "marker")
+	t.Setenv("STRATOS_TEST_DESCRIBE_MARKER", marker)
+	appendToInstalled(t, r.root, "describe.js", `const originalDescribe = describeDefinition;
 let describeCalls = 0;
 describeDefinition = function (definition) {
   describeCalls++;
-  ` + before + `
+  `+before+`
   return originalDescribe(definition);
-};`
+};`)
+	l := sdk.StartLoader(context.Background(), r.tc, r.root, &bytes.Buffer{})
+	t.Cleanup(l.Close)
+	return l, marker
 }
 
 // waitForFile waits until path exists, failing with what when ctx ends
@@ -100,20 +100,20 @@ func waitForFile(ctx context.Context, t *testing.T, path, what string) {
 	}
 }
 
+// writeMarker is JavaScript that writes text to the describe hook's marker.
+func writeMarker(text string) string {
+	return `process.getBuiltinModule("node:fs").writeFileSync(process.env.STRATOS_TEST_DESCRIBE_MARKER, ` + text + `);`
+}
+
 // TestLoaderWarmUpDescribesBeforeTheInvocation: a loader with time to
 // spare before its invocation also defines and describes a workflow of its
 // own, so that Zod's and the conversion's first run is not paid by the
 // first entry after the compile.
 func TestLoaderWarmUpDescribesBeforeTheInvocation(t *testing.T) {
 	r := newLoadRoot(t)
-	marker := filepath.Join(t.TempDir(), "described")
-	t.Setenv("STRATOS_TEST_DESCRIBE_MARKER", marker)
-	appendToInstalled(t, r.root, "describe.js",
-		describeHook(`(process.getBuiltinModule("node:fs")).writeFileSync(process.env.STRATOS_TEST_DESCRIBE_MARKER, String(describeCalls));`))
+	l, marker := startWithDescribeHook(t, r, writeMarker("String(describeCalls)"))
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	l := sdk.StartLoader(ctx, r.tc, r.root, &bytes.Buffer{})
-	defer l.Close()
 	waitForFile(ctx, t, marker, "the loader described no definition before its invocation")
 	entry := r.compile(t, "plain", pidWorkflow("plain"))
 	if got := l.Load([]string{entry}, 0)[0]; got.Err != nil {
@@ -128,16 +128,12 @@ func TestLoaderWarmUpDescribesBeforeTheInvocation(t *testing.T) {
 // description throws, the entries still load and are described.
 func TestLoaderWarmUpDescribeFailureChangesNothing(t *testing.T) {
 	r := newLoadRoot(t)
-	marker := filepath.Join(t.TempDir(), "thrown")
-	t.Setenv("STRATOS_TEST_DESCRIBE_MARKER", marker)
-	appendToInstalled(t, r.root, "describe.js", describeHook(`if (describeCalls === 1) {
-    (process.getBuiltinModule("node:fs")).writeFileSync(process.env.STRATOS_TEST_DESCRIBE_MARKER, "thrown");
+	l, marker := startWithDescribeHook(t, r, `if (describeCalls === 1) {
+    `+writeMarker(`"thrown"`)+`
     throw new Error("warm-up description broken");
-  }`))
+  }`)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	l := sdk.StartLoader(ctx, r.tc, r.root, &bytes.Buffer{})
-	defer l.Close()
 	waitForFile(ctx, t, marker, "the warm-up did not describe its definition before the invocation")
 	entry := r.compile(t, "plain", pidWorkflow("plain"))
 	got := l.Load([]string{entry}, 0)[0]

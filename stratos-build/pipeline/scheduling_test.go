@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -59,7 +60,7 @@ func TestSchedulingCompilesTheSame(t *testing.T) {
 				if !slices.EqualFunc(parseTscOutput(got.output), parseTscOutput(several.output), func(a, b Diagnostic) bool { return fmt.Sprint(a) == fmt.Sprint(b) }) {
 					t.Fatalf("tsc %s: the diagnostics differ", flags)
 				}
-				if !mapsEqual(got.files, several.files) {
+				if !maps.Equal(got.files, several.files) {
 					t.Fatalf("tsc %s wrote other files (%d) than by default (%d)", flags, len(got.files), len(several.files))
 				}
 			}
@@ -126,16 +127,4 @@ func compileWith(t *testing.T, tc *toolchain.Toolchain, root string, entries []s
 		t.Fatal(err)
 	}
 	return c
-}
-
-func mapsEqual(a, b map[string]string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if w, ok := b[k]; !ok || w != v {
-			return false
-		}
-	}
-	return true
 }

@@ -158,12 +158,11 @@ async function warmDescribe(): Promise<void> {
 
 async function serve(): Promise<number> {
   const channel = takeResultChannel();
+  const line = firstLine();
   let invoked = false;
-  const line = firstLine().then((text) => {
-    invoked = true;
-    return text;
-  });
-  line.catch(() => {}); // awaited below; handled now so that no rejection goes unhandled meanwhile
+  // The rejection handler also keeps a failed read from counting as
+  // unhandled while the warm-up runs: it is awaited, and reported, below.
+  line.then(() => (invoked = true), () => {});
   await warmUp(() => invoked);
   const invocation = JSON.parse(await line) as LoaderInvocation;
   const key = Buffer.from(invocation.resultKey, "hex");
