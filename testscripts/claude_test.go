@@ -28,7 +28,7 @@ import (
 //	                       environment names $WORK/claude-config) runs a
 //	                       command line containing text
 //
-// Both poll with a generous bound: they wait for something to happen, they
+// They poll with a generous bound: they wait for something to happen, they
 // do not measure how long it takes.
 func TestClaude(t *testing.T) {
 	bin := os.Getenv("STRATOS_TEST_CLAUDE")
@@ -53,9 +53,9 @@ func TestClaude(t *testing.T) {
 	}
 	p.Cmds["claude-noproc"] = cmdClaudeNoProc
 	p.Cmds["claude-proc"] = cmdClaudeProc
-	p.Cmds["claude-gone"] = cmdClaudeGone
+	p.Cmds["claude-gone"] = cmdGone("claude-gone", "CLAUDE_CONFIG_DIR")
 	p.Cmds["claude-waitfile"] = cmdClaudeWaitFile
-	p.Cmds["claude-mine"] = cmdClaudeMine
+	p.Cmds["claude-mine"] = cmdMine("claude-mine", "CLAUDE_CONFIG_DIR")
 	p.Cmds["waitfor"] = cmdWaitFile
 	testscript.Run(t, p)
 }
@@ -64,7 +64,7 @@ func cmdClaudeNoProc(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 1 {
 		ts.Fatalf("usage: claude-noproc <text>")
 	}
-	deadline := time.Now().Add(claudePollBound)
+	deadline := time.Now().Add(processPollBound)
 	var pids []string
 	for time.Now().Before(deadline) {
 		if pids = processesRunning(args[0]); len(pids) == 0 {
@@ -72,103 +72,33 @@ func cmdClaudeNoProc(ts *testscript.TestScript, neg bool, args []string) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	ts.Fatalf("processes still running %q after %s: pids %v", args[0], claudePollBound, pids)
+	ts.Fatalf("processes still running %q after %s:\n%s", args[0], processPollBound, describeProcesses(pids))
 }
 
 func cmdClaudeProc(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 1 {
 		ts.Fatalf("usage: claude-proc <text>")
 	}
-	deadline := time.Now().Add(claudePollBound)
+	deadline := time.Now().Add(processPollBound)
 	for time.Now().Before(deadline) {
 		if len(processesRunning(args[0])) > 0 {
 			return
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	ts.Fatalf("no process runs %q after %s", args[0], claudePollBound)
-}
-
-// processesRunning lists the pids whose command line contains text.
-func processesRunning(text string) []string {
-	entries, _ := os.ReadDir("/proc")
-	var out []string
-	for _, e := range entries {
-		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
-		if err == nil && strings.Contains(strings.ReplaceAll(string(b), "\x00", " "), text) {
-			out = append(out, e.Name())
-		}
-	}
-	return out
-}
-
-// claudePollBound bounds the waits of claude-proc and claude-noproc.
-const claudePollBound = 60 * time.Second
-
-func cmdClaudeGone(ts *testscript.TestScript, neg bool, args []string) {
-	if neg || len(args) != 0 {
-		ts.Fatalf("usage: claude-gone")
-	}
-	kv := "CLAUDE_CONFIG_DIR=" + ts.Getenv("CLAUDE_CONFIG_DIR")
-	deadline := time.Now().Add(claudePollBound)
-	var pids []string
-	for time.Now().Before(deadline) {
-		if pids = processesWithEnv(kv); len(pids) == 0 {
-			return
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	ts.Fatalf("processes with %s still running after %s: pids %v", kv, claudePollBound, pids)
-}
-
-// processesWithEnv lists the pids whose environment holds kv: the CLI and
-// every process it started (they inherit it).
-func processesWithEnv(kv string) []string {
-	entries, _ := os.ReadDir("/proc")
-	var out []string
-	for _, e := range entries {
-		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "environ"))
-		if err != nil {
-			continue
-		}
-		for _, v := range strings.Split(string(b), "\x00") {
-			if v == kv {
-				out = append(out, e.Name())
-				break
-			}
-		}
-	}
-	return out
+	ts.Fatalf("no process runs %q after %s", args[0], processPollBound)
 }
 
 func cmdClaudeWaitFile(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 2 {
 		ts.Fatalf("usage: claude-waitfile <file> <text>")
 	}
-	deadline := time.Now().Add(claudePollBound)
+	deadline := time.Now().Add(processPollBound)
 	for time.Now().Before(deadline) {
 		if b, err := os.ReadFile(ts.MkAbs(args[0])); err == nil && strings.Contains(string(b), args[1]) {
 			return
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	ts.Fatalf("%s does not contain %q after %s", args[0], args[1], claudePollBound)
-}
-
-func cmdClaudeMine(ts *testscript.TestScript, neg bool, args []string) {
-	if neg || len(args) != 1 {
-		ts.Fatalf("usage: claude-mine <text>")
-	}
-	kv := "CLAUDE_CONFIG_DIR=" + ts.Getenv("CLAUDE_CONFIG_DIR")
-	deadline := time.Now().Add(claudePollBound)
-	for time.Now().Before(deadline) {
-		for _, pid := range processesWithEnv(kv) {
-			b, err := os.ReadFile(filepath.Join("/proc", pid, "cmdline"))
-			if err == nil && strings.Contains(strings.ReplaceAll(string(b), "\x00", " "), args[0]) {
-				return
-			}
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	ts.Fatalf("no process of this script runs %q after %s", args[0], claudePollBound)
+	ts.Fatalf("%s does not contain %q after %s", args[0], args[1], processPollBound)
 }

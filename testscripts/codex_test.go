@@ -4,7 +4,6 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -20,6 +19,9 @@ import (
 //	codex-gone   wait until no process of this script's Codex (its
 //	             environment holds STRATOS_TEST_CODEX_RUN=$WORK) is left;
 //	             fail naming the survivors
+//	codex-mine <text>
+//	             wait until a process of this script runs a command line
+//	             containing text
 func TestCodex(t *testing.T) {
 	bin := os.Getenv("STRATOS_TEST_CODEX")
 	if bin == "" {
@@ -44,25 +46,10 @@ func TestCodex(t *testing.T) {
 		}
 		return nil
 	}
-	p.Cmds["codex-gone"] = cmdCodexGone
+	p.Cmds["codex-gone"] = cmdGone("codex-gone", "STRATOS_TEST_CODEX_RUN")
+	p.Cmds["codex-mine"] = cmdMine("codex-mine", "STRATOS_TEST_CODEX_RUN")
 	p.Cmds["codex-noproc"] = cmdClaudeNoProc
 	p.Cmds["codex-proc"] = cmdClaudeProc
 	p.Cmds["codex-waitfile"] = cmdClaudeWaitFile
 	testscript.Run(t, p)
-}
-
-func cmdCodexGone(ts *testscript.TestScript, neg bool, args []string) {
-	if neg || len(args) != 0 {
-		ts.Fatalf("usage: codex-gone")
-	}
-	kv := "STRATOS_TEST_CODEX_RUN=" + ts.Getenv("STRATOS_TEST_CODEX_RUN")
-	deadline := time.Now().Add(claudePollBound)
-	var pids []string
-	for time.Now().Before(deadline) {
-		if pids = processesWithEnv(kv); len(pids) == 0 {
-			return
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	ts.Fatalf("processes with %s still running after %s: pids %v", kv, claudePollBound, pids)
 }

@@ -28,6 +28,6 @@ func TestOllama(t *testing.T) {
 		env.Setenv("STRATOS_TEST_CODEX_RUN", env.WorkDir)
 		return nil
 	}
-	p.Cmds["codex-gone"] = cmdCodexGone
+	p.Cmds["codex-gone"] = cmdGone("codex-gone", "STRATOS_TEST_CODEX_RUN")
 	testscript.Run(t, p)
 }

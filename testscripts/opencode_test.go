@@ -2,7 +2,6 @@ package testscripts
 
 import (
 	"os"
-	"time"
 
 	"testing"
 
@@ -21,6 +20,11 @@ import (
 //	opencode-gone   wait until no process of this script's OpenCode (its
 //	                environment holds STRATOS_TEST_OPENCODE_RUN=$WORK) is
 //	                left; fail naming the survivors
+//	opencode-mine <text>
+//	                wait until a process of this script runs a command
+//	                line containing text
+//	opencode-noproc <text>
+//	                claude-noproc (claude_test.go)
 func TestOpenCode(t *testing.T) {
 	bin := os.Getenv("STRATOS_TEST_OPENCODE")
 	if bin == "" {
@@ -38,22 +42,8 @@ func TestOpenCode(t *testing.T) {
 		env.Setenv("STRATOS_TEST_OPENCODE_RUN", env.WorkDir)
 		return nil
 	}
-	p.Cmds["opencode-gone"] = cmdOpenCodeGone
+	p.Cmds["opencode-gone"] = cmdGone("opencode-gone", "STRATOS_TEST_OPENCODE_RUN")
+	p.Cmds["opencode-mine"] = cmdMine("opencode-mine", "STRATOS_TEST_OPENCODE_RUN")
+	p.Cmds["opencode-noproc"] = cmdClaudeNoProc
 	testscript.Run(t, p)
-}
-
-func cmdOpenCodeGone(ts *testscript.TestScript, neg bool, args []string) {
-	if neg || len(args) != 0 {
-		ts.Fatalf("usage: opencode-gone")
-	}
-	kv := "STRATOS_TEST_OPENCODE_RUN=" + ts.Getenv("STRATOS_TEST_OPENCODE_RUN")
-	deadline := time.Now().Add(claudePollBound)
-	var pids []string
-	for time.Now().Before(deadline) {
-		if pids = processesWithEnv(kv); len(pids) == 0 {
-			return
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	ts.Fatalf("processes with %s still running after %s: pids %v", kv, claudePollBound, pids)
 }

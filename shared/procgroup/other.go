@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"syscall"
+	"time"
 )
 
 // Process groups, parent-death signals and the sh watchdog are Unix
@@ -17,7 +18,21 @@ func sysProcAttr(attr *syscall.SysProcAttr, _ syscall.Signal) *syscall.SysProcAt
 
 func awaitExit(int) {}
 
-func startWatchdog(int, syscall.Signal) (*exec.Cmd, *os.File, error) { return nil, nil, nil }
+type watchdog struct{}
+
+func startWatchdog(int, syscall.Signal) (*watchdog, error) { return nil, nil }
+
+func startPatientWatchdog(syscall.Signal, time.Duration) (*watchdog, error) { return nil, nil }
+
+func (*watchdog) pid() int { return 0 }
+
+func (*watchdog) tell(int) error { return nil }
+
+func (*watchdog) stop() {}
+
+func joinGroup(*exec.Cmd, int) {}
+
+func groupOf(cmd *exec.Cmd) int { return cmd.Process.Pid }
 
 func signalGroup(pid int, _ syscall.Signal) error {
 	p, err := os.FindProcess(pid)

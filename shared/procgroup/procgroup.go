@@ -3,13 +3,14 @@
 // context is cancelled, and with nothing of its group left once it has
 // exited. Optionally a watchdog kills the whole group when the parent dies,
 // which reaches the grandchildren a parent-death signal cannot (npm's
-// install scripts, for instance).
+// install scripts, for instance); a patient watchdog instead gives the
+// child one signal and time to stop its own work before it kills the child,
+// its group and the descendants it ran elsewhere (a harness CLI's tools).
 package procgroup
 
 import (
 	"errors"
 	"fmt"
-	"os"
 	"os/exec"
 	"runtime"
 	"syscall"
@@ -38,6 +39,17 @@ type Options struct {
 	// (so the child's own start does not wait for a shell); use it for
 	// children whose own children would otherwise outlive a killed parent.
 	Watchdog bool
+	// WatchdogPatience, when not zero, asks for a patient watchdog instead:
+	// when the starting process dies it sends DeathSignal to the child
+	// alone, once, waits up to this long (rounded up to whole seconds) for
+	// the child to exit, and then kills whatever is left of the group. The
+	// kernel's parent-death signal is not used then: when a multi-threaded
+	// parent dies, the kernel hands the child from one dying thread to the
+	// next and signals it at every step, and some children take a second
+	// signal as "exit now" (Claude Code then leaves its running tool
+	// behind). The patient watchdog starts before the child and leads the
+	// group, so the child never runs without it.
+	WatchdogPatience time.Duration
 }
 
 // Process is a started child.
@@ -45,7 +57,7 @@ type Process struct {
 	cmd  *exec.Cmd
 	opts Options
 	done chan error
-	pgid int
+	pgid int // the child's pid, or its patient watchdog's
 }
 
 // Run starts cmd as Start does and waits for it.
@@ -76,9 +88,13 @@ func Start(cmd *exec.Cmd, opts Options) (*Process, error) {
 	}
 	opts = opts.withDefaults()
 	p := &Process{cmd: cmd, opts: opts, done: make(chan error, 1)}
-	cmd.SysProcAttr = sysProcAttr(cmd.SysProcAttr, opts.DeathSignal)
+	death := opts.DeathSignal
+	if opts.patient() {
+		death = 0 // the watchdog sends it, once
+	}
+	cmd.SysProcAttr = sysProcAttr(cmd.SysProcAttr, death)
 	if cmd.Cancel != nil { // made by exec.CommandContext
-		cmd.Cancel = func() error { return signalGroup(cmd.Process.Pid, opts.CancelSignal) }
+		cmd.Cancel = func() error { return signalGroup(groupOf(cmd), opts.CancelSignal) }
 		if cmd.WaitDelay == 0 {
 			cmd.WaitDelay = DefaultWaitDelay
 		}
@@ -98,43 +114,71 @@ func (p *Process) start() error {
 	go func() {
 		runtime.LockOSThread()
 		defer runtime.UnlockOSThread()
-		if err := p.cmd.Start(); err != nil {
-			started <- err
-			return
-		}
-		p.pgid = p.cmd.Process.Pid
-		watchdog, guard, err := p.startWatchdog()
+		wd, err := p.launch()
+		started <- err
 		if err != nil {
-			_ = signalGroup(p.pgid, syscall.SIGKILL)
-			_ = p.cmd.Wait()
-			started <- fmt.Errorf("start the watchdog of %s: %w", p.cmd.Path, err)
 			return
 		}
-		started <- nil
-		// Kill what the child left in its group while its zombie still
-		// reserves the group's ID, then reap it.
-		awaitExit(p.pgid)
+		// Kill what the child left in its group while the group's ID is
+		// still reserved (by the child's zombie, or by the patient watchdog
+		// that leads it), then reap the child.
+		awaitExit(p.cmd.Process.Pid)
 		_ = signalGroup(p.pgid, syscall.SIGKILL)
 		err = p.cmd.Wait()
-		if watchdog != nil {
-			guard.Close() // its cue, in case the group kill missed it
-			_ = watchdog.Wait()
-		}
+		wd.stop()
 		p.done <- err
 	}()
 	return <-started
 }
 
-// startWatchdog starts the watchdog when the options ask for one.
-func (p *Process) startWatchdog() (*exec.Cmd, *os.File, error) {
-	if !p.opts.Watchdog || !watchdogSupported {
-		return nil, nil, nil
+// launch starts the child and the watchdog the options ask for.
+func (p *Process) launch() (*watchdog, error) {
+	if p.opts.patient() && watchdogSupported {
+		return p.launchPatient()
 	}
-	return startWatchdog(p.pgid, p.opts.DeathSignal)
+	if err := p.cmd.Start(); err != nil {
+		return nil, err
+	}
+	p.pgid = p.cmd.Process.Pid
+	if !p.opts.Watchdog || !watchdogSupported {
+		return nil, nil
+	}
+	wd, err := startWatchdog(p.pgid, p.opts.DeathSignal)
+	if err != nil {
+		_ = signalGroup(p.pgid, syscall.SIGKILL)
+		_ = p.cmd.Wait()
+		return nil, fmt.Errorf("start the watchdog of %s: %w", p.cmd.Path, err)
+	}
+	return wd, nil
 }
 
-// Pid is the child's process ID, which is also its group's ID.
-func (p *Process) Pid() int { return p.pgid }
+// launchPatient starts the patient watchdog, then the child in the
+// watchdog's group, then tells the watchdog which process the child is.
+// Should this process die before that, the watchdog kills the group at
+// once.
+func (p *Process) launchPatient() (*watchdog, error) {
+	wd, err := startPatientWatchdog(p.opts.DeathSignal, p.opts.WatchdogPatience)
+	if err != nil {
+		return nil, fmt.Errorf("start the watchdog of %s: %w", p.cmd.Path, err)
+	}
+	p.pgid = wd.pid()
+	joinGroup(p.cmd, p.pgid)
+	if err := p.cmd.Start(); err != nil {
+		wd.stop()
+		return nil, err
+	}
+	if err := wd.tell(p.cmd.Process.Pid); err != nil {
+		_ = signalGroup(p.pgid, syscall.SIGKILL)
+		_ = p.cmd.Wait()
+		wd.stop()
+		return nil, fmt.Errorf("start the watchdog of %s: %w", p.cmd.Path, err)
+	}
+	return wd, nil
+}
+
+// Pid is the child's process ID. Its group's ID is the same unless a
+// patient watchdog leads the group.
+func (p *Process) Pid() int { return p.cmd.Process.Pid }
 
 // Wait waits for the child to exit and returns cmd.Wait's result. Nothing of
 // the child's group is left running afterwards.
@@ -146,6 +190,8 @@ func (p *Process) Wait() error {
 
 // Signal sends sig to the child's whole group.
 func (p *Process) Signal(sig syscall.Signal) error { return signalGroup(p.pgid, sig) }
+
+func (o Options) patient() bool { return o.WatchdogPatience > 0 }
 
 func (o Options) withDefaults() Options {
 	if o.DeathSignal == 0 {

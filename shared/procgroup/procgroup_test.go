@@ -27,11 +27,19 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// parentHelper starts `sh -c script` (watchdog on or off) and blocks until
-// it is killed.
+// helperOptions are the options parentHelper starts its child with, by
+// the name the test gives.
+var helperOptions = map[string]Options{
+	"plain":    {},
+	"watchdog": {Watchdog: true},
+	"patient":  {DeathSignal: syscall.SIGTERM, WatchdogPatience: 2 * time.Second},
+}
+
+// parentHelper starts `sh -c script` with the named options and blocks
+// until it is killed.
 func parentHelper(spec string) int {
-	watchdog, script, _ := strings.Cut(spec, ":")
-	p, err := Start(exec.Command("sh", "-c", script), Options{Watchdog: watchdog == "watchdog"})
+	name, script, _ := strings.Cut(spec, ":")
+	p, err := Start(exec.Command("sh", "-c", script), helperOptions[name])
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
@@ -41,12 +49,12 @@ func parentHelper(spec string) int {
 }
 
 func TestOwnGroupAndExitStatus(t *testing.T) {
-	for _, watchdog := range []bool{false, true} {
-		t.Run(fmt.Sprintf("watchdog=%v", watchdog), func(t *testing.T) {
+	for _, name := range []string{"plain", "watchdog", "patient"} {
+		t.Run(name, func(t *testing.T) {
 			cmd := exec.Command("sh", "-c", `ps -o pgid= -p $$ >&3; exit 7`)
 			r, w, _ := os.Pipe()
 			cmd.ExtraFiles = []*os.File{w}
-			p, err := Start(cmd, Options{Watchdog: watchdog})
+			p, err := Start(cmd, helperOptions[name])
 			w.Close()
 			if err != nil {
 				t.Fatal(err)
@@ -57,8 +65,15 @@ func TestOwnGroupAndExitStatus(t *testing.T) {
 			}
 			out := make([]byte, 64)
 			n, _ := r.Read(out)
-			if pgid, _ := strconv.Atoi(strings.TrimSpace(string(out[:n]))); pgid != p.Pid() {
+			pgid, _ := strconv.Atoi(strings.TrimSpace(string(out[:n])))
+			switch {
+			case name != "patient" && pgid != p.Pid():
 				t.Errorf("child's group = %d, want its own (%d)", pgid, p.Pid())
+			case name == "patient" && (pgid == p.Pid() || pgid == os.Getpid()):
+				t.Errorf("child's group = %d, want its watchdog's (child %d, test %d)", pgid, p.Pid(), os.Getpid())
+			}
+			if err := syscall.Kill(-pgid, 0); !errors.Is(err, syscall.ESRCH) {
+				t.Errorf("the child's group %d after Wait: %v, want no process left", pgid, err)
 			}
 		})
 	}
@@ -99,21 +114,25 @@ func TestLeftoversDieWithTheChild(t *testing.T) {
 }
 
 func TestCancelKillsTheGroup(t *testing.T) {
-	dir := t.TempDir()
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "sh", "-c", fmt.Sprintf(`trap '' TERM; sleep 1000 & echo $! > %s/gc.tmp; mv %[1]s/gc.tmp %[1]s/gc; wait`, dir))
-	p, err := Start(cmd, Options{})
-	if err != nil {
-		t.Fatal(err)
+	for _, name := range []string{"plain", "patient"} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			cmd := exec.CommandContext(ctx, "sh", "-c", fmt.Sprintf(`trap '' TERM; sleep 1000 & echo $! > %s/gc.tmp; mv %[1]s/gc.tmp %[1]s/gc; wait`, dir))
+			p, err := Start(cmd, helperOptions[name])
+			if err != nil {
+				t.Fatal(err)
+			}
+			grandchild := awaitPid(t, filepath.Join(dir, "gc"))
+			cancel()
+			if err := p.Wait(); err == nil {
+				t.Error("Wait after cancel = nil, want an error")
+			}
+			waitDead(t, p.Pid())
+			waitDead(t, grandchild)
+		})
 	}
-	grandchild := awaitPid(t, filepath.Join(dir, "gc"))
-	cancel()
-	if err := p.Wait(); err == nil {
-		t.Error("Wait after cancel = nil, want an error")
-	}
-	waitDead(t, p.Pid())
-	waitDead(t, grandchild)
 }
 
 // TestParentDeath kills a parent by SIGKILL: the parent-death signal takes
@@ -121,24 +140,82 @@ func TestCancelKillsTheGroup(t *testing.T) {
 func TestParentDeath(t *testing.T) {
 	dir := t.TempDir()
 	script := fmt.Sprintf(`sleep 1000 & echo $! > %[1]s/gc.tmp; echo $$ > %[1]s/c.tmp; mv %[1]s/gc.tmp %[1]s/gc; mv %[1]s/c.tmp %[1]s/c; wait`, dir)
+	killParent(t, "watchdog", script, filepath.Join(dir, "c"))
+	waitDead(t, awaitPid(t, filepath.Join(dir, "c")))
+	waitDead(t, awaitPid(t, filepath.Join(dir, "gc")))
+}
+
+// TestPatientWatchdogLeavesTheChildItsStop: after the parent's death the
+// child gets the parent-death signal once, nothing more while it takes a
+// second to stop its own descendant (which runs in a session of its own,
+// out of the group's reach, as a harness CLI's tools do), and what it
+// leaves in its group dies once it has exited.
+func TestPatientWatchdogLeavesTheChildItsStop(t *testing.T) {
+	dir := t.TempDir()
+	script := fmt.Sprintf(`setsid sleep 1000 & tool=$!
+sleep 1000 & echo $! > %[1]s/left.tmp
+trap 'echo TERM >> %[1]s/signals' TERM
+echo $tool > %[1]s/tool.tmp; mv %[1]s/left.tmp %[1]s/left; mv %[1]s/tool.tmp %[1]s/tool
+while [ ! -s %[1]s/signals ]; do sleep 1 & wait $!; done
+sleep 1 & wait $!
+kill $tool`, dir)
+	killParent(t, "patient", script, filepath.Join(dir, "tool"))
+	waitDead(t, awaitPid(t, filepath.Join(dir, "tool")))
+	waitDead(t, awaitPid(t, filepath.Join(dir, "left")))
+	if b, err := os.ReadFile(filepath.Join(dir, "signals")); err != nil || string(b) != "TERM\n" {
+		t.Errorf("the child got the signals %q (%v), want one TERM", b, err)
+	}
+}
+
+// TestPatientWatchdogKillsWhatTheChildLeaves: a child that exits at the
+// parent-death signal without stopping its descendant (a tool in a session
+// of its own, with a child of its own, as OpenCode leaves them) does not
+// leave them running.
+func TestPatientWatchdogKillsWhatTheChildLeaves(t *testing.T) {
+	dir := t.TempDir()
+	script := fmt.Sprintf(`setsid sh -c 'sleep 1000 & echo $! > %[1]s/sub.tmp; mv %[1]s/sub.tmp %[1]s/sub; wait' & tool=$!
+trap 'exit 0' TERM
+while [ ! -e %[1]s/sub ]; do sleep 1; done
+echo $tool > %[1]s/tool.tmp; mv %[1]s/tool.tmp %[1]s/tool
+while :; do sleep 1 & wait $!; done`, dir)
+	killParent(t, "patient", script, filepath.Join(dir, "tool"))
+	waitDead(t, awaitPid(t, filepath.Join(dir, "tool")))
+	waitDead(t, awaitPid(t, filepath.Join(dir, "sub")))
+}
+
+// TestPatientWatchdogKillsAStuckChild: a child that does not stop on the
+// parent-death signal is killed when the patience has run out.
+func TestPatientWatchdogKillsAStuckChild(t *testing.T) {
+	dir := t.TempDir()
+	script := fmt.Sprintf(`trap 'echo TERM >> %[1]s/signals' TERM
+echo $$ > %[1]s/c.tmp; mv %[1]s/c.tmp %[1]s/c
+while :; do sleep 1; done`, dir)
+	killParent(t, "patient", script, filepath.Join(dir, "c"))
+	child := awaitPid(t, filepath.Join(dir, "c"))
+	waitFor(t, func() bool { _, err := os.Stat(filepath.Join(dir, "signals")); return err == nil })
+	waitDead(t, child)
+}
+
+// killParent starts a parent (this test binary, see TestMain) that starts
+// `sh -c script` with the named helperOptions, and kills the parent with
+// SIGKILL once the script has written ready, its last file.
+func killParent(t *testing.T, options, script, ready string) {
+	t.Helper()
 	self, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
 	parent := exec.Command(self)
-	parent.Env = append(os.Environ(), helperEnv+"=watchdog:"+script)
+	parent.Env = append(os.Environ(), helperEnv+"="+options+":"+script)
 	parent.Stderr = os.Stderr
 	if err := parent.Start(); err != nil {
 		t.Fatal(err)
 	}
-	grandchild := awaitPid(t, filepath.Join(dir, "gc"))
-	child := awaitPid(t, filepath.Join(dir, "c"))
+	waitFor(t, func() bool { _, err := os.Stat(ready); return err == nil })
 	if err := parent.Process.Kill(); err != nil {
 		t.Fatal(err)
 	}
 	_ = parent.Wait()
-	waitDead(t, child)
-	waitDead(t, grandchild)
 }
 
 func TestOutputBoundsWhatItKeeps(t *testing.T) {

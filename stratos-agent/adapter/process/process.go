@@ -132,15 +132,20 @@ func Start(s Spec) (*Process, error) {
 	return p, nil
 }
 
-// groupOptions: the CLI leads a process group of its own; when the agent
-// host dies the kernel sends it SIGTERM (unlike SIGKILL, it lets the CLI
-// stop its own background work), and whatever is left in its group once it
-// exited is killed. No pipe-close watchdog: a harness CLI runs its tools in
-// sessions of their own, out of the group's reach, so only the CLI can stop
-// them; with the watchdog (a second SIGTERM, SIGKILL 5 s later) a kill -9
-// of stratos run left Claude Code's running tool behind, without it the
-// CLI stops it (testscripts/testdata/claude/kill-mid-turn.txtar).
-var groupOptions = procgroup.Options{DeathSignal: syscall.SIGTERM}
+// groupOptions: the CLI runs in a process group of its own, led by a
+// patient watchdog. When the agent host dies, even by SIGKILL, the watchdog
+// sends the CLI one SIGTERM, which lets it stop its own work: a harness CLI
+// runs its tools in sessions of their own, out of the group's reach, so
+// only the CLI can stop them. It must be one: Claude Code takes a second
+// SIGTERM as "exit now" and leaves its running tool behind, and the
+// kernel's parent-death signal can come several times when a Go process
+// dies (once per thread the CLI is handed to). A CLI still running
+// orphanPatience later, and whatever is left in its group, gets SIGKILL
+// (testscripts/testdata/claude/kill-mid-turn.txtar).
+var groupOptions = procgroup.Options{DeathSignal: syscall.SIGTERM, WatchdogPatience: orphanPatience}
+
+// orphanPatience is how long a CLI whose host died may take to stop.
+const orphanPatience = 10 * time.Second
 
 func (g Grace) withDefaults() Grace {
 	pick := func(v, d time.Duration) time.Duration {
@@ -159,7 +164,7 @@ func closeAll(fs ...*os.File) {
 	}
 }
 
-// Pid is the CLI's process ID, which is also its process group's ID.
+// Pid is the CLI's process ID (its group is led by its watchdog).
 func (p *Process) Pid() int { return p.pg.Pid() }
 
 // readLines hands every non-blank line of r to fn. It reads with
