@@ -105,6 +105,19 @@ func TestWatchdogBesideTheChild(t *testing.T) {
 	}
 }
 
+// TestFailedStartLeavesNoWatchdog: when the child cannot start, the
+// watchdog that was started first for it is gone and reaped too.
+func TestFailedStartLeavesNoWatchdog(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "missing")
+	if _, err := Start(exec.Command(missing), helperOptions["patient"]); err == nil {
+		t.Fatalf("Start(%s) = nil error, want one", missing)
+	}
+	var status syscall.WaitStatus
+	if pid, err := syscall.Wait4(-1, &status, syscall.WNOHANG, nil); pid != -1 || !errors.Is(err, syscall.ECHILD) {
+		t.Errorf("Wait4 after the failed start = %d, %v; want no child left (ECHILD)", pid, err)
+	}
+}
+
 func TestLeftoversDieWithTheChild(t *testing.T) {
 	pidFile := filepath.Join(t.TempDir(), "pid")
 	if err := Run(exec.Command("sh", "-c", fmt.Sprintf(`sleep 1000 & echo $! > %s`, pidFile)), Options{}); err != nil {
