@@ -188,6 +188,9 @@ func TestCloseReportsDetachedWork(t *testing.T) {
 	t.Logf("survives Close (documented limit): %v", describe(left))
 	for _, pid := range left {
 		if n, err := strconv.Atoi(pid); err == nil {
+			// timeout leads a group with its command in it: killing timeout
+			// alone left tail running for good.
+			_ = syscall.Kill(-n, syscall.SIGKILL)
 			_ = syscall.Kill(n, syscall.SIGKILL)
 		}
 	}
