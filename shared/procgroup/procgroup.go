@@ -57,7 +57,6 @@ type Process struct {
 	cmd  *exec.Cmd
 	opts Options
 	done chan error
-	pgid int // the child's pid, or its patient watchdog's
 }
 
 // Run starts cmd as Start does and waits for it.
@@ -123,7 +122,7 @@ func (p *Process) start() error {
 		// still reserved (by the child's zombie, or by the patient watchdog
 		// that leads it), then reap the child.
 		awaitExit(p.cmd.Process.Pid)
-		_ = signalGroup(p.pgid, syscall.SIGKILL)
+		_ = signalGroup(p.group(), syscall.SIGKILL)
 		err = p.cmd.Wait()
 		wd.stop()
 		p.done <- err
@@ -139,13 +138,12 @@ func (p *Process) launch() (*watchdog, error) {
 	if err := p.cmd.Start(); err != nil {
 		return nil, err
 	}
-	p.pgid = p.cmd.Process.Pid
 	if !p.opts.Watchdog || !watchdogSupported {
 		return nil, nil
 	}
-	wd, err := startWatchdog(p.pgid, p.opts.DeathSignal)
+	wd, err := startWatchdog(p.group(), p.opts.DeathSignal)
 	if err != nil {
-		_ = signalGroup(p.pgid, syscall.SIGKILL)
+		_ = signalGroup(p.group(), syscall.SIGKILL)
 		_ = p.cmd.Wait()
 		return nil, fmt.Errorf("start the watchdog of %s: %w", p.cmd.Path, err)
 	}
@@ -161,14 +159,13 @@ func (p *Process) launchPatient() (*watchdog, error) {
 	if err != nil {
 		return nil, fmt.Errorf("start the watchdog of %s: %w", p.cmd.Path, err)
 	}
-	p.pgid = wd.pid()
-	joinGroup(p.cmd, p.pgid)
+	joinGroup(p.cmd, wd.pid())
 	if err := p.cmd.Start(); err != nil {
 		wd.stop()
 		return nil, err
 	}
 	if err := wd.tell(p.cmd.Process.Pid); err != nil {
-		_ = signalGroup(p.pgid, syscall.SIGKILL)
+		_ = signalGroup(p.group(), syscall.SIGKILL)
 		_ = p.cmd.Wait()
 		wd.stop()
 		return nil, fmt.Errorf("start the watchdog of %s: %w", p.cmd.Path, err)
@@ -188,8 +185,11 @@ func (p *Process) Wait() error {
 	return err
 }
 
+// group is the child's process group: its own, or its patient watchdog's.
+func (p *Process) group() int { return groupOf(p.cmd) }
+
 // Signal sends sig to the child's whole group.
-func (p *Process) Signal(sig syscall.Signal) error { return signalGroup(p.pgid, sig) }
+func (p *Process) Signal(sig syscall.Signal) error { return signalGroup(p.group(), sig) }
 
 func (o Options) patient() bool { return o.WatchdogPatience > 0 }
 
