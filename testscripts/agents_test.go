@@ -4,12 +4,12 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/stratoscli/stratos/shared/proctest"
 )
 
 // TestAgents runs testdata/agents: workflows with agents on the test
@@ -68,44 +68,14 @@ func cmdNoServe(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("usage: agents-noserve")
 	}
 	home := ts.Getenv("HOME")
-	deadline := time.Now().Add(pollBound)
-	var pids []int
-	for time.Now().Before(deadline) {
-		if pids = agentHosts(home); len(pids) == 0 {
-			return
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	ts.Fatalf("stratos-agent serve still running after %s: pids %v", pollBound, pids)
+	waitNoProcess(ts, "stratos-agent serve with HOME="+home, func() []proctest.Process { return agentHosts(home) })
 }
 
 // agentHosts lists the processes running `stratos-agent serve` with the
 // given HOME (so other scripts' hosts do not count).
-func agentHosts(home string) []int {
-	entries, _ := os.ReadDir("/proc")
-	var out []int
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		cmdline, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
-		if err != nil {
-			continue
-		}
-		argv := strings.Split(string(cmdline), "\x00")
-		if len(argv) < 2 || filepath.Base(argv[0]) != "stratos-agent" || argv[1] != "serve" {
-			continue
-		}
-		environ, err := os.ReadFile(filepath.Join("/proc", e.Name(), "environ"))
-		if err != nil {
-			continue
-		}
-		for _, kv := range strings.Split(string(environ), "\x00") {
-			if kv == "HOME="+home {
-				out = append(out, pid)
-			}
-		}
-	}
-	return out
+func agentHosts(home string) []proctest.Process {
+	return proctest.Find(func(p proctest.Process) bool {
+		argv := p.Argv()
+		return len(argv) >= 2 && filepath.Base(argv[0]) == "stratos-agent" && argv[1] == "serve" && p.HasEnv("HOME="+home)
+	})
 }

@@ -51,42 +51,13 @@ func TestClaude(t *testing.T) {
 		env.Setenv("CLAUDE_CODE_MAX_RETRIES", "1")
 		return nil
 	}
-	p.Cmds["claude-noproc"] = cmdClaudeNoProc
-	p.Cmds["claude-proc"] = cmdClaudeProc
+	p.Cmds["claude-noproc"] = cmdNoProc("claude-noproc")
+	p.Cmds["claude-proc"] = cmdProc("claude-proc")
 	p.Cmds["claude-gone"] = cmdGone("claude-gone", "CLAUDE_CONFIG_DIR")
 	p.Cmds["claude-waitfile"] = cmdClaudeWaitFile
 	p.Cmds["claude-mine"] = cmdMine("claude-mine", "CLAUDE_CONFIG_DIR")
 	p.Cmds["waitfor"] = cmdWaitFile
 	testscript.Run(t, p)
-}
-
-func cmdClaudeNoProc(ts *testscript.TestScript, neg bool, args []string) {
-	if neg || len(args) != 1 {
-		ts.Fatalf("usage: claude-noproc <text>")
-	}
-	deadline := time.Now().Add(processPollBound)
-	var pids []string
-	for time.Now().Before(deadline) {
-		if pids = processesRunning(args[0]); len(pids) == 0 {
-			return
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	ts.Fatalf("processes still running %q after %s:\n%s", args[0], processPollBound, describeProcesses(pids))
-}
-
-func cmdClaudeProc(ts *testscript.TestScript, neg bool, args []string) {
-	if neg || len(args) != 1 {
-		ts.Fatalf("usage: claude-proc <text>")
-	}
-	deadline := time.Now().Add(processPollBound)
-	for time.Now().Before(deadline) {
-		if len(processesRunning(args[0])) > 0 {
-			return
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	ts.Fatalf("no process runs %q after %s", args[0], processPollBound)
 }
 
 func cmdClaudeWaitFile(ts *testscript.TestScript, neg bool, args []string) {

@@ -48,8 +48,8 @@ func TestCodex(t *testing.T) {
 	}
 	p.Cmds["codex-gone"] = cmdGone("codex-gone", "STRATOS_TEST_CODEX_RUN")
 	p.Cmds["codex-mine"] = cmdMine("codex-mine", "STRATOS_TEST_CODEX_RUN")
-	p.Cmds["codex-noproc"] = cmdClaudeNoProc
-	p.Cmds["codex-proc"] = cmdClaudeProc
+	p.Cmds["codex-noproc"] = cmdNoProc("codex-noproc")
+	p.Cmds["codex-proc"] = cmdProc("codex-proc")
 	p.Cmds["codex-waitfile"] = cmdClaudeWaitFile
 	testscript.Run(t, p)
 }

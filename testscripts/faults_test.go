@@ -1,20 +1,19 @@
 package testscripts
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/stratoscli/stratos/shared/proctest"
 )
 
 // faultMarkerVar is the environment variable a faults script sets for one
@@ -57,53 +56,14 @@ func TestFaults(t *testing.T) {
 	testscript.Run(t, p)
 }
 
-// noprocs <marker>: waits (at most runPollLimit) until no live process
-// carries STRATOS_FAULT_MARKER=<marker>, then fails listing the survivors.
+// noprocs <marker>: waits until no process carries
+// STRATOS_FAULT_MARKER=<marker>, then fails describing the survivors.
 func cmdFaultNoProcs(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 1 {
 		ts.Fatalf("usage: noprocs <marker>")
 	}
-	want := []byte(faultMarkerVar + "=" + args[0])
-	deadline := time.Now().Add(runPollLimit)
-	for {
-		survivors := markedProcesses(want)
-		if len(survivors) == 0 {
-			return
-		}
-		if time.Now().After(deadline) {
-			ts.Fatalf("processes of the invocation marked %s survived %v:\n%s", args[0], runPollLimit, strings.Join(survivors, "\n"))
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
-
-// markedProcesses lists the live processes whose environment holds entry,
-// as "pid command line".
-func markedProcesses(entry []byte) []string {
-	dirs, _ := filepath.Glob("/proc/[0-9]*")
-	var out []string
-	for _, dir := range dirs {
-		env, err := os.ReadFile(filepath.Join(dir, "environ"))
-		if err != nil || !containsEntry(env, entry) {
-			continue
-		}
-		pid, _ := strconv.Atoi(filepath.Base(dir))
-		if !runProcessAlive(pid) {
-			continue
-		}
-		cmdline, _ := os.ReadFile(filepath.Join(dir, "cmdline"))
-		out = append(out, fmt.Sprintf("%d %s", pid, bytes.ReplaceAll(bytes.TrimRight(cmdline, "\x00"), []byte{0}, []byte{' '})))
-	}
-	return out
-}
-
-func containsEntry(environ, entry []byte) bool {
-	for _, kv := range bytes.Split(environ, []byte{0}) {
-		if bytes.Equal(kv, entry) {
-			return true
-		}
-	}
-	return false
+	kv := faultMarkerVar + "=" + args[0]
+	waitNoProcess(ts, "processes of the invocation marked "+args[0], func() []proctest.Process { return proctest.WithEnv(kv) })
 }
 
 // signal <INT|TERM|KILL> <pidfile>: signals the process whose PID the file holds.

@@ -44,6 +44,6 @@ func TestOpenCode(t *testing.T) {
 	}
 	p.Cmds["opencode-gone"] = cmdGone("opencode-gone", "STRATOS_TEST_OPENCODE_RUN")
 	p.Cmds["opencode-mine"] = cmdMine("opencode-mine", "STRATOS_TEST_OPENCODE_RUN")
-	p.Cmds["opencode-noproc"] = cmdClaudeNoProc
+	p.Cmds["opencode-noproc"] = cmdNoProc("opencode-noproc")
 	testscript.Run(t, p)
 }

@@ -2,20 +2,19 @@ package testscripts
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/stratoscli/stratos/shared/proctest"
 )
 
 func TestRun(t *testing.T) {
@@ -144,24 +143,8 @@ func cmdRunPidGone(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	pid, err := strconv.Atoi(strings.TrimSpace(ts.ReadFile(args[0])))
 	ts.Check(err)
-	runPoll(ts, fmt.Sprintf("process %d (from %s) still runs", pid, args[0]), func() bool { return !runProcessAlive(pid) })
-}
-
-// runProcessAlive reports whether pid is a live process. A zombie has exited:
-// it only waits for its parent (or init) to collect its status.
-func runProcessAlive(pid int) bool {
-	if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
-		return false
-	}
-	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return !errors.Is(err, fs.ErrNotExist)
-	}
-	// The state follows the parenthesized command name, which may itself
-	// contain parentheses.
-	rest := string(stat[strings.LastIndexByte(string(stat), ')')+1:])
-	fields := strings.Fields(rest)
-	return len(fields) == 0 || fields[0] != "Z"
+	requireProc(ts)
+	runPoll(ts, fmt.Sprintf("process %d (from %s) still runs", pid, args[0]), func() bool { return !(proctest.Process{PID: pid}).Running() })
 }
 
 func runPoll(ts *testscript.TestScript, what string, done func() bool) {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/stratoscli/stratos/shared/agentproto"
+	"github.com/stratoscli/stratos/shared/proctest"
 	"github.com/stratoscli/stratos/stratos-agent/adapter"
 	"github.com/stratoscli/stratos/stratos-agent/adapter/rejection"
 )
@@ -279,7 +280,7 @@ func cancelDuringALongTool(t *testing.T, b *bed) {
 	a.Cancel()
 	wantCode(t, <-done, agentproto.CodeCancelled)
 	if b.caps.ExecutesTools {
-		waitGone(t, "the cancelled command", func() []string { return processesWith(t, longCommand(arg)) })
+		waitGone(t, "the cancelled command", func() []proctest.Process { return processesWith(t, longCommand(arg)) })
 	}
 	if got := b.execute(a, "[next] go on").Text; got != "after cancel" {
 		t.Errorf("execute after cancel: %q", got)
@@ -299,7 +300,7 @@ func cancelBackgroundOnly(t *testing.T, b *bed) {
 		t.Errorf("no %s event", adapter.EventBackgroundStarted)
 	}
 	a.Cancel() // no execute runs: only background work is live
-	waitGone(t, "the background command after cancel", func() []string { return processesWith(t, longCommand(arg)) })
+	waitGone(t, "the background command after cancel", func() []proctest.Process { return processesWith(t, longCommand(arg)) })
 	if got := b.execute(a, "[next] go on").Text; got != "still usable" {
 		t.Errorf("execute after cancelling background work: %q", got)
 	}
@@ -328,9 +329,9 @@ func closeLeavesNoProcess(t *testing.T, b *bed) {
 		t.Fatal(err)
 	}
 	if marker != "" {
-		waitGone(t, "processes of the closed session", func() []string { return processesWithEnv(t, marker) })
+		waitGone(t, "processes of the closed session", func() []proctest.Process { return processesWithEnv(t, marker) })
 	}
-	waitGone(t, "the background command", func() []string { return processesWith(t, longCommand(arg)) })
+	waitGone(t, "the background command", func() []proctest.Process { return processesWith(t, longCommand(arg)) })
 	if _, err := a.Execute(b.ctx(), "[hello] again"); err == nil {
 		t.Errorf("a closed session executed a prompt")
 	}

@@ -4,59 +4,17 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
-	"strconv"
-	"strings"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/stratoscli/stratos/shared/agentproto"
+	"github.com/stratoscli/stratos/shared/proctest"
 	"github.com/stratoscli/stratos/stratos-agent/adapter"
 )
 
-// processesWith lists pids whose command line contains s.
-func processesWith(s string) []string {
-	entries, _ := os.ReadDir("/proc")
-	var out []string
-	for _, e := range entries {
-		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
-		if err == nil && strings.Contains(strings.ReplaceAll(string(b), "\x00", " "), s) && !zombie(e.Name()) {
-			out = append(out, e.Name())
-		}
-	}
-	return out
-}
-
-// processesWithEnv lists pids whose environment holds kv.
-func processesWithEnv(kv string) []string {
-	entries, _ := os.ReadDir("/proc")
-	var out []string
-	for _, e := range entries {
-		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "environ"))
-		if err != nil || zombie(e.Name()) {
-			continue
-		}
-		for _, v := range strings.Split(string(b), "\x00") {
-			if v == kv {
-				out = append(out, e.Name())
-				break
-			}
-		}
-	}
-	return out
-}
-
-func zombie(pid string) bool {
-	b, err := os.ReadFile(filepath.Join("/proc", pid, "stat"))
-	if err != nil {
-		return true
-	}
-	s := string(b)
-	i := strings.LastIndexByte(s, ')')
-	return i < 0 || i+2 >= len(s) || s[i+2] == 'Z'
-}
+// processesWith lists the processes whose command line contains s.
+func processesWith(s string) []proctest.Process { return proctest.WithCommandLine(s) }
 
 // waitFor polls cond; it only waits for an event, it asserts nothing about
 // time.
@@ -138,22 +96,9 @@ func TestCloseLeavesNoProcessBehind(t *testing.T) {
 	// Report whatever survives by name: Codex may leave detached work
 	// behind (a documented limit), but nothing it started in its process
 	// group may survive Close.
-	waitFor(t, "every process of the session to end", func() bool {
-		left := processesWithEnv(marker)
-		if len(left) > 0 {
-			t.Logf("still running: %v", describe(left))
-		}
-		return len(left) == 0
-	})
-}
-
-func describe(pids []string) []string {
-	var out []string
-	for _, p := range pids {
-		b, _ := os.ReadFile(filepath.Join("/proc", p, "cmdline"))
-		out = append(out, p+" "+strings.ReplaceAll(strings.TrimSpace(string(b)), "\x00", " "))
+	if left := proctest.WaitNone(60*time.Second, func() []proctest.Process { return proctest.WithEnv(marker) }); len(left) != 0 {
+		t.Fatalf("processes of the session still running after Close:\n%s", proctest.Describe(left))
 	}
-	return out
 }
 
 var _ adapter.Adapter = (*session)(nil)
@@ -185,13 +130,11 @@ func TestCloseReportsDetachedWork(t *testing.T) {
 	if len(left) == 0 {
 		t.Fatal("the detached command did not survive Close: the documented Codex limit no longer holds")
 	}
-	t.Logf("survives Close (documented limit): %v", describe(left))
-	for _, pid := range left {
-		if n, err := strconv.Atoi(pid); err == nil {
-			// timeout leads a group with its command in it: killing timeout
-			// alone left tail running for good.
-			_ = syscall.Kill(-n, syscall.SIGKILL)
-			_ = syscall.Kill(n, syscall.SIGKILL)
-		}
+	t.Logf("survives Close (documented limit):\n%s", proctest.Describe(left))
+	for _, p := range left {
+		// timeout leads a group with its command in it: killing timeout
+		// alone left tail running for good.
+		_ = syscall.Kill(-p.PID, syscall.SIGKILL)
+		_ = syscall.Kill(p.PID, syscall.SIGKILL)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/stratoscli/stratos/shared/agentproto"
+	"github.com/stratoscli/stratos/shared/proctest"
 	"github.com/stratoscli/stratos/stratos-agent/adapter"
 	"github.com/stratoscli/stratos/stratos-agent/adapter/mcpconfig"
 	"github.com/stratoscli/stratos/stratos-agent/tools"
@@ -108,14 +109,14 @@ func TestSelectedMCPToolsOnlyAndRemovedToolsDenied(t *testing.T) {
 		t.Errorf("tool.completed = %+v, want the replaced output", ev)
 	}
 	mcpServer := envMCPServer + "=" + b.Work
-	if len(processesWithEnv(t, mcpServer)) == 0 {
+	if len(proctest.WithEnv(mcpServer)) == 0 {
 		t.Fatalf("the MCP server is not running while the session is open")
 	}
 	if err := a.Close(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if pids := processesWithEnv(t, mcpServer); len(pids) != 0 {
-		t.Errorf("MCP server processes %v outlived Close", pids)
+	if left := proctest.WithEnv(mcpServer); len(left) != 0 {
+		t.Errorf("MCP server processes outlived Close:\n%s", proctest.Describe(left))
 	}
 }
 
@@ -140,44 +141,20 @@ func TestLocalMCPServersCannotSeeTheServersSecrets(t *testing.T) {
 	if res, err := a.Execute(b.Context(), "[mcpenv] call it"); err != nil || res.Text != "done" {
 		t.Fatalf("execute = %+v, %v", res, err)
 	}
-	pids := processesWithEnv(t, marker)
-	if len(pids) != 1 {
-		t.Fatalf("MCP server processes %v, want one", pids)
+	servers := proctest.WithEnv(marker)
+	if len(servers) != 1 {
+		t.Fatalf("MCP server processes, want one:\n%s", proctest.Describe(servers))
 	}
-	environ, err := os.ReadFile(filepath.Join("/proc", pids[0], "environ"))
+	environ, err := servers[0].Environ()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if dir, err := os.Readlink(filepath.Join("/proc", pids[0], "cwd")); err != nil || dir != cwd {
+	if dir, err := servers[0].WorkingDir(); err != nil || dir != cwd {
 		t.Errorf("the MCP server runs in %s (%v), want its declared cwd %s", dir, err, cwd)
 	}
 	s := a.(*session)
-	out := strings.ReplaceAll(string(environ), "\x00", "\n")
+	out := strings.Join(environ, "\n")
 	checkNoSecrets(t, "the MCP server", out, map[string]string{"the server password": s.srv.password, "the hook token": s.hookSrv.token})
-}
-
-// processesWithEnv lists the live (not zombie) pids whose environment
-// holds kv.
-func processesWithEnv(t *testing.T, kv string) []string {
-	t.Helper()
-	entries, err := os.ReadDir("/proc")
-	if err != nil {
-		t.Fatalf("no /proc: %v", err)
-	}
-	var pids []string
-	for _, e := range entries {
-		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "environ"))
-		if err != nil || !slices.Contains(strings.Split(string(b), "\x00"), kv) {
-			continue
-		}
-		if stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat")); err == nil {
-			s := string(stat)
-			if f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:]); len(f) > 0 && f[0] != "Z" {
-				pids = append(pids, e.Name())
-			}
-		}
-	}
-	return pids
 }
 
 // With every hook and tool path exercised, OpenCode connects to nothing
