@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/stratoscli/stratos/shared/proctest"
 )
 
 // TestAgentWorktree runs testdata/agentworktree: workflows whose agents (on
@@ -68,9 +70,8 @@ func cmdKillHost(ts *testscript.TestScript, neg bool, args []string) {
 	if err != nil || pid <= 0 {
 		ts.Fatalf("killhost: %q is not a pid", args[0])
 	}
-	cmdline, err := os.ReadFile(filepath.Join("/proc", args[0], "cmdline"))
-	ts.Check(err)
-	argv := strings.Split(string(cmdline), "\x00")
+	requireProc(ts)
+	argv := proctest.Process{PID: pid}.Argv()
 	if len(argv) < 2 || filepath.Base(argv[0]) != "stratos-agent" || argv[1] != "serve" {
 		ts.Fatalf("killhost: pid %d runs %q, not stratos-agent serve", pid, strings.Join(argv, " "))
 	}
