@@ -34,6 +34,35 @@ bench_pair() {
   printf '%-28s %.3f\n' "ratio $la / $lb" "$(echo "$ma / $mb" | bc -l)"
 }
 
+# bench_rows RUNS LABEL_1 'COMMAND 1' ... LABEL_N 'COMMAND N'
+#   bench_pair for several commands: each round runs them all in turn (one
+#   warm-up round, then RUNS counted ones), and it prints each median and
+#   the ratio of each median to the last command's, the floor.
+bench_rows() {
+  local runs=$1 i k n
+  shift
+  local -a labels=() cmds=() times=()
+  while (($# >= 2)); do
+    labels+=("$1") cmds+=("$2")
+    shift 2
+  done
+  n=${#cmds[@]}
+  for ((i = 0; i <= runs; i++)); do
+    for ((k = 0; k < n; k++)); do
+      t=$(time_once "${cmds[k]}") || return 1
+      ((i > 0)) && times[k]+=" $t"
+    done
+  done
+  local -a m=()
+  for ((k = 0; k < n; k++)); do
+    m[k]=$(tr ' ' '\n' <<<"${times[k]}" | grep . | median)
+    printf '%-32s median %8.1f ms  (n=%d)\n' "${labels[k]}" "$(echo "${m[k]} / 1000" | bc -l)" "$runs"
+  done
+  for ((k = 0; k < n - 1; k++)); do
+    printf '%-32s %.3f\n' "ratio ${labels[k]} / ${labels[n - 1]}" "$(echo "${m[k]} / ${m[n - 1]}" | bc -l)"
+  done
+}
+
 # bench_pair_prepared RUNS LABEL_A 'PREP A' 'COMMAND A' LABEL_B 'PREP B' 'COMMAND B'
 #   bench_pair with an untimed preparation before each timed command, and
 #   the median CPU time (user + sys, the command's children included) beside
