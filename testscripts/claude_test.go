@@ -17,9 +17,10 @@ import (
 //
 // Script commands (besides withFakeModel's):
 //
-//	claude-noproc <text>   wait until no process's command line contains
-//	                       text; fail naming the survivors
-//	claude-proc <text>     wait until some process's command line contains it
+//	claude-noproc <text>   wait until no process started since this test
+//	                       binary runs a command line containing text; fail
+//	                       naming the survivors
+//	claude-proc <text>     wait until such a process runs
 //	claude-gone            wait until no process of this script's Claude Code
 //	                       (its environment names $WORK/claude-config) is left
 //	claude-waitfile <file> <text>

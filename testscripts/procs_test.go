@@ -2,11 +2,13 @@ package testscripts
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/stratoscli/stratos/shared/procid"
 	"github.com/stratoscli/stratos/shared/proctest"
 )
 
@@ -72,27 +74,47 @@ func cmdMine(name, key string) func(*testscript.TestScript, bool, []string) {
 	}
 }
 
-// cmdNoProc is a script command that waits until no process's command
-// line contains its argument. It looks at every process of the machine:
-// the hermetic check is cmdGone's, by environment.
+// cmdNoProc is a script command that waits until no process started
+// since this test binary runs a command line containing its argument. It
+// looks beyond this script's processes (the check by environment is
+// cmdGone's), but a leftover of an earlier test run with the same command
+// text does not count.
 func cmdNoProc(name string) func(*testscript.TestScript, bool, []string) {
 	return func(ts *testscript.TestScript, neg bool, args []string) {
 		if neg || len(args) != 1 {
 			ts.Fatalf("usage: %s <text>", name)
 		}
-		text := args[0]
-		waitNoProcess(ts, fmt.Sprintf("processes running %q", text), func() []proctest.Process { return proctest.WithCommandLine(text) })
+		find := recentWithCommandLine(ts, args[0])
+		waitNoProcess(ts, fmt.Sprintf("processes running %q", args[0]), find)
 	}
 }
 
-// cmdProc is a script command that waits until a process's command line
-// contains its argument.
+// cmdProc is a script command that waits until a process started since
+// this test binary runs a command line containing its argument.
 func cmdProc(name string) func(*testscript.TestScript, bool, []string) {
 	return func(ts *testscript.TestScript, neg bool, args []string) {
 		if neg || len(args) != 1 {
 			ts.Fatalf("usage: %s <text>", name)
 		}
-		text := args[0]
-		waitSomeProcess(ts, fmt.Sprintf("process running %q", text), func() []proctest.Process { return proctest.WithCommandLine(text) })
+		find := recentWithCommandLine(ts, args[0])
+		waitSomeProcess(ts, fmt.Sprintf("process running %q", args[0]), find)
+	}
+}
+
+// recentWithCommandLine returns a finder of the processes started since
+// this test binary whose command line contains text.
+func recentWithCommandLine(ts *testscript.TestScript, text string) func() []proctest.Process {
+	self, err := procid.Of(os.Getpid())
+	if err != nil {
+		ts.Fatalf("this test's start time: %v", err)
+	}
+	return func() []proctest.Process {
+		return proctest.Find(func(p proctest.Process) bool {
+			if !strings.Contains(p.CommandLine(), text) {
+				return false
+			}
+			id, err := procid.Of(p.PID)
+			return err == nil && id.StartTime >= self.StartTime
+		})
 	}
 }
