@@ -1,8 +1,7 @@
 // Package proctest finds this machine's processes through Linux's /proc,
 // for tests that check what a command started and what it left running.
-// A zombie (exited, waiting only to be reaped) counts as gone: nothing it
-// started waits on it any more, and the machine's init reaps it in its own
-// time.
+// A zombie (exited, waiting only for its parent, or init, to reap it)
+// counts as gone: it runs nothing and holds nothing any more.
 package proctest
 
 import (
