@@ -80,24 +80,24 @@ func cmdMine(name, key string) func(*testscript.TestScript, bool, []string) {
 // cmdGone's), but a leftover of an earlier test run with the same command
 // text does not count.
 func cmdNoProc(name string) func(*testscript.TestScript, bool, []string) {
-	return func(ts *testscript.TestScript, neg bool, args []string) {
-		if neg || len(args) != 1 {
-			ts.Fatalf("usage: %s <text>", name)
-		}
-		find := recentWithCommandLine(ts, args[0])
-		waitNoProcess(ts, fmt.Sprintf("processes running %q", args[0]), find)
-	}
+	return cmdCommandLine(name, waitNoProcess)
 }
 
 // cmdProc is a script command that waits until a process started since
 // this test binary runs a command line containing its argument.
 func cmdProc(name string) func(*testscript.TestScript, bool, []string) {
+	return cmdCommandLine(name, waitSomeProcess)
+}
+
+// cmdCommandLine is a script command that waits, with wait, on the
+// processes started since this test binary whose command line contains its
+// argument.
+func cmdCommandLine(name string, wait func(*testscript.TestScript, string, func() []proctest.Process)) func(*testscript.TestScript, bool, []string) {
 	return func(ts *testscript.TestScript, neg bool, args []string) {
 		if neg || len(args) != 1 {
 			ts.Fatalf("usage: %s <text>", name)
 		}
-		find := recentWithCommandLine(ts, args[0])
-		waitSomeProcess(ts, fmt.Sprintf("process running %q", args[0]), find)
+		wait(ts, fmt.Sprintf("process whose command line holds %q", args[0]), recentWithCommandLine(ts, args[0]))
 	}
 }
 

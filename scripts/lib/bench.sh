@@ -39,7 +39,7 @@ bench_pair() {
 #   warm-up round, then RUNS counted ones), and it prints each median and
 #   the ratio of each median to the last command's, the floor.
 bench_rows() {
-  local runs=$1 i k n
+  local runs=$1 i k n t
   shift
   local -a labels=() cmds=() times=()
   while (($# >= 2)); do
