@@ -57,23 +57,50 @@ func (f Framer) Frame(doc []byte) []byte {
 
 // Unframe returns the document of a line framed under f, and false for
 // anything else. The frame may follow other bytes on its line (a writer
-// that left a partial line before the frame), so the last tag on the line
-// is the one checked.
+// that left a partial line before the frame), and the document may contain
+// the tag itself (a workflow's output that mentions it), so each tag on the
+// line that a well-formed MAC follows is tried in turn, up to
+// maxCandidates of them: a line can only hold more by a writer forging
+// frames, and trying them all would hash a long line once per tag.
 func (f Framer) Unframe(line []byte) ([]byte, bool) {
-	line = bytes.TrimRight(line, "\r\n")
-	i := bytes.LastIndex(line, f.prefix)
-	if i < 0 {
-		return nil, false
+	rest := bytes.TrimRight(line, "\r\n")
+	for tried := 0; tried < maxCandidates; {
+		i := bytes.Index(rest, f.prefix)
+		if i < 0 {
+			return nil, false
+		}
+		rest = rest[i+len(f.prefix):]
+		mac, doc, ok := cutMAC(rest)
+		if !ok {
+			continue
+		}
+		tried++
+		if f.Verify(doc, mac) {
+			return doc, true
+		}
 	}
-	macHex, doc, ok := bytes.Cut(line[i+len(f.prefix):], []byte(" "))
-	if !ok {
-		return nil, false
+	return nil, false
+}
+
+// maxCandidates bounds the tags with a well-formed MAC that Unframe tries
+// on one line.
+const maxCandidates = 8
+
+// macHexLen is the length of a frame's MAC in hex.
+const macHexLen = 2 * sha256.Size
+
+// cutMAC splits s, the text after a tag, into its MAC and the document
+// after the MAC's separating space; ok is false unless s starts with
+// macHexLen hex digits and a space.
+func cutMAC(s []byte) (mac, doc []byte, ok bool) {
+	if len(s) <= macHexLen || s[macHexLen] != ' ' {
+		return nil, nil, false
 	}
-	got, err := hex.DecodeString(string(macHex))
-	if err != nil || !f.Verify(doc, got) {
-		return nil, false
+	mac = make([]byte, sha256.Size)
+	if _, err := hex.Decode(mac, s[:macHexLen]); err != nil {
+		return nil, nil, false
 	}
-	return doc, true
+	return mac, s[macHexLen+1:], true
 }
 
 // Verify reports whether mac is doc's MAC under f's key, in constant time.

@@ -46,6 +46,7 @@ func TestUnframe(t *testing.T) {
 		{"other key", string(hmacframe.New("stratos-result", []byte("other")).Frame(doc)), false},
 		{"wrong tag", string(hmacframe.New("stratos-definition", key).Frame(doc)), false},
 		{"after a partial line without a space", "abc" + framed, true},
+		{"after a partial line ending in the tag", "stratos-result " + framed, true},
 		{"plain JSON", string(doc), false},
 		{"no MAC", "stratos-result " + string(doc), false},
 		{"forged MAC", "stratos-result " + strings.Repeat("0", 64) + " " + string(doc), false},
@@ -159,5 +160,31 @@ func TestReaderDropsOversizeLines(t *testing.T) {
 				t.Errorf("err = %v, want %v", err, c.endsWith)
 			}
 		})
+	}
+}
+
+// A document may mention the tag, followed by text that looks like a MAC
+// or not (a workflow's output quoting a frame): the frame still verifies.
+func TestUnframeDocumentMentioningTheTag(t *testing.T) {
+	for _, d := range []string{
+		`{"output":"stratos-result is the tag"}`,
+		`{"output":"stratos-result ` + strings.Repeat("ab", 32) + ` {}"}`,
+	} {
+		got, ok := framer.Unframe(framer.Frame([]byte(d)))
+		if !ok || string(got) != d {
+			t.Errorf("Unframe(Frame(%s)) = %q, %v", d, got, ok)
+		}
+	}
+}
+
+// Past maxCandidates forged tags, a line is no longer tried (each try
+// hashes the rest of the line).
+func TestUnframeTriesABoundedNumberOfTags(t *testing.T) {
+	forged := strings.Repeat("stratos-result "+strings.Repeat("0", 64)+" ", 8)
+	if _, ok := framer.Unframe([]byte(forged + string(framer.Frame(doc)))); ok {
+		t.Error("a frame after 8 forged tags was still tried")
+	}
+	if got, ok := framer.Unframe([]byte(forged[:len(forged)/8*7] + string(framer.Frame(doc)))); !ok || !bytes.Equal(got, doc) {
+		t.Errorf("a frame after 7 forged tags: %q, %v", got, ok)
 	}
 }
