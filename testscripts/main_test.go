@@ -25,6 +25,7 @@ import (
 	run "github.com/stratoscli/stratos/stratos-run/command"
 	"github.com/stratoscli/stratos/stratos-run/tracing/otlpexport"
 	worktree "github.com/stratoscli/stratos/stratos-worktree/command"
+	"github.com/stratoscli/stratos/testscripts/internal/httpprobe"
 	"github.com/stratoscli/stratos/testscripts/internal/mcpdrive"
 )
 
@@ -43,6 +44,7 @@ func TestMain(m *testing.M) {
 		"stratos-run-otlp": func(a []string) int { return otlpexport.Main(a, os.Stdin, os.Stdout, os.Stderr) },
 		"mcpdrive":         func(a []string) int { return mcpdrive.Main(a, os.Stdout, os.Stderr) },
 		"stratos-fakemcp":  func(a []string) int { return fakemcp.Main(a, os.Stdin, os.Stdout, os.Stderr) },
+		"httpprobe":        func(a []string) int { return httpprobe.Main(a, os.Stdout, os.Stderr) },
 	}
 	cmds := make(map[string]func(), len(tools))
 	for name, f := range tools {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"net/url"
 	"os/exec"
 	"path/filepath"
 	"strconv"
@@ -27,7 +28,7 @@ const chromiumInstall = "apt-get install -y chromium (or set STRATOS_CHROMIUM to
 //
 // Script commands:
 //
-//	serveurl <file>                   wait until file holds the server's URL; set $URL
+//	serveurl <file>                   wait until file holds the server's URL; set $URL and $PORT
 //	browser open <url>                start Chromium (once per script) and load url
 //	browser size <width> <height>     resize the window
 //	browser wait <selector> [regexp]  wait until an element matches (and its text matches regexp)
@@ -107,6 +108,9 @@ func (b *browser) start() error {
 		chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-sync", true),
 		chromedp.Flag("disable-dev-shm-usage", true),
+		// rebind.test stands for a DNS-rebinding attacker's name: it
+		// resolves to this machine, and the browser sends it in Host.
+		chromedp.Flag("host-resolver-rules", "MAP rebind.test 127.0.0.1"),
 	}
 	actx, acancel := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancel := chromedp.NewContext(actx)
@@ -206,6 +210,9 @@ func cmdServeURL(ts *testscript.TestScript, neg bool, args []string) {
 		data, _ := os.ReadFile(path)
 		if line, _, ok := strings.Cut(string(data), "\n"); ok && strings.HasPrefix(line, "http://") {
 			ts.Setenv("URL", line)
+			if u, err := url.Parse(line); err == nil {
+				ts.Setenv("PORT", u.Port())
+			}
 			return
 		}
 		time.Sleep(20 * time.Millisecond)

@@ -32,16 +32,22 @@ func serveCommand() *cli.Command {
 			"each one live: its tree of invocations and agents, phases and log lines, events, and its",
 			"output or error. Prints the page's URL on stdout, then serves until interrupted.",
 			"",
-			"Stop works only when the server listens on loopback (the default, 127.0.0.1), and only for",
-			"requests from its own page (Host, Origin and a per-server token are checked). With a",
-			"non-loopback --host the page is read-only.",
+			"Every request, reads included, is checked: on loopback (the default, 127.0.0.1) Host must",
+			"name a loopback address and Origin, when sent, must be the server's own, so a web page of",
+			"another site (DNS rebinding included) can neither read the records nor stop a run. Stop",
+			"also needs the per-server token of the page.",
+			"",
+			"A non-loopback --host (e.g. 0.0.0.0) serves the records to the network: the server says",
+			"so on stderr, requires a read token on every request (the printed URL carries it; the",
+			"first load trades it for a cookie; programs send \"Authorization: Bearer <token>\"), and",
+			"the page is read-only.",
 			"",
 			"Exit codes: 1 the address cannot be listened on; 2 bad arguments; 130 interrupted (the",
 			"normal way to stop the server).",
 		),
 		Flags: []cli.Flag{
 			&cli.IntFlag{Name: "port", Value: defaultServePort, Usage: "the port to listen on (0: any free port)"},
-			&cli.StringFlag{Name: "host", Value: "127.0.0.1", Usage: "the address to listen on; a non-loopback one refuses every write"},
+			&cli.StringFlag{Name: "host", Value: "127.0.0.1", Usage: "the address to listen on; a non-loopback one needs the printed URL's read token and refuses every write"},
 			&cli.BoolFlag{Name: "open", Usage: "open the page in the default browser"},
 		},
 		Action: serveRuns,
@@ -61,21 +67,35 @@ func serveRuns(ctx context.Context, cmd *cli.Command) error {
 		return err
 	}
 	host := cmd.String("host")
-	srv, err := serve.New(serve.Options{Store: store, Loopback: serve.IsLoopback(host)})
-	if err != nil {
-		return err
-	}
 	ln, err := net.Listen("tcp", net.JoinHostPort(host, strconv.Itoa(port)))
 	if err != nil {
 		return clierr.New(runapi.CodeServeListenFailed, "listen on %s port %d: %v", host, port, err).Wrap(err).
 			WithDetails(map[string]any{"host": host, "port": port})
 	}
-	url := "http://" + ln.Addr().String() + "/"
+	loopback := serve.IsLoopback(host)
+	srv, err := serve.New(serve.Options{Store: store, Loopback: loopback, Port: ln.Addr().(*net.TCPAddr).Port})
+	if err != nil {
+		_ = ln.Close()
+		return err
+	}
+	if !loopback {
+		warnNetwork(cmd, ln.Addr().String())
+	}
+	url := srv.PageURL(ln.Addr().String())
 	fmt.Fprintln(cmd.Writer, url)
 	if cmd.Bool("open") {
 		openBrowser(ctx, url, cmd)
 	}
 	return serveUntilDone(ctx, ln, srv.Handler())
+}
+
+// warnNetwork says, where it cannot be missed, that the records are served
+// beyond this machine and what protects them.
+func warnNetwork(cmd *cli.Command, addr string) {
+	fmt.Fprintf(cmd.ErrWriter, "stratos serve: WARNING: listening on %s, a non-loopback address: every run record\n"+
+		"  (inputs, outputs, paths, events) is served to anyone on the network who has the URL below\n"+
+		"  (it carries this server's read token; keep it secret). The page is read-only.\n"+
+		"  Use --host 127.0.0.1 (the default) to serve this machine only.\n", addr)
 }
 
 // serveUntilDone serves on ln until ctx ends, then closes the streams.

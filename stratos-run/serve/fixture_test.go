@@ -26,7 +26,7 @@ type fixture struct {
 func newFixture(t testing.TB, loopback bool) *fixture {
 	t.Helper()
 	store := &runs.Store{Dir: filepath.Join(t.TempDir(), "runs")}
-	s, err := New(Options{Store: store, Loopback: loopback, Token: "secret-token", Poll: 10 * time.Millisecond, StopWait: 10 * time.Second})
+	s, err := New(Options{Store: store, Loopback: loopback, Token: "secret-token", ReadToken: "read-token", Port: 8737, Poll: 10 * time.Millisecond, StopWait: 10 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,33 +13,105 @@ import (
 // cannot read that HTML (same-origin policy), so it cannot send the token.
 const TokenHeader = "X-Stratos-Token"
 
-// writeGuard decides whether a request may change anything (stop a run).
-// Three checks, each against a different attack:
-//   - the server listens on loopback: on any other address every write is
-//     refused, since the network is not the user;
-//   - Host names a loopback host: a DNS-rebinding page reaches us under its
-//     own name, which the browser puts in Host;
-//   - Origin, when sent, is this server's own: a cross-site form or fetch
-//     carries its site's Origin;
-//   - the token matches: covers clients that send no Origin.
-type writeGuard struct {
+// ReadTokenParam is the query parameter of the URL printed by a server off
+// loopback: the first page load presents the read token with it, and the
+// server answers with a cookie (and a redirect that drops the token from
+// the address bar and history).
+const ReadTokenParam = "token"
+
+// guard decides who may read the records and who may change anything.
+//
+// Reads are the records themselves (inputs, outputs, paths, events) and the
+// page, which embeds the write token, so they are guarded as carefully as
+// writes, only against different attackers:
+//   - on loopback, the network cannot reach us; what can is a web page in
+//     the user's browser. A DNS-rebinding page reaches us under its own name,
+//     which the browser puts in Host, so Host must name a loopback address;
+//     a cross-site fetch carries its site's Origin and Sec-Fetch-Site, so
+//     those must be ours (or absent, as from curl);
+//   - off loopback, Host can be any name of the machine, so it proves
+//     nothing; every read must carry the read token instead (printed once
+//     in the server's URL), as a cookie set by the first page load or as a
+//     bearer token from a program.
+//
+// Writes (Stop) additionally need the server to listen on loopback (the
+// network is not the user) and the write token, which covers clients that
+// send no Origin.
+type guard struct {
 	loopback bool
-	token    string
+	// token is the write token the page carries.
+	token string
+	// readToken is required of every read off loopback; unused on loopback.
+	readToken string
+	// cookie is the name of the read-token cookie. Cookies are shared by
+	// every port of a host, so the name carries the port: two servers on
+	// one machine must not overwrite each other's.
+	cookie string
 }
 
-// refusal says why r may not write, "" when it may.
-func (g writeGuard) refusal(r *http.Request) string {
-	switch {
-	case !g.loopback:
-		return "this server listens on a non-loopback address: every write is refused"
-	case !loopbackHost(r.Host):
-		return "the Host header does not name a loopback address"
-	case !sameOrigin(r.Header.Get("Origin"), r.Host):
+// readRefusal says why r may not read, "" when it may.
+func (g guard) readRefusal(r *http.Request) string {
+	if !sameOrigin(r.Header.Get("Origin"), r.Host) {
 		return "the request comes from another origin"
-	case subtle.ConstantTimeCompare([]byte(r.Header.Get(TokenHeader)), []byte(g.token)) != 1:
+	}
+	if !g.loopback {
+		if !g.hasReadToken(r) {
+			return "this server listens on a non-loopback address: every request needs the token of the URL it printed"
+		}
+		return ""
+	}
+	if !loopbackHost(r.Host) {
+		return "the Host header does not name a loopback address"
+	}
+	if crossSiteSubresource(r) {
+		return "the request comes from another site"
+	}
+	return ""
+}
+
+// writeRefusal says why r may not write, "" when it may.
+func (g guard) writeRefusal(r *http.Request) string {
+	if !g.loopback {
+		return "this server listens on a non-loopback address: every write is refused"
+	}
+	if why := g.readRefusal(r); why != "" {
+		return why
+	}
+	if !equalSecret(r.Header.Get(TokenHeader), g.token) {
 		return "the request does not carry this server's token"
 	}
 	return ""
+}
+
+// hasReadToken reports whether r presents the read token: in its cookie,
+// as "Authorization: Bearer <token>", or as ?token= on the page itself.
+func (g guard) hasReadToken(r *http.Request) bool {
+	if c, err := r.Cookie(g.cookie); err == nil && equalSecret(c.Value, g.readToken) {
+		return true
+	}
+	if auth, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); ok && equalSecret(auth, g.readToken) {
+		return true
+	}
+	return r.URL.Path == "/" && equalSecret(r.URL.Query().Get(ReadTokenParam), g.readToken)
+}
+
+// equalSecret compares a presented secret with the expected one in
+// constant time; an empty expected secret matches nothing.
+func equalSecret(got, want string) bool {
+	return want != "" && subtle.ConstantTimeCompare([]byte(got), []byte(want)) == 1
+}
+
+// crossSiteSubresource reports a request a browser made for a page of
+// another site other than by following a link: a fetch, a script, an image
+// or a frame. Browsers say so in Sec-Fetch-Site; following a link to the
+// page (a top-level navigation) is what a user does from a bookmark or
+// another page, and is allowed.
+func crossSiteSubresource(r *http.Request) bool {
+	switch r.Header.Get("Sec-Fetch-Site") {
+	case "", "same-origin", "none":
+		return false
+	}
+	return !(r.Header.Get("Sec-Fetch-Mode") == "navigate" && r.Header.Get("Sec-Fetch-Dest") == "document")
 }
 
 // loopbackHost reports whether hostport (a Host header) names a loopback

@@ -11,9 +11,11 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"html/template"
 	"io/fs"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -40,6 +42,11 @@ type Options struct {
 	// Token is the per-server secret every write must carry; a random one
 	// when empty.
 	Token string
+	// ReadToken is the secret every request must carry when the server is
+	// not on loopback; a random one when empty. Unused on loopback.
+	ReadToken string
+	// Port names the read token's cookie (see guard.cookie).
+	Port int
 	// Poll is how often streams look for changes (DefaultPoll if 0).
 	Poll time.Duration
 	// StopWait bounds how long a Stop waits for the run to end
@@ -50,7 +57,7 @@ type Options struct {
 // Server serves the page app and its API.
 type Server struct {
 	store    *runs.Store
-	guard    writeGuard
+	guard    guard
 	poll     time.Duration
 	stopWait time.Duration
 	index    *template.Template
@@ -59,13 +66,12 @@ type Server struct {
 
 // New returns a Server for opts.
 func New(opts Options) (*Server, error) {
-	token := opts.Token
+	token, readToken := opts.Token, opts.ReadToken
 	if token == "" {
-		var b [16]byte
-		if _, err := rand.Read(b[:]); err != nil {
-			return nil, err
-		}
-		token = hex.EncodeToString(b[:])
+		token = randomToken()
+	}
+	if readToken == "" && !opts.Loopback {
+		readToken = randomToken()
 	}
 	poll := opts.Poll
 	if poll == 0 {
@@ -80,12 +86,32 @@ func New(opts Options) (*Server, error) {
 		return nil, err
 	}
 	return &Server{
-		store: opts.Store, guard: writeGuard{loopback: opts.Loopback, token: token},
-		poll: poll, stopWait: opts.StopWait, index: index, static: http.FileServerFS(app),
+		store: opts.Store,
+		guard: guard{loopback: opts.Loopback, token: token, readToken: readToken, cookie: fmt.Sprintf("stratos_read_%d", opts.Port)},
+		poll:  poll, stopWait: opts.StopWait, index: index, static: http.FileServerFS(app),
 	}, nil
 }
 
-// Handler routes the page app and the API.
+// randomToken returns 128 random bits in hex.
+func randomToken() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:]) // never fails (crypto/rand's documented contract)
+	return hex.EncodeToString(b[:])
+}
+
+// PageURL is the address to print for a server listening on addr
+// (host:port): off loopback it carries the read token, which the first
+// load trades for a cookie.
+func (s *Server) PageURL(addr string) string {
+	u := url.URL{Scheme: "http", Host: addr, Path: "/"}
+	if !s.guard.loopback {
+		u.RawQuery = url.Values{ReadTokenParam: {s.guard.readToken}}.Encode()
+	}
+	return u.String()
+}
+
+// Handler routes the page app and the API; every request passes the guard
+// (reads included: see guard).
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /{$}", s.page)
@@ -95,7 +121,33 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /api/runs/{id}", s.showRun)
 	mux.HandleFunc("GET /api/runs/{id}/events", s.streamRun)
 	mux.HandleFunc("POST /api/runs/{id}/stop", s.stopRun)
-	return securityHeaders(mux)
+	return securityHeaders(s.guardReads(mux))
+}
+
+// guardReads refuses every request the guard would not let read, before
+// any route sees it (an unknown path answers 403, not 404, to a stranger).
+// A page load that presented the read token in its URL gets the token as
+// a cookie and is redirected to the same page without it.
+func (s *Server) guardReads(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if why := s.guard.readRefusal(r); why != "" {
+			code := runapi.CodeServeReadRefused
+			if r.Method != http.MethodGet && r.Method != http.MethodHead {
+				code = runapi.CodeServeWriteRefused
+			}
+			writeError(w, clierr.New(code, "refused: %s", why))
+			return
+		}
+		if !s.guard.loopback && r.URL.Path == "/" && r.URL.Query().Has(ReadTokenParam) {
+			http.SetCookie(w, &http.Cookie{
+				Name: s.guard.cookie, Value: s.guard.readToken, Path: "/",
+				HttpOnly: true, SameSite: http.SameSiteStrictMode,
+			})
+			http.Redirect(w, r, "/", http.StatusSeeOther)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 // securityHeaders keeps the page from being framed or fed foreign scripts.
@@ -205,7 +257,7 @@ func (s *Server) showRun(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) stopRun(w http.ResponseWriter, r *http.Request) {
-	if why := s.guard.refusal(r); why != "" {
+	if why := s.guard.writeRefusal(r); why != "" {
 		writeError(w, clierr.New(runapi.CodeServeWriteRefused, "stop refused: %s", why))
 		return
 	}
@@ -235,7 +287,7 @@ func writeError(w http.ResponseWriter, err error) {
 	ce := clierr.As(err)
 	code := http.StatusInternalServerError
 	switch {
-	case ce.Code == runapi.CodeServeWriteRefused:
+	case ce.Code == runapi.CodeServeWriteRefused || ce.Code == runapi.CodeServeReadRefused:
 		code = http.StatusForbidden
 	case ce.Code == runapi.CodeRunNotFound:
 		code = http.StatusNotFound

@@ -6,12 +6,15 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"net/http/cookiejar"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/stratoscli/stratos/shared/contract/runapi"
 	"github.com/stratoscli/stratos/stratos-run/records"
+	"github.com/stratoscli/stratos/stratos-run/runs"
 )
 
 func ev(seq int, typ, agent string) string {
@@ -27,31 +30,102 @@ func TestGuardRefusesEveryKindOfForeignWrite(t *testing.T) {
 		r.Header.Set("Origin", "http://127.0.0.1:8737")
 		return r
 	}
-	g := writeGuard{loopback: true, token: "tok"}
-	if why := g.refusal(ok()); why != "" {
+	g := guard{loopback: true, token: "tok"}
+	if why := g.writeRefusal(ok()); why != "" {
 		t.Fatalf("own page refused: %s", why)
 	}
 	noOrigin := ok()
 	noOrigin.Header.Del("Origin")
-	if why := g.refusal(noOrigin); why != "" {
+	if why := g.writeRefusal(noOrigin); why != "" {
 		t.Errorf("a client without Origin but with the token refused: %s", why)
 	}
 	cases := map[string]func(r *http.Request){
 		"DNS rebinding (foreign Host)": func(r *http.Request) { r.Host = "evil.example:8737" },
 		"cross-site Origin":            func(r *http.Request) { r.Header.Set("Origin", "http://evil.example") },
 		"other port Origin":            func(r *http.Request) { r.Header.Set("Origin", "http://127.0.0.1:9999") },
+		"opaque Origin":                func(r *http.Request) { r.Header.Set("Origin", "null") },
+		"cross-site fetch":             func(r *http.Request) { r.Header.Set("Sec-Fetch-Site", "cross-site") },
 		"no token":                     func(r *http.Request) { r.Header.Del(TokenHeader) },
 		"wrong token":                  func(r *http.Request) { r.Header.Set(TokenHeader, "tok2") },
 	}
 	for name, spoil := range cases {
 		r := ok()
 		spoil(r)
-		if g.refusal(r) == "" {
+		if g.writeRefusal(r) == "" {
 			t.Errorf("%s: allowed", name)
 		}
 	}
-	if (writeGuard{loopback: false, token: "tok"}).refusal(ok()) == "" {
+	if (guard{loopback: false, token: "tok", readToken: "read"}).writeRefusal(ok()) == "" {
 		t.Error("a non-loopback server allowed a write")
+	}
+}
+
+// TestGuardReads holds the line a DNS-rebinding or cross-site page meets
+// when it tries to read: the same Host and Origin checks as writes, and
+// off loopback the read token.
+func TestGuardReads(t *testing.T) {
+	req := func(target string, hdr ...string) *http.Request {
+		r, _ := http.NewRequest("GET", target, nil)
+		for i := 0; i+1 < len(hdr); i += 2 {
+			r.Header.Set(hdr[i], hdr[i+1])
+		}
+		return r
+	}
+	loop := guard{loopback: true, token: "tok"}
+	allowed := map[string]*http.Request{
+		"curl":                     req("http://127.0.0.1:8737/api/runs"),
+		"localhost":                req("http://localhost:8737/api/runs"),
+		"own page's fetch":         req("http://127.0.0.1:8737/api/runs", "Origin", "http://127.0.0.1:8737", "Sec-Fetch-Site", "same-origin"),
+		"typed into the address":   req("http://127.0.0.1:8737/", "Sec-Fetch-Site", "none", "Sec-Fetch-Mode", "navigate", "Sec-Fetch-Dest", "document"),
+		"a link from another site": req("http://127.0.0.1:8737/", "Sec-Fetch-Site", "cross-site", "Sec-Fetch-Mode", "navigate", "Sec-Fetch-Dest", "document"),
+	}
+	for name, r := range allowed {
+		if why := loop.readRefusal(r); why != "" {
+			t.Errorf("%s refused: %s", name, why)
+		}
+	}
+	refused := map[string]*http.Request{
+		"DNS rebinding":        req("http://evil.example:8737/api/runs"),
+		"rebinding, the page":  req("http://evil.example:8737/", "Sec-Fetch-Site", "same-origin"),
+		"cross-site Origin":    req("http://127.0.0.1:8737/api/runs", "Origin", "http://evil.example"),
+		"cross-site fetch":     req("http://127.0.0.1:8737/api/runs", "Sec-Fetch-Site", "cross-site", "Sec-Fetch-Mode", "no-cors"),
+		"same-site other port": req("http://127.0.0.1:8737/api/runs", "Sec-Fetch-Site", "same-site", "Sec-Fetch-Mode", "cors"),
+		"cross-site frame":     req("http://127.0.0.1:8737/", "Sec-Fetch-Site", "cross-site", "Sec-Fetch-Mode", "navigate", "Sec-Fetch-Dest", "iframe"),
+	}
+	for name, r := range refused {
+		if loop.readRefusal(r) == "" {
+			t.Errorf("%s: allowed", name)
+		}
+	}
+
+	net := guard{loopback: false, token: "tok", readToken: "read", cookie: "stratos_read_8737"}
+	withCookie := req("http://host.lan:8737/api/runs")
+	withCookie.AddCookie(&http.Cookie{Name: "stratos_read_8737", Value: "read"})
+	for name, r := range map[string]*http.Request{
+		"cookie":      withCookie,
+		"bearer":      req("http://10.0.0.5:8737/api/runs", "Authorization", "Bearer read"),
+		"printed URL": req("http://10.0.0.5:8737/?token=read"),
+		"any Host":    req("http://machine.example:8737/api/runs", "Authorization", "Bearer read"),
+	} {
+		if why := net.readRefusal(r); why != "" {
+			t.Errorf("off loopback, %s refused: %s", name, why)
+		}
+	}
+	otherCookie := req("http://host.lan:8737/api/runs")
+	otherCookie.AddCookie(&http.Cookie{Name: "stratos_read_9999", Value: "read"})
+	for name, r := range map[string]*http.Request{
+		"no token":            req("http://10.0.0.5:8737/api/runs"),
+		"wrong bearer":        req("http://10.0.0.5:8737/api/runs", "Authorization", "Bearer nope"),
+		"token on the API":    req("http://10.0.0.5:8737/api/runs?token=read"),
+		"another server's":    otherCookie,
+		"token, cross-origin": req("http://10.0.0.5:8737/api/runs", "Authorization", "Bearer read", "Origin", "http://evil.example"),
+	} {
+		if net.readRefusal(r) == "" {
+			t.Errorf("off loopback, %s: allowed", name)
+		}
+	}
+	if (guard{loopback: false}).readRefusal(req("http://10.0.0.5:8737/api/runs", "Authorization", "Bearer ")) == "" {
+		t.Error("an empty read token matched an unset one")
 	}
 }
 
@@ -105,13 +179,116 @@ func TestNonLoopbackServerRefusesStopEvenWithToken(t *testing.T) {
 	f := newFixture(t, false)
 	proc := sleeper(t)
 	f.begin("20261203T090000Z-live0001", "w", proc.Process.Pid, t0)
-	code, body := post(t, f.srv.URL+"/api/runs/20261203T090000Z-live0001/stop", map[string]string{TokenHeader: f.token})
+	code, body := post(t, f.srv.URL+"/api/runs/20261203T090000Z-live0001/stop", map[string]string{TokenHeader: f.token, "Authorization": "Bearer read-token"})
 	if code != http.StatusForbidden || !strings.Contains(body, "non-loopback") {
 		t.Fatalf("stop on a non-loopback server: %d %s", code, body)
 	}
-	page := get(t, f.srv.URL+"/")
+	jar, _ := cookiejar.New(nil)
+	_, page := readStatus(t, &http.Client{Jar: jar}, f.srv.URL+"/?token=read-token", nil)
 	if !strings.Contains(page, `content="false"`) || !strings.Contains(page, "read-only") {
 		t.Error("the page of a non-loopback server does not say it is read-only")
+	}
+}
+
+// readStatus GETs url with the given headers and returns the status and body.
+func readStatus(t *testing.T, client *http.Client, url string, hdr map[string]string) (int, string) {
+	t.Helper()
+	req, _ := http.NewRequest("GET", url, nil)
+	for k, v := range hdr {
+		if k == "Host" {
+			req.Host = v
+		} else {
+			req.Header.Set(k, v)
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	resp, err := client.Do(req.WithContext(ctx))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<16)) // a stream would not end
+	return resp.StatusCode, string(b)
+}
+
+// TestForeignHostReadsNothing is the DNS-rebinding attack end to end: every
+// route, the page and the streams included, answers 403 to a foreign Host
+// and gives away neither a record nor the write token.
+func TestForeignHostReadsNothing(t *testing.T) {
+	f := newFixture(t, true)
+	f.finished("20261203T090000Z-done0001", "secret-workflow", t0, ev(1, "agent.started", "a1"))
+	paths := []string{"/", "/app/app.js", "/api/runs", "/api/runs/stream", "/api/runs/20261203T090000Z-done0001",
+		"/api/runs/20261203T090000Z-done0001/events", "/nowhere"}
+	for _, p := range paths {
+		code, body := readStatus(t, http.DefaultClient, f.srv.URL+p, map[string]string{"Host": "evil.example:8737"})
+		if code != http.StatusForbidden || !strings.Contains(body, runapi.CodeServeReadRefused) {
+			t.Errorf("GET %s under a foreign Host: %d %.200s", p, code, body)
+		}
+		for _, secret := range []string{f.token, "secret-workflow", "done0001\"", "agent.started"} {
+			if strings.Contains(body, secret) {
+				t.Errorf("GET %s under a foreign Host leaks %q", p, secret)
+			}
+		}
+		code, body = readStatus(t, http.DefaultClient, f.srv.URL+p, map[string]string{"Origin": "http://evil.example"})
+		if code != http.StatusForbidden {
+			t.Errorf("GET %s from a foreign Origin: %d %.200s", p, code, body)
+		}
+	}
+	if code, body := readStatus(t, http.DefaultClient, f.srv.URL+"/api/runs/20261203T090000Z-done0001", nil); code != http.StatusOK || !strings.Contains(body, "secret-workflow") {
+		t.Errorf("own read: %d %.200s", code, body)
+	}
+}
+
+// TestNonLoopbackReadsNeedTheToken: off loopback, the printed URL's token
+// is traded for a cookie, which the page's own requests then carry.
+func TestNonLoopbackReadsNeedTheToken(t *testing.T) {
+	f := newFixture(t, false)
+	f.finished("20261203T090000Z-done0001", "secret-workflow", t0)
+	for _, p := range []string{"/", "/api/runs", "/api/runs/20261203T090000Z-done0001", "/api/runs/stream", "/app/app.js"} {
+		if code, body := readStatus(t, http.DefaultClient, f.srv.URL+p, nil); code != http.StatusForbidden || strings.Contains(body, "secret-workflow") {
+			t.Errorf("GET %s without the read token: %d %.200s", p, code, body)
+		}
+	}
+	jar, _ := cookiejar.New(nil)
+	browser := &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	code, _ := readStatus(t, browser, f.srv.URL+"/?token=read-token", nil)
+	if code != http.StatusSeeOther {
+		t.Fatalf("the printed URL answered %d, want a redirect that drops the token", code)
+	}
+	u, _ := url.Parse(f.srv.URL)
+	cookies := jar.Cookies(u)
+	if len(cookies) != 1 || cookies[0].Name != "stratos_read_8737" {
+		t.Fatalf("cookies after the first load: %v", cookies)
+	}
+	if code, body := readStatus(t, browser, f.srv.URL+"/api/runs", nil); code != http.StatusOK || !strings.Contains(body, "secret-workflow") {
+		t.Errorf("the page's own read with the cookie: %d %.200s", code, body)
+	}
+	if code, _ := readStatus(t, http.DefaultClient, f.srv.URL+"/api/runs", map[string]string{"Authorization": "Bearer read-token"}); code != http.StatusOK {
+		t.Errorf("a program's read with the bearer token: %d", code)
+	}
+}
+
+func TestPageURLCarriesTheReadTokenOnlyOffLoopback(t *testing.T) {
+	for _, tc := range []struct {
+		loopback bool
+		want     string
+	}{{true, "http://127.0.0.1:8737/"}, {false, "http://0.0.0.0:8737/?token=r"}} {
+		s, err := New(Options{Store: &runs.Store{Dir: t.TempDir()}, Loopback: tc.loopback, ReadToken: "r"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		addr := "127.0.0.1:8737"
+		if !tc.loopback {
+			addr = "0.0.0.0:8737"
+		}
+		if got := s.PageURL(addr); got != tc.want {
+			t.Errorf("PageURL(%s) = %s, want %s", addr, got, tc.want)
+		}
+	}
+	s, _ := New(Options{Store: &runs.Store{Dir: t.TempDir()}})
+	if s.guard.readToken == "" || s.guard.readToken == s.guard.token {
+		t.Error("a non-loopback server without a read token given has none of its own, or reuses the write token")
 	}
 }
 

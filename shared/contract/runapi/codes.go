@@ -35,6 +35,7 @@ const (
 	CodeServeListenFailed     = "serve_listen_failed"
 	CodeServeRequestInvalid   = "serve_request_invalid"
 	CodeServeWriteRefused     = "serve_write_refused"
+	CodeServeReadRefused      = "serve_read_refused"
 	// CodeMCPAuthRequired: an MCP server the workflow declares with oauth
 	// has no login with five minutes left (docs/mcp.md).
 	CodeMCPAuthRequired = "mcp_auth_required"
@@ -71,6 +72,7 @@ func Codes() []errcode.Code {
 		errcode.Failed(CodeServeListenFailed, "`stratos serve`: the address cannot be listened on (e.g. the port is taken)"),
 		errcode.Usage(CodeServeRequestInvalid, "`stratos serve`: a request to the server names an unknown status"),
 		errcode.Failed(CodeMCPAuthRequired, "an MCP server the workflow declares with oauth is not logged in, or its token has less than five minutes left and cannot be refreshed; the run did not start (`details.server`, `details.login`: the command to run)"),
+		errcode.Failed(CodeServeReadRefused, "`stratos serve`: a request was refused: foreign Host, Origin or site, or (off loopback) no read token"),
 		errcode.Failed(CodeServeWriteRefused, "`stratos serve`: a write (Stop) was refused: non-loopback server, foreign Host or Origin, or no token"),
 	}
 }
