@@ -89,10 +89,16 @@ func asInterrupted(ce *clierr.Error) *clierr.Error {
 // quietUsageErrors makes every command of the tree return its flag and
 // argument errors instead of printing them with its help text on stdout:
 // Run reports them once, as the JSON envelope with --json and as one line
-// on stderr without. Help is printed only when asked for (--help).
+// on stderr without. Help is printed only when asked for (--help). A value
+// a flag's parser refused is said in the user's terms (flagValueText), not
+// in the parser's.
 func quietUsageErrors(cmd *cli.Command) {
 	cmd.OnUsageError = func(_ context.Context, c *cli.Command, err error, _ bool) error {
-		return clierr.Usage(errcode.CodeUsage, "%v (see %s --help)", err, c.FullName()).Wrap(err)
+		msg, ok := flagValueText(err)
+		if !ok {
+			msg = err.Error()
+		}
+		return clierr.Usage(errcode.CodeUsage, "%s (see %s --help)", msg, c.FullName()).Wrap(err)
 	}
 	for _, sub := range cmd.Commands {
 		quietUsageErrors(sub)

@@ -58,3 +58,52 @@ func TestFailureAfterInterruptIsInterrupted(t *testing.T) {
 		t.Errorf("stdout = %s", stdout.String())
 	}
 }
+
+// Flag values a parser refuses are reported in the user's terms, never
+// with strconv's text, with code usage and exit 2.
+func TestRefusedFlagValuesSayWhatIsWrong(t *testing.T) {
+	newCmd := func() *cli.Command {
+		return &cli.Command{
+			Name: "tool",
+			Commands: []*cli.Command{{
+				Name: "do",
+				Flags: []cli.Flag{
+					JSONFlag(),
+					&cli.IntFlag{Name: "keep"},
+					&cli.UintFlag{Name: "count"},
+					&cli.FloatFlag{Name: "budget-usd"},
+					&cli.BoolFlag{Name: "detach", Aliases: []string{"d"}},
+					&cli.DurationFlag{Name: "wait"},
+				},
+				Action: func(context.Context, *cli.Command) error { return nil },
+			}},
+		}
+	}
+	for _, tc := range []struct{ args, want string }{
+		{"--keep abc", `--keep: "abc" is not a whole number (see tool do --help)`},
+		{"--keep 1e9", `--keep: "1e9" is not a whole number (see tool do --help)`},
+		{"--keep 99999999999999999999", `--keep: "99999999999999999999" is out of range (see tool do --help)`},
+		{"--count -1", `--count: "-1" is not a whole number of 0 or more (see tool do --help)`},
+		{"--budget-usd abc", `--budget-usd: "abc" is not a number (see tool do --help)`},
+		{"--budget-usd 1e400", `--budget-usd: "1e400" is out of range (see tool do --help)`},
+		{"--detach=maybe", `--detach: "maybe" is not true or false (see tool do --help)`},
+		{"-d=maybe", `-d: "maybe" is not true or false (see tool do --help)`},
+		{"--wait 5", `--wait: "5" is not a duration such as 90s, 5m or 1h (see tool do --help)`},
+	} {
+		t.Run(tc.args, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			args := append([]string{"tool", "do"}, strings.Fields(tc.args)...)
+			code := RunContext(context.Background(), newCmd(), args, IO{Stdout: &stdout, Stderr: &stderr})
+			if code != clierr.ExitUsage {
+				t.Errorf("exit = %d, want %d", code, clierr.ExitUsage)
+			}
+			if got, want := stderr.String(), "tool: "+tc.want+"\n"; got != want {
+				t.Errorf("stderr = %q, want %q", got, want)
+			}
+			code = RunContext(context.Background(), newCmd(), append(args, "--json"), IO{Stdout: &stdout, Stderr: &stderr})
+			if code != clierr.ExitUsage || !strings.Contains(stdout.String(), `"code":"usage"`) || strings.Contains(stdout.String(), "strconv") {
+				t.Errorf("with --json: exit %d, stdout %s; want 2 and code usage without strconv's text", code, stdout.String())
+			}
+		})
+	}
+}
