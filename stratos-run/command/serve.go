@@ -73,15 +73,19 @@ func serveRuns(ctx context.Context, cmd *cli.Command) error {
 			WithDetails(map[string]any{"host": host, "port": port})
 	}
 	loopback := serve.IsLoopback(host)
-	srv, err := serve.New(serve.Options{Store: store, Loopback: loopback, Port: ln.Addr().(*net.TCPAddr).Port})
+	port = ln.Addr().(*net.TCPAddr).Port
+	srv, err := serve.New(serve.Options{Store: store, Loopback: loopback, Port: port})
 	if err != nil {
 		_ = ln.Close()
 		return err
 	}
+	// The address as the user gave it, with the port listened on (Go
+	// reports 0.0.0.0 as [::], which reads as a different address).
+	addr := net.JoinHostPort(host, strconv.Itoa(port))
 	if !loopback {
-		warnNetwork(cmd, ln.Addr().String())
+		warnNetwork(cmd, addr)
 	}
-	url := srv.PageURL(ln.Addr().String())
+	url := srv.PageURL(addr)
 	fmt.Fprintln(cmd.Writer, url)
 	if cmd.Bool("open") {
 		openBrowser(ctx, url, cmd)
