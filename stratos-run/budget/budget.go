@@ -10,6 +10,7 @@ package budget
 import (
 	"context"
 	"fmt"
+	"math"
 	"strings"
 	"sync"
 	"time"
@@ -37,7 +38,8 @@ func (l Limits) Record() *records.Budget {
 }
 
 // FromManifest reads workflow.yaml's budget section (nil: no budget):
-// {usd: number, tokens: integer}, each positive.
+// {usd: number, tokens: integer}, each positive and finite (YAML's .nan
+// and .inf are numbers too).
 func FromManifest(section any, source string) (Limits, error) {
 	var l Limits
 	if section == nil {
@@ -51,7 +53,7 @@ func FromManifest(section any, source string) (Limits, error) {
 		switch k {
 		case "usd":
 			f, ok := number(v)
-			if !ok || f <= 0 {
+			if !ok || !validUSD(f) {
 				return l, invalid("%s: budget.usd must be a positive number, not %v", source, v)
 			}
 			l.USD = f
@@ -86,19 +88,37 @@ func invalid(format string, args ...any) error {
 	return clierr.Usage(runapi.CodeBudgetInvalid, format, args...)
 }
 
-// Override returns l with the limits of flags that were given (> 0).
-func (l Limits) Override(usd float64, tokens int64) (Limits, error) {
-	if usd < 0 || tokens < 0 {
-		return l, invalid("--budget-usd and --budget-tokens must be positive")
+// Flags are the budget flags of a command line: a nil field was not given.
+type Flags struct {
+	USD    *float64
+	Tokens *int64
+}
+
+// Override returns l with the limits of the flags that were given. A
+// given flag must set a limit: a positive, finite number. Zero is refused
+// rather than read as "no limit" (which is what leaving the flag out
+// means) or as "spend nothing": the watcher sees a turn's usage only once
+// the turn has been paid for, so no budget can hold a run to zero.
+func (l Limits) Override(f Flags) (Limits, error) {
+	if f.USD != nil {
+		if !validUSD(*f.USD) {
+			return l, invalid("--budget-usd %v: a limit must be positive (US dollars above 0, finite); leave the flag out for no limit", *f.USD)
+		}
+		l.USD = *f.USD
 	}
-	if usd > 0 {
-		l.USD = usd
-	}
-	if tokens > 0 {
-		l.Tokens = tokens
+	if f.Tokens != nil {
+		if *f.Tokens <= 0 {
+			return l, invalid("--budget-tokens %d: a limit must be positive (a whole number of tokens above 0); leave the flag out for no limit", *f.Tokens)
+		}
+		l.Tokens = *f.Tokens
 	}
 	return l, nil
 }
+
+// validUSD reports whether usd can be a dollar limit: positive and finite
+// (NaN compares false with everything, so it would never be crossed; an
+// infinite limit has no JSON form for the run record).
+func validUSD(usd float64) bool { return usd > 0 && !math.IsInf(usd, 0) }
 
 // crossed says which limits spent crosses, "" when none: turns priced
 // from the catalog count in USD like reported ones; unknown-cost turns

@@ -2,6 +2,8 @@ package budget
 
 import (
 	"context"
+	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,17 +20,42 @@ func TestFromManifestAndFlags(t *testing.T) {
 	if err != nil || l != (Limits{USD: 2.5, Tokens: 1000}) {
 		t.Fatalf("%+v, %v", l, err)
 	}
-	if l, _ = l.Override(0, 50); l != (Limits{USD: 2.5, Tokens: 50}) {
+	if l, _ = l.Override(Flags{Tokens: ptr[int64](50)}); l != (Limits{USD: 2.5, Tokens: 50}) {
 		t.Errorf("the tokens flag did not win field by field: %+v", l)
 	}
-	for _, bad := range []any{"cheap", map[string]any{"usd": -1}, map[string]any{"tokens": 1.5}, map[string]any{"dollars": 3}} {
+	for _, bad := range []any{"cheap", map[string]any{"usd": -1}, map[string]any{"usd": 0}, map[string]any{"usd": math.NaN()},
+		map[string]any{"usd": math.Inf(1)}, map[string]any{"tokens": 1.5}, map[string]any{"tokens": 0}, map[string]any{"dollars": 3}} {
 		if _, err := FromManifest(bad, "w.yaml"); clierr.As(err).Code != runapi.CodeBudgetInvalid || clierr.As(err).Exit != clierr.ExitUsage {
 			t.Errorf("FromManifest(%v) = %v", bad, err)
 		}
 	}
-	if _, err := (Limits{}).Override(-1, 0); err == nil {
-		t.Error("a negative flag was accepted")
+}
+
+// A given flag sets a limit or is refused: zero, negative, NaN and
+// infinite values never mean "unlimited".
+func TestFlagsThatSetNoLimitAreRefused(t *testing.T) {
+	for _, f := range []Flags{
+		{USD: ptr(0.0)}, {USD: ptr(-1.0)}, {USD: ptr(math.NaN())}, {USD: ptr(math.Inf(1))}, {USD: ptr(math.Inf(-1))},
+		{Tokens: ptr[int64](0)}, {Tokens: ptr[int64](-5)},
+	} {
+		_, err := (Limits{USD: 1, Tokens: 10}).Override(f)
+		if ce := clierr.As(err); err == nil || ce.Code != runapi.CodeBudgetInvalid || ce.Exit != clierr.ExitUsage ||
+			!strings.Contains(ce.Message, "leave the flag out for no limit") {
+			t.Errorf("Override(%s) = %v; want budget_invalid, exit 2", flagText(f), err)
+		}
 	}
+	if l, err := (Limits{USD: 1}).Override(Flags{}); err != nil || l != (Limits{USD: 1}) {
+		t.Errorf("no flags changed the limits: %+v, %v", l, err)
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func flagText(f Flags) string {
+	if f.USD != nil {
+		return fmt.Sprintf("usd %v", *f.USD)
+	}
+	return fmt.Sprintf("tokens %d", *f.Tokens)
 }
 
 func usage(tokens int64, usd float64, unknown int) runs.Usage {

@@ -305,5 +305,14 @@ func budgetLimits(cmd *cli.Command, target *preparation.Target) (budget.Limits, 
 	if err != nil {
 		return l, err
 	}
-	return l.Override(cmd.Float(budgetUSDFlag), int64(cmd.Int(budgetTokensFlag)))
+	var flags budget.Flags
+	if cmd.IsSet(budgetUSDFlag) {
+		usd := cmd.Float(budgetUSDFlag)
+		flags.USD = &usd
+	}
+	if cmd.IsSet(budgetTokensFlag) {
+		tokens := int64(cmd.Int(budgetTokensFlag))
+		flags.Tokens = &tokens
+	}
+	return l.Override(flags)
 }
