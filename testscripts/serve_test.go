@@ -28,7 +28,8 @@ const chromiumInstall = "apt-get install -y chromium (or set STRATOS_CHROMIUM to
 //
 // Script commands:
 //
-//	serveurl <file>                   wait until file holds the server's URL; set $URL and $PORT
+//	serveurl <file>                   wait until file holds the server's URL (with its read token);
+//	                                  set $URL, $BASE (the URL without path and token) and $PORT
 //	browser open <url>                start Chromium (once per script) and load url
 //	browser size <width> <height>     resize the window
 //	browser wait <selector> [regexp]  wait until an element matches (and its text matches regexp)
@@ -212,6 +213,7 @@ func cmdServeURL(ts *testscript.TestScript, neg bool, args []string) {
 			ts.Setenv("URL", line)
 			if u, err := url.Parse(line); err == nil {
 				ts.Setenv("PORT", u.Port())
+				ts.Setenv("BASE", u.Scheme+"://"+u.Host+"/")
 			}
 			return
 		}

@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"context"
 	"net/http"
 	"runtime"
 	"testing"
@@ -26,7 +27,7 @@ func BenchmarkFiftyStreams(b *testing.B) {
 		streams := make([]sseReader, 0, 50)
 		var resps []*http.Response
 		for range 50 {
-			resp, err := http.Get(f.srv.URL + "/api/runs/20261203T090000Z-live0001/events")
+			resp, err := http.DefaultClient.Do(ownRequest(context.Background(), f.srv.URL+"/api/runs/20261203T090000Z-live0001/events"))
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -1,7 +1,9 @@
 package serve
 
 import (
+	"context"
 	"encoding/json"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -15,6 +17,17 @@ import (
 
 var t0 = time.Date(2026, 12, 3, 9, 0, 0, 0, time.UTC)
 
+// readToken is the fixture server's read token; ownRequest presents it as
+// the page's own requests (and programs) do.
+const readToken = "read-token"
+
+// ownRequest is a GET the server's own page would make.
+func ownRequest(ctx context.Context, url string) *http.Request {
+	req, _ := http.NewRequestWithContext(ctx, "GET", url, nil)
+	req.Header.Set("Authorization", "Bearer "+readToken)
+	return req
+}
+
 // fixture is a runs directory and a server over it.
 type fixture struct {
 	t     testing.TB
@@ -26,7 +39,7 @@ type fixture struct {
 func newFixture(t testing.TB, loopback bool) *fixture {
 	t.Helper()
 	store := &runs.Store{Dir: filepath.Join(t.TempDir(), "runs")}
-	s, err := New(Options{Store: store, Loopback: loopback, Token: "secret-token", ReadToken: "read-token", Port: 8737, Poll: 10 * time.Millisecond, StopWait: 10 * time.Second})
+	s, err := New(Options{Store: store, Loopback: loopback, Token: "secret-token", ReadToken: readToken, Port: 8737, Poll: 10 * time.Millisecond, StopWait: 10 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

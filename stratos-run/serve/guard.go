@@ -13,35 +13,41 @@ import (
 // cannot read that HTML (same-origin policy), so it cannot send the token.
 const TokenHeader = "X-Stratos-Token"
 
-// ReadTokenParam is the query parameter of the URL printed by a server off
-// loopback: the first page load presents the read token with it, and the
-// server answers with a cookie (and a redirect that drops the token from
-// the address bar and history).
+// ReadTokenParam is the query parameter of the URL the server prints: the
+// first page load presents the read token with it, and the server answers
+// with a cookie (and a redirect that drops the token from the address bar
+// and history).
 const ReadTokenParam = "token"
 
 // guard decides who may read the records and who may change anything.
 //
 // Reads are the records themselves (inputs, outputs, paths, events) and the
 // page, which embeds the write token, so they are guarded as carefully as
-// writes, only against different attackers:
-//   - on loopback, the network cannot reach us; what can is a web page in
-//     the user's browser. A DNS-rebinding page reaches us under its own name,
-//     which the browser puts in Host, so Host must name a loopback address;
-//     a cross-site fetch carries its site's Origin and Sec-Fetch-Site, so
-//     those must be ours (or absent, as from curl);
-//   - off loopback, Host can be any name of the machine, so it proves
-//     nothing; every read must carry the read token instead (printed once
-//     in the server's URL), as a cookie set by the first page load or as a
-//     bearer token from a program.
+// writes. Every request must carry the read token, a random secret printed
+// once in the server's URL: as the cookie the first page load trades it
+// for, or as a bearer token from a program. That alone keeps out the three
+// readers who are not the user:
+//   - other users of the machine, who can reach loopback ports too;
+//   - a web page of another site in the user's browser, which cannot read
+//     the printed URL, nor the cookie (it is HttpOnly and SameSite=Strict);
+//   - a DNS-rebinding page, which reaches the server under its own name, a
+//     host the cookie was never set for.
+//
+// On loopback two more checks hold the last two lines a second time, in
+// case a token leaks (a shared screen, a shell history): Host must name a
+// loopback address (a rebinding page's name is in Host), and a cross-site
+// request (its Origin or Sec-Fetch-Site says so) is refused unless it is a
+// top-level navigation. Off loopback, Host can be any name of the machine,
+// so it proves nothing, and the token carries the load.
 //
 // Writes (Stop) additionally need the server to listen on loopback (the
-// network is not the user) and the write token, which covers clients that
-// send no Origin.
+// network is not the user) and the write token the page carries in its
+// HTML, which a page of another origin cannot read.
 type guard struct {
 	loopback bool
 	// token is the write token the page carries.
 	token string
-	// readToken is required of every read off loopback; unused on loopback.
+	// readToken is required of every request.
 	readToken string
 	// cookie is the name of the read-token cookie. Cookies are shared by
 	// every port of a host, so the name carries the port: two servers on
@@ -51,20 +57,15 @@ type guard struct {
 
 // readRefusal says why r may not read, "" when it may.
 func (g guard) readRefusal(r *http.Request) string {
-	if !sameOrigin(r.Header.Get("Origin"), r.Host) {
+	switch {
+	case !sameOrigin(r.Header.Get("Origin"), r.Host):
 		return "the request comes from another origin"
-	}
-	if !g.loopback {
-		if !g.hasReadToken(r) {
-			return "this server listens on a non-loopback address: every request needs the token of the URL it printed"
-		}
-		return ""
-	}
-	if !loopbackHost(r.Host) {
+	case g.loopback && !loopbackHost(r.Host):
 		return "the Host header does not name a loopback address"
-	}
-	if crossSiteSubresource(r) {
+	case crossSiteSubresource(r):
 		return "the request comes from another site"
+	case !g.hasReadToken(r):
+		return "the request does not carry this server's read token: open the URL `stratos serve` printed (it carries the token), or send \"Authorization: Bearer <token>\""
 	}
 	return ""
 }

@@ -42,8 +42,8 @@ type Options struct {
 	// Token is the per-server secret every write must carry; a random one
 	// when empty.
 	Token string
-	// ReadToken is the secret every request must carry when the server is
-	// not on loopback; a random one when empty. Unused on loopback.
+	// ReadToken is the secret every request must carry (see guard); a
+	// random one when empty.
 	ReadToken string
 	// Port names the read token's cookie (see guard.cookie).
 	Port int
@@ -70,7 +70,7 @@ func New(opts Options) (*Server, error) {
 	if token == "" {
 		token = randomToken()
 	}
-	if readToken == "" && !opts.Loopback {
+	if readToken == "" {
 		readToken = randomToken()
 	}
 	poll := opts.Poll
@@ -100,13 +100,10 @@ func randomToken() string {
 }
 
 // PageURL is the address to print for a server listening on addr
-// (host:port): off loopback it carries the read token, which the first
-// load trades for a cookie.
+// (host:port). It carries the read token, which the first load trades for
+// a cookie.
 func (s *Server) PageURL(addr string) string {
-	u := url.URL{Scheme: "http", Host: addr, Path: "/"}
-	if !s.guard.loopback {
-		u.RawQuery = url.Values{ReadTokenParam: {s.guard.readToken}}.Encode()
-	}
+	u := url.URL{Scheme: "http", Host: addr, Path: "/", RawQuery: url.Values{ReadTokenParam: {s.guard.readToken}}.Encode()}
 	return u.String()
 }
 
@@ -138,7 +135,7 @@ func (s *Server) guardReads(next http.Handler) http.Handler {
 			writeError(w, clierr.New(code, "refused: %s", why))
 			return
 		}
-		if !s.guard.loopback && r.URL.Path == "/" && r.URL.Query().Has(ReadTokenParam) {
+		if r.URL.Path == "/" && r.URL.Query().Has(ReadTokenParam) {
 			http.SetCookie(w, &http.Cookie{
 				Name: s.guard.cookie, Value: s.guard.readToken, Path: "/",
 				HttpOnly: true, SameSite: http.SameSiteStrictMode,

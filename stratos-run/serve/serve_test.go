@@ -28,9 +28,10 @@ func TestGuardRefusesEveryKindOfForeignWrite(t *testing.T) {
 		r, _ := http.NewRequest("POST", "http://127.0.0.1:8737/api/runs/x/stop", nil)
 		r.Header.Set(TokenHeader, "tok")
 		r.Header.Set("Origin", "http://127.0.0.1:8737")
+		r.AddCookie(&http.Cookie{Name: "stratos_read_8737", Value: "read"})
 		return r
 	}
-	g := guard{loopback: true, token: "tok"}
+	g := guard{loopback: true, token: "tok", readToken: "read", cookie: "stratos_read_8737"}
 	if why := g.writeRefusal(ok()); why != "" {
 		t.Fatalf("own page refused: %s", why)
 	}
@@ -46,6 +47,7 @@ func TestGuardRefusesEveryKindOfForeignWrite(t *testing.T) {
 		"opaque Origin":                func(r *http.Request) { r.Header.Set("Origin", "null") },
 		"cross-site fetch":             func(r *http.Request) { r.Header.Set("Sec-Fetch-Site", "cross-site") },
 		"no token":                     func(r *http.Request) { r.Header.Del(TokenHeader) },
+		"no read token":                func(r *http.Request) { r.Header.Del("Cookie") },
 		"wrong token":                  func(r *http.Request) { r.Header.Set(TokenHeader, "tok2") },
 	}
 	for name, spoil := range cases {
@@ -60,24 +62,26 @@ func TestGuardRefusesEveryKindOfForeignWrite(t *testing.T) {
 	}
 }
 
-// TestGuardReads holds the line a DNS-rebinding or cross-site page meets
-// when it tries to read: the same Host and Origin checks as writes, and
-// off loopback the read token.
+// TestGuardReads holds the lines a reader who is not the user meets: the
+// read token for everyone (other local users included), and on loopback
+// the Host and Origin checks for a DNS-rebinding or cross-site page.
 func TestGuardReads(t *testing.T) {
 	req := func(target string, hdr ...string) *http.Request {
 		r, _ := http.NewRequest("GET", target, nil)
+		r.AddCookie(&http.Cookie{Name: "stratos_read_8737", Value: "read"})
 		for i := 0; i+1 < len(hdr); i += 2 {
 			r.Header.Set(hdr[i], hdr[i+1])
 		}
 		return r
 	}
-	loop := guard{loopback: true, token: "tok"}
+	loop := guard{loopback: true, token: "tok", readToken: "read", cookie: "stratos_read_8737"}
 	allowed := map[string]*http.Request{
-		"curl":                     req("http://127.0.0.1:8737/api/runs"),
 		"localhost":                req("http://localhost:8737/api/runs"),
 		"own page's fetch":         req("http://127.0.0.1:8737/api/runs", "Origin", "http://127.0.0.1:8737", "Sec-Fetch-Site", "same-origin"),
 		"typed into the address":   req("http://127.0.0.1:8737/", "Sec-Fetch-Site", "none", "Sec-Fetch-Mode", "navigate", "Sec-Fetch-Dest", "document"),
 		"a link from another site": req("http://127.0.0.1:8737/", "Sec-Fetch-Site", "cross-site", "Sec-Fetch-Mode", "navigate", "Sec-Fetch-Dest", "document"),
+		"a program, bearer token":  req("http://127.0.0.1:8737/api/runs", "Cookie", "", "Authorization", "Bearer read"),
+		"the printed URL":          req("http://127.0.0.1:8737/?token=read", "Cookie", ""),
 	}
 	for name, r := range allowed {
 		if why := loop.readRefusal(r); why != "" {
@@ -85,12 +89,16 @@ func TestGuardReads(t *testing.T) {
 		}
 	}
 	refused := map[string]*http.Request{
-		"DNS rebinding":        req("http://evil.example:8737/api/runs"),
-		"rebinding, the page":  req("http://evil.example:8737/", "Sec-Fetch-Site", "same-origin"),
-		"cross-site Origin":    req("http://127.0.0.1:8737/api/runs", "Origin", "http://evil.example"),
-		"cross-site fetch":     req("http://127.0.0.1:8737/api/runs", "Sec-Fetch-Site", "cross-site", "Sec-Fetch-Mode", "no-cors"),
-		"same-site other port": req("http://127.0.0.1:8737/api/runs", "Sec-Fetch-Site", "same-site", "Sec-Fetch-Mode", "cors"),
-		"cross-site frame":     req("http://127.0.0.1:8737/", "Sec-Fetch-Site", "cross-site", "Sec-Fetch-Mode", "navigate", "Sec-Fetch-Dest", "iframe"),
+		"another local user (no token)": req("http://127.0.0.1:8737/api/runs", "Cookie", ""),
+		"a wrong bearer token":          req("http://127.0.0.1:8737/api/runs", "Cookie", "", "Authorization", "Bearer nope"),
+		"the token on the API":          req("http://127.0.0.1:8737/api/runs?token=read", "Cookie", ""),
+		"another server's cookie":       req("http://127.0.0.1:8737/api/runs", "Cookie", "stratos_read_9999=read"),
+		"DNS rebinding":                 req("http://evil.example:8737/api/runs"),
+		"rebinding, the page":           req("http://evil.example:8737/", "Sec-Fetch-Site", "same-origin"),
+		"cross-site Origin":             req("http://127.0.0.1:8737/api/runs", "Origin", "http://evil.example"),
+		"cross-site fetch":              req("http://127.0.0.1:8737/api/runs", "Sec-Fetch-Site", "cross-site", "Sec-Fetch-Mode", "no-cors"),
+		"same-site other port":          req("http://127.0.0.1:8737/api/runs", "Sec-Fetch-Site", "same-site", "Sec-Fetch-Mode", "cors"),
+		"cross-site frame":              req("http://127.0.0.1:8737/", "Sec-Fetch-Site", "cross-site", "Sec-Fetch-Mode", "navigate", "Sec-Fetch-Dest", "iframe"),
 	}
 	for name, r := range refused {
 		if loop.readRefusal(r) == "" {
@@ -98,48 +106,27 @@ func TestGuardReads(t *testing.T) {
 		}
 	}
 
+	// Off loopback Host proves nothing: any name of the machine with the
+	// token is the user; without it, nobody.
 	net := guard{loopback: false, token: "tok", readToken: "read", cookie: "stratos_read_8737"}
-	withCookie := req("http://host.lan:8737/api/runs")
-	withCookie.AddCookie(&http.Cookie{Name: "stratos_read_8737", Value: "read"})
-	for name, r := range map[string]*http.Request{
-		"cookie":      withCookie,
-		"bearer":      req("http://10.0.0.5:8737/api/runs", "Authorization", "Bearer read"),
-		"printed URL": req("http://10.0.0.5:8737/?token=read"),
-		"any Host":    req("http://machine.example:8737/api/runs", "Authorization", "Bearer read"),
-	} {
-		if why := net.readRefusal(r); why != "" {
-			t.Errorf("off loopback, %s refused: %s", name, why)
-		}
+	if why := net.readRefusal(req("http://machine.example:8737/api/runs")); why != "" {
+		t.Errorf("off loopback, the cookie under the machine's name refused: %s", why)
 	}
-	otherCookie := req("http://host.lan:8737/api/runs")
-	otherCookie.AddCookie(&http.Cookie{Name: "stratos_read_9999", Value: "read"})
-	for name, r := range map[string]*http.Request{
-		"no token":            req("http://10.0.0.5:8737/api/runs"),
-		"wrong bearer":        req("http://10.0.0.5:8737/api/runs", "Authorization", "Bearer nope"),
-		"token on the API":    req("http://10.0.0.5:8737/api/runs?token=read"),
-		"another server's":    otherCookie,
-		"token, cross-origin": req("http://10.0.0.5:8737/api/runs", "Authorization", "Bearer read", "Origin", "http://evil.example"),
-	} {
-		if net.readRefusal(r) == "" {
-			t.Errorf("off loopback, %s: allowed", name)
-		}
+	if net.readRefusal(req("http://machine.example:8737/api/runs", "Cookie", "")) == "" {
+		t.Error("off loopback, a request without the token allowed")
 	}
-	if (guard{loopback: false}).readRefusal(req("http://10.0.0.5:8737/api/runs", "Authorization", "Bearer ")) == "" {
+	if net.readRefusal(req("http://machine.example:8737/api/runs", "Origin", "http://evil.example")) == "" {
+		t.Error("off loopback, a cross-origin request with the cookie allowed")
+	}
+	if (guard{loopback: true}).readRefusal(req("http://127.0.0.1:8737/api/runs", "Cookie", "", "Authorization", "Bearer ")) == "" {
 		t.Error("an empty read token matched an unset one")
-	}
-}
-
-func TestIsLoopback(t *testing.T) {
-	for host, want := range map[string]bool{"127.0.0.1": true, "localhost": true, "::1": true, "[::1]:80": true, "127.1.2.3": true, "0.0.0.0": false, "192.168.1.2": false, "example.com": false} {
-		if got := IsLoopback(host); got != want {
-			t.Errorf("IsLoopback(%q) = %v", host, got)
-		}
 	}
 }
 
 func post(t *testing.T, url string, hdr map[string]string) (int, string) {
 	t.Helper()
 	req, _ := http.NewRequest("POST", url, nil)
+	req.Header.Set("Authorization", "Bearer "+readToken)
 	for k, v := range hdr {
 		req.Header.Set(k, v)
 	}
@@ -214,14 +201,15 @@ func readStatus(t *testing.T, client *http.Client, url string, hdr map[string]st
 
 // TestForeignHostReadsNothing is the DNS-rebinding attack end to end: every
 // route, the page and the streams included, answers 403 to a foreign Host
-// and gives away neither a record nor the write token.
+// and gives away neither a record nor the write token, even to a request
+// that carries the read token (one leaked, say).
 func TestForeignHostReadsNothing(t *testing.T) {
 	f := newFixture(t, true)
 	f.finished("20261203T090000Z-done0001", "secret-workflow", t0, ev(1, "agent.started", "a1"))
 	paths := []string{"/", "/app/app.js", "/api/runs", "/api/runs/stream", "/api/runs/20261203T090000Z-done0001",
 		"/api/runs/20261203T090000Z-done0001/events", "/nowhere"}
 	for _, p := range paths {
-		code, body := readStatus(t, http.DefaultClient, f.srv.URL+p, map[string]string{"Host": "evil.example:8737"})
+		code, body := readStatus(t, http.DefaultClient, f.srv.URL+p, map[string]string{"Host": "evil.example:8737", "Authorization": "Bearer " + readToken})
 		if code != http.StatusForbidden || !strings.Contains(body, runapi.CodeServeReadRefused) {
 			t.Errorf("GET %s under a foreign Host: %d %.200s", p, code, body)
 		}
@@ -230,71 +218,62 @@ func TestForeignHostReadsNothing(t *testing.T) {
 				t.Errorf("GET %s under a foreign Host leaks %q", p, secret)
 			}
 		}
-		code, body = readStatus(t, http.DefaultClient, f.srv.URL+p, map[string]string{"Origin": "http://evil.example"})
+		code, body = readStatus(t, http.DefaultClient, f.srv.URL+p, map[string]string{"Origin": "http://evil.example", "Authorization": "Bearer " + readToken})
 		if code != http.StatusForbidden {
 			t.Errorf("GET %s from a foreign Origin: %d %.200s", p, code, body)
 		}
 	}
-	if code, body := readStatus(t, http.DefaultClient, f.srv.URL+"/api/runs/20261203T090000Z-done0001", nil); code != http.StatusOK || !strings.Contains(body, "secret-workflow") {
+	if code, body := readStatus(t, http.DefaultClient, f.srv.URL+"/api/runs/20261203T090000Z-done0001", map[string]string{"Authorization": "Bearer " + readToken}); code != http.StatusOK || !strings.Contains(body, "secret-workflow") {
 		t.Errorf("own read: %d %.200s", code, body)
 	}
 }
 
-// TestNonLoopbackReadsNeedTheToken: off loopback, the printed URL's token
-// is traded for a cookie, which the page's own requests then carry.
-func TestNonLoopbackReadsNeedTheToken(t *testing.T) {
-	f := newFixture(t, false)
-	f.finished("20261203T090000Z-done0001", "secret-workflow", t0)
-	for _, p := range []string{"/", "/api/runs", "/api/runs/20261203T090000Z-done0001", "/api/runs/stream", "/app/app.js"} {
-		if code, body := readStatus(t, http.DefaultClient, f.srv.URL+p, nil); code != http.StatusForbidden || strings.Contains(body, "secret-workflow") {
-			t.Errorf("GET %s without the read token: %d %.200s", p, code, body)
+// TestReadsNeedTheToken: the printed URL's token is traded for a cookie,
+// which the page's own requests then carry; without it nothing is served,
+// on loopback (another local user) as off it.
+func TestReadsNeedTheToken(t *testing.T) {
+	for _, loopback := range []bool{true, false} {
+		f := newFixture(t, loopback)
+		f.finished("20261203T090000Z-done0001", "secret-workflow", t0)
+		for _, p := range []string{"/", "/api/runs", "/api/runs/20261203T090000Z-done0001", "/api/runs/stream", "/app/app.js"} {
+			if code, body := readStatus(t, http.DefaultClient, f.srv.URL+p, nil); code != http.StatusForbidden || strings.Contains(body, "secret-workflow") {
+				t.Errorf("loopback %v: GET %s without the read token: %d %.200s", loopback, p, code, body)
+			}
 		}
-	}
-	jar, _ := cookiejar.New(nil)
-	browser := &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	code, _ := readStatus(t, browser, f.srv.URL+"/?token=read-token", nil)
-	if code != http.StatusSeeOther {
-		t.Fatalf("the printed URL answered %d, want a redirect that drops the token", code)
-	}
-	u, _ := url.Parse(f.srv.URL)
-	cookies := jar.Cookies(u)
-	if len(cookies) != 1 || cookies[0].Name != "stratos_read_8737" {
-		t.Fatalf("cookies after the first load: %v", cookies)
-	}
-	if code, body := readStatus(t, browser, f.srv.URL+"/api/runs", nil); code != http.StatusOK || !strings.Contains(body, "secret-workflow") {
-		t.Errorf("the page's own read with the cookie: %d %.200s", code, body)
-	}
-	if code, _ := readStatus(t, http.DefaultClient, f.srv.URL+"/api/runs", map[string]string{"Authorization": "Bearer read-token"}); code != http.StatusOK {
-		t.Errorf("a program's read with the bearer token: %d", code)
+		jar, _ := cookiejar.New(nil)
+		browser := &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+		code, _ := readStatus(t, browser, f.srv.URL+"/?token="+readToken, nil)
+		if code != http.StatusSeeOther {
+			t.Fatalf("loopback %v: the printed URL answered %d, want a redirect that drops the token", loopback, code)
+		}
+		u, _ := url.Parse(f.srv.URL)
+		cookies := jar.Cookies(u)
+		if len(cookies) != 1 || cookies[0].Name != "stratos_read_8737" {
+			t.Fatalf("loopback %v: cookies after the first load: %v", loopback, cookies)
+		}
+		if code, body := readStatus(t, browser, f.srv.URL+"/api/runs", nil); code != http.StatusOK || !strings.Contains(body, "secret-workflow") {
+			t.Errorf("loopback %v: the page's own read with the cookie: %d %.200s", loopback, code, body)
+		}
 	}
 }
 
-func TestPageURLCarriesTheReadTokenOnlyOffLoopback(t *testing.T) {
-	for _, tc := range []struct {
-		loopback bool
-		want     string
-	}{{true, "http://127.0.0.1:8737/"}, {false, "http://0.0.0.0:8737/?token=r"}} {
-		s, err := New(Options{Store: &runs.Store{Dir: t.TempDir()}, Loopback: tc.loopback, ReadToken: "r"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		addr := "127.0.0.1:8737"
-		if !tc.loopback {
-			addr = "0.0.0.0:8737"
-		}
-		if got := s.PageURL(addr); got != tc.want {
-			t.Errorf("PageURL(%s) = %s, want %s", addr, got, tc.want)
-		}
+func TestPageURLCarriesTheReadToken(t *testing.T) {
+	s, err := New(Options{Store: &runs.Store{Dir: t.TempDir()}, Loopback: true, ReadToken: "r"})
+	if err != nil {
+		t.Fatal(err)
 	}
-	s, _ := New(Options{Store: &runs.Store{Dir: t.TempDir()}})
-	if s.guard.readToken == "" || s.guard.readToken == s.guard.token {
-		t.Error("a non-loopback server without a read token given has none of its own, or reuses the write token")
+	if got, want := s.PageURL("127.0.0.1:8737"), "http://127.0.0.1:8737/?token=r"; got != want {
+		t.Errorf("PageURL = %s, want %s", got, want)
+	}
+	s, _ = New(Options{Store: &runs.Store{Dir: t.TempDir()}, Loopback: true})
+	if len(s.guard.readToken) != 32 || s.guard.readToken == s.guard.token {
+		t.Errorf("a server given no read token has %q of its own (write token %q)", s.guard.readToken, s.guard.token)
 	}
 }
 
 func get(t *testing.T, url string) string {
 	t.Helper()
-	resp, err := http.Get(url)
+	resp, err := http.DefaultClient.Do(ownRequest(context.Background(), url))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -314,7 +293,7 @@ func TestListFiltersAndRejectsUnknownStatus(t *testing.T) {
 	if len(v.Runs) != 1 || v.Runs[0].Workflow != "review" {
 		t.Errorf("workflow filter: %+v", v.Runs)
 	}
-	resp, err := http.Get(f.srv.URL + "/api/runs?status=bogus")
+	resp, err := http.DefaultClient.Do(ownRequest(context.Background(), f.srv.URL+"/api/runs?status=bogus"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -356,7 +335,7 @@ func openStream(t *testing.T, url string, hdr map[string]string) sseReader {
 	// The deadline only keeps a broken stream from hanging the test.
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	t.Cleanup(cancel)
-	req, _ := http.NewRequestWithContext(ctx, "GET", url, nil)
+	req := ownRequest(ctx, url)
 	for k, v := range hdr {
 		req.Header.Set(k, v)
 	}

@@ -29,7 +29,7 @@ type headers []string
 func (h *headers) String() string     { return strings.Join(*h, ", ") }
 func (h *headers) Set(v string) error { *h = append(*h, v); return nil }
 
-// Main is `httpprobe [-H 'Name: value']... [-urlfile FILE] [-path P] [-addr HOST:PORT] [URL]`:
+// Main is `httpprobe [-H 'Name: value']... [-urlfile FILE] [-path P] [-addr HOST:PORT] [-auth] [URL]`:
 // GET URL (or the first line of FILE, once it holds one, plus P, sent to
 // ADDR instead of the URL's host when given) and print "status N", the
 // response's Set-Cookie names and the body.
@@ -41,6 +41,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	urlFile := fs.String("urlfile", "", "read the URL from the first line of this file, waiting for it")
 	path := fs.String("path", "", "a path (and query) to resolve against the URL")
 	addr := fs.String("addr", "", "connect to this host:port instead of the URL's")
+	auth := fs.Bool("auth", false, "send the URL's ?token= as \"Authorization: Bearer <token>\"")
 	if err := fs.Parse(args[1:]); err != nil {
 		return 2
 	}
@@ -51,6 +52,14 @@ func Main(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "httpprobe:", err)
 			return 1
 		}
+	}
+	if *auth {
+		u, err := url.Parse(target)
+		if err != nil || !u.Query().Has("token") {
+			fmt.Fprintf(stderr, "httpprobe: -auth: %q carries no ?token=\n", target)
+			return 1
+		}
+		hdr = append(hdr, "Authorization: Bearer "+u.Query().Get("token"))
 	}
 	status, cookies, body, err := get(target, *path, *addr, hdr)
 	if err != nil {
