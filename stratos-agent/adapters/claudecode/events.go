@@ -218,10 +218,16 @@ func (o *observer) system(f *frame) {
 }
 
 // turnUsage records one CLI turn's usage: tokens as reported for the turn,
-// cost as the change of the process's cumulative total_cost_usd.
+// cost as the change of the process's cumulative total_cost_usd. A total
+// below the last one started counting afresh, so the turn cost the new
+// total; no turn is reported as costing less than nothing, which would
+// give a budget back what other turns spent.
 func (o *observer) turnUsage(r *resultFrame, uuid string) {
 	o.mu.Lock()
 	cost := r.TotalCostUSD - o.lastCost
+	if cost < 0 {
+		cost = max(r.TotalCostUSD, 0)
+	}
 	o.lastCost = r.TotalCostUSD
 	model := o.lastModel
 	o.mu.Unlock()

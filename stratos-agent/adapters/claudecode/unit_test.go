@@ -216,3 +216,20 @@ func TestEnvAuthenticates(t *testing.T) {
 		}
 	}
 }
+
+// total_cost_usd is cumulative per process: a total below the last one
+// counted afresh, and the turn cost the new total, never less than nothing.
+func TestTurnCostFollowsTheCumulativeTotal(t *testing.T) {
+	var costs []any
+	o := newObserver(func(e adapter.Event) {
+		if e.Type == adapter.EventUsage {
+			costs = append(costs, e.Details["costUsd"])
+		}
+	}, "")
+	for _, total := range []float64{0.5, 2, 1.25, -1} {
+		o.turnUsage(&resultFrame{TotalCostUSD: total}, "u")
+	}
+	if want := []any{0.5, 1.5, 1.25, 0.0}; !reflect.DeepEqual(costs, want) {
+		t.Errorf("costs %v, want %v", costs, want)
+	}
+}
