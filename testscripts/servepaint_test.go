@@ -87,7 +87,7 @@ func serveHundredAgentRun(t testing.TB, chrome string) (*browser, string) {
 	// The printed URL's first load trades the read token for a cookie; the
 	// loads measured then carry the cookie, as a user's do, and pay no
 	// redirect.
-	if err := chromedp.Run(br.ctx, chromedp.Navigate(s.PageURL(strings.TrimPrefix(srv.URL, "http://")))); err != nil {
+	if _, err := chromedp.Run(br.ctx, chromedp.Navigate(s.PageURL(strings.TrimPrefix(srv.URL, "http://")))); err != nil {
 		t.Fatal(err)
 	}
 	return br, srv.URL + "/#/run/" + id
