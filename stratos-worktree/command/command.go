@@ -7,12 +7,14 @@ package command
 
 import (
 	"io"
+	"strings"
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/urfave/cli/v3"
 
 	"github.com/stratoscli/stratos/shared/cliapp"
 	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/contract/errcode"
 	"github.com/stratoscli/stratos/shared/contract/worktreeapi"
 	"github.com/stratoscli/stratos/shared/logging"
 	"github.com/stratoscli/stratos/shared/version"
@@ -59,8 +61,38 @@ func repoFlag() cli.Flag {
 	return &cli.StringFlag{Name: "repo", Value: ".", Usage: "any directory inside the git repository"}
 }
 
-func nameFlag(required bool, usage string) cli.Flag {
-	return &cli.StringFlag{Name: "name", Required: required, Usage: usage}
+// nameFlag is --name, which the positional NAME replaces: people type
+// `acquire fix-login` as they type `git worktree add DIR`, the agent host
+// and scripts write --name.
+func nameFlag(usage string) cli.Flag {
+	return &cli.StringFlag{Name: "name", Usage: usage}
+}
+
+// worktreeName is the name given as the one positional argument or with
+// --name; "" when neither was given and required is false.
+func worktreeName(cmd *cli.Command, required bool) (string, error) {
+	name, args := cmd.String("name"), cmd.Args()
+	switch {
+	case args.Len() > 1:
+		return "", clierr.Usage(errcode.CodeUsage, "%s takes one worktree name, got %d arguments (%s): usage: %s",
+			cmd.Name, args.Len(), strings.Join(args.Slice(), " "), cmd.UsageText)
+	case args.Len() == 1 && name != "":
+		return "", clierr.Usage(errcode.CodeUsage, "give the worktree name either as an argument (%s) or with --name (%s), not both",
+			args.First(), name)
+	case args.Len() == 1:
+		return args.First(), nil
+	case required && name == "":
+		return "", clierr.Usage(errcode.CodeUsage, "%s needs a worktree name: usage: %s", cmd.Name, cmd.UsageText)
+	}
+	return name, nil
+}
+
+// noArgs refuses positional arguments of a command that takes none.
+func noArgs(cmd *cli.Command) error {
+	if cmd.Args().Len() > 0 {
+		return clierr.Usage(errcode.CodeUsage, "%s takes no arguments, got %q: usage: %s", cmd.Name, cmd.Args().First(), cmd.UsageText)
+	}
+	return nil
 }
 
 // warn logs diagnostics on stderr (they are in the JSON result too).

@@ -24,6 +24,9 @@ func (t *tool) listCommand() *cli.Command {
 }
 
 func (t *tool) runList(ctx context.Context, cmd *cli.Command) error {
+	if err := noArgs(cmd); err != nil {
+		return err
+	}
 	res, err := t.mgr.List(ctx, cmd.String("repo"))
 	if err != nil {
 		return err

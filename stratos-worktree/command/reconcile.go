@@ -26,6 +26,9 @@ func (t *tool) reconcileCommand() *cli.Command {
 }
 
 func (t *tool) runReconcile(ctx context.Context, cmd *cli.Command) error {
+	if err := noArgs(cmd); err != nil {
+		return err
+	}
 	res, err := t.mgr.Reconcile(ctx, cmd.String("repo"))
 	if err != nil {
 		return err

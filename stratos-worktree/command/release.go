@@ -16,7 +16,7 @@ func (t *tool) releaseCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "release",
 		Usage:     "drop an owner's use of a worktree; clean up when no live owner remains",
-		UsageText: "stratos-worktree release [--repo DIR] --name NAME --owner ID [--json]",
+		UsageText: "stratos-worktree release (NAME | --name NAME) --owner ID [--repo DIR] [--json]",
 		Description: cliapp.Lines(
 			"Cleanup removes only a clean, unprotected checkout and keeps its branch; its git-ignored files",
 			"outside regenerable directories (node_modules, dist, …) are first moved to",
@@ -27,7 +27,7 @@ func (t *tool) releaseCommand() *cli.Command {
 		Flags: []cli.Flag{
 			cliapp.JSONFlag(),
 			repoFlag(),
-			nameFlag(true, "worktree name"),
+			nameFlag("worktree name, same as the positional NAME"),
 			&cli.StringFlag{Name: "owner", Required: true, Usage: "owner id given to acquire"},
 		},
 		Action: t.runRelease,
@@ -35,7 +35,11 @@ func (t *tool) releaseCommand() *cli.Command {
 }
 
 func (t *tool) runRelease(ctx context.Context, cmd *cli.Command) error {
-	res, err := t.mgr.Release(ctx, worktrees.ReleaseRequest{Dir: cmd.String("repo"), Name: cmd.String("name"), Owner: cmd.String("owner")})
+	name, err := worktreeName(cmd, true)
+	if err != nil {
+		return err
+	}
+	res, err := t.mgr.Release(ctx, worktrees.ReleaseRequest{Dir: cmd.String("repo"), Name: name, Owner: cmd.String("owner")})
 	if err != nil {
 		return err
 	}

@@ -15,7 +15,7 @@ func (t *tool) removeCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "remove",
 		Usage:     "remove a managed worktree explicitly, ending its protection (the branch is kept)",
-		UsageText: "stratos-worktree remove [--repo DIR] --name NAME [--force] [--json]",
+		UsageText: "stratos-worktree remove (NAME | --name NAME) [--repo DIR] [--force] [--json]",
 		Description: cliapp.Lines(
 			"Refuses a checkout with staged, unstaged or untracked changes, or one a live owner still",
 			"uses, unless --force (which discards those changes). The branch stratos/NAME is never deleted.",
@@ -23,7 +23,7 @@ func (t *tool) removeCommand() *cli.Command {
 		Flags: []cli.Flag{
 			cliapp.JSONFlag(),
 			repoFlag(),
-			nameFlag(true, "worktree name"),
+			nameFlag("worktree name, same as the positional NAME"),
 			&cli.BoolFlag{Name: "force", Usage: "remove even a dirty checkout or one in use"},
 		},
 		Action: t.runRemove,
@@ -31,7 +31,11 @@ func (t *tool) removeCommand() *cli.Command {
 }
 
 func (t *tool) runRemove(ctx context.Context, cmd *cli.Command) error {
-	res, err := t.mgr.Remove(ctx, worktrees.RemoveRequest{Dir: cmd.String("repo"), Name: cmd.String("name"), Force: cmd.Bool("force")})
+	name, err := worktreeName(cmd, true)
+	if err != nil {
+		return err
+	}
+	res, err := t.mgr.Remove(ctx, worktrees.RemoveRequest{Dir: cmd.String("repo"), Name: name, Force: cmd.Bool("force")})
 	if err != nil {
 		return err
 	}
