@@ -34,7 +34,7 @@ agents:
     model: openai/solo
 `
 
-func testWorkflow(t *testing.T) (*Validator, *Workflow) {
+func testWorkflow(t testing.TB) (*Validator, *Workflow) {
 	t.Helper()
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "workflow.yaml"), []byte(testYAML), 0o644); err != nil {
