@@ -36,9 +36,9 @@ func FuzzLoadWorkflow(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
+	dir := f.TempDir() // one per worker: its inputs run one at a time
+	file := filepath.Join(dir, manifest.FileName)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		dir := t.TempDir()
-		file := filepath.Join(dir, manifest.FileName)
 		if err := os.WriteFile(file, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
