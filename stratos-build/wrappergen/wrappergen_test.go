@@ -195,29 +195,3 @@ func TestWriteFileReportsUnwritableRoot(t *testing.T) {
 		t.Fatalf("got %v, want an error naming %s", err, blocker)
 	}
 }
-
-// FuzzGenerate checks that no schema makes the generator panic or loop: it
-// either renders a wrapper or returns an error. The seeds are the zod
-// fixtures; `go test -fuzz FuzzGenerate` explores from them.
-func FuzzGenerate(f *testing.F) {
-	files, _ := filepath.Glob(filepath.Join("testdata", "schemas", "*.json"))
-	for _, file := range files {
-		data, err := os.ReadFile(file)
-		if err != nil {
-			f.Fatal(err)
-		}
-		var fx fixture
-		if err := json.Unmarshal(data, &fx); err != nil {
-			f.Fatal(err)
-		}
-		f.Add(string(fx.Input), string(fx.Output))
-	}
-	f.Fuzz(func(t *testing.T, input, output string) {
-		w := wrapper("fuzz")
-		w.Input, w.Output = json.RawMessage(input), json.RawMessage(output)
-		src, err := Generate(w)
-		if err == nil && !strings.Contains(string(src), "export default function createFuzz(") {
-			t.Errorf("wrapper without its factory:\n%s", src)
-		}
-	})
-}
