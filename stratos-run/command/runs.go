@@ -77,7 +77,9 @@ func runsLogsCommand() *cli.Command {
 		UsageText: "stratos runs logs <id> [--follow] [--json]",
 		Description: cliapp.Lines(
 			"Prints the events of events.jsonl as text, one per line. With --json, prints them as",
-			"they are recorded: JSON Lines, one event object per line.",
+			"they are recorded: JSON Lines, one event object per line. A line of the file that is not",
+			"an event (not one JSON object, or longer than 16 MiB) is not printed: a warning on stderr",
+			"names the file and the line number.",
 		),
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "follow", Aliases: []string{"f"}, Usage: "keep printing new events until the run is no longer running"},
@@ -240,10 +242,14 @@ func writeDetails(w io.Writer, d *runs.Details) {
 		fmt.Fprintf(w, " (exit %d)", *d.ExitCode)
 	}
 	fmt.Fprintln(w)
-	if d.Reconciled != nil {
-		fmt.Fprintf(w, "          noticed %s: %s\n", d.Reconciled.At.Local().Format(time.DateTime), d.Reconciled.Reason)
+	rec := d.Reconciled
+	if rec != nil {
+		fmt.Fprintf(w, "          noticed %s: %s\n", rec.At.Local().Format(time.DateTime), rec.Reason)
 	}
 	fmt.Fprintf(w, "started   %s\n", d.StartedAt.Local().Format(time.DateTime))
+	if rec != nil && rec.InferredEnd != nil {
+		fmt.Fprintf(w, "ended     %s (inferred: %s last modified)\n", rec.InferredEnd.Local().Format(time.DateTime), rec.InferredFrom)
+	}
 	fmt.Fprintf(w, "duration  %s\n", durationText(d.DurationMs))
 	fmt.Fprintf(w, "pid       %d\n", d.PID)
 	fmt.Fprintf(w, "cwd       %s\n", d.Invocation.Cwd)
@@ -347,7 +353,12 @@ func runLogs(ctx context.Context, cmd *cli.Command) error {
 			return err
 		}
 	}
-	return store.Logs(ctx, id, runs.LogOptions{Follow: cmd.Bool("follow")}, emit)
+	log := logging.New("stratos", cmd.Root().ErrWriter)
+	opts := runs.LogOptions{Follow: cmd.Bool("follow"), Unreadable: func(u runs.UnreadableLine) error {
+		log.Warn("skipped an unreadable line", "file", u.File, "line", u.Line, "reason", u.Reason)
+		return nil
+	}}
+	return store.Logs(ctx, id, opts, emit)
 }
 
 // stopResult is the JSON document of `runs stop`.

@@ -13,8 +13,9 @@
 //	tree.json        the child-invocation tree the runtime reported
 //	console.log      detached runs: the workflow's stdout and stderr
 //
-// events.jsonl is appended to by the agent host (agent events) and by the
-// runtime (progress from workflow code), one JSON object per line.
+// events.jsonl (EventsFile) is appended to by the agent host (agent
+// events) and by the runtime (progress from workflow code), one JSON object
+// per line.
 package records
 
 import (
@@ -59,6 +60,7 @@ const (
 	ErrorFile      = "error.json"
 	TreeFile       = "tree.json"
 	ConsoleFile    = "console.log"
+	EventsFile     = "events.jsonl"
 )
 
 // NewExecutionID returns an ID that sorts by start time: the UTC time to the
@@ -135,6 +137,14 @@ type Status struct {
 type Reconciliation struct {
 	At     time.Time `json:"at"`
 	Reason string    `json:"reason"`
+	// InferredEnd is when the run most probably ended: nobody saw it end,
+	// so it is inferred from the record (see InferEnd), and the run's
+	// duration ends there rather than at At. Nil in records reconciled
+	// before it was recorded.
+	InferredEnd *time.Time `json:"inferredEnd,omitempty"`
+	// InferredFrom names the record file whose last modification
+	// InferredEnd is.
+	InferredFrom string `json:"inferredFrom,omitempty"`
 }
 
 // CreateConsole creates runsDir/<id>/ and its empty console.log, for a run
@@ -378,10 +388,11 @@ func ReadLiveEntry(runsDir, id string) (Invocation, error) {
 	return inv, readRecordFile(filepath.Join(runsDir, LiveDir), id, &inv)
 }
 
-// ReadStatus reads dir/status.json.
+// ReadStatus reads dir/status.json. A file larger than MaxStatusSize, or
+// one whose status is not one of Statuses, is an error.
 func ReadStatus(dir string) (Status, error) {
-	var st Status
-	return st, readRecordFile(dir, StatusFile, &st)
+	st, _, err := ReadStatusStat(dir)
+	return st, err
 }
 
 // MarkCrashed rewrites the status of the run in dir as crashed, noticed at
@@ -396,6 +407,9 @@ func MarkCrashed(dir string, at time.Time, reason string) (Status, error) {
 	at = at.UTC()
 	st.Status = StatusCrashed
 	st.Reconciled = &Reconciliation{At: at, Reason: reason}
+	if end, from := InferEnd(dir, st.StartedAt, at); from != "" {
+		st.Reconciled.InferredEnd, st.Reconciled.InferredFrom = &end, from
+	}
 	if _, err := writeJSON(dir, StatusFile, st); err != nil {
 		return st, err
 	}
@@ -406,18 +420,6 @@ func MarkCrashed(dir string, at time.Time, reason string) (Status, error) {
 // Unregister removes the live entry of the run in dir, whose status is
 // final or which has no status.
 func Unregister(dir string) { unregister(dir) }
-
-func readRecordFile(dir, name string, v any) error {
-	path := filepath.Join(dir, name)
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return fmt.Errorf("read %s: %w", path, err)
-	}
-	if err := json.Unmarshal(data, v); err != nil {
-		return fmt.Errorf("parse %s: %w", path, err)
-	}
-	return nil
-}
 
 // writeJSON writes v as indented JSON to dir/name through a temporary file
 // renamed into place, so no reader ever sees half a file, and returns what

@@ -6,37 +6,48 @@ import (
 	"path/filepath"
 
 	"github.com/stratoscli/stratos/shared/atomicfile"
+	"github.com/stratoscli/stratos/shared/filestat"
 	"github.com/stratoscli/stratos/stratos-run/records"
 )
 
 // IndexFile caches the summaries of finished runs in the runs directory, so
-// that listing thousands of runs reads one file instead of two per run. A
-// finished record never changes, so its summary never goes stale; running
-// runs are never in it (they are read and reconciled every time), and a
-// run whose directory is gone is dropped from every listing (the directory
-// listing decides which runs exist). The file is only a cache: a missing,
-// damaged or older-format index is rebuilt from the records. The name is
-// hidden (listings skip dot-names) and carries the format's version (v3:
-// the binary encoding of indexcodec.go; v2 was gob, whose package
-// initialization cost every start of stratos-run about a millisecond).
-const IndexFile = ".index-v3"
+// that listing thousands of runs reads one file and stats one per run
+// instead of reading two per run. Each summary keeps the stat data of the
+// status.json it was read from (size, modification and change times,
+// inode), taken before reading it: a listing uses the summary only while
+// the file's stat data are still those, so a status.json replaced, edited,
+// emptied or removed since is read again (and reported when damaged), never
+// listed with its old status. Running runs are never in it (they are read
+// and reconciled every time), and a run whose directory is gone is dropped
+// from every listing (the directory listing decides which runs exist). The
+// file is only a cache: a missing, damaged or older-format index is rebuilt
+// from the records. The name is hidden (listings skip dot-names) and
+// carries the format's version (v4: the binary encoding of indexcodec.go
+// with the stat data; v3 had none, v2 was gob).
+const IndexFile = ".index-v4"
+
+// MaxIndexSize bounds the index a listing reads: over a million runs. A
+// larger index is neither read nor written; listing reads the records.
+const MaxIndexSize = 256 << 20
 
 // oldIndexFiles are the caches of earlier versions, removed when the
 // index is written.
-var oldIndexFiles = []string{".index-v2.gob"}
+var oldIndexFiles = []string{".index-v2.gob", ".index-v3"}
+
+// indexEntry is a finished run as the index keeps it: its summary (without
+// its directory) and the stat data of its status.json when it was read.
+type indexEntry struct {
+	run    Run
+	status filestat.Stat
+}
 
 // index is the decoded IndexFile: finished runs by execution ID.
-type index map[string]Run
+type index map[string]indexEntry
 
 // readIndex returns the cached summaries, empty when there are none or the
 // cache cannot be decoded.
 func (s *Store) readIndex() index {
-	f, err := os.Open(filepath.Join(s.Dir, IndexFile))
-	if err != nil {
-		return index{}
-	}
-	defer f.Close()
-	data, err := io.ReadAll(f)
+	data, _, err := records.ReadFile(filepath.Join(s.Dir, IndexFile), MaxIndexSize)
 	if err != nil {
 		return index{}
 	}
@@ -45,31 +56,37 @@ func (s *Store) readIndex() index {
 		return index{}
 	}
 	idx := make(index, len(list))
-	for _, r := range list {
-		idx[r.ExecutionID] = r
+	for _, e := range list {
+		if e.run.Status != records.StatusRunning {
+			idx[e.run.ExecutionID] = e
+		}
 	}
 	return idx
 }
 
-// writeIndex replaces the cache with the finished runs of list. Two
-// listings that write at once each leave a whole, valid cache.
-func (s *Store) writeIndex(list []Run) error {
+// writeIndex replaces the cache with entries. Two listings that write at
+// once each leave a whole, valid cache.
+func (s *Store) writeIndex(entries []indexEntry) error {
 	var data []byte
 	n := 0
-	for _, r := range list {
-		if r.Status == records.StatusRunning {
-			continue
-		}
+	for _, e := range entries {
 		var ok bool
-		if data, ok = appendIndexEntry(data, r); ok { // without r.Dir: derived from the runs directory when read
+		if data, ok = appendIndexEntry(data, e); ok { // without the run's Dir: derived from the runs directory when read
 			n++
 		}
 	}
 	for _, old := range oldIndexFiles {
 		_ = os.Remove(filepath.Join(s.Dir, old)) // a cache: nothing is lost
 	}
+	head := appendIndexHeader(nil, n)
+	if len(head)+len(data) > MaxIndexSize { // no reader would read it: listing works from the records
+		if err := os.Remove(filepath.Join(s.Dir, IndexFile)); err != nil && !os.IsNotExist(err) {
+			return err
+		}
+		return nil
+	}
 	return atomicfile.Write(filepath.Join(s.Dir, IndexFile), atomicfile.Public, func(w io.Writer) error {
-		_, err := w.Write(appendIndexHeader(nil, n))
+		_, err := w.Write(head)
 		if err == nil {
 			_, err = w.Write(data)
 		}
@@ -77,12 +94,12 @@ func (s *Store) writeIndex(list []Run) error {
 	}, atomicfile.NoSync())
 }
 
-// cached returns the summary of run id from idx, with its directory.
-func (s *Store) cached(idx index, id string) (Run, bool) {
-	r, ok := idx[id]
-	if !ok || r.Status == records.StatusRunning {
-		return Run{}, false
-	}
-	r.Dir = filepath.Join(s.Dir, id)
-	return r, true
+// vouches reports whether e still describes run id: its status.json, seen
+// through the runs directory d, has the stat data e was read with.
+func (e indexEntry) vouches(d *filestat.Dir, id string) bool {
+	st, err := d.Stat(statusPath(id))
+	return err == nil && st == e.status
 }
+
+// statusPath is the status.json of run id, relative to the runs directory.
+func statusPath(id string) string { return id + string(os.PathSeparator) + records.StatusFile }

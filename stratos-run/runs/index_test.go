@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stratoscli/stratos/shared/filestat"
 	"github.com/stratoscli/stratos/stratos-run/records"
 )
 
@@ -90,6 +91,32 @@ func TestADamagedIndexIsRebuilt(t *testing.T) {
 	}
 	if len(s.readIndex()) != 3 {
 		t.Errorf("the rebuilt index holds %d runs, want the 3 finished", len(s.readIndex()))
+	}
+}
+
+// settle waits until the file system's clock has passed the last change of
+// every status.json in s, so that a listing's stat data vouch for what it
+// reads (see listing.vouchRecent) however fast the test wrote them.
+func settle(t *testing.T, s *Store) {
+	t.Helper()
+	paths, _ := filepath.Glob(filepath.Join(s.Dir, "*", records.StatusFile))
+	var last int64
+	for _, p := range paths {
+		st, err := filestat.Path(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		last = max(last, st.Mtime, st.Ctime)
+	}
+	for {
+		clock, err := filestat.ReadClock(s.Dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if clock.Now > last {
+			return
+		}
+		time.Sleep(time.Millisecond) // the next timestamp tick
 	}
 }
 

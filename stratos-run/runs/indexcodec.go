@@ -5,22 +5,31 @@ import (
 	"errors"
 	"time"
 
+	"github.com/stratoscli/stratos/shared/filestat"
 	"github.com/stratoscli/stratos/stratos-run/records"
 )
 
 // The index's encoding: a magic line, the number of runs, then each run's
-// fields in Run's order (Dir left out), strings and times length-prefixed
-// (times in time.Time's binary form, which keeps their offset), numbers as
-// varints, and one byte saying which optional fields follow. It is read
-// and written only here; anything that does not decode exactly is an
-// unusable index, rebuilt from the records.
-const indexMagic = "stratos runs index 3\n"
+// fields in Run's order (Dir left out) followed by the stat data of its
+// status.json, strings and times length-prefixed (times in time.Time's
+// binary form, which keeps their offset), numbers as varints, and one byte
+// saying which optional fields follow. It is read and written only here;
+// anything that does not decode exactly is an unusable index, rebuilt from
+// the records.
+const indexMagic = "stratos runs index 4\n"
 
 const (
-	hasEnded      = 1 << iota // EndedAt follows StartedAt
-	hasExitCode               // ExitCode follows PID
-	hasReconciled             // Reconciled.At and .Reason end the entry
+	hasEnded       = 1 << iota // EndedAt follows StartedAt
+	hasExitCode                // ExitCode follows PID
+	hasReconciled              // Reconciled.At and .Reason follow
+	hasInferredEnd             // Reconciled.InferredEnd and .InferredFrom follow those
 )
+
+// minIndexEntry is the fewest bytes an entry takes: three empty strings,
+// the flags, a start time (its length and 15 bytes), five one-byte numbers
+// and the five of the stat data. It bounds how many entries a count may
+// promise before any is decoded.
+const minIndexEntry = 3 + 1 + 16 + 2 + 5
 
 var errIndexFormat = errors.New("not a runs index of this version")
 
@@ -28,11 +37,13 @@ func appendIndexHeader(b []byte, n int) []byte {
 	return binary.AppendUvarint(append(b, indexMagic...), uint64(n))
 }
 
-// appendIndexEntry appends r, without its directory. ok is false, and b
-// returned as it was, when a time of r has no binary form (a zone offset
-// of exactly minus one minute or beyond ±22 days, which records never
-// hold): such a run is left out of the index and read from its record.
-func appendIndexEntry(b []byte, r Run) (_ []byte, ok bool) {
+// appendIndexEntry appends x, without its run's directory. ok is false,
+// and b returned as it was, when a time of the run has no binary form (a
+// zone offset of exactly minus one minute or beyond ±22 days, which records
+// never hold): such a run is left out of the index and read from its
+// record.
+func appendIndexEntry(b []byte, x indexEntry) (_ []byte, ok bool) {
+	r := x.run
 	var flags byte
 	if r.EndedAt != nil {
 		flags |= hasEnded
@@ -42,6 +53,9 @@ func appendIndexEntry(b []byte, r Run) (_ []byte, ok bool) {
 	}
 	if r.Reconciled != nil {
 		flags |= hasReconciled
+		if r.Reconciled.InferredEnd != nil {
+			flags |= hasInferredEnd
+		}
 	}
 	e := indexEncoder{b: b, ok: true}
 	e.string(r.ExecutionID)
@@ -60,7 +74,12 @@ func appendIndexEntry(b []byte, r Run) (_ []byte, ok bool) {
 	if r.Reconciled != nil {
 		e.time(r.Reconciled.At)
 		e.string(r.Reconciled.Reason)
+		if r.Reconciled.InferredEnd != nil {
+			e.time(*r.Reconciled.InferredEnd)
+			e.string(r.Reconciled.InferredFrom)
+		}
 	}
+	e.stat(x.status)
 	if !e.ok {
 		return b, false
 	}
@@ -79,6 +98,14 @@ func (e *indexEncoder) string(s string) {
 
 func (e *indexEncoder) varint(v int64) { e.b = binary.AppendVarint(e.b, v) }
 
+func (e *indexEncoder) stat(st filestat.Stat) {
+	e.b = binary.AppendUvarint(e.b, st.Dev)
+	e.b = binary.AppendUvarint(e.b, st.Ino)
+	e.varint(st.Size)
+	e.varint(st.Mtime)
+	e.varint(st.Ctime)
+}
+
 func (e *indexEncoder) time(t time.Time) {
 	enc, err := t.MarshalBinary()
 	e.ok = e.ok && err == nil
@@ -86,18 +113,18 @@ func (e *indexEncoder) time(t time.Time) {
 }
 
 // decodeIndex decodes what appendIndexHeader and appendIndexEntry wrote.
-func decodeIndex(data []byte) ([]Run, error) {
+func decodeIndex(data []byte) ([]indexEntry, error) {
 	if len(data) < len(indexMagic) || string(data[:len(indexMagic)]) != indexMagic {
 		return nil, errIndexFormat
 	}
 	d := indexDecoder{b: data[len(indexMagic):]}
 	n := d.uvarint()
-	if d.err != nil || n > uint64(len(d.b)) { // every entry takes more than a byte
+	if d.err != nil || n > uint64(len(d.b)/minIndexEntry) {
 		return nil, errIndexFormat
 	}
-	list := make([]Run, 0, n)
+	list := make([]indexEntry, 0, n)
 	for range n {
-		list = append(list, d.run())
+		list = append(list, d.entry())
 	}
 	if d.err != nil || len(d.b) != 0 {
 		return nil, errIndexFormat
@@ -112,9 +139,17 @@ type indexDecoder struct {
 	err error
 }
 
+func (d *indexDecoder) entry() indexEntry {
+	r := d.run()
+	return indexEntry{run: r, status: d.stat()}
+}
+
 func (d *indexDecoder) run() Run {
 	r := Run{ExecutionID: d.string(), Workflow: d.string(), Status: d.string()}
 	flags := d.byte()
+	if flags&^(hasEnded|hasExitCode|hasReconciled|hasInferredEnd) != 0 {
+		d.fail()
+	}
 	r.StartedAt = d.time()
 	if flags&hasEnded != 0 {
 		t := d.time()
@@ -128,8 +163,16 @@ func (d *indexDecoder) run() Run {
 	}
 	if flags&hasReconciled != 0 {
 		r.Reconciled = &records.Reconciliation{At: d.time(), Reason: d.string()}
+		if flags&hasInferredEnd != 0 {
+			t := d.time()
+			r.Reconciled.InferredEnd, r.Reconciled.InferredFrom = &t, d.string()
+		}
 	}
 	return r
+}
+
+func (d *indexDecoder) stat() filestat.Stat {
+	return filestat.Stat{Dev: d.uvarint(), Ino: d.uvarint(), Size: d.varint(), Mtime: d.varint(), Ctime: d.varint()}
 }
 
 func (d *indexDecoder) fail() { d.err, d.b = errIndexFormat, nil }

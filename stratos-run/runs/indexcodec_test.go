@@ -5,23 +5,30 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stratoscli/stratos/shared/filestat"
 	"github.com/stratoscli/stratos/stratos-run/records"
 )
 
-func indexSample() []Run {
+func indexSample() []indexEntry {
 	start := time.Date(2026, 12, 3, 9, 48, 0, 123456789, time.FixedZone("X", 5*3600+30*60))
 	end, zero, two := start.Add(90*time.Second).UTC(), 0, 2
-	return []Run{
-		{ExecutionID: "20261203T094800Z-aaaa0001", Workflow: "review", Status: records.StatusSucceeded,
+	inferred := end.Add(-time.Minute)
+	return []indexEntry{
+		{run: Run{ExecutionID: "20261203T094800Z-aaaa0001", Workflow: "review", Status: records.StatusSucceeded,
 			StartedAt: start, EndedAt: &end, DurationMs: 90000, PID: 4242, ExitCode: &zero},
-		{ExecutionID: "20261203T094801Z-bbbb0002", Workflow: "caf\u00e9 \xff", Status: records.StatusCrashed,
+			status: filestat.Stat{Dev: 2049, Ino: 1 << 40, Size: 180, Mtime: end.UnixNano(), Ctime: end.UnixNano() + 1}},
+		{run: Run{ExecutionID: "20261203T094801Z-bbbb0002", Workflow: "caf\u00e9 \xff", Status: records.StatusCrashed,
 			StartedAt: start.UTC(), DurationMs: -1, PID: 1 << 30, ExitCode: &two,
 			Reconciled: &records.Reconciliation{At: end, Reason: "process gone"}},
-		{ExecutionID: "", Workflow: "", Status: "", StartedAt: time.Time{}},
+			status: filestat.Stat{Dev: 1<<64 - 1, Ino: 1, Size: -1, Mtime: -5, Ctime: 1<<63 - 1}},
+		{run: Run{ExecutionID: "20261203T094802Z-cccc0003", Workflow: "w", Status: records.StatusCrashed,
+			StartedAt: start, DurationMs: 30000, PID: 7,
+			Reconciled: &records.Reconciliation{At: end, Reason: "gone", InferredEnd: &inferred, InferredFrom: "events.jsonl"}}},
+		{run: Run{ExecutionID: "", Workflow: "", Status: "", StartedAt: time.Time{}}},
 	}
 }
 
-func encodeIndex(list []Run) []byte {
+func encodeIndex(list []indexEntry) []byte {
 	b := appendIndexHeader(nil, len(list))
 	for _, r := range list {
 		var ok bool
@@ -44,10 +51,10 @@ func TestIndexEncodingRoundTrips(t *testing.T) {
 	}
 	for i := range want {
 		w, g := want[i], got[i]
-		if !g.StartedAt.Equal(w.StartedAt) || g.StartedAt.Format(time.RFC3339Nano) != w.StartedAt.Format(time.RFC3339Nano) {
-			t.Errorf("run %d started %v, want %v", i, g.StartedAt, w.StartedAt)
+		if !g.run.StartedAt.Equal(w.run.StartedAt) || g.run.StartedAt.Format(time.RFC3339Nano) != w.run.StartedAt.Format(time.RFC3339Nano) {
+			t.Errorf("run %d started %v, want %v", i, g.run.StartedAt, w.run.StartedAt)
 		}
-		g.StartedAt, w.StartedAt = time.Time{}, time.Time{}
+		g.run.StartedAt, w.run.StartedAt = time.Time{}, time.Time{}
 		if !reflect.DeepEqual(g, w) {
 			t.Errorf("run %d = %+v, want %+v", i, g, w)
 		}
@@ -66,14 +73,14 @@ func TestADamagedIndexDoesNotDecode(t *testing.T) {
 	if _, err := decodeIndex(append(data, 0)); err == nil {
 		t.Error("an index with a byte after its runs decoded")
 	}
-	other := append([]byte("stratos runs index 2\n"), data[len(indexMagic):]...)
+	other := append([]byte("stratos runs index 3\n"), data[len(indexMagic):]...)
 	if _, err := decodeIndex(other); err == nil {
 		t.Error("an index of another version decoded")
 	}
 }
 
 func BenchmarkIndexDecode(b *testing.B) {
-	var list []Run
+	var list []indexEntry
 	for range 2500 {
 		list = append(list, indexSample()[:2]...)
 		list = append(list, indexSample()[:2]...)
@@ -92,7 +99,7 @@ func BenchmarkIndexDecode(b *testing.B) {
 func TestARunWithoutABinaryTimeIsLeftOut(t *testing.T) {
 	head := appendIndexHeader(nil, 1)
 	odd := indexSample()[0]
-	odd.StartedAt = odd.StartedAt.In(time.FixedZone("minus one minute", -60)) // MarshalBinary refuses it
+	odd.run.StartedAt = odd.run.StartedAt.In(time.FixedZone("minus one minute", -60)) // MarshalBinary refuses it
 	b, ok := appendIndexEntry(head, odd)
 	if ok || string(b) != string(head) {
 		t.Fatalf("appendIndexEntry = %d bytes, %v; want the header alone and false", len(b), ok)

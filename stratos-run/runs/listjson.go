@@ -64,6 +64,14 @@ func appendRun(b []byte, r Run) []byte {
 		b = appendTime(b, r.Reconciled.At)
 		b = append(b, ",\n"+in+`  "reason": `...)
 		b = jsonappend.String(b, r.Reconciled.Reason)
+		if r.Reconciled.InferredEnd != nil {
+			b = append(b, ",\n"+in+`  "inferredEnd": `...)
+			b = appendTime(b, *r.Reconciled.InferredEnd)
+		}
+		if r.Reconciled.InferredFrom != "" {
+			b = append(b, ",\n"+in+`  "inferredFrom": `...)
+			b = jsonappend.String(b, r.Reconciled.InferredFrom)
+		}
 		b = append(b, "\n"+in+"}"...)
 	}
 	b = append(b, ",\n"+in+`"dir": `...)

@@ -24,6 +24,10 @@ func TestWriteListJSONIsPrintJSON(t *testing.T) {
 		}
 		if i%3 == 0 {
 			r.Reconciled = &records.Reconciliation{At: end, Reason: s}
+			if i%2 == 0 {
+				inferred := end.Add(-time.Minute)
+				r.Reconciled.InferredEnd, r.Reconciled.InferredFrom = &inferred, s
+			}
 		}
 		list = append(list, r)
 	}

@@ -1,8 +1,6 @@
 package runs
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -24,19 +22,42 @@ type LogOptions struct {
 	// Poll is the interval between reads when following
 	// (DefaultPollInterval if 0).
 	Poll time.Duration
+	// Unreadable is called, instead of emit, for each line of events.jsonl
+	// that is not an event (see UnreadableLine); nil skips them silently.
+	// Its error ends Logs.
+	Unreadable func(UnreadableLine) error
 }
 
-// Logs calls emit with every complete line of the run's events.jsonl, in
-// order. Following, it polls the file until the run's status (reconciled)
-// leaves running, then emits what remains and returns; ctx ends it early
-// with ctx.Err().
+// UnreadableLine is a line of events.jsonl that is not one JSON object in
+// UTF-8 (a line cut short by a crash, garbage), or that is longer than
+// MaxEventLine, which is skipped without being read whole.
+type UnreadableLine struct {
+	File   string // the events file
+	Line   int    // the line's number in it, from 1
+	Reason string // why it is not an event
+}
+
+// Logs calls emit with every complete line of the run's events.jsonl that
+// is an event (one JSON object), in order; any other line goes to
+// opts.Unreadable. Following, it polls the file until the run's status
+// (reconciled) leaves running, then emits what remains and returns; ctx
+// ends it early with ctx.Err().
 func (s *Store) Logs(ctx context.Context, id string, opts LogOptions, emit func(line []byte) error) error {
 	poll := opts.Poll
 	if poll == 0 {
 		poll = DefaultPollInterval
 	}
-	t := &tail{path: filepath.Join(s.Dir, id, EventsFile)}
+	t := &tail{path: filepath.Join(s.Dir, id, EventsFile), max: MaxEventLine}
 	defer t.close()
+	visit := func(l eventLine) error {
+		if why := l.damage(); why != "" {
+			if opts.Unreadable == nil {
+				return nil
+			}
+			return opts.Unreadable(UnreadableLine{File: t.path, Line: l.n, Reason: why})
+		}
+		return emit(l.text)
+	}
 	for {
 		// The status is read before the events: once it is final, every
 		// event the run wrote is already in the file.
@@ -48,7 +69,7 @@ func (s *Store) Logs(ctx context.Context, id string, opts LogOptions, emit func(
 			}
 			done = r.Status != records.StatusRunning
 		}
-		if err := t.drain(emit); err != nil {
+		if err := t.drain(visit); err != nil {
 			return unreadable(id, err)
 		}
 		if done {
@@ -65,35 +86,34 @@ func (s *Store) Logs(ctx context.Context, id string, opts LogOptions, emit func(
 // tail reads complete lines from a file that may not exist yet and may be
 // growing; a partial last line waits for its newline.
 type tail struct {
-	path    string
-	f       *os.File
-	r       *bufio.Reader
-	partial []byte
+	path  string
+	max   int // the longest line kept
+	f     *os.File
+	lines *lineReader
 }
 
-func (t *tail) drain(emit func([]byte) error) error {
+// drain calls visit with every complete line not blank written since the
+// last drain.
+func (t *tail) drain(visit func(eventLine) error) error {
 	if t.f == nil {
-		f, err := os.Open(t.path)
+		f, _, err := records.OpenRegular(t.path)
 		if errors.Is(err, os.ErrNotExist) {
 			return nil
 		}
 		if err != nil {
 			return err
 		}
-		t.f, t.r = f, bufio.NewReaderSize(f, 64<<10)
+		t.f, t.lines = f, newLineReader(f, t.max)
 	}
 	for {
-		chunk, err := t.r.ReadBytes('\n')
-		t.partial = append(t.partial, chunk...)
+		l, err := t.lines.next()
 		if err != nil {
 			return ignoreEOF(err)
 		}
-		line := bytes.TrimRight(t.partial, "\r\n")
-		t.partial = t.partial[:0]
-		if len(line) == 0 {
+		if l.blank() {
 			continue
 		}
-		if err := emit(line); err != nil {
+		if err := visit(l); err != nil {
 			return err
 		}
 	}
@@ -117,10 +137,18 @@ func ignoreEOF(err error) error {
 type Tail struct{ t tail }
 
 // NewTail returns a Tail of the file at path.
-func NewTail(path string) *Tail { return &Tail{t: tail{path: path}} }
+func NewTail(path string) *Tail { return &Tail{t: tail{path: path, max: MaxEventLine}} }
 
 // Drain calls emit with every complete line written since the last Drain.
-func (t *Tail) Drain(emit func(line []byte) error) error { return t.t.drain(emit) }
+// A line longer than MaxEventLine is skipped: no event is that long.
+func (t *Tail) Drain(emit func(line []byte) error) error {
+	return t.t.drain(func(l eventLine) error {
+		if l.tooLong {
+			return nil
+		}
+		return emit(l.text)
+	})
+}
 
 // Close closes the file.
 func (t *Tail) Close() { t.t.close() }

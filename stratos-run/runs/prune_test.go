@@ -43,6 +43,7 @@ func fourRuns(t *testing.T) *Store {
 	finished(t, s, "20261202T150000Z-bbbb0002", records.StatusFailed, 1, t0.Add(-2*time.Hour))
 	finished(t, s, "20261202T160000Z-cccc0003", records.StatusCancelled, 130, t0.Add(-time.Hour))
 	begin(t, s, "20261202T170000Z-dddd0004", "w", os.Getpid(), t0)
+	settle(t, s)
 	return s
 }
 
@@ -129,7 +130,7 @@ func TestResultEndsAsTheRunDid(t *testing.T) {
 		exit int
 	}{
 		"20261202T150000Z-bbbb0002": {"workflow_failed", 1},
-		"20261202T160000Z-cccc0003": {"interrupted", 130},
+		"20261202T160000Z-cccc0003": {records.StatusCancelled, 130},
 		"20261202T170000Z-dddd0004": {runapi.CodeRunNotFinished, 1},
 	} {
 		_, err := s.Result(id)

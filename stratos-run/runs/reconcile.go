@@ -103,15 +103,21 @@ func (s *Store) reconcileLive(id string) (crashed bool, err error) {
 // is gone as crashed, and returns the IDs it rewrote. `stratos run` calls
 // it once (ReconcileLive), for the records of runs that did not register
 // as live. Only running records are opened beyond their status, and runs
-// the index holds (finished ones) are not opened at all.
+// the index holds as finished are not opened at all while their status.json
+// is as it was indexed.
 func (s *Store) ReconcileAll() (crashed []string, problems []error, err error) {
-	ids, err := s.ids()
-	if err != nil {
+	d, err := s.openDir()
+	if d == nil {
 		return nil, nil, err
+	}
+	defer d.Close()
+	ids, err := runIDs(d)
+	if err != nil {
+		return nil, nil, s.dirUnreadable(err)
 	}
 	idx := s.readIndex()
 	for _, id := range ids {
-		if _, finished := s.cached(idx, id); finished {
+		if e, ok := idx[id]; ok && e.vouches(d, id) {
 			continue
 		}
 		dir := filepath.Join(s.Dir, id)

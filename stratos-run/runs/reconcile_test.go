@@ -203,3 +203,42 @@ func TestAListingThatFindsARunCrashedDropsItsEntry(t *testing.T) {
 		t.Errorf("live entries = %v, want none", got)
 	}
 }
+
+// A crashed run's duration ends at the last sign of its life in the
+// record (the latest modification of its files), not when a later command
+// noticed it: the record says that end is inferred, and from what.
+func TestACrashedRunEndsWhenItsRecordLastChanged(t *testing.T) {
+	s := newStore(t) // notices crashes an hour after t0
+	const id = "20261202T170000Z-c4a5e001"
+	r := begin(t, s, id, "w", deadPID(t), t0)
+	if err := os.WriteFile(filepath.Join(r.Dir(), EventsFile), []byte(`{"type":"a"}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for name, at := range map[string]time.Time{records.InvocationFile: t0, records.StatusFile: t0, EventsFile: t0.Add(5 * time.Second)} {
+		if err := os.Chtimes(filepath.Join(r.Dir(), name), at, at); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := s.Load(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Status != records.StatusCrashed || got.DurationMs != 5000 {
+		t.Errorf("crashed run: %s, %d ms; want crashed, 5000 ms", got.Status, got.DurationMs)
+	}
+	rec := got.Reconciled
+	if rec == nil || rec.InferredEnd == nil || !rec.InferredEnd.Equal(t0.Add(5*time.Second)) || rec.InferredFrom != EventsFile || !rec.At.Equal(t0.Add(time.Hour)) {
+		t.Fatalf("reconciled = %+v, want noticed at t0+1h, inferred end t0+5s from %s", rec, EventsFile)
+	}
+	if got.EndedAt != nil {
+		t.Errorf("endedAt = %v: nobody saw the run end", got.EndedAt)
+	}
+	// The end is kept in the record: listed again, through the index, the
+	// duration is the same.
+	for range 2 {
+		list, _, err := s.List(Filter{})
+		if err != nil || len(list) != 1 || list[0].DurationMs != 5000 || !reflect.DeepEqual(list[0].Reconciled, rec) {
+			t.Errorf("listed: %+v, %v", list, err)
+		}
+	}
+}

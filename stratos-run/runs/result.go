@@ -5,7 +5,6 @@ import (
 	"maps"
 
 	"github.com/stratoscli/stratos/shared/clierr"
-	"github.com/stratoscli/stratos/shared/contract/errcode"
 	"github.com/stratoscli/stratos/shared/contract/runapi"
 	"github.com/stratoscli/stratos/stratos-run/records"
 )
@@ -27,13 +26,13 @@ func (s *Store) Result(id string) (json.RawMessage, error) {
 		return nil, clierr.New(runapi.CodeRunCrashed, "run %s crashed: it has no result", id).
 			WithDetails(map[string]any{"executionId": id, "status": r.Status})
 	case records.StatusSucceeded:
-		out, err := optionalFile(r.Dir, records.OutputFile)
+		out, err := records.ReadResultFile(r.Dir, records.OutputFile)
 		if err != nil || out == nil {
 			return nil, unreadable(id, orMissing(err, records.OutputFile))
 		}
 		return out, nil
 	}
-	report, err := optionalFile(r.Dir, records.ErrorFile)
+	report, err := records.ReadResultFile(r.Dir, records.ErrorFile)
 	if err != nil {
 		return nil, unreadable(id, err)
 	}
@@ -58,7 +57,10 @@ func recordedError(r Run, report json.RawMessage) *clierr.Error {
 	details["executionId"], details["status"] = r.ExecutionID, r.Status
 	ce := &clierr.Error{Code: e.Code, Message: e.Message, Details: details, Exit: clierr.ExitFailed}
 	if r.Status == records.StatusCancelled || r.Status == records.StatusInterrupted {
-		ce.Code = errcode.CodeInterrupted // as stratos run reported it
+		// The run's status, as list and show name it. (stratos run itself
+		// reported the shared code interrupted: that command was
+		// interrupted, which this one is not.)
+		ce.Code = r.Status
 	}
 	if ce.Code == "" {
 		ce.Code = runapi.CodeRunFailed

@@ -8,6 +8,7 @@ package runs
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/stratoscli/stratos/shared/clierr"
 	"github.com/stratoscli/stratos/shared/contract/runapi"
+	"github.com/stratoscli/stratos/shared/filestat"
 	"github.com/stratoscli/stratos/stratos-run/records"
 )
 
@@ -49,9 +51,10 @@ type Run struct {
 
 // List returns the runs that pass f, newest first. Records that cannot be
 // read are skipped and returned as problems; a record still being created
-// (no status yet) is skipped silently. Finished runs come from the index
-// when it has them; List rewrites the index when it was missing runs or
-// held runs that are gone, and a failure to write it is only a problem.
+// (no status yet while its process runs) is skipped silently. Finished runs
+// come from the index while their status.json is as it was indexed; List
+// rewrites the index when it was missing runs, held runs that changed or
+// are gone, and a failure to write it is only a problem.
 func (s *Store) List(f Filter) ([]Run, []error, error) {
 	all, problems, err := s.all()
 	if err != nil {
@@ -71,39 +74,37 @@ func (s *Store) List(f Filter) ([]Run, []error, error) {
 
 // all returns every readable run, newest first, through the index.
 func (s *Store) all() ([]Run, []error, error) {
-	ids, err := s.ids()
-	if err != nil {
+	d, err := s.openDir()
+	if d == nil {
 		return nil, nil, err
 	}
-	idx := s.readIndex()
-	out := make([]Run, 0, len(ids))
-	var problems []error
-	stale := false // a finished run is missing from the index
-	for _, id := range ids {
-		if r, ok := s.cached(idx, id); ok {
-			out = append(out, r)
-			delete(idx, id)
-			continue
-		}
-		r, err := s.Load(id)
-		if errors.Is(err, os.ErrNotExist) {
-			continue
-		}
-		if err != nil {
-			problems = append(problems, err)
-			continue
-		}
-		out = append(out, r)
-		stale = stale || r.Status != records.StatusRunning
+	defer d.Close()
+	ids, err := runIDs(d)
+	if err != nil {
+		return nil, nil, s.dirUnreadable(err)
 	}
-	sortNewestFirst(out)
-	// What is left in idx are runs whose directories are gone (pruned).
-	if stale || len(idx) > 0 {
-		if err := s.writeIndex(out); err != nil {
-			problems = append(problems, fmt.Errorf("write the runs index (a cache; listing still works): %w", err))
-		}
+	l := s.newListing(d)
+	l.statIndexed(ids)
+	l.runs = make([]Run, 0, len(ids))
+	for i, id := range ids {
+		l.add(id, l.stats[i])
 	}
-	return out, problems, nil
+	l.vouchRecent()
+	l.finish()
+	return l.runs, l.problems, nil
+}
+
+// openDir opens the runs directory; nil and no error when there is none
+// (no runs yet).
+func (s *Store) openDir() (*filestat.Dir, error) {
+	d, err := filestat.OpenDir(s.Dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, s.dirUnreadable(err)
+	}
+	return d, nil
 }
 
 func sortNewestFirst(list []Run) {
@@ -117,27 +118,53 @@ func sortNewestFirst(list []Run) {
 
 // Load reads the run id, reconciling it first.
 func (s *Store) Load(id string) (Run, error) {
+	r, _, err := s.load(id)
+	return r, err
+}
+
+// load is Load, which also returns the stat data of the status.json the
+// run was read from; they are zero when reconciliation rewrote it.
+func (s *Store) load(id string) (Run, filestat.Stat, error) {
 	dir := filepath.Join(s.Dir, id)
-	st, err := records.ReadStatus(dir)
+	st, stat, err := records.ReadStatusStat(dir)
 	if err != nil {
-		return Run{}, unreadable(id, err)
+		return Run{}, stat, unreadable(id, missingStatus(err))
 	}
 	inv, err := records.ReadInvocation(dir)
 	if err != nil {
-		return Run{}, unreadable(id, err)
+		return Run{}, stat, unreadable(id, err)
 	}
-	if st, err = s.reconcile(dir, st, inv); err != nil {
-		return Run{}, unreadable(id, err)
+	if st.Status == records.StatusRunning {
+		if st, err = s.reconcile(dir, st, inv); err != nil {
+			return Run{}, stat, unreadable(id, err)
+		}
+		if st.Status != records.StatusRunning {
+			stat = filestat.Stat{}
+		}
 	}
-	return s.summary(dir, st, inv), nil
+	return s.summary(dir, st, inv), stat, nil
 }
 
+// missingStatus says plainly that status.json is missing.
+func missingStatus(err error) error {
+	if errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("%s is missing: %w", records.StatusFile, err)
+	}
+	return err
+}
+
+// summary is the run as listed. A run's duration ends when it ended; a
+// crashed run's, at the end inferred from its record or, in records
+// reconciled before ends were inferred, when the crash was noticed.
 func (s *Store) summary(dir string, st records.Status, inv records.Invocation) Run {
 	end := s.now()
-	if st.EndedAt != nil {
+	switch rec := st.Reconciled; {
+	case st.EndedAt != nil:
 		end = *st.EndedAt
-	} else if st.Reconciled != nil {
-		end = st.Reconciled.At
+	case rec != nil && rec.InferredEnd != nil:
+		end = *rec.InferredEnd
+	case rec != nil:
+		end = rec.At
 	}
 	return Run{
 		ExecutionID: st.ExecutionID, Workflow: st.Workflow, Status: st.Status,
@@ -182,8 +209,7 @@ func (s *Store) ids() ([]string, error) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, clierr.New(runapi.CodeRunsUnreadable, "read the runs directory: %v", err).Wrap(err).
-			WithDetails(map[string]any{"path": s.Dir})
+		return nil, s.dirUnreadable(err)
 	}
 	ids := make([]string, 0, len(entries))
 	for _, e := range entries {
@@ -193,6 +219,12 @@ func (s *Store) ids() ([]string, error) {
 	}
 	sort.Strings(ids)
 	return ids, nil
+}
+
+// dirUnreadable wraps an error reading the runs directory for the CLI.
+func (s *Store) dirUnreadable(err error) error {
+	return clierr.New(runapi.CodeRunsUnreadable, "read the runs directory: %v", err).Wrap(err).
+		WithDetails(map[string]any{"path": s.Dir})
 }
 
 // unreadable wraps a record read error for the CLI.

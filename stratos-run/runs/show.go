@@ -1,17 +1,15 @@
 package runs
 
 import (
-	"bufio"
 	"encoding/json"
-	"errors"
-	"os"
 	"path/filepath"
 
 	"github.com/stratoscli/stratos/stratos-run/records"
 )
 
-// EventsFile is the run record's event log (written by the agent host).
-const EventsFile = "events.jsonl"
+// EventsFile is the run record's event log (written by the agent host and
+// the runtime).
+const EventsFile = records.EventsFile
 
 // Details is one run in full: its summary, what was run, how it ended and
 // how many events it recorded.
@@ -49,7 +47,8 @@ func SpentOf(u Usage) BudgetSpent {
 	return BudgetSpent{Tokens: u.Tokens.Total(), Turns: u.Turns, UnknownCostTurns: u.Cost.UnknownTurns, USD: u.Cost.USD}
 }
 
-// EventCounts counts the complete lines of events.jsonl, in all and by type.
+// EventCounts counts the complete lines of events.jsonl, in all and by type
+// (those that are not events as "(unreadable)").
 type EventCounts struct {
 	Total  int            `json:"total"`
 	ByType map[string]int `json:"byType"`
@@ -65,10 +64,10 @@ func (s *Store) Show(id string) (*Details, error) {
 	if d.Invocation, err = records.ReadInvocation(r.Dir); err != nil {
 		return nil, unreadable(id, err)
 	}
-	if d.Output, err = optionalFile(r.Dir, records.OutputFile); err != nil {
+	if d.Output, err = records.ReadResultFile(r.Dir, records.OutputFile); err != nil {
 		return nil, unreadable(id, err)
 	}
-	if d.Error, err = optionalFile(r.Dir, records.ErrorFile); err != nil {
+	if d.Error, err = records.ReadResultFile(r.Dir, records.ErrorFile); err != nil {
 		return nil, unreadable(id, err)
 	}
 	usage := &UsageRollup{}
@@ -84,46 +83,25 @@ func (s *Store) Show(id string) (*Details, error) {
 	return d, nil
 }
 
-// optionalFile returns the JSON in dir/name, nil when there is none.
-func optionalFile(dir, name string) (json.RawMessage, error) {
-	data, err := os.ReadFile(filepath.Join(dir, name))
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	if !json.Valid(data) {
-		return nil, errors.New(name + " is not valid JSON")
-	}
-	return json.RawMessage(data), nil
-}
+// unreadableType counts the lines of events.jsonl that are not events.
+const unreadableType = "(unreadable)"
 
 // countEvents counts the events of a log that may still be growing (a last
 // line without its newline is still being written and is not counted), and
 // rolls their usage up into usage.
 func countEvents(path string, usage *UsageRollup) (EventCounts, error) {
 	c := EventCounts{ByType: map[string]int{}}
-	f, err := os.Open(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return c, nil
-	}
-	if err != nil {
-		return c, err
-	}
-	defer f.Close()
-	r := bufio.NewReaderSize(f, 64<<10)
-	for {
-		line, err := r.ReadBytes('\n')
-		if err != nil {
-			return c, ignoreEOF(err)
-		}
+	t := &tail{path: path, max: MaxEventLine}
+	defer t.close()
+	err := t.drain(func(l eventLine) error {
 		var e event
-		if json.Unmarshal(line, &e) != nil || e.Type == "" {
-			e.Type = "(unreadable)"
+		if l.damage() != "" || json.Unmarshal(l.text, &e) != nil || e.Type == "" {
+			e = event{Type: unreadableType}
 		}
 		usage.addEvent(e)
 		c.Total++
 		c.ByType[e.Type]++
-	}
+		return nil
+	})
+	return c, err
 }
