@@ -7,13 +7,16 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 	"golang.org/x/oauth2"
 
+	"github.com/stratoscli/stratos/shared/loopbackguard"
 	"github.com/stratoscli/stratos/shared/mcpdecl"
 )
 
@@ -45,7 +48,7 @@ func NewHTTPClient() *http.Client {
 // authorization server from the protected-resource metadata, registers a
 // client dynamically unless workflow.yaml names one, sends the user to the
 // authorization URL and receives the code on a one-time listener on
-// 127.0.0.1 (state checked). Nothing is stored unless every step succeeds.
+// 127.0.0.1 (see callback). Nothing is stored unless every step succeeds.
 func Login(ctx context.Context, store Store, server mcpdecl.Server, o LoginOptions) (Record, error) {
 	if server.OAuth == nil || server.Transport != mcpdecl.TransportHTTP {
 		return Record{}, fmt.Errorf("MCP server %q is not an HTTP server with oauth in workflow.yaml", server.Name)
@@ -69,6 +72,9 @@ func Login(ctx context.Context, store Store, server mcpdecl.Server, o LoginOptio
 		token *oauth2.Token
 	}
 	handler, err := auth.NewAuthorizationCodeHandler(handlerConfig(server, client, cb.url, func(ctx context.Context, args *auth.AuthorizationArgs) (*auth.AuthorizationResult, error) {
+		if err := cb.expect(args.URL); err != nil {
+			return nil, err
+		}
 		if err := o.Visit(args.URL); err != nil {
 			return nil, err
 		}
@@ -153,11 +159,21 @@ func challenge(ctx context.Context, client *http.Client, server mcpdecl.Server) 
 }
 
 // callback is the one-time loopback listener the authorization server
-// redirects the browser to.
+// redirects the browser to. Any local user, and any web page in the
+// user's browser, can send it a request too; the first one to arrive must
+// not decide the login. So only a GET under this listener's own Host from
+// no other origin (loopbackguard: the redirect is a top-level navigation,
+// which sends no Origin) that carries the state of the authorization URL
+// the user was sent to is taken; anything else is refused and the wait
+// goes on. The state is the login's secret here: the browser cannot be
+// made to send a header, and the state is in no other hands.
 type callback struct {
 	url    string
 	srv    *http.Server
 	result chan callbackResult
+
+	mu    sync.Mutex
+	state string // of the authorization URL; "" until known
 }
 
 type callbackResult struct {
@@ -168,14 +184,40 @@ type callbackResult struct {
 func newCallback(ln net.Listener) *callback {
 	cb := &callback{url: "http://" + ln.Addr().String() + callbackPath, result: make(chan callbackResult, 1)}
 	mux := http.NewServeMux()
-	mux.HandleFunc(callbackPath, cb.receive)
-	cb.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	mux.HandleFunc("GET "+callbackPath, cb.receive)
+	cb.srv = &http.Server{Handler: loopbackguard.Guard{}.Wrap(mux), ReadHeaderTimeout: 10 * time.Second}
 	go func() { _ = cb.srv.Serve(ln) }()
 	return cb
 }
 
+// expect notes the state of authURL, the one redirect to take.
+func (cb *callback) expect(authURL string) error {
+	u, err := url.Parse(authURL)
+	if err != nil {
+		return fmt.Errorf("the authorization URL: %w", err)
+	}
+	state := u.Query().Get("state")
+	if state == "" {
+		return errors.New("the authorization URL carries no state")
+	}
+	cb.mu.Lock()
+	defer cb.mu.Unlock()
+	cb.state = state
+	return nil
+}
+
+func (cb *callback) ownState(state string) bool {
+	cb.mu.Lock()
+	defer cb.mu.Unlock()
+	return loopbackguard.EqualSecret(state, cb.state)
+}
+
 func (cb *callback) receive(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
+	if !cb.ownState(q.Get("state")) {
+		http.Error(w, "Stratos: this is not the redirect of the login under way; it was ignored.", http.StatusBadRequest)
+		return
+	}
 	var out callbackResult
 	if e := q.Get("error"); e != "" {
 		out.err = fmt.Errorf("the authorization server refused: %s %s", e, q.Get("error_description"))
