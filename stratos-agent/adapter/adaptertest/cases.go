@@ -266,21 +266,21 @@ func structuredOutputRecovers(t *testing.T, b *bed) {
 }
 
 func cancelDuringALongTool(t *testing.T, b *bed) {
-	arg := uniqueArg()
-	b.start(Script{Turns: []Turn{{Marker: "[long]", Shell: &Shell{Command: longCommand(arg), Long: true}, Text: "never"},
+	long := newLongRun()
+	b.start(Script{Turns: []Turn{{Marker: "[long]", Shell: &Shell{Command: long.command, Long: true}, Text: "never"},
 		{Marker: "[next]", Text: "after cancel"}}})
 	a := b.open(nil, nil)
 	done := make(chan error, 1)
 	go func() { _, err := a.Execute(b.ctx(), "[long] wait"); done <- err }()
 	if b.caps.ExecutesTools {
-		waitFor(t, "the long command to run", func() bool { return len(processesWith(t, longCommand(arg))) > 0 })
+		waitFor(t, "the long command to run", func() bool { return len(processesOf(t, long)) > 0 })
 	} else {
 		waitFor(t, "the long tool call to start", func() bool { return len(b.EventsOf(adapter.EventToolStarted)) > 0 })
 	}
 	a.Cancel()
 	wantCode(t, <-done, agentproto.CodeCancelled)
 	if b.caps.ExecutesTools {
-		waitGone(t, "the cancelled command", func() []proctest.Process { return processesWith(t, longCommand(arg)) })
+		waitGone(t, "the cancelled command", func() []proctest.Process { return processesOf(t, long) })
 	}
 	if got := b.execute(a, "[next] go on").Text; got != "after cancel" {
 		t.Errorf("execute after cancel: %q", got)
@@ -288,29 +288,29 @@ func cancelDuringALongTool(t *testing.T, b *bed) {
 }
 
 func cancelBackgroundOnly(t *testing.T, b *bed) {
-	arg := uniqueArg()
-	b.start(Script{Turns: []Turn{{Marker: "[bg]", Shell: &Shell{Command: longCommand(arg), Background: true}, Text: "started it"},
+	long := newLongRun()
+	b.start(Script{Turns: []Turn{{Marker: "[bg]", Shell: &Shell{Command: long.command, Background: true}, Text: "started it"},
 		{Marker: "[next]", Text: "still usable"}}})
 	a := b.open(nil, nil)
 	b.execute(a, "[bg] start")
-	if len(processesWith(t, longCommand(arg))) == 0 {
+	if len(processesOf(t, long)) == 0 {
 		t.Fatalf("the background command is not running after its turn")
 	}
 	if len(b.EventsOf(adapter.EventBackgroundStarted)) == 0 {
 		t.Errorf("no %s event", adapter.EventBackgroundStarted)
 	}
 	a.Cancel() // no execute runs: only background work is live
-	waitGone(t, "the background command after cancel", func() []proctest.Process { return processesWith(t, longCommand(arg)) })
+	waitGone(t, "the background command after cancel", func() []proctest.Process { return processesOf(t, long) })
 	if got := b.execute(a, "[next] go on").Text; got != "still usable" {
 		t.Errorf("execute after cancelling background work: %q", got)
 	}
 }
 
 func closeLeavesNoProcess(t *testing.T, b *bed) {
-	arg := uniqueArg()
+	long := newLongRun()
 	turns := []Turn{{Marker: "[hello]", Text: "hi"}}
 	if b.caps.BackgroundWork {
-		turns = []Turn{{Marker: "[hello]", Shell: &Shell{Command: longCommand(arg), Background: true}, Text: "hi"}}
+		turns = []Turn{{Marker: "[hello]", Shell: &Shell{Command: long.command, Background: true}, Text: "hi"}}
 	}
 	env := b.start(Script{Turns: turns})
 	a, err := b.make(nil, nil)
@@ -331,7 +331,7 @@ func closeLeavesNoProcess(t *testing.T, b *bed) {
 	if marker != "" {
 		waitGone(t, "processes of the closed session", func() []proctest.Process { return processesWithEnv(t, marker) })
 	}
-	waitGone(t, "the background command", func() []proctest.Process { return processesWith(t, longCommand(arg)) })
+	waitGone(t, "the background command", func() []proctest.Process { return processesOf(t, long) })
 	if _, err := a.Execute(b.ctx(), "[hello] again"); err == nil {
 		t.Errorf("a closed session executed a prompt")
 	}

@@ -1,6 +1,7 @@
 package adaptertest
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -11,11 +12,15 @@ import (
 // cases wait for something to happen; they never measure how long it took.
 const pollBound = 2 * time.Minute
 
-// processesWith lists the processes whose command line contains s.
-func processesWith(t *testing.T, s string) []proctest.Process {
+// processesOf lists the running processes of l: the shell that runs it
+// (its command line holds the marker) and everything the command started
+// (their environment does).
+func processesOf(t *testing.T, l longRun) []proctest.Process {
 	t.Helper()
 	requireProc(t)
-	return proctest.WithCommandLine(s)
+	return proctest.Find(func(p proctest.Process) bool {
+		return strings.Contains(p.CommandLine(), l.marker) || p.HasEnv(l.marker)
+	})
 }
 
 // processesWithEnv lists the processes whose environment holds kv.

@@ -194,10 +194,18 @@ func wantCode(t *testing.T, err error, code string) {
 	}
 }
 
-// uniqueArg is a duration no other process uses, so the case can find
-// every process running a command that contains it.
-func uniqueArg() string { return fmt.Sprintf("%d.%03d", 3000+rand.IntN(5000), rand.IntN(1000)) }
+// longRun is a command that never ends by itself, for the cases that
+// cancel or close a harness while it runs. Its marker, STRATOS_SUITE_LONG=<id>,
+// is in the command line of the shell that runs it and, set by that shell,
+// in the environment of every process the command starts, which inherit it:
+// a grandchild whose parent was killed (reparented, its own command line no
+// longer names the case) is still found. The id is a duration no other
+// process uses. (Claude Code refuses a plain long `sleep`, so the command is
+// `timeout <id> tail -f /dev/null`.)
+type longRun struct{ marker, command string }
 
-// longCommand never ends by itself. (Claude Code refuses a plain long
-// `sleep`, so it is `timeout <arg> tail -f /dev/null`.)
-func longCommand(arg string) string { return "timeout " + arg + " tail -f /dev/null" }
+func newLongRun() longRun {
+	id := fmt.Sprintf("%d.%03d", 3000+rand.IntN(5000), rand.IntN(1000))
+	marker := "STRATOS_SUITE_LONG=" + id
+	return longRun{marker: marker, command: marker + " timeout " + id + " tail -f /dev/null"}
+}
