@@ -12,7 +12,14 @@ import (
 )
 
 // TestMCP covers MCP in workflows: declarations, `stratos mcp`, wrappers
-// and direct clients, against the test server (shared/fakemcp).
+// and direct clients, against the test server (shared/fakemcp). Besides
+// fakemcp (see withFakeMCP), scripts have:
+//
+//	lastrun                    sets $RUN to the newest run's directory
+//	pidgone <pidfile>          waits until the process in pidfile is gone
+//	waitfile <path>            waits until path exists
+//	waitgrep <path> <regexp>   waits until path exists and matches regexp
+//	signal <SIG> <pidfile>     sends INT, TERM or KILL to the process in pidfile
 func TestMCP(t *testing.T) {
 	p := withOAuth(withFakeMCP(params(t, "mcp")))
 	setup := p.Setup
@@ -29,6 +36,9 @@ func TestMCP(t *testing.T) {
 	}
 	p.Cmds["lastrun"] = cmdRunLastRun
 	p.Cmds["pidgone"] = cmdRunPidGone
+	p.Cmds["waitfile"] = cmdRunWaitFile
+	p.Cmds["waitgrep"] = cmdFaultWaitGrep
+	p.Cmds["signal"] = cmdFaultSignal
 	testscript.Run(t, p)
 }
 

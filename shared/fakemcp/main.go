@@ -26,9 +26,15 @@ import (
 //
 //	stratos-fakemcp [--legacy] [--name N] [--extra-tools-file F] [--pid-file P] [--require-env V]   # stdio
 //	stratos-fakemcp --http --url-file F [--legacy] [--name N] [--oauth [--token-lifetime D] [--refreshed-lifetime D] [--no-refresh] [--no-registration] [--oauth-log F]]
+//	stratos-fakemcp --hang-initialize [--pid-file P]
+//	stratos-fakemcp --exit-at-start STATUS [--stderr-lines N]
 //
 // With --http it listens on a free 127.0.0.1 port and writes its URL to F
 // (atomically, once listening) so a script can wait for it.
+// --hang-initialize is a wedged stdio server: it declines server/discover
+// and never answers initialize, nor anything after it; only SIGKILL ends
+// it. --exit-at-start is a server that cannot start: it writes N lines and
+// then its reason on stderr and exits with STATUS.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("stratos-fakemcp", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -46,6 +52,9 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.BoolVar(&oauth.NoRefresh, "no-refresh", false, "with --oauth: issue no refresh tokens")
 	fs.BoolVar(&oauth.NoRegistration, "no-registration", false, "with --oauth: offer no dynamic client registration")
 	oauthLog := fs.String("oauth-log", "", "with --oauth: file to append a line per request to")
+	hang := fs.Bool("hang-initialize", false, "decline server/discover, never answer initialize, ignore SIGTERM and the end of stdin")
+	exitStatus := fs.Int("exit-at-start", -1, "exit with this status at start, after writing to stderr")
+	stderrLines := fs.Int("stderr-lines", 0, "with --exit-at-start: lines to write on stderr before the reason")
 	if err := fs.Parse(args[1:]); err != nil {
 		return 2
 	}
@@ -54,6 +63,9 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if *requireEnv != "" && os.Getenv(*requireEnv) == "" {
 		fmt.Fprintf(stderr, "stratos-fakemcp: %s is not set\n", *requireEnv)
 		return 1
+	}
+	if *exitStatus >= 0 {
+		return exitAtStart(stderr, *exitStatus, *stderrLines)
 	}
 	o := Options{Name: *name, Legacy: *legacy}
 	if *extraFile != "" {
@@ -66,6 +78,9 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "stratos-fakemcp:", err)
 			return 1
 		}
+	}
+	if *hang {
+		return hangInitialize(stdin, stdout)
 	}
 	if *useOAuth {
 		if *oauthLog != "" {

@@ -26,9 +26,18 @@ type DiscoveryError struct {
 }
 
 func (e *DiscoveryError) Error() string {
+	// These name the server themselves (and the login command, or how to
+	// raise the timeout).
 	var auth *mcpauth.ServerError
-	if errors.As(e.Err, &auth) {
-		return auth.Error() // it names the server and the login command
+	var timeout *TimeoutError
+	var connect *ConnectError
+	switch {
+	case errors.As(e.Err, &auth):
+		return auth.Error()
+	case errors.As(e.Err, &timeout):
+		return timeout.Error()
+	case errors.As(e.Err, &connect):
+		return connect.Error()
 	}
 	return fmt.Sprintf("MCP server %q: %v", e.Server, e.Err)
 }
@@ -37,8 +46,11 @@ func (e *DiscoveryError) Unwrap() error { return e.Err }
 
 // Discover resolves, connects to and lists the tools of each named server
 // of workflowDir's declarations, one after another, closing each
-// connection before the next. The first failure is a *DiscoveryError.
+// connection before the next. Each server's connect timeout bounds its
+// connection and, again, its listing. The first failure is a
+// *DiscoveryError.
 func Discover(ctx context.Context, workflowDir string, servers mcpdecl.Servers, names []string, lookup mcpdecl.Lookup, opts Options) ([]ServerTools, error) {
+	opts.WorkflowDir = workflowDir
 	out := make([]ServerTools, 0, len(names))
 	for _, name := range names {
 		st, err := discoverOne(ctx, workflowDir, servers[name], lookup, opts)
@@ -59,9 +71,19 @@ func discoverOne(ctx context.Context, workflowDir string, decl mcpdecl.Server, l
 	if err != nil {
 		return ServerTools{}, err
 	}
-	defer c.Close()
-	tools, err := c.Tools(ctx)
+	defer func() {
+		if ctx.Err() != nil {
+			c.kill() // interrupted: no grace for the server
+		}
+		c.Close()
+	}()
+	listCtx, cancel := context.WithTimeout(ctx, server.Timeout())
+	defer cancel()
+	tools, err := c.Tools(listCtx)
 	if err != nil {
+		if ctx.Err() == nil && errors.Is(listCtx.Err(), context.DeadlineExceeded) {
+			return ServerTools{}, &TimeoutError{Server: decl.Name, Stage: StageListTools, Timeout: server.Timeout(), Field: server.TimeoutField(), File: workflowFile(workflowDir), Err: err}
+		}
 		return ServerTools{}, err
 	}
 	return ServerTools{Server: decl.Name, Transport: decl.Transport, ProtocolVersion: c.ProtocolVersion(), Tools: tools}, nil

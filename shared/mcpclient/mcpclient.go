@@ -9,15 +9,13 @@ package mcpclient
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
 	"net/http"
-	"os"
-	"os/exec"
 	"sort"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
@@ -25,7 +23,6 @@ import (
 
 	"github.com/stratoscli/stratos/shared/mcpauth"
 	"github.com/stratoscli/stratos/shared/mcpdecl"
-	"github.com/stratoscli/stratos/shared/procgroup"
 	"github.com/stratoscli/stratos/shared/version"
 )
 
@@ -52,42 +49,31 @@ type Options struct {
 	// Workflow is the declaring workflow's name, for the `stratos mcp
 	// login` command an authentication error names.
 	Workflow string
+	// WorkflowDir is the declaring workflow's directory, so that a timeout
+	// names the workflow.yaml that can raise it ("": not named).
+	WorkflowDir string
 }
 
 // Client is a ready connection to one server.
 type Client struct {
 	Name    string
 	Session *mcp.ClientSession
-	proc    *procgroup.Process
+	proc    *stdioProcess
 	once    sync.Once
 	err     error
 }
 
 // Connect starts or reaches server (already resolved: no ${NAME} left) and
-// completes the protocol's preparation. Whatever it started is stopped
-// again when it fails, so a failed Connect leaves nothing behind.
+// completes the protocol's preparation within server.Timeout(). Whatever it
+// started is stopped again when it fails, at once when ctx was cancelled,
+// so a failed Connect leaves nothing behind. A timeout is a *TimeoutError;
+// a stdio server that exits while connecting is named with its exit status
+// and the last lines of its stderr.
 func Connect(ctx context.Context, server mcpdecl.Server, opts Options) (*Client, error) {
 	c := &Client{Name: server.Name}
-	var transport mcp.Transport
-	switch server.Transport {
-	case mcpdecl.TransportStdio:
-		t, proc, err := startStdio(server, opts.Stderr)
-		if err != nil {
-			return nil, fmt.Errorf("start MCP server %q (%s): %w", server.Name, server.Command, err)
-		}
-		transport, c.proc = t, proc
-	case mcpdecl.TransportHTTP:
-		t := &mcp.StreamableClientTransport{Endpoint: server.URL, HTTPClient: withHeaders(opts.HTTPClient, server.Headers)}
-		if server.OAuth != nil {
-			h, err := oauthHandler(ctx, server, opts)
-			if err != nil {
-				return nil, err
-			}
-			t.OAuthHandler = h
-		}
-		transport = t
-	default:
-		return nil, fmt.Errorf("MCP server %q: unknown transport %q", server.Name, server.Transport)
+	transport, err := c.transport(ctx, server, opts)
+	if err != nil {
+		return nil, err
 	}
 	client := mcp.NewClient(&mcp.Implementation{Name: "stratos", Version: version.Version}, &mcp.ClientOptions{
 		Capabilities: &mcp.ClientCapabilities{},
@@ -97,15 +83,54 @@ func Connect(ctx context.Context, server mcpdecl.Server, opts Options) (*Client,
 			}
 		},
 	})
-	connectCtx, cancel := context.WithTimeout(ctx, RequestTimeout)
+	connectCtx, cancel := context.WithTimeout(ctx, server.Timeout())
 	defer cancel()
 	session, err := client.Connect(connectCtx, transport, nil)
 	if err != nil {
-		c.stopProcess()
-		return nil, fmt.Errorf("connect to MCP server %q: %w", server.Name, err)
+		return nil, c.connectFailed(ctx, connectCtx, server, opts, err)
 	}
 	c.Session = session
 	return c, nil
+}
+
+// transport starts a stdio server or prepares the HTTP transport.
+func (c *Client) transport(ctx context.Context, server mcpdecl.Server, opts Options) (mcp.Transport, error) {
+	switch server.Transport {
+	case mcpdecl.TransportStdio:
+		proc, err := startStdio(server, opts.Stderr)
+		if err != nil {
+			return nil, fmt.Errorf("start MCP server %q (%s): %w", server.Name, server.Command, err)
+		}
+		c.proc = proc
+		return proc.transport(), nil
+	case mcpdecl.TransportHTTP:
+		t := &mcp.StreamableClientTransport{Endpoint: server.URL, HTTPClient: withHeaders(opts.HTTPClient, server.Headers)}
+		if server.OAuth != nil {
+			h, err := oauthHandler(ctx, server, opts)
+			if err != nil {
+				return nil, err
+			}
+			t.OAuthHandler = h
+		}
+		return t, nil
+	}
+	return nil, fmt.Errorf("MCP server %q: unknown transport %q", server.Name, server.Transport)
+}
+
+// connectFailed stops what Connect started and says why it failed: the
+// caller gave up (ctx: the server is killed at once), the connect timeout
+// passed, or the server broke the connection (a stdio server's exit status
+// and the end of its stderr say why).
+func (c *Client) connectFailed(ctx, connectCtx context.Context, server mcpdecl.Server, opts Options, err error) error {
+	if ctx.Err() != nil {
+		c.kill()
+		return fmt.Errorf("connect to MCP server %q: %w", server.Name, ctx.Err())
+	}
+	exit := c.stopProcess()
+	if errors.Is(connectCtx.Err(), context.DeadlineExceeded) {
+		return &TimeoutError{Server: server.Name, Stage: StageHandshake, Timeout: server.Timeout(), Field: server.TimeoutField(), File: workflowFile(opts.WorkflowDir), Stderr: exit.Stderr, Err: err}
+	}
+	return &ConnectError{Server: server.Name, Status: exit.Status, Stderr: exit.Stderr, Err: err}
 }
 
 // oauthHandler checks that server has a usable token before connecting (a
@@ -162,56 +187,20 @@ func (c *Client) Close() error {
 	return c.err
 }
 
-func (c *Client) stopProcess() {
+// stopProcess stops a stdio server (see stdioProcess.stop); the zero
+// processExit for an HTTP server.
+func (c *Client) stopProcess() processExit {
 	if c.proc == nil {
-		return
+		return processExit{}
 	}
-	exited := make(chan struct{})
-	go func() {
-		_ = c.proc.Wait()
-		close(exited)
-	}()
-	select {
-	case <-exited:
-	case <-time.After(stopGrace):
-		_ = c.proc.Signal(syscall.SIGKILL)
-		<-exited
-	}
+	return c.proc.stop(stopGrace)
 }
 
-// startStdio starts the server in its own process group with pipes the
-// SDK's IOTransport reads and writes. Closing the transport closes the
-// server's stdin, which is a stdio server's cue to exit.
-func startStdio(server mcpdecl.Server, stderr io.Writer) (mcp.Transport, *procgroup.Process, error) {
-	inR, inW, err := os.Pipe()
-	if err != nil {
-		return nil, nil, err
+// kill ends a stdio server's group at once: its caller was interrupted.
+func (c *Client) kill() {
+	if c.proc != nil {
+		c.proc.stop(0)
 	}
-	outR, outW, err := os.Pipe()
-	if err != nil {
-		inR.Close()
-		inW.Close()
-		return nil, nil, err
-	}
-	cmd := exec.Command(server.Command, server.Args...)
-	cmd.Dir = server.Cwd
-	cmd.Env = os.Environ()
-	for _, k := range sortedKeys(server.Env) {
-		cmd.Env = append(cmd.Env, k+"="+server.Env[k])
-	}
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, stderr
-	if stderr == nil {
-		cmd.Stderr = io.Discard
-	}
-	proc, err := procgroup.Start(cmd, procgroup.Options{DeathSignal: syscall.SIGKILL})
-	inR.Close()
-	outW.Close()
-	if err != nil {
-		inW.Close()
-		outR.Close()
-		return nil, nil, err
-	}
-	return &mcp.IOTransport{Reader: outR, Writer: inW}, proc, nil
 }
 
 func sortedKeys(m map[string]string) []string {

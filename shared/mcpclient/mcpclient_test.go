@@ -23,6 +23,7 @@ func TestMain(m *testing.M) {
 		if os.Getenv("STRATOS_FAKEMCP") == "legacy" {
 			args = append(args, "--legacy")
 		}
+		args = append(args, strings.Fields(os.Getenv("STRATOS_FAKEMCP_ARGS"))...)
 		os.Exit(fakemcp.Main(args, os.Stdin, os.Stdout, os.Stderr))
 	}
 	os.Exit(m.Run())

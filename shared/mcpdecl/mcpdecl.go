@@ -1,6 +1,7 @@
 // Package mcpdecl reads the MCP servers a workflow declares in its
 // workflow.yaml (mcp.servers.<name>): a stdio server (command, args, env,
-// cwd) or a streamable HTTP server (url, headers, oauth).
+// cwd) or a streamable HTTP server (url, headers, oauth), each with an
+// optional connectTimeout.
 //
 // Declarations are validated without touching the environment: secrets do
 // not belong in workflow.yaml, so values may reference environment
@@ -16,6 +17,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 )
 
 // Transports a server can be declared with.
@@ -23,6 +25,15 @@ const (
 	TransportStdio = "stdio"
 	TransportHTTP  = "http"
 )
+
+// DefaultConnectTimeout bounds, for a server that declares no
+// connectTimeout, starting or reaching it and the protocol's handshake
+// (server/discover or initialize). It is seconds, not the five minutes a
+// tool call may take: a server that never answers would otherwise hold up
+// every build of its workflow that long, and most servers answer within a
+// second; one that downloads itself first (npx -y) may need more, and its
+// declaration says so.
+const DefaultConnectTimeout = 30 * time.Second
 
 // Compiled on first use rather than at start, which every process that
 // links the package would pay whether it uses it or not.
@@ -42,7 +53,24 @@ type Server struct {
 	URL     string            `json:"url,omitempty"`
 	Headers map[string]string `json:"headers,omitempty"`
 	OAuth   *OAuth            `json:"oauth,omitempty"`
+	// ConnectTimeout is the declared connectTimeout, zero when none (see
+	// Timeout).
+	ConnectTimeout time.Duration `json:"connectTimeout,omitempty"`
 }
+
+// Timeout bounds connecting to the server: starting or reaching it and the
+// protocol's handshake. It is the declared connectTimeout, or
+// DefaultConnectTimeout.
+func (s Server) Timeout() time.Duration {
+	if s.ConnectTimeout > 0 {
+		return s.ConnectTimeout
+	}
+	return DefaultConnectTimeout
+}
+
+// TimeoutField is the field path that declares the server's connect
+// timeout, for errors that say how to raise it.
+func (s Server) TimeoutField() string { return "mcp.servers." + s.Name + ".connectTimeout" }
 
 // OAuth says a server authenticates with OAuth (authorization code + PKCE).
 type OAuth struct {
@@ -116,8 +144,8 @@ func (p *parser) add(field, format string, args ...any) {
 }
 
 var fieldsByTransport = map[string]map[string]bool{
-	TransportStdio: {"type": true, "command": true, "args": true, "env": true, "cwd": true},
-	TransportHTTP:  {"type": true, "url": true, "headers": true, "oauth": true},
+	TransportStdio: {"type": true, "command": true, "args": true, "env": true, "cwd": true, "connectTimeout": true},
+	TransportHTTP:  {"type": true, "url": true, "headers": true, "oauth": true, "connectTimeout": true},
 }
 
 func (p *parser) server(name string, v any) (Server, bool) {
@@ -148,6 +176,7 @@ func (p *parser) server(name string, v any) (Server, bool) {
 	s.URL = p.str(path+".url", m["url"])
 	s.Headers = p.strMap(path+".headers", m["headers"])
 	s.OAuth = p.oauth(path+".oauth", m["oauth"])
+	s.ConnectTimeout = p.duration(path+".connectTimeout", m["connectTimeout"])
 	if s.Transport == TransportHTTP {
 		p.checkURL(path+".url", s.URL)
 	}
@@ -239,6 +268,26 @@ func (p *parser) strMap(field string, v any) map[string]string {
 		out[k] = s
 	}
 	return out
+}
+
+// duration reads a positive duration written with its unit ("45s",
+// "2m"): a bare number would leave the reader guessing seconds or
+// milliseconds.
+func (p *parser) duration(field string, v any) time.Duration {
+	if v == nil {
+		return 0
+	}
+	s, ok := v.(string)
+	if !ok {
+		p.add(field, "must be a duration with its unit, such as 45s or 2m, not %v", v)
+		return 0
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d <= 0 {
+		p.add(field, "%q must be a positive duration with its unit, such as 45s or 2m", s)
+		return 0
+	}
+	return d
 }
 
 func (p *parser) oauth(field string, v any) *OAuth {

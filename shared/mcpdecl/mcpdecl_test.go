@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"gopkg.in/yaml.v3"
 )
@@ -65,6 +66,9 @@ func TestParseProblemsNameFieldPaths(t *testing.T) {
 		{`servers: {a: {url: "http://h", oauth: {scope: x}}}`, "mcp.servers.a.oauth.scope", "unknown field"},
 		{`other: 1`, "mcp.other", "unknown field"},
 		{`servers: [a]`, "mcp.servers", "must be a mapping"},
+		{`servers: {a: {command: x, connectTimeout: 30}}`, "mcp.servers.a.connectTimeout", "a duration with its unit"},
+		{`servers: {a: {command: x, connectTimeout: soon}}`, "mcp.servers.a.connectTimeout", "positive duration"},
+		{`servers: {a: {url: "http://h", connectTimeout: 0s}}`, "mcp.servers.a.connectTimeout", "positive duration"},
 	}
 	for _, c := range cases {
 		_, problems := parseYAML(t, c.yaml)
@@ -77,6 +81,41 @@ func TestParseProblemsNameFieldPaths(t *testing.T) {
 		if !found {
 			t.Errorf("%s: want %s: …%s…, got %v", c.yaml, c.field, c.message, problems)
 		}
+	}
+}
+
+// A server's connect timeout is declared per server, for either transport,
+// with its unit; without one it is the default of seconds, and Resolve
+// keeps it.
+func TestConnectTimeout(t *testing.T) {
+	servers, problems := parseYAML(t, `
+servers:
+  slow:
+    command: npx
+    connectTimeout: 2m
+  web:
+    url: http://127.0.0.1:9/mcp
+    connectTimeout: 1500ms
+  plain:
+    command: node
+`)
+	if len(problems) > 0 {
+		t.Fatal(problems)
+	}
+	for name, want := range map[string]time.Duration{"slow": 2 * time.Minute, "web": 1500 * time.Millisecond, "plain": DefaultConnectTimeout} {
+		s, err := servers[name].Resolve("/w", func(string) (string, bool) { return "", false })
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := s.Timeout(); got != want {
+			t.Errorf("%s: Timeout() = %v, want %v", name, got, want)
+		}
+	}
+	if DefaultConnectTimeout >= time.Minute {
+		t.Errorf("DefaultConnectTimeout = %v: a server that never answers would hold a build for minutes", DefaultConnectTimeout)
+	}
+	if got := servers["slow"].TimeoutField(); got != "mcp.servers.slow.connectTimeout" {
+		t.Errorf("TimeoutField() = %q", got)
 	}
 }
 

@@ -142,6 +142,11 @@ func discoveryError(workflow string, err error) error {
 		details["login"] = mcpauth.LoginCommand(workflow, de.Server)
 		return clierr.New(agentapi.CodeMCPAuthRequired, "workflow %s: %v", workflow, auth).WithDetails(details).Wrap(err)
 	}
+	var timeout *mcpclient.TimeoutError
+	if errors.As(err, &timeout) {
+		details["timeout"], details["field"] = timeout.Timeout.String(), timeout.Field
+		return clierr.New(agentapi.CodeMCPConnectTimeout, "workflow %s: %v", workflow, timeout).WithDetails(details).Wrap(err)
+	}
 	return clierr.New(agentapi.CodeMCPDiscoveryFailed, "workflow %s: %v", workflow, err).WithDetails(details).Wrap(err)
 }
 

@@ -73,13 +73,12 @@ func (d *directClients) connect(ctx context.Context, p agentproto.MCPConnectPara
 	d.clients[p.ClientID] = c
 	d.mu.Unlock()
 	defer close(c.ready)
-	conn, err := mcpclient.Connect(cctx, server, mcpclient.Options{Stderr: d.stderr, Workflow: p.Workflow.Name, Tokens: d.tokens, Progress: func(pn *mcp.ProgressNotificationParams) {
-		d.progress(c, pn)
-	}})
+	conn, err := mcpclient.Connect(cctx, server, mcpclient.Options{Stderr: d.stderr, Workflow: p.Workflow.Name, WorkflowDir: p.Workflow.Dir, Tokens: d.tokens,
+		Progress: func(pn *mcp.ProgressNotificationParams) { d.progress(c, pn) }})
 	if err != nil {
 		d.forget(c.id)
 		cancel()
-		return nil, agentproto.Errorf(agentproto.CodeMCPConnection, "%v", err).WithDetails(map[string]any{"server": p.Server}).Wrap(err)
+		return nil, connectError(p, err)
 	}
 	c.conn = conn
 	if cctx.Err() != nil { // closed while connecting
@@ -87,6 +86,18 @@ func (d *directClients) connect(ctx context.Context, p agentproto.MCPConnectPara
 		return nil, agentproto.Errorf(agentproto.CodeMCPConnection, "MCP server %q: the client was closed while connecting", p.Server)
 	}
 	return &agentproto.MCPConnectResult{ProtocolVersion: conn.ProtocolVersion()}, nil
+}
+
+// connectError is a failed connect as the workflow sees it: the server
+// could not be started or reached, or did not answer within its connect
+// timeout (details.timeout then), naming the workflow.
+func connectError(p agentproto.MCPConnectParams, err error) error {
+	details := map[string]any{"server": p.Server}
+	var timeout *mcpclient.TimeoutError
+	if errors.As(err, &timeout) {
+		details["timeout"] = timeout.Timeout.String()
+	}
+	return agentproto.Errorf(agentproto.CodeMCPConnection, "workflow %s: %v", p.Workflow.Name, err).WithDetails(details).Wrap(err)
 }
 
 // resolveServer finds a declared server and resolves its ${NAME} references.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -199,6 +200,31 @@ func TestExecutionCloseClosesItsClientsAndCancelsPendingCalls(t *testing.T) {
 	// Connecting for an execution that has ended is refused.
 	if _, err := f.mcpConnect("late", "exec-child", "modern"); err == nil {
 		t.Error("connect for a closed execution succeeded")
+	}
+}
+
+// A server that never answers fails the connect after its connect timeout,
+// not the five minutes of a call, and the error names the workflow, the
+// server, the timeout and the field that raises it.
+func TestDirectClientConnectTimeout(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() })}
+	go func() { _ = srv.Serve(ln) }()
+	t.Cleanup(func() { srv.Close() })
+	t.Setenv("WEDGED_URL", "http://"+ln.Addr().String()+"/mcp")
+	f := startMCP(t, "    wedged: {url: \"${WEDGED_URL}\", connectTimeout: 300ms}\n", time.Hour)
+	_, err = f.mcpConnect("w", "top", "wedged")
+	code, details := errCode(t, err)
+	if code != agentproto.CodeMCPConnection || details["server"] != "wedged" || details["timeout"] != "300ms" {
+		t.Fatalf("code %s, details %v: %v", code, details, err)
+	}
+	for _, want := range []string{`workflow wf: MCP server "wedged" did not answer the MCP handshake`, "within 300ms", "raise mcp.servers.wedged.connectTimeout in " + filepath.Join(f.dir, "workflow.yaml")} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not say %q", err, want)
+		}
 	}
 }
 

@@ -65,6 +65,9 @@ type Builder struct {
 	// phase and phaseWorkflow say what the builder is doing, for the
 	// error of an interrupted preparation.
 	phase, phaseWorkflow string
+	// mcpAhead is what was discovered of MCP servers before the root lock
+	// was taken (see discoverMCPAhead); nil for nothing.
+	mcpAhead mcpDiscovered
 	// phases and steps profile the build at debug level (see phases.go);
 	// nil when not profiling.
 	phases *phaseClock

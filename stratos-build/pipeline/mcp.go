@@ -5,9 +5,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
+
+	"github.com/hashicorp/go-hclog"
 
 	"github.com/stratoscli/stratos/shared/atomicfile"
 	"github.com/stratoscli/stratos/shared/discovery"
@@ -47,16 +51,11 @@ func (b *Builder) prepareMCP(ctx context.Context, w *discovery.Workflow) (mcpSte
 		return step, failed(w, ReasonMCP, message("%v", err))
 	}
 	step.changed = removed
-	names := servers.Names()
-	if !b.Explicit {
-		names = missingWrappers(w.Dir, names)
-	}
+	names := serversToDiscover(w, servers, b.Explicit)
 	if len(names) == 0 {
 		return step, nil
 	}
-	b.enter(PhaseMCP, w)
-	b.Log.Info("discovering MCP tools", "workflow", w.Manifest.Name, "servers", strings.Join(names, ","))
-	found, err := mcpclient.Discover(ctx, w.Dir, servers, names, os.LookupEnv, mcpclient.Options{Stderr: b.Stderr, Workflow: w.Manifest.Name})
+	found, err := b.discoverMCP(ctx, w, servers, names)
 	if err != nil {
 		return step, failed(w, ReasonMCP, Diagnostic{File: file, Message: fmt.Sprintf("%s: %v", w.Manifest.Name, err)})
 	}
@@ -68,6 +67,100 @@ func (b *Builder) prepareMCP(ctx context.Context, w *discovery.Workflow) (mcpSte
 		step.changed = step.changed || changed
 	}
 	return step, nil
+}
+
+// serversToDiscover names the servers of w whose tools a preparation
+// lists: every declared one for an explicit build, else those without a
+// wrapper.
+func serversToDiscover(w *discovery.Workflow, servers mcpdecl.Servers, explicit bool) []string {
+	if explicit {
+		return servers.Names()
+	}
+	return missingWrappers(w.Dir, servers.Names())
+}
+
+// discoverMCP lists the tools of the named servers of w, taking what was
+// discovered ahead, before the root lock (see discoverMCPAhead), for a
+// declaration that has not changed since, and discovering the rest now.
+func (b *Builder) discoverMCP(ctx context.Context, w *discovery.Workflow, servers mcpdecl.Servers, names []string) ([]mcpclient.ServerTools, error) {
+	out := make([]mcpclient.ServerTools, 0, len(names))
+	for _, name := range names {
+		f, ok := b.mcpAhead.take(w.Dir, servers[name])
+		if !ok {
+			b.enter(PhaseMCP, w)
+			f = discoverServer(ctx, w, servers, name, b.Log, b.Stderr)
+		}
+		if f.err != nil {
+			return nil, f.err
+		}
+		out = append(out, f.tools)
+	}
+	return out, nil
+}
+
+// mcpDiscovered holds the outcome of discovering MCP servers before the root
+// lock, by workflow directory and server, with the declaration discovered.
+type mcpDiscovered map[mcpKey]mcpFound
+
+type mcpKey struct{ dir, server string }
+
+type mcpFound struct {
+	decl  mcpdecl.Server
+	tools mcpclient.ServerTools
+	err   error
+}
+
+// take returns what was discovered ahead for decl of the workflow in dir,
+// if its declaration is still the one discovered.
+func (a mcpDiscovered) take(dir string, decl mcpdecl.Server) (mcpFound, bool) {
+	f, ok := a[mcpKey{dir, decl.Name}]
+	if !ok || !reflect.DeepEqual(f.decl, decl) {
+		return mcpFound{}, false
+	}
+	return f, true
+}
+
+// discoverMCPAhead discovers, before the root's build lock is taken, the
+// MCP servers that preparing ws will list (see serversToDiscover).
+// Discovery writes nothing, and a server may take up to its connect
+// timeout to answer or never answer: holding the lock meanwhile would make
+// every other build of the root wait for it. The wrappers are written
+// later, under the lock, from what this found. Failures are kept for the
+// workflow's result; an interruption is returned (exit 130).
+func discoverMCPAhead(ctx context.Context, ws []*discovery.Workflow, explicit bool, log hclog.Logger, stderr io.Writer) (mcpDiscovered, error) {
+	ahead := mcpDiscovered{}
+	for _, w := range ws {
+		servers, problems := mcpdecl.Parse(w.Manifest.Sections["mcp"])
+		if len(problems) > 0 {
+			continue // the preparation reports them
+		}
+		for _, name := range serversToDiscover(w, servers, explicit) {
+			f := discoverServer(ctx, w, servers, name, log, stderr)
+			if ctx.Err() != nil {
+				ce := Interrupted(ctx, PhaseMCP, "workflow %s, MCP server %s", w.Manifest.Name, name)
+				ce.Details["workflow"], ce.Details["server"] = w.Manifest.Name, name
+				return nil, ce
+			}
+			ahead[mcpKey{w.Dir, name}] = f
+			if f.err != nil {
+				break // the workflow fails on it; its other servers are not needed
+			}
+		}
+	}
+	return ahead, nil
+}
+
+// discoverServer lists the tools of one declared server of w.
+func discoverServer(ctx context.Context, w *discovery.Workflow, servers mcpdecl.Servers, name string, log hclog.Logger, stderr io.Writer) mcpFound {
+	log.Info("discovering MCP tools", "workflow", w.Manifest.Name, "server", name)
+	f := mcpFound{decl: servers[name]}
+	found, err := mcpclient.Discover(ctx, w.Dir, servers, []string{name}, os.LookupEnv, mcpclient.Options{Stderr: stderr, Workflow: w.Manifest.Name})
+	if err != nil {
+		f.err = err
+		return f
+	}
+	f.tools = found[0]
+	return f
 }
 
 // writeMCPWrapper generates one server's wrapper and replaces the file

@@ -75,6 +75,10 @@ func (s *Session) PrepareTarget(ctx context.Context, arg string) (*Outcome, erro
 		}
 		return &Outcome{Target: target, Results: b.Results(), Builder: b}, nil
 	}
+	ahead, err := discoverMCPAhead(ctx, requiredClosure(root, w), s.Explicit, s.Log, s.Stderr)
+	if err != nil {
+		return nil, err
+	}
 	var out *Outcome
 	err = withRootLock(ctx, root.Root.Dir, s.Log, &out, func() error {
 		// Another process may have built while we waited: look again.
@@ -83,6 +87,7 @@ func (s *Session) PrepareTarget(ctx context.Context, arg string) (*Outcome, erro
 			return err
 		}
 		b := s.builder(root)
+		b.mcpAhead = ahead
 		if s.NeedsDefinition {
 			b.definitionWanted = w
 		}
@@ -114,21 +119,28 @@ func (s *Session) PrepareProject(ctx context.Context) (*Outcome, error) {
 	if err := os.MkdirAll(pr.Dir, 0o755); err != nil {
 		return nil, clierr.New(buildapi.CodeRootUnwritable, "create %s: %v", pr.Dir, err)
 	}
+	var phases *phaseClock
+	if s.Log.IsDebug() {
+		phases = startPhases(s.Log, 0)
+	}
+	// Builds change no manifest, so the workflows are read before the lock,
+	// for the MCP discovery that runs before it.
+	cat, err := discovery.Load([]roots.Root{pr})
+	if err != nil {
+		return nil, clierr.New(discoverapi.CodeRootUnreadable, "%v", err)
+	}
+	root := cat.Roots[0]
+	ahead, err := discoverMCPAhead(ctx, root.Sorted(), s.Explicit, s.Log, s.Stderr)
+	if err != nil {
+		return nil, err
+	}
 	var out *Outcome
 	err = withRootLock(ctx, pr.Dir, s.Log, &out, func() error {
-		var phases *phaseClock
-		if s.Log.IsDebug() {
-			phases = startPhases(s.Log, 0)
-		}
-		cat, err := discovery.Load([]roots.Root{pr})
-		if err != nil {
-			return clierr.New(discoverapi.CodeRootUnreadable, "%v", err)
-		}
-		root := cat.Roots[0]
 		if err := root.Freshen(root.Sorted()); err != nil {
 			return clierr.New(discoverapi.CodeReadFailed, "%v", err)
 		}
 		b := s.builder(root)
+		b.mcpAhead = ahead
 		if phases != nil {
 			phases.workflows = len(root.Workflows)
 			phases.done("discovery")

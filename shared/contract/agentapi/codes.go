@@ -34,6 +34,9 @@ const (
 	CodeMCPEnvMissing      = "mcp_env_missing"
 	CodeMCPServerUnknown   = "mcp_server_unknown"
 	CodeMCPDiscoveryFailed = "mcp_discovery_failed"
+	// CodeMCPConnectTimeout: `stratos mcp tools`: a server did not answer
+	// within its connectTimeout.
+	CodeMCPConnectTimeout = "mcp_connect_timeout"
 	// OAuth codes of `stratos mcp login/logout/status`.
 	CodeMCPAuthRequired     = "mcp_auth_required"
 	CodeMCPNotOAuth         = "mcp_not_oauth"
@@ -58,6 +61,7 @@ func Codes() []errcode.Code {
 		errcode.Failed(CodeMCPEnvMissing, "`stratos mcp`: a ${NAME} reference of an MCP server names an unset or empty environment variable (details.variable, details.server)"),
 		errcode.Usage(CodeMCPServerUnknown, "`stratos mcp tools <workflow> <server>`: the workflow declares no such MCP server"),
 		errcode.Failed(CodeMCPDiscoveryFailed, "`stratos mcp tools`: an MCP server could not be started, reached or listed (details.server)"),
+		errcode.Failed(CodeMCPConnectTimeout, "`stratos mcp tools`: an MCP server did not answer within its connect timeout (details.server, details.timeout, details.field: the connectTimeout to raise)"),
 		errcode.Failed(CodeMCPAuthRequired, "`stratos mcp tools`: a server declared with oauth has no usable login (details.server, details.login: the command to run)"),
 		errcode.Usage(CodeMCPNotOAuth, "`stratos mcp login/logout`: the named server is not an HTTP server declared with oauth (details.server)"),
 		errcode.Failed(CodeMCPLoginFailed, "`stratos mcp login`: discovery, registration, authorization or the token exchange failed (details.server); nothing was stored"),
