@@ -47,6 +47,18 @@ func (e *scriptEnv) environ(ts *testscript.TestScript) []string {
 	return out
 }
 
+// recordScriptEnv notes the names of env's variables, for commands that
+// start a process with the script's environment (scriptEnv.environ).
+func recordScriptEnv(env *testscript.Env) {
+	se := &scriptEnv{}
+	for _, kv := range env.Vars {
+		if k, _, ok := strings.Cut(kv, "="); ok {
+			se.add(k)
+		}
+	}
+	env.Values[scriptEnvKey{}] = se
+}
+
 // withOAuth adds the OAuth commands to p:
 //
 //	fakeoauth [-token-lifetime D] [-refreshed-lifetime D] [-no-refresh] [-no-registration] VAR
@@ -68,13 +80,7 @@ func withOAuth(p testscript.Params) testscript.Params {
 				return err
 			}
 		}
-		se := &scriptEnv{}
-		for _, kv := range env.Vars {
-			if k, _, ok := strings.Cut(kv, "="); ok {
-				se.add(k)
-			}
-		}
-		env.Values[scriptEnvKey{}] = se
+		recordScriptEnv(env)
 		return nil
 	}
 	if p.Cmds == nil {

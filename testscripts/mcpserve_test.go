@@ -9,7 +9,8 @@ import (
 
 // TestMCPServe runs testdata/mcpserve: `stratos mcp serve` driven by the Go
 // SDK's MCP client (mcpdrive, see internal/mcpdrive) over stdio and
-// streamable HTTP, with the modern and the legacy protocol.
+// streamable HTTP, with the modern and the legacy protocol, and line by
+// line by a client that may send anything (mcpstdio, see cmdMCPStdio).
 func TestMCPServe(t *testing.T) {
 	p := params(t, "mcpserve")
 	setup := p.Setup
@@ -17,6 +18,7 @@ func TestMCPServe(t *testing.T) {
 		if err := setup(env); err != nil {
 			return err
 		}
+		defer recordScriptEnv(env)
 		// The workflows' zod comes from the warm npm cache, as in TestRun.
 		env.Setenv("npm_config_prefer_offline", "true")
 		if v := os.Getenv("NODE_EXTRA_CA_CERTS"); v != "" {
@@ -25,9 +27,10 @@ func TestMCPServe(t *testing.T) {
 		return nil
 	}
 	p.Cmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){
-		"lastrun": cmdRunLastRun,
-		"jsonget": cmdRunJSONGet,
-		"waitfor": cmdWaitFile,
+		"lastrun":  cmdRunLastRun,
+		"jsonget":  cmdRunJSONGet,
+		"waitfor":  cmdWaitFile,
+		"mcpstdio": cmdMCPStdio,
 	}
 	testscript.Run(t, p)
 }

@@ -52,7 +52,7 @@ func serve(ctx context.Context, cmd *cli.Command) error {
 	}
 	defer s.Close()
 	if addr == "" {
-		return quietEOF(s.MCP().Run(ctx, &mcp.StdioTransport{}))
+		return quietEOF(s.MCP().Run(ctx, &stdioTransport{in: cmd.Root().Reader, out: cmd.Root().Writer}))
 	}
 	return serveHTTP(ctx, s.MCP(), addr, cmd)
 }
@@ -77,8 +77,7 @@ func serveHTTP(ctx context.Context, s *mcp.Server, addr string, cmd *cli.Command
 		return clierr.Usage(agentapi.CodeListenNotLoopback, "--http %q: it resolved to %s, which is not a loopback address", addr, ln.Addr())
 	}
 	fmt.Fprintf(cmd.Root().ErrWriter, "stratos mcp serve: listening on http://%s/\n", ln.Addr())
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil)
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: httpHandler(s), ReadHeaderTimeout: 10 * time.Second}
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
 	select {
@@ -89,6 +88,12 @@ func serveHTTP(ctx context.Context, s *mcp.Server, addr string, cmd *cli.Command
 		defer cancel()
 		return srv.Shutdown(shutdown)
 	}
+}
+
+// httpHandler serves s as streamable HTTP. Each message is a request of
+// its own there: a malformed one is refused (400) and the session goes on.
+func httpHandler(s *mcp.Server) http.Handler {
+	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil)
 }
 
 // CheckLoopback accepts host:port whose host is a loopback address or

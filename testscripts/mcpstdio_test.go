@@ -1,0 +1,210 @@
+package testscripts
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// stdioBound bounds each step of an mcpstdio script (a run_workflow may
+// build first) and the server's exit: a broken server fails the script, it
+// does not hang it.
+const stdioBound = 3 * time.Minute
+
+// mcpstdio <steps-file>: starts `stratos mcp serve` with the script's
+// environment and speaks to it line by line, as a client that may send
+// anything would. Each line of the steps file is a step:
+//
+//	send <line>       write the line to the server's stdin, as it is
+//	expect <regexp>   wait until a line the server wrote matches, in any
+//	                  order; each line matches one expect only
+//	wait-runs         wait until `stratos runs list` lists no running run
+//
+// Then it closes the server's stdin and waits for it to exit. Every line
+// the server wrote on stdout becomes the command's stdout, its stderr the
+// command's stderr; the command fails when a step fails or the server
+// exits with an error.
+func cmdMCPStdio(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: mcpstdio <steps-file>")
+	}
+	steps := strings.Split(strings.TrimSpace(ts.ReadFile(args[0])), "\n")
+	cmd := exec.Command(filepath.Join(firstPathDir(ts), "stratos"), "mcp", "serve")
+	cmd.Dir = ts.MkAbs(".")
+	cmd.Env = ts.Value(scriptEnvKey{}).(*scriptEnv).environ(ts)
+	stdin, err := cmd.StdinPipe()
+	ts.Check(err)
+	stdout, err := cmd.StdoutPipe()
+	ts.Check(err)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	ts.Check(cmd.Start())
+	out := newLineLog(stdout)
+	defer func() {
+		fmt.Fprint(ts.Stdout(), strings.Join(out.all(), "\n")+"\n")
+		fmt.Fprint(ts.Stderr(), stderr.String())
+	}()
+	stepErr := runStdioSteps(ts, steps, stdin, out)
+	stdin.Close()
+	exited := make(chan error, 1)
+	go func() { out.wait(); exited <- cmd.Wait() }()
+	select {
+	case err = <-exited:
+	case <-time.After(stdioBound):
+		_ = cmd.Process.Kill()
+		err = fmt.Errorf("the server did not exit within %v of the end of its stdin", stdioBound)
+		<-exited
+	}
+	if stepErr != nil {
+		ts.Fatalf("%v", stepErr)
+	}
+	if err != nil {
+		ts.Fatalf("stratos mcp serve: %v", err)
+	}
+}
+
+func runStdioSteps(ts *testscript.TestScript, steps []string, stdin io.Writer, out *lineLog) error {
+	for _, step := range steps {
+		verb, rest, _ := strings.Cut(step, " ")
+		switch verb {
+		case "send":
+			if _, err := io.WriteString(stdin, rest+"\n"); err != nil {
+				return fmt.Errorf("%s: %w", step, err)
+			}
+		case "expect":
+			re, err := regexp.Compile(rest)
+			if err != nil {
+				return fmt.Errorf("%s: %w", step, err)
+			}
+			if !out.await(re, stdioBound) {
+				if out.ended() {
+					return fmt.Errorf("%s: no such line before the server closed its stdout", step)
+				}
+				return fmt.Errorf("%s: no such line within %v", step, stdioBound)
+			}
+		case "wait-runs":
+			if err := waitNoRunningRun(ts); err != nil {
+				return fmt.Errorf("%s: %w", step, err)
+			}
+		default:
+			return fmt.Errorf("unknown step %q (send, expect, wait-runs)", step)
+		}
+	}
+	return nil
+}
+
+// waitNoRunningRun polls `stratos runs list --status running` until it is
+// empty.
+func waitNoRunningRun(ts *testscript.TestScript) error {
+	ctx, cancel := context.WithTimeout(context.Background(), stdioBound)
+	defer cancel()
+	for {
+		cmd := exec.CommandContext(ctx, filepath.Join(firstPathDir(ts), "stratos"), "runs", "list", "--status", "running", "--json")
+		cmd.Dir = ts.MkAbs(".")
+		cmd.Env = ts.Value(scriptEnvKey{}).(*scriptEnv).environ(ts)
+		data, err := cmd.Output()
+		if err != nil {
+			return fmt.Errorf("stratos runs list: %w", err)
+		}
+		var l struct {
+			Runs []json.RawMessage `json:"runs"`
+		}
+		if err := json.Unmarshal(data, &l); err != nil {
+			return fmt.Errorf("stratos runs list: %w", err)
+		}
+		if len(l.Runs) == 0 {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("runs still running: %s", data)
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+}
+
+// lineLog collects the lines a process writes; await takes them in any
+// order.
+type lineLog struct {
+	mu     sync.Mutex
+	lines  []string
+	taken  map[int]bool // lines an await matched
+	grew   chan struct{}
+	closed chan struct{}
+}
+
+func newLineLog(r io.Reader) *lineLog {
+	l := &lineLog{taken: map[int]bool{}, grew: make(chan struct{}, 1), closed: make(chan struct{})}
+	go func() {
+		defer close(l.closed)
+		sc := bufio.NewScanner(r)
+		sc.Buffer(make([]byte, 64*1024), 32<<20)
+		for sc.Scan() {
+			l.mu.Lock()
+			l.lines = append(l.lines, sc.Text())
+			l.mu.Unlock()
+			select {
+			case l.grew <- struct{}{}:
+			default:
+			}
+		}
+	}()
+	return l
+}
+
+// await waits until a line no earlier await took matches re, and takes it.
+func (l *lineLog) await(re *regexp.Regexp, bound time.Duration) bool {
+	deadline := time.After(bound)
+	for {
+		if l.take(re) {
+			return true
+		}
+		select {
+		case <-l.grew:
+		case <-l.closed:
+			return l.take(re)
+		case <-deadline:
+			return false
+		}
+	}
+}
+
+func (l *lineLog) take(re *regexp.Regexp) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for i, line := range l.lines {
+		if !l.taken[i] && re.MatchString(line) {
+			l.taken[i] = true
+			return true
+		}
+	}
+	return false
+}
+
+func (l *lineLog) wait() { <-l.closed }
+
+// ended reports whether the process closed its output.
+func (l *lineLog) ended() bool {
+	select {
+	case <-l.closed:
+		return true
+	default:
+		return false
+	}
+}
+
+func (l *lineLog) all() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]string(nil), l.lines...)
+}
