@@ -6,6 +6,8 @@
 // install scripts, for instance); a patient watchdog instead gives the
 // child one signal and time to stop its own work before it kills the child,
 // its group and the descendants it ran elsewhere (a harness CLI's tools).
+// Sessions ends what a child left running of the tools it was asked to
+// stop, also processes no longer in its tree.
 package procgroup
 
 import (
