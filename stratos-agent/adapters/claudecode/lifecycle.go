@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"time"
+
+	"github.com/stratoscli/stratos/shared/procgroup"
 )
 
 // Cancel interrupts the running prompt and stops every live background
@@ -20,12 +22,17 @@ func (s *session) Cancel() {
 		s.cancelTurn(p, obs, t)
 		return
 	}
-	go s.stopTasks(p, obs)
+	go func() {
+		tools := procgroup.NoteSessions(p.pid())
+		s.stopTasks(p, obs)
+		s.endLeftovers(tools)
+	}()
 }
 
 // cancelTurn marks t cancelled and, once per turn, sends interrupt and
 // stop_task for each live background task (interrupt alone leaves
-// background shells running: docs/design/claude-code-cli.md).
+// background shells running: docs/design/claude-code-cli.md), then ends
+// what the CLI left of the tools it stopped.
 func (s *session) cancelTurn(p *process, obs *observer, t *turn) {
 	t.mu.Lock()
 	first := !t.cancelled
@@ -35,13 +42,40 @@ func (s *session) cancelTurn(p *process, obs *observer, t *turn) {
 		return
 	}
 	go func() {
+		tools := procgroup.NoteSessions(p.pid())
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		if _, err := p.request(ctx, map[string]any{"subtype": "interrupt"}); err != nil {
 			s.log.Debug("interrupt", "error", err)
 		}
 		s.stopTasks(p, obs)
+		s.endLeftovers(tools)
 	}()
+}
+
+// Claude Code runs each tool in a session of its own and kills a stopped
+// tool by listing its processes and signalling them and the tool's group.
+// A process forked after the list, in a group of its own (the tail of
+// `timeout N tail -f …`, whose timeout was killed), survives reparented to
+// init. The sessions of the CLI's descendants are noted before the
+// interrupt and whatever is still in them once the CLI has stopped its
+// tools is ended (procgroup.Sessions says why sessions, and not the
+// descendants' pids or a subreaper): tools the CLI starts later, in new
+// sessions, and its MCP servers, in its own session, are never touched.
+const (
+	// toolStopWait bounds the CLI's own stop of its tools (it kills a
+	// foreground tool at once; a background task gets SIGTERM and, 5 s
+	// later, SIGKILL).
+	toolStopWait = 6 * time.Second
+	// leftoverGrace is what a leftover gets between SIGTERM and SIGKILL.
+	leftoverGrace = 2 * time.Second
+)
+
+// endLeftovers ends what still runs in the noted tool sessions.
+func (s *session) endLeftovers(tools procgroup.Sessions) {
+	if ended := tools.End(toolStopWait, leftoverGrace); len(ended) > 0 {
+		s.log.Info("ended processes of stopped tools that claude left running", "pids", ended)
+	}
 }
 
 func (s *session) stopTasks(p *process, obs *observer) {
@@ -56,7 +90,8 @@ func (s *session) stopTasks(p *process, obs *observer) {
 
 // Close ends the session: a running prompt is interrupted, background tasks
 // are stopped, then the CLI is shut down (stdin closed, bounded wait,
-// SIGTERM, SIGKILL to its process group).
+// SIGTERM, SIGKILL to its process group) and what it left of its tools is
+// ended.
 func (s *session) Close(ctx context.Context) error {
 	s.mu.Lock()
 	if s.closed {
@@ -70,6 +105,7 @@ func (s *session) Close(ctx context.Context) error {
 	s.bgCancel()
 	var err error
 	if p != nil {
+		tools := procgroup.NoteSessions(p.pid())
 		if t != nil {
 			t.cancel()
 			ictx, cancel := context.WithTimeout(ctx, 5*time.Second)
@@ -80,6 +116,7 @@ func (s *session) Close(ctx context.Context) error {
 		if serr := p.shutdown(ctx); serr != nil {
 			err = fmt.Errorf("harness claude-code: %w", serr)
 		}
+		s.endLeftovers(tools)
 	}
 	if dir != "" {
 		os.RemoveAll(dir)
