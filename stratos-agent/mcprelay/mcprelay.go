@@ -9,8 +9,13 @@
 // before every request the harness sends, and no token is ever written
 // into a harness's files or command line.
 //
-// Each route's path is random: another local user who finds the port
-// still cannot use the relay without it.
+// Other users of the machine and web pages in the user's browser can
+// reach a loopback port too, so each route's path is a random secret
+// (compared in constant time; the harness's MCP configuration holds it,
+// and no header need be configured), and every request must name the
+// relay in Host and come from no other origin or site
+// (shared/loopbackguard): a DNS-rebinding page or a cross-site request is
+// refused before any route is looked at.
 package mcprelay
 
 import (
@@ -28,6 +33,7 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 
+	"github.com/stratoscli/stratos/shared/loopbackguard"
 	"github.com/stratoscli/stratos/shared/mcpauth"
 	"github.com/stratoscli/stratos/shared/mcpdecl"
 )
@@ -108,7 +114,7 @@ func (r *Relay) listenLocked() error {
 		return fmt.Errorf("start the MCP relay: %w", err)
 	}
 	r.base = "http://" + ln.Addr().String()
-	r.srv = &http.Server{Handler: http.HandlerFunc(r.serve), ReadHeaderTimeout: 30 * time.Second}
+	r.srv = &http.Server{Handler: loopbackguard.Guard{}.Wrap(http.HandlerFunc(r.serve)), ReadHeaderTimeout: 30 * time.Second}
 	go func() { _ = r.srv.Serve(ln) }()
 	return nil
 }
@@ -117,10 +123,7 @@ func (r *Relay) listenLocked() error {
 // it answers 401 with the reason (the harness reports it as a failed tool
 // or server).
 func (r *Relay) serve(w http.ResponseWriter, req *http.Request) {
-	seg := strings.Trim(req.URL.Path, "/")
-	r.mu.Lock()
-	rt, ok := r.routes[seg]
-	r.mu.Unlock()
+	rt, ok := r.route(strings.Trim(req.URL.Path, "/"))
 	if !ok {
 		http.NotFound(w, req)
 		return
@@ -134,6 +137,22 @@ func (r *Relay) serve(w http.ResponseWriter, req *http.Request) {
 	out := req.Clone(req.Context())
 	out.Header.Set("Authorization", "Bearer "+rec.AccessToken)
 	rt.proxy.ServeHTTP(w, out)
+}
+
+// route finds the route whose path segment is seg. Every segment is
+// compared in constant time, so the time of a refusal tells nothing about
+// how much of a guess was right.
+func (r *Relay) route(seg string) (route, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var found route
+	ok := false
+	for s, rt := range r.routes {
+		if loopbackguard.EqualSecret(seg, s) {
+			found, ok = rt, true
+		}
+	}
+	return found, ok
 }
 
 // Close stops the relay; requests under way are cut. A nil relay has

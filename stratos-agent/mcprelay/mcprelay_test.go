@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -153,5 +154,68 @@ func TestLoggedOutMidRunIsRefused(t *testing.T) {
 		if resp.StatusCode != http.StatusNotFound {
 			t.Errorf("an unknown route answered %d", resp.StatusCode)
 		}
+	}
+}
+
+// Another local user or a web page in the user's browser reaches the
+// relay's port too: a foreign Host (DNS rebinding), another origin or
+// site, or a guessed path is refused, and nothing reaches the server.
+func TestOnlyTheHarnessReachesTheRelay(t *testing.T) {
+	server, store, log := loggedIn(t, fakeoauth.Options{})
+	relay := mcprelay.New(mcpauth.Tokens{Store: store}, nil)
+	defer relay.Close()
+	route, err := relay.Route(context.Background(), "triage", server)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, err := url.Parse(route)
+	if err != nil {
+		t.Fatal(err)
+	}
+	initialize := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}`
+	mark := log.len()
+	for _, tt := range []struct {
+		name   string
+		path   string
+		host   string
+		header map[string]string
+		want   int
+	}{
+		{name: "foreign Host", host: "evil.example:" + u.Port(), want: http.StatusForbidden},
+		{name: "foreign Origin", header: map[string]string{"Origin": "https://evil.example"}, want: http.StatusForbidden},
+		{name: "cross-site fetch", header: map[string]string{"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "cors", "Sec-Fetch-Dest": "empty"}, want: http.StatusForbidden},
+		{name: "guessed path", path: "/" + strings.Repeat("a", len(u.Path)-1), want: http.StatusNotFound},
+		{name: "no path", path: "/", want: http.StatusNotFound},
+	} {
+		target := *u
+		if tt.path != "" {
+			target.Path = tt.path
+		}
+		req, err := http.NewRequest(http.MethodPost, target.String(), strings.NewReader(initialize))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if tt.host != "" {
+			req.Host = tt.host
+		}
+		for k, v := range tt.header {
+			req.Header.Set(k, v)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != tt.want {
+			t.Errorf("%s: HTTP %d, want %d", tt.name, resp.StatusCode, tt.want)
+		}
+	}
+	if got := log.since(mark); got != "" {
+		t.Errorf("refused requests reached the server:\n%s", got)
+	}
+	if _, err := harness(t, route).Tools(context.Background()); err != nil {
+		t.Fatalf("the harness's own requests: %v", err)
 	}
 }
