@@ -21,9 +21,16 @@ import (
 // selects the error response's code and data.
 type Handler func(ctx context.Context, method string, params json.RawMessage) (any, error)
 
+// MaxLine is the longest message a Conn reads: far beyond any prompt,
+// reply or structured output, and small enough that a peer writing without
+// end cannot take the host's memory. A longer line is skipped as it is
+// read (never held whole) and answered as an invalid request.
+const MaxLine = 64 << 20
+
 // Conn is one peer of a connection.
 type Conn struct {
 	r       *bufio.Reader
+	maxLine int
 	w       io.Writer
 	handler Handler
 	onError func(error) // reports malformed input; never nil
@@ -71,7 +78,7 @@ func New(r io.Reader, w io.Writer, h Handler, onError func(error)) *Conn {
 	if onError == nil {
 		onError = func(error) {}
 	}
-	return &Conn{r: bufio.NewReaderSize(r, 64<<10), w: w, handler: h, onError: onError, pending: map[string]chan *message{}}
+	return &Conn{r: bufio.NewReaderSize(r, 64<<10), maxLine: MaxLine, w: w, handler: h, onError: onError, pending: map[string]chan *message{}}
 }
 
 // Serve reads messages until r ends (nil) or fails. Requests are handled
@@ -85,8 +92,12 @@ func (c *Conn) Serve(ctx context.Context) error {
 	var wg sync.WaitGroup
 	var result error
 	for {
-		line, err := c.r.ReadBytes('\n')
-		if len(line) > 0 {
+		line, tooLong, err := c.readLine()
+		switch {
+		case tooLong:
+			c.onError(fmt.Errorf("a message over %d bytes skipped", c.maxLine))
+			c.respond(nil, nil, &RemoteError{Code: agentproto.RPCInvalidRequest, Message: fmt.Sprintf("message over %d bytes", c.maxLine)})
+		case len(line) > 0:
 			c.dispatch(ctx, line, &wg)
 		}
 		if err != nil {
@@ -100,6 +111,23 @@ func (c *Conn) Serve(ctx context.Context) error {
 	c.failPending()
 	wg.Wait()
 	return result
+}
+
+// readLine returns the next line, or tooLong when it holds more than
+// c.maxLine bytes; such a line is read to its end and dropped.
+func (c *Conn) readLine() (line []byte, tooLong bool, err error) {
+	for {
+		chunk, err := c.r.ReadSlice('\n')
+		if !tooLong && len(line)+len(chunk) > c.maxLine {
+			tooLong, line = true, nil
+		}
+		if !tooLong {
+			line = append(line, chunk...)
+		}
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			return line, tooLong, err
+		}
+	}
 }
 
 func (c *Conn) dispatch(ctx context.Context, line []byte, wg *sync.WaitGroup) {

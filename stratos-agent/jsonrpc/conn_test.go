@@ -67,6 +67,29 @@ func TestServeAnswersAndSurvivesGarbage(t *testing.T) {
 	}
 }
 
+// TestServeSkipsAnOversizedLine: a line over the limit is answered as an
+// invalid request without being held whole, and the next line is served.
+func TestServeSkipsAnOversizedLine(t *testing.T) {
+	in := `{"jsonrpc":"2.0","id":1,"method":"echo","params":"` + strings.Repeat("x", 300<<10) + `"}` + "\n" +
+		`{"jsonrpc":"2.0","id":2,"method":"echo","params":"ok"}` + "\n"
+	var out strings.Builder
+	var problems []error
+	c := New(strings.NewReader(in), &out, func(_ context.Context, _ string, p json.RawMessage) (any, error) { return p, nil },
+		func(err error) { problems = append(problems, err) })
+	c.maxLine = 100 << 10
+	if err := c.Serve(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 2 || !strings.Contains(lines[0], `"id":null`) || !strings.Contains(lines[0], `-32600`) ||
+		lines[1] != `{"jsonrpc":"2.0","id":2,"result":"ok"}` {
+		t.Fatalf("answers:\n%s", out.String())
+	}
+	if len(problems) != 1 {
+		t.Errorf("reported %v", problems)
+	}
+}
+
 // TestCallFailsWhenTheConnectionEnds: a pending Call is released with
 // ErrClosed when the other side goes away, and later Calls fail at once.
 func TestCallFailsWhenTheConnectionEnds(t *testing.T) {
