@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"os"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -14,7 +15,37 @@ import (
 	"github.com/stratoscli/stratos/shared/cliapp"
 	"github.com/stratoscli/stratos/shared/clierr"
 	"github.com/stratoscli/stratos/shared/contract/agentapi"
+	"github.com/stratoscli/stratos/shared/loopbackguard"
 )
+
+// TokenEnv names the variable that chooses the bearer token of --http, so
+// that a client's configuration can name it (Codex's bearer_token_env_var,
+// Claude Code's and OpenCode's headers with ${…}).
+const TokenEnv = "STRATOS_MCP_TOKEN"
+
+// minTokenLen is the shortest token accepted from TokenEnv: 32 characters
+// of a random hex or base64 string are beyond guessing.
+const minTokenLen = 32
+
+// httpToken is the bearer token of --http and whether Stratos made it.
+type httpToken struct {
+	value     string
+	generated bool
+}
+
+// tokenFor returns TokenEnv's value, or a fresh random token when it is
+// unset; a set but short value is a usage error (it would be guessable).
+func tokenFor(lookup func(string) (string, bool)) (httpToken, error) {
+	if v, ok := lookup(TokenEnv); ok {
+		if len(v) < minTokenLen {
+			return httpToken{}, clierr.Usage(agentapi.CodeMCPTokenInvalid, "$%s holds %d characters; a bearer token needs at least %d (e.g. openssl rand -hex 32)", TokenEnv, len(v), minTokenLen).
+				WithDetails(map[string]any{"variable": TokenEnv, "minLength": minTokenLen})
+		}
+		return httpToken{value: v}, nil
+	}
+	t, err := loopbackguard.NewToken()
+	return httpToken{value: t, generated: true}, err
+}
 
 // Command is `stratos mcp serve`, for the `stratos mcp` group.
 func Command() *cli.Command {
@@ -27,7 +58,13 @@ func Command() *cli.Command {
 			"tools list_workflows, describe_workflow, run_workflow, run_status, run_logs and stop_run.",
 			"It speaks MCP on stdin/stdout; with --http it serves streamable HTTP on a loopback address",
 			"instead. Runs it starts are ordinary runs: `stratos runs` lists them. Progress and the",
-			"tools' logs go to stderr."),
+			"tools' logs go to stderr.",
+			"",
+			"Over --http every request must carry \"Authorization: Bearer <token>\": the server runs",
+			"workflows (agents with tools) as you, and other users of the machine can reach loopback",
+			"ports too. The token is $"+TokenEnv+" when set (at least 32 characters), else a random one",
+			"printed on stderr. Host must name the server and Origin, when sent, be its own (web pages",
+			"in your browser cannot drive it)."),
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "http", Usage: "serve streamable HTTP on this loopback `ADDR` (127.0.0.1:PORT, [::1]:PORT, localhost:PORT) instead of stdio"},
 			&cli.BoolFlag{Name: "tools-per-workflow", Usage: "also offer each built workflow as a tool wf_<name> whose input schema is the workflow's"},
@@ -41,8 +78,13 @@ func serve(ctx context.Context, cmd *cli.Command) error {
 		return err
 	}
 	addr := cmd.String("http")
+	var token httpToken
 	if addr != "" {
 		if err := CheckLoopback(addr); err != nil {
+			return err
+		}
+		var err error
+		if token, err = tokenFor(os.LookupEnv); err != nil {
 			return err
 		}
 	}
@@ -54,7 +96,7 @@ func serve(ctx context.Context, cmd *cli.Command) error {
 	if addr == "" {
 		return quietEOF(s.MCP().Run(ctx, &stdioTransport{in: cmd.Root().Reader, out: cmd.Root().Writer}))
 	}
-	return serveHTTP(ctx, s.MCP(), addr, cmd)
+	return serveHTTP(ctx, s.MCP(), addr, token, cmd)
 }
 
 // quietEOF treats the client closing stdin as the normal end of a session.
@@ -67,7 +109,7 @@ func quietEOF(err error) error {
 
 // serveHTTP serves streamable HTTP on addr until ctx is done, then shuts
 // the server down.
-func serveHTTP(ctx context.Context, s *mcp.Server, addr string, cmd *cli.Command) error {
+func serveHTTP(ctx context.Context, s *mcp.Server, addr string, token httpToken, cmd *cli.Command) error {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return clierr.New(agentapi.CodeListenFailed, "listen on %s: %v", addr, err).Wrap(err)
@@ -76,8 +118,14 @@ func serveHTTP(ctx context.Context, s *mcp.Server, addr string, cmd *cli.Command
 		ln.Close()
 		return clierr.Usage(agentapi.CodeListenNotLoopback, "--http %q: it resolved to %s, which is not a loopback address", addr, ln.Addr())
 	}
-	fmt.Fprintf(cmd.Root().ErrWriter, "stratos mcp serve: listening on http://%s/\n", ln.Addr())
-	srv := &http.Server{Handler: httpHandler(s), ReadHeaderTimeout: 10 * time.Second}
+	stderr := cmd.Root().ErrWriter
+	fmt.Fprintf(stderr, "stratos mcp serve: listening on http://%s/\n", ln.Addr())
+	if token.generated {
+		fmt.Fprintf(stderr, "stratos mcp serve: clients send \"Authorization: Bearer %s\" (set %s to choose the token)\n", token.value, TokenEnv)
+	} else {
+		fmt.Fprintf(stderr, "stratos mcp serve: clients send \"Authorization: Bearer $%s\"\n", TokenEnv)
+	}
+	srv := &http.Server{Handler: loopbackguard.Guard{Token: token.value}.Wrap(httpHandler(s)), ReadHeaderTimeout: 10 * time.Second}
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
 	select {

@@ -22,6 +22,9 @@ const (
 	// CodeListenNotLoopback: `stratos mcp serve --http` was given an
 	// address that is not a loopback address.
 	CodeListenNotLoopback = "listen_not_loopback"
+	// CodeMCPTokenInvalid: $STRATOS_MCP_TOKEN, the bearer token of
+	// `stratos mcp serve --http`, is too short to be a secret.
+	CodeMCPTokenInvalid = "mcp_token_invalid"
 	// CodeListenFailed: `stratos mcp serve --http` cannot listen there.
 	CodeListenFailed = "listen_failed"
 	// CodeSkillTargetInvalid: `stratos skill install` was given both
@@ -52,6 +55,7 @@ func Codes() []errcode.Code {
 		errcode.Failed(CodeHomeUnknown, "`stratos-agent serve`: the home directory cannot be found"),
 		errcode.Usage(CodeUnknownProvider, "`stratos provider status`: no local provider of that name (it knows ollama)"),
 		errcode.Usage(CodeInputValidation, "`stratos mcp serve` run_workflow: the input does not match the workflow's input schema; `details.issues` lists every failing field"),
+		errcode.Usage(CodeMCPTokenInvalid, "`stratos mcp serve --http`: `$STRATOS_MCP_TOKEN` is shorter than 32 characters (`details.minLength`)"),
 		errcode.Usage(CodeListenNotLoopback, "`stratos mcp serve --http`: the address is not host:port with a loopback host (127.0.0.1, ::1, localhost)"),
 		errcode.Failed(CodeListenFailed, "`stratos mcp serve --http`: the address cannot be listened on (in use, no such interface)"),
 		errcode.Usage(CodeSkillTargetInvalid, "`stratos skill install`: both --project and --user"),

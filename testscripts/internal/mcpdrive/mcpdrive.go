@@ -23,6 +23,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"regexp"
@@ -141,7 +142,21 @@ func (d *driver) connect(ctx context.Context, stderr io.Writer) (*mcp.ClientSess
 	return d.connectHTTP(ctx, c, opts, append(args, "--http", "127.0.0.1:0"), stderr)
 }
 
-var listening = regexp.MustCompile(`listening on (http://\S+)`)
+var (
+	listening = regexp.MustCompile(`listening on (http://\S+)`)
+	// bearerLine is the server's second line: the token it made, or the
+	// variable it took the token from.
+	bearerLine = regexp.MustCompile(`clients send "Authorization: Bearer (\$STRATOS_MCP_TOKEN|[0-9a-f]+)"`)
+)
+
+// bearerTransport sends the server's token with every request.
+type bearerTransport struct{ token string }
+
+func (b bearerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.token)
+	return http.DefaultTransport.RoundTrip(r)
+}
 
 // connectHTTP starts the server on a free loopback port, reads the address
 // it prints on stderr, and connects to it.
@@ -156,19 +171,26 @@ func (d *driver) connectHTTP(ctx context.Context, c *mcp.Client, opts *mcp.Clien
 	}
 	stopServer := func() { _ = cmd.Process.Signal(os.Interrupt); _ = cmd.Wait() }
 	sc := bufio.NewScanner(pipe)
-	var url string
-	for url == "" && sc.Scan() {
+	var url, token string
+	for (url == "" || token == "") && sc.Scan() {
 		fmt.Fprintln(stderr, sc.Text())
 		if m := listening.FindStringSubmatch(sc.Text()); m != nil {
 			url = m[1]
 		}
+		if m := bearerLine.FindStringSubmatch(sc.Text()); m != nil {
+			token = m[1]
+			if token == "$STRATOS_MCP_TOKEN" {
+				token = os.Getenv("STRATOS_MCP_TOKEN")
+			}
+		}
 	}
-	if url == "" {
+	if url == "" || token == "" {
 		stopServer()
-		return nil, nil, fmt.Errorf("stratos %s printed no address", strings.Join(args, " "))
+		return nil, nil, fmt.Errorf("stratos %s printed no address and token", strings.Join(args, " "))
 	}
 	go func() { _, _ = io.Copy(stderr, pipe) }()
-	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url}, opts)
+	client := &http.Client{Transport: bearerTransport{token: token}}
+	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: client}, opts)
 	if err != nil {
 		stopServer()
 		return nil, nil, fmt.Errorf("connect to %s: %w", url, err)
