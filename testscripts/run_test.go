@@ -17,6 +17,15 @@ import (
 	"github.com/stratoscli/stratos/shared/proctest"
 )
 
+// TestRun runs testdata/run: stratos run end to end. Besides lastrun,
+// jsonget, waitfile, pidgone and copydir (each described at its function),
+// scripts have:
+//
+//	exitcode <n> <program> [args...]  runs program and fails unless it exits with n
+//	signal <SIG> <pidfile>            sends INT, TERM or KILL to the process in pidfile
+//	holdfifo <path>                   opens the FIFO at path for writing, which returns once
+//	                                  a reader has opened it, and keeps it open, unwritten,
+//	                                  until the script ends
 func TestRun(t *testing.T) {
 	p := params(t, "run")
 	setup := p.Setup
@@ -44,6 +53,9 @@ func TestRun(t *testing.T) {
 		"waitfile": cmdRunWaitFile,
 		"pidgone":  cmdRunPidGone,
 		"copydir":  cmdRunCopyDir,
+		"exitcode": cmdFaultExitCode,
+		"signal":   cmdFaultSignal,
+		"holdfifo": cmdRunHoldFIFO,
 	}
 	testscript.Run(t, p)
 }
@@ -119,6 +131,33 @@ func cmdRunJSONGet(ts *testscript.TestScript, neg bool, args []string) {
 	if equal == neg {
 		text, _ := json.Marshal(got)
 		ts.Fatalf("%s: %s = %s, want %s%s", args[0], args[1], text, map[bool]string{true: "anything but ", false: ""}[neg], args[2])
+	}
+}
+
+// holdfifo <path>: opens the FIFO at path for writing — which returns once
+// a reader has it open — and keeps it open without writing until the
+// script ends, failing after runPollLimit without a reader.
+func cmdRunHoldFIFO(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: holdfifo <path>")
+	}
+	path := ts.MkAbs(args[0])
+	opened := make(chan *os.File, 1)
+	go func() {
+		f, err := os.OpenFile(path, os.O_WRONLY, 0)
+		if err != nil {
+			f = nil
+		}
+		opened <- f
+	}()
+	select {
+	case f := <-opened:
+		if f == nil {
+			ts.Fatalf("holdfifo: cannot open %s for writing", path)
+		}
+		ts.Defer(func() { f.Close() })
+	case <-time.After(runPollLimit):
+		ts.Fatalf("holdfifo: nobody opened %s for reading within %v", path, runPollLimit)
 	}
 }
 

@@ -51,11 +51,11 @@ func runWorkflow(ctx context.Context, cmd *cli.Command) error {
 		return err
 	}
 	root := cmd.Root()
-	input, err := invocation.ReadInput(cmd.String("input"), root.Reader)
+	input, err := invocation.ReadInput(ctx, cmd.String("input"), root.Reader)
 	if err != nil {
 		return err
 	}
-	overrides, err := invocation.ReadOverrides(cmd.String("overrides"))
+	overrides, err := invocation.ReadOverrides(ctx, cmd.String("overrides"))
 	if err != nil {
 		return err
 	}

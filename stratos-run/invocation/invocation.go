@@ -6,31 +6,50 @@ package invocation
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/stratoscli/stratos/shared/boundedread"
 	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/contract/errcode"
 	"github.com/stratoscli/stratos/shared/contract/runapi"
+)
+
+// Size limits of what --input and --overrides read, from a file, a FIFO or
+// stdin (docs/files.md). Memory stays small whatever a flag names
+// (`--input @/dev/zero` ends at the limit), and no legitimate document
+// comes near them.
+const (
+	// MaxInputBytes bounds --input. An input can carry a document for the
+	// workflow to work on (a diff, a log), but 16 MiB is four times the
+	// text of the largest prompt a model takes (about a million tokens),
+	// and the run record keeps the input whole.
+	MaxInputBytes = 16 << 20
+	// MaxOverridesBytes bounds --overrides: agent settings and
+	// test-harness scripts, kilobytes in practice.
+	MaxOverridesBytes = 4 << 20
 )
 
 // ReadInput returns the JSON document --input names: "" means {} (no
 // input), "-" reads stdin, "@path" reads a file, anything else is the JSON
-// itself. Invalid JSON is a usage error naming where it came from.
-func ReadInput(value string, stdin io.Reader) (json.RawMessage, error) {
+// itself. Invalid JSON is a usage error naming where it came from; so is
+// a document over MaxInputBytes. Reading ends when ctx does (SIGINT), as
+// an interruption.
+func ReadInput(ctx context.Context, value string, stdin io.Reader) (json.RawMessage, error) {
 	if value == "" {
 		return json.RawMessage("{}"), nil
 	}
-	data, source, err := read("--input", value, stdin, true)
+	data, source, err := read(ctx, "--input", value, stdin, MaxInputBytes)
 	if err != nil {
-		return nil, clierr.Usage(runapi.CodeInputInvalid, "%v", err).Wrap(err)
+		return nil, readError(runapi.CodeInputInvalid, err)
 	}
 	if err := checkJSON(data); err != nil {
 		return nil, clierr.Usage(runapi.CodeInputInvalid, "%s is not valid JSON: %v", source, err).Wrap(err).
@@ -42,14 +61,15 @@ func ReadInput(value string, stdin io.Reader) (json.RawMessage, error) {
 // ReadOverrides returns the --overrides payload, nil when none is given:
 // JSON or "@path" (a JSON file, or a YAML file when its name ends in .yaml
 // or .yml), an object with only "agents" (an object mapping agent
-// configuration ids to objects of settings) and "decision" (an object).
-func ReadOverrides(value string) (json.RawMessage, error) {
+// configuration ids to objects of settings) and "decision" (an object), at
+// most MaxOverridesBytes. Reading ends when ctx does.
+func ReadOverrides(ctx context.Context, value string) (json.RawMessage, error) {
 	if value == "" {
 		return nil, nil
 	}
-	data, source, err := read("--overrides", value, nil, false)
+	data, source, err := read(ctx, "--overrides", value, nil, MaxOverridesBytes)
 	if err != nil {
-		return nil, clierr.Usage(runapi.CodeOverridesInvalid, "%v", err).Wrap(err)
+		return nil, readError(runapi.CodeOverridesInvalid, err)
 	}
 	if isYAMLFile(value) {
 		if data, err = yamlToJSON(data); err != nil {
@@ -68,28 +88,62 @@ func ReadOverrides(value string) (json.RawMessage, error) {
 	return compact(data), nil
 }
 
-// read returns the text of a JSON-or-@file flag and a description of where
-// it came from, for messages.
-func read(flag, value string, stdin io.Reader, allowStdin bool) ([]byte, string, error) {
+// sourceError is a flag whose text could not be read.
+type sourceError struct {
+	source string // the flag and its value: "--input @in.json"
+	err    error
+}
+
+func (e *sourceError) Error() string { return e.source + ": " + e.err.Error() }
+func (e *sourceError) Unwrap() error { return e.err }
+
+// readError is the CLI error of a flag whose text could not be read: an
+// interruption, a document over its limit (input_too_large, naming the
+// flag, the limit and what was found), or code for anything else.
+func readError(code string, err error) error {
+	var se *sourceError
+	source := ""
+	if errors.As(err, &se) {
+		source = se.source
+	}
+	var tooLarge *boundedread.TooLargeError
 	switch {
-	case value == "-" && allowStdin:
-		data, err := io.ReadAll(stdin)
-		if err != nil {
-			return nil, "", fmt.Errorf("%s -: read stdin: %w", flag, err)
+	case errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded):
+		ce := clierr.New(errcode.CodeInterrupted, "interrupted while reading %s", source).Wrap(err)
+		ce.Exit = clierr.ExitInterrupted
+		return ce
+	case errors.As(err, &tooLarge):
+		details := map[string]any{"source": source, "limit": tooLarge.Limit}
+		if tooLarge.Size > 0 {
+			details["size"] = tooLarge.Size
 		}
-		if len(strings.TrimSpace(string(data))) == 0 {
-			return nil, "", fmt.Errorf("%s -: stdin is empty; pipe a JSON document into it", flag)
+		return clierr.Usage(runapi.CodeInputTooLarge, "%v; see the size limits in docs/files.md", err).Wrap(err).WithDetails(details)
+	}
+	return clierr.Usage(code, "%v", err).Wrap(err)
+}
+
+// read returns the text of a JSON-or-@file flag, at most limit bytes, and
+// a description of where it came from, for messages.
+func read(ctx context.Context, flag, value string, stdin io.Reader, limit int64) ([]byte, string, error) {
+	switch {
+	case value == "-" && stdin != nil:
+		data, err := boundedread.Reader(ctx, stdin, limit)
+		if err != nil {
+			return nil, "", &sourceError{flag + " -", fmt.Errorf("read stdin: %w", err)}
+		}
+		if len(bytes.TrimSpace(data)) == 0 {
+			return nil, "", &sourceError{flag + " -", errors.New("stdin is empty; pipe a JSON document into it")}
 		}
 		return data, flag + " - (stdin)", nil
 	case strings.HasPrefix(value, "@"):
-		path := value[1:]
-		data, err := os.ReadFile(path)
+		source := flag + " " + value
+		data, err := boundedread.File(ctx, value[1:], limit)
 		if err != nil {
-			return nil, "", fmt.Errorf("%s %s: %w", flag, value, err)
+			return nil, "", &sourceError{source, err}
 		}
-		return data, fmt.Sprintf("%s %s", flag, value), nil
+		return data, source, nil
 	}
-	return []byte(value), flag, nil
+	return []byte(value), flag, nil // bounded by the system's limit on an argument
 }
 
 // isYAMLFile reports whether a flag value names a YAML file: "@path" with a

@@ -1,6 +1,7 @@
 package invocation
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -28,7 +29,7 @@ func TestReadInput(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			got, err := ReadInput(c.value, strings.NewReader(c.stdin))
+			got, err := ReadInput(context.Background(), c.value, strings.NewReader(c.stdin))
 			if err != nil || string(got) != c.want {
 				t.Fatalf("ReadInput(%q) = %s, %v; want %s", c.value, got, err, c.want)
 			}
@@ -49,7 +50,7 @@ func TestReadInputErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := ReadInput(c.value, strings.NewReader(c.stdin))
+			_, err := ReadInput(context.Background(), c.value, strings.NewReader(c.stdin))
 			assertUsage(t, err, runapi.CodeInputInvalid, c.inMessage)
 		})
 	}
@@ -62,14 +63,14 @@ func TestReadOverrides(t *testing.T) {
 		`{"agents":{"writer":{"effort":"max"}}}`,
 		`{"agents":{},"decision":{"budget":3}}`,
 	} {
-		if _, err := ReadOverrides(value); err != nil {
+		if _, err := ReadOverrides(context.Background(), value); err != nil {
 			t.Errorf("ReadOverrides(%s): %v", value, err)
 		}
 	}
-	if got, err := ReadOverrides(""); got != nil || err != nil {
+	if got, err := ReadOverrides(context.Background(), ""); got != nil || err != nil {
 		t.Errorf(`ReadOverrides("") = %s, %v; want nil, nil`, got, err)
 	}
-	got, err := ReadOverrides(`{ "decision": { "a": 1 } }`)
+	got, err := ReadOverrides(context.Background(), `{ "decision": { "a": 1 } }`)
 	if err != nil || string(got) != `{"decision":{"a":1}}` {
 		t.Errorf("ReadOverrides compacts: got %s, %v", got, err)
 	}
@@ -88,7 +89,7 @@ func TestReadOverridesErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.value, func(t *testing.T) {
-			_, err := ReadOverrides(c.value)
+			_, err := ReadOverrides(context.Background(), c.value)
 			assertUsage(t, err, runapi.CodeOverridesInvalid, []string{c.want})
 		})
 	}

@@ -1,6 +1,7 @@
 package invocation
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"testing"
@@ -16,7 +17,7 @@ func TestReadOverridesFromYAMLFile(t *testing.T) {
 		if err := os.WriteFile(path, []byte(yaml), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		got, err := ReadOverrides("@" + path)
+		got, err := ReadOverrides(context.Background(), "@"+path)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -44,7 +45,7 @@ func TestReadOverridesYAMLErrors(t *testing.T) {
 			if err := os.WriteFile(path, []byte(c.text), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			_, err := ReadOverrides("@" + path)
+			_, err := ReadOverrides(context.Background(), "@"+path)
 			assertUsage(t, err, runapi.CodeOverridesInvalid, []string{"--overrides @" + path, c.want})
 		})
 	}

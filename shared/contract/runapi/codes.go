@@ -39,6 +39,9 @@ const (
 	// CodeMCPAuthRequired: an MCP server the workflow declares with oauth
 	// has no login with five minutes left (docs/mcp.md).
 	CodeMCPAuthRequired = "mcp_auth_required"
+	// CodeInputTooLarge: --input or --overrides holds more than its size
+	// limit (docs/files.md).
+	CodeInputTooLarge = "input_too_large"
 )
 
 // Codes describes the error codes of stratos-run.
@@ -74,5 +77,6 @@ func Codes() []errcode.Code {
 		errcode.Failed(CodeMCPAuthRequired, "an MCP server the workflow declares with oauth is not logged in, or its token has less than five minutes left and cannot be refreshed; the run did not start (`details.server`, `details.login`: the command to run)"),
 		errcode.Failed(CodeServeReadRefused, "`stratos serve`: a request was refused: foreign Host, Origin or site, or (off loopback) no read token"),
 		errcode.Failed(CodeServeWriteRefused, "`stratos serve`: a write (Stop) was refused: non-loopback server, foreign Host or Origin, or no token"),
+		errcode.Usage(CodeInputTooLarge, "`--input` or `--overrides` (a file, a FIFO, stdin) holds more than its size limit; `details.limit` and, when known, `details.size` in bytes"),
 	}
 }
