@@ -10,7 +10,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"regexp"
@@ -19,6 +18,8 @@ import (
 	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/stratoscli/stratos/shared/boundedread"
 )
 
 // FileName is the manifest's file name inside a workflow directory.
@@ -35,9 +36,16 @@ const (
 	MaxLongDescriptionLength  = 8000
 )
 
+// MaxFileBytes bounds workflow.yaml (docs/files.md): its descriptions are
+// a few kilobytes at most, and agent configurations with inline test
+// scripts stay far below 4 MiB. Every command that discovers workflows
+// reads every manifest, so a large one would cost every command.
+const MaxFileBytes = 4 << 20
+
 // Problem codes. They are part of the JSON contract of `stratos list`.
 const (
 	CodeUnreadable    = "manifest_unreadable"
+	CodeTooLarge      = "manifest_too_large"
 	CodeInvalidYAML   = "manifest_invalid_yaml"
 	CodeRequired      = "field_required"
 	CodeType          = "field_type"
@@ -73,7 +81,8 @@ type Manifest struct {
 	Sections map[string]any `json:"sections,omitempty"`
 }
 
-// Problem is one validation failure. Actual and Max are set for length errors.
+// Problem is one validation failure. Actual and Max are set for length
+// errors (in code points) and for a manifest too large to read (in bytes).
 type Problem struct {
 	Dir      string `json:"dir"`
 	Manifest string `json:"manifest"`
@@ -86,18 +95,34 @@ type Problem struct {
 
 // Load reads and validates dir/workflow.yaml. A non-empty problem list means
 // the manifest is invalid; the returned Manifest then holds whatever could be
-// read (a name, if valid, is still useful for duplicate detection).
+// read (a name, if valid, is still useful for duplicate detection). Only a
+// regular file of at most MaxFileBytes is read: discovery has no context
+// to end a read that blocks (a FIFO) or never ends (a device).
 func Load(dir string) (Manifest, []Problem) {
 	file := filepath.Join(dir, FileName)
-	data, err := os.ReadFile(file)
+	data, err := boundedread.RegularFile(file, MaxFileBytes)
 	if err != nil {
-		msg := fmt.Sprintf("%s: cannot read: %v", file, err)
-		if errors.Is(err, fs.ErrNotExist) {
-			msg = fmt.Sprintf("%s: missing", file)
-		}
-		return Manifest{}, []Problem{{Dir: dir, Manifest: file, Code: CodeUnreadable, Message: msg}}
+		return Manifest{}, []Problem{unreadable(dir, file, err)}
 	}
 	return Parse(dir, file, data)
+}
+
+// unreadable is the problem of a manifest that could not be read.
+func unreadable(dir, file string, err error) Problem {
+	var tooLarge *boundedread.TooLargeError
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return Problem{Dir: dir, Manifest: file, Code: CodeUnreadable, Message: fmt.Sprintf("%s: missing", file)}
+	case errors.As(err, &tooLarge):
+		limit := int(tooLarge.Limit)
+		p := Problem{Dir: dir, Manifest: file, Code: CodeTooLarge, Message: fmt.Sprintf("%s is %v", file, tooLarge), Max: &limit}
+		if tooLarge.Size > 0 {
+			size := int(tooLarge.Size)
+			p.Actual = &size
+		}
+		return p
+	}
+	return Problem{Dir: dir, Manifest: file, Code: CodeUnreadable, Message: fmt.Sprintf("%s: cannot read: %v", file, err)}
 }
 
 // Parse validates data as the manifest file of workflow directory dir.

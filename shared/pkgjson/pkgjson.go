@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/stratoscli/stratos/shared/atomicfile"
+	"github.com/stratoscli/stratos/shared/boundedread"
 	"github.com/stratoscli/stratos/shared/clierr"
 	"github.com/stratoscli/stratos/shared/contract/buildapi"
 )
@@ -23,16 +24,28 @@ import (
 // FileName is the npm package manifest's file name.
 const FileName = "package.json"
 
+// MaxFileBytes bounds the package.json files read here: a workflow's or a
+// root's package metadata and dependencies, kilobytes in practice
+// (docs/files.md). Only a regular file is read; this package rewrites it
+// by renaming a new file over it, which a FIFO or a device could not be.
+const MaxFileBytes = 1 << 20
+
+// Read reads the package.json at path: a regular file of at most
+// MaxFileBytes (the error names the path).
+func Read(path string) ([]byte, error) {
+	return boundedread.RegularFile(path, MaxFileBytes)
+}
+
 // EnsureModule makes the package.json at path declare "type": "module" and
 // reports whether it wrote the file. The write is atomic (temp file + rename)
 // and keeps the file's permissions.
 func EnsureModule(path string) (changed bool, err error) {
-	data, err := os.ReadFile(path)
+	data, err := Read(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return true, writeAtomic(path, []byte("{\n  \"type\": \"module\"\n}\n"), 0o644)
 	}
 	if err != nil {
-		return false, clierr.New(buildapi.CodePackageJSONUnreadable, "read %s: %v", path, err).Wrap(err)
+		return false, clierr.New(buildapi.CodePackageJSONUnreadable, "%v", err).Wrap(err) // names the path
 	}
 	updated, err := withModuleType(data)
 	if err != nil {

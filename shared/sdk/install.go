@@ -177,9 +177,9 @@ func install(ctx context.Context, tc *toolchain.Toolchain, root string, log hclo
 // author's version is kept.
 func declaresZod(root string) (bool, error) {
 	path := filepath.Join(root, pkgjson.FileName)
-	data, err := os.ReadFile(path)
+	data, err := pkgjson.Read(path)
 	if err != nil {
-		return false, clierr.New(buildapi.CodePackageJSONUnreadable, "read %s: %v", path, err).Wrap(err)
+		return false, clierr.New(buildapi.CodePackageJSONUnreadable, "%v", err).Wrap(err) // names the path
 	}
 	var doc map[string]json.RawMessage
 	if err := json.Unmarshal(data, &doc); err != nil {

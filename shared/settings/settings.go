@@ -12,10 +12,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"time"
 
+	"github.com/stratoscli/stratos/shared/boundedread"
 	"github.com/stratoscli/stratos/shared/clierr"
 	"github.com/stratoscli/stratos/shared/contract/discoverapi"
 )
@@ -28,6 +28,10 @@ const (
 	// evaluating its module's top-level code.
 	DefaultDefinitionTimeout = 30 * time.Second
 )
+
+// MaxFileBytes bounds the settings file: a handful of keys, so 1 MiB is
+// far above any real one (docs/files.md).
+const MaxFileBytes = 1 << 20
 
 // Settings is the effective user configuration.
 type Settings struct {
@@ -60,13 +64,15 @@ func Default() Settings {
 func Path(stratosHome string) string { return filepath.Join(stratosHome, "settings.json") }
 
 // Load reads the settings file at path. A missing file yields the defaults.
+// Only a regular file of at most MaxFileBytes is read: a FIFO or a device
+// there would block the command or never end.
 func Load(path string) (Settings, error) {
-	data, err := os.ReadFile(path)
+	data, err := boundedread.RegularFile(path, MaxFileBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return Default(), nil
 	}
 	if err != nil {
-		return Settings{}, invalid(path, "", "read %s: %v", path, err)
+		return Settings{}, invalid(path, "", "%v", err) // names the path
 	}
 	return Parse(path, data)
 }

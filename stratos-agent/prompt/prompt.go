@@ -7,14 +7,20 @@ package prompt
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"github.com/aymerick/raymond"
 	"github.com/aymerick/raymond/parser"
 
 	"github.com/stratoscli/stratos/shared/agentproto"
+	"github.com/stratoscli/stratos/shared/boundedread"
 )
+
+// MaxFileBytes bounds a prompt file or template: 4 MiB of text is more
+// than the largest context a model takes (about a million tokens), so a
+// larger prompt could not be sent whole anyway (docs/files.md). Only a
+// regular file is read: a FIFO would block the execute.
+const MaxFileBytes = 4 << 20
 
 // Text is a loaded prompt: literal or file content, or a template to render.
 type Text struct {
@@ -40,7 +46,7 @@ func Load(src agentproto.PromptSource, root string) (Text, error) {
 		if !filepath.IsAbs(path) {
 			path = filepath.Join(root, name)
 		}
-		b, err := os.ReadFile(path)
+		b, err := boundedread.RegularFile(path, MaxFileBytes)
 		if err != nil {
 			return Text{}, agentproto.Errorf(agentproto.CodePromptFile, "read %s %q: %v (paths resolve against the workflow directory %s)", src.Kind(), name, err, root).
 				WithDetails(map[string]any{"path": path})

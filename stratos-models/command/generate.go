@@ -4,10 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 
 	"github.com/urfave/cli/v3"
 
+	"github.com/stratoscli/stratos/shared/boundedread"
 	"github.com/stratoscli/stratos/shared/cliapp"
 	"github.com/stratoscli/stratos/shared/clierr"
 	"github.com/stratoscli/stratos/shared/contract/modelsapi"
@@ -56,13 +56,13 @@ func runGenerate(ctx context.Context, cmd *cli.Command) error {
 		return err
 	}
 	log := logging.New("stratos-models", cmd.Root().ErrWriter)
-	linksName, linksJSON, err := readLinks(cmd.String("links"))
+	linksName, linksJSON, err := readLinks(ctx, cmd.String("links"))
 	if err != nil {
 		return err
 	}
 	var prev *catalog.Catalog
 	if p := cmd.String("previous"); p != "" {
-		if prev, err = readCatalog(p); err != nil {
+		if prev, err = readCatalog(ctx, p); err != nil {
 			return err
 		}
 	}
@@ -120,19 +120,28 @@ func orderWithEmbeddedMapping() (catalogdiff.Order, error) {
 	}, nil
 }
 
-func readLinks(path string) (string, []byte, error) {
+// Limits of the files --links and --previous name, so that a wrong path
+// (a device, a FIFO) cannot take the machine's memory (docs/files.md):
+// the links file is about 14 KB today and the catalog a few hundred KB, so
+// each has room to grow more than a hundredfold.
+const (
+	maxLinksBytes   = 4 << 20
+	maxCatalogBytes = 64 << 20
+)
+
+func readLinks(ctx context.Context, path string) (string, []byte, error) {
 	if path == "" {
 		return data.LinksName + " (built in)", data.Links(), nil
 	}
-	b, err := os.ReadFile(path)
+	b, err := boundedread.File(ctx, path, maxLinksBytes)
 	if err != nil {
 		return "", nil, clierr.Usage(modelsapi.CodeLinksUnreadable, "read links file: %v", err).Wrap(err)
 	}
 	return path, b, nil
 }
 
-func readCatalog(path string) (*catalog.Catalog, error) {
-	b, err := os.ReadFile(path)
+func readCatalog(ctx context.Context, path string) (*catalog.Catalog, error) {
+	b, err := boundedread.File(ctx, path, maxCatalogBytes)
 	if err != nil {
 		return nil, clierr.Usage(modelsapi.CodePreviousUnreadable, "read previous catalog: %v", err).Wrap(err)
 	}

@@ -8,12 +8,18 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/stratoscli/stratos/shared/boundedread"
 )
+
+// MaxFileBytes bounds a case file and each file a case names (overrides,
+// scripts): a case holds a run's input, which --input allows up to 16 MiB
+// (docs/files.md).
+const MaxFileBytes = 16 << 20
 
 // Dir is the directory of a workflow's test case files; harness scripts the
 // cases use belong in a subdirectory (tests/scripts/), which is not read as
@@ -107,9 +113,11 @@ func loadFile(path string) (*File, error) {
 	return &f, nil
 }
 
-// yamlToJSON reads a YAML (or JSON) file as JSON.
+// yamlToJSON reads a YAML (or JSON) file as JSON: a regular file (a FIFO
+// would block `stratos test` where nothing could end the read) of at most
+// MaxFileBytes.
 func yamlToJSON(path string) (json.RawMessage, error) {
-	b, err := os.ReadFile(path)
+	b, err := boundedread.RegularFile(path, MaxFileBytes)
 	if err != nil {
 		return nil, err
 	}

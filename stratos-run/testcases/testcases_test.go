@@ -107,3 +107,17 @@ func TestCount(t *testing.T) {
 		t.Fatalf("missing file: %+v, %v", c, err)
 	}
 }
+
+// Case files and the files they name are read bounded, and only as
+// regular files: a FIFO or a device would block or never end.
+func TestCaseFilesAreBoundedRegularFiles(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "tests/big.yaml", "cases:\n  - name: big\n    input: {x: \""+strings.Repeat("x", MaxFileBytes)+"\"}\n")
+	if _, err := Load(dir); err == nil || !strings.Contains(err.Error(), "tests/big.yaml: read "+filepath.Join(dir, "tests", "big.yaml")+": 16 MiB, over the limit of 16 MiB") {
+		t.Errorf("a case file over the limit: %v", err)
+	}
+	c := Case{Name: "c", Scripts: map[string]json.RawMessage{"writer": json.RawMessage(`{"file": "/dev/zero"}`)}}
+	if _, err := c.RunOverrides(dir); err == nil || !strings.Contains(err.Error(), "scripts.writer: read /dev/zero: not a regular file (a device)") {
+		t.Errorf("a script naming /dev/zero: %v", err)
+	}
+}

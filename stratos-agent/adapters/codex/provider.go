@@ -13,6 +13,7 @@ import (
 	"github.com/pelletier/go-toml/v2"
 
 	"github.com/stratoscli/stratos/shared/agentproto"
+	"github.com/stratoscli/stratos/shared/boundedread"
 	"github.com/stratoscli/stratos/stratos-agent/adapter/rejection"
 )
 
@@ -106,6 +107,11 @@ func userCodexHome(env []string) (string, error) {
 	return filepath.Join(home, ".codex"), nil
 }
 
+// maxConfigBytes bounds $CODEX_HOME/config.toml, the user's Codex
+// settings: kilobytes in practice (docs/files.md). Only a regular file is
+// read; a FIFO there would block the agent's start.
+const maxConfigBytes = 4 << 20
+
 // azureProvider reads and validates the user's [model_providers.azure]
 // table from $CODEX_HOME/config.toml: it
 // must name a base_url, use the Responses API and take its key from an
@@ -117,7 +123,7 @@ func azureProvider(env []string) (provider, error) {
 		return provider{}, azureConfigError("cannot locate the Codex home: %v", err)
 	}
 	file := filepath.Join(home, "config.toml")
-	data, err := os.ReadFile(file)
+	data, err := boundedread.RegularFile(file, maxConfigBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return provider{}, azureConfigError("%s does not exist; provider azure needs its [model_providers.azure] table", file)
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/stratoscli/stratos/shared/agentproto"
+	"github.com/stratoscli/stratos/shared/boundedread"
 	"github.com/stratoscli/stratos/stratos-agent/adapter/rejection"
 )
 
@@ -68,7 +69,7 @@ func checkAuth(env []string, provider string) (credentials, error) {
 	if err != nil {
 		return credentials{}, noAuth(provider, vars)
 	}
-	data, err := os.ReadFile(file)
+	data, err := boundedread.RegularFile(file, maxAuthFileBytes)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return credentials{}, noAuth(provider, vars)
@@ -97,6 +98,11 @@ func storedTypes(data []byte) map[string]string {
 	}
 	return out
 }
+
+// maxAuthFileBytes bounds OpenCode's credentials file: a few entries,
+// kilobytes in practice (docs/files.md). Only a regular file is read; a
+// FIFO there would block the agent's start.
+const maxAuthFileBytes = 1 << 20
 
 // authFile is the user's OpenCode credentials file:
 // $XDG_DATA_HOME/opencode/auth.json, by default under ~/.local/share.

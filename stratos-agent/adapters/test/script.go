@@ -10,7 +10,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -18,7 +17,14 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/stratoscli/stratos/shared/agentproto"
+	"github.com/stratoscli/stratos/shared/boundedread"
 )
+
+// MaxScriptFileBytes bounds a script file ({"file": path}): replies and
+// values for a test, kilobytes in practice; --overrides, which can carry a
+// script inline, has the same limit (docs/files.md). Only a regular file
+// is read: a FIFO would block the agent's start.
+const MaxScriptFileBytes = 4 << 20
 
 // describe names the script in errors.
 func (s *Script) describe() string {
@@ -193,7 +199,7 @@ func LoadScript(raw json.RawMessage, dir string) (*Script, error) {
 		if !filepath.IsAbs(path) {
 			path = filepath.Join(dir, path)
 		}
-		b, err := os.ReadFile(path)
+		b, err := boundedread.RegularFile(path, MaxScriptFileBytes)
 		if err != nil {
 			return nil, agentproto.Errorf(agentproto.CodeConfiguration, "test script: %v (paths resolve against the workflow directory %s)", err, dir)
 		}

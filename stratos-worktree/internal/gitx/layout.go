@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/stratoscli/stratos/shared/boundedread"
 )
 
 // This file reads git's on-disk worktree bookkeeping directly, the same
@@ -14,6 +16,18 @@ import (
 // repository, checking that a managed checkout is a valid worktree) cost no
 // git process. Every function answers only what it can be sure of; callers
 // fall back to the git commands on ErrUnsure.
+
+// MaxFileBytes bounds the small files of git's bookkeeping read here (a
+// .git file, gitdir, commondir, HEAD, a loose ref): each holds a path or
+// an object ID (docs/files.md).
+const MaxFileBytes = 64 << 10
+
+// ReadFile reads one of those files: a regular file of at most
+// MaxFileBytes. The repository is the user's, and a FIFO or a device in
+// place of one of them would block or never end.
+func ReadFile(path string) ([]byte, error) {
+	return boundedread.RegularFile(path, MaxFileBytes)
+}
 
 // ErrUnsure means the layout is not one these readers handle (reftable refs,
 // core.worktree, unusual .git files); ask git instead.
@@ -70,7 +84,7 @@ func layoutAt(worktree, dotGit string, fi os.FileInfo) (Layout, error) {
 	}
 	common := gitDir
 	linked := false
-	if data, err := os.ReadFile(filepath.Join(gitDir, "commondir")); err == nil {
+	if data, err := ReadFile(filepath.Join(gitDir, "commondir")); err == nil {
 		common = resolve(gitDir, strings.TrimSpace(string(data)))
 		linked = true
 	}
@@ -125,11 +139,11 @@ func CheckoutAt(common, path string) (wt Worktree, ok bool) {
 	if err != nil || filepath.Dir(adminDir) != filepath.Join(common, "worktrees") {
 		return Worktree{}, false
 	}
-	back, err := os.ReadFile(filepath.Join(adminDir, "gitdir"))
+	back, err := ReadFile(filepath.Join(adminDir, "gitdir"))
 	if err != nil || resolve(adminDir, strings.TrimSpace(string(back))) != dotGit {
 		return Worktree{}, false
 	}
-	head, err := os.ReadFile(filepath.Join(adminDir, "HEAD"))
+	head, err := ReadFile(filepath.Join(adminDir, "HEAD"))
 	if err != nil {
 		return Worktree{}, false
 	}
@@ -161,7 +175,7 @@ func RegisteredAt(common, path string) (bool, error) {
 	want := filepath.Join(path, ".git")
 	for _, e := range entries {
 		dir := filepath.Join(admin, e.Name())
-		back, err := os.ReadFile(filepath.Join(dir, "gitdir"))
+		back, err := ReadFile(filepath.Join(dir, "gitdir"))
 		if err == nil && resolve(dir, strings.TrimSpace(string(back))) == want {
 			return true, nil
 		}
@@ -172,7 +186,7 @@ func RegisteredAt(common, path string) (bool, error) {
 // readGitdirFile reads a ".git" file: "gitdir: <path>", relative to the
 // file's directory when not absolute.
 func readGitdirFile(dotGit string) (string, error) {
-	data, err := os.ReadFile(dotGit)
+	data, err := ReadFile(dotGit)
 	if err != nil {
 		return "", err
 	}
@@ -192,7 +206,7 @@ func resolve(base, p string) string {
 
 // resolveRef reads ref from loose refs, then packed-refs.
 func resolveRef(common, ref string) string {
-	if data, err := os.ReadFile(filepath.Join(common, filepath.FromSlash(ref))); err == nil {
+	if data, err := ReadFile(filepath.Join(common, filepath.FromSlash(ref))); err == nil {
 		v := strings.TrimSpace(string(data))
 		if !strings.HasPrefix(v, "ref:") {
 			return v

@@ -101,7 +101,7 @@ func commonDirOf(root string) (string, error) {
 	if fi.IsDir() {
 		return dotGit, nil
 	}
-	data, err := os.ReadFile(dotGit)
+	data, err := gitx.ReadFile(dotGit)
 	if err != nil {
 		return "", fmt.Errorf("read %s: %w", dotGit, err)
 	}
