@@ -41,13 +41,17 @@ type detachResult struct {
 	Dir         string `json:"dir"`
 }
 
-// detach builds the workflow when needed, then starts the run as a
-// background process of its own and prints its ID once its record exists.
+// detach builds the workflow when needed and checks its input, then starts
+// the run as a background process of its own and prints its ID once its
+// record exists.
 func (x *execution) detach(ctx context.Context, workflowArg string, stdout io.Writer) error {
 	if err := x.target.Prepare(ctx, x.log, x.stderr); err != nil {
 		return err
 	}
 	if err := x.checkMCPAuth(ctx); err != nil {
+		return err
+	}
+	if err := x.checkInput(ctx); err != nil {
 		return err
 	}
 	id, err := newExecutionID(time.Now())
@@ -66,9 +70,9 @@ func (x *execution) detach(ctx context.Context, workflowArg string, stdout io.Wr
 	dir := filepath.Join(runsDir, id)
 	pid, err := x.startBackground(ctx, workflowArg, id, console)
 	if err != nil {
-		report, _ := os.ReadFile(console.Name())
+		report := consoleTailOf(console.Name())
 		_ = os.RemoveAll(dir) // no record of a run that never began
-		return clierr.New(runapi.CodeDetachFailed, "start %s in the background: %v%s", x.target.Name(), err, tail(report)).Wrap(err).
+		return clierr.New(runapi.CodeDetachFailed, "start %s in the background: %v%s", x.target.Name(), err, report).Wrap(err).
 			WithDetails(map[string]any{"workflow": x.target.Name()})
 	}
 	if x.json {
@@ -99,16 +103,25 @@ func (x *execution) startBackground(ctx context.Context, workflowArg, id string,
 	return detach.Start(ctx, detach.Spec{Path: exe, Args: args, Dir: x.cwd, Stdin: x.input, Console: console})
 }
 
-// tail is the end of a background run's console output, as lines to append
-// to an error message.
-func tail(report []byte) string {
-	if len(report) == 0 {
+// consoleTailOf is the end of a background run's console output (the
+// file at path), as lines to append to an error message: only the last
+// consoleTail bytes are read.
+func consoleTailOf(path string) string {
+	f, err := os.Open(path)
+	if err != nil {
 		return ""
 	}
-	if len(report) > consoleTail {
-		report = report[len(report)-consoleTail:]
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return ""
 	}
-	return "\n" + string(report)
+	report := make([]byte, consoleTail)
+	n, _ := f.ReadAt(report, max(0, fi.Size()-consoleTail))
+	if n == 0 {
+		return ""
+	}
+	return "\n" + string(report[:n])
 }
 
 // backgroundID is the execution ID a detached run's background process was

@@ -94,7 +94,7 @@ func interpret(out *supervise.Outcome, workflow string) outcome {
 		if out.Killed {
 			o.status = records.StatusInterrupted
 		}
-	case code == "input_validation":
+	case code == runapi.CodeInputValidation:
 		exit = clierr.ExitUsage
 	}
 	details := map[string]any{}

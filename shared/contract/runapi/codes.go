@@ -42,6 +42,9 @@ const (
 	// CodeInputTooLarge: --input or --overrides holds more than its size
 	// limit (docs/files.md).
 	CodeInputTooLarge = "input_too_large"
+	// CodeInputValidation: the input does not match the workflow's input
+	// schema (the runtime's Zod check; `run --detach` checks it first).
+	CodeInputValidation = "input_validation"
 )
 
 // Codes describes the error codes of stratos-run.
@@ -77,6 +80,7 @@ func Codes() []errcode.Code {
 		errcode.Failed(CodeMCPAuthRequired, "an MCP server the workflow declares with oauth is not logged in, or its token has less than five minutes left and cannot be refreshed; the run did not start (`details.server`, `details.login`: the command to run)"),
 		errcode.Failed(CodeServeReadRefused, "`stratos serve`: a request was refused: foreign Host, Origin or site, or (off loopback) no read token"),
 		errcode.Failed(CodeServeWriteRefused, "`stratos serve`: a write (Stop) was refused: non-loopback server, foreign Host or Origin, or no token"),
+		errcode.Usage(CodeInputValidation, "`run`: the input does not match the workflow's input schema (`details.issues` lists every failing field); `run --detach` checks it before the run starts"),
 		errcode.Usage(CodeInputTooLarge, "`--input` or `--overrides` (a file, a FIFO, stdin) holds more than its size limit; `details.limit` and, when known, `details.size` in bytes"),
 	}
 }
