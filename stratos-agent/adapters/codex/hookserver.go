@@ -2,9 +2,6 @@ package codex
 
 import (
 	"context"
-	"crypto/rand"
-	"crypto/subtle"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,11 +10,17 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/stratoscli/stratos/shared/loopbackguard"
 )
 
-// The hook MCP server Codex's mcp_tool hook handlers call// connection"): it lives inside the agent host, one per session, on a
-// loopback port guarded by a random bearer token that only the session's
-// app-server process knows (through its environment).
+// The hook MCP server Codex's mcp_tool hook handlers call: it lives inside
+// the agent host, one per session, on a loopback port. Other users of the
+// machine reach that port too, so every request needs a random bearer
+// token that only the session's app-server process knows (through its
+// environment); and it must name the server in Host and come from no
+// other origin or site, which keeps out web pages in the user's browser
+// (shared/loopbackguard).
 const (
 	hookServerName = "stratos_hooks"
 	toolPre        = "pre_tool_use"
@@ -83,11 +86,10 @@ type hookServer struct {
 
 // startHookServer listens on 127.0.0.1 and serves pre and post.
 func startHookServer(pre, post hookFunc) (*hookServer, error) {
-	var b [24]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		return nil, err
+	token, err := loopbackguard.NewToken()
+	if err != nil {
+		return nil, fmt.Errorf("hook server: %w", err)
 	}
-	token := hex.EncodeToString(b[:])
 	server := mcp.NewServer(&mcp.Implementation{Name: "stratos-hooks", Version: "1"}, nil)
 	schema := json.RawMessage(`{"type":"object"}`)
 	server.AddTool(&mcp.Tool{Name: toolPre, Description: "Stratos PreToolUse hook (not for the model).", InputSchema: schema}, hookTool(pre))
@@ -98,24 +100,12 @@ func startHookServer(pre, post hookFunc) (*hookServer, error) {
 		return nil, fmt.Errorf("hook server: %w", err)
 	}
 	h := &hookServer{endpoint: hookEndpoint{url: "http://" + ln.Addr().String() + "/mcp"}, token: token, done: make(chan struct{})}
-	h.srv = &http.Server{Handler: h.authorize(handler), ReadHeaderTimeout: 30 * time.Second}
+	h.srv = &http.Server{Handler: loopbackguard.Guard{Token: token}.Wrap(handler), ReadHeaderTimeout: 30 * time.Second}
 	go func() {
 		defer close(h.done)
 		_ = h.srv.Serve(ln)
 	}()
 	return h, nil
-}
-
-// authorize lets through only requests with the session's bearer token.
-func (h *hookServer) authorize(next http.Handler) http.Handler {
-	want := []byte("Bearer " + h.token)
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if subtle.ConstantTimeCompare([]byte(r.Header.Get("Authorization")), want) != 1 {
-			http.Error(w, "unauthorized", http.StatusUnauthorized)
-			return
-		}
-		next.ServeHTTP(w, r)
-	})
 }
 
 // hookTool adapts a hookFunc to an MCP tool. A call the model makes itself

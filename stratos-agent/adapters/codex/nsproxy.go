@@ -15,6 +15,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/stratoscli/stratos/shared/loopbackguard"
 )
 
 // namespaceProxy sits between Codex and Ollama when MCP servers are
@@ -24,10 +26,19 @@ import (
 // name Codex cannot dispatch. The proxy offers each namespaced tool to
 // Ollama as a plain function "<namespace>__<tool>" and splits the names of
 // the calls that come back. Everything else passes through unchanged.
+//
+// The proxy is a way to the user's model server, on a loopback port other
+// users of the machine and web pages in the user's browser reach too: every
+// request needs the proxy's bearer token, which Codex sends as the
+// provider's key (env_key; the guard takes it off before the request goes
+// on), and must name the proxy in Host and come from no other origin or
+// site (shared/loopbackguard).
 type namespaceProxy struct {
 	url string
-	srv *http.Server
-	ln  net.Listener
+	// token is the bearer token Codex sends, from proxyTokenVar.
+	token string
+	srv   *http.Server
+	ln    net.Listener
 	// names maps every flat name the proxy made to its namespace and tool.
 	// Codex offers the same tools on every request of a session.
 	mu    sync.Mutex
@@ -41,6 +52,10 @@ type splitName struct{ namespace, name string }
 // alphabet.
 const flatSeparator = "__"
 
+// proxyTokenVar carries the proxy's token into the app-server's
+// environment; the provider names it as its env_key.
+const proxyTokenVar = "STRATOS_CODEX_PROXY_TOKEN"
+
 // startNamespaceProxy serves the proxy for upstream (an origin) on a
 // loopback port.
 func startNamespaceProxy(upstream string) (*namespaceProxy, error) {
@@ -48,11 +63,15 @@ func startNamespaceProxy(upstream string) (*namespaceProxy, error) {
 	if err != nil {
 		return nil, fmt.Errorf("namespace proxy: %w", err)
 	}
+	token, err := loopbackguard.NewToken()
+	if err != nil {
+		return nil, fmt.Errorf("namespace proxy: %w", err)
+	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, fmt.Errorf("namespace proxy: listen: %w", err)
 	}
-	p := &namespaceProxy{url: "http://" + ln.Addr().String(), ln: ln, names: map[string]splitName{}}
+	p := &namespaceProxy{url: "http://" + ln.Addr().String(), token: token, ln: ln, names: map[string]splitName{}}
 	rp := &httputil.ReverseProxy{
 		Rewrite: func(r *httputil.ProxyRequest) {
 			r.SetURL(target)
@@ -62,7 +81,7 @@ func startNamespaceProxy(upstream string) (*namespaceProxy, error) {
 		FlushInterval:  -1, // stream every SSE event at once
 		ErrorHandler:   upstreamError(upstream),
 	}
-	p.srv = &http.Server{Handler: p.handler(rp), ReadHeaderTimeout: 30 * time.Second}
+	p.srv = &http.Server{Handler: loopbackguard.Guard{Token: token}.Wrap(p.handler(rp)), ReadHeaderTimeout: 30 * time.Second}
 	go func() { _ = p.srv.Serve(ln) }()
 	return p, nil
 }

@@ -30,14 +30,19 @@ func ollamaHost(agent string, env []string) (ollama.Host, error) {
 	return h, nil
 }
 
-// ollamaProvider is the keyless Responses provider at baseURL (the
-// server, or the namespace proxy in front of it). No env_key: Codex sends
-// no Authorization header, and no OpenAI key or login is involved.
-func ollamaProvider(baseURL string) provider {
-	return provider{ID: providerOllamaID, Table: map[string]any{
+// ollamaProvider is the Responses provider at baseURL (the server, or the
+// namespace proxy in front of it). No OpenAI key or login is involved: the
+// server itself is keyless, and the only key is the proxy's own token.
+func ollamaProvider(baseURL string, proxy *namespaceProxy) provider {
+	table := map[string]any{
 		"name": "Ollama (Stratos)", "base_url": baseURL + "/v1", "wire_api": "responses",
 		"request_max_retries": ollamaRetries, "stream_max_retries": ollamaRetries,
-	}}
+	}
+	if proxy == nil {
+		return provider{ID: providerOllamaID, Table: table}
+	}
+	table["env_key"] = proxyTokenVar
+	return provider{ID: providerOllamaID, Table: table, proxy: proxy, Env: map[string]string{proxyTokenVar: proxy.token}}
 }
 
 // checkOllamaModel reads the server's inventory (never inference) and
@@ -102,7 +107,7 @@ func ollamaSessionProvider(host ollama.Host, m ollama.Model, viaProxy bool) (pro
 		}
 		base = proxy.url
 	}
-	prov := ollamaProvider(base)
+	prov := ollamaProvider(base, proxy)
 	prov.Config = map[string]any{
 		// Its multi_agent_v1 tools are a namespace sent even without MCP
 		// servers; local models have no use for sub-agents.
@@ -118,9 +123,6 @@ func ollamaSessionProvider(host ollama.Host, m ollama.Model, viaProxy bool) (pro
 	}
 	if n := m.Context(); n > 0 {
 		prov.Config["model_context_window"] = n
-	}
-	if proxy != nil {
-		prov.proxy = proxy
 	}
 	return prov, nil
 }

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/stratoscli/stratos/shared/ollama"
@@ -63,9 +64,13 @@ func TestOllamaVisionModelKeepsViewImage(t *testing.T) {
 }
 
 // upstream answers every /v1/responses with the given SSE events and
-// records the request body.
+// records the request body; it fails the test when a request carries an
+// Authorization header (the proxy's token is not the server's).
 func upstream(t *testing.T, events []string, got *map[string]any) *httptest.Server {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if a := r.Header.Get("Authorization"); a != "" {
+			t.Errorf("the upstream server got Authorization %q", a)
+		}
 		b, _ := io.ReadAll(r.Body)
 		_ = json.Unmarshal(b, got)
 		w.Header().Set("Content-Type", "text/event-stream")
@@ -95,7 +100,7 @@ func TestNamespaceProxy(t *testing.T) {
 	           {"type":"namespace","name":"mcp__files","description":"d","tools":[{"type":"function","name":"read","parameters":{"type":"object"}}]}],
 	  "input":[{"type":"function_call","namespace":"mcp__files","name":"read","call_id":"c1","arguments":"{}"},
 	           {"type":"function_call_output","call_id":"c1","output":"x"}]}`
-	resp, err := http.Post(p.url+"/v1/responses", "application/json", strings.NewReader(body))
+	resp, err := proxyPost(p, body, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,7 +150,7 @@ func TestNamespaceProxyNamesTheServerWhenItIsDown(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer p.Close()
-	resp, err := http.Post(p.url+"/v1/responses", "application/json", strings.NewReader(`{"model":"m","input":"hi"}`))
+	resp, err := proxyPost(p, `{"model":"m","input":"hi"}`, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,5 +158,78 @@ func TestNamespaceProxyNamesTheServerWhenItIsDown(t *testing.T) {
 	b, _ := io.ReadAll(resp.Body)
 	if resp.StatusCode != http.StatusBadGateway || !strings.Contains(string(b), "Ollama at "+base+" is not reachable") {
 		t.Errorf("got %d %s", resp.StatusCode, b)
+	}
+}
+
+// proxyPost sends body to the proxy's /v1/responses as Codex does, with
+// the proxy's token; change alters the request first.
+func proxyPost(p *namespaceProxy, body string, change func(*http.Request)) (*http.Response, error) {
+	req, err := http.NewRequest(http.MethodPost, p.url+"/v1/responses", strings.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer "+p.token)
+	if change != nil {
+		change(req)
+	}
+	return http.DefaultClient.Do(req)
+}
+
+// Other users of the machine and web pages in the user's browser reach
+// the proxy's port too: without the token, under a foreign Host or from
+// another origin, a request is refused and never reaches the model server.
+func TestNamespaceProxyServesOnlyCodex(t *testing.T) {
+	var reached atomic.Int32
+	up := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { reached.Add(1) }))
+	defer up.Close()
+	p, err := startNamespaceProxy(up.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	for _, tt := range []struct {
+		name   string
+		change func(*http.Request)
+		want   int
+	}{
+		{"no token", func(r *http.Request) { r.Header.Del("Authorization") }, http.StatusUnauthorized},
+		{"a wrong token", func(r *http.Request) { r.Header.Set("Authorization", "Bearer x"+p.token[1:]) }, http.StatusUnauthorized},
+		{"a foreign Host", func(r *http.Request) { r.Host = "evil.example:" + r.URL.Port() }, http.StatusForbidden},
+		{"another origin", func(r *http.Request) { r.Header.Set("Origin", "https://evil.example") }, http.StatusForbidden},
+	} {
+		resp, err := proxyPost(p, `{"model":"m","input":"hi"}`, tt.change)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != tt.want {
+			t.Errorf("%s: HTTP %d, want %d", tt.name, resp.StatusCode, tt.want)
+		}
+	}
+	if n := reached.Load(); n != 0 {
+		t.Errorf("%d refused requests reached the model server", n)
+	}
+}
+
+// Through the proxy, Codex's provider takes the proxy's token as its key,
+// from the app-server's environment; without it, the provider is keyless.
+func TestTheProxysTokenIsTheProvidersKey(t *testing.T) {
+	h, _ := ollama.ParseHost("http://127.0.0.1:11434")
+	prov, err := ollamaSessionProvider(h, ollama.Model{Name: "qwen3:8b"}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newSession(Options{}.WithDefaults(), adapter.Spec{Name: "a"}, func(adapter.Event) {}, nil, nil)
+	if err := s.prepare(binary{path: "codex"}, []string{"PATH=/usr/bin"}, prov, "qwen3:8b", nil); err != nil {
+		t.Fatal(err)
+	}
+	defer s.releasePreparedLocked()
+	proxy := prov.proxy.(*namespaceProxy)
+	if prov.Table["env_key"] != proxyTokenVar || prov.Table["base_url"] != proxy.url+"/v1" {
+		t.Errorf("provider table = %v, want the proxy with env_key %s", prov.Table, proxyTokenVar)
+	}
+	if got := lookupEnv(s.env, proxyTokenVar); got != proxy.token {
+		t.Errorf("%s in the app-server's environment = %q, want the proxy's token", proxyTokenVar, got)
 	}
 }

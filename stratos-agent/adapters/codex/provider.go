@@ -43,6 +43,9 @@ type provider struct {
 	// proxy, when set, runs between Codex and the provider for the
 	// session's lifetime.
 	proxy io.Closer
+	// Env are variables the app-server needs for this provider (the
+	// proxy's token its env_key names).
+	Env map[string]string
 }
 
 // keyVars are the environment variables holding an OpenAI API key, in the

@@ -154,6 +154,9 @@ func (s *session) prepare(bin binary, env []string, prov provider, model string,
 		}
 	}
 	childEnv := withEnv(env, "CODEX_HOME", home)
+	for k, v := range prov.Env {
+		childEnv = withEnv(childEnv, k, v)
+	}
 	// The hook server (an HTTP MCP server) serves only the author's tool
 	// hooks: an agent without any gets none, which spares the host the
 	// listener and the memory its code touches.
