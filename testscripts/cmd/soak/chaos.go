@@ -1,0 +1,377 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/stratoscli/stratos/stratos-run/records"
+)
+
+// Bounds of the chaos loop's waits (they measure nothing).
+const (
+	// appearBound is how long a strike waits for a process of its kind.
+	appearBound = 60 * time.Second
+	// endBound is how long a struck run may take to end by itself.
+	endBound = 2 * time.Minute
+)
+
+// chaosInput is the chaos workflow's input (workflows/chaos).
+type chaosInput struct {
+	Rounds int `json:"rounds"`
+	Agents int `json:"agents"`
+}
+
+// harnessModels is the model the chaos run's real agent uses per harness.
+var harnessModels = map[string]string{
+	"claude-code": "anthropic/claude-opus-4-7",
+	"codex":       "openai/gpt-5",
+	"opencode":    "openai/gpt-5",
+}
+
+// realOverride is the --overrides document that puts the chaos run's real
+// agent on the chosen harness.
+type realOverride struct {
+	Agents struct {
+		Real struct {
+			Harness string `json:"harness"`
+			Model   string `json:"model"`
+		} `json:"real"`
+	} `json:"agents"`
+}
+
+// strike is what an iteration did: the process struck, or nothing when the
+// run ended before a process of the kind appeared.
+type strike struct {
+	PID    int
+	Missed bool
+	After  time.Duration
+}
+
+// chaosLoop is part (c): cfg.kills iterations, each starting the chaos
+// workflow and striking one process of its tree (planIteration), then
+// checking that nothing of the run is left running, no lock is held, and
+// the record is readable with the status the strike calls for.
+type chaosLoop struct {
+	s   *stack
+	rep *report
+	cfg config
+
+	input, overrides string
+	kills            map[string]int // by kind
+	outcomes         map[string]int // kind -> status
+	runRSS, hostRSS  Series
+	hostFDs          Series
+	endAfter         map[Kind][]float64 // seconds from a strike to the run's end
+}
+
+const chaosPart = "chaos"
+
+func chaosPartRun(ctx context.Context, s *stack, rep *report, cfg config) error {
+	in, err := json.Marshal(chaosInput{Rounds: cfg.chaosRounds, Agents: cfg.chaosAgents})
+	if err != nil {
+		return err
+	}
+	model, ok := harnessModels[cfg.chaosHarness]
+	if !ok {
+		return fmt.Errorf("unknown harness %q for the chaos run (claude-code, codex or opencode)", cfg.chaosHarness)
+	}
+	if os.Getenv(harnessBinaryVar[cfg.chaosHarness]) == "" {
+		return fmt.Errorf("%s is not set: run `eval \"$(scripts/prepare-test-cache)\"` (scripts/soak does)", harnessBinaryVar[cfg.chaosHarness])
+	}
+	var o realOverride
+	o.Agents.Real.Harness, o.Agents.Real.Model = cfg.chaosHarness, model
+	ov, err := json.Marshal(o)
+	if err != nil {
+		return err
+	}
+	c := &chaosLoop{s: s, rep: rep, cfg: cfg, input: string(in), overrides: string(ov),
+		kills: map[string]int{}, outcomes: map[string]int{}, endAfter: map[Kind][]float64{}}
+	if c.cfg.window == 0 {
+		// Strikes fall within the first 70% of an undisturbed run, so
+		// that what is struck is still at work.
+		wall, err := c.baseline(ctx)
+		if err != nil {
+			return err
+		}
+		c.cfg.window = (wall * 7 / 10).Round(100 * time.Millisecond)
+		rep.add(chaosPart, "undisturbed run", "%.1f s; strikes within %s of the start", wall.Seconds(), c.cfg.window)
+	}
+	fmt.Fprintf(s.log, "soak: chaos: seed %d, window %s; replay iteration I alone with: scripts/soak chaos --seed %d --window %s --first I --kills 1\n",
+		cfg.seed, c.cfg.window, cfg.seed, c.cfg.window)
+	t0 := time.Now()
+	n := 0
+	for i := cfg.first; i < cfg.first+cfg.kills && ctx.Err() == nil; i++ {
+		if err := c.iteration(ctx, i); err != nil {
+			return err
+		}
+		n++
+	}
+	rep.add(chaosPart, "iterations", "%d (seed %d, first %d, harness %s) in %.0f s", n, cfg.seed, cfg.first, cfg.chaosHarness, time.Since(t0).Seconds())
+	rep.counts(chaosPart, "strikes by kind", c.kills)
+	rep.counts(chaosPart, "outcomes (kind: status)", c.outcomes)
+	rep.add(chaosPart, "strike to the run's end", "%s", endTimes(c.endAfter))
+	rep.series(chaosPart, "stratos-run peak RSS (VmHWM) per run", c.runRSS, "MB", 10, "10 runs")
+	rep.series(chaosPart, "agent-host peak RSS (VmHWM) per run", c.hostRSS, "MB", 10, "10 runs")
+	rep.series(chaosPart, "agent-host peak fds per run", c.hostFDs, "fds", 10, "10 runs")
+	if ctx.Err() == nil {
+		c.recovery(ctx)
+	}
+	checkStore(s, rep, chaosPart)
+	return nil
+}
+
+// iteration runs iteration i: plan, run, strike, checks.
+func (c *chaosLoop) iteration(ctx context.Context, i int) error {
+	a := planIteration(c.cfg.seed, i, c.cfg.kinds, c.cfg.window, c.cfg.stale)
+	marker := fmt.Sprintf("%s=chaos-%d", runVar, i)
+	if a.Stale {
+		if err := c.stamp(); err != nil {
+			return err
+		}
+	}
+	before, err := c.s.records()
+	if err != nil {
+		return err
+	}
+	faults := len(c.rep.faults)
+	smp := startSampler(marker, c.cfg.interval)
+	p, err := c.s.start(ctx, []string{marker}, "run", "chaos", "--input", c.input, "--overrides", c.overrides)
+	if err != nil {
+		smp.stop()
+		return err
+	}
+	st := c.strike(ctx, p, a, marker)
+	ended := p.wait(endBound)
+	if !ended {
+		c.fault(i, a, "hung", "the run did not end within %s of the strike; killing it", endBound)
+		killMarked(marker)
+		<-p.done
+	}
+	_, peak := smp.stop()
+	c.sample(peak)
+	if left := leftovers(marker, leftoverBound); left != "" {
+		c.fault(i, a, "leftover", "processes of the run still running %s after it ended:\n%s", leftoverBound, left)
+	}
+	if held, err := c.s.heldLocks(); err != nil || len(held) > 0 {
+		c.fault(i, a, "lock", "locks still held after the run: %v (%v)", held, err)
+	}
+	status := c.checkRecord(i, a, st, p, before)
+	verdict := "ok"
+	if len(c.rep.faults) > faults {
+		verdict = "FAULT"
+	}
+	what := fmt.Sprintf("kill -9 %s pid %d at %.2fs", a.Kind, st.PID, st.After.Seconds())
+	switch {
+	case st.Missed:
+		what = fmt.Sprintf("no %s appeared before the run ended", a.Kind)
+	case a.Kind == KindSigterm:
+		what = fmt.Sprintf("SIGTERM stratos-run pid %d at %.2fs", st.PID, st.After.Seconds())
+	}
+	if !st.Missed {
+		end := p.wall - st.After
+		what += fmt.Sprintf(", the run ended %.2fs later", end.Seconds())
+		c.endAfter[a.Kind] = append(c.endAfter[a.Kind], end.Seconds())
+	}
+	stale := ""
+	if a.Stale {
+		stale = " (sources changed: builds first)"
+	}
+	fmt.Fprintf(c.s.log, "soak: chaos %d/%d (iteration %d, seed %d)%s: %s -> %s, exit %d: %s\n",
+		i-c.cfg.first+1, c.cfg.kills, i, c.cfg.seed, stale, what, status, p.exitCode(), verdict)
+	return nil
+}
+
+// strike waits until a.At after the run's start, then strikes a process of
+// a.Kind of the run (waiting for one to appear).
+func (c *chaosLoop) strike(ctx context.Context, p *process, a action, marker string) strike {
+	select {
+	case <-time.After(time.Until(p.start.Add(a.At))):
+	case <-p.done:
+	case <-ctx.Done():
+	}
+	target := a.Kind
+	sig := syscall.SIGKILL
+	if a.Kind == KindSigterm {
+		target, sig = KindRun, syscall.SIGTERM
+	}
+	deadline := time.Now().Add(appearBound)
+	for ctx.Err() == nil && time.Now().Before(deadline) {
+		select {
+		case <-p.done:
+			c.kills[string(a.Kind)+" (missed)"]++
+			return strike{Missed: true}
+		default:
+		}
+		if ps := ofKind(marked(marker), target); len(ps) > 0 {
+			victim := ps[int(a.Pick)%len(ps)]
+			if syscall.Kill(victim.PID, sig) == nil {
+				c.kills[string(a.Kind)]++
+				return strike{PID: victim.PID, After: time.Since(p.start)}
+			}
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	c.kills[string(a.Kind)+" (missed)"]++
+	return strike{Missed: true}
+}
+
+// checkRecord reads the run's record as a user would and checks its status
+// against the strike; it returns the status (or what stood for it).
+func (c *chaosLoop) checkRecord(i int, a action, st strike, p *process, before []string) string {
+	after, err := c.s.records()
+	if err != nil {
+		c.fault(i, a, "records-unreadable", "%v", err)
+		return "?"
+	}
+	ids := newRecords(before, after)
+	want := expected(a.Kind)
+	if st.Missed {
+		want = []string{records.StatusSucceeded}
+	}
+	switch {
+	case len(ids) == 0 && recordOptional(a.Kind) && !st.Missed:
+		c.outcomes[string(a.Kind)+": no record"]++
+		return "no record (struck before it began)"
+	case len(ids) != 1:
+		c.fault(i, a, "records", "the run made %d records %v", len(ids), ids)
+		return "?"
+	}
+	r, err := c.s.show(ids[0])
+	if err != nil {
+		c.fault(i, a, "record-unreadable", "%v", err)
+		return "unreadable"
+	}
+	key := string(a.Kind)
+	if st.Missed {
+		key += " (missed)"
+	}
+	c.outcomes[key+": "+r.Status]++
+	switch {
+	case r.Status == records.StatusRunning:
+		c.fault(i, a, "record-running", "run %s still says running after `stratos runs show` reconciled it", r.ExecutionID)
+	case !slices.Contains(want, r.Status):
+		c.fault(i, a, "status", "run %s is %s (error %q), want %s; stderr: %s", r.ExecutionID, r.Status, r.Code, strings.Join(want, " or "), tail(p.stderr.String(), 1500))
+	case r.Status != records.StatusCrashed && (r.ExitCode == nil || *r.ExitCode != p.exitCode()):
+		c.fault(i, a, "exit-code", "run %s exited %d, its record says %v", r.ExecutionID, p.exitCode(), r.ExitCode)
+	}
+	checkListed(c.s, c.rep, chaosPart, r)
+	status := r.Status
+	if r.Code != "" {
+		status += " (" + r.Code + ")"
+	}
+	return status
+}
+
+// baseline runs the chaos workflow once without a strike, which must
+// succeed, and returns how long it took.
+func (c *chaosLoop) baseline(ctx context.Context) (time.Duration, error) {
+	marker := runVar + "=chaos-baseline"
+	p, err := c.s.start(ctx, []string{marker}, "run", "chaos", "--input", c.input, "--overrides", c.overrides)
+	if err != nil {
+		return 0, err
+	}
+	if !p.wait(endBound) {
+		killMarked(marker)
+		<-p.done
+		return 0, fmt.Errorf("the undisturbed chaos run did not end within %s", endBound)
+	}
+	if p.err != nil {
+		return 0, fmt.Errorf("the undisturbed chaos run failed (exit %d): %s", p.exitCode(), tail(p.stderr.String(), 1500))
+	}
+	if left := leftovers(marker, leftoverBound); left != "" {
+		c.rep.fault(chaosPart, "leftover", "the undisturbed run left:\n%s", left)
+	}
+	return p.wall, nil
+}
+
+// endTimes says, per kind struck, the median and the longest time from
+// the strike to the run's end.
+func endTimes(m map[Kind][]float64) string {
+	var parts []string
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		xs := slices.Sorted(slices.Values(m[k]))
+		parts = append(parts, fmt.Sprintf("%s median %.2f s, max %.2f s", k, xs[len(xs)/2], xs[len(xs)-1]))
+	}
+	if len(parts) == 0 {
+		return "no strikes"
+	}
+	return strings.Join(parts, "; ")
+}
+
+// recovery runs the chaos workflow once more without a strike, which must
+// succeed: whatever the loop killed, nothing it left stops the next run.
+func (c *chaosLoop) recovery(ctx context.Context) {
+	marker := runVar + "=chaos-recovery"
+	p, err := c.s.start(ctx, []string{marker}, "run", "chaos", "--input", c.input, "--overrides", c.overrides)
+	if err != nil {
+		c.rep.fault(chaosPart, "recovery", "%v", err)
+		return
+	}
+	if !p.wait(endBound) {
+		c.rep.fault(chaosPart, "recovery", "the run after the loop did not end within %s", endBound)
+		killMarked(marker)
+		<-p.done
+	}
+	if p.err != nil {
+		c.rep.fault(chaosPart, "recovery", "the run after the loop failed (exit %d): %s", p.exitCode(), tail(p.stderr.String(), 1500))
+	} else {
+		c.rep.add(chaosPart, "recovery run", "succeeded in %.1f s", p.wall.Seconds())
+	}
+	if left := leftovers(marker, leftoverBound); left != "" {
+		c.rep.fault(chaosPart, "leftover", "the recovery run left:\n%s", left)
+	}
+}
+
+func (c *chaosLoop) sample(peak map[Kind]usage) {
+	x := float64(len(c.runRSS.X))
+	if u, ok := peak[KindRun]; ok {
+		c.runRSS.Add(x, float64(u.HWMKiB)/1024)
+	}
+	if u, ok := peak[KindAgentHost]; ok {
+		c.hostRSS.Add(x, float64(u.HWMKiB)/1024)
+		c.hostFDs.Add(x, float64(u.FDs))
+	}
+}
+
+func (c *chaosLoop) fault(i int, a action, kind, format string, args ...any) {
+	c.rep.fault(chaosPart, kind, "iteration %d (seed %d, %s at %s): %s", i, c.cfg.seed, a.Kind, a.At.Round(time.Millisecond), fmt.Sprintf(format, args...))
+}
+
+// stampLine is the line of the chaos workflows' sources the loop rewrites
+// to make them stale: its number goes up by one each time.
+var stampLine = regexp.MustCompile(`(?m)^(// Source stamp \(.*\): )(\d+)$`)
+
+// stamp changes the sources of the chaos workflow and its child, so that
+// the next run builds both first.
+func (c *chaosLoop) stamp() error {
+	for _, w := range []string{"chaos", "worker"} {
+		path := filepath.Join(c.s.root, w, "workflow.ts")
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		m := stampLine.FindSubmatch(b)
+		if m == nil {
+			return fmt.Errorf("%s has no source stamp line", path)
+		}
+		n, err := strconv.Atoi(string(m[2]))
+		if err != nil {
+			return fmt.Errorf("%s: source stamp: %w", path, err)
+		}
+		b = stampLine.ReplaceAll(b, []byte("${1}"+strconv.Itoa(n+1)))
+		if err := os.WriteFile(path, b, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,136 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	"github.com/stratoscli/stratos/stratos-run/records"
+)
+
+// fanoutInput and fanoutOutput are the fanout workflow's input and output
+// (workflows/fanout/workflow.ts).
+type fanoutInput struct {
+	ConfigID    string `json:"configId"`
+	Agents      int    `json:"agents"`
+	Turns       int    `json:"turns"`
+	Concurrency int    `json:"concurrency"`
+}
+
+type fanoutOutput struct {
+	Agents    int `json:"agents"`
+	Succeeded int `json:"succeeded"`
+	Turns     int `json:"turns"`
+}
+
+// sampledKinds are the processes whose memory and descriptors a load run
+// reports: the long-lived ones and, summed, the harness CLIs.
+var sampledKinds = []Kind{KindRun, KindNode, KindAgentHost, KindHarness, KindMCP}
+
+// fanout runs the fanout workflow once with in, sampling its processes,
+// and reports under part: the agents that answered, the time, memory and
+// descriptors over time, what the record says and what was left running.
+func fanout(ctx context.Context, s *stack, rep *report, cfg config, part string, in fanoutInput) error {
+	marker := runVar + "=" + part
+	input, err := json.Marshal(in)
+	if err != nil {
+		return err
+	}
+	before, err := s.records()
+	if err != nil {
+		return err
+	}
+	requests := len(s.fake.Log().Entries())
+	fmt.Fprintf(s.log, "soak: %s: %d agents of %s, %d at a time, %d turn(s) each\n", part, in.Agents, in.ConfigID, in.Concurrency, in.Turns)
+	smp := startSampler(marker, cfg.interval)
+	p, err := s.start(ctx, []string{marker}, "run", "fanout", "--input", string(input))
+	if err != nil {
+		smp.stop()
+		return err
+	}
+	<-p.done
+	series, peak := smp.stop()
+	rep.add(part, "agents", "%d of %s, %d at a time, %d turn(s) each", in.Agents, in.ConfigID, in.Concurrency, in.Turns)
+	rep.add(part, "wall time", "%.1f s (%.1f agent turns/s)", p.wall.Seconds(), float64(in.Agents*in.Turns)/p.wall.Seconds())
+	if in.ConfigID != "echo" {
+		rep.add(part, "model requests", "%d", len(s.fake.Log().Entries())-requests)
+	}
+	var out fanoutOutput
+	switch {
+	case p.err != nil:
+		rep.fault(part, "run-failed", "stratos run fanout exited %d: %s", p.exitCode(), tail(p.stderr.String(), 2000))
+	case json.Unmarshal(p.stdout.Bytes(), &out) != nil:
+		rep.fault(part, "output", "not the fanout output: %s", tail(p.stdout.String(), 500))
+	default:
+		rep.add(part, "answered", "%d agents, %d turns", out.Succeeded, out.Turns)
+		if out.Succeeded != in.Agents {
+			rep.fault(part, "agents-failed", "%d of %d agents failed: %s", in.Agents-out.Succeeded, in.Agents, tail(p.stderr.String(), 2000))
+		}
+	}
+	reportSeries(rep, part, series, peak, 60, "min")
+	if r, ok := checkRecord(s, rep, part, before, records.StatusSucceeded); ok {
+		// Every agent's session was closed (ask closes its agent; the
+		// others close with the run).
+		if closed := r.Events.ByType["agent.closed"]; closed != in.Agents {
+			rep.fault(part, "sessions", "run %s recorded %d agent.closed events for %d agents", r.ExecutionID, closed, in.Agents)
+		}
+	}
+	if left := leftovers(marker, leftoverBound); left != "" {
+		rep.fault(part, "leftover", "processes of the run still running after it ended:\n%s", left)
+	}
+	return nil
+}
+
+// reportSeries adds the memory and descriptor rows of the sampled kinds.
+func reportSeries(rep *report, part string, series map[Kind]*kindSeries, peak map[Kind]usage, per float64, perName string) {
+	for _, k := range sampledKinds {
+		ks := series[k]
+		if ks == nil {
+			continue
+		}
+		if k == KindHarness || k == KindMCP {
+			rep.add(part, string(k)+" processes", "at most %d at once", peak[k].Count)
+		}
+		rep.series(part, string(k)+" RSS", ks.RSSMiB, "MB", per, perName)
+		rep.series(part, string(k)+" fds", ks.FDs, "fds", per, perName)
+	}
+}
+
+// checkRecord checks the one record made since before: readable by
+// `stratos runs show --json`, with status want, listed alike by `stratos
+// runs list --json`, and no longer registered as live. It returns the
+// record when there was one to read.
+func checkRecord(s *stack, rep *report, part string, before []string, want string) (record, bool) {
+	after, err := s.records()
+	if err != nil {
+		rep.fault(part, "records-unreadable", "%v", err)
+		return record{}, false
+	}
+	ids := newRecords(before, after)
+	if len(ids) != 1 {
+		rep.fault(part, "records", "one run made %d records: %v", len(ids), ids)
+		return record{}, false
+	}
+	r, err := s.show(ids[0])
+	if err != nil {
+		rep.fault(part, "record-unreadable", "%v", err)
+		return record{}, false
+	}
+	if r.Status != want {
+		rep.fault(part, "status", "run %s is %s (%s), want %s", r.ExecutionID, r.Status, r.Code, want)
+	}
+	checkListed(s, rep, part, r)
+	return r, true
+}
+
+// checkListed checks that `stratos runs list --json` gives r the status
+// `runs show` gave it, and that r is no longer registered as live.
+func checkListed(s *stack, rep *report, part string, r record) {
+	if l, err := s.listed(r.ExecutionID); err != nil || l != r.Status {
+		rep.fault(part, "list", "stratos runs list says %q of run %s, show says %q (%v)", l, r.ExecutionID, r.Status, err)
+	}
+	if slices.Contains(s.live(), r.ExecutionID) {
+		rep.fault(part, "live-entry", "run %s is %s but still in ~/.stratos/runs/.live", r.ExecutionID, r.Status)
+	}
+}

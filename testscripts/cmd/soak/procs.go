@@ -1,0 +1,133 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/stratoscli/stratos/shared/proctest"
+)
+
+// Kind is the part a process plays in a run, told from its command line.
+type Kind string
+
+// The processes of a run's tree. A run is stratos-run (the dispatcher
+// execs it), the node runtime, the agent host node starts, the harness CLIs
+// the host starts (each in a group led by a watchdog shell), the stdio MCP
+// servers of direct clients (started by the host), and, when the workflow
+// is not built, stratos-build and the compiler.
+const (
+	KindRun       Kind = "stratos-run"
+	KindNode      Kind = "node"
+	KindAgentHost Kind = "agent-host"
+	KindHarness   Kind = "harness-cli"
+	KindMCP       Kind = "mcp-server"
+	KindWatchdog  Kind = "watchdog"
+	KindBuild     Kind = "stratos-build"
+	KindCompiler  Kind = "tsc"
+	KindOther     Kind = "other"
+)
+
+// harnessBinaries are the base names of the harness CLIs' executables.
+var harnessBinaries = []string{"claude", "codex", "opencode"}
+
+// classify tells a process's kind from its arguments.
+func classify(argv []string) Kind {
+	if len(argv) == 0 {
+		return KindOther
+	}
+	base := filepath.Base(argv[0])
+	switch {
+	case base == "stratos-run":
+		return KindRun
+	case base == "stratos-agent" && len(argv) > 1 && argv[1] == "serve":
+		return KindAgentHost
+	case base == "stratos-build":
+		return KindBuild
+	case base == "stratos-fakemcp":
+		return KindMCP
+	case base == "tsc":
+		return KindCompiler
+	case slices.Contains(harnessBinaries, base):
+		return KindHarness
+	case slices.Contains(argv, "stratos-watchdog"):
+		// The watchdogs are shell scripts: sh -c <script> stratos-watchdog …
+		return KindWatchdog
+	case base == "node" && slices.ContainsFunc(argv[1:], func(a string) bool { return strings.HasSuffix(a, "/runner.js") }):
+		return KindNode
+	}
+	return KindOther
+}
+
+// Proc is a process of a run as sampled: its kind, resident memory (now
+// and its peak so far) and open file descriptors.
+type Proc struct {
+	PID    int
+	Kind   Kind
+	RSSKiB int64
+	HWMKiB int64
+	FDs    int
+}
+
+// marked lists the running processes whose environment holds marker
+// (KEY=value), which every process of a run inherits, with their memory
+// and descriptors. A process that ends while it is read is left out.
+func marked(marker string) []Proc {
+	var out []Proc
+	for _, p := range proctest.WithEnv(marker) {
+		argv := p.Argv()
+		mem, ok := memoryKiB(p.PID)
+		if argv == nil || !ok {
+			continue
+		}
+		fds, err := os.ReadDir(filepath.Join("/proc", strconv.Itoa(p.PID), "fd"))
+		if err != nil {
+			continue
+		}
+		out = append(out, Proc{PID: p.PID, Kind: classify(argv), RSSKiB: mem["VmRSS"], HWMKiB: mem["VmHWM"], FDs: len(fds)})
+	}
+	return out
+}
+
+// memoryKiB reads VmRSS (resident now) and VmHWM (the peak resident size
+// so far) from /proc/<pid>/status; false unless both were read.
+func memoryKiB(pid int) (map[string]int64, bool) {
+	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "status"))
+	if err != nil {
+		return nil, false
+	}
+	out := map[string]int64{}
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	for sc.Scan() {
+		name, rest, ok := strings.Cut(sc.Text(), ":")
+		if !ok || (name != "VmRSS" && name != "VmHWM") {
+			continue
+		}
+		f := strings.Fields(rest)
+		if len(f) == 0 {
+			return nil, false
+		}
+		n, err := strconv.ParseInt(f[0], 10, 64)
+		if err != nil {
+			return nil, false
+		}
+		out[name] = n
+	}
+	return out, len(out) == 2
+}
+
+// ofKind returns the processes of kind k, in pid order.
+func ofKind(ps []Proc, k Kind) []Proc {
+	var out []Proc
+	for _, p := range ps {
+		if p.Kind == k {
+			out = append(out, p)
+		}
+	}
+	slices.SortFunc(out, func(a, b Proc) int { return a.PID - b.PID })
+	return out
+}
