@@ -7,7 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"unicode/utf8"
+
+	"github.com/stratoscli/stratos/stratos-run/records"
 )
 
 // MaxEventLine bounds one line of events.jsonl that a reader holds in
@@ -15,6 +18,35 @@ import (
 // below it (a tool's output is cut by the harness long before); a longer
 // line is damaged, and is skipped without being read whole.
 const MaxEventLine = 16 << 20
+
+// EachEvent calls visit with the text of every complete line of the events
+// file at path that is not blank and within MaxEventLine, in order (the text
+// is valid during the call only). A longer line is read past, never held
+// whole, and a last line without its newline (torn by a kill) is left out.
+// A missing file has no lines.
+func EachEvent(path string, visit func(line []byte)) error {
+	f, _, err := records.OpenRegular(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	lr := newLineReader(f, MaxEventLine)
+	for {
+		l, err := lr.next()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("read %s: %w", path, err)
+		}
+		if !l.tooLong && !l.blank() {
+			visit(l.text)
+		}
+	}
+}
 
 // eventLine is one complete line of events.jsonl.
 type eventLine struct {

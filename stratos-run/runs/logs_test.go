@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -110,5 +111,28 @@ func TestALongLineIsReadPastNotHeld(t *testing.T) {
 		if got[i].n != want[i].n || !bytes.Equal(got[i].text, want[i].text) || got[i].size != want[i].size || got[i].tooLong != want[i].tooLong {
 			t.Errorf("line %d = %+v, want %+v", i, got[i], want[i])
 		}
+	}
+}
+
+// TestEachEventSkipsWhatCannotBeAnEvent: the readers of whole records
+// (stratos test's counts, the trace export) see every event line, and no
+// line that is too long (read past: the lines after it still come), blank,
+// or torn by a kill.
+func TestEachEventSkipsWhatCannotBeAnEvent(t *testing.T) {
+	path := filepath.Join(t.TempDir(), EventsFile)
+	long := `{"type":"x","text":"` + strings.Repeat("y", MaxEventLine) + `"}`
+	data := `{"type":"a"}` + "\n\n" + long + "\n" + `{"type":"b"}` + "\n" + `{"type":"torn`
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	if err := EachEvent(path, func(line []byte) { got = append(got, string(line)) }); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{`{"type":"a"}`, `{"type":"b"}`}; !slices.Equal(got, want) {
+		t.Errorf("lines %q, want %q", got, want)
+	}
+	if err := EachEvent(filepath.Join(t.TempDir(), "none"), func([]byte) { t.Error("a line of no file") }); err != nil {
+		t.Errorf("a missing file: %v", err)
 	}
 }

@@ -16,7 +16,6 @@ import (
 	"io/fs"
 	"net/http"
 	"net/url"
-	"os"
 	"path/filepath"
 	"slices"
 	"time"
@@ -232,7 +231,7 @@ func (s *Server) run(id string) (runView, error) {
 // treeOf returns the run's tree.json as it is, null when there is none or it
 // is unreadable: the page then draws the tree from the events alone.
 func treeOf(dir string) json.RawMessage {
-	data, err := os.ReadFile(filepath.Join(dir, records.TreeFile))
+	data, _, err := records.ReadFile(filepath.Join(dir, records.TreeFile), records.MaxResultSize)
 	if err != nil || !json.Valid(data) {
 		return json.RawMessage("null")
 	}

@@ -1,11 +1,9 @@
 package testcases
 
 import (
-	"bufio"
 	"encoding/json"
-	"errors"
-	"io/fs"
-	"os"
+
+	"github.com/stratoscli/stratos/stratos-run/runs"
 )
 
 // event is the part of an events.jsonl line the counts need.
@@ -33,20 +31,10 @@ type Counts struct {
 // agent host has none: no calls.
 func Count(eventsFile string) (Counts, error) {
 	c := Counts{Calls: map[string]int{}, Served: map[string]map[string]int{}}
-	f, err := os.Open(eventsFile)
-	if errors.Is(err, fs.ErrNotExist) {
-		return c, nil
-	}
-	if err != nil {
-		return c, err
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 0, 64*1024), 16*1024*1024)
-	for sc.Scan() {
+	err := runs.EachEvent(eventsFile, func(line []byte) {
 		var e event
-		if json.Unmarshal(sc.Bytes(), &e) != nil {
-			continue // a torn last line of a killed run
+		if json.Unmarshal(line, &e) != nil {
+			return // not an event (runs logs reports such lines)
 		}
 		switch e.Type {
 		case "agent.invocation.started":
@@ -66,6 +54,6 @@ func Count(eventsFile string) (Counts, error) {
 			}
 			c.Served[config][e.Details.Case]++
 		}
-	}
-	return c, sc.Err()
+	})
+	return c, err
 }

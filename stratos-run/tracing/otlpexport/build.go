@@ -1,17 +1,15 @@
 package otlpexport
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
-	"errors"
-	"io/fs"
-	"os"
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/trace"
+
+	"github.com/stratoscli/stratos/stratos-run/runs"
 )
 
 // builder turns a run record into spans under the run span.
@@ -104,29 +102,22 @@ func (b *builder) addEvents(path string) error {
 // the order agents first appear. Lines that are not agent events (workflow
 // progress) are left out.
 func readAgentEvents(path string) (map[string][]agentEvent, []string, error) {
-	f, err := os.Open(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil, nil
-	}
-	if err != nil {
-		return nil, nil, err
-	}
-	defer f.Close()
 	byAgent := map[string][]agentEvent{}
 	var order []string
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64*1024), 16*1024*1024)
-	for sc.Scan() {
+	err := runs.EachEvent(path, func(line []byte) {
 		var e agentEvent
-		if json.Unmarshal(sc.Bytes(), &e) != nil || e.AgentID == "" {
-			continue // a torn last line, or not an agent's
+		if json.Unmarshal(line, &e) != nil || e.AgentID == "" {
+			return // not an agent's event
 		}
 		if _, seen := byAgent[e.AgentID]; !seen {
 			order = append(order, e.AgentID)
 		}
 		byAgent[e.AgentID] = append(byAgent[e.AgentID], e)
+	})
+	if err != nil {
+		return nil, nil, err
 	}
-	return byAgent, order, sc.Err()
+	return byAgent, order, nil
 }
 
 func (b *builder) addAgent(events []agentEvent) {
