@@ -25,6 +25,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -147,9 +148,38 @@ type Reconciliation struct {
 	InferredFrom string `json:"inferredFrom,omitempty"`
 }
 
+// RunsDirMode is the mode of the runs directory: the records hold inputs,
+// outputs and everything the agents said and read, often a repository's
+// secrets among it, and a home directory is often readable by every user
+// of the machine. The records inside keep ordinary modes: the directory
+// alone keeps others out.
+const RunsDirMode fs.FileMode = 0o700
+
+// ensureRunsDir creates runsDir with RunsDirMode, or narrows an existing
+// one to it (one made by an earlier version, or by a umask that let others
+// in).
+func ensureRunsDir(runsDir string) error {
+	if err := os.MkdirAll(runsDir, RunsDirMode); err != nil {
+		return recordError(runsDir, err)
+	}
+	info, err := os.Stat(runsDir)
+	if err != nil {
+		return recordError(runsDir, err)
+	}
+	if info.Mode().Perm() != RunsDirMode {
+		if err := os.Chmod(runsDir, RunsDirMode); err != nil {
+			return recordError(runsDir, err)
+		}
+	}
+	return nil
+}
+
 // CreateConsole creates runsDir/<id>/ and its empty console.log, for a run
 // started in the background (its standard output and error).
 func CreateConsole(runsDir, id string) (*os.File, error) {
+	if err := ensureRunsDir(runsDir); err != nil {
+		return nil, err
+	}
 	dir := filepath.Join(runsDir, id)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, recordError(dir, err)
@@ -172,6 +202,9 @@ type Run struct {
 
 // Begin creates runsDir/<id>/ with invocation.json and a running status.
 func Begin(runsDir string, inv Invocation) (*Run, error) {
+	if err := ensureRunsDir(runsDir); err != nil {
+		return nil, err
+	}
 	dir := filepath.Join(runsDir, inv.ExecutionID)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, recordError(dir, err)

@@ -127,6 +127,47 @@ func TestBeginReportsUnwritableRuns(t *testing.T) {
 	}
 }
 
+// TestRunsDirIsPrivate: the runs directory is the user's alone, whether
+// Begin or CreateConsole makes it, and one an earlier version left open to
+// others is narrowed.
+func TestRunsDirIsPrivate(t *testing.T) {
+	for name, create := range map[string]func(dir string) error{
+		"Begin": func(dir string) error {
+			_, err := Begin(dir, Invocation{ExecutionID: "20261206T080000Z-priv0001"})
+			return err
+		},
+		"CreateConsole": func(dir string) error {
+			f, err := CreateConsole(dir, "20261206T080000Z-priv0002")
+			if err == nil {
+				f.Close()
+			}
+			return err
+		},
+	} {
+		for _, existing := range []bool{false, true} {
+			dir := filepath.Join(t.TempDir(), "runs")
+			if existing {
+				if err := os.Mkdir(dir, 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Chmod(dir, 0o755); err != nil { // whatever the umask
+					t.Fatal(err)
+				}
+			}
+			if err := create(dir); err != nil {
+				t.Fatal(err)
+			}
+			info, err := os.Stat(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if info.Mode().Perm() != 0o700 {
+				t.Errorf("%s, runs directory existed %v: mode %v, want 0700", name, existing, info.Mode().Perm())
+			}
+		}
+	}
+}
+
 // assertFiles checks the directory holds exactly these files: no temporary
 // file survives an atomic write.
 func assertFiles(t *testing.T, dir string, want ...string) {
