@@ -9,6 +9,7 @@ import (
 
 	"github.com/urfave/cli/v3"
 
+	"github.com/stratoscli/stratos/shared/agentproto"
 	"github.com/stratoscli/stratos/shared/cliapp"
 	"github.com/stratoscli/stratos/shared/clierr"
 	"github.com/stratoscli/stratos/shared/contract/agentapi"
@@ -17,11 +18,6 @@ import (
 	testharness "github.com/stratoscli/stratos/stratos-agent/adapters/test"
 	"github.com/stratoscli/stratos/stratos-agent/agentconfig"
 )
-
-// validateRequest is validate-config's stdin document.
-type validateRequest struct {
-	Dir string `json:"dir"`
-}
 
 // validateConfigCommand is `stratos-agent validate-config`: the build-time
 // check of a workflow.yaml's agents section, with the same validation the
@@ -34,8 +30,10 @@ func validateConfigCommand() *cli.Command {
 		Description: cliapp.Lines(
 			"Validates the agents section of <workflow-dir>/workflow.yaml against the agent configuration",
 			"schema and checks the MCP server and built-in tool names it uses. Without an argument the",
-			`directory comes as {"dir": "..."} on stdin. Exit 0 when valid, 1 with the problems listed`,
-			"(each names the file and the path of the field) when not."),
+			`directory comes as {"dir": "..."} on stdin, optionally with "overrides": an invocation's`,
+			"overrides, whose agents entries are checked the same way (stratos run sends its --overrides).",
+			"Exit 0 when valid, 1 with the problems listed (each names the file and the path of the",
+			"field) when not."),
 		Flags:  []cli.Flag{cliapp.JSONFlag()},
 		Action: validateConfig,
 	}
@@ -45,14 +43,13 @@ func validateConfig(_ context.Context, cmd *cli.Command) error {
 	if err := cliapp.ExactArgs(cmd, 0, 1, "[workflow-dir] [--json]"); err != nil {
 		return err
 	}
-	dir := cmd.Args().First()
-	if dir == "" {
-		var req validateRequest
+	req := agentapi.ConfigValidationRequest{Dir: cmd.Args().First()}
+	if req.Dir == "" {
 		if err := json.NewDecoder(cmd.Root().Reader).Decode(&req); err != nil || req.Dir == "" {
 			return clierr.Usage(errcode.CodeUsage, `validate-config: give a workflow directory as argument or {"dir": "..."} on stdin`)
 		}
-		dir = req.Dir
 	}
+	dir := req.Dir
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return clierr.Usage(errcode.CodeUsage, "validate-config: %v", err)
@@ -65,6 +62,7 @@ func validateConfig(_ context.Context, cmd *cli.Command) error {
 	if wf != nil {
 		problems = append(problems, testScriptProblems(wf)...)
 	}
+	problems = append(problems, overridesProblems(v, wf, abs, req.Overrides)...)
 	res := agentapi.ConfigValidation{Dir: abs, File: filepath.Join(abs, manifest.FileName), Valid: len(problems) == 0, Problems: problems}
 	if res.Problems == nil {
 		res.Problems = []agentapi.ConfigProblem{}
@@ -104,6 +102,56 @@ func testScriptProblems(wf *agentconfig.Workflow) []agentconfig.Problem {
 		}
 		if _, err := testharness.LoadScript(raw, wf.Dir); err != nil {
 			out = append(out, agentconfig.Problem{File: wf.File, Path: "agents." + id + ".test", Message: err.Error()})
+		}
+	}
+	return out
+}
+
+// overridesProblems checks the agents entries of an invocation's overrides
+// as the host checks them when it creates an agent: each against the
+// schema, then its references to MCP servers and tools (when the
+// workflow's own section is valid, which names the servers) and its test
+// script. dir is the workflow directory, which script files resolve
+// against.
+func overridesProblems(v *agentconfig.Validator, wf *agentconfig.Workflow, dir string, raw json.RawMessage) []agentconfig.Problem {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil
+	}
+	var doc struct {
+		Agents map[string]json.RawMessage `json:"agents"`
+	}
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		return []agentconfig.Problem{{Path: "overrides", Message: err.Error()}}
+	}
+	ids := make([]string, 0, len(doc.Agents))
+	for id := range doc.Agents {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	var out []agentconfig.Problem
+	for _, id := range ids {
+		path := "overrides.agents." + id
+		var entry any
+		if err := json.Unmarshal(doc.Agents[id], &entry); err != nil {
+			out = append(out, agentconfig.Problem{Path: path, Message: err.Error()})
+			continue
+		}
+		if problems := v.Entry("", path, entry, false); len(problems) > 0 {
+			out = append(out, problems...)
+			continue
+		}
+		var c agentproto.AgentConfig
+		if err := json.Unmarshal(doc.Agents[id], &c); err != nil {
+			out = append(out, agentconfig.Problem{Path: path, Message: err.Error()})
+			continue
+		}
+		if wf != nil {
+			out = append(out, agentconfig.CheckReferences(c, wf.MCPServers, "", path)...)
+		}
+		if len(c.Test) > 0 {
+			if _, err := testharness.LoadScript(c.Test, dir); err != nil {
+				out = append(out, agentconfig.Problem{Path: path + ".test", Message: err.Error()})
+			}
 		}
 	}
 	return out

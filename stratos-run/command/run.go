@@ -70,6 +70,9 @@ func runWorkflow(ctx context.Context, cmd *cli.Command) error {
 	if err := invocation.CheckOverrideTargets(overrides, target.Name(), target.Workflow.Manifest.Sections["agents"]); err != nil {
 		return err
 	}
+	if err := invocation.CheckAgentSettings(ctx, overrides, target.Workflow.Dir, root.ErrWriter); err != nil {
+		return err
+	}
 	limits, err := budgetLimits(cmd, target)
 	if err != nil {
 		return err

@@ -73,3 +73,6 @@ func Codes() []errcode.Code {
 		errcode.Failed(CodeMCPCredentialsError, "`stratos mcp login/logout/status`: the credentials store under ~/.stratos/mcp-auth cannot be read or written"),
 	}
 }
+
+// Tool is the name of the binary this package is the contract of.
+const Tool = "stratos-agent"

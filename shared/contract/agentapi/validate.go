@@ -1,5 +1,19 @@
 package agentapi
 
+import "encoding/json"
+
+// ConfigValidationRequest is the stdin document of `stratos-agent
+// validate-config --json` when no directory is given as argument.
+type ConfigValidationRequest struct {
+	Dir string `json:"dir"`
+	// Overrides is an invocation's overrides document ({"agents": {<id>:
+	// {…}}, "decision": {…}}), whose agents entries are checked too, as
+	// the agent host checks them when it creates an agent: `stratos run`
+	// sends its --overrides, so that an invalid setting is refused before
+	// the run starts. Their problems' paths start with "overrides.agents.".
+	Overrides json.RawMessage `json:"overrides,omitempty"`
+}
+
 // ConfigValidation is the JSON result of `stratos-agent validate-config
 // <workflow-dir> --json` (exit 1 when Valid is false).
 type ConfigValidation struct {

@@ -1,0 +1,84 @@
+package invocation
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"os/exec"
+	"strings"
+
+	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/contract/agentapi"
+	"github.com/stratoscli/stratos/shared/contract/errcode"
+	"github.com/stratoscli/stratos/shared/contract/runapi"
+	"github.com/stratoscli/stratos/shared/procgroup"
+	"github.com/stratoscli/stratos/shared/sibling"
+)
+
+// CheckAgentSettings returns a usage error (overrides_invalid) when the
+// settings overrides (already checked by ReadOverrides and
+// CheckOverrideTargets) gives an agent configuration are not ones the
+// agent host accepts: an unknown field, a value of the wrong shape, an MCP
+// server the workflow does not declare. The host would refuse them only
+// when the workflow creates that agent, failing the run midway with exit
+// 1, or never, for an agent that run does not create. The check is the
+// host's own, `stratos-agent validate-config`, run only when overrides
+// set agents.
+func CheckAgentSettings(ctx context.Context, overrides json.RawMessage, workflowDir string, stderr io.Writer) error {
+	var doc struct {
+		Agents map[string]json.RawMessage `json:"agents"`
+	}
+	if len(overrides) == 0 || json.Unmarshal(overrides, &doc) != nil || len(doc.Agents) == 0 {
+		return nil
+	}
+	res, err := validateConfig(ctx, agentapi.ConfigValidationRequest{Dir: workflowDir, Overrides: overrides}, stderr)
+	if err != nil {
+		return err
+	}
+	var lines []string
+	var problems []agentapi.ConfigProblem
+	for _, p := range res.Problems {
+		// The workflow's own section is the build's to report.
+		if strings.HasPrefix(p.Path, "overrides.") {
+			lines, problems = append(lines, p.String()), append(problems, p)
+		}
+	}
+	if len(problems) == 0 {
+		return nil
+	}
+	return clierr.Usage(runapi.CodeOverridesInvalid, "--overrides: %s", strings.Join(lines, "; ")).
+		WithDetails(map[string]any{"problems": problems})
+}
+
+// validateConfig runs `stratos-agent validate-config --json` with req on
+// its stdin; it exits 1 when it found problems, which its answer lists.
+func validateConfig(ctx context.Context, req agentapi.ConfigValidationRequest, stderr io.Writer) (agentapi.ConfigValidation, error) {
+	var res agentapi.ConfigValidation
+	tool, err := sibling.Find(agentapi.Tool)
+	if err != nil {
+		return res, err
+	}
+	in, err := json.Marshal(req)
+	if err != nil {
+		return res, clierr.New(errcode.CodeInternal, "encode the overrides for %s: %v", agentapi.Tool, err).Wrap(err)
+	}
+	var stdout bytes.Buffer
+	cmd := exec.CommandContext(ctx, tool, "validate-config", "--json")
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = bytes.NewReader(in), &stdout, stderr
+	runErr := procgroup.Run(cmd, procgroup.Options{})
+	if ctx.Err() != nil {
+		ce := clierr.New(errcode.CodeInterrupted, "interrupted while checking --overrides").Wrap(ctx.Err())
+		ce.Exit = clierr.ExitInterrupted
+		return res, ce
+	}
+	var exit *exec.ExitError
+	if runErr != nil && (!errors.As(runErr, &exit) || exit.ExitCode() != 1) {
+		return res, clierr.New(errcode.CodeToolFailed, "check --overrides with %s validate-config: %v", agentapi.Tool, runErr).Wrap(runErr)
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &res); err != nil {
+		return res, clierr.New(errcode.CodeToolFailed, "check --overrides with %s validate-config: unreadable answer: %v", agentapi.Tool, err).Wrap(err)
+	}
+	return res, nil
+}
