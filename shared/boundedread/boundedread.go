@@ -35,8 +35,12 @@ type TooLargeError struct {
 }
 
 func (e *TooLargeError) Error() string {
+	size, limit := FormatSize(e.Size), FormatSize(e.Limit)
+	if size == limit { // just over: "4 MiB, over the limit of 4 MiB" would say nothing
+		size, limit = fmt.Sprintf("%d bytes", e.Size), fmt.Sprintf("%d bytes (%s)", e.Limit, limit)
+	}
 	if e.Size > 0 {
-		return fmt.Sprintf("%s, over the limit of %s", FormatSize(e.Size), FormatSize(e.Limit))
+		return fmt.Sprintf("%s, over the limit of %s", size, limit)
 	}
 	return fmt.Sprintf("more than the limit of %s (reading stopped there)", FormatSize(e.Limit))
 }

@@ -211,3 +211,17 @@ func TestFormatSize(t *testing.T) {
 		}
 	}
 }
+
+// Just over the limit, the sizes are given in bytes: both would round to
+// the same figure.
+func TestTooLargeSaysByHowMuch(t *testing.T) {
+	for e, want := range map[TooLargeError]string{
+		{Limit: 4 << 20, Size: 4<<20 + 8}: "4194312 bytes, over the limit of 4194304 bytes (4 MiB)",
+		{Limit: 4 << 20, Size: 5 << 20}:   "5 MiB, over the limit of 4 MiB",
+		{Limit: 4 << 20}:                  "more than the limit of 4 MiB (reading stopped there)",
+	} {
+		if got := e.Error(); got != want {
+			t.Errorf("%+v: %q, want %q", e, got, want)
+		}
+	}
+}

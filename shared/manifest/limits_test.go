@@ -1,6 +1,7 @@
 package manifest
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,7 +19,7 @@ func TestLoadReadsABoundedRegularFile(t *testing.T) {
 	}
 	_, problems := Load(big)
 	file := filepath.Join(big, FileName)
-	if len(problems) != 1 || problems[0].Code != CodeTooLarge || problems[0].Message != file+" is 4 MiB, over the limit of 4 MiB" ||
+	if len(problems) != 1 || problems[0].Code != CodeTooLarge || problems[0].Message != fmt.Sprintf("%s is %d bytes, over the limit of %d bytes (4 MiB)", file, len(text), MaxFileBytes) ||
 		*problems[0].Actual != len(text) || *problems[0].Max != MaxFileBytes {
 		t.Errorf("a manifest over the limit: %+v", problems)
 	}

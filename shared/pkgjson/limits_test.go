@@ -24,7 +24,7 @@ func TestEnsureModuleReadsABoundedRegularFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	for path, want := range map[string]string{
-		big:         "read " + big + ": 1 MiB, over the limit of 1 MiB",
+		big:         "read " + big + ": 1048594 bytes, over the limit of 1048576 bytes (1 MiB)",
 		fifo:        "read " + fifo + ": not a regular file (a FIFO)",
 		"/dev/zero": "read /dev/zero: not a regular file (a device)",
 	} {

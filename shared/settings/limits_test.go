@@ -28,7 +28,7 @@ func TestLoadReadsABoundedRegularFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	for path, want := range map[string]string{
-		big:  "read " + big + ": 1 MiB, over the limit of 1 MiB",
+		big:  "read " + big + ": 1048589 bytes, over the limit of 1048576 bytes (1 MiB)",
 		fifo: "read " + fifo + ": not a regular file (a FIFO)",
 		zero: "read " + zero + ": not a regular file (a device)",
 	} {

@@ -20,7 +20,7 @@ func TestPromptFilesAreBoundedRegularFiles(t *testing.T) {
 		src  agentproto.PromptSource
 		want string
 	}{
-		{agentproto.PromptSource{File: "big.md"}, "big.md: 4 MiB, over the limit of 4 MiB"},
+		{agentproto.PromptSource{File: "big.md"}, "big.md: 4194305 bytes, over the limit of 4194304 bytes (4 MiB)"},
 		{agentproto.PromptSource{Template: "/dev/zero"}, "read /dev/zero: not a regular file (a device)"},
 	} {
 		_, err := Load(c.src, dir)

@@ -30,7 +30,7 @@ func TestFlagsStopAtTheirLimit(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = ReadOverrides(context.Background(), "@"+big)
-	ce := assertTooLarge(t, err, "--overrides @"+big+": read "+big+": 4 MiB, over the limit of 4 MiB", MaxOverridesBytes)
+	ce := assertTooLarge(t, err, "--overrides @"+big+": read "+big+": 4194312 bytes, over the limit of 4194304 bytes (4 MiB)", MaxOverridesBytes)
 	if ce.Details["size"] != int64(MaxOverridesBytes+8) {
 		t.Errorf("details.size = %v, want the file's size", ce.Details["size"])
 	}

@@ -113,7 +113,7 @@ func TestCount(t *testing.T) {
 func TestCaseFilesAreBoundedRegularFiles(t *testing.T) {
 	dir := t.TempDir()
 	write(t, dir, "tests/big.yaml", "cases:\n  - name: big\n    input: {x: \""+strings.Repeat("x", MaxFileBytes)+"\"}\n")
-	if _, err := Load(dir); err == nil || !strings.Contains(err.Error(), "tests/big.yaml: read "+filepath.Join(dir, "tests", "big.yaml")+": 16 MiB, over the limit of 16 MiB") {
+	if _, err := Load(dir); err == nil || !strings.Contains(err.Error(), "tests/big.yaml: read "+filepath.Join(dir, "tests", "big.yaml")+": 16777256 bytes, over the limit of 16777216 bytes (16 MiB)") {
 		t.Errorf("a case file over the limit: %v", err)
 	}
 	c := Case{Name: "c", Scripts: map[string]json.RawMessage{"writer": json.RawMessage(`{"file": "/dev/zero"}`)}}

@@ -23,7 +23,7 @@ func TestScriptFilesAreBoundedRegularFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	for file, want := range map[string]string{
-		"big.yaml":  "big.yaml: 4 MiB, over the limit of 4 MiB",
+		"big.yaml":  "big.yaml: 4194323 bytes, over the limit of 4194304 bytes (4 MiB)",
 		"/dev/zero": "read /dev/zero: not a regular file (a device)",
 		"fifo.yaml": "fifo.yaml: not a regular file (a FIFO)",
 	} {
