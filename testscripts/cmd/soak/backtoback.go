@@ -33,7 +33,7 @@ func backToBack(ctx context.Context, s *stack, rep *report, cfg config) error {
 			break
 		}
 		marker := fmt.Sprintf("%s=%s-%d", runVar, part, i)
-		smp := startSampler(marker, cfg.b2bInterval)
+		smp := startSampler(marker, cfg.b2bInterval, 0)
 		p, err := s.start(ctx, []string{marker}, "run", "small", "--input", fmt.Sprintf(`{"n": %d}`, i))
 		if err != nil {
 			smp.stop()

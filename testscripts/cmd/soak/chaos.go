@@ -23,12 +23,24 @@ const (
 	appearBound = 60 * time.Second
 	// endBound is how long a struck run may take to end by itself.
 	endBound = 2 * time.Minute
+	// maxSeconds is how long the chaos workflow works when no stop file
+	// comes.
+	maxSeconds = 90
+	// undisturbed is how long the runs without a strike work before they
+	// are told to stop.
+	undisturbed = 5 * time.Second
+	// stopAfter is how long after a strike a run that still runs is told
+	// to stop: time for the run to find what the strike broke (a run
+	// notices a dead process within a round, well under a second).
+	stopAfter = 10 * time.Second
 )
 
-// chaosInput is the chaos workflow's input (workflows/chaos).
+// chaosInput is the chaos workflow's input (workflows/chaos): it works in
+// rounds until Stop exists, or for MaxSeconds.
 type chaosInput struct {
-	Rounds int `json:"rounds"`
-	Agents int `json:"agents"`
+	Agents     int    `json:"agents"`
+	Stop       string `json:"stop"`
+	MaxSeconds int    `json:"maxSeconds"`
 }
 
 // harnessModels is the model the chaos run's real agent uses per harness.
@@ -66,21 +78,17 @@ type chaosLoop struct {
 	rep *report
 	cfg config
 
-	input, overrides string
-	kills            map[string]int // by kind
-	outcomes         map[string]int // kind -> status
-	runRSS, hostRSS  Series
-	hostFDs          Series
-	endAfter         map[Kind][]float64 // seconds from a strike to the run's end
+	overrides       string
+	kills           map[string]int // by kind
+	outcomes        map[string]int // kind -> status
+	runRSS, hostRSS Series
+	hostFDs         Series
+	endAfter        map[Kind][]float64 // seconds from a strike to the run's end
 }
 
 const chaosPart = "chaos"
 
 func chaosPartRun(ctx context.Context, s *stack, rep *report, cfg config) error {
-	in, err := json.Marshal(chaosInput{Rounds: cfg.chaosRounds, Agents: cfg.chaosAgents})
-	if err != nil {
-		return err
-	}
 	model, ok := harnessModels[cfg.chaosHarness]
 	if !ok {
 		return fmt.Errorf("unknown harness %q for the chaos run (claude-code, codex or opencode)", cfg.chaosHarness)
@@ -94,17 +102,10 @@ func chaosPartRun(ctx context.Context, s *stack, rep *report, cfg config) error 
 	if err != nil {
 		return err
 	}
-	c := &chaosLoop{s: s, rep: rep, cfg: cfg, input: string(in), overrides: string(ov),
+	c := &chaosLoop{s: s, rep: rep, cfg: cfg, overrides: string(ov),
 		kills: map[string]int{}, outcomes: map[string]int{}, endAfter: map[Kind][]float64{}}
-	if c.cfg.window == 0 {
-		// Strikes fall within the first 70% of an undisturbed run, so
-		// that what is struck is still at work.
-		wall, err := c.baseline(ctx)
-		if err != nil {
-			return err
-		}
-		c.cfg.window = (wall * 7 / 10).Round(100 * time.Millisecond)
-		rep.add(chaosPart, "undisturbed run", "%.1f s; strikes within %s of the start", wall.Seconds(), c.cfg.window)
+	if err := c.undisturbed(ctx, "baseline"); err != nil {
+		return err
 	}
 	fmt.Fprintf(s.log, "soak: chaos: seed %d, window %s; replay iteration I alone with: scripts/soak chaos --seed %d --window %s --first I --kills 1\n",
 		cfg.seed, c.cfg.window, cfg.seed, c.cfg.window)
@@ -124,7 +125,9 @@ func chaosPartRun(ctx context.Context, s *stack, rep *report, cfg config) error 
 	rep.series(chaosPart, "agent-host peak RSS (VmHWM) per run", c.hostRSS, "MB", 10, "10 runs")
 	rep.series(chaosPart, "agent-host peak fds per run", c.hostFDs, "fds", 10, "10 runs")
 	if ctx.Err() == nil {
-		c.recovery(ctx)
+		if err := c.undisturbed(ctx, "recovery"); err != nil {
+			rep.fault(chaosPart, "recovery", "%v", err)
+		}
 	}
 	checkStore(s, rep, chaosPart)
 	return nil
@@ -144,13 +147,20 @@ func (c *chaosLoop) iteration(ctx context.Context, i int) error {
 		return err
 	}
 	faults := len(c.rep.faults)
-	smp := startSampler(marker, c.cfg.interval)
-	p, err := c.s.start(ctx, []string{marker}, "run", "chaos", "--input", c.input, "--overrides", c.overrides)
+	smp := startSampler(marker, c.cfg.interval, 0)
+	p, stop, err := c.start(ctx, marker)
 	if err != nil {
 		smp.stop()
 		return err
 	}
 	st := c.strike(ctx, p, a, marker)
+	// A run the strike did not end (a watchdog struck, or nothing) stops
+	// its work and ends as usual.
+	if !p.wait(stopAfter) {
+		if err := os.WriteFile(stop, nil, 0o644); err != nil {
+			return err
+		}
+	}
 	ended := p.wait(endBound)
 	if !ended {
 		c.fault(i, a, "hung", "the run did not end within %s of the strike; killing it", endBound)
@@ -212,12 +222,17 @@ func (c *chaosLoop) strike(ctx context.Context, p *process, a action, marker str
 			return strike{Missed: true}
 		default:
 		}
-		if ps := ofKind(marked(marker), target); len(ps) > 0 {
-			victim := ps[int(a.Pick)%len(ps)]
+		ps := marked(marker)
+		if targets := ofKind(ps, target); len(targets) > 0 {
+			victim := targets[int(a.Pick)%len(targets)]
 			if syscall.Kill(victim.PID, sig) == nil {
 				c.kills[string(a.Kind)]++
 				return strike{PID: victim.PID, After: time.Since(p.start)}
 			}
+		}
+		// Once node runs, the build is over: its processes are not coming.
+		if a.building() && len(ofKind(ps, KindNode)) > 0 {
+			break
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
@@ -272,26 +287,46 @@ func (c *chaosLoop) checkRecord(i int, a action, st strike, p *process, before [
 	return status
 }
 
-// baseline runs the chaos workflow once without a strike, which must
-// succeed, and returns how long it took.
-func (c *chaosLoop) baseline(ctx context.Context) (time.Duration, error) {
-	marker := runVar + "=chaos-baseline"
-	p, err := c.s.start(ctx, []string{marker}, "run", "chaos", "--input", c.input, "--overrides", c.overrides)
+// start starts the chaos workflow with the run's marker and returns it
+// with its stop file.
+func (c *chaosLoop) start(ctx context.Context, marker string) (*process, string, error) {
+	stop := filepath.Join(c.s.work, "tmp", strings.ReplaceAll(marker, "=", "-")+".stop")
+	in, err := json.Marshal(chaosInput{Agents: c.cfg.chaosAgents, Stop: stop, MaxSeconds: maxSeconds})
 	if err != nil {
-		return 0, err
+		return nil, "", err
+	}
+	p, err := c.s.start(ctx, []string{marker}, "run", "chaos", "--input", string(in), "--overrides", c.overrides)
+	return p, stop, err
+}
+
+// undisturbed runs the chaos workflow without a strike, telling it to stop
+// after a while; it must succeed and leave nothing behind: before the loop
+// (the workflow works), and after it (whatever the loop killed, nothing it
+// left stops the next run).
+func (c *chaosLoop) undisturbed(ctx context.Context, name string) error {
+	marker := runVar + "=chaos-" + name
+	p, stop, err := c.start(ctx, marker)
+	if err != nil {
+		return err
+	}
+	if !p.wait(undisturbed) {
+		if err := os.WriteFile(stop, nil, 0o644); err != nil {
+			return err
+		}
 	}
 	if !p.wait(endBound) {
 		killMarked(marker)
 		<-p.done
-		return 0, fmt.Errorf("the undisturbed chaos run did not end within %s", endBound)
+		return fmt.Errorf("the %s run did not end within %s of its stop file", name, endBound)
 	}
 	if p.err != nil {
-		return 0, fmt.Errorf("the undisturbed chaos run failed (exit %d): %s", p.exitCode(), tail(p.stderr.String(), 1500))
+		return fmt.Errorf("the %s run failed (exit %d): %s", name, p.exitCode(), tail(p.stderr.String(), 1500))
 	}
+	c.rep.add(chaosPart, name+" run", "succeeded in %.1f s (told to stop after %s)", p.wall.Seconds(), undisturbed)
 	if left := leftovers(marker, leftoverBound); left != "" {
-		c.rep.fault(chaosPart, "leftover", "the undisturbed run left:\n%s", left)
+		c.rep.fault(chaosPart, "leftover", "the %s run left:\n%s", name, left)
 	}
-	return p.wall, nil
+	return nil
 }
 
 // endTimes says, per kind struck, the median and the longest time from
@@ -306,30 +341,6 @@ func endTimes(m map[Kind][]float64) string {
 		return "no strikes"
 	}
 	return strings.Join(parts, "; ")
-}
-
-// recovery runs the chaos workflow once more without a strike, which must
-// succeed: whatever the loop killed, nothing it left stops the next run.
-func (c *chaosLoop) recovery(ctx context.Context) {
-	marker := runVar + "=chaos-recovery"
-	p, err := c.s.start(ctx, []string{marker}, "run", "chaos", "--input", c.input, "--overrides", c.overrides)
-	if err != nil {
-		c.rep.fault(chaosPart, "recovery", "%v", err)
-		return
-	}
-	if !p.wait(endBound) {
-		c.rep.fault(chaosPart, "recovery", "the run after the loop did not end within %s", endBound)
-		killMarked(marker)
-		<-p.done
-	}
-	if p.err != nil {
-		c.rep.fault(chaosPart, "recovery", "the run after the loop failed (exit %d): %s", p.exitCode(), tail(p.stderr.String(), 1500))
-	} else {
-		c.rep.add(chaosPart, "recovery run", "succeeded in %.1f s", p.wall.Seconds())
-	}
-	if left := leftovers(marker, leftoverBound); left != "" {
-		c.rep.fault(chaosPart, "leftover", "the recovery run left:\n%s", left)
-	}
 }
 
 func (c *chaosLoop) sample(peak map[Kind]usage) {

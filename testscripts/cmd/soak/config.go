@@ -17,21 +17,23 @@ type config struct {
 	parts     []string
 
 	agents, concurrency   int
+	agentDelay            time.Duration
 	realAgents, realTurns int
 	harnesses             []string
 	runs                  int
 
-	kills                    int
-	seed                     uint64
-	first                    int
-	window                   time.Duration
-	stale                    float64
-	chaosHarness             string
-	chaosRounds, chaosAgents int
-	kinds                    []Kind
+	kills        int
+	seed         uint64
+	first        int
+	window       time.Duration
+	stale        float64
+	chaosHarness string
+	chaosAgents  int
+	kinds        []Kind
 
 	interval, b2bInterval time.Duration
 	modelDelay            time.Duration
+	minAvailable          int64 // KiB
 }
 
 // knownParts are the parts a command line may name; all and smoke stand
@@ -40,7 +42,7 @@ var knownParts = []string{"agents", "real", "backtoback", "chaos", "all", "smoke
 
 // smokeCounts are smoke's counts, for the flags the command line does not
 // set: a short pass that finds the gross faults in about a minute.
-var smokeCounts = map[string]string{"agents": "20", "concurrency": "10", "runs": "5", "kills": "3"}
+var smokeCounts = map[string]string{"agents": "20", "concurrency": "10", "agent-delay": "100ms", "runs": "5", "kills": "3"}
 
 // parseArgs reads parts and flags in any order (scripts/soak chaos
 // --kills 10 and scripts/soak --kills 10 chaos alike).
@@ -53,6 +55,7 @@ func parseArgs(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&c.work, "work", "", "the soak's work directory: project, HOME, TMPDIR (required)")
 	fs.IntVar(&c.agents, "agents", 1000, "agents: agents in the one run")
 	fs.IntVar(&c.concurrency, "concurrency", 50, "agents: agents at work at once")
+	fs.DurationVar(&c.agentDelay, "agent-delay", 2*time.Second, "agents: how long each test agent takes to reply")
 	fs.IntVar(&c.realAgents, "real-agents", 50, "real: agents at once on each harness")
 	fs.IntVar(&c.realTurns, "real-turns", 2, "real: turns of each agent's conversation")
 	fs.StringVar(&harnesses, "harnesses", "claude-code,codex,opencode", "real: the harnesses, comma-separated")
@@ -60,15 +63,15 @@ func parseArgs(args []string, stderr io.Writer) (config, error) {
 	fs.IntVar(&c.kills, "kills", 50, "chaos: iterations (one strike each)")
 	fs.Uint64Var(&c.seed, "seed", 0, "chaos: the seed (0: a random one, printed)")
 	fs.IntVar(&c.first, "first", 0, "chaos: the first iteration's number (replays from it)")
-	fs.DurationVar(&c.window, "window", 0, "chaos: strikes fall within this time of the run's start (0: 70% of an undisturbed run)")
+	fs.DurationVar(&c.window, "window", 8*time.Second, "chaos: strikes fall within this time of the run's start")
 	fs.Float64Var(&c.stale, "stale", 0.2, "chaos: share of iterations whose workflows change first (the run builds)")
 	fs.StringVar(&c.chaosHarness, "chaos-harness", "claude-code", "chaos: the real harness of the chaos run's agent")
-	fs.IntVar(&c.chaosRounds, "chaos-rounds", 8, "chaos: rounds of work of the chaos run")
 	fs.IntVar(&c.chaosAgents, "chaos-agents", 3, "chaos: test agents of the chaos run's child")
 	fs.StringVar(&kinds, "kinds", joinKinds(chaosKinds), "chaos: what may be struck, comma-separated")
 	fs.DurationVar(&c.interval, "interval", 250*time.Millisecond, "how often the processes of a long run are sampled")
 	fs.DurationVar(&c.b2bInterval, "b2b-interval", 100*time.Millisecond, "backtoback: how often the processes of each run are sampled")
 	fs.DurationVar(&c.modelDelay, "model-delay", 200*time.Millisecond, "the fake model's delay before each reply")
+	minMB := fs.Int64("min-available", 2048, "agents, real: stop a run when the machine's available memory falls below this many MB")
 
 	var flags []string
 	for i := 0; i < len(args); i++ {
@@ -101,6 +104,7 @@ func parseArgs(args []string, stderr io.Writer) (config, error) {
 			}
 		}
 	}
+	c.minAvailable = *minMB * 1024
 	return c.finish(harnesses, kinds)
 }
 
@@ -111,13 +115,13 @@ func (c config) finish(harnesses, kinds string) (config, error) {
 	if len(c.parts) == 0 {
 		return c, fmt.Errorf("name a part: %s", strings.Join(knownParts, ", "))
 	}
-	for _, n := range []int{c.agents, c.concurrency, c.realAgents, c.realTurns, c.runs, c.kills, c.chaosRounds, c.chaosAgents} {
+	for _, n := range []int{c.agents, c.concurrency, c.realAgents, c.realTurns, c.runs, c.kills, c.chaosAgents} {
 		if n < 1 {
 			return c, errors.New("counts must be at least 1")
 		}
 	}
-	if c.window < 0 || c.interval <= 0 || c.b2bInterval <= 0 || c.first < 0 {
-		return c, errors.New("-interval and -b2b-interval must be positive, -window and -first not negative")
+	if c.window <= 0 || c.agentDelay < 0 || c.interval <= 0 || c.b2bInterval <= 0 || c.first < 0 {
+		return c, errors.New("-window, -interval and -b2b-interval must be positive, -agent-delay and -first not negative")
 	}
 	c.harnesses = strings.Split(harnesses, ",")
 	for _, k := range strings.Split(kinds, ",") {

@@ -43,7 +43,7 @@ func TestParseArgsSmokeAndAll(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.agents != 1000 || c.realAgents != 50 || c.runs != 500 || c.kills != 50 || c.window != 0 || c.interval != 250*time.Millisecond {
+	if c.agents != 1000 || c.realAgents != 50 || c.runs != 500 || c.kills != 50 || c.window != 8*time.Second || c.interval != 250*time.Millisecond {
 		t.Errorf("all's defaults: %+v", c)
 	}
 	for _, p := range []string{"agents", "real", "backtoback", "chaos"} {

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
+	"time"
 
 	"github.com/stratoscli/stratos/stratos-run/records"
 )
@@ -19,19 +21,21 @@ type fanoutInput struct {
 }
 
 type fanoutOutput struct {
-	Agents    int `json:"agents"`
-	Succeeded int `json:"succeeded"`
-	Turns     int `json:"turns"`
+	Agents    int      `json:"agents"`
+	Succeeded int      `json:"succeeded"`
+	Turns     int      `json:"turns"`
+	Errors    []string `json:"errors"`
 }
 
 // sampledKinds are the processes whose memory and descriptors a load run
 // reports: the long-lived ones and, summed, the harness CLIs.
 var sampledKinds = []Kind{KindRun, KindNode, KindAgentHost, KindHarness, KindMCP}
 
-// fanout runs the fanout workflow once with in, sampling its processes,
-// and reports under part: the agents that answered, the time, memory and
-// descriptors over time, what the record says and what was left running.
-func fanout(ctx context.Context, s *stack, rep *report, cfg config, part string, in fanoutInput) error {
+// fanout runs the fanout workflow once with in (and overrides, when not
+// ""), sampling its processes, and reports under part: the agents that
+// answered, the time, memory and descriptors over time, what the record
+// says and what was left running.
+func fanout(ctx context.Context, s *stack, rep *report, cfg config, part string, in fanoutInput, overrides string) error {
 	marker := runVar + "=" + part
 	input, err := json.Marshal(in)
 	if err != nil {
@@ -43,14 +47,24 @@ func fanout(ctx context.Context, s *stack, rep *report, cfg config, part string,
 	}
 	requests := len(s.fake.Log().Entries())
 	fmt.Fprintf(s.log, "soak: %s: %d agents of %s, %d at a time, %d turn(s) each\n", part, in.Agents, in.ConfigID, in.Concurrency, in.Turns)
-	smp := startSampler(marker, cfg.interval)
-	p, err := s.start(ctx, []string{marker}, "run", "fanout", "--input", string(input))
+	smp := startSampler(marker, cfg.interval, time.Second)
+	args := []string{"run", "fanout", "--input", string(input)}
+	if overrides != "" {
+		args = append(args, "--overrides", overrides)
+	}
+	runCtx, stopRun := context.WithCancel(ctx)
+	defer stopRun()
+	p, err := s.start(runCtx, []string{marker}, args...)
 	if err != nil {
 		smp.stop()
 		return err
 	}
+	low := guardMemory(p, cfg.minAvailable, stopRun)
 	<-p.done
 	series, peak := smp.stop()
+	if m := <-low; m > 0 {
+		return fmt.Errorf("stopped the run: the machine's available memory fell to %d MB (-min-available %d MB); the harness processes held %.0f MB", m/1024, cfg.minAvailable/1024, float64(peak[KindHarness].RSSKiB)/1024)
+	}
 	rep.add(part, "agents", "%d of %s, %d at a time, %d turn(s) each", in.Agents, in.ConfigID, in.Concurrency, in.Turns)
 	rep.add(part, "wall time", "%.1f s (%.1f agent turns/s)", p.wall.Seconds(), float64(in.Agents*in.Turns)/p.wall.Seconds())
 	if in.ConfigID != "echo" {
@@ -65,7 +79,7 @@ func fanout(ctx context.Context, s *stack, rep *report, cfg config, part string,
 	default:
 		rep.add(part, "answered", "%d agents, %d turns", out.Succeeded, out.Turns)
 		if out.Succeeded != in.Agents {
-			rep.fault(part, "agents-failed", "%d of %d agents failed: %s", in.Agents-out.Succeeded, in.Agents, tail(p.stderr.String(), 2000))
+			rep.fault(part, "agents-failed", "%d of %d agents failed: %s", in.Agents-out.Succeeded, in.Agents, strings.Join(out.Errors, "; "))
 		}
 	}
 	reportSeries(rep, part, series, peak, 60, "min")
@@ -80,6 +94,34 @@ func fanout(ctx context.Context, s *stack, rep *report, cfg config, part string,
 		rep.fault(part, "leftover", "processes of the run still running after it ended:\n%s", left)
 	}
 	return nil
+}
+
+// guardMemory watches the machine's available memory while p runs, and
+// stops p (stop cancels its context: SIGTERM) when it falls below
+// minKiB, so that a fan-out too large for the machine does not bring the
+// out-of-memory killer onto other programs. The channel gets the available
+// memory that stopped the run, or 0, once p ended.
+func guardMemory(p *process, minKiB int64, stop func()) <-chan int64 {
+	out := make(chan int64, 1)
+	go func() {
+		t := time.NewTicker(100 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-p.done:
+				out <- 0
+				return
+			case <-t.C:
+			}
+			if m, ok := availableKiB(); ok && m < minKiB {
+				stop()
+				<-p.done
+				out <- m
+				return
+			}
+		}
+	}()
+	return out
 }
 
 // reportSeries adds the memory and descriptor rows of the sampled kinds.

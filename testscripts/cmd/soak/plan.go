@@ -31,21 +31,23 @@ type action struct {
 
 // planIteration is iteration i of the loop with seed: the same seed and i
 // give the same action, so that a failure can be replayed alone. Kinds of
-// the build strike within the first quarter of the window, while the
-// build runs.
+// the build strike within the first eighth of the window, while the build
+// runs (or as soon as they appear).
 func planIteration(seed uint64, i int, kinds []Kind, window time.Duration, stale float64) action {
 	r := rand.New(rand.NewPCG(seed, uint64(i)))
 	a := action{Kind: kinds[r.IntN(len(kinds))], Pick: r.Uint32()}
-	building := a.Kind == KindBuild || a.Kind == KindCompiler
 	staleDraw := r.Float64()
-	a.Stale = building || staleDraw < stale
+	a.Stale = a.building() || staleDraw < stale
 	w := window
-	if building {
-		w = window / 4
+	if a.building() {
+		w = window / 8
 	}
 	a.At = time.Duration(r.Int64N(int64(w) + 1))
 	return a
 }
+
+// building reports whether the action strikes a process of the build.
+func (a action) building() bool { return a.Kind == KindBuild || a.Kind == KindCompiler }
 
 // expected are the statuses a run may end with once its process of kind
 // k was struck, as docs/running.md and docs/runs.md describe them:

@@ -40,8 +40,8 @@ func TestPlanCoversTheKindsWithinTheWindow(t *testing.T) {
 			t.Fatalf("iteration %d strikes at %s, outside [0, %s]", i, a.At, window)
 		}
 		if building := a.Kind == KindBuild || a.Kind == KindCompiler; building {
-			if !a.Stale || a.At > window/4 {
-				t.Fatalf("iteration %d strikes the build (%s) at %s, stale %v: want a stale run and the first quarter", i, a.Kind, a.At, a.Stale)
+			if !a.Stale || a.At > window/8 {
+				t.Fatalf("iteration %d strikes the build (%s) at %s, stale %v: want a stale run and the first eighth", i, a.Kind, a.At, a.Stale)
 			}
 		} else if a.Stale {
 			stale++

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/stratoscli/stratos/shared/proctest"
 )
@@ -71,6 +72,8 @@ type Proc struct {
 	RSSKiB int64
 	HWMKiB int64
 	FDs    int
+	// Age is how long the process has run.
+	Age time.Duration
 }
 
 // marked lists the running processes whose environment holds marker
@@ -88,7 +91,11 @@ func marked(marker string) []Proc {
 		if err != nil {
 			continue
 		}
-		out = append(out, Proc{PID: p.PID, Kind: classify(argv), RSSKiB: mem["VmRSS"], HWMKiB: mem["VmHWM"], FDs: len(fds)})
+		age, ok := processAge(p.PID)
+		if !ok {
+			continue
+		}
+		out = append(out, Proc{PID: p.PID, Kind: classify(argv), RSSKiB: mem["VmRSS"], HWMKiB: mem["VmHWM"], FDs: len(fds), Age: age})
 	}
 	return out
 }
@@ -118,6 +125,54 @@ func memoryKiB(pid int) (map[string]int64, bool) {
 		out[name] = n
 	}
 	return out, len(out) == 2
+}
+
+// clockTicks is the unit of /proc's start times (USER_HZ, 100 on Linux).
+const clockTicks = 100
+
+// processAge is how long the process has run: the system's uptime less
+// the process's start time (field 22 of /proc/<pid>/stat, in clock ticks
+// since boot, counted after the command name, which may hold spaces).
+func processAge(pid int) (time.Duration, bool) {
+	stat, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+	if err != nil {
+		return 0, false
+	}
+	up, err := os.ReadFile("/proc/uptime")
+	if err != nil {
+		return 0, false
+	}
+	fields := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+	upFields := strings.Fields(string(up))
+	if len(fields) < 20 || len(upFields) == 0 {
+		return 0, false
+	}
+	start, err1 := strconv.ParseInt(fields[19], 10, 64)
+	uptime, err2 := strconv.ParseFloat(upFields[0], 64)
+	if err1 != nil || err2 != nil {
+		return 0, false
+	}
+	return time.Duration((uptime - float64(start)/clockTicks) * float64(time.Second)), true
+}
+
+// availableKiB is the machine's MemAvailable (/proc/meminfo): how much
+// memory can still be had without swapping.
+func availableKiB() (int64, bool) {
+	b, err := os.ReadFile("/proc/meminfo")
+	if err != nil {
+		return 0, false
+	}
+	for line := range strings.Lines(string(b)) {
+		if rest, ok := strings.CutPrefix(line, "MemAvailable:"); ok {
+			f := strings.Fields(rest)
+			if len(f) == 0 {
+				return 0, false
+			}
+			n, err := strconv.ParseInt(f[0], 10, 64)
+			return n, err == nil
+		}
+	}
+	return 0, false
 }
 
 // ofKind returns the processes of kind k, in pid order.

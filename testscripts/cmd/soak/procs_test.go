@@ -59,8 +59,12 @@ func TestMarkedSamplesMemoryAndDescriptors(t *testing.T) {
 	if len(ps) != 1 || ps[0].PID != cmd.Process.Pid {
 		t.Fatalf("marked = %+v, want the sleep (pid %d)", ps, cmd.Process.Pid)
 	}
-	if p := ps[0]; p.Kind != KindOther || p.RSSKiB <= 0 || p.HWMKiB < p.RSSKiB || p.FDs < 3 {
-		t.Errorf("the sleep was sampled as %+v, want kind other, some memory and at least its 3 standard descriptors", p)
+	if p := ps[0]; p.Kind != KindOther || p.RSSKiB <= 0 || p.HWMKiB < p.RSSKiB || p.FDs < 3 || p.Age < 0 || p.Age > time.Minute {
+		t.Errorf("the sleep was sampled as %+v, want kind other, some memory, at least its 3 standard descriptors and an age under a minute", p)
+	}
+	time.Sleep(1100 * time.Millisecond)
+	if ps := marked(marker); len(ps) != 1 || ps[0].Age < time.Second {
+		t.Errorf("a second later the sleep was sampled as %+v, want an age of a second or more", ps)
 	}
 	if got := marked(marker + "x"); len(got) != 0 {
 		t.Errorf("another marker found %+v", got)

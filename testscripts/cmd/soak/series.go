@@ -98,6 +98,7 @@ type kindSeries struct {
 // kind, until it is stopped.
 type sampler struct {
 	marker string
+	minAge time.Duration
 	start  time.Time
 	cancel context.CancelFunc
 	done   chan struct{}
@@ -107,10 +108,12 @@ type sampler struct {
 	peak   map[Kind]usage
 }
 
-// startSampler samples at once and then every interval until stop.
-func startSampler(marker string, every time.Duration) *sampler {
+// startSampler samples at once and then every interval until stop, the
+// processes that have run at least minAge (a process's start-up is not a
+// trend of a long run).
+func startSampler(marker string, every, minAge time.Duration) *sampler {
 	ctx, cancel := context.WithCancel(context.Background())
-	s := &sampler{marker: marker, start: time.Now(), cancel: cancel, done: make(chan struct{}),
+	s := &sampler{marker: marker, minAge: minAge, start: time.Now(), cancel: cancel, done: make(chan struct{}),
 		series: map[Kind]*kindSeries{}, peak: map[Kind]usage{}}
 	go s.loop(ctx, every)
 	return s
@@ -132,7 +135,13 @@ func (s *sampler) loop(ctx context.Context, every time.Duration) {
 
 func (s *sampler) sample() {
 	at := time.Since(s.start).Seconds()
-	use := byKind(marked(s.marker))
+	var ps []Proc
+	for _, p := range marked(s.marker) {
+		if p.Age >= s.minAge {
+			ps = append(ps, p)
+		}
+	}
+	use := byKind(ps)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for k, u := range use {

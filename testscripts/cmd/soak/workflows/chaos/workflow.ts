@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { z } from "zod";
 import { workflow, createAgent } from "@stratoscli/stratos";
 import createWorker from "../.generated/worker.js";
@@ -6,24 +7,26 @@ import createWorker from "../.generated/worker.js";
 
 export default workflow({
   input: z.strictObject({
-    rounds: z.number().int().min(1).describe("Rounds of work."),
     agents: z.number().int().min(1).describe("Test agents of the child."),
+    stop: z.string().describe("Work goes on in rounds until this file exists..."),
+    maxSeconds: z.number().min(1).describe("...or for this long."),
   }),
   output: z.strictObject({ calls: z.number().int().describe("Calls answered.") }),
-  async run({ rounds, agents }) {
+  async run({ agents, stop, maxSeconds }) {
+    const deadline = Date.now() + maxSeconds * 1000;
     const real = createAgent({ configId: "real" });
     const echo = createAgent({ configId: "echo" });
     const parentRounds = async () => {
       let calls = 0;
-      for (let r = 0; r < rounds; r++) {
-        await Promise.all([real.execute(`[soak] round ${r}`), echo.execute(`parent round ${r}`)]);
+      do {
+        await Promise.all([real.execute(`[soak] round ${calls / 2}`), echo.execute(`parent round ${calls / 2}`)]);
         calls += 2;
-      }
+      } while (!existsSync(stop) && Date.now() < deadline);
       return calls;
     };
-    // The child's failure fails the run at once, while the parent's
-    // rounds are still at work.
-    const [mine, child] = await Promise.all([parentRounds(), createWorker().execute({ rounds, agents })]);
+    // Every process of the run stays at work until the end, and the
+    // child's failure fails the run at once.
+    const [mine, child] = await Promise.all([parentRounds(), createWorker().execute({ agents, stop, maxSeconds })]);
     // The last call: the real harness is still needed at the end.
     await real.execute("[soak] done");
     return { calls: mine + child.calls + 1 };
