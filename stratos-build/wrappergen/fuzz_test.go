@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -179,4 +180,69 @@ func TestScanTypeScriptFindsBrokenText(t *testing.T) {
 			t.Errorf("scanTypeScript(%q): %v", src, err)
 		}
 	}
+}
+
+// TestFuzzCorpusCompilesWithTsc compiles what the generators make of the
+// checked-in fuzz corpora (testdata/fuzz/FuzzGenerate and
+// FuzzGenerateMCP) with the pinned tsc against the real SDK declarations:
+// whatever a schema holds, a wrapper the generator does not refuse is
+// TypeScript that compiles.
+func TestFuzzCorpusCompilesWithTsc(t *testing.T) {
+	tc := ensureToolchain(t)
+	root := newRoot(t)
+	var files []string
+	for i, args := range corpusEntries(t, "FuzzGenerate") {
+		w := wrapper(fmt.Sprintf("fuzz-%d", i))
+		w.Input, w.Output = json.RawMessage(args[0]), json.RawMessage(args[1])
+		if src, err := Generate(w); err == nil {
+			files = append(files, filepath.Join(root, ".generated", w.Name+".ts"))
+			writeFile(t, files[len(files)-1], string(src))
+		}
+	}
+	for i, args := range corpusEntries(t, "FuzzGenerateMCP") {
+		s := MCPServer{Workflow: "demo", Name: fmt.Sprintf("server_%d", i), Tools: []MCPTool{
+			{Name: args[0], Description: args[1], Input: json.RawMessage(args[2]), Output: json.RawMessage(args[3])}}}
+		if src, err := GenerateMCP(s); err == nil {
+			files = append(files, filepath.Join(root, "parent", "generated", "mcp", s.Name+".ts"))
+			writeFile(t, files[len(files)-1], string(src))
+		}
+	}
+	if len(files) < 10 {
+		t.Fatalf("only %d generated files from the corpora; want the checked-in corpora of testdata/fuzz", len(files))
+	}
+	if out, err := compile(t, tc, root, files...); err != nil {
+		t.Fatalf("tsc rejected generated files (%v):\n%s", err, out)
+	}
+}
+
+// corpusEntries reads the string arguments of each file of
+// testdata/fuzz/<target> (go test fuzz v1 encoding).
+func corpusEntries(t *testing.T, target string) [][]string {
+	t.Helper()
+	paths, err := filepath.Glob(filepath.Join("testdata", "fuzz", target, "*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out [][]string
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+		if len(lines) == 0 || lines[0] != "go test fuzz v1" {
+			t.Fatalf("%s: not a fuzz corpus file", p)
+		}
+		var args []string
+		for _, l := range lines[1:] {
+			quoted, ok := strings.CutPrefix(l, "string(")
+			s, err := strconv.Unquote(strings.TrimSuffix(quoted, ")"))
+			if !ok || err != nil {
+				t.Fatalf("%s: %q is not a string argument", p, l)
+			}
+			args = append(args, s)
+		}
+		out = append(out, args)
+	}
+	return out
 }

@@ -91,14 +91,22 @@ func decodeValue(dec *json.Decoder) (*node, error) {
 	return nil, fmt.Errorf("unexpected JSON token %v", tok)
 }
 
+// decodeObject decodes an object's members. A key given twice is refused:
+// JSON leaves its meaning open (JavaScript keeps the last value, get would
+// find the first), and a property given twice is no TypeScript type.
 func decodeObject(dec *json.Decoder) (*node, error) {
 	n := &node{kind: kindObject}
+	seen := map[string]bool{}
 	for dec.More() {
 		tok, err := dec.Token()
 		if err != nil {
 			return nil, err
 		}
 		key, _ := tok.(string)
+		if seen[key] {
+			return nil, fmt.Errorf("the key %q appears twice in one object", key)
+		}
+		seen[key] = true
 		value, err := decodeValue(dec)
 		if err != nil {
 			return nil, err

@@ -195,3 +195,21 @@ func TestWriteFileReportsUnwritableRoot(t *testing.T) {
 		t.Fatalf("got %v, want an error naming %s", err, blocker)
 	}
 }
+
+// A key given twice in one object of a schema is refused: TypeScript has no
+// type with a property declared twice (tsc: "Duplicate identifier"), and
+// JSON leaves open which of the two values counts.
+func TestGenerateRefusesAKeyGivenTwice(t *testing.T) {
+	for _, schema := range []string{
+		`{"type":"object","properties":{"a":{"type":"string"},"a":{"type":"number"}}}`,
+		`{"type":"object","type":"string"}`,
+	} {
+		w := wrapper("dup")
+		w.Input = json.RawMessage(schema)
+		_, err := Generate(w)
+		var se *SchemaError
+		if !errors.As(err, &se) || se.Side != "input" || !strings.Contains(se.Message, "appears twice in one object") {
+			t.Errorf("%s: got %v, want a schema error about the repeated key", schema, err)
+		}
+	}
+}
