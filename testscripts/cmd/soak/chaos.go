@@ -168,6 +168,14 @@ func (c *chaosLoop) iteration(ctx context.Context, i int) error {
 		<-p.done
 	}
 	_, peak := smp.stop()
+	if ctx.Err() != nil {
+		// The soak was interrupted: the run was stopped by the soak, not by
+		// the strike; only what it left running counts.
+		if left := leftovers(marker, leftoverBound); left != "" {
+			c.fault(i, a, "leftover", "processes of the run the soak stopped still running %s after it ended:\n%s", leftoverBound, left)
+		}
+		return nil
+	}
 	c.sample(peak)
 	if left := leftovers(marker, leftoverBound); left != "" {
 		c.fault(i, a, "leftover", "processes of the run still running %s after it ended:\n%s", leftoverBound, left)
@@ -215,7 +223,10 @@ func (c *chaosLoop) strike(ctx context.Context, p *process, a action, marker str
 		target, sig = KindRun, syscall.SIGTERM
 	}
 	deadline := time.Now().Add(appearBound)
-	for ctx.Err() == nil && time.Now().Before(deadline) {
+	for time.Now().Before(deadline) {
+		if ctx.Err() != nil {
+			return strike{Missed: true}
+		}
 		select {
 		case <-p.done:
 			c.kills[string(a.Kind)+" (missed)"]++

@@ -62,6 +62,7 @@ func fanout(ctx context.Context, s *stack, rep *report, cfg config, part string,
 	low := guardMemory(p, cfg.minAvailable, stopRun)
 	<-p.done
 	series, peak := smp.stop()
+	reportCPU(rep, part, smp.cpuByKind())
 	if m := <-low; m > 0 {
 		return fmt.Errorf("stopped the run: the machine's available memory fell to %d MB (-min-available %d MB); the harness processes held %.0f MB", m/1024, cfg.minAvailable/1024, float64(peak[KindHarness].RSSKiB)/1024)
 	}
@@ -122,6 +123,17 @@ func guardMemory(p *process, minKiB int64, stop func()) <-chan int64 {
 		}
 	}()
 	return out
+}
+
+// reportCPU adds a row of the processor time each sampled kind used.
+func reportCPU(rep *report, part string, use map[Kind]cpuUse) {
+	var parts []string
+	for _, k := range sampledKinds {
+		if u, ok := use[k]; ok {
+			parts = append(parts, fmt.Sprintf("%s %.1f s (%d processes, %.2f s each)", k, u.CPU.Seconds(), u.Processes, u.CPU.Seconds()/float64(u.Processes)))
+		}
+	}
+	rep.add(part, "CPU time", "%s", strings.Join(parts, "; "))
 }
 
 // reportSeries adds the memory and descriptor rows of the sampled kinds.

@@ -72,8 +72,9 @@ type Proc struct {
 	RSSKiB int64
 	HWMKiB int64
 	FDs    int
-	// Age is how long the process has run.
-	Age time.Duration
+	// Age is how long the process has run, CPU the processor time it has
+	// used (user and system).
+	Age, CPU time.Duration
 }
 
 // marked lists the running processes whose environment holds marker
@@ -91,11 +92,11 @@ func marked(marker string) []Proc {
 		if err != nil {
 			continue
 		}
-		age, ok := processAge(p.PID)
+		age, cpu, ok := processTimes(p.PID)
 		if !ok {
 			continue
 		}
-		out = append(out, Proc{PID: p.PID, Kind: classify(argv), RSSKiB: mem["VmRSS"], HWMKiB: mem["VmHWM"], FDs: len(fds), Age: age})
+		out = append(out, Proc{PID: p.PID, Kind: classify(argv), RSSKiB: mem["VmRSS"], HWMKiB: mem["VmHWM"], FDs: len(fds), Age: age, CPU: cpu})
 	}
 	return out
 }
@@ -130,29 +131,37 @@ func memoryKiB(pid int) (map[string]int64, bool) {
 // clockTicks is the unit of /proc's start times (USER_HZ, 100 on Linux).
 const clockTicks = 100
 
-// processAge is how long the process has run: the system's uptime less
-// the process's start time (field 22 of /proc/<pid>/stat, in clock ticks
-// since boot, counted after the command name, which may hold spaces).
-func processAge(pid int) (time.Duration, bool) {
+// processTimes returns how long the process has run (the system's uptime
+// less its start time) and the processor time it has used, from
+// /proc/<pid>/stat: utime, stime and starttime are its fields 14, 15 and
+// 22, in clock ticks, counted after the command name, which may hold
+// spaces.
+func processTimes(pid int) (age, cpu time.Duration, ok bool) {
 	stat, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
 	if err != nil {
-		return 0, false
+		return 0, 0, false
 	}
 	up, err := os.ReadFile("/proc/uptime")
 	if err != nil {
-		return 0, false
+		return 0, 0, false
 	}
 	fields := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
 	upFields := strings.Fields(string(up))
 	if len(fields) < 20 || len(upFields) == 0 {
-		return 0, false
+		return 0, 0, false
 	}
-	start, err1 := strconv.ParseInt(fields[19], 10, 64)
-	uptime, err2 := strconv.ParseFloat(upFields[0], 64)
-	if err1 != nil || err2 != nil {
-		return 0, false
+	var ticks [3]int64
+	for i, f := range []int{11, 12, 19} {
+		if ticks[i], err = strconv.ParseInt(fields[f], 10, 64); err != nil {
+			return 0, 0, false
+		}
 	}
-	return time.Duration((uptime - float64(start)/clockTicks) * float64(time.Second)), true
+	uptime, err := strconv.ParseFloat(upFields[0], 64)
+	if err != nil {
+		return 0, 0, false
+	}
+	tick := func(n int64) time.Duration { return time.Duration(n) * time.Second / clockTicks }
+	return time.Duration(uptime*float64(time.Second)) - tick(ticks[2]), tick(ticks[0] + ticks[1]), true
 }
 
 // availableKiB is the machine's MemAvailable (/proc/meminfo): how much

@@ -59,7 +59,7 @@ func TestMarkedSamplesMemoryAndDescriptors(t *testing.T) {
 	if len(ps) != 1 || ps[0].PID != cmd.Process.Pid {
 		t.Fatalf("marked = %+v, want the sleep (pid %d)", ps, cmd.Process.Pid)
 	}
-	if p := ps[0]; p.Kind != KindOther || p.RSSKiB <= 0 || p.HWMKiB < p.RSSKiB || p.FDs < 3 || p.Age < 0 || p.Age > time.Minute {
+	if p := ps[0]; p.Kind != KindOther || p.RSSKiB <= 0 || p.HWMKiB < p.RSSKiB || p.FDs < 3 || p.Age < 0 || p.Age > time.Minute || p.CPU < 0 || p.CPU > p.Age+time.Second {
 		t.Errorf("the sleep was sampled as %+v, want kind other, some memory, at least its 3 standard descriptors and an age under a minute", p)
 	}
 	time.Sleep(1100 * time.Millisecond)

@@ -106,6 +106,7 @@ type sampler struct {
 	mu     sync.Mutex
 	series map[Kind]*kindSeries
 	peak   map[Kind]usage
+	cpu    map[int]Proc // the last sample of each process seen
 }
 
 // startSampler samples at once and then every interval until stop, the
@@ -114,7 +115,7 @@ type sampler struct {
 func startSampler(marker string, every, minAge time.Duration) *sampler {
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &sampler{marker: marker, minAge: minAge, start: time.Now(), cancel: cancel, done: make(chan struct{}),
-		series: map[Kind]*kindSeries{}, peak: map[Kind]usage{}}
+		series: map[Kind]*kindSeries{}, peak: map[Kind]usage{}, cpu: map[int]Proc{}}
 	go s.loop(ctx, every)
 	return s
 }
@@ -136,7 +137,8 @@ func (s *sampler) loop(ctx context.Context, every time.Duration) {
 func (s *sampler) sample() {
 	at := time.Since(s.start).Seconds()
 	var ps []Proc
-	for _, p := range marked(s.marker) {
+	all := marked(s.marker)
+	for _, p := range all {
 		if p.Age >= s.minAge {
 			ps = append(ps, p)
 		}
@@ -144,6 +146,9 @@ func (s *sampler) sample() {
 	use := byKind(ps)
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	for _, p := range all {
+		s.cpu[p.PID] = p
+	}
 	for k, u := range use {
 		ks := s.series[k]
 		if ks == nil {
@@ -165,4 +170,26 @@ func (s *sampler) stop() (map[Kind]*kindSeries, map[Kind]usage) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.series, s.peak
+}
+
+// cpuByKind is the processor time of the processes of each kind as last
+// sampled (what a process used after its last sample is not counted), and
+// how many processes there were.
+func (s *sampler) cpuByKind() map[Kind]cpuUse {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := map[Kind]cpuUse{}
+	for _, p := range s.cpu {
+		u := out[p.Kind]
+		u.CPU += p.CPU
+		u.Processes++
+		out[p.Kind] = u
+	}
+	return out
+}
+
+// cpuUse is the processor time of the processes of one kind.
+type cpuUse struct {
+	CPU       time.Duration
+	Processes int
 }
