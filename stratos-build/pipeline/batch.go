@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/stratoscli/stratos/shared/atomicfile"
+	"github.com/stratoscli/stratos/shared/boundedread"
 	"github.com/stratoscli/stratos/shared/discovery"
 	"github.com/stratoscli/stratos/shared/freshness"
 	"github.com/stratoscli/stratos/shared/importscan"
@@ -709,7 +710,9 @@ func sourceClosure(root, entry string) ([]string, bool) {
 		if !ok {
 			return nil, false
 		}
-		data, err := os.ReadFile(file)
+		// A source too large to scan is compiled with the others, which
+		// is always correct, only slower.
+		data, err := boundedread.RegularFile(file, maxIsolationScanBytes)
 		if err != nil || !isolatedModule(data) {
 			return nil, false
 		}
@@ -756,6 +759,11 @@ func resolveSource(target string) (string, bool) {
 	}
 	return "", false
 }
+
+// maxIsolationScanBytes bounds a source file read to see whether it can be
+// compiled alone; a larger one (generated data, say) is compiled with the
+// others.
+const maxIsolationScanBytes = 16 << 20
 
 // isolatedModule reports whether a source file's declarations stay its
 // own: a module (it imports or exports) without global declarations,

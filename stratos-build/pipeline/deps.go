@@ -52,7 +52,7 @@ func (b *Builder) installDependencies(ctx context.Context, w *discovery.Workflow
 }
 
 func declaresDependencies(pj string) (bool, error) {
-	data, err := os.ReadFile(pj)
+	data, err := pkgjson.Read(pj)
 	if err != nil {
 		return false, err
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/stratoscli/stratos/shared/atomicfile"
+	"github.com/stratoscli/stratos/shared/boundedread"
 	"github.com/stratoscli/stratos/shared/procgroup"
 )
 
@@ -50,8 +51,12 @@ func (b *Builder) manageGitIgnores(ctx context.Context) {
 	b.warn("generated files are tracked by git (%d, e.g. %s); the ignore rules do not untrack them: run `git rm -r --cached` on them in %s", len(tracked), strings.Join(shown, ", "), root)
 }
 
+// maxIgnoreFileBytes bounds a .gitignore the build adds rules to: far
+// beyond any written by hand, and a file that is not one is not rewritten.
+const maxIgnoreFileBytes = 4 << 20
+
 func addIgnoreRules(path string, rules []string) error {
-	data, err := os.ReadFile(path)
+	data, err := boundedread.RegularFile(path, maxIgnoreFileBytes)
 	if err != nil && !os.IsNotExist(err) {
 		return err
 	}
