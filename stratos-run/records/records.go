@@ -201,14 +201,24 @@ type Run struct {
 }
 
 // Begin creates runsDir/<id>/ with invocation.json and a running status.
-func Begin(runsDir string, inv Invocation) (*Run, error) {
+// When it fails, it leaves nothing of the run behind (a directory it made
+// is removed, with its live entry): a record without a status would be
+// listed as damaged.
+func Begin(runsDir string, inv Invocation) (_ *Run, err error) {
 	if err := ensureRunsDir(runsDir); err != nil {
 		return nil, err
 	}
 	dir := filepath.Join(runsDir, inv.ExecutionID)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, recordError(dir, err)
+	created, err := makeRunDir(dir)
+	if err != nil {
+		return nil, err
 	}
+	defer func() {
+		if err != nil && created {
+			_ = os.Remove(liveEntry(dir))
+			_ = os.RemoveAll(dir)
+		}
+	}()
 	if len(inv.Overrides) == 0 {
 		inv.Overrides = json.RawMessage("null")
 	}
@@ -232,6 +242,19 @@ func Begin(runsDir string, inv Invocation) (*Run, error) {
 		return nil, err
 	}
 	return r, nil
+}
+
+// makeRunDir creates a run's directory and says whether it did: a run
+// started with --detach already has it (CreateConsole).
+func makeRunDir(dir string) (bool, error) {
+	err := os.Mkdir(dir, 0o755)
+	if errors.Is(err, fs.ErrExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, recordError(dir, err)
+	}
+	return true, nil
 }
 
 // LiveDir, in the runs directory, holds one entry per run that has begun

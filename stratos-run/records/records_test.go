@@ -127,6 +127,23 @@ func TestBeginReportsUnwritableRuns(t *testing.T) {
 	}
 }
 
+// TestBeginLeavesNothingWhenItFails: a run whose record cannot be written
+// leaves no directory (it would be listed as a damaged record) and no live
+// entry.
+func TestBeginLeavesNothingWhenItFails(t *testing.T) {
+	runs := filepath.Join(t.TempDir(), "runs")
+	_, err := Begin(runs, Invocation{ExecutionID: "20261206T080000Z-fail0001", Input: json.RawMessage("{not json")})
+	if err == nil {
+		t.Fatal("Begin wrote an invocation that is not JSON")
+	}
+	if _, err := os.Stat(filepath.Join(runs, "20261206T080000Z-fail0001")); !os.IsNotExist(err) {
+		t.Errorf("the failed run's directory: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(runs, LiveDir, "20261206T080000Z-fail0001")); !os.IsNotExist(err) {
+		t.Errorf("the failed run's live entry: %v", err)
+	}
+}
+
 // TestRunsDirIsPrivate: the runs directory is the user's alone, whether
 // Begin or CreateConsole makes it, and one an earlier version left open to
 // others is narrowed.
