@@ -2,18 +2,22 @@ package opencode
 
 import (
 	"context"
-	"crypto/subtle"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
 	"net/http"
 	"time"
+
+	"github.com/stratoscli/stratos/shared/loopbackguard"
 )
 
 // hookServer is the loopback endpoint the generated plugin calls from
-// inside OpenCode, one per session, guarded by a random bearer token only
-// that session's server knows (through its configuration).
+// inside OpenCode, one per session. Other users of the machine and web
+// pages in the user's browser reach its port too, so every request needs
+// a random bearer token only that session's server knows (through its
+// configuration), and must name the server in Host and come from no other
+// origin or site (shared/loopbackguard).
 type hookServer struct {
 	url   string
 	token string
@@ -50,9 +54,9 @@ type hookAnswer struct {
 }
 
 func startHookServer(before func(context.Context, beforeRequest) hookAnswer, after func(context.Context, afterRequest) hookAnswer) (*hookServer, error) {
-	token, err := randomSecret()
+	token, err := loopbackguard.NewToken()
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("hook server: %w", err)
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -62,17 +66,17 @@ func startHookServer(before func(context.Context, beforeRequest) hookAnswer, aft
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /before", func(w http.ResponseWriter, r *http.Request) {
 		var req beforeRequest
-		if hs.decode(w, r, &req) {
+		if decode(w, r, &req) {
 			writeAnswer(w, before(r.Context(), req))
 		}
 	})
 	mux.HandleFunc("POST /after", func(w http.ResponseWriter, r *http.Request) {
 		var req afterRequest
-		if hs.decode(w, r, &req) {
+		if decode(w, r, &req) {
 			writeAnswer(w, after(r.Context(), req))
 		}
 	})
-	hs.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	hs.srv = &http.Server{Handler: loopbackguard.Guard{Token: token}.Wrap(mux), ReadHeaderTimeout: 10 * time.Second}
 	go func() {
 		if err := hs.srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			_ = err // the plugin's calls fail, and with them the invocation
@@ -81,12 +85,8 @@ func startHookServer(before func(context.Context, beforeRequest) hookAnswer, aft
 	return hs, nil
 }
 
-// decode checks the token and reads the body; false when it answered.
-func (hs *hookServer) decode(w http.ResponseWriter, r *http.Request, v any) bool {
-	if subtle.ConstantTimeCompare([]byte(r.Header.Get("Authorization")), []byte("Bearer "+hs.token)) != 1 {
-		http.Error(w, "unauthorized", http.StatusUnauthorized)
-		return false
-	}
+// decode reads the body; false when it answered.
+func decode(w http.ResponseWriter, r *http.Request, v any) bool {
 	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 64<<20)).Decode(v); err != nil {
 		http.Error(w, "bad request: "+err.Error(), http.StatusBadRequest)
 		return false
