@@ -14,7 +14,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-	"unicode/utf8"
 
 	"github.com/stratoscli/stratos/stratos-run/records"
 	"github.com/stratoscli/stratos/stratos-run/runs"
@@ -100,11 +99,7 @@ func checkResponse(t *testing.T, q fuzzRequest, req *http.Request, rec *httptest
 	t.Helper()
 	body := rec.Body.String()
 	what := req.Method + " " + req.RequestURI + " (Host " + req.Host + ")"
-	// A path of the page's files that is not UTF-8 gets 500 from the file
-	// server (io/fs refuses the name): to be checked here too once it gets
-	// 404 (found by this target; see issue 32).
-	staticNotUTF8 := strings.HasPrefix(req.URL.Path, "/app/") && !utf8.ValidString(req.URL.Path)
-	if rec.Code >= 500 && !staticNotUTF8 {
+	if rec.Code >= 500 {
 		t.Fatalf("%s: HTTP %d: %s", what, rec.Code, body)
 	}
 	if refused := mustRefuse(req); refused != "" {

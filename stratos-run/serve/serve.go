@@ -18,6 +18,7 @@ import (
 	"net/url"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/stratoscli/stratos/shared/clierr"
@@ -111,7 +112,7 @@ func (s *Server) PageURL(addr string) string {
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /{$}", s.page)
-	mux.Handle("GET /app/", http.StripPrefix("/app", s.static))
+	mux.Handle("GET /app/", http.StripPrefix("/app", pageFiles(s.static)))
 	mux.HandleFunc("GET /api/runs", s.listRuns)
 	mux.HandleFunc("GET /api/runs/stream", s.streamList)
 	mux.HandleFunc("GET /api/runs/{id}", s.showRun)
@@ -140,6 +141,20 @@ func (s *Server) guardReads(next http.Handler) http.Handler {
 				HttpOnly: true, SameSite: http.SameSiteStrictMode,
 			})
 			http.Redirect(w, r, "/", http.StatusSeeOther)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// pageFiles answers 404 to a path that cannot name one of the page's files
+// (the directory itself, a name that is not UTF-8, which the embedded file
+// system refuses with an error the file server turns into 500).
+func pageFiles(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		name := strings.TrimPrefix(r.URL.Path, "/")
+		if name == "" || !fs.ValidPath(name) {
+			http.NotFound(w, r)
 			return
 		}
 		next.ServeHTTP(w, r)

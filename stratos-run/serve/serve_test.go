@@ -442,4 +442,11 @@ func TestPageIsSelfContained(t *testing.T) {
 	if strings.Contains(page, "https://") {
 		t.Error("the page loads something from the network")
 	}
+	// Only the page's files: not the directory, and a name that is not
+	// UTF-8 is not found (the file system's refusal was a 500).
+	for _, p := range []string{"/app/", "/app/%ff.js", "/app/nope.js"} {
+		if code, body := readStatus(t, http.DefaultClient, f.srv.URL+p, map[string]string{"Authorization": "Bearer " + readToken}); code != http.StatusNotFound {
+			t.Errorf("GET %s: %d %.100s", p, code, body)
+		}
+	}
 }
