@@ -72,9 +72,9 @@ func (g Guard) Check(r *http.Request) (int, string) {
 	switch {
 	case !hostNamesPort(r.Host, port):
 		return http.StatusForbidden, fmt.Sprintf("the Host header %q does not name this server (a loopback address with port %d)", r.Host, port)
-	case !sameOrigin(r.Header.Get("Origin"), r.Host):
+	case !SameOrigin(r.Header.Get("Origin"), r.Host):
 		return http.StatusForbidden, fmt.Sprintf("the request comes from another origin (%q)", r.Header.Get("Origin"))
-	case crossSiteSubresource(r):
+	case CrossSite(r):
 		return http.StatusForbidden, "the request comes from a page of another site"
 	case g.Token != "" && !bearer(r, g.Token):
 		return http.StatusUnauthorized, "it does not carry this server's bearer token"
@@ -134,9 +134,9 @@ func hostNamesPort(hostport string, port int) bool {
 	return err == nil && p == strconv.Itoa(port) && IsLoopbackHost(host)
 }
 
-// sameOrigin reports whether origin (empty: not sent) is http://<host>,
+// SameOrigin reports whether origin (empty: not sent) is http://<host>,
 // this server's own.
-func sameOrigin(origin, host string) bool {
+func SameOrigin(origin, host string) bool {
 	if origin == "" {
 		return true
 	}
@@ -144,11 +144,11 @@ func sameOrigin(origin, host string) bool {
 	return err == nil && u.Scheme == "http" && u.Path == "" && strings.EqualFold(u.Host, host)
 }
 
-// crossSiteSubresource reports a request a browser sent for a page of
+// CrossSite reports a request a browser sent for a page of
 // another site (another port of 127.0.0.1 too) other than by a top-level
 // navigation: a fetch, a form, a script, an image, a frame. Browsers say
 // so in Sec-Fetch-Site, which no page can set; programs send none.
-func crossSiteSubresource(r *http.Request) bool {
+func CrossSite(r *http.Request) bool {
 	switch r.Header.Get("Sec-Fetch-Site") {
 	case "", "same-origin", "none":
 		return false

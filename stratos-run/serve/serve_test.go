@@ -5,8 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"net"
 	"net/http"
 	"net/http/cookiejar"
+	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
@@ -25,7 +27,7 @@ func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
 
 func TestGuardRefusesEveryKindOfForeignWrite(t *testing.T) {
 	ok := func() *http.Request {
-		r, _ := http.NewRequest("POST", "http://127.0.0.1:8737/api/runs/x/stop", nil)
+		r := arrivedOn8737(httptest.NewRequest("POST", "http://127.0.0.1:8737/api/runs/x/stop", nil))
 		r.Header.Set(TokenHeader, "tok")
 		r.Header.Set("Origin", "http://127.0.0.1:8737")
 		r.AddCookie(&http.Cookie{Name: "stratos_read_8737", Value: "read"})
@@ -62,12 +64,19 @@ func TestGuardRefusesEveryKindOfForeignWrite(t *testing.T) {
 	}
 }
 
+// arrivedOn8737 is r as an http.Server hands it over when it arrived on
+// 127.0.0.1:8737 (the guard checks that Host names that port).
+func arrivedOn8737(r *http.Request) *http.Request {
+	addr := &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 8737}
+	return r.WithContext(context.WithValue(r.Context(), http.LocalAddrContextKey, addr))
+}
+
 // TestGuardReads holds the lines a reader who is not the user meets: the
 // read token for everyone (other local users included), and on loopback
 // the Host and Origin checks for a DNS-rebinding or cross-site page.
 func TestGuardReads(t *testing.T) {
 	req := func(target string, hdr ...string) *http.Request {
-		r, _ := http.NewRequest("GET", target, nil)
+		r := arrivedOn8737(httptest.NewRequest("GET", target, nil))
 		r.AddCookie(&http.Cookie{Name: "stratos_read_8737", Value: "read"})
 		for i := 0; i+1 < len(hdr); i += 2 {
 			r.Header.Set(hdr[i], hdr[i+1])
@@ -94,6 +103,7 @@ func TestGuardReads(t *testing.T) {
 		"the token on the API":          req("http://127.0.0.1:8737/api/runs?token=read", "Cookie", ""),
 		"another server's cookie":       req("http://127.0.0.1:8737/api/runs", "Cookie", "stratos_read_9999=read"),
 		"DNS rebinding":                 req("http://evil.example:8737/api/runs"),
+		"another port's Host":           req("http://127.0.0.1:9999/api/runs"),
 		"rebinding, the page":           req("http://evil.example:8737/", "Sec-Fetch-Site", "same-origin"),
 		"cross-site Origin":             req("http://127.0.0.1:8737/api/runs", "Origin", "http://evil.example"),
 		"cross-site fetch":              req("http://127.0.0.1:8737/api/runs", "Sec-Fetch-Site", "cross-site", "Sec-Fetch-Mode", "no-cors"),
