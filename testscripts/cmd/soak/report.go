@@ -35,15 +35,16 @@ func (r *report) fault(part, kind, format string, args ...any) {
 	fmt.Fprintf(r.log, "soak: %s: FAULT %s: %s\n", part, kind, f.detail)
 }
 
-// series adds a row summing s up: first, last and max value, and the
-// slope per `per` units of X (over the whole series and its second half).
+// series adds a row summing s up: first, last and max value, the medians
+// of its first and last tenth, and the slope per `per` units of X (over
+// the whole series and its second half).
 func (r *report) series(part, what string, s Series, unit string, per float64, perName string) {
 	st := s.Summarize()
 	if st.N == 0 {
 		r.add(part, what, "no samples")
 		return
 	}
-	v := fmt.Sprintf("first %.1f, last %.1f, max %.1f %s", st.First, st.Last, st.Max, unit)
+	v := fmt.Sprintf("first %.1f, last %.1f, max %.1f, median of first/last tenth %.1f/%.1f %s", st.First, st.Last, st.Max, st.Early, st.Late, unit)
 	if st.HasSlope {
 		v += fmt.Sprintf("; slope %+.2f %s/%s", st.Slope*per, unit, perName)
 	}

@@ -20,7 +20,7 @@ func TestReportTableAndFaults(t *testing.T) {
 	out := b.String()
 	for _, want := range []string{
 		"PART", "MEASURE", "VALUE",
-		"agent-host RSS", "first 10.0, last 13.0, max 13.0 MB; slope +3.00 MB/min (n=2)",
+		"agent-host RSS", "first 10.0, last 13.0, max 13.0, median of first/last tenth 10.0/13.0 MB; slope +3.00 MB/min (n=2)",
 		"strikes by kind", "agent-host 1, node 2",
 		"faults: leftover", "2\n",
 		"FAULT chaos leftover: iteration 3: pid 12\n",

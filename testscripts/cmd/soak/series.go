@@ -22,8 +22,12 @@ func (s *Series) Add(x, y float64) {
 
 // Stats sum a series up: whether it stays flat is what the soak asks.
 type Stats struct {
-	N                   int
-	First, Last, Max    float64
+	N                int
+	First, Last, Max float64
+	// Early and Late are the medians of the first and the last tenth of
+	// the series (at least one value each): on a shared machine single
+	// values are noisy, and these say whether the series moved.
+	Early, Late         float64
 	Slope               float64 // least-squares slope, per unit of X
 	SecondHalfSlope     float64 // the same over the second half (after warm-up)
 	HasSlope, HasSecond bool
@@ -35,10 +39,21 @@ func (s Series) Summarize() Stats {
 	if n == 0 {
 		return Stats{}
 	}
-	st := Stats{N: n, First: s.Y[0], Last: s.Y[n-1], Max: slices.Max(s.Y)}
+	tenth := max(n/10, 1)
+	st := Stats{N: n, First: s.Y[0], Last: s.Y[n-1], Max: slices.Max(s.Y), Early: median(s.Y[:tenth]), Late: median(s.Y[n-tenth:])}
 	st.Slope, st.HasSlope = slope(s.X, s.Y)
 	st.SecondHalfSlope, st.HasSecond = slope(s.X[n/2:], s.Y[n/2:])
 	return st
+}
+
+// median is the middle value of ys (the mean of the two middle ones).
+func median(ys []float64) float64 {
+	s := slices.Sorted(slices.Values(ys))
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
 }
 
 // slope is the least-squares slope of y over x; false when x does not

@@ -13,8 +13,8 @@ func TestSummarizeGrowingSeries(t *testing.T) {
 		s.Add(float64(i), 5+2*float64(i))
 	}
 	st := s.Summarize()
-	if st.N != 10 || st.First != 5 || st.Last != 23 || st.Max != 23 {
-		t.Errorf("stats = %+v, want n 10, first 5, last 23, max 23", st)
+	if st.N != 10 || st.First != 5 || st.Last != 23 || st.Max != 23 || st.Early != 5 || st.Late != 23 {
+		t.Errorf("stats = %+v, want n 10, first 5, last 23, max 23, a tenth of one value each", st)
 	}
 	if !st.HasSlope || !near(st.Slope, 2) || !st.HasSecond || !near(st.SecondHalfSlope, 2) {
 		t.Errorf("slopes = %v, %v, want 2 and 2", st.Slope, st.SecondHalfSlope)
@@ -31,6 +31,24 @@ func TestSummarizeWarmUpThenFlat(t *testing.T) {
 	st := s.Summarize()
 	if st.Slope <= 0 || !near(st.SecondHalfSlope, 0) || st.Max != 10 {
 		t.Errorf("stats = %+v, want a positive slope, a flat second half, max 10", st)
+	}
+}
+
+// One noisy value does not move the medians of the tenths.
+func TestSummarizeTenthsResistOutliers(t *testing.T) {
+	var s Series
+	for i := range 40 {
+		y := 100.0
+		if i == 0 || i == 39 {
+			y = 900
+		}
+		if i == 1 || i == 38 {
+			y = 110
+		}
+		s.Add(float64(i), y)
+	}
+	if st := s.Summarize(); st.Early != 105 || st.Late != 105 || st.First != 900 || st.Max != 900 {
+		t.Errorf("stats = %+v, want tenths' medians 105 and 105 beside first and max 900", st)
 	}
 }
 
