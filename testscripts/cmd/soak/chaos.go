@@ -236,9 +236,10 @@ func (c *chaosLoop) strike(ctx context.Context, p *process, a action, marker str
 		ps := marked(marker)
 		if targets := ofKind(ps, target); len(targets) > 0 {
 			victim := targets[int(a.Pick)%len(targets)]
+			at := time.Since(p.start)
 			if syscall.Kill(victim.PID, sig) == nil {
 				c.kills[string(a.Kind)]++
-				return strike{PID: victim.PID, After: time.Since(p.start)}
+				return strike{PID: victim.PID, After: at}
 			}
 		}
 		// Once node runs, the build is over: its processes are not coming.
