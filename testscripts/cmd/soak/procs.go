@@ -77,11 +77,20 @@ type Proc struct {
 	Age, CPU time.Duration
 }
 
+// forkWindow is how young a child showing its parent's command line must
+// be to count as a fork about to exec (a moment, longer under load).
+const forkWindow = time.Second
+
 // marked lists the running processes whose environment holds marker
 // (KEY=value), which every process of a run inherits, with their memory
-// and descriptors. A process that ends while it is read is left out.
+// and descriptors. A process that ends while it is read is left out, and
+// so is a child between its fork and its exec: it still shows its
+// parent's command line, which would count its parent twice (a child that
+// runs its parent's command line for longer is kept).
 func marked(marker string) []Proc {
 	var out []Proc
+	argvs := map[int][]string{}
+	parents := map[int]int{}
 	for _, p := range proctest.WithEnv(marker) {
 		argv := p.Argv()
 		mem, ok := memoryKiB(p.PID)
@@ -92,13 +101,17 @@ func marked(marker string) []Proc {
 		if err != nil {
 			continue
 		}
-		age, cpu, ok := processTimes(p.PID)
+		st, ok := readStat(p.PID)
 		if !ok {
 			continue
 		}
-		out = append(out, Proc{PID: p.PID, Kind: classify(argv), RSSKiB: mem["VmRSS"], HWMKiB: mem["VmHWM"], FDs: len(fds), Age: age, CPU: cpu})
+		argvs[p.PID], parents[p.PID] = argv, st.PPID
+		out = append(out, Proc{PID: p.PID, Kind: classify(argv), RSSKiB: mem["VmRSS"], HWMKiB: mem["VmHWM"], FDs: len(fds), Age: st.Age, CPU: st.CPU})
 	}
-	return out
+	return slices.DeleteFunc(out, func(p Proc) bool {
+		parent, ok := argvs[parents[p.PID]]
+		return ok && p.Age < forkWindow && slices.Equal(parent, argvs[p.PID])
+	})
 }
 
 // memoryKiB reads VmRSS (resident now) and VmHWM (the peak resident size
@@ -131,37 +144,43 @@ func memoryKiB(pid int) (map[string]int64, bool) {
 // clockTicks is the unit of /proc's start times (USER_HZ, 100 on Linux).
 const clockTicks = 100
 
-// processTimes returns how long the process has run (the system's uptime
-// less its start time) and the processor time it has used, from
-// /proc/<pid>/stat: utime, stime and starttime are its fields 14, 15 and
-// 22, in clock ticks, counted after the command name, which may hold
-// spaces.
-func processTimes(pid int) (age, cpu time.Duration, ok bool) {
+// procStat is what the soak reads of /proc/<pid>/stat.
+type procStat struct {
+	PPID int
+	// Age is how long the process has run (the system's uptime less its
+	// start time), CPU the processor time it has used.
+	Age, CPU time.Duration
+}
+
+// readStat reads /proc/<pid>/stat: ppid, utime, stime and starttime are
+// its fields 4, 14, 15 and 22 (times in clock ticks), counted after the
+// command name, which may hold spaces.
+func readStat(pid int) (procStat, bool) {
 	stat, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
 	if err != nil {
-		return 0, 0, false
+		return procStat{}, false
 	}
 	up, err := os.ReadFile("/proc/uptime")
 	if err != nil {
-		return 0, 0, false
+		return procStat{}, false
 	}
 	fields := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
 	upFields := strings.Fields(string(up))
 	if len(fields) < 20 || len(upFields) == 0 {
-		return 0, 0, false
+		return procStat{}, false
 	}
-	var ticks [3]int64
-	for i, f := range []int{11, 12, 19} {
-		if ticks[i], err = strconv.ParseInt(fields[f], 10, 64); err != nil {
-			return 0, 0, false
+	var n [4]int64
+	for i, f := range []int{1, 11, 12, 19} {
+		if n[i], err = strconv.ParseInt(fields[f], 10, 64); err != nil {
+			return procStat{}, false
 		}
 	}
 	uptime, err := strconv.ParseFloat(upFields[0], 64)
 	if err != nil {
-		return 0, 0, false
+		return procStat{}, false
 	}
 	tick := func(n int64) time.Duration { return time.Duration(n) * time.Second / clockTicks }
-	return time.Duration(uptime*float64(time.Second)) - tick(ticks[2]), tick(ticks[0] + ticks[1]), true
+	return procStat{PPID: int(n[0]), Age: time.Duration(uptime*float64(time.Second)) - tick(n[3]), CPU: tick(n[1] + n[2])}, true
 }
 
 // availableKiB is the machine's MemAvailable (/proc/meminfo): how much

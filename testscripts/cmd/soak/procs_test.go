@@ -90,3 +90,23 @@ func TestLeftoversDescribesAndKills(t *testing.T) {
 		t.Errorf("leftovers once nothing runs = %q, want none", left)
 	}
 }
+
+// A child running its parent's command line is a process of its own once
+// it has run past a fork's moment: both are sampled.
+func TestMarkedKeepsAChildWithItsParentsCommandLine(t *testing.T) {
+	marker := fmt.Sprintf("%s=test-same-%d-%d", runVar, os.Getpid(), time.Now().UnixNano())
+	// The subshell forks before its parent execs: both end up "same 600".
+	cmd := exec.Command("bash", "-c", "(exec -a same sleep 600) & exec -a same sleep 600")
+	cmd.Env = append(os.Environ(), marker)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { killMarked(marker); _ = cmd.Wait() })
+	var ps []Proc
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if ps = marked(marker); len(ps) == 2 && ps[0].Age >= forkWindow && ps[1].Age >= forkWindow {
+			return
+		}
+	}
+	t.Errorf("marked = %+v, want the parent and its child", ps)
+}
