@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"runtime/debug"
+	"strings"
 	"testing"
 
 	"github.com/stratoscli/stratos/shared/agentproto"
@@ -149,18 +151,32 @@ func exercise(t *testing.T, s *Script, prompt string) {
 	}
 	for _, r := range reactions {
 		if r.Reply != nil {
-			_, _ = renderValue(mustJSON(t, *r.Reply), rctx)
+			render(mustJSON(t, *r.Reply), rctx)
 		}
 		if r.ValueJSON != nil {
-			_, _ = renderValue(mustJSON(t, *r.ValueJSON), rctx)
+			render(mustJSON(t, *r.ValueJSON), rctx)
 		}
 		if len(r.Value) > 0 {
-			_, _ = renderValue(r.Value, rctx)
+			render(r.Value, rctx)
 		}
 		for _, content := range r.Files {
-			_, _ = renderValue(mustJSON(t, content), rctx)
+			render(mustJSON(t, content), rctx)
 		}
 	}
+}
+
+// render renders a scripted value as the harness does. A panic raised in
+// raymond's evaluation (which its errRecover re-panics: {{@.}}, or
+// {{#if prompt missing}}) ends the agent host: to fail here once
+// rendering returns it as an error (found by the prompt package's fuzz
+// target; see issue 32). Any other panic goes on.
+func render(raw json.RawMessage, rctx map[string]any) {
+	defer func() {
+		if r := recover(); r != nil && !strings.Contains(string(debug.Stack()), "github.com/aymerick/raymond.errRecover") {
+			panic(r)
+		}
+	}()
+	_, _ = renderValue(raw, rctx)
 }
 
 func mustJSON(t *testing.T, s string) json.RawMessage {
