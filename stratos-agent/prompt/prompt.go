@@ -88,11 +88,25 @@ func (t Text) Render(field string, vars map[string]json.RawMessage) (string, err
 	if err != nil {
 		return "", agentproto.Errorf(agentproto.CodePromptFile, "%s template %s: %v", field, t.Origin, err)
 	}
-	out, err := tpl.Exec(unescaped(values))
+	out, err := execute(tpl, unescaped(values))
 	if err != nil {
 		return "", agentproto.Errorf(agentproto.CodePromptFile, "%s template %s: %v", field, t.Origin, err)
 	}
 	return out, nil
+}
+
+// execute evaluates tpl with ctx. raymond turns its own evaluation errors
+// into errors but re-panics the runtime errors its evaluation can raise on
+// some valid templates ({{@.}} indexes an empty slice; {{#if a @index}}
+// dereferences nil). A template is the author's input, not our bug, so
+// such a panic is this template's error, not the end of the agent host.
+func execute(tpl *raymond.Template, ctx any) (out string, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			out, err = "", fmt.Errorf("the template cannot be evaluated: %v", r)
+		}
+	}()
+	return tpl.Exec(ctx)
 }
 
 // RenderString renders an inline template body (used by the test harness's
@@ -103,7 +117,7 @@ func RenderString(body string, ctx map[string]any) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("template: %w", err)
 	}
-	return tpl.Exec(unescaped(ctx))
+	return execute(tpl, unescaped(ctx))
 }
 
 // unescaped marks every string as safe so raymond does not HTML-escape it.

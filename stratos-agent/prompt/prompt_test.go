@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stratoscli/stratos/shared/agentproto"
@@ -116,5 +117,21 @@ func TestLoadResolvesAgainstRoot(t *testing.T) {
 	_, err = Load(agentproto.PromptSource{File: "nope.md"}, dir)
 	if agentproto.CodeOf(err) != agentproto.CodePromptFile {
 		t.Fatalf("missing file: got %v, want a prompt_file error", err)
+	}
+}
+
+// TestATemplateRaymondCannotEvaluateIsItsError: templates that parse but
+// make raymond's evaluation panic are this template's error (the panic
+// ended the agent host), in prompts and in the test harness's replies.
+func TestATemplateRaymondCannotEvaluateIsItsError(t *testing.T) {
+	for _, body := range []string{"{{@.}}", "{{#if a @index}}x{{/if}}"} {
+		tpl := Text{Body: body, Template: true, Origin: "inline"}
+		_, err := tpl.Render("prompt", map[string]json.RawMessage{"a": json.RawMessage(`1`)})
+		if err == nil || agentproto.CodeOf(err) != agentproto.CodePromptFile || !strings.Contains(err.Error(), "cannot be evaluated") {
+			t.Errorf("Render(%q) = %v", body, err)
+		}
+		if _, err := RenderString(body, map[string]any{"a": 1}); err == nil {
+			t.Errorf("RenderString(%q) succeeded", body)
+		}
 	}
 }

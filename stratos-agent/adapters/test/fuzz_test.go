@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"runtime/debug"
-	"strings"
 	"testing"
 
 	"github.com/stratoscli/stratos/shared/agentproto"
@@ -165,17 +163,9 @@ func exercise(t *testing.T, s *Script, prompt string) {
 	}
 }
 
-// render renders a scripted value as the harness does. A panic raised in
-// raymond's evaluation (which its errRecover re-panics: {{@.}}, or
-// {{#if prompt missing}}) ends the agent host: to fail here once
-// rendering returns it as an error (found by the prompt package's fuzz
-// target; see issue 32). Any other panic goes on.
+// render renders a scripted value as the harness does: an error is the
+// script's, a panic fails the target.
 func render(raw json.RawMessage, rctx map[string]any) {
-	defer func() {
-		if r := recover(); r != nil && !strings.Contains(string(debug.Stack()), "github.com/aymerick/raymond.errRecover") {
-			panic(r)
-		}
-	}()
 	_, _ = renderValue(raw, rctx)
 }
 
