@@ -15,6 +15,9 @@ import (
 type config struct {
 	bin, work string
 	parts     []string
+	// check only parses the command line (scripts/soak checks it before
+	// it builds anything).
+	check bool
 
 	agents, concurrency   int
 	agentDelay            time.Duration
@@ -53,6 +56,7 @@ func parseArgs(args []string, stderr io.Writer) (config, error) {
 	fs.SetOutput(stderr)
 	fs.StringVar(&c.bin, "bin", "", "the directory of the Stratos binaries and stratos-fakemcp (required)")
 	fs.StringVar(&c.work, "work", "", "the soak's work directory: project, HOME, TMPDIR (required)")
+	fs.BoolVar(&c.check, "check", false, "only check the command line")
 	fs.IntVar(&c.agents, "agents", 1000, "agents: agents in the one run")
 	fs.IntVar(&c.concurrency, "concurrency", 50, "agents: agents at work at once")
 	fs.DurationVar(&c.agentDelay, "agent-delay", 2*time.Second, "agents: how long each test agent takes to reply")

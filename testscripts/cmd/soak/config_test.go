@@ -56,6 +56,16 @@ func TestParseArgsSmokeAndAll(t *testing.T) {
 	}
 }
 
+func TestCheckOnlyParses(t *testing.T) {
+	var stderr strings.Builder
+	if code := run([]string{"-check", "-bin", "/nonexistent", "-work", "/nonexistent", "chaos"}, io.Discard, &stderr); code != 0 {
+		t.Errorf("-check exited %d: %s", code, stderr.String())
+	}
+	if code := run([]string{"-check", "-bin", "/b", "-work", "/w", "choas"}, io.Discard, &stderr); code != 2 || !strings.Contains(stderr.String(), `unknown part "choas"`) {
+		t.Errorf("-check of a misspelt part exited %d: %s", code, stderr.String())
+	}
+}
+
 func TestParseArgsRefuses(t *testing.T) {
 	for _, args := range [][]string{
 		{"-bin", "/b", "-work", "/w"},

@@ -63,6 +63,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "soak:", err)
 		return 2
 	}
+	if cfg.check {
+		return 0
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	s, err := newStack(cfg.bin, cfg.work, cfg, stderr)
