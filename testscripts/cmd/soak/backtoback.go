@@ -29,63 +29,90 @@ type smallOutput struct {
 // growth with the number of runs (and of records in ~/.stratos/runs) shows
 // as a slope per 100 runs.
 func backToBack(ctx context.Context, s *stack, rep *report, cfg config) error {
-	const part = "backtoback"
-	var wall, runRSS, hostRSS, hostFDs, nodeRSS Series
-	failures := map[string]int{}
+	b := &b2b{s: s, rep: rep, cfg: cfg, failures: map[string]int{}}
 	t0 := time.Now()
 	done := 0
 	for i := range cfg.runs {
 		if ctx.Err() != nil {
 			break
 		}
-		marker := fmt.Sprintf("%s=%s-%d", runVar, part, i)
-		smp := startSampler(marker, cfg.b2bInterval, 0)
-		p, err := s.start(ctx, []string{marker}, "run", "small", "--input", fmt.Sprintf(`{"n": %d}`, i))
-		if err != nil {
-			smp.stop()
+		if err := b.run(ctx, i); err != nil {
 			return err
 		}
-		<-p.done
-		_, peak := smp.stop()
 		done++
+	}
+	rep.add(b2bPart, "runs", "%d of %d in %.0f s", done, cfg.runs, time.Since(t0).Seconds())
+	rep.counts(b2bPart, "failures", b.failures)
+	rep.series(b2bPart, "wall time per run", b.wall, "ms", 100, "100 runs")
+	rep.series(b2bPart, "stratos-run peak RSS (VmHWM)", b.runRSS, "MB", 100, "100 runs")
+	rep.series(b2bPart, "agent-host peak RSS (VmHWM)", b.hostRSS, "MB", 100, "100 runs")
+	rep.series(b2bPart, "agent-host peak fds", b.hostFDs, "fds", 100, "100 runs")
+	rep.series(b2bPart, "node peak RSS (VmHWM)", b.nodeRSS, "MB", 100, "100 runs")
+	checkStore(s, rep, b2bPart)
+	return nil
+}
+
+const b2bPart = "backtoback"
+
+// b2b is the back-to-back part's state: the series per run and the
+// failures by kind.
+type b2b struct {
+	s   *stack
+	rep *report
+	cfg config
+
+	wall, runRSS, hostRSS, hostFDs, nodeRSS Series
+	failures                                map[string]int
+}
+
+// run runs the small workflow for the i-th time and records what it saw.
+func (b *b2b) run(ctx context.Context, i int) error {
+	marker := fmt.Sprintf("%s=%s-%d", runVar, b2bPart, i)
+	smp := startSampler(marker, b.cfg.b2bInterval, 0)
+	p, err := b.s.start(ctx, []string{marker}, "run", "small", "--input", fmt.Sprintf(`{"n": %d}`, i))
+	if err != nil {
+		smp.stop()
+		return err
+	}
+	<-p.done
+	_, peak := smp.stop()
+	x := float64(i)
+	b.wall.Add(x, float64(p.wall.Microseconds())/1000)
+	if u, ok := peak[KindRun]; ok {
+		b.runRSS.Add(x, float64(u.HWMKiB)/1024)
+	}
+	out := b.check(i, p)
+	if left := leftovers(marker, leftoverBound); left != "" {
+		b.failures["leftover"]++
+		b.rep.fault(b2bPart, "leftover", "run %d left processes running:\n%s", i, left)
+	}
+	if (i+1)%25 == 0 || i+1 == b.cfg.runs {
+		fmt.Fprintf(b.s.log, "soak: %s: %d/%d runs, last %.0f ms, agent host peak %.1f MB\n", b2bPart, i+1, b.cfg.runs, p.wall.Seconds()*1000, float64(out.HostPeakKiB)/1024)
+	}
+	return nil
+}
+
+// check checks that run i succeeded with its own reply, and keeps the
+// figures the workflow reported.
+func (b *b2b) check(i int, p *process) smallOutput {
+	var out smallOutput
+	want := fmt.Sprintf("echo run %d", i)
+	switch {
+	case p.err != nil:
+		b.failures["exit"]++
+		b.rep.fault(b2bPart, "run-failed", "run %d exited %d: %s", i, p.exitCode(), tail(p.stderr.String(), 1000))
+	case json.Unmarshal(p.stdout.Bytes(), &out) != nil || out.Reply != want:
+		b.failures["output"]++
+		b.rep.fault(b2bPart, "output", "run %d printed %s, want the reply %q", i, tail(p.stdout.String(), 300), want)
+	default:
 		x := float64(i)
-		wall.Add(x, float64(p.wall.Microseconds())/1000)
-		if u, ok := peak[KindRun]; ok {
-			runRSS.Add(x, float64(u.HWMKiB)/1024)
-		}
-		var out smallOutput
-		want := fmt.Sprintf("echo run %d", i)
-		switch {
-		case p.err != nil:
-			failures["exit"]++
-			rep.fault(part, "run-failed", "run %d exited %d: %s", i, p.exitCode(), tail(p.stderr.String(), 1000))
-		case json.Unmarshal(p.stdout.Bytes(), &out) != nil || out.Reply != want:
-			failures["output"]++
-			rep.fault(part, "output", "run %d printed %s, want the reply %q", i, tail(p.stdout.String(), 300), want)
-		default:
-			nodeRSS.Add(x, float64(out.NodePeakKiB)/1024)
-			if out.HostPeakKiB > 0 {
-				hostRSS.Add(x, float64(out.HostPeakKiB)/1024)
-				hostFDs.Add(x, float64(out.HostFDs))
-			}
-		}
-		if left := leftovers(marker, leftoverBound); left != "" {
-			failures["leftover"]++
-			rep.fault(part, "leftover", "run %d left processes running:\n%s", i, left)
-		}
-		if (i+1)%25 == 0 || i+1 == cfg.runs {
-			fmt.Fprintf(s.log, "soak: %s: %d/%d runs, last %.0f ms, agent host peak %.1f MB\n", part, i+1, cfg.runs, p.wall.Seconds()*1000, float64(out.HostPeakKiB)/1024)
+		b.nodeRSS.Add(x, float64(out.NodePeakKiB)/1024)
+		if out.HostPeakKiB > 0 {
+			b.hostRSS.Add(x, float64(out.HostPeakKiB)/1024)
+			b.hostFDs.Add(x, float64(out.HostFDs))
 		}
 	}
-	rep.add(part, "runs", "%d of %d in %.0f s", done, cfg.runs, time.Since(t0).Seconds())
-	rep.counts(part, "failures", failures)
-	rep.series(part, "wall time per run", wall, "ms", 100, "100 runs")
-	rep.series(part, "stratos-run peak RSS (VmHWM)", runRSS, "MB", 100, "100 runs")
-	rep.series(part, "agent-host peak RSS (VmHWM)", hostRSS, "MB", 100, "100 runs")
-	rep.series(part, "agent-host peak fds", hostFDs, "fds", 100, "100 runs")
-	rep.series(part, "node peak RSS (VmHWM)", nodeRSS, "MB", 100, "100 runs")
-	checkStore(s, rep, part)
-	return nil
+	return out
 }
 
 // checkStore checks the private ~/.stratos/runs after a part: every record
@@ -99,13 +126,16 @@ func checkStore(s *stack, rep *report, part string) {
 		return
 	}
 	unfinished := 0
+	statuses := map[string]int{}
 	for _, id := range ids {
 		st, err := readStatus(filepath.Join(s.home, ".stratos", "runs", id))
+		statuses[st]++
 		if err != nil || !finished(st) {
 			unfinished++
 			rep.fault(part, "record", "run %s: status %q (%v)", id, st, err)
 		}
 	}
+	rep.counts(part, "records by status", statuses)
 	if live := s.live(); len(live) > 0 {
 		rep.fault(part, "live-entry", "runs still registered as live: %v", live)
 	}

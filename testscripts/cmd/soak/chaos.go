@@ -133,7 +133,7 @@ func chaosPartRun(ctx context.Context, s *stack, rep *report, cfg config) error 
 	return nil
 }
 
-// iteration runs iteration i: plan, run, strike, checks.
+// iteration runs iteration i: plan, run and strike, checks, progress.
 func (c *chaosLoop) iteration(ctx context.Context, i int) error {
 	a := planIteration(c.cfg.seed, i, c.cfg.kinds, c.cfg.window, c.cfg.stale)
 	marker := fmt.Sprintf("%s=chaos-%d", runVar, i)
@@ -147,27 +147,10 @@ func (c *chaosLoop) iteration(ctx context.Context, i int) error {
 		return err
 	}
 	faults := len(c.rep.faults)
-	smp := startSampler(marker, c.cfg.interval, 0)
-	p, stop, err := c.start(ctx, marker)
+	p, st, err := c.struckRun(ctx, i, a, marker)
 	if err != nil {
-		smp.stop()
 		return err
 	}
-	st := c.strike(ctx, p, a, marker)
-	// A run the strike did not end (a watchdog struck, or nothing) stops
-	// its work and ends as usual.
-	if !p.wait(stopAfter) {
-		if err := os.WriteFile(stop, nil, 0o644); err != nil {
-			return err
-		}
-	}
-	ended := p.wait(endBound)
-	if !ended {
-		c.fault(i, a, "hung", "the run did not end within %s of the strike; killing it", endBound)
-		killMarked(marker)
-		<-p.done
-	}
-	_, peak := smp.stop()
 	if ctx.Err() != nil {
 		// The soak was interrupted: the run was stopped by the soak, not by
 		// the strike; only what it left running counts.
@@ -176,7 +159,6 @@ func (c *chaosLoop) iteration(ctx context.Context, i int) error {
 		}
 		return nil
 	}
-	c.sample(peak)
 	if left := leftovers(marker, leftoverBound); left != "" {
 		c.fault(i, a, "leftover", "processes of the run still running %s after it ended:\n%s", leftoverBound, left)
 	}
@@ -184,10 +166,45 @@ func (c *chaosLoop) iteration(ctx context.Context, i int) error {
 		c.fault(i, a, "lock", "locks still held after the run: %v (%v)", held, err)
 	}
 	status := c.checkRecord(i, a, st, p, before)
-	verdict := "ok"
-	if len(c.rep.faults) > faults {
-		verdict = "FAULT"
+	if !st.Missed {
+		c.endAfter[a.Kind] = append(c.endAfter[a.Kind], (p.wall - st.After).Seconds())
 	}
+	c.progress(i, a, st, p, status, len(c.rep.faults) > faults)
+	return nil
+}
+
+// struckRun starts the run, strikes it and waits for its end, sampling its
+// processes' peaks.
+func (c *chaosLoop) struckRun(ctx context.Context, i int, a action, marker string) (*process, strike, error) {
+	smp := startSampler(marker, c.cfg.interval, 0)
+	p, stop, err := c.start(ctx, marker)
+	if err != nil {
+		smp.stop()
+		return nil, strike{}, err
+	}
+	st := c.strike(ctx, p, a, marker)
+	// A run the strike did not end (a watchdog struck, or nothing) stops
+	// its work and ends as usual.
+	if !p.wait(stopAfter) {
+		if err := os.WriteFile(stop, nil, 0o644); err != nil {
+			smp.stop()
+			return nil, strike{}, err
+		}
+	}
+	if !p.wait(endBound) {
+		c.fault(i, a, "hung", "the run did not end within %s of the strike; killing it", endBound)
+		killMarked(marker)
+		<-p.done
+	}
+	_, peak := smp.stop()
+	if ctx.Err() == nil {
+		c.sample(peak)
+	}
+	return p, st, nil
+}
+
+// progress says on stderr what iteration i struck and how the run ended.
+func (c *chaosLoop) progress(i int, a action, st strike, p *process, status string, faulty bool) {
 	what := fmt.Sprintf("kill -9 %s pid %d at %.2fs", a.Kind, st.PID, st.After.Seconds())
 	switch {
 	case st.Missed:
@@ -196,17 +213,17 @@ func (c *chaosLoop) iteration(ctx context.Context, i int) error {
 		what = fmt.Sprintf("SIGTERM stratos-run pid %d at %.2fs", st.PID, st.After.Seconds())
 	}
 	if !st.Missed {
-		end := p.wall - st.After
-		what += fmt.Sprintf(", the run ended %.2fs later", end.Seconds())
-		c.endAfter[a.Kind] = append(c.endAfter[a.Kind], end.Seconds())
+		what += fmt.Sprintf(", the run ended %.2fs later", (p.wall - st.After).Seconds())
 	}
-	stale := ""
+	stale, verdict := "", "ok"
 	if a.Stale {
 		stale = " (sources changed: builds first)"
 	}
+	if faulty {
+		verdict = "FAULT"
+	}
 	fmt.Fprintf(c.s.log, "soak: chaos %d/%d (iteration %d, seed %d)%s: %s -> %s, exit %d: %s\n",
 		i-c.cfg.first+1, c.cfg.kills, i, c.cfg.seed, stale, what, status, p.exitCode(), verdict)
-	return nil
 }
 
 // strike waits until a.At after the run's start, then strikes a process of

@@ -47,30 +47,68 @@ func fanout(ctx context.Context, s *stack, rep *report, cfg config, part string,
 	}
 	requests := len(s.fake.Log().Entries())
 	fmt.Fprintf(s.log, "soak: %s: %d agents of %s, %d at a time, %d turn(s) each\n", part, in.Agents, in.ConfigID, in.Concurrency, in.Turns)
-	smp := startSampler(marker, cfg.interval, time.Second)
 	args := []string{"run", "fanout", "--input", string(input)}
 	if overrides != "" {
 		args = append(args, "--overrides", overrides)
 	}
+	r, err := sampledRun(ctx, s, cfg, marker, args)
+	if err != nil {
+		return err
+	}
+	reportCPU(rep, part, r.cpu)
+	rep.add(part, "agents", "%d of %s, %d at a time, %d turn(s) each", in.Agents, in.ConfigID, in.Concurrency, in.Turns)
+	rep.add(part, "wall time", "%.1f s (%.1f agent turns/s)", r.p.wall.Seconds(), float64(in.Agents*in.Turns)/r.p.wall.Seconds())
+	if in.ConfigID != "echo" {
+		rep.add(part, "model requests", "%d", len(s.fake.Log().Entries())-requests)
+	}
+	checkFanoutOutput(rep, part, in, r.p)
+	reportSeries(rep, part, r.series, r.peak, 60, "min")
+	if rec, ok := checkRecord(s, rep, part, before, records.StatusSucceeded); ok {
+		// Every agent's session was closed (ask closes its agent; the
+		// others close with the run).
+		if closed := rec.Events.ByType["agent.closed"]; closed != in.Agents {
+			rep.fault(part, "sessions", "run %s recorded %d agent.closed events for %d agents", rec.ExecutionID, closed, in.Agents)
+		}
+	}
+	if left := leftovers(marker, leftoverBound); left != "" {
+		rep.fault(part, "leftover", "processes of the run still running after it ended:\n%s", left)
+	}
+	return nil
+}
+
+// sampled is a run with what its processes were sampled at.
+type sampled struct {
+	p      *process
+	series map[Kind]*kindSeries
+	peak   map[Kind]usage
+	cpu    map[Kind]cpuUse
+}
+
+// sampledRun runs `stratos args...` to its end, sampling its processes
+// (those that have run a second) and stopping it when the machine runs
+// short of memory, which is an error.
+func sampledRun(ctx context.Context, s *stack, cfg config, marker string, args []string) (sampled, error) {
+	smp := startSampler(marker, cfg.interval, time.Second)
 	runCtx, stopRun := context.WithCancel(ctx)
 	defer stopRun()
 	p, err := s.start(runCtx, []string{marker}, args...)
 	if err != nil {
 		smp.stop()
-		return err
+		return sampled{}, err
 	}
 	low := guardMemory(p, cfg.minAvailable, stopRun)
 	<-p.done
 	series, peak := smp.stop()
-	reportCPU(rep, part, smp.cpuByKind())
 	if m := <-low; m > 0 {
-		return fmt.Errorf("stopped the run: the machine's available memory fell to %d MB (-min-available %d MB); the harness processes held %.0f MB", m/1024, cfg.minAvailable/1024, float64(peak[KindHarness].RSSKiB)/1024)
+		return sampled{}, fmt.Errorf("stopped the run: the machine's available memory fell to %d MB (-min-available %d MB); the harness processes held %.0f MB",
+			m/1024, cfg.minAvailable/1024, float64(peak[KindHarness].RSSKiB)/1024)
 	}
-	rep.add(part, "agents", "%d of %s, %d at a time, %d turn(s) each", in.Agents, in.ConfigID, in.Concurrency, in.Turns)
-	rep.add(part, "wall time", "%.1f s (%.1f agent turns/s)", p.wall.Seconds(), float64(in.Agents*in.Turns)/p.wall.Seconds())
-	if in.ConfigID != "echo" {
-		rep.add(part, "model requests", "%d", len(s.fake.Log().Entries())-requests)
-	}
+	return sampled{p: p, series: series, peak: peak, cpu: smp.cpuByKind()}, nil
+}
+
+// checkFanoutOutput checks that the run succeeded and every agent
+// answered, and reports how many did.
+func checkFanoutOutput(rep *report, part string, in fanoutInput, p *process) {
 	var out fanoutOutput
 	switch {
 	case p.err != nil:
@@ -83,18 +121,6 @@ func fanout(ctx context.Context, s *stack, rep *report, cfg config, part string,
 			rep.fault(part, "agents-failed", "%d of %d agents failed: %s", in.Agents-out.Succeeded, in.Agents, strings.Join(out.Errors, "; "))
 		}
 	}
-	reportSeries(rep, part, series, peak, 60, "min")
-	if r, ok := checkRecord(s, rep, part, before, records.StatusSucceeded); ok {
-		// Every agent's session was closed (ask closes its agent; the
-		// others close with the run).
-		if closed := r.Events.ByType["agent.closed"]; closed != in.Agents {
-			rep.fault(part, "sessions", "run %s recorded %d agent.closed events for %d agents", r.ExecutionID, closed, in.Agents)
-		}
-	}
-	if left := leftovers(marker, leftoverBound); left != "" {
-		rep.fault(part, "leftover", "processes of the run still running after it ended:\n%s", left)
-	}
-	return nil
 }
 
 // guardMemory watches the machine's available memory while p runs, and
