@@ -13,6 +13,7 @@ import (
 	"github.com/gofrs/flock"
 	"github.com/hashicorp/go-hclog"
 
+	"github.com/stratoscli/stratos/shared/atomicfile"
 	"github.com/stratoscli/stratos/shared/clierr"
 	"github.com/stratoscli/stratos/shared/contract/buildapi"
 	"github.com/stratoscli/stratos/shared/roots"
@@ -98,9 +99,15 @@ func holderFile(lockPath string) string {
 }
 
 // writeHolder records this process as the lock's holder, atomically: a
-// waiting build never reads half a record.
+// waiting build never reads half a record. Only the lock's holder writes
+// the record, so the temporary files of a holder killed while writing it
+// are removed first. The record helps a waiting build explain itself and
+// is removed on unlock, so it is not flushed to disk.
 func writeHolder(path string) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	if _, err := atomicfile.RemoveTemps(path); err != nil {
 		return err
 	}
 	h := lockHolder{PID: os.Getpid(), Command: strings.Join(os.Args, " "), Since: time.Now().UTC().Truncate(time.Second)}
@@ -108,19 +115,7 @@ func writeHolder(path string) error {
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return atomicfile.WriteFile(path, data, atomicfile.Private, atomicfile.NoSync())
 }
 
 // readHolder returns the recorded holder; a zero holder when there is no
