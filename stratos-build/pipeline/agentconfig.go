@@ -13,11 +13,11 @@ import (
 	"github.com/stratoscli/stratos/shared/sibling"
 )
 
-// validateAgentConfig checks the workflow.yaml agents section with the agent
+// agentConfig checks the workflow.yaml agents section with the agent
 // host's own validation (stratos-agent validate-config), so a bad agent
 // configuration fails the build with its file and field path instead of
 // waiting for the first execute. Workflows without agents skip the check.
-func (b *Builder) validateAgentConfig(ctx context.Context, w *discovery.Workflow) *Result {
+func (p *preparer) agentConfig(ctx context.Context, w *discovery.Workflow) *Result {
 	if _, ok := w.Manifest.Sections["agents"]; !ok {
 		return nil
 	}
@@ -27,7 +27,7 @@ func (b *Builder) validateAgentConfig(ctx context.Context, w *discovery.Workflow
 	}
 	var stdout bytes.Buffer
 	cmd := exec.CommandContext(ctx, tool, "validate-config", w.Dir, "--json")
-	cmd.Stdout, cmd.Stderr = &stdout, b.Stderr
+	cmd.Stdout, cmd.Stderr = &stdout, p.stderr
 	runErr := procgroup.Run(cmd, procgroup.Options{})
 	var exit *exec.ExitError
 	if runErr != nil && (!errors.As(runErr, &exit) || exit.ExitCode() != 1) {

@@ -4,37 +4,54 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/hashicorp/go-hclog"
 
 	"github.com/stratoscli/stratos/shared/discovery"
 	"github.com/stratoscli/stratos/shared/procgroup"
 	"github.com/stratoscli/stratos/shared/toolchain"
 )
 
-// compile type-checks and compiles the workflow's entrypoint and its import
-// closure with the pinned tsc and explicit flags (never a tsconfig). The
-// discovery root is rootDir, so <root>/<wf>/x.ts lands in <wf>/dist/<wf>/x.js
-// and the wrapper <root>/.generated/c.ts in <wf>/dist/.generated/c.js:
-// relative imports keep working in the compiled tree.
+// compiler is the build's compile stage: it runs the pinned tsc with
+// explicit flags (never a tsconfig) over workflows prepared up to
+// compiling, into their staging directories. A workflow is compiled alone
+// (one); the workflows of a batch share runs where that changes nothing
+// (shared, see batch.go).
+type compiler struct {
+	rootDir  string
+	log      hclog.Logger
+	tools    *toolchainSource
+	progress *progress
+	steps    *stepTimes
+}
+
+// one type-checks and compiles the workflow's entrypoint and its import
+// closure. The discovery root is rootDir, so <root>/<wf>/x.ts lands in
+// <wf>/dist/<wf>/x.js and the wrapper <root>/.generated/c.ts in
+// <wf>/dist/.generated/c.js: relative imports keep working in the compiled
+// tree.
 //
 // The output goes to outDir, the build's staging directory, which is new
 // and empty: nothing compiled from a since-deleted source can survive.
 //
 // started, when not nil, is called once tsc runs (see runCompiler).
-func (b *Builder) compile(ctx context.Context, w *discovery.Workflow, entry, outDir string, started func()) *Result {
-	b.enter(PhaseToolchain, w)
-	tc, err := b.toolchain(ctx)
+func (c *compiler) one(ctx context.Context, w *discovery.Workflow, entry, outDir string, started func()) *Result {
+	c.progress.enter(PhaseToolchain, w)
+	tc, err := c.tools.get(ctx)
 	if err != nil {
 		return failed(w, ReasonToolchain, errorDiagnostic(err))
 	}
-	b.enter(PhaseCompile, w)
-	b.Log.Info("compiling", "workflow", w.Manifest.Name)
-	args := CompilerArgs(tc, b.Root.Root.Dir, outDir, []string{entry})
+	c.progress.enter(PhaseCompile, w)
+	c.log.Info("compiling", "workflow", w.Manifest.Name)
+	args := CompilerArgs(tc, c.rootDir, outDir, []string{entry})
 	cmd := exec.CommandContext(ctx, tc.Tsc, args...)
-	cmd.Dir = b.Root.Root.Dir
+	cmd.Dir = c.rootDir
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	err = runCompiler(cmd, started)
@@ -55,6 +72,120 @@ func (b *Builder) compile(ctx context.Context, w *discovery.Workflow, entry, out
 		diags = []Diagnostic{message("tsc exited with status %d: %s", exit.ExitCode(), strings.TrimSpace(out.String()))}
 	}
 	return failed(w, ReasonTypeErrors, diags...)
+}
+
+// shared compiles jobs together when they are several, else alone, and
+// sets each job's failure. When a shared run fails on type errors, the
+// jobs whose closure holds a file with an error are compiled alone (for
+// their own, verbatim diagnostics) and the others together again, once;
+// after that, alone. started is called each time a compiler runs (see
+// runCompiler).
+func (c *compiler) shared(ctx context.Context, jobs []*job, started func()) {
+	c.sharedOrAlone(ctx, jobs, true, started)
+}
+
+func (c *compiler) sharedOrAlone(ctx context.Context, jobs []*job, retry bool, started func()) {
+	if len(jobs) >= 2 {
+		ok, errorFiles := c.together(ctx, jobs, started)
+		if ok || ctx.Err() != nil {
+			return
+		}
+		if retry && len(errorFiles) > 0 {
+			var suspects, clean []*job
+			for _, j := range jobs {
+				if j.touches(errorFiles) {
+					suspects = append(suspects, j)
+				} else {
+					clean = append(clean, j)
+				}
+			}
+			if len(clean) > 0 && len(suspects) > 0 {
+				c.alone(ctx, suspects, started)
+				c.sharedOrAlone(ctx, clean, false, started)
+				return
+			}
+		}
+	}
+	c.alone(ctx, jobs, started)
+}
+
+// alone compiles each job in its own tsc run.
+func (c *compiler) alone(ctx context.Context, jobs []*job, started func()) {
+	for _, j := range jobs {
+		if ctx.Err() != nil {
+			return
+		}
+		j.fail = c.one(ctx, j.w, j.entry, j.out.dir, started)
+	}
+}
+
+// together compiles every job in one tsc run into a scratch directory and
+// moves each job's closure into its staging directory (emit.go). It
+// reports false when the run failed, with the root-relative files tsc
+// reported errors in.
+func (c *compiler) together(ctx context.Context, jobs []*job, started func()) (bool, map[string]bool) {
+	c.progress.enter(PhaseToolchain, jobs[0].w)
+	tc, err := c.tools.get(ctx)
+	if err != nil {
+		return false, nil
+	}
+	c.progress.enter(PhaseCompile, jobs[0].w)
+	root := c.rootDir
+	removeGlob(filepath.Join(root, batchPrefix+"*")) // left by a killed build
+	scratch, err := os.MkdirTemp(root, batchPrefix)
+	if err != nil {
+		return false, nil
+	}
+	defer os.RemoveAll(scratch)
+	names := make([]string, len(jobs))
+	entries := make([]string, len(jobs))
+	for i, j := range jobs {
+		names[i], entries[i] = j.w.Manifest.Name, j.entry
+	}
+	args := CompilerArgs(tc, root, scratch, entries)
+	c.log.Info("compiling", "workflows", strings.Join(names, ","))
+	cmd := exec.CommandContext(ctx, tc.Tsc, args...)
+	cmd.Dir = root
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	tscDone := c.steps.start("tsc")
+	err = runCompiler(cmd, started)
+	tscDone()
+	if err != nil {
+		if ctx.Err() != nil {
+			return false, nil
+		}
+		c.log.Debug("shared compiler run failed; compiling apart", "error", err)
+		files := map[string]bool{}
+		for _, d := range parseTscOutput(out.String()) {
+			if d.File != "" {
+				files[filepath.ToSlash(d.File)] = true
+			}
+		}
+		return false, files
+	}
+	defer c.steps.start("place emitted")()
+	closures := make([][]string, len(jobs))
+	for i, j := range jobs {
+		closures[i] = j.closure
+	}
+	files := emittedBy(closures)
+	for _, j := range jobs {
+		if err := files.place(scratch, j.out.dir, j.closure); err != nil {
+			j.fail = failed(j.w, ReasonInternal, message("%v", err))
+		}
+	}
+	return true, nil
+}
+
+// batchPrefix names the directory a shared compiler run writes into.
+const batchPrefix = ".stratos-batch-"
+
+func removeGlob(pattern string) {
+	old, _ := filepath.Glob(pattern)
+	for _, p := range old {
+		_ = os.RemoveAll(p)
+	}
 }
 
 // runCompiler runs tsc (in compilerEnv) and calls started, when not nil,

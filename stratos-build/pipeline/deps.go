@@ -14,17 +14,17 @@ import (
 	"github.com/stratoscli/stratos/shared/sdk"
 )
 
-// installDependencies applies the package metadata rule to the workflow's
+// dependencies applies the package metadata rule to the workflow's
 // package.json, refuses an SDK copy that would shadow the root's, and
 // installs the workflow's own npm dependencies when they are not installed
 // yet: `npm ci` with a lock file, `npm install` without.
-func (b *Builder) installDependencies(ctx context.Context, w *discovery.Workflow) *Result {
-	defer b.steps.start("npm dependencies")()
+func (p *preparer) dependencies(ctx context.Context, w *discovery.Workflow) *Result {
+	defer p.steps.start("npm dependencies")()
 	pj := filepath.Join(w.Dir, pkgjson.FileName)
 	if _, err := pkgjson.EnsureModule(pj); err != nil {
 		return failed(w, ReasonPackageMetadata, errorDiagnostic(err))
 	}
-	if err := sdk.FindShadowingSDK(b.Root.Root.Dir, w.Dir); err != nil {
+	if err := sdk.FindShadowingSDK(p.root.Root.Dir, w.Dir); err != nil {
 		return failed(w, ReasonSDKShadowed, errorDiagnostic(err))
 	}
 	declares, err := declaresDependencies(pj)
@@ -34,18 +34,18 @@ func (b *Builder) installDependencies(ctx context.Context, w *discovery.Workflow
 	if !declares || installed(w.Dir) {
 		return nil
 	}
-	b.enter(PhaseToolchain, w)
-	tc, err := b.toolchain(ctx)
+	p.progress.enter(PhaseToolchain, w)
+	tc, err := p.tools.get(ctx)
 	if err != nil {
 		return failed(w, ReasonToolchain, errorDiagnostic(err))
 	}
-	b.enter(PhaseDependencies, w)
+	p.progress.enter(PhaseDependencies, w)
 	args := []string{"install", "--no-audit", "--no-fund", "--no-update-notifier"}
 	if _, err := os.Stat(filepath.Join(w.Dir, "package-lock.json")); err == nil {
 		args = []string{"ci", "--no-audit", "--no-fund", "--no-update-notifier"}
 	}
-	b.Log.Info("installing dependencies", "workflow", w.Manifest.Name, "command", "npm "+args[0])
-	if err := tc.RunNPM(ctx, b.Log, w.Dir, args...); err != nil {
+	p.log.Info("installing dependencies", "workflow", w.Manifest.Name, "command", "npm "+args[0])
+	if err := tc.RunNPM(ctx, p.log, w.Dir, args...); err != nil {
 		return failed(w, ReasonDependencies, errorDiagnostic(err))
 	}
 	return nil

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -56,7 +57,7 @@ func (files emittedFiles) place(scratch, dst string, closure []string) error {
 		top, _, _ := strings.Cut(js, "/")
 		byTop[top] = append(byTop[top], js)
 	}
-	for _, top := range sortedKeys(byTop) {
+	for _, top := range slices.Sorted(maps.Keys(byTop)) {
 		mine := byTop[top]
 		if files.ownsWhole(scratch, top, mine) {
 			if err := moveFile(filepath.Join(scratch, top), filepath.Join(dst, top)); err == nil {

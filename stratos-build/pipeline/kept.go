@@ -24,7 +24,7 @@ import (
 // then evaluates the same code, from the same files, with the same node
 // and the same packages, and reports the same definition as the one its
 // build record holds. A batch keeps that definition instead of loading it
-// with node (keptRecord lists the conditions), and finishBatch keeps the
+// with node (definitions.kept lists the conditions), and finishBatch keeps the
 // parent's build only when its children's wrappers held, as for any other
 // parent: otherwise it is built again one by one, definition loaded.
 //
@@ -40,16 +40,9 @@ import (
 // granularity (a jiffy on some file systems) makes them disagree.
 const ctimeMargin = time.Second
 
-// NeedsDefinition reports whether this build must load w's definition with
-// node: false when w is stale only because a child's key changed and the
-// definition its build record holds still stands (see keptRecord).
-func (b *Builder) NeedsDefinition(ctx context.Context, w *discovery.Workflow) bool {
-	return b.keptRecord(ctx, w) == nil
-}
-
-// keptRecord returns w's build record when the definition it holds is the
-// one evaluating w's module would report now, nil when w's definition must
-// be loaded. That is when:
+// kept returns w's build record when the definition it holds is the one
+// evaluating w's module would report now, nil when w's definition must be
+// loaded. installed is the state of the root's SDK in this build. That is when:
 //
 //   - the command does not want w's definition itself (describe and
 //     schema print what loading reports, the module's output included);
@@ -61,26 +54,26 @@ func (b *Builder) NeedsDefinition(ctx context.Context, w *discovery.Workflow) bo
 //     build, w has no node_modules of its own, and neither node nor the
 //     root's packages changed since the record was written (their ctimes,
 //     npm's install record for the packages).
-func (b *Builder) keptRecord(ctx context.Context, w *discovery.Workflow) *freshness.Record {
+func (d *definitions) kept(ctx context.Context, w *discovery.Workflow, installed sdkState) *freshness.Record {
 	rec := w.Record()
-	if rec == nil || w == b.definitionWanted || len(rec.OutputSchema) == 0 || rec.WrapperSHA256 == "" {
+	if rec == nil || w == d.wanted || len(rec.OutputSchema) == 0 || rec.WrapperSHA256 == "" {
 		return nil
 	}
-	if !staleByChildKeysOnly(w, rec) || b.sdkReinstalled || !b.sdkCurrent() {
+	if !staleByChildKeysOnly(w, rec) || installed.reinstalled || !installed.current {
 		return nil
 	}
 	if _, err := os.Lstat(filepath.Join(w.Dir, "node_modules")); err == nil {
 		return nil
 	}
-	tc, err := b.toolchain(ctx)
+	tc, err := d.tools.get(ctx)
 	if err != nil {
 		return nil
 	}
 	since := rec.BuiltAt.Add(-ctimeMargin)
-	if changedSince(since, filepath.Join(b.Root.Root.Dir, "node_modules", ".package-lock.json")) || linkChainChangedSince(since, tc.Node) {
+	if changedSince(since, filepath.Join(d.rootDir, "node_modules", ".package-lock.json")) || linkChainChangedSince(since, tc.Node) {
 		return nil
 	}
-	if !b.wrapperCurrent(w) {
+	if !d.wrappers.current(w) {
 		return nil
 	}
 	return rec
@@ -140,20 +133,4 @@ func ctimeAfter(st filestat.Stat, since time.Time) bool {
 // the record's), so the input schema is not needed.
 func keptDefinition(rec *freshness.Record) *sdk.Definition {
 	return &sdk.Definition{Output: rec.OutputSchema}
-}
-
-// finishKept finishes the build of a workflow compiled into out whose
-// definition is kept from its record rec: its build record, with rec's
-// output schema and wrapper hash, then out as its dist/. The result holds
-// no definition (the input schema is not known), so a later step that
-// needs the wrapper finds the one on disk current.
-func (b *Builder) finishKept(w *discovery.Workflow, children map[string]*Result, out *staging, rec *freshness.Record) *Result {
-	b.Log.Info("definition kept from the build record", "workflow", w.Manifest.Name)
-	r := b.writeRecord(w, children, keptDefinition(rec), rec.WrapperSHA256, out.dir)
-	if r.Failed() {
-		out.discard()
-		return r
-	}
-	r.Definition = nil
-	return b.flushAndPublish(w, out, r)
 }

@@ -9,8 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hashicorp/go-hclog"
-
 	"github.com/stratoscli/stratos/shared/discovery"
 	"github.com/stratoscli/stratos/shared/freshness"
 	"github.com/stratoscli/stratos/shared/roots"
@@ -73,34 +71,38 @@ func (k *keptRoot) load(t *testing.T) *discovery.Root {
 	return root
 }
 
-// builder writes mid's record and returns a builder of the root as a
-// build of it sees it, with its SDK current, and mid.
-func (k *keptRoot) builder(t *testing.T) (*Builder, *discovery.Workflow) {
+// definitions writes mid's record and returns the load stage of a build
+// of the root and the root, as the build sees them.
+func (k *keptRoot) definitions(t *testing.T) (*definitions, *discovery.Root) {
 	t.Helper()
 	if err := freshness.WriteRecord(filepath.Join(k.dir, "mid"), k.rec); err != nil {
 		t.Fatal(err)
 	}
 	root := k.load(t)
-	b := &Builder{Root: root, Log: hclog.NewNullLogger(), sdkKnown: true, sdkOK: true,
-		Toolchain: func(context.Context) (*toolchain.Toolchain, error) { return &toolchain.Toolchain{Node: k.node}, nil }}
-	return b, root.Workflows["mid"]
+	d := &definitions{rootDir: root.Root.Dir, progress: &progress{}, wrappers: &emitter{rootDir: root.Root.Dir},
+		tools: &toolchainSource{ensure: func(context.Context) (*toolchain.Toolchain, error) { return &toolchain.Toolchain{Node: k.node}, nil }}}
+	return d, root
 }
+
+// currentSDK is the root's SDK in a build that found it current.
+var currentSDK = sdkState{current: true}
 
 func TestKeptRecordWhenOnlyAChildKeyChanged(t *testing.T) {
 	k := newKeptRoot(t)
-	b, mid := k.builder(t)
+	d, root := k.definitions(t)
+	mid := root.Workflows["mid"]
 	if mid.Reason != freshness.ReasonReferenceChanged {
 		t.Fatalf("mid is stale for %q, want %q", mid.Reason, freshness.ReasonReferenceChanged)
 	}
-	rec := b.keptRecord(context.Background(), mid)
-	if rec == nil || b.NeedsDefinition(context.Background(), mid) {
+	rec := d.kept(context.Background(), mid, currentSDK)
+	if rec == nil {
 		t.Fatal("mid's definition is not kept although every condition holds")
 	}
 	var out bytes.Buffer
 	if err := json.Compact(&out, keptDefinition(rec).Output); err != nil || out.String() != `{"type":"object"}` {
 		t.Fatalf("kept output schema = %s (%v), want the record's", keptDefinition(rec).Output, err)
 	}
-	if leaf := b.Root.Workflows["leaf"]; b.keptRecord(context.Background(), leaf) != nil {
+	if leaf := root.Workflows["leaf"]; d.kept(context.Background(), leaf, currentSDK) != nil {
 		t.Fatal("leaf, never built, has its definition kept")
 	}
 }
@@ -145,8 +147,8 @@ func TestKeptRecordConditions(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			k := newKeptRoot(t)
 			breakIt(t, k)
-			b, mid := k.builder(t)
-			if b.keptRecord(context.Background(), mid) != nil || !b.NeedsDefinition(context.Background(), mid) {
+			d, root := k.definitions(t)
+			if d.kept(context.Background(), root.Workflows["mid"], currentSDK) != nil {
 				t.Fatalf("mid's definition is kept although %s", name)
 			}
 		})
@@ -154,24 +156,27 @@ func TestKeptRecordConditions(t *testing.T) {
 }
 
 func TestKeptRecordRefusedByTheBuild(t *testing.T) {
-	for name, breakIt := range map[string]func(b *Builder, mid *discovery.Workflow){
-		"describe wants it":    func(b *Builder, mid *discovery.Workflow) { b.definitionWanted = mid },
-		"SDK not current":      func(b *Builder, _ *discovery.Workflow) { b.sdkOK = false },
-		"SDK reinstalled":      func(b *Builder, _ *discovery.Workflow) { b.sdkReinstalled = true },
-		"no toolchain":         func(b *Builder, _ *discovery.Workflow) { b.Toolchain = noToolchain },
+	for name, breakIt := range map[string]func(d *definitions, mid *discovery.Workflow, sdk *sdkState){
+		"describe wants it": func(d *definitions, mid *discovery.Workflow, _ *sdkState) { d.wanted = mid },
+		"SDK not current":   func(_ *definitions, _ *discovery.Workflow, sdk *sdkState) { sdk.current = false },
+		"SDK reinstalled":   func(_ *definitions, _ *discovery.Workflow, sdk *sdkState) { sdk.reinstalled = true },
+		"no toolchain": func(d *definitions, _ *discovery.Workflow, _ *sdkState) {
+			d.tools = &toolchainSource{ensure: noToolchain}
+		},
 		"another wanted is ok": nil,
 	} {
 		t.Run(name, func(t *testing.T) {
-			b, mid := newKeptRoot(t).builder(t)
+			d, root := newKeptRoot(t).definitions(t)
+			mid, sdk := root.Workflows["mid"], currentSDK
 			if breakIt == nil {
-				b.definitionWanted = b.Root.Workflows["leaf"]
-				if b.keptRecord(context.Background(), mid) == nil {
+				d.wanted = root.Workflows["leaf"]
+				if d.kept(context.Background(), mid, sdk) == nil {
 					t.Fatal("mid's definition is not kept although another workflow's is wanted")
 				}
 				return
 			}
-			breakIt(b, mid)
-			if b.keptRecord(context.Background(), mid) != nil {
+			breakIt(d, mid, &sdk)
+			if d.kept(context.Background(), mid, sdk) != nil {
 				t.Fatalf("mid's definition is kept although %s", name)
 			}
 		})

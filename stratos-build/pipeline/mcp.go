@@ -29,19 +29,19 @@ type mcpStep struct {
 	changed bool
 }
 
-// prepareMCP is preparation step 3: it discovers the tools of w's declared
+// mcp is preparation step 3: it discovers the tools of w's declared
 // MCP servers and writes generated/mcp/<server>.ts for each. Explicit builds
 // rediscover every declared server every time (a server's tools change
 // without any file of ours changing); other preparations only generate
 // wrappers that are missing. Wrappers of servers no longer declared are
 // removed.
-func (b *Builder) prepareMCP(ctx context.Context, w *discovery.Workflow) (mcpStep, *Result) {
+func (p *preparer) mcp(ctx context.Context, w *discovery.Workflow) (mcpStep, *Result) {
 	servers, problems := mcpdecl.Parse(w.Manifest.Sections["mcp"])
 	file := filepath.Join(w.Dir, manifest.FileName)
 	if len(problems) > 0 {
 		diags := make([]Diagnostic, len(problems))
-		for i, p := range problems {
-			diags[i] = Diagnostic{File: file, Message: file + ": " + p.String()}
+		for i, problem := range problems {
+			diags[i] = Diagnostic{File: file, Message: file + ": " + problem.String()}
 		}
 		return mcpStep{}, failed(w, ReasonMCPConfig, diags...)
 	}
@@ -51,11 +51,11 @@ func (b *Builder) prepareMCP(ctx context.Context, w *discovery.Workflow) (mcpSte
 		return step, failed(w, ReasonMCP, message("%v", err))
 	}
 	step.changed = removed
-	names := serversToDiscover(w, servers, b.Explicit)
+	names := serversToDiscover(w, servers, p.explicit)
 	if len(names) == 0 {
 		return step, nil
 	}
-	found, err := b.discoverMCP(ctx, w, servers, names)
+	found, err := p.discoverMCP(ctx, w, servers, names)
 	if err != nil {
 		return step, failed(w, ReasonMCP, Diagnostic{File: file, Message: fmt.Sprintf("%s: %v", w.Manifest.Name, err)})
 	}
@@ -82,13 +82,13 @@ func serversToDiscover(w *discovery.Workflow, servers mcpdecl.Servers, explicit 
 // discoverMCP lists the tools of the named servers of w, taking what was
 // discovered ahead, before the root lock (see discoverMCPAhead), for a
 // declaration that has not changed since, and discovering the rest now.
-func (b *Builder) discoverMCP(ctx context.Context, w *discovery.Workflow, servers mcpdecl.Servers, names []string) ([]mcpclient.ServerTools, error) {
+func (p *preparer) discoverMCP(ctx context.Context, w *discovery.Workflow, servers mcpdecl.Servers, names []string) ([]mcpclient.ServerTools, error) {
 	out := make([]mcpclient.ServerTools, 0, len(names))
 	for _, name := range names {
-		f, ok := b.mcpAhead.take(w.Dir, servers[name])
+		f, ok := p.mcpAhead.take(w.Dir, servers[name])
 		if !ok {
-			b.enter(PhaseMCP, w)
-			f = discoverServer(ctx, w, servers, name, b.Log, b.Stderr)
+			p.progress.enter(PhaseMCP, w)
+			f = discoverServer(ctx, w, servers, name, p.log, p.stderr)
 		}
 		if f.err != nil {
 			return nil, f.err

@@ -19,7 +19,7 @@ const ReasonModelsUnavailable = "models-unavailable"
 // OLLAMA_HOST and able to serve an agent, read from the inventory as the
 // agent host reads it at run time. Overrides and createAgent settings are
 // dynamic and not checked here.
-func (b *Builder) checkDeclaredModels(ctx context.Context, w *discovery.Workflow) *Result {
+func checkDeclaredModels(ctx context.Context, w *discovery.Workflow) *Result {
 	names := declaredOllamaModels(w.Manifest.Sections["agents"])
 	if len(names) == 0 {
 		return nil

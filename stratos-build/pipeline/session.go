@@ -3,8 +3,10 @@ package pipeline
 import (
 	"context"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -27,7 +29,9 @@ type Session struct {
 	// DefinitionTimeout bounds each definition load (build.definitionTimeout
 	// in ~/.stratos/settings.json); zero means settings.DefaultDefinitionTimeout.
 	DefinitionTimeout time.Duration
-	// Explicit marks `stratos build` (see Builder.Explicit).
+	// Explicit marks `stratos build`: every declared MCP server is
+	// rediscovered, and a workflow without its entrypoint may still have
+	// its MCP wrappers generated (the manifest-first flow).
 	Explicit bool
 	// CheckModels makes every preparation recheck the local (Ollama)
 	// models declared in workflow.yaml, built or not: explicit `stratos
@@ -36,7 +40,7 @@ type Session struct {
 	// NeedsDefinition is set by the commands that print the target's
 	// definition (describe, schema): its definition is then loaded by
 	// node even where a rebuild could keep it from its build record (see
-	// Builder.NeedsDefinition), so the module's output is printed.
+	// kept.go), so the module's output is printed.
 	NeedsDefinition bool
 }
 
@@ -68,7 +72,7 @@ func (s *Session) PrepareTarget(ctx context.Context, arg string) (*Outcome, erro
 	// The fast path writes nothing and takes no lock; stale wrappers are
 	// removed by every explicit preparation, so they send it the slow way.
 	if fresh(root, []*discovery.Workflow{w}) && len(staleWrappers(root)) == 0 && !(s.Explicit && declaresMCP(root)) {
-		b := s.builder(root)
+		b := newBuilder(s.builderConfig(root))
 		target := b.Prepare(ctx, w)
 		if err := b.InterruptedError(ctx); err != nil {
 			return nil, err
@@ -86,12 +90,14 @@ func (s *Session) PrepareTarget(ctx context.Context, arg string) (*Outcome, erro
 		if err != nil {
 			return err
 		}
-		b := s.builder(root)
-		b.mcpAhead = ahead
+		closure := requiredClosure(root, w)
+		c := s.builderConfig(root)
+		c.mcpAhead, c.phases = ahead, s.startPhases(len(closure))
 		if s.NeedsDefinition {
-			b.definitionWanted = w
+			c.wanted = w
 		}
-		b.PrepareBatch(ctx, requiredClosure(root, w))
+		b := newBuilder(c)
+		b.PrepareBatch(ctx, closure)
 		if err := b.InterruptedError(ctx); err != nil {
 			return err
 		}
@@ -119,10 +125,7 @@ func (s *Session) PrepareProject(ctx context.Context) (*Outcome, error) {
 	if err := os.MkdirAll(pr.Dir, 0o755); err != nil {
 		return nil, clierr.New(buildapi.CodeRootUnwritable, "create %s: %v", pr.Dir, err)
 	}
-	var phases *phaseClock
-	if s.Log.IsDebug() {
-		phases = startPhases(s.Log, 0)
-	}
+	phases := s.startPhases(0)
 	// Builds change no manifest, so the workflows are read before the lock,
 	// for the MCP discovery that runs before it.
 	cat, err := discovery.Load([]roots.Root{pr})
@@ -139,13 +142,13 @@ func (s *Session) PrepareProject(ctx context.Context) (*Outcome, error) {
 		if err := root.Freshen(root.Sorted()); err != nil {
 			return clierr.New(discoverapi.CodeReadFailed, "%v", err)
 		}
-		b := s.builder(root)
-		b.mcpAhead = ahead
 		if phases != nil {
 			phases.workflows = len(root.Workflows)
 			phases.done("discovery")
-			b.phases, b.steps = phases, newStepTimes()
 		}
+		c := s.builderConfig(root)
+		c.mcpAhead, c.phases = ahead, phases
+		b := newBuilder(c)
 		b.PrepareBatch(ctx, root.Sorted())
 		if err := b.InterruptedError(ctx); err != nil {
 			return err
@@ -186,14 +189,25 @@ func requiredClosure(root *discovery.Root, w *discovery.Workflow) []*discovery.W
 	return out
 }
 
-func (s *Session) builder(root *discovery.Root) *Builder {
+// builderConfig is the configuration of a builder of root for the
+// invocation.
+func (s *Session) builderConfig(root *discovery.Root) builderConfig {
 	log := s.Log
-	return &Builder{
-		Root: root, Log: log, Stderr: s.Stderr, DefinitionTimeout: s.DefinitionTimeout, Explicit: s.Explicit, CheckModels: s.CheckModels,
-		Toolchain: func(ctx context.Context) (*toolchain.Toolchain, error) {
+	return builderConfig{
+		root: root, log: log, stderr: s.Stderr, definitionTimeout: s.DefinitionTimeout, explicit: s.Explicit, checkModels: s.CheckModels,
+		toolchain: func(ctx context.Context) (*toolchain.Toolchain, error) {
 			return toolchain.Ensure(ctx, toolchain.Options{Log: log})
 		},
 	}
+}
+
+// startPhases starts the profile of a build of workflows workflows when
+// the log is at debug level (phases.go); nil otherwise.
+func (s *Session) startPhases(workflows int) *phaseClock {
+	if !s.Log.IsDebug() {
+		return nil
+	}
+	return startPhases(s.Log, workflows)
 }
 
 // fresh reports whether targets and everything they reference are built
@@ -215,7 +229,7 @@ func invalidResults(root *discovery.Root) []*Result {
 		byDir[p.Dir] = append(byDir[p.Dir], Diagnostic{Message: p.Message, File: p.Manifest, Code: p.Code})
 	}
 	var out []*Result
-	for _, dir := range sortedKeys(byDir) {
+	for _, dir := range slices.Sorted(maps.Keys(byDir)) {
 		out = append(out, &Result{Name: filepath.Base(dir), Dir: dir, Status: StatusFailed, Reason: ReasonInvalidWorkflow, Diagnostics: byDir[dir]})
 	}
 	return out
@@ -225,11 +239,11 @@ func invalidResults(root *discovery.Root) []*Result {
 // whose workflow no longer exists (deleted or renamed), so that a reference
 // to it fails as missing instead of compiling against an outdated contract.
 func (b *Builder) removeStaleWrappers() {
-	for _, p := range staleWrappers(b.Root) {
+	for _, p := range staleWrappers(b.root) {
 		if err := os.Remove(p); err != nil {
-			b.warn("remove stale wrapper %s: %v", p, err)
+			b.warnings.add("remove stale wrapper %s: %v", p, err)
 		} else {
-			b.Log.Info("removed stale wrapper", "file", p)
+			b.log.Info("removed stale wrapper", "file", p)
 		}
 	}
 }
