@@ -3,73 +3,55 @@ package runs
 import (
 	"encoding/json"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/stratoscli/stratos/shared/contract/eventapi"
 )
 
 // maxValueText bounds each detail value in EventText, so that a long
 // message or tool output stays on one readable line.
 const maxValueText = 80
 
-// Event types the SDK's runtime writes: progress from log() and phase(),
-// and the start and end of each child invocation.
-const (
-	TypeLog            = "workflow.log"
-	TypePhase          = "workflow.phase"
-	TypeChildStarted   = "workflow.child.started"
-	TypeChildCompleted = "workflow.child.completed"
-)
-
 // EventText renders one events.jsonl line for people: time, type, the
 // agent (its last ID segment), the invocation's and tool call's IDs, then
-// the details as key=value. Progress from workflow code reads as
+// the details as key=value, as the vocabulary spells them (an error as
+// error=<message> errorCode=<code>). Progress from workflow code reads as
 // "<time> log <workflow>: <message>" and "<time> phase <workflow>: <name>",
 // the message whole, a child's start as "<time> child <workflow>
 // <execution ID> started by <parent workflow> <parent execution ID>" and
 // its end as "<time> child <workflow> <execution ID> <status> after
-// <duration>", with the error's code when it has one. A line that is not
-// an event is returned as is.
+// <duration>", with the error's code when it has one. Lines of every
+// vocabulary version read alike; a line that is not an event is returned
+// as is.
 func EventText(line []byte) string {
-	var e struct {
-		Type        string            `json:"type"`
-		Timestamp   string            `json:"timestamp"`
-		AgentID     string            `json:"agentId"`
-		ExecutionID string            `json:"executionId"`
-		Workflow    string            `json:"workflow"`
-		IDs         map[string]string `json:"ids"`
-		Details     map[string]any    `json:"details"`
-	}
-	if err := json.Unmarshal(line, &e); err != nil || e.Type == "" {
+	e, err := eventapi.Decode(line)
+	if err != nil {
 		return string(line)
 	}
-	switch e.Type {
-	case TypeLog:
-		return fmt.Sprintf("%s log %s: %v", clock(e.Timestamp), e.Workflow, e.Details["message"])
-	case TypePhase:
-		return fmt.Sprintf("%s phase %s: %v", clock(e.Timestamp), e.Workflow, e.Details["phase"])
-	case TypeChildStarted:
-		return fmt.Sprintf("%s child %s %s started by %v %v", clock(e.Timestamp), e.Workflow, e.ExecutionID, e.Details["parentWorkflow"], e.Details["parentExecutionId"])
-	case TypeChildCompleted:
-		return fmt.Sprintf("%s child %s %s %v after %s%s", clock(e.Timestamp), e.Workflow, e.ExecutionID, e.Details["status"], millis(e.Details["durationMs"]), errorCode(e.Details["error"]))
+	at := clock(e.Timestamp)
+	switch d := e.Details.(type) {
+	case *eventapi.WorkflowLog:
+		return fmt.Sprintf("%s log %s: %s", at, e.Workflow, d.Message)
+	case *eventapi.WorkflowPhase:
+		return fmt.Sprintf("%s phase %s: %s", at, e.Workflow, d.Phase)
+	case *eventapi.WorkflowChildStarted:
+		return fmt.Sprintf("%s child %s %s started by %s %s", at, e.Workflow, e.ExecutionID, d.ParentWorkflow, d.ParentExecutionID)
+	case *eventapi.WorkflowChildCompleted:
+		return fmt.Sprintf("%s child %s %s %s after %s%s", at, e.Workflow, e.ExecutionID, d.Status,
+			time.Duration(d.DurationMs)*time.Millisecond, errorCode(d.Error))
 	}
-	parts := []string{clock(e.Timestamp), e.Type}
+	parts := []string{at, e.Type}
 	if e.AgentID != "" {
 		parts = append(parts, lastSegment(e.AgentID))
 	}
-	if id := e.IDs["toolCallId"]; id != "" {
+	if id := e.IDs.ToolCallID; id != "" {
 		parts = append(parts, "tool="+id)
 	}
-	keys := make([]string, 0, len(e.Details))
-	for k := range e.Details {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		parts = append(parts, k+"="+valueText(e.Details[k]))
-	}
-	return strings.Join(parts, " ")
+	return strings.Join(append(parts, detailsText(e.Details)...), " ")
 }
 
 // clock is the time of day of an RFC 3339 timestamp, in UTC like the record.
@@ -81,39 +63,65 @@ func clock(ts string) string {
 	return t.UTC().Format("15:04:05.000")
 }
 
-// millis renders a duration in milliseconds (a JSON number) as Go does
-// ("1.5s", "250ms").
-func millis(v any) string {
-	ms, ok := v.(float64)
-	if !ok {
-		return fmt.Sprint(v)
+// errorCode is ": <code>" of an error with a code, or "".
+func errorCode(e *eventapi.Error) string {
+	if e == nil || e.Code == "" {
+		return ""
 	}
-	return (time.Duration(ms) * time.Millisecond).String()
-}
-
-// errorCode is ": <code>" of an {code, message} error, or "".
-func errorCode(v any) string {
-	if e, ok := v.(map[string]any); ok && e["code"] != nil {
-		return fmt.Sprintf(": %v", e["code"])
-	}
-	return ""
+	return ": " + e.Code
 }
 
 func lastSegment(id string) string {
 	return id[strings.LastIndexByte(id, '/')+1:]
 }
 
-func valueText(v any) string {
+// detailsText is the details as key=value, keys sorted, each field as the
+// vocabulary writes it. An error reads as it did before errors were
+// objects: error=<message> errorCode=<code>, each when it is set.
+func detailsText(d eventapi.Details) []string {
+	b, err := json.Marshal(d)
+	if err != nil {
+		return nil
+	}
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(b, &fields) != nil {
+		return nil // an unknown kind's details that are not an object
+	}
+	splitError(fields)
+	parts := make([]string, 0, len(fields))
+	for _, k := range slices.Sorted(maps.Keys(fields)) {
+		parts = append(parts, k+"="+valueText(fields[k]))
+	}
+	return parts
+}
+
+// splitError replaces an {code, message} error by its message and its
+// code as errorCode.
+func splitError(fields map[string]json.RawMessage) {
+	var e eventapi.Error
+	if json.Unmarshal(fields["error"], &e) != nil {
+		return // none, or an unknown kind's error that is not an object
+	}
+	delete(fields, "error")
+	if e.Message != "" {
+		fields["error"], _ = json.Marshal(e.Message)
+	}
+	if e.Code != "" {
+		fields["errorCode"], _ = json.Marshal(e.Code)
+	}
+}
+
+// valueText is a detail's value: a string as it is (quoted when empty or
+// when it would not read as one word), anything else as JSON; cut at
+// maxValueText.
+func valueText(raw json.RawMessage) string {
 	var s string
-	if str, ok := v.(string); ok {
-		s = str
+	if json.Unmarshal(raw, &s) == nil {
 		if s == "" || strings.ContainsAny(s, " \t\n\"=") {
 			s = strconv.Quote(s)
 		}
-	} else if b, err := json.Marshal(v); err == nil {
-		s = string(b)
 	} else {
-		s = fmt.Sprint(v)
+		s = string(raw)
 	}
 	if r := []rune(s); len(r) > maxValueText {
 		s = string(r[:maxValueText-1]) + "…"

@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"unicode/utf8"
 
+	"github.com/stratoscli/stratos/shared/contract/eventapi"
 	"github.com/stratoscli/stratos/stratos-run/records"
 )
 
@@ -19,12 +20,13 @@ import (
 // line is damaged, and is skipped without being read whole.
 const MaxEventLine = 16 << 20
 
-// EachEvent calls visit with the text of every complete line of the events
-// file at path that is not blank and within MaxEventLine, in order (the text
-// is valid during the call only). A longer line is read past, never held
-// whole, and a last line without its newline (torn by a kill) is left out.
-// A missing file has no lines.
-func EachEvent(path string, visit func(line []byte)) error {
+// EachEvent calls visit with every event of the events file at path, in
+// order, read through the vocabulary (lines of any version). Lines that are
+// not events are left out: blank ones, damaged ones (see eventLine.event),
+// and a last line without its newline (torn by a kill); a line longer than
+// MaxEventLine is read past, never held whole. A missing file has no
+// lines.
+func EachEvent(path string, visit func(eventapi.Event)) error {
 	f, _, err := records.OpenRegular(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
@@ -42,8 +44,11 @@ func EachEvent(path string, visit func(line []byte)) error {
 		if err != nil {
 			return fmt.Errorf("read %s: %w", path, err)
 		}
-		if !l.tooLong && !l.blank() {
-			visit(l.text)
+		if l.blank() {
+			continue
+		}
+		if e, why := l.event(); why == "" {
+			visit(e)
 		}
 	}
 }
@@ -121,9 +126,22 @@ func (lr *lineReader) take(chunk []byte) {
 	lr.line = append(lr.line, chunk...)
 }
 
-// damage says why a line of events.jsonl is not an event that can be
-// printed as recorded — not UTF-8, not one JSON object, or too long to be
-// read — or "" when it is one.
+// event reads the line as an event of the vocabulary, or says why it is
+// not one: damaged (see damage), or a JSON object that is not an event (no
+// type, or details that do not fit their kind).
+func (l eventLine) event() (eventapi.Event, string) {
+	if why := l.damage(); why != "" {
+		return eventapi.Event{}, why
+	}
+	e, err := eventapi.Decode(l.text)
+	if err != nil {
+		return eventapi.Event{}, "not an event: " + err.Error()
+	}
+	return e, ""
+}
+
+// damage says why a line of events.jsonl cannot be an event — not UTF-8,
+// not one JSON object, or too long to be read — or "" when it can.
 func (l eventLine) damage() string {
 	switch {
 	case l.tooLong:

@@ -28,9 +28,10 @@ type LogOptions struct {
 	Unreadable func(UnreadableLine) error
 }
 
-// UnreadableLine is a line of events.jsonl that is not one JSON object in
-// UTF-8 (a line cut short by a crash, garbage), or that is longer than
-// MaxEventLine, which is skipped without being read whole.
+// UnreadableLine is a line of events.jsonl that is not an event: not one
+// JSON object in UTF-8 (a line cut short by a crash, garbage), not an
+// event of the vocabulary (no type, details that do not fit their kind),
+// or longer than MaxEventLine, which is skipped without being read whole.
 type UnreadableLine struct {
 	File   string // the events file
 	Line   int    // the line's number in it, from 1
@@ -38,10 +39,10 @@ type UnreadableLine struct {
 }
 
 // Logs calls emit with every complete line of the run's events.jsonl that
-// is an event (one JSON object), in order; any other line goes to
-// opts.Unreadable. Following, it polls the file until the run's status
-// (reconciled) leaves running, then emits what remains and returns; ctx
-// ends it early with ctx.Err().
+// is an event (of any vocabulary version), as it is recorded, in order; any
+// other line goes to opts.Unreadable. Following, it polls the file until
+// the run's status (reconciled) leaves running, then emits what remains and
+// returns; ctx ends it early with ctx.Err().
 func (s *Store) Logs(ctx context.Context, id string, opts LogOptions, emit func(line []byte) error) error {
 	poll := opts.Poll
 	if poll == 0 {
@@ -50,7 +51,7 @@ func (s *Store) Logs(ctx context.Context, id string, opts LogOptions, emit func(
 	t := &tail{path: filepath.Join(s.Dir, id, EventsFile), max: MaxEventLine}
 	defer t.close()
 	visit := func(l eventLine) error {
-		if why := l.damage(); why != "" {
+		if _, why := l.event(); why != "" {
 			if opts.Unreadable == nil {
 				return nil
 			}

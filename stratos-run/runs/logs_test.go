@@ -10,11 +10,13 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/stratoscli/stratos/shared/contract/eventapi"
 )
 
-// Logs emits only the lines that are events (one JSON object in UTF-8);
-// the others go to Unreadable with their line number, and a line too long
-// to hold is read past.
+// Logs emits only the lines that are events (one JSON object in UTF-8, of
+// a type, with details that fit it); the others go to Unreadable with
+// their line number, and a line too long to hold is read past.
 func TestLogsEmitsEventsAndReportsTheOtherLines(t *testing.T) {
 	s := newStore(t)
 	r := begin(t, s, "20261202T170000Z-logs0002", "w", deadPID(t), t0)
@@ -28,6 +30,8 @@ func TestLogsEmitsEventsAndReportsTheOtherLines(t *testing.T) {
 		`  {"type":"b"}  `,
 		`{"type":"` + strings.Repeat("x", MaxEventLine) + `"}`,
 		"{\"type\":\"c\"}\r",
+		`{"typ":"d"}`,
+		`{"v":1,"type":"agent.closed","details":{"status":"failed","error":"an error is an object"}}`,
 		`{"type":"still being written"`, // no newline yet: neither emitted nor reported
 	}
 	path := filepath.Join(r.Dir(), EventsFile)
@@ -54,11 +58,11 @@ func TestLogsEmitsEventsAndReportsTheOtherLines(t *testing.T) {
 			t.Errorf("unreadable line %+v: want the file %s and a reason", u, path)
 		}
 	}
-	if want := []int{2, 3, 4, 5, 8}; !reflect.DeepEqual(numbers, want) {
+	if want := []int{2, 3, 4, 5, 8, 10, 11}; !reflect.DeepEqual(numbers, want) {
 		t.Errorf("reported lines %v, want %v", numbers, want)
 	}
-	if len(bad) == 5 && !strings.Contains(bad[4].Reason, "longer than") {
-		t.Errorf("the long line's reason: %q", bad[4].Reason)
+	if len(bad) == 7 && (!strings.Contains(bad[4].Reason, "longer than") || !strings.Contains(bad[5].Reason, "no type") || !strings.Contains(bad[6].Reason, "details")) {
+		t.Errorf("the reasons of the long line, the line without a type and the one whose details do not fit: %+v", bad[4:])
 	}
 
 	// Without Unreadable, the other lines are skipped all the same.
@@ -126,13 +130,13 @@ func TestEachEventSkipsWhatCannotBeAnEvent(t *testing.T) {
 		t.Fatal(err)
 	}
 	var got []string
-	if err := EachEvent(path, func(line []byte) { got = append(got, string(line)) }); err != nil {
+	if err := EachEvent(path, func(e eventapi.Event) { got = append(got, e.Type) }); err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{`{"type":"a"}`, `{"type":"b"}`}; !slices.Equal(got, want) {
-		t.Errorf("lines %q, want %q", got, want)
+	if want := []string{"a", "b"}; !slices.Equal(got, want) {
+		t.Errorf("events %q, want %q", got, want)
 	}
-	if err := EachEvent(filepath.Join(t.TempDir(), "none"), func([]byte) { t.Error("a line of no file") }); err != nil {
+	if err := EachEvent(filepath.Join(t.TempDir(), "none"), func(eventapi.Event) { t.Error("a line of no file") }); err != nil {
 		t.Errorf("a missing file: %v", err)
 	}
 }

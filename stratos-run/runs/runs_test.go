@@ -197,8 +197,8 @@ func TestStopRefusesARunThatIsNotRunning(t *testing.T) {
 }
 
 func TestEventText(t *testing.T) {
-	line := `{"type":"tool.started","timestamp":"2026-12-02T17:20:22.741803141Z","sequence":4,"agentId":"20261202T172015Z-9dca69dd/agent-1","executionId":"x","ids":{"toolCallId":"t1"},"details":{"toolName":"Bash","input":{"command":"ls"},"text":"two words"}}`
-	want := `17:20:22.741 tool.started agent-1 tool=t1 input={"command":"ls"} text="two words" toolName=Bash`
+	line := `{"type":"tool.completed","timestamp":"2026-12-02T17:20:22.741803141Z","sequence":4,"agentId":"20261202T172015Z-9dca69dd/agent-1","executionId":"x","ids":{"toolCallId":"t1"},"details":{"toolName":"Bash","input":{"command":"ls"},"output":"two words","isError":false}}`
+	want := `17:20:22.741 tool.completed agent-1 tool=t1 input={"command":"ls"} isError=false output="two words" toolName=Bash`
 	if got := EventText([]byte(line)); got != want {
 		t.Errorf("EventText =\n%s\nwant\n%s", got, want)
 	}

@@ -83,7 +83,9 @@ func (s *Store) Show(id string) (*Details, error) {
 	return d, nil
 }
 
-// unreadableType counts the lines of events.jsonl that are not events.
+// unreadableType counts the lines of events.jsonl that are not events: not
+// one JSON object, or not an event of the vocabulary (no type, or details
+// that do not fit their kind).
 const unreadableType = "(unreadable)"
 
 // countEvents counts the events of a log that may still be growing (a last
@@ -94,13 +96,14 @@ func countEvents(path string, usage *UsageRollup) (EventCounts, error) {
 	t := &tail{path: path, max: MaxEventLine}
 	defer t.close()
 	err := t.drain(func(l eventLine) error {
-		var e event
-		if l.damage() != "" || json.Unmarshal(l.text, &e) != nil || e.Type == "" {
-			e = event{Type: unreadableType}
-		}
-		usage.addEvent(e)
 		c.Total++
+		e, why := l.event()
+		if why != "" {
+			c.ByType[unreadableType]++
+			return nil
+		}
 		c.ByType[e.Type]++
+		usage.addEvent(e)
 		return nil
 	})
 	return c, err

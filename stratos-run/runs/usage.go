@@ -1,21 +1,21 @@
 package runs
 
 import (
-	"encoding/json"
 	"math"
+
+	"github.com/stratoscli/stratos/shared/contract/eventapi"
 )
 
-// Cost provenances: where a cost figure comes from.
+// Cost provenances of a roll-up: where its cost figure comes from. A
+// turn's own provenance is eventapi's (reported or priced); a roll-up's is
+// the weakest of its turns'.
 const (
-	CostReported = "reported" // the harness reported it for every turn counted
-	CostPriced   = "priced"   // every turn's cost is known, some priced from the model catalog
-	CostUnknown  = "unknown"  // some turn's cost is not known; USD counts the others only
+	CostReported = eventapi.CostReported // the harness reported it for every turn counted
+	CostPriced   = eventapi.CostPriced   // every turn's cost is known, some priced from the model catalog
+	CostUnknown  = "unknown"             // some turn's cost is not known; USD counts the others only
 )
 
-// EventUsage is the type of the adapters' per-turn usage events.
-const EventUsage = "usage"
-
-// Tokens are token counts, as the adapters' usage events name them.
+// Tokens are the token counts of a roll-up.
 type Tokens struct {
 	Input      int64 `json:"input"`
 	Output     int64 `json:"output"`
@@ -51,20 +51,8 @@ type UsageRollup struct {
 	ByAgent     map[string]*Usage `json:"byAgent"`
 }
 
-// turnUsage is the details of one usage event.
-type turnUsage struct {
-	InputTokens              int64    `json:"inputTokens"`
-	OutputTokens             int64    `json:"outputTokens"`
-	CacheReadInputTokens     int64    `json:"cacheReadInputTokens"`
-	CacheCreationInputTokens int64    `json:"cacheCreationInputTokens"`
-	ReasoningOutputTokens    int64    `json:"reasoningOutputTokens"`
-	CostUSD                  *float64 `json:"costUsd"`
-	// CostProvenance is CostPriced when the host priced the turn; absent
-	// when the harness reported CostUSD itself.
-	CostProvenance string `json:"costProvenance"`
-}
-
-func (u *Usage) add(t turnUsage) {
+// add counts one turn.
+func (u *Usage) add(t *eventapi.Usage) {
 	if u.Turns == 0 {
 		u.Cost.Provenance = CostReported
 	}
@@ -79,7 +67,7 @@ func (u *Usage) add(t turnUsage) {
 		u.Cost.Provenance = CostUnknown
 		return
 	}
-	if t.CostProvenance == CostPriced {
+	if t.CostProvenance == eventapi.CostPriced {
 		u.Cost.PricedTurns++
 		if u.Cost.Provenance == CostReported {
 			u.Cost.Provenance = CostPriced
@@ -95,27 +83,23 @@ func (u *Usage) add(t turnUsage) {
 func (t Tokens) Total() int64 { return t.Input + t.Output + t.CacheRead + t.CacheWrite }
 
 // AddEvent adds the usage of one events.jsonl line to u when it is a usage
-// event, and reports whether it was.
+// event (of any vocabulary version), and reports whether it was.
 func (u *Usage) AddEvent(line []byte) bool {
-	var e event
-	if json.Unmarshal(line, &e) != nil || e.Type != EventUsage {
+	e, err := eventapi.Decode(line)
+	if err != nil {
 		return false
 	}
-	var t turnUsage
-	if json.Unmarshal(e.Details, &t) != nil {
-		return false
+	t, ok := e.Details.(*eventapi.Usage)
+	if ok {
+		u.add(t)
 	}
-	u.add(t)
-	return true
+	return ok
 }
 
-// addEvent counts one events.jsonl event when it reports usage.
-func (r *UsageRollup) addEvent(e event) {
-	if e.Type != EventUsage {
-		return
-	}
-	var t turnUsage
-	if json.Unmarshal(e.Details, &t) != nil {
+// addEvent counts one event when it reports usage.
+func (r *UsageRollup) addEvent(e eventapi.Event) {
+	t, ok := e.Details.(*eventapi.Usage)
+	if !ok {
 		return
 	}
 	r.Run.add(t)
@@ -133,12 +117,4 @@ func bucket(m map[string]*Usage, key string) *Usage {
 		m[key] = u
 	}
 	return u
-}
-
-// event is the part of an events.jsonl line that counting needs.
-type event struct {
-	Type        string          `json:"type"`
-	AgentID     string          `json:"agentId"`
-	ExecutionID string          `json:"executionId"`
-	Details     json.RawMessage `json:"details"`
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stratoscli/stratos/shared/contract/eventapi"
 	"github.com/stratoscli/stratos/stratos-run/records"
 )
 
@@ -32,7 +33,7 @@ func TestUsageRollsUpPerRunExecutionAndAgentWithProvenance(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if counts.Total != 6 || counts.ByType[EventUsage] != 4 {
+	if counts.Total != 6 || counts.ByType[eventapi.TypeUsage] != 4 {
 		t.Errorf("counted %+v", counts)
 	}
 	check := func(name string, got *Usage, turns int, tokens Tokens, usd float64, provenance string, unknown int) {
