@@ -1,22 +1,9 @@
 package testcases
 
 import (
-	"encoding/json"
-
+	"github.com/stratoscli/stratos/shared/contract/eventapi"
 	"github.com/stratoscli/stratos/stratos-run/runs"
 )
-
-// event is the part of an events.jsonl line the counts need.
-type event struct {
-	Type    string `json:"type"`
-	Label   string `json:"label"`
-	Details struct {
-		Name     string `json:"name"`
-		ConfigID string `json:"configId"`
-		Case     string `json:"case"`
-		Config   string `json:"config"`
-	} `json:"details"`
-}
 
 // Counts are what a run record says about agent calls.
 type Counts struct {
@@ -27,33 +14,39 @@ type Counts struct {
 	Served map[string]map[string]int `json:"served,omitempty"`
 }
 
-// Count reads a run record's events file. A run that never started an
-// agent host has none: no calls.
+// Count reads a run record's events file (lines of any vocabulary
+// version). A run that never started an agent host has none: no calls.
 func Count(eventsFile string) (Counts, error) {
 	c := Counts{Calls: map[string]int{}, Served: map[string]map[string]int{}}
-	err := runs.EachEvent(eventsFile, func(line []byte) {
-		var e event
-		if json.Unmarshal(line, &e) != nil {
-			return // not an event (runs logs reports such lines)
-		}
-		switch e.Type {
-		case "agent.invocation.started":
-			if e.Details.ConfigID != "" {
-				c.Calls[e.Details.ConfigID]++
-			}
-			if e.Details.Name != "" && e.Details.Name != e.Details.ConfigID {
-				c.Calls[e.Details.Name]++
-			}
-		case "test.case":
-			config := e.Details.Config
-			if config == "" {
-				config = e.Label
-			}
-			if c.Served[config] == nil {
-				c.Served[config] = map[string]int{}
-			}
-			c.Served[config][e.Details.Case]++
+	err := runs.EachEvent(eventsFile, func(e eventapi.Event) {
+		switch d := e.Details.(type) {
+		case *eventapi.AgentInvocationStarted:
+			c.addCall(d)
+		case *eventapi.TestCase:
+			c.addServed(d, e.Label)
 		}
 	})
 	return c, err
+}
+
+func (c Counts) addCall(d *eventapi.AgentInvocationStarted) {
+	if d.ConfigID != "" {
+		c.Calls[d.ConfigID]++
+	}
+	if d.Name != "" && d.Name != d.ConfigID {
+		c.Calls[d.Name]++
+	}
+}
+
+// addServed counts a case served to the configuration named by the event,
+// or else by the agent's label.
+func (c Counts) addServed(d *eventapi.TestCase, label string) {
+	config := d.Config
+	if config == "" {
+		config = label
+	}
+	if c.Served[config] == nil {
+		c.Served[config] = map[string]int{}
+	}
+	c.Served[config][d.Case]++
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -119,5 +120,16 @@ func TestCaseFilesAreBoundedRegularFiles(t *testing.T) {
 	c := Case{Name: "c", Scripts: map[string]json.RawMessage{"writer": json.RawMessage(`{"file": "/dev/zero"}`)}}
 	if _, err := c.RunOverrides(dir); err == nil || !strings.Contains(err.Error(), "scripts.writer: read /dev/zero: not a regular file (a device)") {
 		t.Errorf("a script naming /dev/zero: %v", err)
+	}
+}
+
+// A record mixing lines of version 0 of the event vocabulary (kept from a
+// real run) with the same events as version 1 writes them counts each
+// event once per version.
+func TestCountReadsEveryVersion(t *testing.T) {
+	c, err := Count(filepath.Join("testdata", "events-v0-v1.jsonl"))
+	want := Counts{Calls: map[string]int{"real": 2}, Served: map[string]map[string]int{"echo": {"cases[0]": 2}}}
+	if err != nil || !reflect.DeepEqual(c, want) {
+		t.Fatalf("got %+v, %v; want %+v", c, err, want)
 	}
 }
