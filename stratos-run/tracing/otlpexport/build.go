@@ -9,6 +9,7 @@ import (
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/stratoscli/stratos/shared/contract/eventapi"
 	"github.com/stratoscli/stratos/stratos-run/runs"
 )
 
@@ -64,24 +65,10 @@ func (b *builder) addInvocation(parent context.Context, n invocationNode) {
 	span.End(trace.WithTimestamp(end))
 }
 
-// agentEvent is the part of an events.jsonl line the spans need.
+// agentEvent is an agent's event, with its time read.
 type agentEvent struct {
-	Type        string    `json:"type"`
-	Timestamp   time.Time `json:"timestamp"`
-	AgentID     string    `json:"agentId"`
-	ExecutionID string    `json:"executionId"`
-	IDs         struct {
-		InvocationID string `json:"invocationId"`
-		ToolCallID   string `json:"toolCallId"`
-	} `json:"ids"`
-	Details struct {
-		Turn     int    `json:"turn"`
-		Name     string `json:"name"`
-		ConfigID string `json:"configId"`
-		Error    string `json:"error"`
-		ToolName string `json:"toolName"`
-		Status   string `json:"status"`
-	} `json:"details"`
+	eventapi.Event
+	at time.Time
 }
 
 // addEvents makes a span per agent (from its first to its last event) under
@@ -98,21 +85,21 @@ func (b *builder) addEvents(path string) error {
 	return nil
 }
 
-// readAgentEvents groups the complete lines of events.jsonl by agent, in
-// the order agents first appear. Lines that are not agent events (workflow
-// progress) are left out.
+// readAgentEvents groups the events of events.jsonl (of any vocabulary
+// version) by agent, in the order agents first appear. Events that are not
+// an agent's (workflow progress) or have no time are left out.
 func readAgentEvents(path string) (map[string][]agentEvent, []string, error) {
 	byAgent := map[string][]agentEvent{}
 	var order []string
-	err := runs.EachEvent(path, func(line []byte) {
-		var e agentEvent
-		if json.Unmarshal(line, &e) != nil || e.AgentID == "" {
-			return // not an agent's event
+	err := runs.EachEvent(path, func(e eventapi.Event) {
+		at, err := time.Parse(time.RFC3339Nano, e.Timestamp)
+		if err != nil || e.AgentID == "" {
+			return
 		}
 		if _, seen := byAgent[e.AgentID]; !seen {
 			order = append(order, e.AgentID)
 		}
-		byAgent[e.AgentID] = append(byAgent[e.AgentID], e)
+		byAgent[e.AgentID] = append(byAgent[e.AgentID], agentEvent{Event: e, at: at})
 	})
 	if err != nil {
 		return nil, nil, err
@@ -126,7 +113,7 @@ func (b *builder) addAgent(events []agentEvent) {
 	if !ok {
 		parent = b.runCtx
 	}
-	ctx, span := b.tracer.Start(parent, "agent", trace.WithTimestamp(first.Timestamp),
+	ctx, span := b.tracer.Start(parent, "agent", trace.WithTimestamp(first.at),
 		trace.WithAttributes(attrAgentID.String(first.AgentID), attrExecutionID.String(first.ExecutionID)))
 	open := map[string]trace.Span{}
 	for _, e := range events {
@@ -134,22 +121,33 @@ func (b *builder) addAgent(events []agentEvent) {
 		b.addAgentEvent(ctx, open, e)
 	}
 	for _, s := range open {
-		s.End(trace.WithTimestamp(last.Timestamp))
+		s.End(trace.WithTimestamp(last.at))
 	}
-	span.End(trace.WithTimestamp(last.Timestamp))
+	span.End(trace.WithTimestamp(last.at))
 }
 
 // describeAgent names the agent span from its executes: the agent's name
-// and configuration, and an error status when an execute failed.
+// and configuration, and an error status (the error's message) when an
+// execute failed.
 func describeAgent(span trace.Span, e agentEvent) {
-	switch {
-	case e.Type == "agent.invocation.started" && e.Details.Name != "":
-		span.SetAttributes(attrAgentName.String(e.Details.Name))
-		if e.Details.ConfigID != "" {
-			span.SetAttributes(attrConfigID.String(e.Details.ConfigID))
+	switch d := e.Details.(type) {
+	case *eventapi.AgentInvocationStarted:
+		if d.Name == "" {
+			return
 		}
-	case e.Type == "agent.invocation.completed" && e.Details.Status == "failed":
-		span.SetStatus(codes.Error, e.Details.Error)
+		span.SetAttributes(attrAgentName.String(d.Name))
+		if d.ConfigID != "" {
+			span.SetAttributes(attrConfigID.String(d.ConfigID))
+		}
+	case *eventapi.AgentInvocationCompleted:
+		if d.Status != eventapi.StatusFailed {
+			return
+		}
+		var msg string
+		if d.Error != nil {
+			msg = d.Error.Message
+		}
+		span.SetStatus(codes.Error, msg)
 	}
 }
 
@@ -157,33 +155,35 @@ func describeAgent(span trace.Span, e agentEvent) {
 // on its completion. A completion without a start is left alone: missing
 // boundaries are not invented.
 func (b *builder) addAgentEvent(agent context.Context, open map[string]trace.Span, e agentEvent) {
-	switch e.Type {
-	case "model.started":
-		_, s := b.tracer.Start(agent, "model", trace.WithTimestamp(e.Timestamp), trace.WithAttributes(
-			attrInvocation.String(e.IDs.InvocationID), attrTurn.Int(e.Details.Turn)))
+	switch d := e.Details.(type) {
+	case *eventapi.ModelStarted:
+		_, s := b.tracer.Start(agent, "model", trace.WithTimestamp(e.at), trace.WithAttributes(
+			attrInvocation.String(e.IDs.InvocationID), attrTurn.Int(d.Turn)))
 		open[modelKey(e)] = s
-	case "model.completed":
-		endOpen(open, modelKey(e), e, nil)
-	case "tool.started":
-		_, s := b.tracer.Start(agent, "tool "+e.Details.ToolName, trace.WithTimestamp(e.Timestamp), trace.WithAttributes(
-			attrInvocation.String(e.IDs.InvocationID), attrToolName.String(e.Details.ToolName), attrToolCallID.String(e.IDs.ToolCallID)))
+	case *eventapi.ModelCompleted:
+		endOpen(open, modelKey(e), e.at, d.Status, nil)
+	case *eventapi.ToolStarted:
+		_, s := b.tracer.Start(agent, "tool "+d.ToolName, trace.WithTimestamp(e.at), trace.WithAttributes(
+			attrInvocation.String(e.IDs.InvocationID), attrToolName.String(d.ToolName), attrToolCallID.String(e.IDs.ToolCallID)))
 		open[toolKey(e)] = s
-	case "tool.completed":
-		endOpen(open, toolKey(e), e, []attribute.KeyValue{attrStatus.String(e.Details.Status)})
+	case *eventapi.ToolCompleted:
+		endOpen(open, toolKey(e), e.at, d.Status, []attribute.KeyValue{attrStatus.String(d.Status)})
 	}
 }
 
-func endOpen(open map[string]trace.Span, key string, e agentEvent, attrs []attribute.KeyValue) {
+// endOpen ends the span open under key at the time of its completion, an
+// error when the completion's status says it failed.
+func endOpen(open map[string]trace.Span, key string, at time.Time, status string, attrs []attribute.KeyValue) {
 	s, ok := open[key]
 	if !ok {
 		return
 	}
 	delete(open, key)
 	s.SetAttributes(attrs...)
-	if e.Details.Status == "failed" {
+	if status == eventapi.StatusFailed {
 		s.SetStatus(codes.Error, "failed")
 	}
-	s.End(trace.WithTimestamp(e.Timestamp))
+	s.End(trace.WithTimestamp(at))
 }
 
 func modelKey(e agentEvent) string { return "model " + e.IDs.InvocationID }
