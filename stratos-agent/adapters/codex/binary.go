@@ -22,7 +22,7 @@ type binary struct {
 // findBinary returns the native codex binary: $STRATOS_CODEX or `codex` on
 // PATH. The npm package's `codex` is a node wrapper; Stratos runs the
 // native binary it wraps instead (faster start, and signals reach Codex
-// itself: ).
+// itself rather than a node process in front of it).
 func findBinary(env []string) (binary, error) {
 	name := "codex"
 	if v := lookupEnv(env, EnvBinary); v != "" {

@@ -6,9 +6,9 @@ import (
 )
 
 // onServerRequest answers the app-server's requests. Agents run
-// noninteractively: approvals are granted// permissions"; author hooks have already decided), questions for a user
-// get no answer content, and anything unknown is refused so the turn does
-// not wait forever.
+// noninteractively: approvals are granted (the author's hooks have already
+// decided), questions for a user get no answer content, and anything
+// unknown is refused so the turn does not wait forever.
 func (s *session) onServerRequest(method string, params json.RawMessage) (any, error) {
 	switch method {
 	case "item/commandExecution/requestApproval", "item/fileChange/requestApproval":
