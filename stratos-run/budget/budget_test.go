@@ -110,3 +110,26 @@ func TestPricedTurnsCountAgainstTheUSDLimit(t *testing.T) {
 		t.Fatalf("crossed = %q, want the priced $0.30 over the $0.25 limit", got)
 	}
 }
+
+// testdata/usage-v0-v1.jsonl holds the usage lines of three real turns
+// (Claude Code's, reported; Codex's and OpenCode's, priced) in version 0
+// of the event vocabulary, each followed by the same turn as version 1
+// writes it: the budget counts every line of either version.
+func TestWatcherCountsUsageOfEveryVersion(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "usage-v0-v1.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), runs.EventsFile)
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	w := Watch(ctx, path, Limits{USD: 0.0023}, time.Millisecond, cancel)
+	<-ctx.Done() // cancelled by the watcher, or the test times out
+	spent, crossed := w.Stop()
+	if !crossed || spent.Turns != 6 || spent.Tokens.Total() != 660 || spent.Cost.USD != 0.0024 || spent.Cost.PricedTurns != 4 {
+		t.Errorf("spent %+v, crossed %v; want 6 turns, 660 tokens, $0.0024 (4 turns priced), crossed", spent, crossed)
+	}
+}
