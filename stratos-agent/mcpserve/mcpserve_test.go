@@ -2,6 +2,10 @@ package mcpserve
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -9,6 +13,7 @@ import (
 
 	"github.com/stratoscli/stratos/shared/clierr"
 	"github.com/stratoscli/stratos/shared/contract/agentapi"
+	"github.com/stratoscli/stratos/shared/contract/eventapi"
 )
 
 func TestCheckLoopback(t *testing.T) {
@@ -62,16 +67,61 @@ func TestErrorResultCarriesTheEnvelope(t *testing.T) {
 
 func TestEventLine(t *testing.T) {
 	for _, c := range []struct {
-		ev   map[string]any
+		line string
 		want string
 	}{
-		{map[string]any{"type": "model.started", "agentId": "exec/wf/agent-1"}, "model.started agent-1"},
-		{map[string]any{"type": "log", "details": map[string]any{"message": "phase two"}}, "log phase two"},
-		{map[string]any{"type": "something.new", "details": "not an object"}, "something.new"},
+		{`{"v":1,"type":"model.started","agentId":"exec/wf/agent-1"}`, "model.started agent-1"},
+		{`{"v":1,"type":"workflow.log","details":{"message":"phase two"}}`, "workflow.log phase two"},
+		{`{"v":1,"type":"model.retry","agentId":"a","details":{"attempt":2,"message":"overloaded"}}`, "model.retry a overloaded"},
+		{`{"v":1,"type":"something.new","details":"not an object"}`, "something.new"},
+		{`{"v":1,"type":"something.new","details":{"message":"of a kind not known"}}`, "something.new"},
 	} {
-		if got := eventLine(c.ev); got != c.want {
-			t.Errorf("eventLine(%v) = %q, want %q", c.ev, got, c.want)
+		e, err := eventapi.Decode([]byte(c.line))
+		if err != nil {
+			t.Fatalf("%s: %v", c.line, err)
 		}
+		if got := eventLine(e); got != c.want {
+			t.Errorf("eventLine(%s) = %q, want %q", c.line, got, c.want)
+		}
+	}
+}
+
+// testdata/events-v0.jsonl holds lines of version 0 of the event
+// vocabulary kept from real runs, testdata/events-v1.jsonl the same events
+// as version 1 writes them: a run's events mixing both give the same
+// progress, and run_logs the same events.
+func TestProgressOfEveryVersionAlike(t *testing.T) {
+	read := func(name string) []string {
+		b, err := os.ReadFile(filepath.Join("testdata", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+	}
+	v0, v1 := read("events-v0.jsonl"), read("events-v1.jsonl")
+	var stream strings.Builder
+	for i := range v0 {
+		stream.WriteString(v0[i] + "\n" + v1[i] + "\n")
+	}
+	var progress []string
+	var events []eventapi.Event
+	err := eachEvent(strings.NewReader(stream.String()+"not an event\n"), func(e eventapi.Event) {
+		progress = append(progress, eventLine(e))
+		events = append(events, e)
+	})
+	if err != nil || len(progress) != 2*len(v0) {
+		t.Fatalf("%d events (%v), want %d", len(progress), err, 2*len(v0))
+	}
+	for i := 0; i < len(progress); i += 2 {
+		if progress[i] != progress[i+1] {
+			t.Errorf("version 0 reports %q, version 1 %q", progress[i], progress[i+1])
+		}
+		if !reflect.DeepEqual(events[i].Details, events[i+1].Details) {
+			t.Errorf("version 0 reads %+v, version 1 %+v", events[i].Details, events[i+1].Details)
+		}
+	}
+	if !slices.Contains(progress, "mcp.progress step 1 of 3") {
+		t.Errorf("no MCP progress message in %q", progress)
 	}
 }
 

@@ -1,6 +1,10 @@
 package mcpserve
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/stratoscli/stratos/shared/contract/eventapi"
+)
 
 // The tools' inputs and results. Their JSON Schemas (the tools' input and
 // output schemas) are inferred from these types, so the field comments in
@@ -87,7 +91,7 @@ type LogsInput struct {
 type RunLogs struct {
 	ExecutionID string           `json:"executionId"`
 	Total       int              `json:"total" jsonschema:"how many events the run has recorded"`
-	Events      []map[string]any `json:"events" jsonschema:"the run's events, oldest first, as stratos runs logs --json prints them"`
+	Events      []eventapi.Event `json:"events" jsonschema:"the run's events, oldest first, in the event vocabulary's current shapes (lines of version 0 are mapped)"`
 }
 
 // Stopped is the result of stop_run.

@@ -10,6 +10,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/stratoscli/stratos/shared/contract/eventapi"
 	"github.com/stratoscli/stratos/shared/procgroup"
 	"github.com/stratoscli/stratos/shared/sibling"
 )
@@ -46,7 +47,7 @@ func runArgs(name string, overrides json.RawMessage) []string {
 // cancellation as Ctrl-C or `stratos runs stop`, and so does the server's
 // own death (its parent-death signal). onEvent receives the run's events as
 // it records them.
-func (s stratos) run(ctx context.Context, name string, input, overrides json.RawMessage, onEvent func(map[string]any)) (RunResult, error) {
+func (s stratos) run(ctx context.Context, name string, input, overrides json.RawMessage, onEvent func(eventapi.Event)) (RunResult, error) {
 	path, err := sibling.Find(toolRun)
 	if err != nil {
 		return RunResult{}, err
@@ -84,7 +85,7 @@ func (s stratos) run(ctx context.Context, name string, input, overrides json.Raw
 
 // watch finds the record of the run whose process is pid, then follows its
 // events until ctx is done.
-func (s stratos) watch(ctx context.Context, name string, pid int, id *started, onEvent func(map[string]any)) {
+func (s stratos) watch(ctx context.Context, name string, pid int, id *started, onEvent func(eventapi.Event)) {
 	t := time.NewTicker(findPoll)
 	defer t.Stop()
 	for id.get() == "" {
@@ -118,7 +119,7 @@ func (s stratos) findRun(ctx context.Context, name string, pid int) string {
 
 // follow passes the run's events to onEvent as `stratos runs logs --follow
 // --json` prints them, until the run ends or ctx is done.
-func (s stratos) follow(ctx context.Context, id string, onEvent func(map[string]any)) {
+func (s stratos) follow(ctx context.Context, id string, onEvent func(eventapi.Event)) {
 	path, err := sibling.Find(toolRun)
 	if err != nil {
 		return
@@ -133,5 +134,5 @@ func (s stratos) follow(ctx context.Context, id string, onEvent func(map[string]
 		return
 	}
 	go func() { w.CloseWithError(p.Wait()) }()
-	_ = eachLine(r, onEvent)
+	_ = eachEvent(r, onEvent)
 }

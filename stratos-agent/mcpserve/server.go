@@ -8,7 +8,6 @@ package mcpserve
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"strings"
 	"sync"
@@ -18,6 +17,7 @@ import (
 	"github.com/stratoscli/stratos/shared/clierr"
 	"github.com/stratoscli/stratos/shared/contract/agentapi"
 	"github.com/stratoscli/stratos/shared/contract/errcode"
+	"github.com/stratoscli/stratos/shared/contract/eventapi"
 	"github.com/stratoscli/stratos/shared/jsonvalidate"
 	"github.com/stratoscli/stratos/shared/version"
 )
@@ -219,31 +219,43 @@ func checkInput(d Description, input map[string]any) (json.RawMessage, error) {
 
 // progress returns what turns the run's events into progress notifications
 // of the call, when the client asked for them (a progress token).
-func progress(ctx context.Context, req *mcp.CallToolRequest) func(map[string]any) {
+func progress(ctx context.Context, req *mcp.CallToolRequest) func(eventapi.Event) {
 	token := req.Params.GetProgressToken()
 	if token == nil || req.Session == nil {
-		return func(map[string]any) {}
+		return func(eventapi.Event) {}
 	}
 	var n float64
-	return func(ev map[string]any) {
+	return func(e eventapi.Event) {
 		n++
 		_ = req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{
-			ProgressToken: token, Progress: n, Message: eventLine(ev),
+			ProgressToken: token, Progress: n, Message: eventLine(e),
 		})
 	}
 }
 
 // eventLine is an event in a few words: its type, the agent's short ID and,
-// for a log line, the message. Unknown event types keep just their type.
-func eventLine(ev map[string]any) string {
-	parts := []string{fmt.Sprint(ev["type"])}
-	if a, ok := ev["agentId"].(string); ok && a != "" {
-		parts = append(parts, a[strings.LastIndex(a, "/")+1:])
+// for a log line, an MCP server's progress or a model retry, the message.
+// Unknown event types keep just their type.
+func eventLine(e eventapi.Event) string {
+	parts := []string{e.Type}
+	if e.AgentID != "" {
+		parts = append(parts, e.AgentID[strings.LastIndex(e.AgentID, "/")+1:])
 	}
-	if d, ok := ev["details"].(map[string]any); ok {
-		if m, ok := d["message"].(string); ok && m != "" {
-			parts = append(parts, m)
-		}
+	if m := message(e.Details); m != "" {
+		parts = append(parts, m)
 	}
 	return strings.Join(parts, " ")
+}
+
+// message is what an event has to say, for the kinds that say something.
+func message(d eventapi.Details) string {
+	switch d := d.(type) {
+	case *eventapi.WorkflowLog:
+		return d.Message
+	case *eventapi.MCPProgress:
+		return d.Message
+	case *eventapi.ModelRetry:
+		return d.Message
+	}
+	return ""
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/stratoscli/stratos/shared/clierr"
 	"github.com/stratoscli/stratos/shared/contract/errcode"
+	"github.com/stratoscli/stratos/shared/contract/eventapi"
 	"github.com/stratoscli/stratos/shared/procgroup"
 	"github.com/stratoscli/stratos/shared/sibling"
 )
@@ -70,8 +71,8 @@ func (s stratos) stop(ctx context.Context, id string) (Stopped, error) {
 }
 
 // logs returns the events the run has recorded so far (`stratos runs logs
-// --json`, one JSON object per line).
-func (s stratos) logs(ctx context.Context, id string) ([]map[string]any, error) {
+// --json`, one event per line).
+func (s stratos) logs(ctx context.Context, id string) ([]eventapi.Event, error) {
 	path, err := sibling.Find(toolRun)
 	if err != nil {
 		return nil, err
@@ -82,20 +83,20 @@ func (s stratos) logs(ctx context.Context, id string) ([]map[string]any, error) 
 	if err := procgroup.Run(cmd, procgroup.Options{}); err != nil {
 		return nil, envelopeError(stdout.Bytes(), err, "runs logs")
 	}
-	events := []map[string]any{}
-	err = eachLine(&stdout, func(ev map[string]any) { events = append(events, ev) })
+	events := []eventapi.Event{}
+	err = eachEvent(&stdout, func(e eventapi.Event) { events = append(events, e) })
 	return events, err
 }
 
-// eachLine decodes JSON Lines from r and calls f with each object; lines
-// that are not JSON objects are skipped (a line being written as it is read).
-func eachLine(r io.Reader, f func(map[string]any)) error {
+// eachEvent reads the events `stratos runs logs --json` prints on r (lines
+// of any vocabulary version) and calls f with each; lines that are not
+// events are skipped (a line being written as it is read).
+func eachEvent(r io.Reader, f func(eventapi.Event)) error {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64*1024), 16*1024*1024)
 	for sc.Scan() {
-		var ev map[string]any
-		if json.Unmarshal(sc.Bytes(), &ev) == nil && ev != nil {
-			f(ev)
+		if e, err := eventapi.Decode(sc.Bytes()); err == nil {
+			f(e)
 		}
 	}
 	return sc.Err()
