@@ -5,6 +5,8 @@ export type { AgentOverride, WorkflowOverrides, WorkflowConfig } from "./config.
 export { executionInfo, cancellationSignal } from "./context.js";
 export { log, phase } from "./progress.js";
 export type { ProgressType } from "./progress.js";
+export { EventVersion } from "./events.js";
+export type { StratosEvent, EventOf, EventType, EventDetails, EventIDs, EventError } from "./events.js";
 export { budget } from "./budget.js";
 export type { BudgetSpent, BudgetLimits } from "./budget.js";
 export type { ExecutionInfo, ExecutionState, InvocationStatus, OwnedResource, InvocationNode } from "./context.js";

@@ -4,6 +4,7 @@
 export { workflow, isWorkflowDefinition } from "./workflow.js";
 export { executionInfo, cancellationSignal } from "./context.js";
 export { log, phase } from "./progress.js";
+export { EventVersion } from "./events.js";
 export { budget } from "./budget.js";
 export { StratosError, InputValidationError, OutputValidationError, WorkflowCycleError, ChildWorkflowError, CancelledError, ContextClosedError, NoExecutionContextError, WorkflowNotFoundError, WorkflowNotBuiltError, WorkflowNotReferencedError, NonErrorThrownError, isStratosError, } from "./errors.js";
 export { createAgent } from "./agent.js";
