@@ -6,9 +6,9 @@ import (
 	"encoding/json"
 	"flag"
 	"maps"
-	"slices"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/google/jsonschema-go/jsonschema"
