@@ -2,6 +2,8 @@
 // from where the last read stopped, for budget.spent(). @internal
 import { closeSync, openSync, readSync } from "node:fs";
 import { join } from "node:path";
+// count is a token count of a usage line, 0 when the line lacks it.
+const count = (n) => (typeof n === "number" ? n : 0);
 /** @internal */
 export function usageMeter(runDir, limits) {
     const total = { tokens: 0, usd: 0, turns: 0, unknownCostTurns: 0 };
@@ -36,6 +38,9 @@ export function usageMeter(runDir, limits) {
             closeSync(fd);
         }
     };
+    // One line of events.jsonl. Usage details are spelled alike in every
+    // vocabulary version (tokens by kind, costUsd), so lines written before
+    // the version existed count as they are; a count a line lacks is 0.
     const add = (line) => {
         let e;
         try {
@@ -44,12 +49,11 @@ export function usageMeter(runDir, limits) {
         catch {
             return;
         }
-        if (e.type !== "usage" || e.details === undefined) {
+        if (e?.type !== "usage" || e.details === undefined) {
             return;
         }
         const d = e.details;
-        const n = (k) => (typeof d[k] === "number" ? d[k] : 0);
-        total.tokens += n("inputTokens") + n("outputTokens") + n("cacheReadInputTokens") + n("cacheCreationInputTokens");
+        total.tokens += count(d.inputTokens) + count(d.outputTokens) + count(d.cacheReadInputTokens) + count(d.cacheCreationInputTokens);
         total.turns++;
         if (typeof d.costUsd === "number") {
             total.usd = Math.round((total.usd + d.costUsd) * 1e10) / 1e10;

@@ -3,6 +3,10 @@
 import { closeSync, openSync, readSync } from "node:fs";
 import { join } from "node:path";
 import type { BudgetLimits, BudgetSource, BudgetSpent } from "./budget.js";
+import type { StratosEvent } from "./events.js";
+
+// count is a token count of a usage line, 0 when the line lacks it.
+const count = (n: unknown): number => (typeof n === "number" ? n : 0);
 
 /** @internal */
 export function usageMeter(runDir: string | undefined, limits: BudgetLimits): BudgetSource {
@@ -36,19 +40,21 @@ export function usageMeter(runDir: string | undefined, limits: BudgetLimits): Bu
       closeSync(fd);
     }
   };
+  // One line of events.jsonl. Usage details are spelled alike in every
+  // vocabulary version (tokens by kind, costUsd), so lines written before
+  // the version existed count as they are; a count a line lacks is 0.
   const add = (line: string): void => {
-    let e: { type?: string; details?: Record<string, unknown> };
+    let e: StratosEvent | null;
     try {
-      e = JSON.parse(line);
+      e = JSON.parse(line) as StratosEvent | null;
     } catch {
       return;
     }
-    if (e.type !== "usage" || e.details === undefined) {
+    if (e?.type !== "usage" || e.details === undefined) {
       return;
     }
     const d = e.details;
-    const n = (k: string): number => (typeof d[k] === "number" ? (d[k] as number) : 0);
-    total.tokens += n("inputTokens") + n("outputTokens") + n("cacheReadInputTokens") + n("cacheCreationInputTokens");
+    total.tokens += count(d.inputTokens) + count(d.outputTokens) + count(d.cacheReadInputTokens) + count(d.cacheCreationInputTokens);
     total.turns++;
     if (typeof d.costUsd === "number") {
       total.usd = Math.round((total.usd + d.costUsd) * 1e10) / 1e10;
