@@ -36,8 +36,3 @@ func NormalizeName(name string) (string, error) {
 
 // Provider is the provider name agents configure for Ollama models.
 const Provider = "ollama"
-
-// Harnesses are the harnesses that can reach Ollama, which an agent with
-// provider ollama must name explicitly: Stratos picks no harness for
-// provider-native model names.
-func Harnesses() []string { return []string{"codex", "opencode"} }

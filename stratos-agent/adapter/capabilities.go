@@ -7,14 +7,6 @@ import (
 	"github.com/stratoscli/stratos/shared/agentproto"
 )
 
-// Harness is one harness as the agent host registers it: the factory of
-// its sessions and what it can do.
-type Harness struct {
-	Name         string
-	New          Factory
-	Capabilities Capabilities
-}
-
 // StructuredOutput is how a harness delivers a value for an output schema.
 type StructuredOutput string
 

@@ -32,7 +32,7 @@ func FuzzLoadWorkflow(f *testing.F) {
 	f.Add([]byte(testYAML))
 	f.Add([]byte("name: wf\nshortDescription: s\nlongDescription: l\nagents:\n  a:\n    structuredOutputRetries: 1.0\n    model: []\n    worktree: {enabled: true, cleanup: false}\n"))
 	f.Add([]byte("name: wf\nshortDescription: s\nlongDescription: l\nagents:\n  a:\n    prompt: {template: p.hbs}\n    templateVariables: {prompt: {x: .nan}}\n"))
-	v, err := NewValidator()
+	v, err := builtinValidator()
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -56,7 +56,7 @@ func FuzzLoadWorkflow(f *testing.F) {
 		}
 		for id, c := range w.Agents {
 			checkConfig(t, v, "agents."+id, c, false)
-			if problems := CheckReferences(c, w.MCPServers, file, "agents."+id); len(problems) > 0 {
+			if problems := v.CheckReferences(c, w.MCPServers, file, "agents."+id); len(problems) > 0 {
 				t.Fatalf("loaded configuration %s refers to unknown names: %v", id, problems)
 			}
 		}

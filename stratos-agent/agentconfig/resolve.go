@@ -57,7 +57,7 @@ func (v *Validator) Resolve(src Sources) (agentproto.AgentConfig, error) {
 	}
 	out = Merge(out, creation)
 	out.ConfigID = creation.ConfigID
-	if problems := CheckReferences(out, src.Workflow.MCPServers, "", "agent"); len(problems) > 0 {
+	if problems := v.CheckReferences(out, src.Workflow.MCPServers, "", "agent"); len(problems) > 0 {
 		return out, problemsError("the agent's configuration", problems)
 	}
 	return out, nil

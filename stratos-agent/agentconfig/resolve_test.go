@@ -40,7 +40,7 @@ func testWorkflow(t testing.TB) (*Validator, *Workflow) {
 	if err := os.WriteFile(filepath.Join(dir, "workflow.yaml"), []byte(testYAML), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	v, err := NewValidator()
+	v, err := builtinValidator()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +146,7 @@ func TestResolveErrors(t *testing.T) {
 }
 
 func TestSectionProblemsNameFileAndPath(t *testing.T) {
-	v, err := NewValidator()
+	v, err := builtinValidator()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -50,7 +50,7 @@ func TestStructuredOutputRetriesInvalid(t *testing.T) {
 }
 
 func TestStructuredOutputRetriesInWorkflowYAML(t *testing.T) {
-	v, err := NewValidator()
+	v, err := builtinValidator()
 	if err != nil {
 		t.Fatal(err)
 	}

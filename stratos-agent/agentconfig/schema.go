@@ -8,10 +8,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/stratoscli/stratos/shared/contract/agentapi"
+	"github.com/stratoscli/stratos/stratos-agent/tools"
 )
 
 // SchemaJSON is the JSON Schema of one agent configuration. It is the one
@@ -32,15 +34,27 @@ type Validator struct {
 	fields map[string]*jsonschema.Resolved
 	expect map[string]string // field → the shape it must have, for messages
 	names  []string
+	tools  *tools.Table
 }
 
-// NewValidator compiles SchemaJSON.
-func NewValidator() (*Validator, error) {
+// NewValidator compiles SchemaJSON for the registered harnesses: harness
+// must be one of harnesses (the schema file's list is the built-in
+// harnesses, for readers of the file), and tool names are checked
+// against their table.
+func NewValidator(harnesses []string, table *tools.Table) (*Validator, error) {
 	var root jsonschema.Schema
 	if err := json.Unmarshal(SchemaJSON, &root); err != nil {
 		return nil, fmt.Errorf("agent configuration schema: %w", err)
 	}
-	v := &Validator{fields: map[string]*jsonschema.Resolved{}, expect: map[string]string{}}
+	if h := root.Properties["harness"]; h != nil {
+		h.Enum = make([]any, len(harnesses))
+		quoted := make([]string, len(harnesses))
+		for i, n := range harnesses {
+			h.Enum[i], quoted[i] = n, strconv.Quote(n)
+		}
+		h.Description = "one of " + strings.Join(quoted, ", ")
+	}
+	v := &Validator{fields: map[string]*jsonschema.Resolved{}, expect: map[string]string{}, tools: table}
 	for name, s := range root.Properties {
 		r, err := s.Resolve(nil)
 		if err != nil {

@@ -54,7 +54,7 @@ func LoadWorkflow(v *Validator, dir string) (*Workflow, []Problem) {
 	}
 	var problems []Problem
 	for _, id := range sortedKeys(w.Agents) {
-		problems = append(problems, CheckReferences(w.Agents[id], w.MCPServers, file, "agents."+id)...)
+		problems = append(problems, v.CheckReferences(w.Agents[id], w.MCPServers, file, "agents."+id)...)
 	}
 	if len(problems) > 0 {
 		return nil, problems
@@ -77,7 +77,7 @@ func mcpServers(section any) map[string]bool {
 
 // CheckReferences checks the names one configuration refers to: MCP servers
 // (keys of the workflow's mcp.servers) and built-in tool names.
-func CheckReferences(c agentproto.AgentConfig, servers map[string]bool, file, path string) []Problem {
+func (v *Validator) CheckReferences(c agentproto.AgentConfig, servers map[string]bool, file, path string) []Problem {
 	var out []Problem
 	if c.AllowedMcps != nil {
 		for _, name := range *c.AllowedMcps {
@@ -94,7 +94,7 @@ func CheckReferences(c agentproto.AgentConfig, servers map[string]bool, file, pa
 	if c.DisallowedTools != nil {
 		sel.DisallowedTools = *c.DisallowedTools
 	}
-	if err := tools.Validate(sel); err != nil {
+	if err := v.tools.Validate(sel); err != nil {
 		field := "allowedTools"
 		if ute, ok := err.(*tools.UnknownToolError); ok {
 			field = ute.Field

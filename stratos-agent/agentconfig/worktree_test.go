@@ -31,7 +31,7 @@ func worktreeWorkflow(t *testing.T) (*Validator, *Workflow) {
 	if err := os.WriteFile(filepath.Join(dir, "workflow.yaml"), []byte(worktreeYAML), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	v, err := NewValidator()
+	v, err := builtinValidator()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,13 +5,18 @@ package command
 import (
 	"context"
 	"io"
+	"strings"
 
 	"github.com/urfave/cli/v3"
 
 	"github.com/stratoscli/stratos/shared/cliapp"
 	"github.com/stratoscli/stratos/shared/clierr"
 	"github.com/stratoscli/stratos/shared/contract/agentapi"
+	"github.com/stratoscli/stratos/shared/contract/errcode"
 	"github.com/stratoscli/stratos/shared/version"
+	"github.com/stratoscli/stratos/stratos-agent/adapter"
+	"github.com/stratoscli/stratos/stratos-agent/agentconfig"
+	"github.com/stratoscli/stratos/stratos-agent/harnesses"
 	"github.com/stratoscli/stratos/stratos-agent/skill"
 	"github.com/stratoscli/stratos/stratos-agent/tools"
 )
@@ -34,7 +39,7 @@ func newCommand() *cli.Command {
 		Commands: []*cli.Command{
 			serveCommand(),
 			validateConfigCommand(),
-			toolsCommand(),
+			toolsCommand(harnesses.Builtin),
 			mcpCommand(),
 			providerCommand(),
 			skill.Command(),
@@ -43,41 +48,71 @@ func newCommand() *cli.Command {
 }
 
 // toolsCommand is `stratos tools list [harness] [--json]`: the static
-// built-in tool mappings of this Stratos version (no harness is started).
-func toolsCommand() *cli.Command {
+// built-in tool mappings of this Stratos version (no harness is started),
+// read from the harnesses register registers.
+func toolsCommand(register func(adapter.Options) []adapter.Harness) *cli.Command {
+	reg, err := harnesses.New(register(adapter.Options{})...)
+	names := "[harness]"
+	if err == nil {
+		names = "[" + strings.Join(toolHarnesses(reg), "|") + "]"
+	}
 	return &cli.Command{
 		Name:  "tools",
 		Usage: "list the built-in tool names of each harness",
 		Commands: []*cli.Command{{
 			Name:      "list",
 			Usage:     "print the names allowedTools/disallowedTools accept, per harness",
-			ArgsUsage: "[claude-code|codex|opencode]",
+			ArgsUsage: names,
 			Description: cliapp.Lines(
 				"Lists, for each harness (or the one named), the built-in tool names that agents may",
 				"select with allowedTools and disallowedTools, their native counterparts, and the",
 				"always-on names that selection cannot remove. Canonical names are shared by two or",
 				"more harnesses; the others are that harness's own names. Names are case-sensitive."),
-			Flags:  []cli.Flag{cliapp.JSONFlag()},
-			Action: listTools,
+			Flags: []cli.Flag{cliapp.JSONFlag()},
+			Action: func(ctx context.Context, cmd *cli.Command) error {
+				if err != nil {
+					return clierr.New(errcode.CodeInternal, "harness registrations: %v", err).Wrap(err)
+				}
+				return listTools(cmd, reg.Tools(), names)
+			},
 		}},
 	}
 }
 
-func listTools(_ context.Context, cmd *cli.Command) error {
-	if err := cliapp.ExactArgs(cmd, 0, 1, "[claude-code|codex|opencode] [--json]"); err != nil {
+// toolHarnesses are the names of the harnesses with built-in tools.
+func toolHarnesses(reg *harnesses.Registry) []string {
+	var out []string
+	for _, h := range reg.Tools().Harnesses() {
+		out = append(out, string(h))
+	}
+	return out
+}
+
+func listTools(cmd *cli.Command, table *tools.Table, names string) error {
+	if err := cliapp.ExactArgs(cmd, 0, 1, names+" [--json]"); err != nil {
 		return err
 	}
-	hs := tools.Harnesses()
+	hs := table.Harnesses()
 	if name := cmd.Args().First(); name != "" {
-		h, err := tools.ParseHarness(name)
+		d, err := table.Harness(name)
 		if err != nil {
 			return clierr.Usage(agentapi.CodeUnknownHarness, "%v", err).WithDetails(map[string]any{"harness": name})
 		}
-		hs = []tools.Harness{h}
+		hs = []tools.Harness{d.Harness}
 	}
-	listing := tools.List(hs...)
+	listing := table.List(hs...)
 	if cmd.Bool("json") {
 		return clierr.PrintJSON(cmd.Root().Writer, listing)
 	}
 	return tools.WriteText(cmd.Root().Writer, listing)
+}
+
+// builtinValidator checks agent configurations against the built-in
+// harnesses.
+func builtinValidator() (*agentconfig.Validator, error) {
+	reg, err := harnesses.New(harnesses.Builtin(adapter.Options{})...)
+	if err != nil {
+		return nil, err
+	}
+	return agentconfig.NewValidator(reg.Names(), reg.Tools())
 }

@@ -54,7 +54,7 @@ func validateConfig(_ context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return clierr.Usage(errcode.CodeUsage, "validate-config: %v", err)
 	}
-	v, err := agentconfig.NewValidator()
+	v, err := builtinValidator()
 	if err != nil {
 		return clierr.New(errcode.CodeInternal, "%v", err)
 	}
@@ -146,7 +146,7 @@ func overridesProblems(v *agentconfig.Validator, wf *agentconfig.Workflow, dir s
 			continue
 		}
 		if wf != nil {
-			out = append(out, agentconfig.CheckReferences(c, wf.MCPServers, "", path)...)
+			out = append(out, v.CheckReferences(c, wf.MCPServers, "", path)...)
 		}
 		if len(c.Test) > 0 {
 			if _, err := testharness.LoadScript(c.Test, dir); err != nil {

@@ -18,7 +18,7 @@ func TestOverridesProblemsAreTheHostsChecks(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "workflow.yaml"), []byte(manifest), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	v, err := agentconfig.NewValidator()
+	v, err := builtinValidator()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -27,12 +27,9 @@ import (
 	"github.com/stratoscli/stratos/shared/version"
 	"github.com/stratoscli/stratos/stratos-agent/adapter"
 	"github.com/stratoscli/stratos/stratos-agent/adapter/mcpconfig"
-	"github.com/stratoscli/stratos/stratos-agent/adapters/claudecode"
-	"github.com/stratoscli/stratos/stratos-agent/adapters/codex"
-	"github.com/stratoscli/stratos/stratos-agent/adapters/opencode"
-	testharness "github.com/stratoscli/stratos/stratos-agent/adapters/test"
 	"github.com/stratoscli/stratos/stratos-agent/admission"
 	"github.com/stratoscli/stratos/stratos-agent/agentconfig"
+	"github.com/stratoscli/stratos/stratos-agent/harnesses"
 	"github.com/stratoscli/stratos/stratos-agent/mcprelay"
 )
 
@@ -47,9 +44,9 @@ type Options struct {
 	Log hclog.Logger
 	// Home is the user's home directory (~/.stratos lives there).
 	Home string
-	// Harnesses maps harness names to their adapters; nil: the built-in
-	// ones.
-	Harnesses map[string]adapter.Harness
+	// Harnesses registers the harnesses, given the options every adapter
+	// factory takes from the host; nil: harnesses.Builtin.
+	Harnesses func(adapter.Options) []adapter.Harness
 	// Stderr receives the diagnostics of the tools the host executes
 	// (stratos-worktree); nil discards them.
 	Stderr io.Writer
@@ -69,6 +66,7 @@ type Host struct {
 	log        hclog.Logger
 	home       string
 	harnesses  map[string]adapter.Harness
+	registry   *harnesses.Registry
 	candidates candidatesFunc
 	prices     priceFunc
 	validator  *agentconfig.Validator
@@ -90,28 +88,28 @@ type Host struct {
 
 // New returns a host that talks to peer (SetPeer may supply it later).
 func New(opts Options) (*Host, error) {
-	v, err := agentconfig.NewValidator()
-	if err != nil {
-		return nil, err
-	}
 	if opts.Log == nil {
 		opts.Log = hclog.NewNullLogger()
 	}
 	tokens := mcpauth.Tokens{Store: mcpauth.Open(filepath.Join(opts.Home, ".stratos")), HTTPClient: mcpauth.NewHTTPClient()}
 	relay := mcprelay.New(tokens, opts.Log)
 	if opts.Harnesses == nil {
-		opts.Harnesses = map[string]adapter.Harness{}
-		ao := adapter.Options{Log: opts.Log, MCPServers: mcpconfig.WithOAuth(relayOAuth(relay))}
-		for _, h := range []adapter.Harness{testharness.Registration(), claudecode.Registration(ao),
-			codex.Registration(ao), opencode.Registration(ao)} {
-			opts.Harnesses[h.Name] = h
-		}
+		opts.Harnesses = harnesses.Builtin
+	}
+	ao := adapter.Options{Log: opts.Log, MCPServers: mcpconfig.WithOAuth(relayOAuth(relay))}
+	registry, err := harnesses.New(opts.Harnesses(ao)...)
+	if err != nil {
+		return nil, err
+	}
+	v, err := agentconfig.NewValidator(registry.Names(), registry.Tools())
+	if err != nil {
+		return nil, err
 	}
 	if opts.Stderr == nil {
 		opts.Stderr = io.Discard
 	}
 	if opts.Candidates == nil {
-		opts.Candidates = catalogCandidates(opts.Stderr)
+		opts.Candidates = catalogCandidates(opts.Stderr, registry.Rules())
 	}
 	if opts.Prices == nil {
 		opts.Prices = catalogPrice()
@@ -119,7 +117,7 @@ func New(opts Options) (*Host, error) {
 	if opts.MCPTimeout <= 0 {
 		opts.MCPTimeout = mcpclient.RequestTimeout
 	}
-	h := &Host{log: opts.Log, home: opts.Home, harnesses: opts.Harnesses, validator: v, stderr: opts.Stderr, candidates: opts.Candidates, prices: opts.Prices,
+	h := &Host{log: opts.Log, home: opts.Home, harnesses: registry.Map(), registry: registry, validator: v, stderr: opts.Stderr, candidates: opts.Candidates, prices: opts.Prices,
 		sessions: map[string]*session{}, closedExecs: map[string]bool{}, workflows: map[string]*agentconfig.Workflow{}}
 	h.mcp = newDirectClients(opts.MCPTimeout, opts.Stderr, h.record)
 	h.mcp.tokens, h.relay = &tokens, relay

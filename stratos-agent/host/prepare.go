@@ -16,7 +16,6 @@ import (
 	"github.com/stratoscli/stratos/stratos-agent/adapter/rejection"
 	"github.com/stratoscli/stratos/stratos-agent/agentconfig"
 	"github.com/stratoscli/stratos/stratos-agent/prompt"
-	"github.com/stratoscli/stratos/stratos-agent/tools"
 )
 
 // prepared is an agent whose configuration has been resolved and whose
@@ -68,10 +67,8 @@ func (h *Host) prepare(ctx context.Context, s *session, p agentproto.ExecutePara
 	if cfg.DisallowedTools != nil {
 		spec.Tools.DisallowedTools = *cfg.DisallowedTools
 	}
-	if h, err := tools.ParseHarness(spec.Harness); err == nil {
-		if _, err := tools.Removed(h, spec.Tools); err != nil {
-			return nil, agentproto.Errorf(agentproto.CodeConfiguration, "agent %q: %v", s.name, err).Wrap(err)
-		}
+	if err := h.checkTools(s.name, spec); err != nil {
+		return nil, err
 	}
 	if spec.WorkingDirectory, err = workingDirectory(cfg.WorkingDirectory, p.Cwd, s.name); err != nil {
 		return nil, err
@@ -129,7 +126,7 @@ func (h *Host) newAdapter(ctx context.Context, spec adapter.Spec, s *session, k 
 }
 
 func (h *Host) candidatesOf(ctx context.Context, spec adapter.Spec, name string) ([]candidate, error) {
-	if err := checkProvider(spec); err != nil {
+	if err := checkProvider(spec, h.ollamaHarnesses()); err != nil {
 		return nil, err
 	}
 	if spec.Harness != "" {

@@ -20,7 +20,7 @@ func TestCheckProviderOllama(t *testing.T) {
 		{adapter.Spec{Provider: "ollama", Harness: "claude-code"}, "it has harness claude-code"},
 		{adapter.Spec{Provider: "ollama", Harness: "codex", Effort: "low"}, "takes no effort"},
 	} {
-		err := checkProvider(c.spec)
+		err := checkProvider(c.spec, []string{"codex", "opencode"})
 		switch {
 		case c.want == "" && err != nil:
 			t.Errorf("%+v: %v", c.spec, err)

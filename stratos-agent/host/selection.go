@@ -35,11 +35,12 @@ type candidatesFunc func(ctx context.Context, models []string) ([]candidate, err
 // catalogCandidates asks stratos-models for the candidate order of the
 // model-based harness preference (docs/design/harness-selection.md): every
 // model with its first-party harness in declared order, then every model
-// through OpenCode.
-func catalogCandidates(stderr io.Writer) candidatesFunc {
+// through OpenCode. It sends the rules of the harnesses the host has
+// registered, so selection knows exactly those.
+func catalogCandidates(stderr io.Writer, rules map[string]modelsapi.HarnessRules) candidatesFunc {
 	c := catalog.Sibling{Stderr: stderr}
 	return func(ctx context.Context, models []string) ([]candidate, error) {
-		cands, err := c.Candidates(ctx, catalog.Query{Models: models})
+		cands, err := c.Candidates(ctx, catalog.Query{Models: models, Rules: rules})
 		if err != nil {
 			return nil, agentproto.Errorf(agentproto.CodeConfiguration, "select a harness for models %s: %v", strings.Join(models, ", "), err).Wrap(err)
 		}

@@ -36,11 +36,17 @@ type PairedToolsError struct {
 	Harness Harness
 	Removed string
 	Kept    string
+	// Why is the harness's reason (Pair.Why).
+	Why string
 }
 
 func (e *PairedToolsError) Error() string {
-	return fmt.Sprintf("%s: %s is removed but %s is kept; OpenCode's edit permission governs both, "+
-		"so keep or remove edit and write together", e.Harness, e.Removed, e.Kept)
+	a, b := e.Removed, e.Kept
+	if b < a {
+		a, b = b, a
+	}
+	return fmt.Sprintf("%s: %s is removed but %s is kept; %s, so keep or remove %s and %s together",
+		e.Harness, e.Removed, e.Kept, e.Why, a, b)
 }
 
 func (e *PairedToolsError) Unwrap() error { return ErrInvalidSelection }
@@ -48,9 +54,9 @@ func (e *PairedToolsError) Unwrap() error { return ErrInvalidSelection }
 // suggest returns the table name an unknown name most likely stands for: the
 // same name in another case, or the selectable name of a native tool name
 // ("Bash" → "shell", "websearch" → "web_search").
-func suggest(name string) string {
+func (tb *Table) suggest(name string) string {
 	var candidates []string
-	for _, t := range Table() {
+	for _, t := range tb.tools {
 		if strings.EqualFold(t.Name, name) {
 			candidates = append(candidates, t.Name)
 			continue
@@ -60,6 +66,9 @@ func suggest(name string) string {
 				continue
 			}
 			for _, n := range m.Native {
+				// A Codex override "features.shell_tool=false" stands for
+				// the feature's name.
+				n, _, _ = strings.Cut(n, "=")
 				if strings.EqualFold(strings.TrimPrefix(n, "features."), name) {
 					candidates = append(candidates, t.Name)
 				}

@@ -26,19 +26,19 @@ type ListedTool struct {
 	Native []string `json:"native"`
 }
 
-// List returns the listing for the given harnesses, in the order given.
-func List(hs ...Harness) Listing {
+// List returns the listing for the given harnesses, in the order given
+// (each must be in the table; see Harness).
+func (t *Table) List(hs ...Harness) Listing {
 	l := Listing{Harnesses: make([]HarnessListing, 0, len(hs))}
-	table := Table()
 	for _, h := range hs {
-		hl := HarnessListing{Harness: string(h), Removal: h.removalMechanism(),
+		hl := HarnessListing{Harness: string(h), Removal: t.decls[h].Removal,
 			Tools: []ListedTool{}, AlwaysOn: []ListedTool{}}
-		for _, t := range table {
-			m, ok := t.In[h]
+		for _, tl := range t.tools {
+			m, ok := tl.In[h]
 			if !ok {
 				continue
 			}
-			lt := ListedTool{Name: t.Name, Canonical: t.Canonical(), Native: listedNative(h, m)}
+			lt := ListedTool{Name: tl.Name, Canonical: tl.Canonical(), Native: append([]string{}, m.Native...)}
 			if m.AlwaysOn {
 				hl.AlwaysOn = append(hl.AlwaysOn, lt)
 			} else {
@@ -48,15 +48,4 @@ func List(hs ...Harness) Listing {
 		l.Harnesses = append(l.Harnesses, hl)
 	}
 	return l
-}
-
-func listedNative(h Harness, m Mapping) []string {
-	out := make([]string, len(m.Native))
-	for i, n := range m.Native {
-		if h == Codex && !m.AlwaysOn {
-			n = CodexSetting{Key: n, Value: codexOffValue(n)}.Override()
-		}
-		out[i] = n
-	}
-	return out
 }

@@ -1,6 +1,11 @@
 package tools
 
-import "sort"
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+)
 
 // Tool is one selectable name and what it means in each harness that has it.
 type Tool struct {
@@ -12,107 +17,85 @@ type Tool struct {
 	In map[Harness]Mapping
 }
 
-// Mapping is how one harness provides a tool.
-type Mapping struct {
-	// Native is what removes the tool in that harness: Claude Code tool
-	// names for --disallowedTools, Codex configuration keys (set to the
-	// value codexOffValue gives), OpenCode permission keys. For an always-on
-	// tool it is the harness tool that keeps it on.
-	Native []string
-	// AlwaysOn marks tools the harness cannot remove: naming them in either
-	// list is allowed and has no effect.
-	AlwaysOn bool
-}
-
 // Canonical reports whether two or more harnesses provide t.
 func (t Tool) Canonical() bool { return len(t.In) >= 2 }
 
-// removable returns the native names and true when harness h provides t
-// and can remove it.
-func (t Tool) removable(h Harness) ([]string, bool) {
-	m, ok := t.In[h]
-	if !ok || m.AlwaysOn {
-		return nil, false
-	}
-	return m.Native, true
+// Table is the built-in tools of a set of harnesses: every selectable name
+// with its meaning in each harness, sorted by name. It is immutable once
+// made.
+type Table struct {
+	decls map[Harness]Declaration
+	tools []Tool
 }
 
-// Table returns the full mapping, sorted by name. It is built on every call
-// so no caller can change what another one sees.
-func Table() []Tool {
-	t := []Tool{
-		// Canonical names: tools two or more harnesses share.
-		tool("edit", removable(ClaudeCode, "Edit"), alwaysOn(Codex, "apply_patch"), removable(OpenCode, "edit")),
-		tool("glob", removable(ClaudeCode, "Glob"), removable(OpenCode, "glob")),
-		tool("grep", removable(ClaudeCode, "Grep"), removable(OpenCode, "grep")),
-		tool("question", removable(ClaudeCode, "AskUserQuestion"),
-			removable(Codex, "tools.experimental_request_user_input.enabled"), removable(OpenCode, "question")),
-		tool("read", removable(ClaudeCode, "Read"), removable(OpenCode, "read")),
-		// Codex 0.171: unified_exec alone left exec_command in place
-		// (docs/design/harness-tools.md); shell_tool switches the shell tool family off.
-		tool("shell", removable(ClaudeCode, "Bash"),
-			removable(Codex, "features.shell_tool", "features.unified_exec"), removable(OpenCode, "bash")),
-		tool("skill", removable(ClaudeCode, "Skill"), removable(OpenCode, "skill")),
-		// Claude Code reports the subagent tool as Task in system/init and
-		// sends it to the API as Agent (docs/design/harness-tools.md); both names are
-		// removed. ListAgents and SendMessage only talk to subagents.
-		tool("subagent", removable(ClaudeCode, "Agent", "ListAgents", "SendMessage", "Task"),
-			removable(Codex, "features.multi_agent", "features.multi_agent_v2"), removable(OpenCode, "task")),
-		// Claude Code's task list is TodoWrite in older builds and the
-		// TaskCreate/TaskGet/TaskList/TaskUpdate family in 2.1.332.
-		tool("todo", removable(ClaudeCode, "TaskCreate", "TaskGet", "TaskList", "TaskUpdate", "TodoWrite"),
-			removable(OpenCode, "todowrite")),
-		tool("web_fetch", removable(ClaudeCode, "WebFetch"), removable(OpenCode, "webfetch")),
-		// Codex: features.web_search is accepted but has no effect; only the
-		// top-level web_search = "disabled" removes the tool (docs/design/harness-tools.md).
-		tool("web_search", removable(ClaudeCode, "WebSearch"), removable(Codex, "web_search"),
-			removable(OpenCode, "websearch")),
-		// OpenCode's edit permission governs edit, write and apply_patch, so
-		// write maps to the same permission (see checkPaired).
-		tool("write", removable(ClaudeCode, "Write"), alwaysOn(Codex, "apply_patch"), removable(OpenCode, "edit")),
+// NewTable assembles the declarations of several harnesses. A harness
+// declared twice, a name declared twice by one harness, a name without a
+// native counterpart or a pair naming a tool the harness does not remove
+// is an error: the declarations are code, so the error is a bug to fix.
+func NewTable(decls ...Declaration) (*Table, error) {
+	t := &Table{decls: make(map[Harness]Declaration, len(decls))}
+	byName := map[string]map[Harness]Mapping{}
+	for _, d := range decls {
+		if d.Harness == "" {
+			return nil, fmt.Errorf("tool declaration without a harness name")
+		}
+		if _, dup := t.decls[d.Harness]; dup {
+			return nil, fmt.Errorf("harness %s declares its tools twice", d.Harness)
+		}
+		t.decls[d.Harness] = d
+		for _, tl := range d.Tools {
+			if len(tl.Native) == 0 {
+				return nil, fmt.Errorf("harness %s: tool %q has no native name", d.Harness, tl.Name)
+			}
+			if byName[tl.Name] == nil {
+				byName[tl.Name] = map[Harness]Mapping{}
+			}
+			if _, dup := byName[tl.Name][d.Harness]; dup {
+				return nil, fmt.Errorf("harness %s declares tool %q twice", d.Harness, tl.Name)
+			}
+			byName[tl.Name][d.Harness] = tl.Mapping
+		}
+		for _, p := range d.Together {
+			for _, n := range []string{p.A, p.B} {
+				if m, ok := byName[n][d.Harness]; !ok || m.AlwaysOn {
+					return nil, fmt.Errorf("harness %s: pair %s/%s names %q, which it does not remove", d.Harness, p.A, p.B, n)
+				}
+			}
+		}
 	}
-	// Harness-specific names, spelled as each harness spells them (docs/tools.md).
-	for _, name := range []string{"Artifact", "CronCreate", "CronDelete", "CronList", "EnterWorktree",
-		"ExitWorktree", "Monitor", "NotebookEdit", "RemoteTrigger", "ReportFindings", "ScheduleWakeup",
-		"SendFeedback", "ShareOnboardingGuide", "TaskStop", "Workflow"} {
-		t = append(t, tool(name, removable(ClaudeCode, name)))
+	for _, name := range slices.Sorted(maps.Keys(byName)) {
+		t.tools = append(t.tools, Tool{Name: name, In: byName[name]})
 	}
-	for _, name := range []string{"agent_message_board", "code_mode", "current_time_reminder", "deferred_executor",
-		"goals", "image_generation", "memories", "request_permissions_tool", "sleep_tool", "token_budget",
-		"tool_suggest", "view_image"} {
-		t = append(t, tool(name, removable(Codex, "features."+name)))
-	}
-	t = append(t, tool("codesearch", removable(OpenCode, "codesearch")))
-	sort.Slice(t, func(i, j int) bool { return t[i].Name < t[j].Name })
-	return t
+	return t, nil
 }
 
-type harnessMapping struct {
-	h Harness
-	m Mapping
-}
-
-func tool(name string, ms ...harnessMapping) Tool {
-	t := Tool{Name: name, In: make(map[Harness]Mapping, len(ms))}
-	for _, hm := range ms {
-		t.In[hm.h] = hm.m
+// Tools returns every selectable name, sorted; a copy no caller can use to
+// change what another one sees.
+func (t *Table) Tools() []Tool {
+	out := make([]Tool, len(t.tools))
+	for i, tl := range t.tools {
+		out[i] = Tool{Name: tl.Name, In: make(map[Harness]Mapping, len(tl.In))}
+		for h, m := range tl.In {
+			out[i].In[h] = Mapping{Native: slices.Clone(m.Native), AlwaysOn: m.AlwaysOn}
+		}
 	}
-	return t
+	return out
 }
 
-func removable(h Harness, native ...string) harnessMapping {
-	return harnessMapping{h, Mapping{Native: native}}
+// Harnesses returns the harnesses with declared tools, sorted by name.
+func (t *Table) Harnesses() []Harness {
+	return slices.Sorted(maps.Keys(t.decls))
 }
 
-func alwaysOn(h Harness, native ...string) harnessMapping {
-	return harnessMapping{h, Mapping{Native: native, AlwaysOn: true}}
-}
-
-// codexOffValue is the TOML value that switches a Codex configuration key
-// off. Feature switches take false; web_search is a mode, not a feature.
-func codexOffValue(key string) any {
-	if key == "web_search" {
-		return "disabled"
+// Harness returns the declaration of the harness called name, or an error
+// listing the known ones.
+func (t *Table) Harness(name string) (Declaration, error) {
+	if d, ok := t.decls[Harness(name)]; ok {
+		return d, nil
 	}
-	return false
+	known := make([]string, 0, len(t.decls))
+	for _, h := range t.Harnesses() {
+		known = append(known, string(h))
+	}
+	return Declaration{}, fmt.Errorf("unknown harness %q (known: %s)", name, strings.Join(known, ", "))
 }

@@ -1,142 +1,107 @@
 package tools
 
 import (
-	"regexp"
+	"errors"
 	"slices"
+	"strings"
 	"testing"
 )
 
-func TestTableNamesAreUniqueAndSorted(t *testing.T) {
-	seen := map[string]bool{}
-	var names []string
-	for _, tool := range Table() {
-		if seen[tool.Name] {
-			t.Errorf("name %q appears twice", tool.Name)
-		}
-		seen[tool.Name] = true
-		names = append(names, tool.Name)
-		if len(tool.In) == 0 {
-			t.Errorf("%s: no harness provides it", tool.Name)
-		}
-		for h, m := range tool.In {
-			if len(m.Native) == 0 {
-				t.Errorf("%s/%s: no native name", tool.Name, h)
-			}
-		}
+// Two made-up harnesses: the engine knows no harness of its own.
+var (
+	alpha = Declaration{Harness: "alpha", Removal: "names on argv",
+		Tools: []Declared{Removable("read", "Read"), Removable("shell", "Bash"), AlwaysOn("edit", "patch"), Removable("Own", "Own")}}
+	beta = Declaration{Harness: "beta", Removal: "permissions denied",
+		Tools:    []Declared{Removable("read", "read"), Removable("edit", "edit"), Removable("write", "edit"), Removable("feat", "features.feat=false")},
+		Together: []Pair{{A: "edit", B: "write", Why: "one permission governs both"}}}
+)
+
+func newTable(t *testing.T) *Table {
+	t.Helper()
+	tb, err := NewTable(alpha, beta)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if !slices.IsSorted(names) {
-		t.Errorf("table not sorted: %v", names)
-	}
+	return tb
 }
 
-// Canonical names are lower snake_case; harness-specific names are exactly
-// the documented lists (docs/tools.md), spelled as the harness spells them.
-func TestCanonicalAndHarnessSpecificNames(t *testing.T) {
-	snake := regexp.MustCompile(`^[a-z]+(_[a-z]+)*$`)
-	specific := map[Harness][]string{}
-	var canonical []string
-	for _, tool := range Table() {
-		if tool.Canonical() {
-			canonical = append(canonical, tool.Name)
-			if !snake.MatchString(tool.Name) {
-				t.Errorf("canonical name %q is not snake_case", tool.Name)
-			}
-			continue
-		}
-		for h := range tool.In {
-			specific[h] = append(specific[h], tool.Name)
-		}
-	}
-	wantCanonical := []string{"edit", "glob", "grep", "question", "read", "shell", "skill", "subagent",
-		"todo", "web_fetch", "web_search", "write"}
-	if !slices.Equal(canonical, wantCanonical) {
-		t.Errorf("canonical names = %v, want %v", canonical, wantCanonical)
-	}
-	want := map[Harness][]string{
-		ClaudeCode: {"Artifact", "CronCreate", "CronDelete", "CronList", "EnterWorktree", "ExitWorktree",
-			"Monitor", "NotebookEdit", "RemoteTrigger", "ReportFindings", "ScheduleWakeup", "SendFeedback",
-			"ShareOnboardingGuide", "TaskStop", "Workflow"},
-		Codex: {"agent_message_board", "code_mode", "current_time_reminder", "deferred_executor", "goals",
-			"image_generation", "memories", "request_permissions_tool", "sleep_tool", "token_budget",
-			"tool_suggest", "view_image"},
-		OpenCode: {"codesearch"},
-	}
-	for h, names := range want {
-		if !slices.Equal(specific[h], names) {
-			t.Errorf("%s specific names = %v, want %v", h, specific[h], names)
+func TestNewTableRefusesInconsistentDeclarations(t *testing.T) {
+	for name, decls := range map[string][]Declaration{
+		"harness twice":  {alpha, alpha},
+		"no harness":     {{Tools: []Declared{Removable("x", "x")}}},
+		"name twice":     {{Harness: "h", Tools: []Declared{Removable("x", "x"), Removable("x", "y")}}},
+		"no native":      {{Harness: "h", Tools: []Declared{Removable("x")}}},
+		"pair not there": {{Harness: "h", Tools: []Declared{Removable("x", "x")}, Together: []Pair{{A: "x", B: "y"}}}},
+		"pair always on": {{Harness: "h", Tools: []Declared{Removable("x", "x"), AlwaysOn("y", "y")}, Together: []Pair{{A: "x", B: "y"}}}},
+	} {
+		if _, err := NewTable(decls...); err == nil {
+			t.Errorf("%s: accepted", name)
 		}
 	}
 }
 
-func TestTableCannotBeChangedByCallers(t *testing.T) {
-	a := Table()
-	a[0].In[ClaudeCode] = Mapping{Native: []string{"Changed"}}
-	a[0].Name = "changed"
-	b := Table()
-	if b[0].Name == "changed" || slices.Contains(b[0].In[ClaudeCode].Native, "Changed") {
-		t.Fatal("Table returned shared state")
+func TestTableMergesDeclarationsByName(t *testing.T) {
+	tb := newTable(t)
+	var names, canonical []string
+	for _, tl := range tb.Tools() {
+		names = append(names, tl.Name)
+		if tl.Canonical() {
+			canonical = append(canonical, tl.Name)
+		}
+	}
+	if want := []string{"Own", "edit", "feat", "read", "shell", "write"}; !slices.Equal(names, want) {
+		t.Errorf("names = %v, want %v", names, want)
+	}
+	if want := []string{"edit", "read"}; !slices.Equal(canonical, want) {
+		t.Errorf("canonical = %v, want %v", canonical, want)
+	}
+	a := tb.Tools()
+	a[0].In["alpha"] = Mapping{Native: []string{"Changed"}}
+	if slices.Contains(tb.Tools()[0].In["alpha"].Native, "Changed") {
+		t.Error("Tools returned shared state")
+	}
+	if _, err := tb.Harness("gamma"); err == nil || !strings.Contains(err.Error(), "known: alpha, beta") {
+		t.Errorf("unknown harness: %v", err)
 	}
 }
 
-func TestParseHarness(t *testing.T) {
-	for _, h := range Harnesses() {
-		got, err := ParseHarness(string(h))
-		if err != nil || got != h {
-			t.Errorf("ParseHarness(%q) = %q, %v", h, got, err)
-		}
+func TestSelectionAgainstTheTable(t *testing.T) {
+	tb := newTable(t)
+	var ue *UnknownToolError
+	if err := tb.Validate(Selection{DisallowedTools: []string{"bash"}}); !errors.As(err, &ue) || ue.Suggestion != "shell" {
+		t.Errorf("native name: %v", err)
 	}
-	if _, err := ParseHarness("claude"); err == nil {
-		t.Error("ParseHarness(claude) succeeded")
+	if err := tb.Validate(Selection{AllowedTools: []string{"FEAT"}}); !errors.As(err, &ue) || ue.Suggestion != "feat" {
+		t.Errorf("override's feature: %v", err)
 	}
-}
-
-func TestListShowsAlwaysOnSeparately(t *testing.T) {
-	l := List(Harnesses()...)
-	if len(l.Harnesses) != 3 {
-		t.Fatalf("got %d harnesses", len(l.Harnesses))
+	// Another harness's name is valid and ignored; always-on tools stay.
+	got, err := tb.Natives("alpha", Selection{DisallowedTools: []string{"feat", "edit", "shell"}})
+	if err != nil || !slices.Equal(got, []string{"Bash"}) {
+		t.Errorf("alpha natives = %v, %v", got, err)
 	}
-	byHarness := map[string]HarnessListing{}
-	for _, hl := range l.Harnesses {
-		byHarness[hl.Harness] = hl
+	got, err = tb.Removed("beta", Selection{AllowedTools: []string{"read"}})
+	if err != nil || !slices.Equal(got, []string{"edit", "feat", "write"}) {
+		t.Errorf("beta removed = %v, %v", got, err)
 	}
-	codex := byHarness["codex"]
-	if got := names(codex.AlwaysOn); !slices.Equal(got, []string{"edit", "write"}) {
-		t.Errorf("codex alwaysOn = %v", got)
-	}
-	if got := names(codex.Tools); slices.Contains(got, "edit") || slices.Contains(got, "read") {
-		t.Errorf("codex tools = %v: must not list always-on edit or read (codex has no read tool)", got)
-	}
-	for _, lt := range codex.Tools {
-		if lt.Name == "web_search" && !slices.Equal(lt.Native, []string{`web_search="disabled"`}) {
-			t.Errorf("codex web_search native = %v", lt.Native)
-		}
-		if lt.Name == "view_image" && (lt.Canonical || !slices.Equal(lt.Native, []string{"features.view_image=false"})) {
-			t.Errorf("codex view_image = %+v", lt)
-		}
-	}
-	claude := byHarness["claude-code"]
-	if len(claude.AlwaysOn) != 0 {
-		t.Errorf("claude alwaysOn = %v", claude.AlwaysOn)
-	}
-	for _, lt := range claude.Tools {
-		if lt.Name == "shell" && (!lt.Canonical || !slices.Equal(lt.Native, []string{"Bash"})) {
-			t.Errorf("claude shell = %+v", lt)
-		}
-	}
-	for _, hl := range l.Harnesses {
-		if !slices.IsSorted(names(hl.Tools)) || !slices.IsSorted(names(hl.AlwaysOn)) {
-			t.Errorf("%s: lists not sorted", hl.Harness)
-		}
-		if hl.Removal == "" {
-			t.Errorf("%s: no removal mechanism", hl.Harness)
-		}
+	var pe *PairedToolsError
+	_, err = tb.Natives("beta", Selection{DisallowedTools: []string{"write"}})
+	if !errors.As(err, &pe) || !errors.Is(err, ErrInvalidSelection) || pe.Removed != "write" || pe.Kept != "edit" ||
+		err.Error() != "beta: write is removed but edit is kept; one permission governs both, so keep or remove edit and write together" {
+		t.Errorf("split pair: %v", err)
 	}
 }
 
-func names(ts []ListedTool) []string {
-	out := make([]string, len(ts))
-	for i, t := range ts {
-		out[i] = t.Name
+func TestListUsesTheDeclarations(t *testing.T) {
+	l := newTable(t).List("beta", "alpha")
+	if len(l.Harnesses) != 2 || l.Harnesses[0].Harness != "beta" || l.Harnesses[1].Removal != "names on argv" {
+		t.Fatalf("listing = %+v", l)
 	}
-	return out
+	if got := l.Harnesses[1].AlwaysOn; len(got) != 1 || got[0].Name != "edit" || !got[0].Canonical {
+		t.Errorf("alpha always on = %+v", got)
+	}
+	for _, lt := range l.Harnesses[0].Tools {
+		if lt.Name == "feat" && !slices.Equal(lt.Native, []string{"features.feat=false"}) {
+			t.Errorf("beta feat = %+v", lt)
+		}
+	}
 }

@@ -24,19 +24,22 @@ func candidatesCommand() *cli.Command {
 			"With --provider ollama the models are native Ollama names and --harness codex|opencode is required.",
 			"--backend tells which provider a harness's adapter is configured for (defaults: anthropic for",
 			"claude-code, openai for codex; for opencode anthropic, openai or google after the model's creator).",
+			"--harness-rules - reads the harnesses' rules as JSON on stdin ({\"harnesses\": {<name>: <rules>}}, the",
+			"agent host's registered harnesses) in place of the provider mapping's packaged copy.",
 		),
 		Flags: []cli.Flag{
 			&cli.StringSliceFlag{Name: "model", Usage: "canonical model ID (repeat for an ordered list)", Required: true},
 			&cli.StringFlag{Name: "harness", Usage: "explicit harness: claude-code, codex or opencode"},
 			&cli.StringFlag{Name: "provider", Usage: "explicit provider for every harness (e.g. azure, ollama)"},
 			&cli.StringSliceFlag{Name: "backend", Usage: "harness=provider its adapter is configured for (repeatable)"},
+			&cli.StringFlag{Name: "harness-rules", Usage: "`-`: read the harnesses' selection rules as JSON on stdin"},
 			cliapp.JSONFlag(),
 		},
 		Action: runCandidates,
 	}
 }
 
-func runCandidates(_ context.Context, cmd *cli.Command) error {
+func runCandidates(ctx context.Context, cmd *cli.Command) error {
 	if err := cliapp.ExactArgs(cmd, 0, 0, "--model <id> [--model <id>…] [--harness <h>] [--provider <p>]"); err != nil {
 		return err
 	}
@@ -46,6 +49,9 @@ func runCandidates(_ context.Context, cmd *cli.Command) error {
 	}
 	d, err := embedded()
 	if err != nil {
+		return err
+	}
+	if d, err = withHarnessRules(ctx, cmd, d); err != nil {
 		return err
 	}
 	res, err := candidates.Build(d, candidates.Request{

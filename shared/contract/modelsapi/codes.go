@@ -25,6 +25,7 @@ const (
 	CodeLinksUnreadable            = "links_unreadable"
 	CodePreviousUnreadable         = "previous_unreadable"
 	CodePreviousInvalid            = "previous_invalid"
+	CodeHarnessRulesInvalid        = "harness_rules_invalid"
 )
 
 // Codes describes the error codes of stratos-models.
@@ -41,6 +42,7 @@ func Codes() []errcode.Code {
 		errcode.Usage(CodeInvalidOllamaName, "an Ollama model name is not `<name>[:<tag>]`"),
 		errcode.Failed(CodeNoCandidates, "no usable harness/model/provider combination; `details` carries the exclusions"),
 		errcode.Failed(CodeCatalogInvalid, "the embedded model catalog cannot be decoded (a bug)"),
+		errcode.Usage(CodeHarnessRulesInvalid, "`candidates --harness-rules -`: the harness rules on stdin cannot be read or decoded, or contradict each other"),
 		errcode.Failed(CodeMappingInvalid, "the embedded provider mapping cannot be decoded (a bug)"),
 		errcode.Failed(CodeWriteFailed, "the output cannot be written"),
 		errcode.Usage(CodeSourceInvalid, "`generate --source` is neither a Models.dev checkout nor a safe `.tar.gz` of one"),

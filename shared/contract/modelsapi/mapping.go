@@ -27,3 +27,37 @@ type HarnessProvider struct {
 	NativeNames bool   `json:"nativeNames,omitempty"`
 	Note        string `json:"note,omitempty"`
 }
+
+// HarnessRules are one harness's model and provider rules for harness
+// selection: which creator's models prefer it, which it can run, which
+// backend it uses when none is named and how it reaches each provider.
+// Each harness declares its rules in its own package (its registration in
+// stratos-agent); the provider mapping file of stratos-models carries a
+// generated copy, and the agent host sends its registered harnesses' rules
+// with every candidates request (docs/design/harness-registration.md).
+type HarnessRules struct {
+	// Name names the harness for people ("Claude Code").
+	Name string `json:"name"`
+	// FirstPartyCreator is the model creator whose models prefer this
+	// harness in the first selection pass ("" for none).
+	FirstPartyCreator string `json:"firstPartyCreator,omitempty"`
+	// Creators limits the canonical models the harness can run; empty means
+	// any creator.
+	Creators []string `json:"creators,omitempty"`
+	// DefaultProvider is the backend used when neither the agent nor the
+	// adapter names one.
+	DefaultProvider string `json:"defaultProvider,omitempty"`
+	// DefaultProviderByCreator is consulted before DefaultProvider.
+	DefaultProviderByCreator map[string]string `json:"defaultProviderByCreator,omitempty"`
+	// CatalogProviders means every Models.dev provider ID is also a provider
+	// ID of this harness (OpenCode reads the same catalog).
+	CatalogProviders bool                        `json:"catalogProviders,omitempty"`
+	Providers        map[string]*HarnessProvider `json:"providers"`
+}
+
+// HarnessRulesInput is what `stratos-models candidates --harness-rules -`
+// reads on stdin: the rules of the harnesses the caller has registered,
+// which replace the provider mapping's packaged copy for that request.
+type HarnessRulesInput struct {
+	Harnesses map[string]HarnessRules `json:"harnesses"`
+}

@@ -40,6 +40,9 @@ type Query struct {
 	// Backend is the provider the harness is configured for when the agent
 	// names none (used only with Harness).
 	Backend string
+	// Rules are the registered harnesses' selection rules, sent in place of
+	// the catalog's packaged copy (nil: the packaged copy).
+	Rules map[string]modelsapi.HarnessRules
 }
 
 // Candidate is one harness, model and provider combination to try.
@@ -72,8 +75,13 @@ func (s Sibling) Candidates(ctx context.Context, q Query) ([]Candidate, error) {
 	case q.Backend != "" && q.Harness != "":
 		args = append(args, "--backend", q.Harness+"="+q.Backend)
 	}
+	var in any
+	if q.Rules != nil {
+		args = append(args, "--harness-rules", "-")
+		in = modelsapi.HarnessRulesInput{Harnesses: q.Rules}
+	}
 	var doc modelsapi.CandidatesResult
-	if err := sibling.RunJSON(ctx, Tool, args, nil, &doc, s.Stderr); err != nil {
+	if err := sibling.RunJSON(ctx, Tool, args, in, &doc, s.Stderr); err != nil {
 		return nil, Classify(q.Harness, err)
 	}
 	return doc.Candidates, nil

@@ -7,37 +7,7 @@ import (
 	"github.com/stratoscli/stratos/shared/agentproto"
 	"github.com/stratoscli/stratos/stratos-agent/adapter"
 	"github.com/stratoscli/stratos/stratos-agent/adapter/rejection"
-	"github.com/stratoscli/stratos/stratos-agent/tools"
 )
-
-// Harness is the harness name agents configure.
-const Harness = "claude-code"
-
-// EnvBinary names the claude binary to use; default: `claude` on PATH.
-const EnvBinary = "STRATOS_CLAUDE"
-
-// Capabilities are what the claude-code adapter supports. Efforts are the
-// ones Claude Code 2.1.332 accepts (--effort): the CLI ignores any other
-// value with a warning, so the adapter rejects them as configuration
-// errors instead. A PostToolUseFailure hook can only add context, so an
-// afterToolCall "block" cannot hide a failed tool's error.
-var Capabilities = adapter.Capabilities{
-	Efforts:                  []string{"low", "medium", "high", "xhigh", "max"},
-	ExecutesTools:            true,
-	HooksModifyArguments:     true,
-	AfterHookReplacesFailure: false,
-	StructuredOutput:         adapter.StructuredOutputTool,
-	BackgroundWork:           true,
-	CancelsBackgroundWork:    true,
-	SelectsModels:            true,
-	ChecksAuthentication:     true,
-	ReportsUsage:             true,
-}
-
-// Registration is the harness as the agent host registers it.
-func Registration(opts Options) adapter.Harness {
-	return adapter.Harness{Name: Harness, New: NewFactory(opts), Capabilities: Capabilities}
-}
 
 // Options configure the factory (the kit's adapter.Options; the binary
 // comes from $STRATOS_CLAUDE or PATH, found by Initialize).
@@ -60,7 +30,7 @@ func NewFactory(opts Options) adapter.Factory {
 		if len(spec.Models) > 1 {
 			return nil, agentproto.Errorf(agentproto.CodeInternal, "agent %q: the claude-code adapter serves one model at a time; the host's selector walks the list %v", spec.Name, spec.Models)
 		}
-		disallowed, err := tools.ClaudeDisallowedTools(spec.Tools)
+		disallowed, err := Tools.Natives(spec.Tools)
 		if err != nil {
 			return nil, agentproto.Errorf(agentproto.CodeConfiguration, "agent %q: %v", spec.Name, err).Wrap(err)
 		}

@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"github.com/stratoscli/stratos/stratos-agent/adapter"
-	"github.com/stratoscli/stratos/stratos-agent/tools"
 )
 
 // threadConfig is everything session-specific, sent in thread/start (and
@@ -16,7 +15,7 @@ type threadConfig struct {
 	model     string // native model; "" = Codex's default
 	mcp       map[string]map[string]any
 	hooks     *hookEndpoint // nil: no hook server
-	removed   []tools.CodexSetting
+	removed   []setting
 	developer string
 }
 

@@ -16,7 +16,6 @@ import (
 	"github.com/stratoscli/stratos/stratos-agent/adapter/catalog"
 	"github.com/stratoscli/stratos/stratos-agent/adapter/process"
 	"github.com/stratoscli/stratos/stratos-agent/adapter/rejection"
-	"github.com/stratoscli/stratos/stratos-agent/tools"
 )
 
 // initializeTimeout bounds the app-server's start and thread/start (under a
@@ -30,7 +29,7 @@ type session struct {
 	spec    adapter.Spec
 	emit    func(adapter.Event)
 	hooks   adapter.Hooks
-	removed []tools.CodexSetting
+	removed []setting
 	log     hclog.Logger
 
 	// Fixed by Initialize.
@@ -54,7 +53,7 @@ type session struct {
 	closed      bool
 }
 
-func newSession(opts Options, spec adapter.Spec, emit func(adapter.Event), hooks adapter.Hooks, removed []tools.CodexSetting) *session {
+func newSession(opts Options, spec adapter.Spec, emit func(adapter.Event), hooks adapter.Hooks, removed []setting) *session {
 	return &session{opts: opts, spec: spec, emit: emit, hooks: hooks, removed: removed,
 		log: opts.Log.Named("codex").With("agent", spec.Name), outcomes: newOutcomes()}
 }

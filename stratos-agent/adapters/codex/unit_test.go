@@ -16,7 +16,7 @@ import (
 )
 
 func TestThreadConfigIsolatesTheSession(t *testing.T) {
-	removed, err := tools.CodexConfigOverrides(tools.Selection{DisallowedTools: []string{"web_search", "shell"}})
+	removed, err := configOverrides(tools.Selection{DisallowedTools: []string{"web_search", "shell"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -33,24 +33,10 @@ type Mapping struct {
 	Providers map[string]*ProviderRules `json:"providers"`
 }
 
-// Harness describes one harness's relation to models and providers.
+// Harness describes one harness's relation to models and providers: the
+// rules its package declares (modelsapi.HarnessRules).
 type Harness struct {
-	Name string `json:"name"`
-	// FirstPartyCreator is the model creator whose models prefer this
-	// harness in the first selection pass ("" for none).
-	FirstPartyCreator string `json:"firstPartyCreator,omitempty"`
-	// Creators limits the canonical models the harness can run; empty means
-	// any creator.
-	Creators []string `json:"creators,omitempty"`
-	// DefaultProvider is the backend used when neither the agent nor the
-	// adapter names one.
-	DefaultProvider string `json:"defaultProvider,omitempty"`
-	// DefaultProviderByCreator is consulted before DefaultProvider.
-	DefaultProviderByCreator map[string]string `json:"defaultProviderByCreator,omitempty"`
-	// CatalogProviders means every Models.dev provider ID is also a provider
-	// ID of this harness (OpenCode reads the same catalog).
-	CatalogProviders bool                        `json:"catalogProviders,omitempty"`
-	Providers        map[string]*HarnessProvider `json:"providers"`
+	modelsapi.HarnessRules
 }
 
 // HarnessProvider is the native configuration an adapter needs for one
@@ -196,4 +182,17 @@ func (h *Harness) ProviderIDs() []string {
 	}
 	sort.Strings(ids)
 	return ids
+}
+
+// WithHarnesses returns a copy of m whose harnesses are rules (the
+// registered harnesses a caller sent), checked like a parsed file.
+func (m *Mapping) WithHarnesses(rules map[string]modelsapi.HarnessRules) (*Mapping, error) {
+	out := &Mapping{Schema: m.Schema, Providers: m.Providers, Harnesses: make(map[string]*Harness, len(rules))}
+	for id, r := range rules {
+		out.Harnesses[id] = &Harness{HarnessRules: r}
+	}
+	if err := out.check(); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
