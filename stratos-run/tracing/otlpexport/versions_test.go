@@ -66,7 +66,7 @@ func spansOf(t *testing.T, lines [][]byte) string {
 	for _, s := range rec.Ended() {
 		var attrs []string
 		for _, a := range s.Attributes() {
-			attrs = append(attrs, fmt.Sprintf("%s=%s", a.Key, a.Value.Emit()))
+			attrs = append(attrs, fmt.Sprintf("%s=%s", a.Key, a.Value.String()))
 		}
 		slices.Sort(attrs)
 		status := ""
