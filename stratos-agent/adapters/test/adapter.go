@@ -32,10 +32,13 @@ var Capabilities = adapter.Capabilities{
 	ChecksAuthentication:     true,
 }
 
-// Registration is the harness as the agent host registers it; each
-// registration counts calls on its own.
+// Registration is the test harness's registration
+// (docs/design/harness-registration.md); each registration counts calls
+// on its own. It has no built-in tools, no selection rules (agents name it
+// explicitly) and no authentication.
 func Registration() adapter.Harness {
-	return adapter.Harness{Name: Harness, New: NewFactory(Options{}), Capabilities: Capabilities}
+	return adapter.Harness{Name: Harness, Title: "test", New: NewFactory(Options{}), Capabilities: Capabilities,
+		Docs: adapter.Docs{Page: "harness-test.md"}}
 }
 
 // Options configure NewFactory.
