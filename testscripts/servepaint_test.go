@@ -177,7 +177,8 @@ func loadRunPage(b testing.TB, br *browser, url string) (tree, fcp float64) {
 
 // writeHundredAgentRun records a finished run whose log has, per agent, its
 // start, one usage report and its completion, a phase every ten agents and
-// a log line each, as the agent host writes them; it returns the run's id.
+// a log line each, as the agent host and the runtime write them (version 1
+// of the event vocabulary); it returns the run's id.
 func writeHundredAgentRun(b testing.TB, dir string) string {
 	b.Helper()
 	id := "20261203T090000Z-paint100"
@@ -191,18 +192,19 @@ func writeHundredAgentRun(b testing.TB, dir string) string {
 	line := func(at time.Time, typ, agent string, details any) {
 		seq++
 		d, _ := json.Marshal(details)
-		fmt.Fprintf(&log, `{"type":%q,"timestamp":%q,"sequence":%d,"executionId":%q,"workflow":"fan-out","agentId":%q,"details":%s}`+"\n",
+		fmt.Fprintf(&log, `{"v":1,"type":%q,"timestamp":%q,"sequence":%d,"executionId":%q,"workflow":"fan-out","agentId":%q,"details":%s}`+"\n",
 			typ, at.Format(time.RFC3339Nano), seq, id, agent, d)
 	}
 	for i := range paintAgents {
 		at := start.Add(time.Duration(i) * 50 * time.Millisecond)
 		agent := fmt.Sprintf("%s/reviewer-%03d", id, i)
 		if i%10 == 0 {
-			line(at, "phase", "", map[string]any{"name": fmt.Sprintf("batch %d", i/10)})
+			line(at, "workflow.phase", "", map[string]any{"phase": fmt.Sprintf("batch %d", i/10)})
 		}
-		line(at, "agent.invocation.started", agent, map[string]any{"name": fmt.Sprintf("reviewer-%03d", i), "harness": "claude-code", "model": "claude-sonnet-4-5"})
-		line(at.Add(time.Second), "log", "", map[string]any{"level": "info", "message": fmt.Sprintf("reviewer %d looked at file %d", i, i)})
-		line(at.Add(2*time.Second), "usage", agent, map[string]any{"inputTokens": 1200 + i, "outputTokens": 300, "costUsd": 0.0042})
+		line(at, "agent.invocation.started", agent, map[string]any{"name": fmt.Sprintf("reviewer-%03d", i), "promptKind": "text", "configId": "reviewer"})
+		line(at.Add(time.Second), "workflow.log", "", map[string]any{"message": fmt.Sprintf("reviewer %d looked at file %d", i, i)})
+		line(at.Add(2*time.Second), "usage", agent, map[string]any{"inputTokens": 1200 + i, "outputTokens": 300, "cacheReadInputTokens": 0,
+			"cacheCreationInputTokens": 0, "reasoningOutputTokens": 0, "costUsd": 0.0042, "costProvenance": "reported", "model": "claude-sonnet-4-5"})
 		line(at.Add(3*time.Second), "agent.invocation.completed", agent, map[string]any{"status": "completed"})
 	}
 	if err := os.WriteFile(filepath.Join(r.Dir(), runs.EventsFile), []byte(log.String()), 0o644); err != nil {

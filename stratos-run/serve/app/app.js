@@ -23,22 +23,14 @@ const money = (v) => (num(v) === undefined ? "—" : "$" + (v < 0.01 && v > 0 ? 
 const tokens = (v) => (num(v) === undefined ? "—" : v >= 10000 ? (v / 1000).toFixed(1) + "k" : String(v));
 const badge = (s) => `<span class="status s-${esc(s)}">${esc(s || "unknown")}</span>`;
 
-// costOf and usage read the usage/cost fields a record may carry; their
-// names vary, and a record without them shows "—".
-function costOf(o) {
-  if (!o) return undefined;
-  for (const k of ["costUsd", "cost", "totalCostUsd", "usd"]) if (num(o[k]) !== undefined) return o[k];
-  if (o.cost && num(o.cost.usd) !== undefined) return o.cost.usd; // a run's roll-up: {cost: {usd}}
-  if (o.usage) return costOf(o.usage.run || o.usage);
-  return undefined;
-}
-function tokensOf(u) {
-  if (!u) return undefined;
-  if (num(u.totalTokens) !== undefined) return u.totalTokens;
-  const t = u.tokens && typeof u.tokens === "object" ? u.tokens : null; // a roll-up: {tokens: {input, output}}
-  const sum = t ? (num(t.input) ?? 0) + (num(t.output) ?? 0) : (num(u.inputTokens) ?? 0) + (num(u.outputTokens) ?? 0);
-  return sum || undefined;
-}
+// Usage is read in its one spelling each: a usage roll-up of `runs show`
+// ({turns, tokens: {input, output, …}, cost: {usd, …}}) and a usage event's
+// details (the event vocabulary of events.d.ts: token counts by kind and
+// costUsd, spelled alike in every version). An agent shows its input and
+// output tokens; a figure not known shows "—".
+const rollupCost = (u) => num(u?.cost?.usd);
+const rollupTokens = (u) => (num(u?.tokens?.input) ?? 0) + (num(u?.tokens?.output) ?? 0) || undefined;
+const turnTokens = (d) => (num(d.inputTokens) ?? 0) + (num(d.outputTokens) ?? 0);
 
 function route() {
   if (current) current.close();
@@ -89,7 +81,7 @@ function listPage() {
         <td class="c-id">${esc(r.executionId)}</td>
         <td class="c-started"><time>${esc(when(r.startedAt))}</time></td>
         <td class="c-dur dur">${duration(r.durationMs + (r.status === "running" ? late : 0))}</td>
-        <td class="c-cost num">${money(costOf(r))}</td>
+        <td class="c-cost num">${money(rollupCost(r.usage?.run))}</td>
       </tr>`).join("");
   };
   document.getElementById("runs").addEventListener("click", (e) => {
@@ -154,7 +146,7 @@ function drawRun(st) {
   document.getElementById("status").innerHTML = badge(r.status);
   document.getElementById("started").textContent = when(r.startedAt);
   document.getElementById("rid").textContent = r.executionId;
-  document.getElementById("cost").textContent = money(costOf(r));
+  document.getElementById("cost").textContent = money(rollupCost(r.usage?.run));
   drawDuration(st);
   const stop = document.getElementById("stop");
   if (stop) stop.hidden = r.status !== "running";
@@ -164,7 +156,7 @@ function drawRun(st) {
   if (r.tree) mergeTree(st, r.tree, null);
   for (const [id, u] of Object.entries(r.usage?.byAgent || {})) {
     const a = st.agents.get(id);
-    if (a) { a.tokens = tokensOf(u); a.cost = costOf(u); }
+    if (a) { a.tokens = rollupTokens(u); a.cost = rollupCost(u); }
   }
 }
 
@@ -240,42 +232,54 @@ function mergeTree(st, node, parent) {
   for (const c of node.children || []) mergeTree(st, c, node.executionId);
 }
 
-// apply folds one event into the state. Unknown event kinds still count and
-// show in the events list; fields are read only when present.
+// apply folds one event (of any vocabulary version: the fields read here
+// are spelled alike in all) into the state. Unknown event kinds still count
+// and show in the events list; fields are read only when present.
 function apply(st, ev) {
   st.events++;
   const d = ev.details || {};
   const type = String(ev.type || "");
   if (type === "usage") addSpent(st.spent, d);
   if (type === "workflow.child.started" || type === "workflow.child.completed") placeChild(st, ev);
-  if (/(^|\.)phase/.test(type)) st.logs.push({ phase: true, t: ev.timestamp, text: d.name ?? d.phase ?? d.message ?? "" });
-  else if (/(^|\.)log$/.test(type) || type === "log") st.logs.push({ t: ev.timestamp, level: d.level, text: d.message ?? d.text ?? JSON.stringify(d) });
-  if (!ev.agentId) return;
+  if (type === "workflow.phase") st.logs.push({ phase: true, t: ev.timestamp, text: d.phase ?? "" });
+  else if (type === "workflow.log") st.logs.push({ t: ev.timestamp, text: d.message ?? "" });
+  if (ev.agentId) applyAgent(st, ev, type, d);
+}
+
+// applyAgent folds an agent's event into its row: its name when an execute
+// starts, the model its turns ran on, whether it is busy, and the tokens and
+// cost of its usage events (the one event that counts a turn).
+function applyAgent(st, ev, type, d) {
   const exec = ensureExec(st, ev.executionId || st.run?.executionId);
   if (ev.workflow && !exec.workflow) exec.workflow = ev.workflow;
   let a = st.agents.get(ev.agentId);
   if (!a) {
-    a = { id: ev.agentId, name: "", harness: "", model: "", state: "starting", busySince: null, busyMs: 0, tokens: undefined, cost: undefined };
+    a = { id: ev.agentId, name: "", model: "", state: "starting", busySince: null, busyMs: 0, tokens: undefined, cost: undefined };
     st.agents.set(ev.agentId, a);
     exec.agents.push(a);
   }
-  a.name = d.name || a.name;
-  a.harness = d.harness || ev.harness || a.harness;
-  a.model = d.model || ev.model || a.model;
   const t = Date.parse(ev.timestamp);
-  if (type === "agent.invocation.started") { a.state = "running"; a.busySince = t; }
-  else if (type === "agent.invocation.completed" || type === "agent.invocation.failed") {
-    if (a.busySince) a.busyMs += t - a.busySince;
-    a.busySince = null;
-    a.state = d.status === "completed" || type.endsWith("completed") && !d.status ? "completed" : d.status || "failed";
-  } else if (type === "agent.closed") { if (a.busySince) a.busyMs += t - a.busySince; a.busySince = null; a.state = a.state === "running" ? "closed" : a.state; }
-  else if (type.endsWith(".failed")) a.state = "failed";
-  const u = type === "usage" ? d : d.usage || ev.usage; // per-turn usage events carry it in details
-  if (u) {
-    const n = tokensOf(u);
-    if (n !== undefined) a.tokens = (a.tokens ?? 0) + n;
-    const c = costOf(u);
-    if (c !== undefined) a.cost = (a.cost ?? 0) + c;
+  const idle = () => { if (a.busySince) a.busyMs += t - a.busySince; a.busySince = null; };
+  switch (type) {
+    case "agent.invocation.started":
+      a.name = d.name || a.name; a.state = "running"; a.busySince = t;
+      break;
+    case "agent.invocation.completed":
+      idle(); a.state = d.status || "completed";
+      break;
+    case "agent.closed":
+      idle(); a.state = a.state === "running" ? "closed" : a.state;
+      break;
+    case "model.started": case "model.completed":
+      a.model = d.model || a.model;
+      break;
+    case "usage": {
+      a.model = d.model || a.model;
+      const n = turnTokens(d);
+      if (n) a.tokens = (a.tokens ?? 0) + n;
+      if (num(d.costUsd) !== undefined) a.cost = (a.cost ?? 0) + d.costUsd;
+      break;
+    }
   }
 }
 
@@ -310,7 +314,7 @@ function drawTree(st) {
     const ms = a.busyMs + (a.busySince && live ? Date.now() - a.busySince : 0);
     const state = a.busySince && !live ? st.run.status : a.state;
     return `<div class="agent" data-agent="${esc(a.id)}"><span class="name" title="${esc(a.id)}">${esc(a.name || a.id.split("/").pop())}</span>
-      <span class="model" title="${esc(a.harness)} ${esc(a.model)}">${esc([a.harness, a.model].filter(Boolean).join(" · ") || "—")}</span>
+      <span class="model" title="${esc(a.model)}">${esc(a.model || "—")}</span>
       ${badge(state)}<span class="num">${duration(ms)}</span><span class="num tok">${tokens(a.tokens)}</span><span class="num cost">${money(a.cost)}</span></div>`;
   };
   const node = (x) => `<li class="node" data-exec="${esc(x.id)}"><div class="inv">${esc(x.workflow || "child workflow")} ${x.status ? badge(x.status) : ""} <code class="muted">${esc(x.id)}</code></div>
@@ -371,8 +375,20 @@ function drawEvents(st) {
 function eventLine(ev) {
   const t = ev.timestamp ? new Date(ev.timestamp).toISOString().slice(11, 23) : "";
   const who = ev.agentId ? ev.agentId.split("/").slice(-1)[0] : ev.workflow || "";
-  const d = ev.details || {};
-  const what = d.text ?? d.message ?? d.phase ?? d.toolName ?? d.status ?? "";
+  const what = summary(String(ev.type || ""), ev.details || {}) ?? "";
   const text = `${ev.type} ${who} ${typeof what === "string" ? what.slice(0, 200) : JSON.stringify(what)}`;
   return `<div title="${esc(text)}"><span class="t">${esc(t)}</span> ${esc(text)}</div>`;
+}
+
+// summary is the field of an event's details the events list shows, by
+// kind: what a delta says, a log line's or a progress report's message, a
+// phase, a tool's name, else the status.
+function summary(type, d) {
+  switch (type) {
+    case "message.delta": return d.text;
+    case "workflow.log": case "mcp.progress": case "model.retry": return d.message;
+    case "workflow.phase": return d.phase;
+    case "tool.started": case "tool.completed": return d.toolName;
+  }
+  return d.status;
 }
