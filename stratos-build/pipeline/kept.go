@@ -23,10 +23,11 @@ import (
 // child's module is not evaluated). Evaluating the parent's module again
 // then evaluates the same code, from the same files, with the same node
 // and the same packages, and reports the same definition as the one its
-// build record holds. A batch keeps that definition instead of loading it
-// with node (definitions.kept lists the conditions), and finishBatch keeps the
-// parent's build only when its children's wrappers held, as for any other
-// parent: otherwise it is built again one by one, definition loaded.
+// build record holds. A batch keeps that definition instead of loading
+// it with node (definitions.kept lists the conditions), and finishBatch
+// keeps the parent's build only when its children's wrappers held, as for
+// any other parent: otherwise it is built again one by one, definition
+// loaded.
 //
 // The record and the dist/ written are what loading would have written:
 // the record's output schema and wrapper hash come from the previous
@@ -42,7 +43,8 @@ const ctimeMargin = time.Second
 
 // kept returns w's build record when the definition it holds is the one
 // evaluating w's module would report now, nil when w's definition must be
-// loaded. installed is the state of the root's SDK in this build. That is when:
+// loaded; installed is the state of the root's SDK in this build. That is
+// when:
 //
 //   - the command does not want w's definition itself (describe and
 //     schema print what loading reports, the module's output included);

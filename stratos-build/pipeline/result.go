@@ -15,6 +15,29 @@
 //  8. write the build record, last, only after everything succeeded.
 //
 // A fresh workflow is reused without running npm, node or tsc.
+//
+// A build goes through stages, each a small type with one job that owns
+// its own state and hands explicit values to the next:
+//
+//   - planner (plan.go) refuses what cannot build (step 1), decides what
+//     is reused, and selects the workflows a batch builds together;
+//   - preparer (prepare.go) does steps 2 and 3 and the checks around them
+//     (MCP wrappers, the agents section, the root's SDK through rootSetup,
+//     npm dependencies) and stages a job: the entrypoint and a new staging
+//     directory to compile into;
+//   - compiler (compile.go) runs tsc for one job, or shared runs for many;
+//   - definitions (load.go, kept.go) loads definitions with node, in
+//     loaders started beside the compile, or keeps a build record's;
+//   - emitter (wrappers.go) writes the wrappers parents compile against;
+//   - recorder (record.go) writes the build record last, makes the
+//     staging directory durable and publishes it as dist/.
+//
+// They share three services: the toolchain, ensured on first use; the
+// phase the build is in, for the error of an interrupted one; and its
+// warnings. The Builder orders the work and keeps the results: Prepare
+// builds one workflow at a time, children first, and PrepareBatch
+// (batch.go) puts many through the same stages together. See
+// docs/design/build-pipeline.md.
 package pipeline
 
 import (
