@@ -1,6 +1,10 @@
 package agentproto
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/stratoscli/stratos/shared/contract/eventapi"
+)
 
 // ProtocolVersion changes when a message changes incompatibly. The SDK and
 // the host come from one Stratos release, so a mismatch is a packaging bug.
@@ -194,20 +198,7 @@ type LifecycleParams struct {
 	ExecutionID string `json:"executionId"`
 }
 
-// Event is one observation, as recorded in events.jsonl.
-type Event struct {
-	// Type: agent.invocation.started, agent.invocation.completed,
-	// model.started, model.completed, message.delta, tool.started,
-	// tool.completed, ...
-	Type string `json:"type"`
-	// Timestamp is RFC 3339 with nanoseconds, UTC.
-	Timestamp   string `json:"timestamp"`
-	Sequence    int64  `json:"sequence"`
-	AgentID     string `json:"agentId"`
-	ExecutionID string `json:"executionId"`
-	// Label is the agent's label, on every event of a labelled agent.
-	Label string `json:"label,omitempty"`
-	// IDs correlates operations: invocationId, toolCallId, ...
-	IDs     map[string]string `json:"ids,omitempty"`
-	Details map[string]any    `json:"details,omitempty"`
-}
+// Event is one observation, as recorded in events.jsonl: the event
+// vocabulary's line (shared/contract/eventapi), whose details are one type
+// per kind.
+type Event = eventapi.Event

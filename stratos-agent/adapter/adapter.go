@@ -8,7 +8,6 @@ package adapter
 import (
 	"context"
 	"encoding/json"
-	"time"
 
 	"github.com/stratoscli/stratos/shared/agentproto"
 	"github.com/stratoscli/stratos/stratos-agent/tools"
@@ -74,15 +73,6 @@ type Spec struct {
 	OutputSchema json.RawMessage
 	// Test is the harness-specific configuration of the test harness.
 	Test json.RawMessage
-}
-
-// Event is one observation; the host adds IDs, sequence and timestamp when
-// they are missing.
-type Event struct {
-	Type    string
-	Time    time.Time
-	IDs     map[string]string
-	Details map[string]any
 }
 
 // Hooks are the author's tool hooks, reached through the SDK. Adapters call

@@ -1,36 +1,57 @@
 package adapter
 
-// Event types adapters emit. Every adapter maps its harness's native
-// stream onto these names, so a workflow's event record reads the same
-// whatever harness ran it.
-const (
-	// EventModelStarted: a model round trip began (details: model).
-	EventModelStarted = "model.started"
-	// EventMessageDelta: streamed text or reasoning (details: kind, text).
-	EventMessageDelta = "message.delta"
-	// EventModelCompleted: a model round trip ended (details: model,
-	// stopReason, usage).
-	EventModelCompleted = "model.completed"
-	// EventModelRetry: the harness retries a failed model request.
-	EventModelRetry = "model.retry"
-	// EventModelUnavailable: a candidate model was refused and the adapter
-	// moves to the next one of the agent's list.
-	EventModelUnavailable = "model.unavailable"
-	// EventToolStarted and EventToolCompleted bracket one tool call (IDs:
-	// toolCallId; details: toolName, input / output or error).
-	EventToolStarted   = "tool.started"
-	EventToolCompleted = "tool.completed"
-	// EventBackgroundStarted, EventBackgroundActivity and
-	// EventBackgroundCompleted follow work that outlives its turn (IDs:
-	// taskId).
-	EventBackgroundStarted   = "background.started"
-	EventBackgroundActivity  = "background.activity"
-	EventBackgroundCompleted = "background.completed"
-	// EventCompactionStarted and EventCompactionCompleted bracket the
-	// harness compacting its conversation.
-	EventCompactionStarted   = "compaction.started"
-	EventCompactionCompleted = "compaction.completed"
-	// EventUsage reports one turn's token usage (details: inputTokens,
-	// outputTokens, and what else the harness measures).
-	EventUsage = "usage"
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/stratoscli/stratos/shared/contract/eventapi"
 )
+
+// Event is one observation an adapter reports: its kind's details, one of
+// the event vocabulary's types (shared/contract/eventapi), so a
+// workflow's event record reads the same whatever harness ran it. The
+// host adds the agent, the invocation, a sequence and, when Time is
+// zero, a timestamp.
+type Event struct {
+	Time    time.Time
+	IDs     eventapi.IDs
+	Details eventapi.Details
+	// Reconstructed marks an event written on the harness's behalf after
+	// the fact rather than reported by it.
+	Reconstructed bool
+}
+
+// NewEvent is an event of d's kind, observed now.
+func NewEvent(ids eventapi.IDs, d eventapi.Details) Event {
+	return Event{Time: time.Now(), IDs: ids, Details: d}
+}
+
+// Type is the event's type, its details' kind.
+func (e Event) Type() string {
+	if e.Details == nil {
+		return ""
+	}
+	return e.Details.EventType()
+}
+
+// JSON is raw as an event's details carry it: raw when it is JSON, else
+// raw as a JSON string (a harness's malformed input is kept for people to
+// read, never dropped); nil when raw is empty.
+func JSON(raw []byte) json.RawMessage {
+	if len(raw) == 0 {
+		return nil
+	}
+	if json.Valid(raw) {
+		return json.RawMessage(raw)
+	}
+	return JSONOf(string(raw))
+}
+
+// JSONOf is v encoded for an event's details; nil when v does not encode.
+func JSONOf(v any) json.RawMessage {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil
+	}
+	return b
+}

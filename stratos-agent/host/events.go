@@ -7,24 +7,25 @@ import (
 	"sync"
 	"time"
 
-	"github.com/stratoscli/stratos/shared/agentproto"
+	"github.com/stratoscli/stratos/shared/contract/eventapi"
 )
 
 // EventsFileName is the run record file events are appended to.
 const EventsFileName = "events.jsonl"
 
 // recorder appends events to the run record's events.jsonl, one JSON object
-// per line, and optionally forwards them to the SDK. Observation failures
-// are logged, never returned: events do not control agents.
+// per line (an eventapi.Event), and optionally forwards them to the SDK.
+// Observation failures are logged, never returned: events do not control
+// agents.
 type recorder struct {
 	mu     sync.Mutex
 	f      *os.File
 	seq    int64
-	notify func(agentproto.Event) // nil: record only
+	notify func(eventapi.Event) // nil: record only
 	warn   func(error)
 }
 
-func openRecorder(path string, notify func(agentproto.Event), warn func(error)) (*recorder, error) {
+func openRecorder(path string, notify func(eventapi.Event), warn func(error)) (*recorder, error) {
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", path, err)
@@ -32,9 +33,11 @@ func openRecorder(path string, notify func(agentproto.Event), warn func(error)) 
 	return &recorder{f: f, notify: notify, warn: warn}, nil
 }
 
-// record stamps e with a sequence number (and a timestamp when missing) and
-// appends it. Sequence numbers give the observed order within the host.
-func (r *recorder) record(e agentproto.Event) {
+// record stamps e with the vocabulary's version, a sequence number (and a
+// timestamp when missing) and appends it. Sequence numbers give the
+// observed order within the host.
+func (r *recorder) record(e eventapi.Event) {
+	e.V = eventapi.Version
 	if e.Timestamp == "" {
 		e.Timestamp = stamp(time.Now())
 	}

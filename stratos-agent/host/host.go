@@ -20,6 +20,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 
 	"github.com/stratoscli/stratos/shared/agentproto"
+	"github.com/stratoscli/stratos/shared/contract/eventapi"
 	"github.com/stratoscli/stratos/shared/mcpauth"
 	"github.com/stratoscli/stratos/shared/mcpclient"
 	"github.com/stratoscli/stratos/shared/mcpdecl"
@@ -241,9 +242,9 @@ func (h *Host) initialize(p agentproto.InitializeParams) (*agentproto.Initialize
 	if err := os.MkdirAll(runDir, 0o755); err != nil {
 		return nil, agentproto.Errorf(agentproto.CodeInternal, "run record: %v", err)
 	}
-	var notify func(agentproto.Event)
+	var notify func(eventapi.Event)
 	if p.Events {
-		notify = func(e agentproto.Event) {
+		notify = func(e eventapi.Event) {
 			if err := h.peer.Notify(agentproto.MethodEvent, e); err != nil {
 				h.log.Debug("event notification failed", "error", err)
 			}
@@ -380,7 +381,7 @@ func (h *Host) workflow(ref agentproto.WorkflowRef) (*agentconfig.Workflow, erro
 	return w, nil
 }
 
-func (h *Host) record(e agentproto.Event) {
+func (h *Host) record(e eventapi.Event) {
 	h.mu.Lock()
 	rec := h.events
 	h.mu.Unlock()

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/stratoscli/stratos/shared/agentproto"
+	"github.com/stratoscli/stratos/shared/contract/eventapi"
 	"github.com/stratoscli/stratos/stratos-agent/jsonrpc"
 )
 
@@ -24,7 +25,7 @@ type fixture struct {
 	dir     string // the workflow directory
 	runDir  string
 	hooks   map[string]func(json.RawMessage) (any, error)
-	events  chan agentproto.Event
+	events  chan eventapi.Event
 	closeIn func()
 	mu      sync.Mutex
 	calls   map[string]int // executes sent per agent
@@ -48,7 +49,7 @@ func start(t *testing.T, agentsYAML string, limits agentproto.Settings) *fixture
 	hostConn := jsonrpc.New(inR, outW, h.Handle, func(err error) { t.Logf("host: %v", err) })
 	h.SetPeer(hostConn)
 	f := &fixture{t: t, dir: dir, runDir: filepath.Join(t.TempDir(), "run"), hooks: map[string]func(json.RawMessage) (any, error){},
-		events: make(chan agentproto.Event, 1000), calls: map[string]int{}}
+		events: make(chan eventapi.Event, 1000), calls: map[string]int{}}
 	f.client = jsonrpc.New(outR, inW, f.handle, func(err error) { t.Logf("client: %v", err) })
 	served := make(chan struct{})
 	go func() {
@@ -71,7 +72,7 @@ func start(t *testing.T, agentsYAML string, limits agentproto.Settings) *fixture
 
 func (f *fixture) handle(_ context.Context, method string, params json.RawMessage) (any, error) {
 	if method == agentproto.MethodEvent {
-		var e agentproto.Event
+		var e eventapi.Event
 		_ = json.Unmarshal(params, &e)
 		f.events <- e
 		return nil, nil
@@ -160,7 +161,7 @@ func wantCode(t *testing.T, err error, code, contains string) {
 }
 
 // waitEvent returns the next event of type typ.
-func (f *fixture) waitEvent(typ string) agentproto.Event {
+func (f *fixture) waitEvent(typ string) eventapi.Event {
 	f.t.Helper()
 	for e := range f.events {
 		if e.Type == typ {
@@ -168,7 +169,7 @@ func (f *fixture) waitEvent(typ string) agentproto.Event {
 		}
 	}
 	f.t.Fatalf("no %s event", typ)
-	return agentproto.Event{}
+	return eventapi.Event{}
 }
 
 var defaults = agentproto.Settings{MaxConcurrent: 10, MaxOutstanding: 100}
@@ -202,14 +203,17 @@ func TestConversationContinues(t *testing.T) {
 	var types []string
 	sc := bufio.NewScanner(strings.NewReader(string(b)))
 	for sc.Scan() {
-		var e agentproto.Event
+		if err := eventapi.Check(sc.Bytes()); err != nil {
+			t.Errorf("recorded %s: %v", sc.Bytes(), err)
+		}
+		var e eventapi.Event
 		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
 			t.Fatal(err)
 		}
 		if e.AgentID == "a1" {
 			types = append(types, e.Type)
 		}
-		if e.Timestamp == "" || e.Sequence == 0 || e.ExecutionID != "top" || e.IDs["invocationId"] == "" {
+		if e.Timestamp == "" || e.Sequence == 0 || e.ExecutionID != "top" || e.IDs.InvocationID == "" {
 			t.Errorf("event lacks timestamp, sequence or ids: %s", sc.Text())
 		}
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/stratoscli/stratos/shared/agentproto"
+	"github.com/stratoscli/stratos/shared/contract/eventapi"
 	"github.com/stratoscli/stratos/shared/mcpauth"
 	"github.com/stratoscli/stratos/shared/mcpclient"
 	"github.com/stratoscli/stratos/shared/mcpdecl"
@@ -27,7 +28,7 @@ import (
 // close that overtakes a slow connect still finds (and stops) it.
 type directClients struct {
 	timeout time.Duration
-	record  func(agentproto.Event)
+	record  func(eventapi.Event)
 	stderr  io.Writer
 	// tokens supplies OAuth servers' access tokens (nil: ~/.stratos's).
 	tokens *mcpauth.Tokens
@@ -47,7 +48,7 @@ type directClient struct {
 	conn   *mcpclient.Client
 }
 
-func newDirectClients(timeout time.Duration, stderr io.Writer, record func(agentproto.Event)) *directClients {
+func newDirectClients(timeout time.Duration, stderr io.Writer, record func(eventapi.Event)) *directClients {
 	return &directClients{timeout: timeout, record: record, stderr: stderr, clients: map[string]*directClient{}}
 }
 
@@ -219,13 +220,8 @@ func (d *directClients) closeMatching(match func(*directClient) bool) error {
 }
 
 func (d *directClients) progress(c *directClient, p *mcp.ProgressNotificationParams) {
-	details := map[string]any{"server": c.server, "progress": p.Progress}
-	if p.Total != 0 {
-		details["total"] = p.Total
-	}
-	if p.Message != "" {
-		details["message"] = p.Message
-	}
-	d.record(agentproto.Event{Type: "mcp.progress", ExecutionID: c.executionID,
-		IDs: map[string]string{"mcpClientId": c.id, "progressToken": fmt.Sprint(p.ProgressToken)}, Details: details})
+	e := eventapi.New(&eventapi.MCPProgress{Server: c.server, Progress: p.Progress, Total: p.Total, Message: p.Message})
+	e.ExecutionID = c.executionID
+	e.IDs = eventapi.IDs{MCPClientID: c.id, ProgressToken: fmt.Sprint(p.ProgressToken)}
+	d.record(e)
 }

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/stratoscli/stratos/shared/agentproto"
+	"github.com/stratoscli/stratos/shared/contract/eventapi"
 	"github.com/stratoscli/stratos/shared/fakemcp"
 	"github.com/stratoscli/stratos/stratos-agent/jsonrpc"
 )
@@ -46,7 +47,7 @@ func startMCP(t *testing.T, serversYAML string, timeout time.Duration) *fixture 
 	hostConn := jsonrpc.New(inR, outW, h.Handle, func(err error) { t.Logf("host: %v", err) })
 	h.SetPeer(hostConn)
 	f := &fixture{t: t, dir: dir, runDir: filepath.Join(t.TempDir(), "run"), hooks: map[string]func(json.RawMessage) (any, error){},
-		events: make(chan agentproto.Event, 1000), calls: map[string]int{}}
+		events: make(chan eventapi.Event, 1000), calls: map[string]int{}}
 	f.client = jsonrpc.New(outR, inW, f.handle, func(err error) { t.Logf("client: %v", err) })
 	served := make(chan struct{})
 	go func() {
@@ -150,7 +151,7 @@ func TestDirectClientCallsRunConcurrentlyAndReportProgress(t *testing.T) {
 	}
 	for step := 1; step <= 2; step++ {
 		e := f.waitEvent("mcp.progress")
-		if e.Details["server"] != "modern" || e.IDs["mcpClientId"] != "c" || e.Details["progress"] != float64(step) {
+		if d := e.Details.(*eventapi.MCPProgress); d.Server != "modern" || e.IDs.MCPClientID != "c" || d.Progress != float64(step) {
 			t.Fatalf("progress event %+v", e)
 		}
 	}

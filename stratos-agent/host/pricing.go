@@ -3,10 +3,10 @@ package host
 import (
 	"context"
 	"io"
-	"maps"
 	"sync"
 	"time"
 
+	"github.com/stratoscli/stratos/shared/contract/eventapi"
 	"github.com/stratoscli/stratos/shared/contract/modelsapi"
 	"github.com/stratoscli/stratos/shared/sibling"
 	"github.com/stratoscli/stratos/stratos-agent/adapter"
@@ -49,14 +49,9 @@ func (h *Host) priced(ctx context.Context, cands []candidate, provider string) [
 	return cands
 }
 
-// costPriced marks a usage event whose cost the host computed from the
-// catalog's price rather than the harness reporting it; the run record's
-// usage roll-up reads it as the provenance "priced".
-const costPriced = "priced"
-
-// turnPrice is the catalog price of the turn a usage event reports (its
-// details as the adapter sent them), nil when unknown.
-type turnPrice func(details map[string]any) *modelsapi.Price
+// turnPrice is the catalog price of the turn a usage event reports (as
+// the adapter sent it), nil when unknown.
+type turnPrice func(u *eventapi.Usage) *modelsapi.Price
 
 // fixedPrice prices every turn at p, the price of the candidate's native
 // ID; nil when p is.
@@ -64,7 +59,7 @@ func fixedPrice(p *modelsapi.Price) turnPrice {
 	if p == nil {
 		return nil
 	}
-	return func(map[string]any) *modelsapi.Price { return p }
+	return func(*eventapi.Usage) *modelsapi.Price { return p }
 }
 
 // priceLookupBound bounds one catalog lookup made while a turn's usage is
@@ -72,23 +67,22 @@ func fixedPrice(p *modelsapi.Price) turnPrice {
 const priceLookupBound = 10 * time.Second
 
 // reportedPrice prices a turn of an agent whose backend the harness chose:
-// at the catalog price of the provider the adapter reports it used
-// (details "provider") for model, the agent's canonical model, or, when the
-// agent names none, the model the adapter reports ("model"). Each pair is
-// looked up once; a turn without a reported provider stays unpriced.
+// at the catalog price of the provider the adapter reports it used for
+// model, the agent's canonical model, or, when the agent names none, the
+// model the adapter reports. Each pair is looked up once; a turn without a
+// reported provider stays unpriced.
 func (h *Host) reportedPrice(model string) turnPrice {
 	var mu sync.Mutex
 	known := map[[2]string]*modelsapi.Price{}
-	return func(d map[string]any) *modelsapi.Price {
-		provider, _ := d["provider"].(string)
+	return func(u *eventapi.Usage) *modelsapi.Price {
 		m := model
 		if m == "" {
-			m, _ = d["model"].(string)
+			m = u.Model
 		}
-		if provider == "" || m == "" {
+		if u.Provider == "" || m == "" {
 			return nil
 		}
-		key := [2]string{m, provider}
+		key := [2]string{m, u.Provider}
 		mu.Lock()
 		defer mu.Unlock()
 		if p, ok := known[key]; ok {
@@ -96,7 +90,7 @@ func (h *Host) reportedPrice(model string) turnPrice {
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), priceLookupBound)
 		defer cancel()
-		p := h.prices(ctx, m, provider)
+		p := h.prices(ctx, m, u.Provider)
 		known[key] = p
 		return p
 	}
@@ -111,52 +105,41 @@ func (h *Host) turnPriceOf(c candidate) turnPrice {
 	return h.reportedPrice(c.Model)
 }
 
-// pricedUsage wraps an adapter's event callback: a usage event without
-// costUsd gets one computed from its turn's price, marked costProvenance
-// "priced". A cost the harness reported is left as it is, and a turn
-// without a price (the catalog states none, or neither the agent nor the
-// adapter names the provider) keeps its cost unknown.
+// pricedUsage wraps an adapter's event callback so that every usage
+// event's cost says where it comes from: a cost the harness reported is
+// marked costProvenance "reported"; a usage event without one gets one
+// computed from its turn's price, marked "priced". A turn without a price
+// (the catalog states none, or neither the agent nor the adapter names the
+// provider) keeps its cost unknown.
 func pricedUsage(price turnPrice, next func(adapter.Event)) func(adapter.Event) {
-	if price == nil {
-		return next
-	}
 	return func(e adapter.Event) {
-		if e.Type == adapter.EventUsage {
-			if _, reported := e.Details["costUsd"]; !reported {
-				if p := price(e.Details); p != nil {
-					d := maps.Clone(e.Details)
-					d["costUsd"] = p.USD(turnTokens(e.Details))
-					d["costProvenance"] = costPriced
-					e.Details = d
-				}
-			}
+		if u, ok := e.Details.(*eventapi.Usage); ok {
+			e.Details = costed(u, price)
 		}
 		next(e)
 	}
 }
 
-// turnTokens reads a usage event's token counts, named as every adapter
-// names them.
-func turnTokens(d map[string]any) modelsapi.TurnTokens {
-	return modelsapi.TurnTokens{
-		Input:      count(d["inputTokens"]),
-		Output:     count(d["outputTokens"]),
-		CacheRead:  count(d["cacheReadInputTokens"]),
-		CacheWrite: count(d["cacheCreationInputTokens"]),
-		Reasoning:  count(d["reasoningOutputTokens"]),
+// costed is u with its cost's provenance, priced when the harness reported
+// no cost and price knows the turn's; u itself is left as it is.
+func costed(u *eventapi.Usage, price turnPrice) *eventapi.Usage {
+	c := *u
+	switch {
+	case c.CostUSD != nil:
+		if c.CostProvenance == "" {
+			c.CostProvenance = eventapi.CostReported
+		}
+	case price != nil:
+		if p := price(u); p != nil {
+			usd := p.USD(turnTokens(u.Tokens))
+			c.CostUSD, c.CostProvenance = &usd, eventapi.CostPriced
+		}
 	}
+	return &c
 }
 
-// count is a token count of whichever integer or float type the adapter
-// used (0 when absent).
-func count(v any) int64 {
-	switch n := v.(type) {
-	case int:
-		return int64(n)
-	case int64:
-		return n
-	case float64:
-		return int64(n)
-	}
-	return 0
+// turnTokens are a turn's token counts as prices apply to them.
+func turnTokens(t eventapi.Tokens) modelsapi.TurnTokens {
+	return modelsapi.TurnTokens{Input: t.InputTokens, Output: t.OutputTokens, CacheRead: t.CacheReadInputTokens,
+		CacheWrite: t.CacheCreationInputTokens, Reasoning: t.ReasoningOutputTokens}
 }

@@ -5,9 +5,14 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/stratoscli/stratos/shared/contract/eventapi"
 	"github.com/stratoscli/stratos/shared/contract/modelsapi"
 	"github.com/stratoscli/stratos/stratos-agent/adapter"
 )
+
+func usd(v float64) *float64 { return &v }
+
+func usageEvent(u eventapi.Usage) adapter.Event { return adapter.Event{Details: &u} }
 
 func TestPricedUsage(t *testing.T) {
 	cacheRead := 0.3
@@ -15,31 +20,37 @@ func TestPricedUsage(t *testing.T) {
 	var got []adapter.Event
 	emit := pricedUsage(fixedPrice(price), func(e adapter.Event) { got = append(got, e) })
 
-	unpriced := map[string]any{"inputTokens": 1000, "outputTokens": int64(200), "cacheReadInputTokens": 10000.0}
-	emit(adapter.Event{Type: adapter.EventUsage, Details: unpriced})
-	emit(adapter.Event{Type: adapter.EventUsage, Details: map[string]any{"inputTokens": 1000, "costUsd": 0.5}})
-	emit(adapter.Event{Type: adapter.EventModelCompleted, Details: map[string]any{"inputTokens": 1000}})
+	unpriced := &eventapi.Usage{Tokens: eventapi.Tokens{InputTokens: 1000, OutputTokens: 200, CacheReadInputTokens: 10000}}
+	emit(adapter.Event{Details: unpriced})
+	emit(usageEvent(eventapi.Usage{Tokens: eventapi.Tokens{InputTokens: 1000}, CostUSD: usd(0.5)}))
+	emit(adapter.Event{Details: &eventapi.ModelCompleted{Usage: &eventapi.Tokens{InputTokens: 1000}}})
 
-	want := []map[string]any{
-		{"inputTokens": 1000, "outputTokens": int64(200), "cacheReadInputTokens": 10000.0, "costUsd": 0.009, "costProvenance": "priced"},
-		{"inputTokens": 1000, "costUsd": 0.5},
-		{"inputTokens": 1000},
+	want := []eventapi.Details{
+		&eventapi.Usage{Tokens: eventapi.Tokens{InputTokens: 1000, OutputTokens: 200, CacheReadInputTokens: 10000}, CostUSD: usd(0.009), CostProvenance: eventapi.CostPriced},
+		&eventapi.Usage{Tokens: eventapi.Tokens{InputTokens: 1000}, CostUSD: usd(0.5), CostProvenance: eventapi.CostReported},
+		&eventapi.ModelCompleted{Usage: &eventapi.Tokens{InputTokens: 1000}},
 	}
 	for i, e := range got {
 		if !reflect.DeepEqual(e.Details, want[i]) {
-			t.Errorf("event %d (%s) details = %v, want %v", i, e.Type, e.Details, want[i])
+			t.Errorf("event %d (%s) details = %s, want %s", i, e.Type(), adapter.JSONOf(e.Details), adapter.JSONOf(want[i]))
 		}
 	}
-	if _, changed := unpriced["costUsd"]; changed {
-		t.Error("the adapter's details map was changed; the host must price a copy")
+	if unpriced.CostUSD != nil {
+		t.Error("the adapter's details were changed; the host must price a copy")
 	}
 }
 
+// A cost the harness reported says so even when the host has no price.
 func TestNoPriceLeavesTheCostUnknown(t *testing.T) {
 	var got adapter.Event
-	pricedUsage(fixedPrice(nil), func(e adapter.Event) { got = e })(adapter.Event{Type: adapter.EventUsage, Details: map[string]any{"inputTokens": 1}})
-	if _, priced := got.Details["costUsd"]; priced {
-		t.Fatalf("details = %v: without a catalog price no cost may be made up", got.Details)
+	emit := pricedUsage(fixedPrice(nil), func(e adapter.Event) { got = e })
+	emit(usageEvent(eventapi.Usage{Tokens: eventapi.Tokens{InputTokens: 1}}))
+	if u := got.Details.(*eventapi.Usage); u.CostUSD != nil || u.CostProvenance != "" {
+		t.Fatalf("details = %s: without a catalog price no cost may be made up", adapter.JSONOf(u))
+	}
+	emit(usageEvent(eventapi.Usage{CostUSD: usd(0.25)}))
+	if u := got.Details.(*eventapi.Usage); *u.CostUSD != 0.25 || u.CostProvenance != eventapi.CostReported {
+		t.Fatalf("details = %s: want the reported cost, marked reported", adapter.JSONOf(u))
 	}
 }
 
@@ -72,20 +83,20 @@ func TestTurnsArePricedOnTheProviderTheAdapterReports(t *testing.T) {
 		}
 		return nil
 	}}
-	var got []map[string]any
+	var got []eventapi.Details
 	emit := pricedUsage(h.turnPriceOf(candidate{Harness: "test", Model: "a/b"}), func(e adapter.Event) { got = append(got, e.Details) })
-	emit(adapter.Event{Type: adapter.EventUsage, Details: map[string]any{"inputTokens": 1000000, "provider": "anthropic", "model": "native-b"}})
-	emit(adapter.Event{Type: adapter.EventUsage, Details: map[string]any{"outputTokens": 1000000, "provider": "anthropic"}})
-	emit(adapter.Event{Type: adapter.EventUsage, Details: map[string]any{"inputTokens": 5}})
-	emit(adapter.Event{Type: adapter.EventUsage, Details: map[string]any{"inputTokens": 5, "provider": "elsewhere"}})
-	want := []map[string]any{
-		{"inputTokens": 1000000, "provider": "anthropic", "model": "native-b", "costUsd": 1.0, "costProvenance": "priced"},
-		{"outputTokens": 1000000, "provider": "anthropic", "costUsd": 2.0, "costProvenance": "priced"},
-		{"inputTokens": 5},
-		{"inputTokens": 5, "provider": "elsewhere"},
+	emit(usageEvent(eventapi.Usage{Tokens: eventapi.Tokens{InputTokens: 1000000}, Provider: "anthropic", Model: "native-b"}))
+	emit(usageEvent(eventapi.Usage{Tokens: eventapi.Tokens{OutputTokens: 1000000}, Provider: "anthropic"}))
+	emit(usageEvent(eventapi.Usage{Tokens: eventapi.Tokens{InputTokens: 5}}))
+	emit(usageEvent(eventapi.Usage{Tokens: eventapi.Tokens{InputTokens: 5}, Provider: "elsewhere"}))
+	want := []eventapi.Details{
+		&eventapi.Usage{Tokens: eventapi.Tokens{InputTokens: 1000000}, Provider: "anthropic", Model: "native-b", CostUSD: usd(1), CostProvenance: eventapi.CostPriced},
+		&eventapi.Usage{Tokens: eventapi.Tokens{OutputTokens: 1000000}, Provider: "anthropic", CostUSD: usd(2), CostProvenance: eventapi.CostPriced},
+		&eventapi.Usage{Tokens: eventapi.Tokens{InputTokens: 5}},
+		&eventapi.Usage{Tokens: eventapi.Tokens{InputTokens: 5}, Provider: "elsewhere"},
 	}
 	if !reflect.DeepEqual(got, want) {
-		t.Errorf("details = %v\nwant %v", got, want)
+		t.Errorf("details = %s\nwant %s", adapter.JSONOf(got), adapter.JSONOf(want))
 	}
 	// The agent's canonical model on the reported provider, asked once per pair.
 	if !reflect.DeepEqual(asked, []string{"a/b@anthropic", "a/b@elsewhere"}) {
@@ -94,7 +105,7 @@ func TestTurnsArePricedOnTheProviderTheAdapterReports(t *testing.T) {
 
 	asked = nil
 	emit = pricedUsage(h.turnPriceOf(candidate{Harness: "test"}), func(adapter.Event) {})
-	emit(adapter.Event{Type: adapter.EventUsage, Details: map[string]any{"inputTokens": 1, "provider": "anthropic", "model": "claude-x"}})
+	emit(usageEvent(eventapi.Usage{Tokens: eventapi.Tokens{InputTokens: 1}, Provider: "anthropic", Model: "claude-x"}))
 	if !reflect.DeepEqual(asked, []string{"claude-x@anthropic"}) {
 		t.Errorf("an agent without a model: asked %v; want the model the adapter reports", asked)
 	}

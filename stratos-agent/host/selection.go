@@ -6,9 +6,9 @@ import (
 	"io"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/stratoscli/stratos/shared/agentproto"
+	"github.com/stratoscli/stratos/shared/contract/eventapi"
 	"github.com/stratoscli/stratos/shared/contract/modelsapi"
 	"github.com/stratoscli/stratos/stratos-agent/adapter"
 	"github.com/stratoscli/stratos/stratos-agent/adapter/catalog"
@@ -260,8 +260,7 @@ func (s *selector) moveOn(ctx context.Context, cur adapter.Adapter, cause error)
 		next = s.cands[s.i].Model
 	}
 	s.mu.Unlock()
-	s.emit(adapter.Event{Type: adapter.EventModelUnavailable, Time: time.Now(), Details: map[string]any{
-		"harness": c.Harness, "model": c.Model, "next": next, "error": cause.Error()}})
+	s.emit(adapter.NewEvent(eventapi.IDs{}, &eventapi.ModelUnavailable{Harness: c.Harness, Model: c.Model, Next: next, Error: eventError(cause)}))
 	if err := s.Initialize(ctx); err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/stratoscli/stratos/shared/agentproto"
+	"github.com/stratoscli/stratos/shared/contract/eventapi"
 	"github.com/stratoscli/stratos/stratos-agent/adapter"
 	"github.com/stratoscli/stratos/stratos-agent/adapter/rejection"
 )
@@ -133,7 +134,7 @@ func TestSelectorAdvancesOnEarlyModelRejectionWithTheSamePrompt(t *testing.T) {
 	if got := strings.Join(log, ","); got != want {
 		t.Fatalf("order %q, want %q", got, want)
 	}
-	if len(events) != 1 || events[0].Type != adapter.EventModelUnavailable || events[0].Details["harness"] != "a" {
+	if len(events) != 1 || events[0].Details.(*eventapi.ModelUnavailable).Harness != "a" {
 		t.Fatalf("events %+v", events)
 	}
 	// Pinned: later executes stay on b even if it would fail now.

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/stratoscli/stratos/shared/agentproto"
+	"github.com/stratoscli/stratos/shared/contract/eventapi"
 	"github.com/stratoscli/stratos/stratos-agent/adapter"
 )
 
@@ -95,20 +96,12 @@ func (s *session) execute(ctx context.Context, p agentproto.ExecuteParams) (*age
 	}
 	s.mu.Unlock()
 
-	started := map[string]any{"name": s.name, "promptKind": p.Prompt.Kind()}
-	if id := configID(p.Config); id != "" {
-		started["configId"] = id
-	}
-	s.event("agent.invocation.started", started)
+	s.event(&eventapi.AgentInvocationStarted{Name: s.name, PromptKind: p.Prompt.Kind(), ConfigID: configID(p.Config)})
 	res, err := s.run(ctx, p)
 	if err != nil {
 		err = s.classify(ctx, err)
 	}
-	details := map[string]any{"status": "completed"}
-	if err != nil {
-		details = map[string]any{"status": "failed", "errorCode": agentproto.CodeOf(err), "error": err.Error()}
-	}
-	s.event("agent.invocation.completed", details)
+	s.event(&eventapi.AgentInvocationCompleted{Status: status(err, eventapi.StatusCompleted), Error: eventError(err)})
 
 	s.mu.Lock()
 	s.busy, s.cancel = false, nil
@@ -134,7 +127,7 @@ func (s *session) run(ctx context.Context, p agentproto.ExecuteParams) (*agentpr
 	if err != nil {
 		return nil, err
 	}
-	queued := func() { s.event("agent.admission.queued", nil) }
+	queued := func() { s.event(&eventapi.AgentAdmissionQueued{}) }
 	if err := s.h.pool.Acquire(ctx, queued); err != nil {
 		return nil, err
 	}
@@ -169,16 +162,16 @@ func (s *session) initialize(ctx context.Context, pr *prepared) error {
 	if done {
 		return nil
 	}
-	s.event("agent.initialization.started", nil)
+	s.event(&eventapi.AgentInitializationStarted{})
 	if err := pr.adapter.Initialize(ctx); err != nil {
-		s.event("agent.initialization.completed", map[string]any{"status": "failed", "errorCode": agentproto.CodeOf(err)})
 		var ae *agentproto.Error
-		if errors.As(err, &ae) {
-			return err
+		if !errors.As(err, &ae) {
+			err = agentproto.Errorf(agentproto.CodeInitialization, "agent %q: initialization failed: %v", s.name, err).Wrap(err)
 		}
-		return agentproto.Errorf(agentproto.CodeInitialization, "agent %q: initialization failed: %v", s.name, err).Wrap(err)
+		s.event(&eventapi.AgentInitializationCompleted{Status: eventapi.StatusFailed, Error: eventError(err)})
+		return err
 	}
-	s.event("agent.initialization.completed", map[string]any{"status": "completed"})
+	s.event(&eventapi.AgentInitializationCompleted{Status: eventapi.StatusCompleted})
 	s.mu.Lock()
 	s.initialized = true
 	s.mu.Unlock()
@@ -252,32 +245,53 @@ func (s *session) close(ctx context.Context) (bool, error) {
 		return false, nil
 	}
 	if err := pr.adapter.Close(ctx); err != nil {
-		s.event("agent.closed", map[string]any{"status": "failed", "error": err.Error()})
+		s.event(&eventapi.AgentClosed{Status: eventapi.StatusFailed, Error: &eventapi.Error{Message: err.Error()}})
 		return true, fmt.Errorf("agent %q: close: %w", s.name, err)
 	}
-	s.event("agent.closed", map[string]any{"status": "closed"})
+	s.event(&eventapi.AgentClosed{Status: eventapi.StatusClosed})
 	return true, nil
 }
 
-// onAdapterEvent is the adapter's event callback, bound to this agent.
+// onAdapterEvent is the adapter's event callback, bound to this agent: it
+// records the event with the agent and the invocation it belongs to.
 func (s *session) onAdapterEvent(e adapter.Event) {
-	ev := agentproto.Event{Type: e.Type, Details: e.Details}
+	if e.Details == nil {
+		s.h.log.Warn("adapter event without details dropped", "agent", s.name)
+		return
+	}
+	ev := eventapi.New(e.Details)
 	if !e.Time.IsZero() {
 		ev.Timestamp = stamp(e.Time)
 	}
-	s.mu.Lock()
-	inv := s.invocation
-	s.mu.Unlock()
-	ev.IDs = map[string]string{"invocationId": inv}
-	for k, v := range e.IDs {
-		ev.IDs[k] = v
+	ev.IDs, ev.Reconstructed = e.IDs, e.Reconstructed
+	if ev.IDs.InvocationID == "" {
+		s.mu.Lock()
+		ev.IDs.InvocationID = s.invocation
+		s.mu.Unlock()
 	}
 	ev.AgentID, ev.ExecutionID, ev.Label = s.id, s.executionID, s.label
 	s.h.record(ev)
 }
 
-func (s *session) event(typ string, details map[string]any) {
-	s.onAdapterEvent(adapter.Event{Type: typ, Time: time.Now(), Details: details})
+func (s *session) event(d eventapi.Details) {
+	s.onAdapterEvent(adapter.NewEvent(eventapi.IDs{}, d))
+}
+
+// status is the status of an outcome: failed with an error, else ok.
+func status(err error, ok string) string {
+	if err != nil {
+		return eventapi.StatusFailed
+	}
+	return ok
+}
+
+// eventError is err as events carry it: its code and message; nil
+// without an error.
+func eventError(err error) *eventapi.Error {
+	if err == nil {
+		return nil
+	}
+	return &eventapi.Error{Code: agentproto.CodeOf(err), Message: err.Error()}
 }
 
 // configID reads the configId of an execute's creation fields ("" when it

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/stratoscli/stratos/shared/agentproto"
+	"github.com/stratoscli/stratos/shared/contract/eventapi"
 	"github.com/stratoscli/stratos/shared/jsonvalidate"
 	"github.com/stratoscli/stratos/stratos-agent/adapter"
 )
@@ -41,7 +42,7 @@ func (s *session) structured(ctx context.Context, pr *prepared, out adapter.Resu
 		if n > retries {
 			return nil, withAttempts(ae, failed)
 		}
-		s.event("agent.structured_output.retry", map[string]any{"attempt": n + 1, "of": retries + 1, "issues": failed[n-1].Issues})
+		s.event(&eventapi.AgentStructuredOutputRetry{Attempt: n + 1, Of: retries + 1, Issues: eventIssues(failed[n-1].Issues)})
 		out, err = pr.adapter.Execute(ctx, feedbackPrompt(failed[n-1]))
 	}
 }
@@ -64,6 +65,15 @@ func (h *Host) feedbackRetries(pr *prepared) int {
 func issuesOf(e *agentproto.Error) []jsonvalidate.Issue {
 	issues, _ := e.Details["issues"].([]jsonvalidate.Issue)
 	return issues
+}
+
+// eventIssues are issues as the retry event carries them (never null).
+func eventIssues(issues []jsonvalidate.Issue) []eventapi.Issue {
+	out := make([]eventapi.Issue, len(issues))
+	for i, is := range issues {
+		out[i] = eventapi.Issue{Path: is.Path, Message: is.Message}
+	}
+	return out
 }
 
 // feedbackPrompt is the user prompt that sends a failed attempt back.

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/stratoscli/stratos/shared/agentproto"
+	"github.com/stratoscli/stratos/shared/contract/eventapi"
 	"github.com/stratoscli/stratos/stratos-agent/adapter"
 	"github.com/stratoscli/stratos/stratos-agent/adapters/claudecode"
 	"github.com/stratoscli/stratos/stratos-agent/adapters/codex"
@@ -42,7 +43,7 @@ func TestStructuredOutputRetriesSendTheIssuesBack(t *testing.T) {
 		t.Fatalf("value %s, want the corrected one", res.Value)
 	}
 	retry := f.waitEvent("agent.structured_output.retry")
-	if retry.Details["attempt"] != float64(2) || retry.Details["of"] != float64(3) {
+	if d := retry.Details.(*eventapi.AgentStructuredOutputRetry); d.Attempt != 2 || d.Of != 3 {
 		t.Errorf("retry event details %v, want attempt 2 of 3", retry.Details)
 	}
 

@@ -15,6 +15,7 @@ import (
 
 	"github.com/stratoscli/stratos/shared/agentproto"
 	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/contract/eventapi"
 	"github.com/stratoscli/stratos/shared/contract/worktreeapi"
 	"github.com/stratoscli/stratos/shared/sibling"
 )
@@ -35,7 +36,7 @@ type worktrees struct {
 	owner  string // the top-level execution ID
 	log    hclog.Logger
 	stderr io.Writer // where the tool's own diagnostics go
-	record func(agentproto.Event)
+	record func(eventapi.Event)
 
 	mu sync.Mutex
 	// reconciles is keyed by the top directory of the checkout that holds a
@@ -61,7 +62,7 @@ type heldWorktree struct {
 	agents                 []string // the agent IDs that acquired it
 }
 
-func newWorktrees(owner string, log hclog.Logger, stderr io.Writer, record func(agentproto.Event)) *worktrees {
+func newWorktrees(owner string, log hclog.Logger, stderr io.Writer, record func(eventapi.Event)) *worktrees {
 	return &worktrees{owner: owner, log: log, stderr: stderr, record: record,
 		reconciles: map[string]*reconcileOnce{}, held: map[string]*heldWorktree{}, byAgent: map[string]*worktreeapi.AcquireResult{}}
 }
@@ -106,8 +107,8 @@ func (w *worktrees) acquire(ctx context.Context, s *session, dir string, wt agen
 		w.release(ctx, &heldWorktree{repository: res.Repository, name: res.Name, path: res.Path, agents: []string{s.id}})
 		return nil, contextClosed(s.name)
 	}
-	s.event("worktree.acquired", map[string]any{"name": res.Name, "path": res.Path, "branch": res.Branch, "repository": res.Repository,
-		"created": res.Created, "reused": res.Reused, "protected": res.Protected, "warnings": nonNil(res.Warnings)})
+	s.event(&eventapi.WorktreeAcquired{Name: res.Name, Path: res.Path, Branch: res.Branch, Repository: res.Repository,
+		Created: res.Created, Reused: res.Reused, Protected: res.Protected, Warnings: nonNil(res.Warnings)})
 	return &res, nil
 }
 
@@ -171,15 +172,13 @@ func (w *worktrees) runReconcile(ctx context.Context, s *session, dir, top strin
 	}
 	if err != nil {
 		w.log.Warn("reconciling worktrees failed; acquiring anyway", "repository", dir, "error", err)
-		s.event("worktree.reconciled", map[string]any{"status": "failed", "error": err.Error(), "workingDirectory": dir})
+		s.event(&eventapi.WorktreeReconciled{Status: eventapi.StatusFailed, Error: eventError(err), WorkingDirectory: dir})
 		return nil
 	}
 	var res worktreeapi.ReconcileResult
 	_ = json.Unmarshal(raw, &res)
 	w.logReconciled(res)
-	details := map[string]any{}
-	_ = json.Unmarshal(raw, &details)
-	s.event("worktree.reconciled", details)
+	s.event(&eventapi.WorktreeReconciled{ReconcileResult: &res})
 	w.mu.Lock()
 	if _, ok := w.reconciles[res.Repository]; !ok && res.Repository != "" {
 		w.reconciles[res.Repository] = r
@@ -257,22 +256,22 @@ func (w *worktrees) releaseAll(ctx context.Context) {
 func (w *worktrees) release(ctx context.Context, h *heldWorktree) {
 	agents := append([]string(nil), h.agents...)
 	sort.Strings(agents)
-	details := map[string]any{}
-	var raw json.RawMessage
-	if err := w.run(ctx, w.stderr, &raw, "release", "--repo", h.repository, "--name", h.name, "--owner", w.owner); err != nil {
+	// The event's own name, path and repository hide the release result's
+	// (encoding/json's rule for embedded fields), so they are always set.
+	d := &eventapi.WorktreeReleased{Status: eventapi.StatusReleased, Agents: agents, Name: h.name, Path: h.path, Repository: h.repository}
+	var res worktreeapi.ReleaseResult
+	if err := w.run(ctx, w.stderr, &res, "release", "--repo", h.repository, "--name", h.name, "--owner", w.owner); err != nil {
 		w.log.Warn("worktree not released; a later run's reconcile drops this host's use", "worktree", h.name, "repository", h.repository, "error", err)
-		details = map[string]any{"name": h.name, "path": h.path, "repository": h.repository, "status": "failed", "error": err.Error()}
+		d.Status, d.Error = eventapi.StatusFailed, eventError(err)
 	} else {
-		_ = json.Unmarshal(raw, &details)
-		var res worktreeapi.ReleaseResult
-		_ = json.Unmarshal(raw, &res)
 		if res.Outcome == worktreeapi.OutcomeKept && len(res.Warnings) == 0 {
 			w.log.Info("worktree kept", "worktree", h.name, "path", res.Path, "reason", res.Reason)
 		}
-		details["status"] = "released"
+		d.ReleaseResult = &res
 	}
-	details["agents"] = agents
-	w.record(agentproto.Event{Type: "worktree.released", ExecutionID: w.owner, Details: details})
+	e := eventapi.New(d)
+	e.ExecutionID = w.owner
+	w.record(e)
 }
 
 // checkoutTop is the directory of the checkout holding dir: the nearest

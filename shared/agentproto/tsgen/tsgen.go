@@ -24,6 +24,7 @@ import (
 	"unicode"
 
 	"github.com/stratoscli/stratos/shared/agentproto"
+	"github.com/stratoscli/stratos/shared/contract/eventapi"
 )
 
 // messages are the protocol's types in the order the file declares them.
@@ -33,7 +34,7 @@ var messages = []any{
 	agentproto.AgentConfig{}, agentproto.ExecuteParams{}, agentproto.ExecuteResult{}, agentproto.AgentRef{},
 	agentproto.CancelParams{}, agentproto.ExecutionRef{}, agentproto.CloseResult{}, agentproto.ToolCallParams{},
 	agentproto.AfterToolCallParams{}, agentproto.ToolError{}, agentproto.BeforeToolCallResult{},
-	agentproto.AfterToolCallResult{}, agentproto.LifecycleParams{}, agentproto.Event{}, agentproto.ErrorData{},
+	agentproto.AfterToolCallResult{}, agentproto.LifecycleParams{}, agentproto.Event{}, eventapi.IDs{}, agentproto.ErrorData{},
 	agentproto.MCPConnectParams{}, agentproto.MCPConnectResult{}, agentproto.MCPCallParams{}, agentproto.MCPCallResult{},
 	agentproto.MCPClientRef{}, agentproto.MCPAuthenticateParams{},
 }
@@ -48,9 +49,15 @@ var aliases = map[reflect.Type]string{
 var rawMessage = reflect.TypeFor[json.RawMessage]()
 
 // Generate returns agent-protocol.ts for the agentproto package whose
-// sources are in protoDir (read for doc comments).
+// sources are in protoDir (read for doc comments, with those of the event
+// vocabulary beside it in ../contract/eventapi, whose Event the protocol's
+// event notification is). An event's details are unknown here: the
+// vocabulary's own generated types describe each kind's.
 func Generate(protoDir string) ([]byte, error) {
-	docs, err := readDocs(protoDir)
+	docs, err := readDocs(map[string]string{
+		protoDir: "github.com/stratoscli/stratos/shared/agentproto",
+		filepath.Join(protoDir, "..", "contract", "eventapi"): "github.com/stratoscli/stratos/shared/contract/eventapi",
+	}, protoDir)
 	if err != nil {
 		return nil, err
 	}
@@ -134,7 +141,7 @@ func (g *generator) declare(t reflect.Type) error {
 			return fmt.Errorf("%s.%s: %w", t.Name(), f.Name, err)
 		}
 		optional := ""
-		if strings.Contains(opts, "omitempty") {
+		if strings.Contains(opts, "omitempty") || strings.Contains(opts, "omitzero") {
 			optional = "?"
 		}
 		g.comment(g.docs.fields[t.Name()+"."+f.Name], "  ")
@@ -213,10 +220,30 @@ type docs struct {
 	fields map[string]string // by "Type.Field"
 }
 
-func readDocs(dir string) (docs, error) {
+// readDocs reads the doc comments of the packages in dirs (directory →
+// import path); where two declare a name, first's wins.
+func readDocs(dirs map[string]string, first string) (docs, error) {
+	d := docs{types: map[string]string{}, fields: map[string]string{}}
+	order := []string{first}
+	for dir := range dirs {
+		if dir != first {
+			order = append(order, dir)
+		}
+	}
+	for _, dir := range order {
+		if err := d.read(dir, dirs[dir]); err != nil {
+			return docs{}, err
+		}
+	}
+	return d, nil
+}
+
+// read adds the doc comments of the package in dir, except for names
+// already known.
+func (d docs) read(dir, importPath string) error {
 	names, err := filepath.Glob(filepath.Join(dir, "*.go"))
 	if err != nil || len(names) == 0 {
-		return docs{}, fmt.Errorf("no Go sources of the agent protocol in %s (err %v)", dir, err)
+		return fmt.Errorf("no Go sources of %s in %s (err %v)", importPath, dir, err)
 	}
 	fset := token.NewFileSet()
 	var files []*ast.File
@@ -226,26 +253,29 @@ func readDocs(dir string) (docs, error) {
 		}
 		f, err := parser.ParseFile(fset, name, nil, parser.ParseComments)
 		if err != nil {
-			return docs{}, fmt.Errorf("read the agent protocol's sources: %w", err)
+			return fmt.Errorf("read the sources of %s: %w", importPath, err)
 		}
 		files = append(files, f)
 	}
-	p, err := doc.NewFromFiles(fset, files, "github.com/stratoscli/stratos/shared/agentproto", doc.AllDecls)
+	p, err := doc.NewFromFiles(fset, files, importPath, doc.AllDecls)
 	if err != nil {
-		return docs{}, err
+		return err
 	}
-	d := docs{types: map[string]string{}, fields: map[string]string{}}
 	for _, t := range p.Types {
-		d.types[t.Name] = t.Doc
+		if _, known := d.types[t.Name]; !known {
+			d.types[t.Name] = t.Doc
+		}
 		st, ok := t.Decl.Specs[0].(*ast.TypeSpec).Type.(*ast.StructType)
 		if !ok {
 			continue
 		}
 		for _, f := range st.Fields.List {
 			for _, n := range f.Names {
-				d.fields[t.Name+"."+n.Name] = f.Doc.Text()
+				if _, known := d.fields[t.Name+"."+n.Name]; !known {
+					d.fields[t.Name+"."+n.Name] = f.Doc.Text()
+				}
 			}
 		}
 	}
-	return d, nil
+	return nil
 }

@@ -8,6 +8,8 @@ import { openSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { toError } from "./errors.js";
 const eventsFile = "events.jsonl";
+/** The event vocabulary's version every line carries (eventapi.Version in shared/contract/eventapi). */
+const eventsVersion = 1;
 /** @internal */
 export function progressRecorder(runDir, warn) {
     // Captured now: workflow code replacing them later changes nothing here.
@@ -25,7 +27,7 @@ export function progressRecorder(runDir, warn) {
         }
         try {
             fd ??= openSync(join(runDir, eventsFile), "a");
-            write(fd, stringify({ type: event.type, timestamp: new Date().toISOString(), executionId: event.executionId, workflow: event.workflow, details: event.details }) + "\n");
+            write(fd, stringify({ v: eventsVersion, type: event.type, timestamp: new Date().toISOString(), executionId: event.executionId, workflow: event.workflow, details: event.details }) + "\n");
         }
         catch (err) {
             failed = true; // one warning, not one per line

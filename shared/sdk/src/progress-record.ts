@@ -10,6 +10,8 @@ import { toError } from "./errors.js";
 import type { RecordedEvent } from "./progress.js";
 
 const eventsFile = "events.jsonl";
+/** The event vocabulary's version every line carries (eventapi.Version in shared/contract/eventapi). */
+const eventsVersion = 1;
 
 /** @internal */
 export function progressRecorder(runDir: string | undefined, warn: (message: string) => void): (event: RecordedEvent) => void {
@@ -28,7 +30,7 @@ export function progressRecorder(runDir: string | undefined, warn: (message: str
     }
     try {
       fd ??= openSync(join(runDir, eventsFile), "a");
-      write(fd, stringify({ type: event.type, timestamp: new Date().toISOString(), executionId: event.executionId, workflow: event.workflow, details: event.details }) + "\n");
+      write(fd, stringify({ v: eventsVersion, type: event.type, timestamp: new Date().toISOString(), executionId: event.executionId, workflow: event.workflow, details: event.details }) + "\n");
     } catch (err) {
       failed = true; // one warning, not one per line
       warn(`recording progress in ${join(runDir, eventsFile)} failed: ${toError(err).message}`);

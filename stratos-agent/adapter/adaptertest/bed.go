@@ -142,7 +142,7 @@ func (r *Events) EventsOf(typ string) []adapter.Event {
 	defer r.mu.Unlock()
 	var out []adapter.Event
 	for _, e := range r.events {
-		if e.Type == typ {
+		if e.Type() == typ {
 			out = append(out, e)
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/stratoscli/stratos/shared/agentproto"
+	"github.com/stratoscli/stratos/shared/contract/eventapi"
 	"github.com/stratoscli/stratos/shared/proctest"
 	"github.com/stratoscli/stratos/stratos-agent/adapter"
 	"github.com/stratoscli/stratos/stratos-agent/adapter/rejection"
@@ -96,8 +97,8 @@ func toolCallRunByTheHarness(t *testing.T, b *bed) {
 	if _, err := os.Stat(filepath.Join(b.env.Spec().WorkingDirectory, "ran.txt")); err != nil {
 		t.Errorf("the command did not run in the working directory: %v", err)
 	}
-	if len(b.EventsOf(adapter.EventToolStarted)) != 1 || len(b.EventsOf(adapter.EventToolCompleted)) != 1 {
-		t.Errorf("tool events: %d started, %d completed", len(b.EventsOf(adapter.EventToolStarted)), len(b.EventsOf(adapter.EventToolCompleted)))
+	if len(b.EventsOf(eventapi.TypeToolStarted)) != 1 || len(b.EventsOf(eventapi.TypeToolCompleted)) != 1 {
+		t.Errorf("tool events: %d started, %d completed", len(b.EventsOf(eventapi.TypeToolStarted)), len(b.EventsOf(eventapi.TypeToolCompleted)))
 	}
 }
 
@@ -275,7 +276,7 @@ func cancelDuringALongTool(t *testing.T, b *bed) {
 	if b.caps.ExecutesTools {
 		waitFor(t, "the long command to run", func() bool { return len(processesOf(t, long)) > 0 })
 	} else {
-		waitFor(t, "the long tool call to start", func() bool { return len(b.EventsOf(adapter.EventToolStarted)) > 0 })
+		waitFor(t, "the long tool call to start", func() bool { return len(b.EventsOf(eventapi.TypeToolStarted)) > 0 })
 	}
 	a.Cancel()
 	wantCode(t, <-done, agentproto.CodeCancelled)
@@ -296,8 +297,8 @@ func cancelBackgroundOnly(t *testing.T, b *bed) {
 	if len(processesOf(t, long)) == 0 {
 		t.Fatalf("the background command is not running after its turn")
 	}
-	if len(b.EventsOf(adapter.EventBackgroundStarted)) == 0 {
-		t.Errorf("no %s event", adapter.EventBackgroundStarted)
+	if len(b.EventsOf(eventapi.TypeBackgroundStarted)) == 0 {
+		t.Errorf("no %s event", eventapi.TypeBackgroundStarted)
 	}
 	a.Cancel() // no execute runs: only background work is live
 	waitGone(t, "the background command after cancel", func() []proctest.Process { return processesOf(t, long) })
@@ -382,23 +383,9 @@ func usageReported(t *testing.T, b *bed) {
 	b.start(Script{Turns: []Turn{{Marker: "[one]", Text: "a"}}})
 	a := b.open(nil, nil)
 	b.execute(a, "[one] x")
-	waitFor(t, "a usage event", func() bool { return len(b.EventsOf(adapter.EventUsage)) > 0 })
-	d := b.EventsOf(adapter.EventUsage)[0].Details
-	if number(d["inputTokens"]) <= 0 || number(d["outputTokens"]) <= 0 {
-		t.Errorf("usage details %v, want input and output tokens", d)
+	waitFor(t, "a usage event", func() bool { return len(b.EventsOf(eventapi.TypeUsage)) > 0 })
+	d := b.EventsOf(eventapi.TypeUsage)[0].Details.(*eventapi.Usage)
+	if d.InputTokens <= 0 || d.OutputTokens <= 0 {
+		t.Errorf("usage details %+v, want input and output tokens", d)
 	}
-}
-
-// number reads a numeric event detail, whatever integer or float type the
-// adapter used.
-func number(v any) float64 {
-	switch n := v.(type) {
-	case int:
-		return float64(n)
-	case int64:
-		return float64(n)
-	case float64:
-		return n
-	}
-	return 0
 }

@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"sort"
 	"sync"
-	"time"
 
+	"github.com/stratoscli/stratos/shared/contract/eventapi"
 	"github.com/stratoscli/stratos/stratos-agent/adapter"
 )
 
@@ -39,16 +39,11 @@ func newObserver(emit func(adapter.Event), provider string) *observer {
 		tasks: map[string]backgroundTask{}}
 }
 
-func (o *observer) event(typ string, ids map[string]string, details map[string]any) {
+func (o *observer) event(ids eventapi.IDs, d eventapi.Details) {
 	o.mu.Lock()
-	if o.sessionID != "" {
-		if ids == nil {
-			ids = map[string]string{}
-		}
-		ids["nativeSessionId"] = o.sessionID
-	}
+	ids.NativeSessionID = o.sessionID
 	o.mu.Unlock()
-	o.emit(adapter.Event{Type: typ, Time: time.Now(), IDs: ids, Details: details})
+	o.emit(adapter.NewEvent(ids, d))
 }
 
 // liveTasks returns the ids of running background tasks, sorted.
@@ -76,9 +71,15 @@ func (o *observer) observe(f *frame) {
 	}
 }
 
-func withParent(f *frame, ids map[string]string) map[string]string {
-	if f.ParentToolUseID != nil && *f.ParentToolUseID != "" {
-		ids["parentToolCallId"] = *f.ParentToolUseID
+// messageIDs are the ids of an event of message id, with the subagent's
+// tool call when the frame is a subagent's.
+func messageIDs(f *frame, id string) eventapi.IDs {
+	return withParent(f, eventapi.IDs{MessageID: id})
+}
+
+func withParent(f *frame, ids eventapi.IDs) eventapi.IDs {
+	if f.ParentToolUseID != nil {
+		ids.ParentToolCallID = *f.ParentToolUseID
 	}
 	return ids
 }
@@ -101,19 +102,13 @@ func (o *observer) streamEvent(f *frame) {
 		o.messages[id] = &modelCall{model: ev.Message.Model, usage: ev.Message.Usage}
 		o.lastModel = ev.Message.Model
 		o.mu.Unlock()
-		d := map[string]any{"model": ev.Message.Model}
-		if f.TTFTMs != nil {
-			d["ttftMs"] = *f.TTFTMs
-		}
-		o.event(adapter.EventModelStarted, withParent(f, map[string]string{"messageId": id}), d)
+		o.event(messageIDs(f, id), &eventapi.ModelStarted{Model: ev.Message.Model, TTFTMs: f.TTFTMs})
 	case "content_block_delta":
 		switch ev.Delta.Type {
 		case "text_delta":
-			o.event(adapter.EventMessageDelta, withParent(f, map[string]string{"messageId": id}),
-				map[string]any{"kind": "text", "text": ev.Delta.Text, "index": ev.Index})
+			o.event(messageIDs(f, id), &eventapi.MessageDelta{Kind: eventapi.DeltaText, Text: ev.Delta.Text, Index: &ev.Index})
 		case "thinking_delta":
-			o.event(adapter.EventMessageDelta, withParent(f, map[string]string{"messageId": id}),
-				map[string]any{"kind": "thinking", "text": ev.Delta.Thinking, "index": ev.Index})
+			o.event(messageIDs(f, id), &eventapi.MessageDelta{Kind: eventapi.DeltaThinking, Text: ev.Delta.Thinking, Index: &ev.Index})
 		}
 	case "message_delta":
 		o.mu.Lock()
@@ -134,8 +129,8 @@ func (o *observer) streamEvent(f *frame) {
 		if m == nil {
 			return
 		}
-		o.event(adapter.EventModelCompleted, withParent(f, map[string]string{"messageId": id}), map[string]any{
-			"model": m.model, "stopReason": m.stopReason, "usage": usageDetails(m.usage)})
+		tokens := m.usage.tokens()
+		o.event(messageIDs(f, id), &eventapi.ModelCompleted{Model: m.model, StopReason: m.stopReason, Usage: &tokens})
 	}
 }
 
@@ -147,8 +142,7 @@ func (o *observer) assistant(f *frame) {
 		o.mu.Lock()
 		o.toolNames[b.ID] = b.Name
 		o.mu.Unlock()
-		o.event(adapter.EventToolStarted, withParent(f, map[string]string{"toolCallId": b.ID}),
-			map[string]any{"toolName": b.Name, "input": decodeJSON(b.Input)})
+		o.event(withParent(f, eventapi.IDs{ToolCallID: b.ID}), &eventapi.ToolStarted{ToolName: b.Name, Input: adapter.JSON(b.Input)})
 	}
 }
 
@@ -164,22 +158,22 @@ func (o *observer) user(f *frame) {
 		if !ok {
 			continue // the StructuredOutput call, or a tool of a turn not observed
 		}
-		d := map[string]any{"toolName": name, "isError": b.IsError}
+		d := &eventapi.ToolCompleted{ToolName: name, IsError: b.IsError}
 		text := contentText(b.Content)
 		if b.IsError {
-			d["error"] = map[string]any{"message": text}
+			d.Error = &eventapi.Error{Message: text}
 		} else if len(f.ToolUseResult) > 0 {
-			d["output"] = decodeJSON(f.ToolUseResult)
+			d.Output = adapter.JSON(f.ToolUseResult)
 		} else {
-			d["output"] = text
+			d.Output = adapter.JSONOf(text)
 		}
-		o.event(adapter.EventToolCompleted, withParent(f, map[string]string{"toolCallId": b.ToolUseID}), d)
+		o.event(withParent(f, eventapi.IDs{ToolCallID: b.ToolUseID}), d)
 	}
 }
 
 func (o *observer) system(f *frame) {
-	var m map[string]any
-	if json.Unmarshal(f.raw, &m) != nil {
+	var sf systemFields
+	if json.Unmarshal(f.raw, &sf) != nil {
 		return
 	}
 	switch f.Subtype {
@@ -189,22 +183,22 @@ func (o *observer) system(f *frame) {
 		o.mu.Unlock()
 	case "status":
 		if f.Status != nil && *f.Status == "compacting" {
-			o.event(adapter.EventCompactionStarted, nil, nil)
+			o.event(eventapi.IDs{}, &eventapi.CompactionStarted{})
 		}
 	case "compact_boundary":
-		o.event(adapter.EventCompactionCompleted, nil, pick(m, "compact_metadata"))
+		o.event(eventapi.IDs{}, &eventapi.CompactionCompleted{Metadata: sf.CompactMetadata})
 	case "task_started":
 		o.mu.Lock()
 		o.tasks[f.TaskID] = backgroundTask{TaskID: f.TaskID}
 		o.mu.Unlock()
-		o.event(adapter.EventBackgroundStarted, taskIDs(f), pick(m, "task_type", "description", "is_backgrounded"))
+		o.event(taskIDs(f), &eventapi.BackgroundStarted{TaskType: sf.TaskType, Description: sf.Description, IsBackgrounded: sf.IsBackgrounded})
 	case "task_updated", "task_progress":
-		o.event(adapter.EventBackgroundActivity, taskIDs(f), pick(m, "patch", "status", "description", "summary"))
+		o.event(taskIDs(f), &eventapi.BackgroundActivity{Patch: sf.Patch, Status: sf.Status, Description: sf.Description, Summary: sf.Summary})
 	case "task_notification":
 		o.mu.Lock()
 		delete(o.tasks, f.TaskID)
 		o.mu.Unlock()
-		o.event(adapter.EventBackgroundCompleted, taskIDs(f), pick(m, "status", "summary"))
+		o.event(taskIDs(f), &eventapi.BackgroundCompleted{Status: sf.Status, Summary: sf.Summary})
 	case "background_tasks_changed":
 		o.mu.Lock()
 		o.tasks = map[string]backgroundTask{}
@@ -213,8 +207,24 @@ func (o *observer) system(f *frame) {
 		}
 		o.mu.Unlock()
 	case "api_retry":
-		o.event(adapter.EventModelRetry, nil, pick(m, "attempt", "max_retries", "retry_delay_ms", "error_status"))
+		o.event(eventapi.IDs{}, &eventapi.ModelRetry{Attempt: sf.Attempt, MaxRetries: sf.MaxRetries,
+			RetryDelayMs: sf.RetryDelayMs, ErrorStatus: sf.ErrorStatus})
 	}
+}
+
+// systemFields are the fields of the system frames that events report.
+type systemFields struct {
+	CompactMetadata json.RawMessage `json:"compact_metadata"`
+	TaskType        string          `json:"task_type"`
+	Description     string          `json:"description"`
+	IsBackgrounded  *bool           `json:"is_backgrounded"`
+	Patch           json.RawMessage `json:"patch"`
+	Status          string          `json:"status"`
+	Summary         string          `json:"summary"`
+	Attempt         int             `json:"attempt"`
+	MaxRetries      int             `json:"max_retries"`
+	RetryDelayMs    float64         `json:"retry_delay_ms"`
+	ErrorStatus     int             `json:"error_status"`
 }
 
 // turnUsage records one CLI turn's usage: tokens as reported for the turn,
@@ -231,76 +241,19 @@ func (o *observer) turnUsage(r *resultFrame, uuid string) {
 	o.lastCost = r.TotalCostUSD
 	model := o.lastModel
 	o.mu.Unlock()
-	ids := map[string]string{}
-	if uuid != "" {
-		ids["promptId"] = uuid
-	}
-	d := usageDetails(r.Usage)
-	d["costUsd"] = cost
-	d["numTurns"] = r.NumTurns
-	d["durationMs"] = r.DurationMs
-	d["durationApiMs"] = r.DurationAPIMs
-	d["unsolicited"] = uuid == ""
-	if o.provider != "" {
-		d["provider"] = o.provider
-	}
-	if model != "" {
-		d["model"] = model
-	}
-	o.event(adapter.EventUsage, ids, d)
+	o.event(eventapi.IDs{PromptID: uuid}, &eventapi.Usage{Tokens: r.Usage.tokens(), CostUSD: &cost, CostProvenance: eventapi.CostReported,
+		Provider: o.provider, Model: model, NumTurns: r.NumTurns, DurationMs: int64(r.DurationMs), DurationAPIMs: int64(r.DurationAPIMs),
+		Unsolicited: uuid == ""})
 }
 
-func usageDetails(u usage) map[string]any {
-	return map[string]any{"inputTokens": u.InputTokens, "outputTokens": u.OutputTokens,
-		"cacheCreationInputTokens": u.CacheCreationInputTokens, "cacheReadInputTokens": u.CacheReadInputTokens}
+// tokens are the counts in the vocabulary's terms, which are Anthropic's.
+func (u usage) tokens() eventapi.Tokens {
+	return eventapi.Tokens{InputTokens: u.InputTokens, OutputTokens: u.OutputTokens,
+		CacheCreationInputTokens: u.CacheCreationInputTokens, CacheReadInputTokens: u.CacheReadInputTokens}
 }
 
-func taskIDs(f *frame) map[string]string {
-	ids := map[string]string{"taskId": f.TaskID}
-	if f.ToolUse != "" {
-		ids["toolCallId"] = f.ToolUse
-	}
-	return ids
-}
-
-// pick copies the named fields, renamed to camelCase.
-func pick(m map[string]any, keys ...string) map[string]any {
-	out := map[string]any{}
-	for _, k := range keys {
-		if v, ok := m[k]; ok && v != nil {
-			out[camel(k)] = v
-		}
-	}
-	return out
-}
-
-func camel(s string) string {
-	b := make([]byte, 0, len(s))
-	up := false
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c == '_' {
-			up = true
-			continue
-		}
-		if up && c >= 'a' && c <= 'z' {
-			c -= 'a' - 'A'
-		}
-		up = false
-		b = append(b, c)
-	}
-	return string(b)
-}
-
-func decodeJSON(raw json.RawMessage) any {
-	if len(raw) == 0 {
-		return nil
-	}
-	var v any
-	if json.Unmarshal(raw, &v) != nil {
-		return string(raw)
-	}
-	return v
+func taskIDs(f *frame) eventapi.IDs {
+	return eventapi.IDs{TaskID: f.TaskID, ToolCallID: f.ToolUse}
 }
 
 // contentText joins the text of a tool_result's content (a string or a

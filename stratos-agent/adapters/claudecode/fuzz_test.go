@@ -8,6 +8,7 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 
+	"github.com/stratoscli/stratos/shared/contract/eventapi"
 	"github.com/stratoscli/stratos/stratos-agent/adapter"
 )
 
@@ -98,15 +99,15 @@ func FuzzFrames(f *testing.F) {
 			}
 		}
 		for _, e := range events {
-			if e.Type == "" {
+			if e.Type() == "" {
 				t.Fatalf("event without a type: %+v", e)
 			}
 			if _, err := json.Marshal(e.Details); err != nil {
-				t.Fatalf("%s event's details do not encode: %v", e.Type, err)
+				t.Fatalf("%s event's details do not encode: %v", e.Type(), err)
 			}
-			if e.Type == adapter.EventUsage {
-				if c, _ := e.Details["costUsd"].(float64); c < 0 || math.IsNaN(c) {
-					t.Fatalf("usage event with cost %v", e.Details["costUsd"])
+			if u, ok := e.Details.(*eventapi.Usage); ok {
+				if u.CostUSD == nil || *u.CostUSD < 0 || math.IsNaN(*u.CostUSD) {
+					t.Fatalf("usage event with cost %v", u.CostUSD)
 				}
 			}
 		}

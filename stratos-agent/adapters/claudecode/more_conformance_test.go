@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/stratoscli/stratos/shared/agentproto"
+	"github.com/stratoscli/stratos/shared/contract/eventapi"
 	"github.com/stratoscli/stratos/stratos-agent/adapter"
 	"github.com/stratoscli/stratos/stratos-agent/adapter/adaptertest"
 )
@@ -23,7 +24,7 @@ func TestWakeUpTurnIsNotTheNextAnswer(t *testing.T) {
 	mustExecute(t, a, "[bg] start")
 	waitFor(t, "the wake-up turn's result", func() bool {
 		for _, e := range b.EventsOf("usage") {
-			if e.Details["unsolicited"] == true {
+			if e.Details.(*eventapi.Usage).Unsolicited {
 				return true
 			}
 		}
@@ -57,7 +58,7 @@ func TestAfterToolCallSeesFailures(t *testing.T) {
 	if !strings.Contains(string(last.Body), "failure noted by policy") {
 		t.Errorf("the block reason did not reach the model")
 	}
-	if c := b.EventsOf("tool.completed"); len(c) != 1 || c[0].Details["isError"] != true {
+	if c := b.EventsOf("tool.completed"); len(c) != 1 || !c[0].Details.(*eventapi.ToolCompleted).IsError {
 		t.Errorf("tool.completed %+v", c)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/stratoscli/stratos/shared/agentproto"
+	"github.com/stratoscli/stratos/shared/contract/eventapi"
 	"github.com/stratoscli/stratos/stratos-agent/adapter"
 	"github.com/stratoscli/stratos/stratos-agent/adapter/adaptertest"
 	"github.com/stratoscli/stratos/stratos-agent/adapter/rejection"
@@ -173,30 +174,38 @@ func TestObserverEventsFromFrames(t *testing.T) {
 	}
 	var types []string
 	for _, e := range got {
-		types = append(types, e.Type)
+		types = append(types, e.Type())
 	}
 	want := []string{"model.started", "message.delta", "tool.started", "model.completed", "background.started", "tool.completed",
 		"compaction.started", "compaction.completed", "background.completed"}
 	if !reflect.DeepEqual(types, want) {
 		t.Fatalf("events %q\nwant %q", types, want)
 	}
-	mc := got[3].Details["usage"].(map[string]any)
-	if mc["inputTokens"] != int64(7) || mc["outputTokens"] != int64(3) || got[3].IDs["nativeSessionId"] != "S" {
+	mc := got[3].Details.(*eventapi.ModelCompleted).Usage
+	if mc.InputTokens != 7 || mc.OutputTokens != 3 || got[3].IDs.NativeSessionID != "S" {
 		t.Errorf("model.completed %+v", got[3])
 	}
-	if got[5].Details["toolName"] != "Bash" || got[5].IDs["toolCallId"] != "t1" {
-		t.Errorf("tool.completed %+v", got[5])
+	if tc := got[5].Details.(*eventapi.ToolCompleted); tc.ToolName != "Bash" || string(tc.Output) != `{"stdout":"out"}` || got[5].IDs.ToolCallID != "t1" {
+		t.Errorf("tool.completed %+v", tc)
+	}
+	if bg := got[4].Details.(*eventapi.BackgroundStarted); bg.TaskType != "local_bash" || bg.IsBackgrounded == nil || !*bg.IsBackgrounded ||
+		got[4].IDs.TaskID != "k1" || got[4].IDs.ToolCallID != "t1" {
+		t.Errorf("background.started %+v %+v", got[4].IDs, bg)
+	}
+	if cc := got[7].Details.(*eventapi.CompactionCompleted); string(cc.Metadata) != `{"trigger":"auto"}` {
+		t.Errorf("compaction.completed %+v", cc)
 	}
 	if len(o.liveTasks()) != 0 {
 		t.Errorf("live tasks after completion: %v", o.liveTasks())
 	}
 	o.turnUsage(&resultFrame{TotalCostUSD: 0.5, Usage: usage{InputTokens: 1}}, "")
 	o.turnUsage(&resultFrame{TotalCostUSD: 0.75}, "u")
-	if c := got[len(got)-1].Details["costUsd"]; c != 0.25 {
-		t.Errorf("per-turn cost %v, want the change of the cumulative total", c)
+	u := got[len(got)-1].Details.(*eventapi.Usage)
+	if *u.CostUSD != 0.25 || u.CostProvenance != eventapi.CostReported {
+		t.Errorf("per-turn cost %v (%s), want the change of the cumulative total, reported", *u.CostUSD, u.CostProvenance)
 	}
-	if d := got[len(got)-1].Details; d["provider"] != "amazon-bedrock" || d["model"] != "x" {
-		t.Errorf("usage %v: want the backend and the latest message's model", d)
+	if u.Provider != "amazon-bedrock" || u.Model != "x" {
+		t.Errorf("usage %+v: want the backend and the latest message's model", u)
 	}
 }
 
@@ -221,16 +230,16 @@ func TestEnvAuthenticates(t *testing.T) {
 // total_cost_usd is cumulative per process: a total below the last one
 // counted afresh, and the turn cost the new total, never less than nothing.
 func TestTurnCostFollowsTheCumulativeTotal(t *testing.T) {
-	var costs []any
+	var costs []float64
 	o := newObserver(func(e adapter.Event) {
-		if e.Type == adapter.EventUsage {
-			costs = append(costs, e.Details["costUsd"])
+		if u, ok := e.Details.(*eventapi.Usage); ok {
+			costs = append(costs, *u.CostUSD)
 		}
 	}, "")
 	for _, total := range []float64{0.5, 2, 1.25, -1} {
 		o.turnUsage(&resultFrame{TotalCostUSD: total}, "u")
 	}
-	if want := []any{0.5, 1.5, 1.25, 0.0}; !reflect.DeepEqual(costs, want) {
+	if want := []float64{0.5, 1.5, 1.25, 0.0}; !reflect.DeepEqual(costs, want) {
 		t.Errorf("costs %v, want %v", costs, want)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stratoscli/stratos/shared/contract/eventapi"
 	"github.com/stratoscli/stratos/stratos-agent/adapter"
 )
 
@@ -41,7 +42,7 @@ func TestConversationKeepsMemoryRunsShellAndSendsInstructionsOnce(t *testing.T) 
 	if n != 1 {
 		t.Errorf("the system prompt appears %d times in the developer messages, want 1: %q", n, last.System)
 	}
-	if got := b.EventsOf("tool.completed"); len(got) != 1 || got[0].Details["toolName"] != "Bash" {
+	if got := b.EventsOf("tool.completed"); len(got) != 1 || got[0].Details.(*eventapi.ToolCompleted).ToolName != "Bash" {
 		t.Errorf("tool.completed events = %+v", got)
 	}
 	if got := b.EventsOf("usage"); len(got) != 2 {

@@ -4,13 +4,12 @@ import (
 	"encoding/json"
 	"sort"
 	"sync"
-	"time"
 
+	"github.com/stratoscli/stratos/shared/contract/eventapi"
 	"github.com/stratoscli/stratos/stratos-agent/adapter"
 )
 
-// observer maps the app-server's notifications to Stratos events
-// . It runs on the reader goroutine, so events keep Codex's
+// observer maps the app-server's notifications to Stratos events. It runs on the reader goroutine, so events keep Codex's
 // order.
 type observer struct {
 	emit func(adapter.Event)
@@ -43,13 +42,14 @@ func (a tokenCounts) minus(b tokenCounts) tokenCounts {
 		ReasoningOutputTokens: a.ReasoningOutputTokens - b.ReasoningOutputTokens}
 }
 
-// details reports the counts in Stratos's usage terms, where inputTokens
+// tokens are the counts in the vocabulary's terms, where inputTokens
 // excludes cache reads (as Anthropic counts them and as prices are quoted):
 // Codex's inputTokens includes its cachedInputTokens, so reporting both as
-// they come would price and budget the cached part twice.
-func (a tokenCounts) details() map[string]any {
-	return map[string]any{"inputTokens": max(0, a.InputTokens-a.CachedInputTokens), "outputTokens": a.OutputTokens,
-		"cacheReadInputTokens": a.CachedInputTokens, "reasoningOutputTokens": a.ReasoningOutputTokens, "totalTokens": a.TotalTokens}
+// they come would price and budget the cached part twice. Codex's own
+// total is not reported: it is the sum of the others.
+func (a tokenCounts) tokens() eventapi.Tokens {
+	return eventapi.Tokens{InputTokens: int64(max(0, a.InputTokens-a.CachedInputTokens)), OutputTokens: int64(a.OutputTokens),
+		CacheReadInputTokens: int64(a.CachedInputTokens), ReasoningOutputTokens: int64(a.ReasoningOutputTokens)}
 }
 
 func newObserver(emit func(adapter.Event), backend func() (provider, model string)) *observer {
@@ -107,16 +107,11 @@ type hookRun struct {
 	} `json:"entries"`
 }
 
-func (o *observer) event(typ string, ids map[string]string, details map[string]any) {
+func (o *observer) event(ids eventapi.IDs, d eventapi.Details) {
 	o.mu.Lock()
-	if o.threadID != "" {
-		if ids == nil {
-			ids = map[string]string{}
-		}
-		ids["nativeSessionId"] = o.threadID
-	}
+	ids.NativeSessionID = o.threadID
 	o.mu.Unlock()
-	o.emit(adapter.Event{Type: typ, Time: time.Now(), IDs: ids, Details: details})
+	o.emit(adapter.NewEvent(ids, d))
 }
 
 func (o *observer) observe(method string, n *notice) {
@@ -133,11 +128,11 @@ func (o *observer) observe(method string, n *notice) {
 			o.mu.Unlock()
 		}
 	case "turn/started":
-		o.event(adapter.EventModelStarted, map[string]string{"turnId": n.TurnID}, nil)
+		o.event(eventapi.IDs{TurnID: n.TurnID}, &eventapi.ModelStarted{})
 	case "item/agentMessage/delta":
-		o.event(adapter.EventMessageDelta, map[string]string{"messageId": n.ItemID}, map[string]any{"kind": "text", "text": n.Delta})
+		o.event(eventapi.IDs{MessageID: n.ItemID}, &eventapi.MessageDelta{Kind: eventapi.DeltaText, Text: n.Delta})
 	case "item/reasoning/summaryTextDelta", "item/reasoning/textDelta":
-		o.event(adapter.EventMessageDelta, map[string]string{"messageId": n.ItemID}, map[string]any{"kind": "thinking", "text": n.Delta})
+		o.event(eventapi.IDs{MessageID: n.ItemID}, &eventapi.MessageDelta{Kind: eventapi.DeltaThinking, Text: n.Delta})
 	case "item/started":
 		o.itemStarted(n.Item)
 	case "item/completed":
@@ -147,12 +142,13 @@ func (o *observer) observe(method string, n *notice) {
 			o.mu.Lock()
 			o.total = n.TokenUsage.Total
 			o.mu.Unlock()
-			o.event(adapter.EventModelCompleted, map[string]string{"turnId": n.TurnID}, map[string]any{"usage": n.TokenUsage.Last.details()})
+			last := n.TokenUsage.Last.tokens()
+			o.event(eventapi.IDs{TurnID: n.TurnID}, &eventapi.ModelCompleted{Usage: &last})
 		}
 	case "error":
 		if n.WillRetry && n.Error != nil {
 			kind, status := n.Error.errorInfo()
-			o.event(adapter.EventModelRetry, nil, map[string]any{"message": n.Error.Message, "codexErrorInfo": kind, "errorStatus": status})
+			o.event(eventapi.IDs{}, &eventapi.ModelRetry{Message: n.Error.Message, ErrorKind: kind, ErrorStatus: status})
 		}
 	case "turn/completed":
 		o.turnCompleted(n)
@@ -171,25 +167,22 @@ func (o *observer) turnCompleted(n *notice) {
 	o.mu.Unlock()
 	sort.Strings(bg)
 	for _, id := range bg {
-		o.event(adapter.EventBackgroundStarted, map[string]string{"taskId": id, "toolCallId": id}, map[string]any{"taskType": "command"})
+		o.event(eventapi.IDs{TaskID: id, ToolCallID: id}, &eventapi.BackgroundStarted{TaskType: "command"})
 	}
 	o.mu.Lock()
 	used := o.total.minus(o.lastTotal)
 	o.lastTotal = o.total
 	o.mu.Unlock()
-	d := used.details()
+	d := &eventapi.Usage{Tokens: used.tokens()}
 	if n.Turn != nil {
-		d["status"] = n.Turn.Status
+		d.Status = n.Turn.Status
 	}
 	if o.backend != nil {
 		if provider, model := o.backend(); provider != "" {
-			d["provider"] = provider
-			if model != "" {
-				d["model"] = model
-			}
+			d.Provider, d.Model = provider, model
 		}
 	}
-	o.event(adapter.EventUsage, map[string]string{"turnId": n.TurnID}, d)
+	o.event(eventapi.IDs{TurnID: n.TurnID}, d)
 }
 
 // toolName is the name Codex's hooks use for the item's tool (Bash,
@@ -210,19 +203,27 @@ func toolName(it *item) string {
 	return ""
 }
 
-func toolInput(it *item) any {
+// toolInput is the item's input as its hooks see it.
+func toolInput(it *item) json.RawMessage {
 	switch it.Type {
 	case "commandExecution":
+		command := it.Command
 		if len(it.CommandActions) == 1 {
-			return map[string]any{"command": it.CommandActions[0].Command}
+			command = it.CommandActions[0].Command
 		}
-		return map[string]any{"command": it.Command}
+		return adapter.JSONOf(struct {
+			Command string `json:"command"`
+		}{command})
 	case "mcpToolCall":
-		return decodeJSON(it.Arguments)
+		return adapter.JSON(it.Arguments)
 	case "fileChange":
-		return map[string]any{"changes": decodeJSON(it.Changes)}
+		return adapter.JSONOf(struct {
+			Changes json.RawMessage `json:"changes"`
+		}{adapter.JSON(it.Changes)})
 	case "webSearch":
-		return map[string]any{"query": it.Query}
+		return adapter.JSONOf(struct {
+			Query string `json:"query"`
+		}{it.Query})
 	}
 	return nil
 }
@@ -232,7 +233,7 @@ func (o *observer) itemStarted(it *item) {
 		return
 	}
 	if it.Type == "contextCompaction" {
-		o.event(adapter.EventCompactionStarted, nil, nil)
+		o.event(eventapi.IDs{}, &eventapi.CompactionStarted{})
 		return
 	}
 	if it.Type == "commandExecution" {
@@ -241,7 +242,7 @@ func (o *observer) itemStarted(it *item) {
 		o.mu.Unlock()
 	}
 	if name := toolName(it); name != "" {
-		o.event(adapter.EventToolStarted, map[string]string{"toolCallId": it.ID}, map[string]any{"toolName": name, "input": toolInput(it)})
+		o.event(eventapi.IDs{ToolCallID: it.ID}, &eventapi.ToolStarted{ToolName: name, Input: toolInput(it)})
 	}
 }
 
@@ -250,7 +251,7 @@ func (o *observer) itemCompleted(it *item) {
 		return
 	}
 	if it.Type == "contextCompaction" {
-		o.event(adapter.EventCompactionCompleted, nil, nil)
+		o.event(eventapi.IDs{}, &eventapi.CompactionCompleted{})
 		return
 	}
 	name := toolName(it)
@@ -262,35 +263,22 @@ func (o *observer) itemCompleted(it *item) {
 	delete(o.commands, it.ID)
 	o.mu.Unlock()
 	if background {
-		o.event(adapter.EventBackgroundCompleted, map[string]string{"taskId": it.ID, "toolCallId": it.ID}, map[string]any{"status": it.Status})
+		o.event(eventapi.IDs{TaskID: it.ID, ToolCallID: it.ID}, &eventapi.BackgroundCompleted{Status: it.Status})
 	}
 	failed := it.Status == "failed" || it.Status == "declined"
-	d := map[string]any{"toolName": name, "isError": failed, "status": it.Status}
+	d := &eventapi.ToolCompleted{ToolName: name, IsError: failed, Status: it.Status}
 	switch {
 	case failed && it.Error != nil:
-		d["error"] = map[string]any{"message": it.Error.Message}
+		d.Error = &eventapi.Error{Message: it.Error.Message}
 	case failed:
-		d["error"] = map[string]any{"message": "the tool call " + it.Status}
+		d.Error = &eventapi.Error{Message: "the tool call " + it.Status}
 	case it.Type == "commandExecution":
 		if it.AggregatedOutput != nil {
-			d["output"] = *it.AggregatedOutput
+			d.Output = adapter.JSONOf(*it.AggregatedOutput)
 		}
-		if it.ExitCode != nil {
-			d["exitCode"] = *it.ExitCode
-		}
+		d.ExitCode = it.ExitCode
 	case len(it.Result) > 0:
-		d["output"] = decodeJSON(it.Result)
+		d.Output = adapter.JSON(it.Result)
 	}
-	o.event(adapter.EventToolCompleted, map[string]string{"toolCallId": it.ID}, d)
-}
-
-func decodeJSON(raw json.RawMessage) any {
-	if len(raw) == 0 {
-		return nil
-	}
-	var v any
-	if json.Unmarshal(raw, &v) != nil {
-		return string(raw)
-	}
-	return v
+	o.event(eventapi.IDs{ToolCallID: it.ID}, d)
 }

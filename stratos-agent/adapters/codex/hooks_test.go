@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/stratoscli/stratos/shared/agentproto"
+	"github.com/stratoscli/stratos/shared/contract/eventapi"
 	"github.com/stratoscli/stratos/stratos-agent/adapter"
 )
 
@@ -138,7 +139,7 @@ func TestApplyPatchRunsThroughTheHooks(t *testing.T) {
 	if len(calls) != 2 || !strings.HasPrefix(calls[0], "before apply_patch ") || calls[1] != "after apply_patch" {
 		t.Errorf("hook calls = %q", calls)
 	}
-	if ev := b.EventsOf("tool.completed"); len(ev) != 1 || ev[0].Details["toolName"] != "apply_patch" {
+	if ev := b.EventsOf("tool.completed"); len(ev) != 1 || ev[0].Details.(*eventapi.ToolCompleted).ToolName != "apply_patch" {
 		t.Errorf("tool.completed = %+v", ev)
 	}
 }

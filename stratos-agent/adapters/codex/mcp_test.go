@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/stratoscli/stratos/shared/agentproto"
+	"github.com/stratoscli/stratos/shared/contract/eventapi"
 	"github.com/stratoscli/stratos/stratos-agent/adapter"
 	"github.com/stratoscli/stratos/stratos-agent/adapter/mcpconfig"
 )
@@ -79,7 +80,7 @@ func TestASelectedMCPServerIsCalledThroughItsNamespaceAndHooked(t *testing.T) {
 	if calls := h.calls(); len(calls) != 2 || calls[0] != `before mcp__tools__echo {"text":"secret-value"}` {
 		t.Errorf("hook calls = %q", calls)
 	}
-	if ev := b.EventsOf("tool.completed"); len(ev) != 1 || ev[0].Details["toolName"] != "mcp__tools__echo" {
+	if ev := b.EventsOf("tool.completed"); len(ev) != 1 || ev[0].Details.(*eventapi.ToolCompleted).ToolName != "mcp__tools__echo" {
 		t.Errorf("tool.completed = %+v", ev)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 
 	"github.com/stratoscli/stratos/shared/agentproto"
+	"github.com/stratoscli/stratos/shared/contract/eventapi"
 	"github.com/stratoscli/stratos/stratos-agent/adapter"
 	"github.com/stratoscli/stratos/stratos-agent/tools"
 )
@@ -216,8 +217,8 @@ func TestTurnUsageNamesTheProviderAndTheThreadsModel(t *testing.T) {
 		o := newObserver(func(e adapter.Event) { got = append(got, e) }, s.backend)
 		o.observe("thread/tokenUsage/updated", &notice{TurnID: "t1", TokenUsage: &tokenUsage{Total: tokenCounts{InputTokens: 10, OutputTokens: 2}}})
 		o.observe("turn/completed", &notice{TurnID: "t1"})
-		u := got[len(got)-1]
-		if u.Type != adapter.EventUsage || u.Details["provider"] != c.want || u.Details["model"] != c.threadModel || u.Details["inputTokens"] != 10 {
+		u, ok := got[len(got)-1].Details.(*eventapi.Usage)
+		if !ok || u.Provider != c.want || u.Model != c.threadModel || u.InputTokens != 10 {
 			t.Errorf("provider %q: usage %+v; want provider %s, model %s", c.agentProvider, u, c.want, c.threadModel)
 		}
 	}
@@ -234,8 +235,8 @@ func TestTurnUsageCountsCacheReadsOnce(t *testing.T) {
 	o := newObserver(func(e adapter.Event) { got = append(got, e) }, (&session{model: "m"}).backend)
 	o.observe("thread/tokenUsage/updated", &notice{TurnID: "t1", TokenUsage: &tokenUsage{Total: tokenCounts{InputTokens: 1000, CachedInputTokens: 800, OutputTokens: 20, TotalTokens: 1020}}})
 	o.observe("turn/completed", &notice{TurnID: "t1"})
-	u := got[len(got)-1]
-	if u.Details["inputTokens"] != 200 || u.Details["cacheReadInputTokens"] != 800 || u.Details["totalTokens"] != 1020 {
-		t.Errorf("usage %+v; want inputTokens 200 (uncached), cacheReadInputTokens 800, totalTokens 1020", u.Details)
+	u := got[len(got)-1].Details.(*eventapi.Usage)
+	if u.InputTokens != 200 || u.CacheReadInputTokens != 800 || u.Total() != 1020 {
+		t.Errorf("usage %+v; want inputTokens 200 (uncached), cacheReadInputTokens 800, 1020 in all", u)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/stratoscli/stratos/shared/agentproto"
+	"github.com/stratoscli/stratos/shared/contract/eventapi"
 	"github.com/stratoscli/stratos/shared/proctest"
 	"github.com/stratoscli/stratos/stratos-agent/adapter"
 	"github.com/stratoscli/stratos/stratos-agent/adapter/mcpconfig"
@@ -104,8 +105,8 @@ func TestSelectedMCPToolsOnlyAndRemovedToolsDenied(t *testing.T) {
 	if calls := h.calls(); len(calls) != 2 || calls[0] != `before tools_echo {"text":"secret-value"}` {
 		t.Errorf("hook calls = %q", calls)
 	}
-	if ev := b.EventsOf(adapter.EventToolCompleted); len(ev) != 1 || ev[0].Details["toolName"] != "tools_echo" ||
-		ev[0].Details["output"] != "mcp output withheld" {
+	if ev := b.EventsOf(eventapi.TypeToolCompleted); len(ev) != 1 || ev[0].Details.(*eventapi.ToolCompleted).ToolName != "tools_echo" ||
+		string(ev[0].Details.(*eventapi.ToolCompleted).Output) != `"mcp output withheld"` {
 		t.Errorf("tool.completed = %+v, want the replaced output", ev)
 	}
 	mcpServer := envMCPServer + "=" + b.Work
@@ -235,8 +236,8 @@ func TestTheAgentsCommandsCannotSeeTheServersSecrets(t *testing.T) {
 	}
 	s := a.(*session)
 	var out string
-	for _, e := range b.EventsOf(adapter.EventToolCompleted) {
-		out, _ = e.Details["output"].(string)
+	for _, e := range b.EventsOf(eventapi.TypeToolCompleted) {
+		_ = json.Unmarshal(e.Details.(*eventapi.ToolCompleted).Output, &out)
 	}
 	secrets := map[string]string{"the server password": s.srv.password, "the hook token": s.hookSrv.token}
 	checkNoSecrets(t, "the agent's command", out, secrets)
@@ -260,8 +261,8 @@ func TestWithoutToolHooksNoHookIsAsked(t *testing.T) {
 		t.Errorf("hooks asked for an agent without tool hooks: %v", calls)
 	}
 	var out string
-	for _, e := range b.EventsOf(adapter.EventToolCompleted) {
-		out, _ = e.Details["output"].(string)
+	for _, e := range b.EventsOf(eventapi.TypeToolCompleted) {
+		_ = json.Unmarshal(e.Details.(*eventapi.ToolCompleted).Output, &out)
 	}
 	checkNoSecrets(t, "the agent's command", out, map[string]string{"the server password": s.srv.password, "the hook token": s.hookSrv.token})
 }

@@ -1,10 +1,9 @@
 package opencode
 
 import (
-	"encoding/json"
 	"sync"
-	"time"
 
+	"github.com/stratoscli/stratos/shared/contract/eventapi"
 	"github.com/stratoscli/stratos/stratos-agent/adapter"
 )
 
@@ -40,17 +39,11 @@ func newObserver(emit func(adapter.Event)) *observer {
 // the agent.
 var hiddenTools = map[string]bool{"StructuredOutput": true, "invalid": true}
 
-func (o *observer) event(typ string, ids map[string]string, details map[string]any) {
+func (o *observer) event(ids eventapi.IDs, d eventapi.Details) {
 	o.mu.Lock()
-	sid := o.sessionID
+	ids.NativeSessionID = o.sessionID
 	o.mu.Unlock()
-	if ids == nil {
-		ids = map[string]string{}
-	}
-	if sid != "" {
-		ids["nativeSessionId"] = sid
-	}
-	o.emit(adapter.Event{Type: typ, Time: time.Now(), IDs: ids, Details: details})
+	o.emit(adapter.NewEvent(ids, d))
 }
 
 func (o *observer) observe(ev event, p *props) {
@@ -76,12 +69,12 @@ func (o *observer) observe(ev event, p *props) {
 		kind := deltaKind(o.partTypes[p.PartID])
 		o.mu.Unlock()
 		if !late {
-			o.event(adapter.EventMessageDelta, map[string]string{"messageId": p.MessageID}, map[string]any{"kind": kind, "text": p.Delta})
+			o.event(eventapi.IDs{MessageID: p.MessageID}, &eventapi.MessageDelta{Kind: kind, Text: p.Delta})
 		}
 	case "session.status":
 		o.status(p)
 	case "session.compacted":
-		o.event(adapter.EventCompactionCompleted, nil, nil)
+		o.event(eventapi.IDs{}, &eventapi.CompactionCompleted{})
 	}
 }
 
@@ -97,7 +90,7 @@ func (o *observer) messageUpdated(info *messageInfo) {
 	}
 	o.mu.Unlock()
 	if !seen {
-		o.event(adapter.EventModelStarted, map[string]string{"messageId": info.ID}, map[string]any{"model": info.ProviderID + "/" + info.ModelID})
+		o.event(eventapi.IDs{MessageID: info.ID}, &eventapi.ModelStarted{Model: info.ProviderID + "/" + info.ModelID})
 	}
 }
 
@@ -119,11 +112,11 @@ func (o *observer) partUpdated(pt *part) {
 		if !o.firstFinish(pt.ID, func() { o.usage = o.usage.plus(t) }) {
 			return
 		}
-		o.event(adapter.EventModelCompleted, map[string]string{"messageId": pt.MessageID},
-			map[string]any{"stopReason": pt.Reason, "usage": t.details()})
+		used := t.tokens()
+		o.event(eventapi.IDs{MessageID: pt.MessageID}, &eventapi.ModelCompleted{StopReason: pt.Reason, Usage: &used})
 	case "compaction":
 		if o.firstFinish(pt.ID, func() {}) {
-			o.event(adapter.EventCompactionStarted, nil, nil)
+			o.event(eventapi.IDs{}, &eventapi.CompactionStarted{})
 		}
 	}
 }
@@ -156,8 +149,7 @@ func (o *observer) completeText(pt *part) {
 	sent := o.streamed[pt.ID]
 	o.mu.Unlock()
 	if sent < len(pt.Text) {
-		o.event(adapter.EventMessageDelta, map[string]string{"messageId": pt.MessageID},
-			map[string]any{"kind": deltaKind(pt.Type), "text": pt.Text[sent:]})
+		o.event(eventapi.IDs{MessageID: pt.MessageID}, &eventapi.MessageDelta{Kind: deltaKind(pt.Type), Text: pt.Text[sent:]})
 	}
 }
 
@@ -170,9 +162,9 @@ func (o *observer) seen(id string) bool {
 
 func deltaKind(partType string) string {
 	if partType == "reasoning" {
-		return "thinking"
+		return eventapi.DeltaThinking
 	}
-	return "text"
+	return eventapi.DeltaText
 }
 
 // tool reports a tool part once it runs (tool.started) and once it
@@ -190,33 +182,33 @@ func (o *observer) tool(pt *part) {
 		o.tools[pt.CallID] = st
 	}
 	o.mu.Unlock()
-	ids := map[string]string{"toolCallId": pt.CallID}
+	ids := eventapi.IDs{ToolCallID: pt.CallID}
 	switch st {
 	case "running":
 		if started {
-			o.event(adapter.EventToolStarted, ids, map[string]any{"toolName": pt.Tool, "input": decodeJSON(pt.State.Input)})
+			o.event(ids, &eventapi.ToolStarted{ToolName: pt.Tool, Input: adapter.JSON(pt.State.Input)})
 		}
 	case "completed", "error":
 		if ended {
 			return
 		}
 		if started {
-			o.event(adapter.EventToolStarted, ids, map[string]any{"toolName": pt.Tool, "input": decodeJSON(pt.State.Input)})
+			o.event(ids, &eventapi.ToolStarted{ToolName: pt.Tool, Input: adapter.JSON(pt.State.Input)})
 		}
-		d := map[string]any{"toolName": pt.Tool, "isError": st == "error", "status": st}
+		d := &eventapi.ToolCompleted{ToolName: pt.Tool, IsError: st == "error", Status: st}
 		if st == "error" {
-			d["error"] = map[string]any{"message": pt.State.Error}
+			d.Error = &eventapi.Error{Message: pt.State.Error}
 		} else {
-			d["output"] = pt.State.Output
+			d.Output = adapter.JSONOf(pt.State.Output)
 		}
-		o.event(adapter.EventToolCompleted, ids, d)
+		o.event(ids, d)
 	}
 }
 
 // status reports retries.
 func (o *observer) status(p *props) {
 	if p.Status != nil && p.Status.Type == "retry" {
-		o.event(adapter.EventModelRetry, nil, map[string]any{"message": p.Status.Message, "attempt": p.Status.Attempt})
+		o.event(eventapi.IDs{}, &eventapi.ModelRetry{Message: p.Status.Message, Attempt: p.Status.Attempt})
 	}
 }
 
@@ -232,20 +224,9 @@ func (o *observer) endTurn() {
 	if u == (tokens{}) {
 		return
 	}
-	d := u.details()
+	d := &eventapi.Usage{Tokens: u.tokens()}
 	if provider != "" {
-		d["provider"], d["model"] = provider, model
+		d.Provider, d.Model = provider, model
 	}
-	o.event(adapter.EventUsage, nil, d)
-}
-
-func decodeJSON(raw json.RawMessage) any {
-	if len(raw) == 0 {
-		return nil
-	}
-	var v any
-	if json.Unmarshal(raw, &v) != nil {
-		return string(raw)
-	}
-	return v
+	o.event(eventapi.IDs{}, d)
 }

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stratoscli/stratos/shared/contract/eventapi"
 	"github.com/stratoscli/stratos/stratos-agent/adapter"
 	"github.com/stratoscli/stratos/stratos-agent/adapter/process"
 	"github.com/stratoscli/stratos/stratos-agent/adapter/rejection"
@@ -40,17 +41,17 @@ func newReplayBed(t *testing.T, messages string) *replayBed {
 	t.Cleanup(srv.Close)
 	b.obs = newObserver(func(e adapter.Event) {
 		d := ""
-		switch e.Type {
-		case adapter.EventMessageDelta:
-			d = fmt.Sprint(e.Details["kind"], ":", e.Details["text"])
-		case adapter.EventToolStarted, adapter.EventToolCompleted:
-			d = e.IDs["toolCallId"]
-		case adapter.EventModelStarted, adapter.EventModelCompleted:
-			d = e.IDs["messageId"]
-		case adapter.EventUsage:
-			d = fmt.Sprint(e.Details["inputTokens"], "/", e.Details["outputTokens"])
+		switch x := e.Details.(type) {
+		case *eventapi.MessageDelta:
+			d = fmt.Sprint(x.Kind, ":", x.Text)
+		case *eventapi.ToolStarted, *eventapi.ToolCompleted:
+			d = e.IDs.ToolCallID
+		case *eventapi.ModelStarted, *eventapi.ModelCompleted:
+			d = e.IDs.MessageID
+		case *eventapi.Usage:
+			d = fmt.Sprint(x.InputTokens, "/", x.OutputTokens)
 		}
-		b.events = append(b.events, strings.TrimSpace(e.Type+" "+d))
+		b.events = append(b.events, strings.TrimSpace(e.Type()+" "+d))
 	})
 	b.s = newSession(Options{}.WithDefaults(), adapter.Spec{Name: "a"}, nil, nil, nil)
 	b.s.sid, b.s.c, b.s.obs = "s", newClient(srv.URL, "pw", "/w"), b.obs

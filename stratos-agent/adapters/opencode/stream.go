@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+
+	"github.com/stratoscli/stratos/shared/contract/eventapi"
 )
 
 // event is one bus event of the server's stream.
@@ -104,9 +106,9 @@ func (t tokens) plus(o tokens) tokens {
 	return t
 }
 
-func (t tokens) details() map[string]any {
-	return map[string]any{"inputTokens": t.Input, "outputTokens": t.Output, "reasoningOutputTokens": t.Reasoning,
-		"cacheReadInputTokens": t.Cache.Read, "cacheCreationInputTokens": t.Cache.Write}
+func (t tokens) tokens() eventapi.Tokens {
+	return eventapi.Tokens{InputTokens: int64(t.Input), OutputTokens: int64(t.Output), ReasoningOutputTokens: int64(t.Reasoning),
+		CacheReadInputTokens: int64(t.Cache.Read), CacheCreationInputTokens: int64(t.Cache.Write)}
 }
 
 // subscribe opens the server's event stream and returns once the server

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/stratoscli/stratos/shared/agentproto"
+	"github.com/stratoscli/stratos/shared/contract/eventapi"
 	"github.com/stratoscli/stratos/stratos-agent/adapter"
 	"github.com/stratoscli/stratos/stratos-agent/adapter/mcpconfig"
 	"github.com/stratoscli/stratos/stratos-agent/adapter/rejection"
@@ -262,7 +263,7 @@ func TestAStaleIdleDoesNotEndTheNextTurn(t *testing.T) {
 func TestUsageIsReportedAtTheTurnsEndNotAtAnIdle(t *testing.T) {
 	var usages []adapter.Event
 	o := newObserver(func(e adapter.Event) {
-		if e.Type == adapter.EventUsage {
+		if e.Type() == eventapi.TypeUsage {
 			usages = append(usages, e)
 		}
 	})
@@ -274,7 +275,7 @@ func TestUsageIsReportedAtTheTurnsEndNotAtAnIdle(t *testing.T) {
 	}
 	o.endTurn()
 	o.endTurn() // a turn without steps reports nothing
-	if len(usages) != 1 || usages[0].Details["inputTokens"] != 3 || usages[0].Details["outputTokens"] != 1 {
+	if len(usages) != 1 || usages[0].Details.(*eventapi.Usage).InputTokens != 3 || usages[0].Details.(*eventapi.Usage).OutputTokens != 1 {
 		t.Fatalf("usage events %+v, want one with the turn's tokens", usages)
 	}
 }
@@ -311,8 +312,8 @@ func TestTurnUsageNamesTheProviderAndModelOfTheReply(t *testing.T) {
 	feed(t, o, "message.updated", `{"info":{"id":"m1","sessionID":"s","role":"assistant","providerID":"anthropic","modelID":"claude-sonnet-4-5"}}`)
 	feed(t, o, "message.part.updated", `{"part":{"id":"p1","sessionID":"s","messageID":"m1","type":"step-finish","tokens":{"input":100,"output":20,"reasoning":0,"cache":{"read":0,"write":0}}}}`)
 	o.endTurn()
-	u := got[len(got)-1]
-	if u.Type != adapter.EventUsage || u.Details["provider"] != "anthropic" || u.Details["model"] != "claude-sonnet-4-5" {
+	u, ok := got[len(got)-1].Details.(*eventapi.Usage)
+	if !ok || u.Provider != "anthropic" || u.Model != "claude-sonnet-4-5" {
 		t.Errorf("usage %+v; want OpenCode's provider and model of the reply", u)
 	}
 }

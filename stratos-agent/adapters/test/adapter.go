@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/stratoscli/stratos/shared/agentproto"
+	"github.com/stratoscli/stratos/shared/contract/eventapi"
 	"github.com/stratoscli/stratos/stratos-agent/adapter"
 	"github.com/stratoscli/stratos/stratos-agent/adapter/rejection"
 	"github.com/stratoscli/stratos/stratos-agent/prompt"
@@ -161,11 +162,11 @@ func (s *session) Execute(ctx context.Context, text string) (adapter.Result, err
 	if err != nil {
 		return adapter.Result{}, err
 	}
-	started := map[string]any{"turn": turnNo}
+	started := &eventapi.ModelStarted{Turn: turnNo}
 	if st.c != nil {
-		started["case"], started["call"] = st.c.Name, st.call
+		started.Case, started.Call = st.c.Name, st.call
 	}
-	s.event("model.started", started)
+	s.event(started)
 	res, err := s.play(ctx, st, text)
 	status := "completed"
 	if err != nil {
@@ -175,9 +176,9 @@ func (s *session) Execute(ctx context.Context, text string) (adapter.Result, err
 		}
 	}
 	if u := st.reaction.Usage; u != nil {
-		s.event(adapter.EventUsage, u.details())
+		s.event(u.event())
 	}
-	s.event("model.completed", map[string]any{"turn": turnNo, "status": status})
+	s.event(&eventapi.ModelCompleted{Turn: turnNo, Status: status})
 	return res, err
 }
 
@@ -240,7 +241,7 @@ func (s *session) chooseCase(turnNo int, text string) (step, error) {
 			WithDetails(map[string]any{"call": call, "prompt": text})
 	}
 	served := s.calls.serve(config + "\x00" + got.c.Name)
-	s.event("test.case", map[string]any{"case": got.c.Name, "call": call, "served": served, "config": s.spec.ConfigID, "label": s.spec.Label, "script": s.script.describe()})
+	s.event(&eventapi.TestCase{Case: got.c.Name, Call: call, Served: served, Config: s.spec.ConfigID, Label: s.spec.Label, Script: s.script.describe()})
 	return step{turnNo: turnNo, call: call, c: got.c, expect: got.c.Expect, reaction: got.c.Reaction, captures: got.captures}, nil
 }
 
@@ -311,7 +312,7 @@ func (s *session) play(ctx context.Context, st step, text string) (adapter.Resul
 		}
 		res.Text = reply
 		entry["reply"] = reply
-		s.event("message.delta", map[string]any{"text": reply})
+		s.event(&eventapi.MessageDelta{Kind: eventapi.DeltaText, Text: reply})
 	}
 	s.history = append(s.history, entry)
 	return res, nil
@@ -479,8 +480,8 @@ func (s *session) Close(context.Context) error {
 	return nil
 }
 
-func (s *session) event(typ string, details map[string]any) {
-	s.emit(adapter.Event{Type: typ, Time: time.Now(), Details: details})
+func (s *session) event(d eventapi.Details) {
+	s.emit(adapter.NewEvent(eventapi.IDs{}, d))
 }
 
 // failure is a scripted failure: a rejection for the codes that refuse a

@@ -18,6 +18,7 @@ import (
 
 	"github.com/stratoscli/stratos/shared/agentproto"
 	"github.com/stratoscli/stratos/shared/boundedread"
+	"github.com/stratoscli/stratos/shared/contract/eventapi"
 )
 
 // MaxScriptFileBytes bounds a script file ({"file": path}): replies and
@@ -120,19 +121,14 @@ type Usage struct {
 	Model                    string   `json:"model,omitempty"`
 }
 
-// details are the usage event's details, named as the other adapters name them.
-func (u *Usage) details() map[string]any {
-	d := map[string]any{"inputTokens": u.InputTokens, "outputTokens": u.OutputTokens,
-		"cacheReadInputTokens": u.CacheReadInputTokens, "cacheCreationInputTokens": u.CacheCreationInputTokens,
-		"reasoningOutputTokens": u.ReasoningOutputTokens}
+// event is the usage event the turn reports; a scripted cost is one the
+// harness reported.
+func (u *Usage) event() *eventapi.Usage {
+	d := &eventapi.Usage{Tokens: eventapi.Tokens{InputTokens: int64(u.InputTokens), OutputTokens: int64(u.OutputTokens),
+		CacheReadInputTokens: int64(u.CacheReadInputTokens), CacheCreationInputTokens: int64(u.CacheCreationInputTokens),
+		ReasoningOutputTokens: int64(u.ReasoningOutputTokens)}, Provider: u.Provider, Model: u.Model}
 	if u.CostUSD != nil {
-		d["costUsd"] = *u.CostUSD
-	}
-	if u.Provider != "" {
-		d["provider"] = u.Provider
-	}
-	if u.Model != "" {
-		d["model"] = u.Model
+		d.CostUSD, d.CostProvenance = u.CostUSD, eventapi.CostReported
 	}
 	return d
 }

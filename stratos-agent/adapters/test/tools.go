@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/stratoscli/stratos/shared/agentproto"
+	"github.com/stratoscli/stratos/shared/contract/eventapi"
 	"github.com/stratoscli/stratos/stratos-agent/adapter"
 )
 
@@ -28,24 +29,17 @@ func (s *session) tool(ctx context.Context, id string, c ToolCall) (map[string]a
 		input = json.RawMessage("{}")
 	}
 	call := adapter.ToolCall{ID: id, Name: c.Tool, Input: input}
-	rec := map[string]any{"id": id, "name": c.Tool}
-	ids := map[string]string{"toolCallId": id}
-	s.emit(adapter.Event{Type: "tool.started", IDs: ids, Details: map[string]any{"toolName": c.Tool, "input": decode(input)}})
+	ids := eventapi.IDs{ToolCallID: id}
+	s.emit(adapter.NewEvent(ids, &eventapi.ToolStarted{ToolName: c.Tool, Input: adapter.JSON(input)}))
+	d := &eventapi.ToolCompleted{ToolName: c.Tool}
 	done := func() (map[string]any, error) {
-		rec["input"] = decode(call.Input)
-		details := map[string]any{"toolName": c.Tool}
-		for k, v := range rec {
-			if k != "id" && k != "name" {
-				details[k] = v
-			}
-		}
-		s.emit(adapter.Event{Type: "tool.completed", IDs: ids, Details: details})
-		return rec, nil
+		d.Input = adapter.JSON(call.Input)
+		s.emit(adapter.NewEvent(ids, d))
+		return toolRecord(id, d), nil
 	}
 
 	if s.removed(c.Tool) {
-		rec["status"] = statusRemoved
-		rec["output"] = "tool " + c.Tool + " is not available"
+		d.Status, d.Output = statusRemoved, adapter.JSONOf("tool "+c.Tool+" is not available")
 		return done()
 	}
 	before, err := s.hooks.BeforeToolCall(ctx, call)
@@ -54,33 +48,52 @@ func (s *session) tool(ctx context.Context, id string, c ToolCall) (map[string]a
 	}
 	switch before.Action {
 	case agentproto.ActionDeny:
-		rec["status"], rec["reason"], rec["output"] = statusDenied, before.Reason, before.Reason
+		d.Status, d.Reason, d.Output = statusDenied, before.Reason, adapter.JSONOf(before.Reason)
 		return done()
 	case agentproto.ActionModify:
 		call.Input = before.Arguments
-		rec["modified"] = true
+		d.Modified = true
 	}
 	var output json.RawMessage
 	var toolErr *agentproto.ToolError
 	if c.Error != "" {
 		toolErr = &agentproto.ToolError{Message: c.Error}
-		rec["status"], rec["error"] = statusFailed, c.Error
+		d.Status, d.IsError, d.Error = statusFailed, true, &eventapi.Error{Message: c.Error}
 	} else {
 		output = c.Output
 		if len(output) == 0 {
 			output = json.RawMessage("null")
 		}
-		rec["status"], rec["output"] = statusCompleted, decode(output)
+		d.Status, d.Output = statusCompleted, adapter.JSON(output)
 	}
 	after, err := s.hooks.AfterToolCall(ctx, call, output, toolErr)
 	if err != nil {
 		return nil, err
 	}
 	if after.Action == agentproto.ActionBlock {
-		rec["status"], rec["reason"], rec["output"] = statusBlocked, after.Reason, after.Reason
-		delete(rec, "error")
+		d.Status, d.Reason, d.Output = statusBlocked, after.Reason, adapter.JSONOf(after.Reason)
+		d.IsError, d.Error = false, nil
 	}
 	return done()
+}
+
+// toolRecord is the call as reply templates see it: id, name, status,
+// input, output, and error, reason and modified when set.
+func toolRecord(id string, d *eventapi.ToolCompleted) map[string]any {
+	rec := map[string]any{"id": id, "name": d.ToolName, "status": d.Status, "input": decode(d.Input)}
+	if d.Output != nil {
+		rec["output"] = decode(d.Output)
+	}
+	if d.Error != nil {
+		rec["error"] = d.Error.Message
+	}
+	if d.Reason != "" {
+		rec["reason"] = d.Reason
+	}
+	if d.Modified {
+		rec["modified"] = true
+	}
+	return rec
 }
 
 // removed reports whether the agent's tool selection removes name: the test
