@@ -15,6 +15,7 @@ import (
 
 	"github.com/stratoscli/stratos/shared/agentproto"
 	"github.com/stratoscli/stratos/shared/contract/eventapi"
+	"github.com/stratoscli/stratos/stratos-agent/adapter"
 	"github.com/stratoscli/stratos/stratos-agent/jsonrpc"
 )
 
@@ -35,12 +36,18 @@ type fixture struct {
 // host with the given limits.
 func start(t *testing.T, agentsYAML string, limits agentproto.Settings) *fixture {
 	t.Helper()
+	return startWith(t, agentsYAML, limits, nil)
+}
+
+// startWith is start with the given harnesses (nil: the built-in ones).
+func startWith(t *testing.T, agentsYAML string, limits agentproto.Settings, hs func(adapter.Options) []adapter.Harness) *fixture {
+	t.Helper()
 	dir := t.TempDir()
 	yaml := "name: wf\nshortDescription: x\nlongDescription: x\nmcp:\n  servers:\n    github: {}\nagents:\n" + agentsYAML
 	if err := os.WriteFile(filepath.Join(dir, "workflow.yaml"), []byte(yaml), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	h, err := New(Options{Home: t.TempDir(), Candidates: func(context.Context, []string) ([]candidate, error) { return nil, nil }})
+	h, err := New(Options{Home: t.TempDir(), Harnesses: hs, Candidates: func(context.Context, []string) ([]candidate, error) { return nil, nil }})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -36,6 +38,9 @@ type session struct {
 	done        chan struct{}           // closed when the running call returns
 	closed      bool
 	invocation  string // ID of the running call, for events
+	// tasks are the background work the harness reported started and not
+	// yet ended: the ID of the invocation that started each, by task ID.
+	tasks map[string]string
 	// call is the SDK's number of the running call; cancelledUpTo the
 	// highest call number a cancel named (calls are numbered in order).
 	call          int
@@ -244,7 +249,9 @@ func (s *session) close(ctx context.Context) (bool, error) {
 	if pr == nil {
 		return false, nil
 	}
-	if err := pr.adapter.Close(ctx); err != nil {
+	err := pr.adapter.Close(ctx)
+	s.endUnfinishedTasks()
+	if err != nil {
 		s.event(&eventapi.AgentClosed{Status: eventapi.StatusFailed, Error: &eventapi.Error{Message: err.Error()}})
 		return true, fmt.Errorf("agent %q: close: %w", s.name, err)
 	}
@@ -265,12 +272,52 @@ func (s *session) onAdapterEvent(e adapter.Event) {
 	}
 	ev.IDs, ev.Reconstructed = e.IDs, e.Reconstructed
 	if ev.IDs.InvocationID == "" {
-		s.mu.Lock()
-		ev.IDs.InvocationID = s.invocation
-		s.mu.Unlock()
+		ev.IDs.InvocationID = s.invocationOf(e)
 	}
 	ev.AgentID, ev.ExecutionID, ev.Label = s.id, s.executionID, s.label
 	s.h.record(ev)
+}
+
+// invocationOf is the invocation e belongs to: for an event of background
+// work, the one during which the work started, even when the work reports
+// after it ended; else the running (or last) one.
+func (s *session) invocationOf(e adapter.Event) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	id := e.IDs.TaskID
+	if id == "" {
+		return s.invocation
+	}
+	switch e.Details.(type) {
+	case *eventapi.BackgroundStarted:
+		if s.tasks == nil {
+			s.tasks = map[string]string{}
+		}
+		s.tasks[id] = s.invocation
+	case *eventapi.BackgroundActivity:
+		if owner, ok := s.tasks[id]; ok {
+			return owner
+		}
+	case *eventapi.BackgroundCompleted:
+		if owner, ok := s.tasks[id]; ok {
+			delete(s.tasks, id)
+			return owner
+		}
+	}
+	return s.invocation
+}
+
+// endUnfinishedTasks records the end of the background work still running
+// as the harness session closed: incomplete, and reconstructed, since the
+// harness never reported it.
+func (s *session) endUnfinishedTasks() {
+	s.mu.Lock()
+	ids := slices.Sorted(maps.Keys(s.tasks))
+	s.mu.Unlock()
+	for _, id := range ids {
+		s.onAdapterEvent(adapter.Event{Time: time.Now(), IDs: eventapi.IDs{TaskID: id}, Reconstructed: true,
+			Details: &eventapi.BackgroundCompleted{Status: eventapi.StatusIncomplete}})
+	}
 }
 
 func (s *session) event(d eventapi.Details) {
