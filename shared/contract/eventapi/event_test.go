@@ -63,6 +63,14 @@ func TestVersion0ErrorsBecomeObjects(t *testing.T) {
 	if u := e.Details.(*Usage); u.CostProvenance != CostReported || u.InputTokens != 3 {
 		t.Fatalf("usage = %+v, want a reported cost and 3 input tokens", u)
 	}
+	// The test harness's failed tool call, as version 0 wrote it.
+	e, err = Decode([]byte(`{"type":"tool.completed","timestamp":"t","executionId":"x","details":{"toolName":"shell","status":"failed","error":"exit 1","input":{}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := e.Details.(*ToolCompleted); !d.IsError || d.Error == nil || d.Error.Message != "exit 1" {
+		t.Fatalf("tool.completed = %+v, want an error with its message", d)
+	}
 	e, err = Decode([]byte(`{"type":"mcp.progress","timestamp":"t","executionId":"x","ids":{"progressToken":7},"details":{"server":"s","progress":1}}`))
 	if err != nil {
 		t.Fatal(err)

@@ -7,17 +7,23 @@ import "encoding/json"
 // error as a string (with its code beside it as errorCode), left a
 // harness-reported cost without its provenance, called Codex's error kind
 // codexErrorInfo, and wrote the test harness's text deltas without a
-// kind; fields it wrote that the vocabulary dropped (Codex's totalTokens)
-// are ignored by the lenient read. Details that are not an object are
-// returned unchanged, for the decoder to refuse.
+// kind and its failed tool calls without isError; fields it wrote that
+// the vocabulary dropped (Codex's totalTokens) are ignored by the lenient
+// read. Details that are not an object are returned unchanged, for the
+// decoder to refuse.
 func mapV0(typ string, raw json.RawMessage) json.RawMessage {
 	var m map[string]json.RawMessage
 	if len(raw) == 0 || json.Unmarshal(raw, &m) != nil || m == nil {
 		return raw
 	}
 	switch typ {
+	case TypeToolCompleted:
+		errorObject(m)
+		if _, ok := m["isError"]; !ok && string(m["status"]) == `"failed"` {
+			m["isError"] = json.RawMessage("true")
+		}
 	case TypeAgentInitializationCompleted, TypeAgentInvocationCompleted, TypeAgentClosed,
-		TypeModelUnavailable, TypeToolCompleted, TypeWorktreeReconciled, TypeWorktreeReleased:
+		TypeModelUnavailable, TypeWorktreeReconciled, TypeWorktreeReleased:
 		errorObject(m)
 	case TypeUsage:
 		if _, ok := m["costUsd"]; ok {
