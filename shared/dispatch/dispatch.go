@@ -7,9 +7,10 @@ package dispatch
 import (
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -110,11 +111,7 @@ func unknown(stderr io.Writer, prog, sub string) int {
 // Help prints the subcommands with one line each.
 func Help(w io.Writer, prog string) {
 	fmt.Fprintf(w, "Stratos %s runs workflows of AI coding agents.\n\nUsage: %s <command> [arguments]\n\nCommands:\n", version.Version, prog)
-	names := make([]string, 0, len(Routes))
-	for n := range Routes {
-		names = append(names, n)
-	}
-	sort.Strings(names)
+	names := slices.Sorted(maps.Keys(Routes))
 	for _, n := range names {
 		fmt.Fprintf(w, "  %-9s %s\n", n, Routes[n].Usage)
 	}

@@ -203,15 +203,6 @@ func (c *Client) kill() {
 	}
 }
 
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
 // withHeaders returns a client that adds headers to every request.
 func withHeaders(base *http.Client, headers map[string]string) *http.Client {
 	if base == nil {

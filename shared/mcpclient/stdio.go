@@ -4,8 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -57,7 +59,7 @@ func startStdio(server mcpdecl.Server, stderr io.Writer) (*stdioProcess, error) 
 	cmd := exec.Command(server.Command, server.Args...)
 	cmd.Dir = server.Cwd
 	cmd.Env = os.Environ()
-	for _, k := range sortedKeys(server.Env) {
+	for _, k := range slices.Sorted(maps.Keys(server.Env)) {
 		cmd.Env = append(cmd.Env, k+"="+server.Env[k])
 	}
 	tail := &stderrTail{next: stderr}

@@ -13,8 +13,9 @@ package mcpdecl
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -93,11 +94,7 @@ type Servers map[string]Server
 
 // Names returns the declared names, sorted.
 func (s Servers) Names() []string {
-	names := make([]string, 0, len(s))
-	for n := range s {
-		names = append(names, n)
-	}
-	sort.Strings(names)
+	names := slices.Sorted(maps.Keys(s))
 	return names
 }
 
@@ -115,7 +112,7 @@ func Parse(section any) (Servers, []Problem) {
 		p.add("mcp", "must be a mapping with a servers map")
 		return out, p.problems
 	}
-	for _, key := range sortedKeys(m) {
+	for _, key := range slices.Sorted(maps.Keys(m)) {
 		if key != "servers" {
 			p.add("mcp."+key, "unknown field (known: servers)")
 		}
@@ -129,7 +126,7 @@ func Parse(section any) (Servers, []Problem) {
 		p.add("mcp.servers", "must be a mapping of server names to servers")
 		return out, p.problems
 	}
-	for _, name := range sortedKeys(servers) {
+	for _, name := range slices.Sorted(maps.Keys(servers)) {
 		if s, ok := p.server(name, servers[name]); ok {
 			out[name] = s
 		}
@@ -164,9 +161,9 @@ func (p *parser) server(name string, v any) (Server, bool) {
 		return Server{}, false
 	}
 	known := fieldsByTransport[s.Transport]
-	for _, key := range sortedKeys(m) {
+	for _, key := range slices.Sorted(maps.Keys(m)) {
 		if !known[key] {
-			p.add(path+"."+key, "not a field of a %s server (known: %s)", s.Transport, strings.Join(sortedKeys(known), ", "))
+			p.add(path+"."+key, "not a field of a %s server (known: %s)", s.Transport, strings.Join(slices.Sorted(maps.Keys(known)), ", "))
 		}
 	}
 	s.Command = p.str(path+".command", m["command"])
@@ -259,7 +256,7 @@ func (p *parser) strMap(field string, v any) map[string]string {
 		return nil
 	}
 	out := make(map[string]string, len(m))
-	for _, k := range sortedKeys(m) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		s, ok := m[k].(string)
 		if !ok {
 			p.add(field+"."+k, "must be a string (quote numbers and booleans)")
@@ -300,7 +297,7 @@ func (p *parser) oauth(field string, v any) *OAuth {
 		}
 		return &OAuth{}
 	case map[string]any:
-		for _, k := range sortedKeys(v) {
+		for _, k := range slices.Sorted(maps.Keys(v)) {
 			if k != "scopes" && k != "clientId" {
 				p.add(field+"."+k, "unknown field (known: clientId, scopes)")
 			}
@@ -334,7 +331,7 @@ func (p *parser) checkSecrets(path string, s Server) {
 		field  string
 		values map[string]string
 	}{{"env", s.Env}, {"headers", s.Headers}} {
-		for _, k := range sortedKeys(group.values) {
+		for _, k := range slices.Sorted(maps.Keys(group.values)) {
 			if secretName().MatchString(k) && !strings.Contains(group.values[k], "${") {
 				p.add(path+"."+group.field+"."+k, "looks like a credential written into workflow.yaml; reference an environment variable instead (%s: \"${%s}\")", k, envName(k))
 			}
@@ -358,12 +355,12 @@ func each(path string, s Server, f func(field, value string)) {
 	for i, a := range s.Args {
 		f(fmt.Sprintf("%s.args[%d]", path, i), a)
 	}
-	for _, k := range sortedKeys(s.Env) {
+	for _, k := range slices.Sorted(maps.Keys(s.Env)) {
 		f(path+".env."+k, s.Env[k])
 	}
 	f(path+".cwd", s.Cwd)
 	f(path+".url", s.URL)
-	for _, k := range sortedKeys(s.Headers) {
+	for _, k := range slices.Sorted(maps.Keys(s.Headers)) {
 		f(path+".headers."+k, s.Headers[k])
 	}
 }
@@ -374,13 +371,4 @@ func envName(key string) string {
 		return "API_TOKEN"
 	}
 	return up
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

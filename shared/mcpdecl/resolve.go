@@ -68,12 +68,12 @@ func (s Server) Resolve(workflowDir string, lookup Lookup) (Server, error) {
 	for i := range out.Args {
 		out.Args[i] = sub(fmt.Sprintf("%s.args[%d]", path, i), out.Args[i])
 	}
-	for _, k := range sortedKeys(out.Env) {
+	for _, k := range slices.Sorted(maps.Keys(out.Env)) {
 		out.Env[k] = sub(path+".env."+k, out.Env[k])
 	}
 	out.Cwd = sub(path+".cwd", s.Cwd)
 	out.URL = sub(path+".url", s.URL)
-	for _, k := range sortedKeys(out.Headers) {
+	for _, k := range slices.Sorted(maps.Keys(out.Headers)) {
 		out.Headers[k] = sub(path+".headers."+k, out.Headers[k])
 	}
 	if firstErr != nil {

@@ -7,6 +7,8 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -81,7 +83,7 @@ func (v *Validator) Section(file string, section any) []Problem {
 		return []Problem{{File: file, Path: "agents", Message: "must be a mapping from configuration IDs to agent configurations, got " + describe(norm)}}
 	}
 	var out []Problem
-	for _, id := range sortedKeys(m) {
+	for _, id := range slices.Sorted(maps.Keys(m)) {
 		out = append(out, v.entry(file, "agents."+id, m[id], false)...)
 	}
 	return out
@@ -104,7 +106,7 @@ func (v *Validator) entry(file, path string, entry any, configID bool) []Problem
 		return []Problem{{File: file, Path: path, Message: "must be an agent configuration object, got " + describe(entry)}}
 	}
 	var out []Problem
-	for _, field := range sortedKeys(m) {
+	for _, field := range slices.Sorted(maps.Keys(m)) {
 		r, known := v.fields[field]
 		if !known || (field == "configId" && !configID) {
 			out = append(out, Problem{File: file, Path: path + "." + field, Message: fmt.Sprintf("unknown field %q (known: %s)", field, v.known(configID))})
@@ -180,13 +182,4 @@ func describe(v any) string {
 		s = s[:77] + "..."
 	}
 	return s
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

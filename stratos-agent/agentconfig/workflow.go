@@ -3,8 +3,9 @@ package agentconfig
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/stratoscli/stratos/shared/agentproto"
@@ -53,7 +54,7 @@ func LoadWorkflow(v *Validator, dir string) (*Workflow, []Problem) {
 		return nil, []Problem{{File: file, Path: "agents", Message: err.Error()}}
 	}
 	var problems []Problem
-	for _, id := range sortedKeys(w.Agents) {
+	for _, id := range slices.Sorted(maps.Keys(w.Agents)) {
 		problems = append(problems, v.CheckReferences(w.Agents[id], w.MCPServers, file, "agents."+id)...)
 	}
 	if len(problems) > 0 {
@@ -108,10 +109,5 @@ func list(set map[string]bool) string {
 	if len(set) == 0 {
 		return "none"
 	}
-	names := make([]string, 0, len(set))
-	for n := range set {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return strings.Join(names, ", ")
+	return strings.Join(slices.Sorted(maps.Keys(set)), ", ")
 }

@@ -4,8 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"path/filepath"
-	"sort"
+	"slices"
 
 	"github.com/urfave/cli/v3"
 
@@ -89,11 +90,7 @@ func validateConfig(_ context.Context, cmd *cli.Command) error {
 // sets, so a broken script (often a separate file, which does not make the
 // workflow stale) fails the build instead of the first execute.
 func testScriptProblems(wf *agentconfig.Workflow) []agentconfig.Problem {
-	ids := make([]string, 0, len(wf.Agents))
-	for id := range wf.Agents {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
+	ids := slices.Sorted(maps.Keys(wf.Agents))
 	var out []agentconfig.Problem
 	for _, id := range ids {
 		raw := wf.Agents[id].Test
@@ -123,11 +120,7 @@ func overridesProblems(v *agentconfig.Validator, wf *agentconfig.Workflow, dir s
 	if err := json.Unmarshal(raw, &doc); err != nil {
 		return []agentconfig.Problem{{Path: "overrides", Message: err.Error()}}
 	}
-	ids := make([]string, 0, len(doc.Agents))
-	for id := range doc.Agents {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
+	ids := slices.Sorted(maps.Keys(doc.Agents))
 	var out []agentconfig.Problem
 	for _, id := range ids {
 		path := "overrides.agents." + id

@@ -3,9 +3,10 @@ package host
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -156,12 +157,7 @@ func (h *Host) unavailable(harness, agent string) error {
 }
 
 func (h *Host) harnessNames() []string {
-	names := make([]string, 0, len(h.harnesses))
-	for n := range h.harnesses {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
+	return slices.Sorted(maps.Keys(h.harnesses))
 }
 
 // workingDirectory resolves the agent's directory: relative paths against

@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"sync"
@@ -228,11 +230,7 @@ func (w *worktrees) releaseAll(ctx context.Context) {
 		return
 	}
 	w.released = true
-	keys := make([]string, 0, len(w.held))
-	for k := range w.held {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := slices.Sorted(maps.Keys(w.held))
 	held := make([]*heldWorktree, len(keys))
 	for i, k := range keys {
 		held[i] = w.held[k]

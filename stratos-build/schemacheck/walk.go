@@ -1,6 +1,7 @@
 package schemacheck
 
 import (
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -54,7 +55,7 @@ func (w *walker) object(m map[string]any, path, ptr string) {
 			additionalPropertiesSummary(m))
 	}
 	props, _ := m["properties"].(map[string]any)
-	for _, name := range sortedKeys(props) {
+	for _, name := range slices.Sorted(maps.Keys(props)) {
 		fieldPath, fieldPtr := path+fieldSegment(name), ptr+"/properties/"+escapeToken(name)
 		if !w.described(props[name], map[string]bool{}) {
 			w.add(w.side, fieldPath, fieldPtr, CodeFieldUndescribed, "",
@@ -66,7 +67,7 @@ func (w *walker) object(m map[string]any, path, ptr string) {
 		w.walk(ap, path+"{}", ptr+"/additionalProperties")
 	}
 	patterns, _ := m["patternProperties"].(map[string]any)
-	for _, p := range sortedKeys(patterns) {
+	for _, p := range slices.Sorted(maps.Keys(patterns)) {
 		w.walk(patterns[p], path+"{}", ptr+"/patternProperties/"+escapeToken(p))
 	}
 }
@@ -125,7 +126,7 @@ func (w *walker) follow(ref, path string) {
 func (w *walker) walkUnusedDefs() {
 	for _, kw := range []string{"$defs", "definitions"} {
 		defs, _ := w.root[kw].(map[string]any)
-		for _, key := range sortedKeys(defs) {
+		for _, key := range slices.Sorted(maps.Keys(defs)) {
 			ref := "#/" + kw + "/" + escapeToken(key)
 			if _, walked := w.defPaths[ref]; !walked {
 				path := w.side + "." + kw + fieldSegment(key)
@@ -195,13 +196,4 @@ func additionalPropertiesSummary(m map[string]any) string {
 		}
 		return "additionalProperties is a schema, as for .catchall()"
 	}
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }

@@ -11,8 +11,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -215,7 +216,7 @@ func OverridesProblem(data []byte) string {
 	if !ok {
 		return "must be an object with optional fields agents and decision"
 	}
-	for _, k := range sortedKeys(obj) {
+	for _, k := range slices.Sorted(maps.Keys(obj)) {
 		if k != "agents" && k != "decision" {
 			return fmt.Sprintf("unknown field %q (allowed: agents, decision)", k)
 		}
@@ -225,7 +226,7 @@ func OverridesProblem(data []byte) string {
 		if !ok {
 			return `"agents" must be an object mapping agent configuration ids to objects`
 		}
-		for _, id := range sortedKeys(agents) {
+		for _, id := range slices.Sorted(maps.Keys(agents)) {
 			if _, ok := agents[id].(map[string]any); !ok {
 				return fmt.Sprintf(`"agents.%s" must be an object of agent settings`, id)
 			}
@@ -252,7 +253,7 @@ func CheckOverrideTargets(overrides json.RawMessage, workflow string, agents any
 	}
 	declared, _ := agents.(map[string]any)
 	var unknown []string
-	for _, id := range sortedKeys(doc.Agents) {
+	for _, id := range slices.Sorted(maps.Keys(doc.Agents)) {
 		// "configId#label" targets the agents of configId with that label.
 		config, _, _ := strings.Cut(id, "#")
 		if _, ok := declared[config]; !ok {
@@ -262,20 +263,11 @@ func CheckOverrideTargets(overrides json.RawMessage, workflow string, agents any
 	if len(unknown) == 0 {
 		return nil
 	}
-	known := sortedKeys(declared)
+	known := slices.Sorted(maps.Keys(declared))
 	list := strings.Join(known, ", ")
 	if list == "" {
 		list = "none"
 	}
 	return clierr.Usage(runapi.CodeOverridesInvalid, "--overrides: workflow %q declares no agent configuration %s (known: %s)",
 		workflow, strings.Join(unknown, ", "), list).WithDetails(map[string]any{"unknown": unknown, "known": known})
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"reflect"
+	"slices"
 )
 
 // Observed is what one run of a case produced.
@@ -40,7 +42,7 @@ func (e Expect) Judge(o Observed) []string {
 			out = append(out, diff)
 		}
 	}
-	for _, target := range sortedKeys(e.Calls) {
+	for _, target := range slices.Sorted(maps.Keys(e.Calls)) {
 		if got := o.Calls[target]; got != e.Calls[target] {
 			out = append(out, fmt.Sprintf("calls of %s: expected %d, got %d", target, e.Calls[target], got))
 		}
@@ -56,7 +58,7 @@ func includes(path string, want, got any) string {
 		if !ok {
 			return fmt.Sprintf("%s: expected an object, got %s", path, show(got))
 		}
-		for _, k := range sortedKeys(w) {
+		for _, k := range slices.Sorted(maps.Keys(w)) {
 			v, present := g[k]
 			if !present {
 				return fmt.Sprintf("%s.%s: missing", path, k)

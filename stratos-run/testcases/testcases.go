@@ -8,7 +8,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"path/filepath"
+	"slices"
 	"sort"
 
 	"gopkg.in/yaml.v3"
@@ -150,7 +152,7 @@ func (c Case) RunOverrides(dir string) (json.RawMessage, error) {
 	if agents == nil {
 		agents = map[string]any{}
 	}
-	for _, target := range sortedKeys(c.Scripts) {
+	for _, target := range slices.Sorted(maps.Keys(c.Scripts)) {
 		script, err := inlineOrFile(c.Scripts[target], dir)
 		if err != nil {
 			return nil, fmt.Errorf("scripts.%s: %w", target, err)
@@ -180,13 +182,4 @@ func inlineOrFile(raw json.RawMessage, dir string) (json.RawMessage, error) {
 		path = filepath.Join(dir, path)
 	}
 	return yamlToJSON(path)
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

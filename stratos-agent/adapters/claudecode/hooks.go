@@ -3,7 +3,8 @@ package claudecode
 import (
 	"context"
 	"encoding/json"
-	"sort"
+	"maps"
+	"slices"
 
 	"github.com/stratoscli/stratos/shared/agentproto"
 	"github.com/stratoscli/stratos/stratos-agent/adapter"
@@ -178,11 +179,7 @@ func redactObject(x map[string]any, reason string, placed *bool) map[string]any 
 			out[k] = redact(v, reason, placed)
 		}
 	}
-	keys := make([]string, 0, len(x))
-	for k := range x {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := slices.Sorted(maps.Keys(x))
 	for _, k := range keys {
 		if _, done := out[k]; done {
 			continue

@@ -2,7 +2,8 @@ package claudecode
 
 import (
 	"encoding/json"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 )
 
@@ -111,11 +112,7 @@ func childEnv(inherited []string, backendKeys []string, backend map[string]strin
 		}
 		out = append(out, kv)
 	}
-	keys := make([]string, 0, len(set))
-	for k := range set {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := slices.Sorted(maps.Keys(set))
 	for _, k := range keys {
 		out = append(out, k+"="+set[k])
 	}

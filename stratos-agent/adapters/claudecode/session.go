@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"maps"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -97,7 +99,7 @@ func (s *session) backend(flags map[string]map[string]string, env []string) (str
 	if p := s.spec.Provider; p != "" {
 		if _, ok := flags[p]; !ok {
 			return "", agentproto.Errorf(agentproto.CodeConfiguration, "agent %q: provider %q is not a Claude Code backend (known: %s)",
-				s.spec.Name, p, strings.Join(sortedKeys(flags), ", ")).WithDetails(map[string]any{"harness": Harness, "provider": p})
+				s.spec.Name, p, strings.Join(slices.Sorted(maps.Keys(flags)), ", ")).WithDetails(map[string]any{"harness": Harness, "provider": p})
 		}
 		return p, nil
 	}

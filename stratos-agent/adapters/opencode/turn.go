@@ -3,6 +3,8 @@ package opencode
 import (
 	"context"
 	"encoding/json"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -170,11 +172,7 @@ func (t *turn) lastLocked() *messageInfo {
 // textLocked is the text of message id, its text parts in order.
 func (t *turn) textLocked(id string) string {
 	parts := t.texts[id]
-	ids := make([]string, 0, len(parts))
-	for pid := range parts {
-		ids = append(ids, pid)
-	}
-	sort.Strings(ids)
+	ids := slices.Sorted(maps.Keys(parts))
 	var b strings.Builder
 	for _, pid := range ids {
 		b.WriteString(parts[pid])

@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -370,7 +372,7 @@ func (s *session) observation(text string, calls []map[string]any) Observation {
 
 // writeFiles writes the turn's files into the working directory.
 func (s *session) writeFiles(st step, files map[string]string) error {
-	for _, rel := range sortedPaths(files) {
+	for _, rel := range slices.Sorted(maps.Keys(files)) {
 		path := filepath.Join(s.spec.WorkingDirectory, rel)
 		err := os.MkdirAll(filepath.Dir(path), 0o755)
 		if err == nil {

@@ -10,9 +10,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"regexp"
-	"sort"
+	"slices"
 
 	"gopkg.in/yaml.v3"
 
@@ -284,7 +285,7 @@ func (r *Reaction) check(where string) error {
 	if r.DelayMs < 0 {
 		return fmt.Errorf("%s.delayMs: must not be negative", where)
 	}
-	for _, path := range sortedPaths(r.Files) {
+	for _, path := range slices.Sorted(maps.Keys(r.Files)) {
 		if !filepath.IsLocal(path) {
 			return fmt.Errorf("%s.files: %q must be a relative path inside the working directory", where, path)
 		}
@@ -327,13 +328,4 @@ func (w *When) check(where string) error {
 		w.re = re
 	}
 	return nil
-}
-
-func sortedPaths(files map[string]string) []string {
-	paths := make([]string, 0, len(files))
-	for p := range files {
-		paths = append(paths, p)
-	}
-	sort.Strings(paths)
-	return paths
 }

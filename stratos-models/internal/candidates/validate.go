@@ -1,7 +1,8 @@
 package candidates
 
 import (
-	"sort"
+	"maps"
+	"slices"
 
 	"github.com/stratoscli/stratos/shared/clierr"
 	"github.com/stratoscli/stratos/shared/contract/modelsapi"
@@ -71,7 +72,7 @@ func validateNativeNames(d *lookup.Data, req Request) error {
 // provider it supports, and never a native-names provider (those need the
 // agent's explicit provider setting).
 func validateBackends(d *lookup.Data, backends map[string]string) error {
-	for _, h := range sortedKeys(backends) {
+	for _, h := range slices.Sorted(maps.Keys(backends)) {
 		p := backends[h]
 		harness, err := d.Mapping.Harness(h)
 		if err != nil {
@@ -119,13 +120,4 @@ func joinHarnesses(ids []string) string {
 		s += id
 	}
 	return s
-}
-
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

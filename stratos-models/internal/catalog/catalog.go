@@ -7,7 +7,8 @@ package catalog
 import (
 	"encoding/json"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/stratoscli/stratos/shared/contract/modelsapi"
@@ -102,14 +103,13 @@ func (m *Model) OutputsText() bool {
 	return false
 }
 
-// ProviderIDs returns the model's mapped providers in byte order.
+// ProviderIDs returns the model's mapped providers in byte order, never nil
+// (a model without providers lists them as [] in --json, not null).
 func (m *Model) ProviderIDs() []string {
-	ids := make([]string, 0, len(m.Providers))
-	for p := range m.Providers {
-		ids = append(ids, p)
+	if len(m.Providers) == 0 {
+		return []string{}
 	}
-	sort.Strings(ids)
-	return ids
+	return slices.Sorted(maps.Keys(m.Providers))
 }
 
 // Load decodes and checks a whole catalog. The checks are the invariants lookups

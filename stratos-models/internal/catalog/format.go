@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 )
 
@@ -45,11 +47,7 @@ func (c *Catalog) Encode() ([]byte, error) {
 		}
 	}
 	b.WriteString("  \"providers\": {\n")
-	providerIDs := make([]string, 0, len(c.Providers))
-	for id := range c.Providers {
-		providerIDs = append(providerIDs, id)
-	}
-	sort.Strings(providerIDs)
+	providerIDs := slices.Sorted(maps.Keys(c.Providers))
 	for i, id := range providerIDs {
 		if err := writeMember(&b, modelIndent, id, c.Providers[id], separator(i, len(providerIDs))); err != nil {
 			return nil, err

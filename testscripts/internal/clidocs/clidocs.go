@@ -11,8 +11,10 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -156,11 +158,7 @@ func generatedNotice(open, close string) string {
 // dispatcher describes `stratos` (and `st`), which is not a urfave/cli
 // command itself: its commands are the dispatch table's routes.
 func dispatcher() *cli.Command {
-	names := make([]string, 0, len(dispatch.Routes))
-	for name := range dispatch.Routes {
-		names = append(names, name)
-	}
-	sort.Strings(names)
+	names := slices.Sorted(maps.Keys(dispatch.Routes))
 	cmd := &cli.Command{
 		Name:  "stratos",
 		Usage: "run workflows of AI coding agents",
