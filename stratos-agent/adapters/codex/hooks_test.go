@@ -101,6 +101,32 @@ func TestAHookExceptionFailsTheInvocationAndTheToolDoesNotRun(t *testing.T) {
 	}
 }
 
+// An afterToolCall that throws comes after the tool ran: the execute
+// rejects with the hook's error (the turn is interrupted), and the thread
+// stays usable (docs/harness-codex.md, Hooks).
+func TestAnAfterToolCallExceptionFailsTheInvocationAfterTheToolRan(t *testing.T) {
+	b := newBed(t, `{"turns":[`+shellScript("[boom]", "touch ran.txt")+`,
+		{"match":{"marker":"[after]"},"reply":[{"text":"still usable"}]}]}`)
+	boom := agentproto.Errorf(agentproto.CodeHookFailed, "afterToolCall threw: boom")
+	h := &recHooks{after: func(adapter.ToolCall, json.RawMessage) (agentproto.AfterToolCallResult, error) {
+		return agentproto.AfterToolCallResult{}, boom
+	}}
+	a := b.open(h, nil)
+	_, err := a.Execute(b.Context(), "[boom] go")
+	if !errors.Is(err, boom) {
+		t.Fatalf("execute error = %v, want the hook's error", err)
+	}
+	if !b.exists("ran.txt") {
+		t.Error("the command did not run, although only its afterToolCall hook threw")
+	}
+	h.mu.Lock()
+	h.after = nil
+	h.mu.Unlock()
+	if res, err := a.Execute(b.Context(), "[after] again"); err != nil || res.Text != "still usable" {
+		t.Fatalf("next execute = %+v, %v", res, err)
+	}
+}
+
 func TestAfterToolCallSeesAFailedCommandAndBlockReplacesItsError(t *testing.T) {
 	b := newBed(t, `{"turns":[`+shellScript("[fail]", "echo failure-detail >&2; exit 3")+`]}`)
 	var got *agentproto.ToolError
