@@ -83,6 +83,24 @@ func (c Client) Inventory(ctx context.Context) ([]Model, error) {
 	return out, nil
 }
 
+// Names are the local models the server lists (/api/tags alone, tags
+// included), in its order: the server's own model list, which selection
+// consults before any adapter starts. Remote (cloud) entries are left out,
+// as Ready refuses them.
+func (c Client) Names(ctx context.Context) ([]string, error) {
+	tags, err := c.tags(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, 0, len(tags))
+	for _, t := range tags {
+		if t.RemoteHost == "" {
+			out = append(out, t.name())
+		}
+	}
+	return out, nil
+}
+
 // Ready checks that every named model (tags normalized) is installed and
 // eligible, reading /api/show only for the named ones. It returns them in
 // the given order, or one error naming every model that is not ready:

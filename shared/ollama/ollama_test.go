@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 
@@ -149,6 +150,18 @@ func TestReady(t *testing.T) {
 	if !errors.As(err, &oe) || oe.Code != CodeModelIneligible || len(oe.Models) != 2 ||
 		!strings.Contains(err.Error(), "lacks the tools capability") || !strings.Contains(err.Error(), "remote (cloud)") {
 		t.Errorf("ineligible: %v", err)
+	}
+}
+
+func TestNamesAreTheLocalTags(t *testing.T) {
+	c := fakeServer(t, inventory)
+	got, err := c.Names(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"qwen3:8b", "llama3.2:latest", "gemma3:4b", "embed:latest"}
+	if !slices.Equal(got, want) {
+		t.Errorf("Names = %v, want %v (the cloud entry left out)", got, want)
 	}
 }
 

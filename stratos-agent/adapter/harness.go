@@ -2,6 +2,8 @@ package adapter
 
 import (
 	"context"
+	"errors"
+	"slices"
 
 	"github.com/stratoscli/stratos/shared/contract/modelsapi"
 	"github.com/stratoscli/stratos/stratos-agent/tools"
@@ -38,23 +40,35 @@ type Harness struct {
 	Docs Docs
 }
 
-// ModelLister asks a harness for its own model list under env (the agent
-// host's environment). It must respect ctx's deadline: selection bounds
-// it and falls back to the packaged catalog when it fails.
-type ModelLister func(ctx context.Context, env []string) (NativeModels, error)
+// ModelLister asks a harness for its own list of the models it can run
+// through provider (a provider ID of its selection rules, e.g. "anthropic"
+// or "ollama"), in the environment of its registration's options. It must
+// respect ctx's deadline: selection bounds every list and falls back to the
+// packaged catalog when the harness has none for provider (ErrNoModelList)
+// or the list fails (docs/design/harness-registration.md).
+type ModelLister func(ctx context.Context, provider string) (NativeModels, error)
 
-// NativeModels is a harness's own model list.
+// ErrNoModelList is what a ModelLister returns when the harness has no
+// list of its own for the provider: selection then knows only the packaged
+// catalog, and says so.
+var ErrNoModelList = errors.New("the harness has no model list of its own for this provider")
+
+// NativeModels is a harness's own model list for one provider.
 type NativeModels struct {
-	// Models are the harness's model strings (for OpenCode
-	// "<provider>/<model>").
+	// Models are the harness's model strings, as a candidate's native
+	// model names them (for OpenCode "<provider>/<model>", for Ollama the
+	// tag with its ":latest").
 	Models []string
 	// Complete: a model absent from Models cannot be used; false when the
 	// list may miss models the harness would still accept.
 	Complete bool
 	// Source names where the list came from, for people
-	// ("opencode models").
+	// ("opencode models anthropic").
 	Source string
 }
+
+// Has reports whether the list names model.
+func (n NativeModels) Has(model string) bool { return slices.Contains(n.Models, model) }
 
 // Auth describes how a harness authenticates.
 type Auth struct {

@@ -60,6 +60,9 @@ type Options struct {
 	// MCPTimeout bounds each direct MCP request; zero means
 	// mcpclient.RequestTimeout (five minutes).
 	MCPTimeout time.Duration
+	// NativeListBound bounds each harness's own model list during
+	// selection; zero means nativeListBound.
+	NativeListBound time.Duration
 }
 
 // Host serves one top-level execution.
@@ -73,6 +76,8 @@ type Host struct {
 	validator  *agentconfig.Validator
 	peer       Peer
 	stderr     io.Writer
+	// nativeBound bounds each harness's own model list (native.go).
+	nativeBound time.Duration
 
 	mu          sync.Mutex
 	initialized bool
@@ -118,8 +123,12 @@ func New(opts Options) (*Host, error) {
 	if opts.MCPTimeout <= 0 {
 		opts.MCPTimeout = mcpclient.RequestTimeout
 	}
+	if opts.NativeListBound <= 0 {
+		opts.NativeListBound = nativeListBound
+	}
 	h := &Host{log: opts.Log, home: opts.Home, harnesses: registry.Map(), registry: registry, validator: v, stderr: opts.Stderr, candidates: opts.Candidates, prices: opts.Prices,
-		sessions: map[string]*session{}, closedExecs: map[string]bool{}, workflows: map[string]*agentconfig.Workflow{}}
+		nativeBound: opts.NativeListBound,
+		sessions:    map[string]*session{}, closedExecs: map[string]bool{}, workflows: map[string]*agentconfig.Workflow{}}
 	h.mcp = newDirectClients(opts.MCPTimeout, opts.Stderr, h.record)
 	h.mcp.tokens, h.relay = &tokens, relay
 	return h, nil

@@ -131,7 +131,8 @@ func (h *Host) candidatesOf(ctx context.Context, spec adapter.Spec, name string)
 		return nil, err
 	}
 	if spec.Harness != "" {
-		return h.priced(ctx, explicitCandidates(spec.Harness, spec.Models), spec.Provider), nil
+		cands := h.priced(ctx, explicitCandidates(spec.Harness, spec.Models), spec.Provider)
+		return h.consultNative(ctx, name, spec.Provider, withNativeNames(cands, spec.Provider))
 	}
 	if len(spec.Models) == 0 {
 		return nil, agentproto.Errorf(agentproto.CodeConfiguration,
@@ -148,7 +149,7 @@ func (h *Host) candidatesOf(ctx context.Context, spec adapter.Spec, name string)
 	if len(cands) == 0 {
 		return nil, agentproto.Errorf(agentproto.CodeModelUnavailable, "agent %q: no harness can serve models %s (see stratos models candidates)", name, strings.Join(spec.Models, ", "))
 	}
-	return cands, nil
+	return h.consultNative(ctx, name, "", cands)
 }
 
 func (h *Host) unavailable(harness, agent string) error {

@@ -27,6 +27,14 @@ type candidate struct {
 	// whose harness reports no cost (nil: unknown, and for explicit
 	// harnesses, which are chosen without the catalog).
 	Price *modelsapi.Price
+	// Native is the harness's own model string ("" when only the adapter
+	// knows it: an explicit harness on a backend of its choosing), what
+	// its native model list is checked against (native.go).
+	Native string
+	// Source names what answered for the candidate: the packaged catalog
+	// (modelsapi.SourcePackaged), the harness's own list, or nothing (an
+	// explicit harness's model, which only its adapter checks).
+	Source string
 }
 
 // candidatesFunc returns the ordered candidates for a model list.
@@ -46,7 +54,8 @@ func catalogCandidates(stderr io.Writer, rules map[string]modelsapi.HarnessRules
 		}
 		out := make([]candidate, len(cands))
 		for i, cd := range cands {
-			out[i] = candidate{Harness: cd.Harness, Model: cd.Model, Provider: cd.Provider, Price: cd.Cost}
+			out[i] = candidate{Harness: cd.Harness, Model: cd.Model, Provider: cd.Provider, Price: cd.Cost,
+				Native: cd.NativeModel(), Source: cd.Source}
 		}
 		return out, nil
 	}

@@ -24,7 +24,21 @@ type Candidate struct {
 	Pass        string `json:"pass"`
 	Eligibility string `json:"eligibility"`
 	Native      Native `json:"native"`
+	// Source names what answered for the candidate: SourcePackaged or
+	// SourceConfigured from stratos-models; the agent host names the
+	// harness's own model list instead when it consulted one
+	// (docs/design/harness-registration.md).
+	Source string `json:"source"`
 }
+
+// Candidate sources (Candidate.Source) stratos-models reports.
+const (
+	// SourcePackaged: the packaged Models.dev catalog and provider mapping.
+	SourcePackaged = "packaged catalog"
+	// SourceConfigured: a provider-native name taken as configured (Ollama
+	// tags), which no catalog lists.
+	SourceConfigured = "configured name"
+)
 
 // NativeModel is the model string the harness gets.
 func (c Candidate) NativeModel() string {

@@ -23,7 +23,7 @@ var _ adapter.Adapter = (*session)(nil)
 func Registration(opts Options) adapter.Harness {
 	return adapter.Harness{
 		Name: Harness, Title: "Codex", New: NewFactory(opts), Capabilities: Capabilities,
-		Tools: &Tools, Selection: &Selection,
+		Tools: &Tools, Selection: &Selection, Models: models(opts),
 		Auth: adapter.Auth{KeyVars: []string{"OPENAI_API_KEY"}, Login: "codex login status"},
 		Docs: adapter.Docs{Page: "harness-codex.md", Binary: "codex", BinaryEnv: EnvBinary, Install: "@openai/codex"},
 	}

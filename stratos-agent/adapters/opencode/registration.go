@@ -21,7 +21,7 @@ var _ adapter.Adapter = (*session)(nil)
 func Registration(opts Options) adapter.Harness {
 	return adapter.Harness{
 		Name: Harness, Title: "OpenCode", New: NewFactory(opts), Capabilities: Capabilities,
-		Tools: &Tools, Selection: &Selection, Auth: adapter.Auth{KeyVars: authKeyVars()},
+		Tools: &Tools, Selection: &Selection, Models: models(opts), Auth: adapter.Auth{KeyVars: authKeyVars()},
 		Docs: adapter.Docs{Page: "harness-opencode.md", Binary: "opencode", BinaryEnv: EnvBinary, Install: "opencode-ai"},
 	}
 }

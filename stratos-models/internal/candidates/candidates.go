@@ -131,7 +131,7 @@ func (b *builder) consider(harnessID, model, pass string) {
 		b.exclude(harnessID, model, provider, modelsapi.ReasonNoMapping, clierr.As(err).Message)
 		return
 	}
-	b.add(harnessID, h, res, pass)
+	b.add(harnessID, h, res, pass, modelsapi.SourcePackaged)
 }
 
 // provider is the explicit provider, else the adapter-detected backend,
@@ -167,10 +167,10 @@ func (b *builder) unusable(harnessID string, h *providermap.Harness, model, prov
 	return "", ""
 }
 
-func (b *builder) add(harnessID string, h *providermap.Harness, res *lookup.Resolution, pass string) {
+func (b *builder) add(harnessID string, h *providermap.Harness, res *lookup.Resolution, pass, source string) {
 	b.res.Candidates = append(b.res.Candidates, Candidate{
 		Harness: harnessID, Model: res.Model, Provider: res.Provider, NativeID: res.NativeID, Origin: res.Origin, Cost: res.Cost,
-		Pass: pass, Eligibility: Eligibility, Native: native(harnessID, h, res.Provider, res.NativeID),
+		Pass: pass, Eligibility: Eligibility, Native: native(harnessID, h, res.Provider, res.NativeID), Source: source,
 	})
 }
 
@@ -181,7 +181,7 @@ func (b *builder) addNativeName(harnessID string, h *providermap.Harness, model,
 		b.exclude(harnessID, model, provider, modelsapi.CodeInvalidOllamaName, clierr.As(err).Message)
 		return
 	}
-	b.add(harnessID, h, res, pass)
+	b.add(harnessID, h, res, pass, modelsapi.SourceConfigured)
 }
 
 // native builds the adapter's view of one candidate from the mapping.
