@@ -31,7 +31,7 @@ func TestLogsEmitsEventsAndReportsTheOtherLines(t *testing.T) {
 		`{"type":"` + strings.Repeat("x", MaxEventLine) + `"}`,
 		"{\"type\":\"c\"}\r",
 		`{"typ":"d"}`,
-		`{"v":1,"type":"agent.closed","details":{"status":"failed","error":"an error is an object"}}`,
+		`{"v":1,"type":"agent.closed","details":["details","are","an","object"]}`,
 		`{"type":"still being written"`, // no newline yet: neither emitted nor reported
 	}
 	path := filepath.Join(r.Dir(), EventsFile)

@@ -17,6 +17,7 @@ package eventapi
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 )
 
@@ -187,7 +188,16 @@ func decodeDetails(typ string, raw json.RawMessage, strict bool) (Details, error
 	if strict {
 		dec.DisallowUnknownFields()
 	}
-	if err := dec.Decode(d); err != nil {
+	err := dec.Decode(d)
+	var mistyped *json.UnmarshalTypeError
+	if !strict && errors.As(err, &mistyped) && bytes.HasPrefix(bytes.TrimSpace(raw), []byte("{")) {
+		// One field of the wrong type (a newer writer's number that
+		// became fractional, say) must not hide the rest of the line from
+		// roll-ups and budgets: the decoder filled every other field.
+		// Details that are not an object at all are not the kind's.
+		return d, nil
+	}
+	if err != nil {
 		return nil, err
 	}
 	return d, nil

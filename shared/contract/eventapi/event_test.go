@@ -81,11 +81,22 @@ func TestVersion0ErrorsBecomeObjects(t *testing.T) {
 }
 
 // Current lines are not mapped: a version 1 line with a string error
-// fails to read rather than being guessed at.
+// reads without the error rather than with a guessed one, and fails the
+// check.
 func TestVersion1IsNotMapped(t *testing.T) {
-	_, err := Decode([]byte(`{"v":1,"type":"agent.closed","timestamp":"t","executionId":"x","details":{"status":"failed","error":"boom"}}`))
-	if err == nil {
-		t.Fatal("a version 1 line with a string error read without error")
+	line := []byte(`{"v":1,"type":"agent.closed","timestamp":"t","executionId":"x","details":{"status":"failed","error":"boom"}}`)
+	e, err := Decode(line)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := e.Details.(*AgentClosed); (d.Error != nil && *d.Error != (Error{})) || d.Status != StatusFailed {
+		t.Fatalf("details = %+v, want status failed and no error", d)
+	}
+	if _, err := Decode([]byte(`{"v":1,"type":"agent.closed","timestamp":"t","executionId":"x","details":["closed"]}`)); err == nil {
+		t.Fatal("details that are not an object read without error")
+	}
+	if Check(line) == nil {
+		t.Fatal("Check accepted a string error in version 1")
 	}
 }
 
@@ -140,5 +151,22 @@ func TestUnknownKindsAreKept(t *testing.T) {
 	b, _ := json.Marshal(e)
 	if !strings.Contains(string(b), `"details":{"to":"mars"}`) {
 		t.Fatalf("written back as %s", b)
+	}
+}
+
+// A field of the wrong type loses that field only: the usage of a line
+// whose durationMs a harness wrote as a string still counts.
+func TestAMistypedFieldLosesOnlyItself(t *testing.T) {
+	line := `{"v":1,"type":"usage","timestamp":"t","executionId":"x","details":{"inputTokens":5,"outputTokens":7,"durationMs":"slow","costUsd":0.25,"costProvenance":"reported"}}`
+	e, err := Decode([]byte(line))
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := e.Details.(*Usage)
+	if u.InputTokens != 5 || u.OutputTokens != 7 || u.CostUSD == nil || *u.CostUSD != 0.25 {
+		t.Fatalf("usage = %+v, want 5 in, 7 out, $0.25", u)
+	}
+	if Check([]byte(line)) == nil {
+		t.Fatal("Check accepted a string durationMs")
 	}
 }

@@ -257,10 +257,10 @@ type Usage struct {
 	// NumTurns, DurationMs and DurationAPIMs are what Claude Code reports
 	// of the turn; Unsolicited marks a turn it took without a prompt of
 	// Stratos's (a background task's notification).
-	NumTurns      int   `json:"numTurns,omitempty"`
-	DurationMs    int64 `json:"durationMs,omitempty"`
-	DurationAPIMs int64 `json:"durationApiMs,omitempty"`
-	Unsolicited   bool  `json:"unsolicited,omitempty"`
+	NumTurns      int     `json:"numTurns,omitempty"`
+	DurationMs    float64 `json:"durationMs,omitempty"`
+	DurationAPIMs float64 `json:"durationApiMs,omitempty"`
+	Unsolicited   bool    `json:"unsolicited,omitempty"`
 	// Status is the turn's end as the harness reports it (Codex).
 	Status string `json:"status,omitempty"`
 }

@@ -242,7 +242,7 @@ func (o *observer) turnUsage(r *resultFrame, uuid string) {
 	model := o.lastModel
 	o.mu.Unlock()
 	o.event(eventapi.IDs{PromptID: uuid}, &eventapi.Usage{Tokens: r.Usage.tokens(), CostUSD: &cost, CostProvenance: eventapi.CostReported,
-		Provider: o.provider, Model: model, NumTurns: r.NumTurns, DurationMs: int64(r.DurationMs), DurationAPIMs: int64(r.DurationAPIMs),
+		Provider: o.provider, Model: model, NumTurns: r.NumTurns, DurationMs: r.DurationMs, DurationAPIMs: r.DurationAPIMs,
 		Unsolicited: uuid == ""})
 }
 
