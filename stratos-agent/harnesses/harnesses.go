@@ -99,14 +99,33 @@ func (r *Registry) Tools() *tools.Table { return r.tools }
 
 // Rules are the selection rules of every harness that has them, by name:
 // what harness selection (stratos-models candidates) orders candidates by.
+// They are a deep copy the caller owns: the registrations point at their
+// packages' variables, which must not change under another reader.
 func (r *Registry) Rules() map[string]modelsapi.HarnessRules {
 	out := map[string]modelsapi.HarnessRules{}
 	for name, h := range r.byName {
 		if h.Selection != nil {
-			out[name] = *h.Selection
+			out[name] = cloneRules(*h.Selection)
 		}
 	}
 	return out
+}
+
+// cloneRules copies every slice and map of rules, and each provider entry.
+func cloneRules(rules modelsapi.HarnessRules) modelsapi.HarnessRules {
+	rules.Creators = slices.Clone(rules.Creators)
+	rules.DefaultProviderByCreator = maps.Clone(rules.DefaultProviderByCreator)
+	providers := rules.Providers
+	rules.Providers = make(map[string]*modelsapi.HarnessProvider, len(providers))
+	for id, p := range providers {
+		if p != nil {
+			c := *p
+			c.Env = maps.Clone(p.Env)
+			p = &c
+		}
+		rules.Providers[id] = p
+	}
+	return rules
 }
 
 // ReachingProvider returns, sorted, the harnesses whose rules reach

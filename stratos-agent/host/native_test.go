@@ -10,7 +10,9 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 
+	"github.com/stratoscli/stratos/shared/agentproto"
 	"github.com/stratoscli/stratos/stratos-agent/adapter"
+	"github.com/stratoscli/stratos/stratos-agent/adapter/rejection"
 )
 
 // fakeLister is a harness's own model list: per provider, the models and
@@ -127,5 +129,22 @@ func TestConsultNativeEndsWithTheCallersContext(t *testing.T) {
 	_, err := h.consultNative(ctx, "agent", "", []candidate{{Harness: "lister", Provider: "hung", Native: "hung/a"}})
 	if err == nil || !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want cancelled", err)
+	}
+}
+
+// The selection error says which source answered for each refused
+// candidate.
+func TestSelectorNamesTheSourceOfEveryAttempt(t *testing.T) {
+	var log []string
+	s := selectorOver(&log, &fakeAdapter{name: "a", initErr: rejection.New(rejection.Authentication, "no key")})
+	s.cands[0].Source = "packaged catalog"
+	s.cands = append(s.cands, candidate{Harness: "codex", Model: "m", Source: "opencode models p"})
+	err := s.Initialize(context.Background())
+	var e *agentproto.Error
+	if !errors.As(err, &e) {
+		t.Fatalf("error = %v", err)
+	}
+	if got, _ := e.Details["sources"].([]string); !slices.Equal(got, []string{"packaged catalog", "opencode models p"}) {
+		t.Errorf("details.sources = %#v", e.Details["sources"])
 	}
 }

@@ -102,6 +102,8 @@ type selector struct {
 	cancelled bool // Cancel was called during the running Execute
 	closed    bool
 	attempts  []error
+	// sources are what answered for each attempt's candidate (candidate.Source).
+	sources []string
 }
 
 // harness is the harness of the current candidate: after a successful
@@ -184,6 +186,7 @@ func (s *selector) reject(c candidate, err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.attempts = append(s.attempts, fmt.Errorf("%s: %w", c.label(), err))
+	s.sources = append(s.sources, c.Source)
 	s.i++
 	if r.Reason == rejection.HarnessUnavailable || r.Reason == rejection.Authentication {
 		for s.i < len(s.cands) && s.cands[s.i].Harness == c.Harness {
@@ -204,8 +207,8 @@ func (c candidate) label() string {
 // several, all of them. The walk starts over at the next explicit execute.
 func (s *selector) exhausted() error {
 	s.mu.Lock()
-	attempts := s.attempts
-	s.attempts, s.i = nil, 0
+	attempts, sources := s.attempts, s.sources
+	s.attempts, s.sources, s.i = nil, nil, 0
 	s.mu.Unlock()
 	if len(attempts) == 1 {
 		return rejection.Final(attempts[0])
@@ -221,7 +224,7 @@ func (s *selector) exhausted() error {
 		}
 	}
 	return agentproto.Errorf(code, "agent %q: no harness could serve its models:\n  %s", s.name, strings.Join(lines, "\n  ")).
-		WithDetails(map[string]any{"attempts": lines})
+		WithDetails(map[string]any{"attempts": lines, "sources": sources})
 }
 
 func (s *selector) Execute(ctx context.Context, prompt string) (adapter.Result, error) {
