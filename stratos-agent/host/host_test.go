@@ -220,6 +220,9 @@ func TestConversationContinues(t *testing.T) {
 		if e.AgentID == "a1" {
 			types = append(types, e.Type)
 		}
+		if d, ok := e.Details.(*eventapi.AgentInitializationCompleted); ok && d.Harness != "test" {
+			t.Errorf("agent.initialization.completed names harness %q, want test: %s", d.Harness, sc.Bytes())
+		}
 		if e.Timestamp == "" || e.Sequence == 0 || e.ExecutionID != "top" || e.IDs.InvocationID == "" {
 			t.Errorf("event lacks timestamp, sequence or ids: %s", sc.Text())
 		}

@@ -176,7 +176,7 @@ func (s *session) initialize(ctx context.Context, pr *prepared) error {
 		s.event(&eventapi.AgentInitializationCompleted{Status: eventapi.StatusFailed, Error: eventError(err)})
 		return err
 	}
-	s.event(&eventapi.AgentInitializationCompleted{Status: eventapi.StatusCompleted})
+	s.event(&eventapi.AgentInitializationCompleted{Status: eventapi.StatusCompleted, Harness: pr.selection.harness()})
 	s.mu.Lock()
 	s.initialized = true
 	s.mu.Unlock()

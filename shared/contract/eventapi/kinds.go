@@ -99,7 +99,9 @@ type AgentInitializationStarted struct{}
 // AgentInitializationCompleted: the harness session started, or failed to.
 type AgentInitializationCompleted struct {
 	Status string `json:"status" ts:"\"completed\" | \"failed\""`
-	Error  *Error `json:"error,omitempty"`
+	// Harness is the harness the session runs on, once it started.
+	Harness string `json:"harness,omitempty"`
+	Error   *Error `json:"error,omitempty"`
 }
 
 // AgentInvocationStarted: an execute began.

@@ -42,6 +42,8 @@ export interface AgentInitializationStarted {
 /** AgentInitializationCompleted: the harness session started, or failed to. */
 export interface AgentInitializationCompleted {
     status: "completed" | "failed";
+    /** Harness is the harness the session runs on, once it started. */
+    harness?: string;
     error?: EventError;
 }
 /** AgentInvocationStarted: an execute began. */
