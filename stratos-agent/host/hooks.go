@@ -20,6 +20,11 @@ type sdkHooks struct {
 	has         map[string]bool
 }
 
+var (
+	_ adapter.Hooks            = (*sdkHooks)(nil)
+	_ adapter.ToolHookReporter = (*sdkHooks)(nil)
+)
+
 // HasToolHooks reports whether the agent has a tool hook (adapter.ToolHookReporter).
 func (k *sdkHooks) HasToolHooks() bool {
 	return k.has[agentproto.HookBeforeToolCall] || k.has[agentproto.HookAfterToolCall]

@@ -31,6 +31,7 @@ import (
 	"github.com/stratoscli/stratos/stratos-agent/admission"
 	"github.com/stratoscli/stratos/stratos-agent/agentconfig"
 	"github.com/stratoscli/stratos/stratos-agent/harnesses"
+	"github.com/stratoscli/stratos/stratos-agent/jsonrpc"
 	"github.com/stratoscli/stratos/stratos-agent/mcprelay"
 )
 
@@ -39,6 +40,9 @@ type Peer interface {
 	Call(ctx context.Context, method string, params, result any) error
 	Notify(method string, params any) error
 }
+
+// The agent host's Peer is the JSON-RPC connection to the SDK.
+var _ Peer = (*jsonrpc.Conn)(nil)
 
 // Options configure a Host.
 type Options struct {
@@ -78,6 +82,7 @@ type Host struct {
 	stderr     io.Writer
 	// nativeBound bounds each harness's own model list (native.go).
 	nativeBound time.Duration
+	native      nativeCache
 
 	mu          sync.Mutex
 	initialized bool

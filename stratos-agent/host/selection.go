@@ -106,6 +106,9 @@ type selector struct {
 	sources []string
 }
 
+// The host drives a selector as it drives one harness's session.
+var _ adapter.Adapter = (*selector)(nil)
+
 // harness is the harness of the current candidate: after a successful
 // initialization, the one the session is pinned to.
 func (s *selector) harness() string {

@@ -60,6 +60,8 @@ type Sibling struct {
 	Stderr io.Writer
 }
 
+var _ Catalog = Sibling{}
+
 // Candidates runs `stratos-models candidates --json`.
 func (s Sibling) Candidates(ctx context.Context, q Query) ([]Candidate, error) {
 	args := []string{"candidates", "--json"}

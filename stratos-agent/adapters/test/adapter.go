@@ -127,6 +127,8 @@ type session struct {
 	closed bool
 }
 
+var _ adapter.Adapter = (*session)(nil)
+
 func (s *session) Initialize(ctx context.Context) error {
 	n := s.initAttempts
 	s.initAttempts++
