@@ -65,13 +65,22 @@ func (h *Host) consultNative(ctx context.Context, agent, provider string, cands 
 	return kept, nil
 }
 
-// nativeLists asks each harness with a list of its own, once per provider
-// its candidates use, all at once and each within nativeListBound.
+// nativeLists asks the harnesses of cands for their own model lists,
+// once per provider, all at once and each within nativeListBound. Only the
+// candidates up to the first one whose harness has no list are asked
+// about: selection starts with that one without waiting, and a later
+// candidate's adapter refuses a model it lacks when selection reaches it.
+// Asking every candidate's harness up front would make every agent start
+// wait for the slowest list (`opencode models` takes seconds) even when
+// the first candidate serves it.
 func (h *Host) nativeLists(ctx context.Context, provider string, cands []candidate) map[nativeKey]nativeAnswer {
 	var keys []nativeKey
 	for _, c := range cands {
 		k := nativeKey{c.Harness, cmp.Or(c.Provider, provider)}
-		if c.Native != "" && k.provider != "" && h.harnesses[c.Harness].Models != nil && !slices.Contains(keys, k) {
+		if c.Native == "" || k.provider == "" || h.harnesses[c.Harness].Models == nil {
+			break
+		}
+		if !slices.Contains(keys, k) {
 			keys = append(keys, k)
 		}
 	}
@@ -79,18 +88,62 @@ func (h *Host) nativeLists(ctx context.Context, provider string, cands []candida
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	for _, k := range keys {
-		list := h.harnesses[k.harness].Models
 		wg.Go(func() {
-			lctx, cancel := context.WithTimeout(ctx, h.nativeBound)
-			defer cancel()
-			l, err := list(lctx, k.provider)
+			a := h.nativeList(ctx, k)
 			mu.Lock()
-			out[k] = nativeAnswer{list: l, err: err}
+			out[k] = a
 			mu.Unlock()
 		})
 	}
 	wg.Wait()
 	return out
+}
+
+// nativeList is one harness's list of one provider's models, asked once
+// per host: the agents of a fan-out share the answer. A list that failed
+// (or was late) is asked again by the next agent.
+func (h *Host) nativeList(ctx context.Context, k nativeKey) nativeAnswer {
+	h.native.mu.Lock()
+	if h.native.lists == nil {
+		h.native.lists = map[nativeKey]*nativeEntry{}
+	}
+	e, ok := h.native.lists[k]
+	if !ok {
+		e = &nativeEntry{done: make(chan struct{})}
+		h.native.lists[k] = e
+	}
+	h.native.mu.Unlock()
+	if ok {
+		select {
+		case <-e.done:
+			return e.answer
+		case <-ctx.Done():
+			return nativeAnswer{err: ctx.Err()}
+		}
+	}
+	lctx, cancel := context.WithTimeout(ctx, h.nativeBound)
+	defer cancel()
+	l, err := h.harnesses[k.harness].Models(lctx, k.provider)
+	e.answer = nativeAnswer{list: l, err: err}
+	if err != nil && !errors.Is(err, adapter.ErrNoModelList) {
+		h.native.mu.Lock()
+		delete(h.native.lists, k)
+		h.native.mu.Unlock()
+	}
+	close(e.done)
+	return e.answer
+}
+
+// nativeCache holds the host's answers of harnesses' own model lists.
+type nativeCache struct {
+	mu    sync.Mutex
+	lists map[nativeKey]*nativeEntry
+}
+
+// nativeEntry is one list being asked for (done open) or answered.
+type nativeEntry struct {
+	done   chan struct{}
+	answer nativeAnswer
 }
 
 // withNativeNames gives an explicit harness's candidates on provider

@@ -63,25 +63,25 @@ func TestConsultNativeDropsWhatACompleteListLacksAndNamesTheSource(t *testing.T)
 		"partial": {Models: []string{"partial/a"}, Source: "lister partial"},
 	}}
 	cands := []candidate{
-		{Harness: "plain", Provider: "p", Native: "p/b", Source: "packaged catalog"},
 		{Harness: "lister", Provider: "p", Native: "p/a", Source: "packaged catalog"},
 		{Harness: "lister", Provider: "p", Native: "p/b", Source: "packaged catalog"},
 		{Harness: "lister", Provider: "partial", Native: "partial/b", Source: "packaged catalog"},
 		{Harness: "lister", Provider: "none", Native: "none/a", Source: "packaged catalog"},
 		{Harness: "lister", Provider: "broken", Native: "broken/a", Source: "packaged catalog"},
 		{Harness: "lister", Provider: "hung", Native: "hung/a", Source: "packaged catalog"},
+		{Harness: "plain", Provider: "p", Native: "p/b", Source: "packaged catalog"},
 	}
 	got, err := nativeHost(f).consultNative(context.Background(), "agent", "", cands)
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := []string{
-		"plain p/b packaged catalog",        // no list of its own
 		"lister p/a lister models p",        // the list answered
 		"lister partial/b packaged catalog", // absent from a partial list: still eligible
 		"lister none/a packaged catalog",    // no list for that provider
 		"lister broken/a packaged catalog",  // a failed list falls back
 		"lister hung/a packaged catalog",    // so does one past its bound
+		"plain p/b packaged catalog",        // no list of its own
 	}
 	if !slices.Equal(natives(got), want) {
 		t.Errorf("got  %q\nwant %q", natives(got), want)
@@ -89,6 +89,46 @@ func TestConsultNativeDropsWhatACompleteListLacksAndNamesTheSource(t *testing.T)
 	slices.Sort(f.asked)
 	if want := []string{"broken", "hung", "none", "p", "partial"}; !slices.Equal(f.asked, want) {
 		t.Errorf("asked %v, want each provider once: %v", f.asked, want)
+	}
+}
+
+// A first candidate whose harness has no list starts without waiting for
+// the lists of the candidates after it.
+func TestConsultNativeAsksNothingBeyondAHarnessWithoutAList(t *testing.T) {
+	f := &fakeLister{}
+	h := nativeHost(f)
+	h.nativeBound = time.Hour
+	cands := []candidate{
+		{Harness: "plain", Provider: "p", Native: "p/a"},
+		{Harness: "lister", Provider: "hung", Native: "hung/a"},
+	}
+	got, err := h.consultNative(context.Background(), "agent", "", cands)
+	if err != nil || len(got) != 2 || len(f.asked) != 0 {
+		t.Fatalf("got %v, %v, asked %v: want both candidates and nothing asked", natives(got), err, f.asked)
+	}
+}
+
+// The agents of one host share a list: it is asked once, however many
+// agents start at once; a failed list is asked again.
+func TestConsultNativeAsksEachListOncePerHost(t *testing.T) {
+	f := &fakeLister{lists: map[string]adapter.NativeModels{"p": {Models: []string{"p/a"}, Complete: true, Source: "s"}}}
+	h := nativeHost(f)
+	var wg sync.WaitGroup
+	for range 20 {
+		wg.Go(func() {
+			got, err := h.consultNative(context.Background(), "agent", "", []candidate{{Harness: "lister", Provider: "p", Native: "p/a"}})
+			if err != nil || len(got) != 1 || got[0].Source != "s" {
+				t.Errorf("got %v, %v", natives(got), err)
+			}
+		})
+	}
+	wg.Wait()
+	for range 2 {
+		_, _ = h.consultNative(context.Background(), "agent", "", []candidate{{Harness: "lister", Provider: "broken", Native: "broken/a"}})
+	}
+	slices.Sort(f.asked)
+	if want := []string{"broken", "broken", "p"}; !slices.Equal(f.asked, want) {
+		t.Errorf("asked %v, want %v", f.asked, want)
 	}
 }
 
