@@ -14,6 +14,7 @@ import (
 	"github.com/stratoscli/stratos/shared/contract/errcode"
 	"github.com/stratoscli/stratos/shared/logging"
 	"github.com/stratoscli/stratos/shared/procgroup"
+	"github.com/stratoscli/stratos/shared/wirelog"
 	"github.com/stratoscli/stratos/stratos-agent/host"
 	"github.com/stratoscli/stratos/stratos-agent/jsonrpc"
 )
@@ -63,7 +64,8 @@ func serve(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return clierr.New(errcode.CodeInternal, "%v", err)
 	}
-	conn := jsonrpc.New(cmd.Root().Reader, cmd.Root().Writer, h.Handle, func(err error) { log.Warn("protocol", "error", err) })
+	conn := jsonrpc.New(cmd.Root().Reader, cmd.Root().Writer, h.Handle, func(err error) { log.Warn("protocol", "error", err) }).
+		LogWire(wirelog.FromEnv(os.Getenv, cmd.Root().ErrWriter, "stratos-agent serve"))
 	h.SetPeer(conn)
 
 	// The connection's handlers must outlive a signal long enough to clean

@@ -14,6 +14,7 @@ import (
 	"sync"
 
 	"github.com/stratoscli/stratos/shared/agentproto"
+	"github.com/stratoscli/stratos/shared/wirelog"
 )
 
 // Handler answers one incoming request or notification. For a notification
@@ -36,6 +37,7 @@ type Conn struct {
 	onError func(error) // reports malformed input; never nil
 
 	writeMu sync.Mutex
+	wire    *wirelog.Log // nil: no debug wire log
 
 	mu      sync.Mutex
 	nextID  int64
@@ -79,6 +81,13 @@ func New(r io.Reader, w io.Writer, h Handler, onError func(error)) *Conn {
 		onError = func(error) {}
 	}
 	return &Conn{r: bufio.NewReaderSize(r, 64<<10), maxLine: MaxLine, w: w, handler: h, onError: onError, pending: map[string]chan *message{}}
+}
+
+// LogWire makes c write every message it reads and writes to l
+// (STRATOS_DEBUG_WIRE=1); nil logs nothing. Call it before Serve.
+func (c *Conn) LogWire(l *wirelog.Log) *Conn {
+	c.wire = l
+	return c
 }
 
 // Serve reads messages until r ends (nil) or fails. Requests are handled
@@ -131,6 +140,7 @@ func (c *Conn) readLine() (line []byte, tooLong bool, err error) {
 }
 
 func (c *Conn) dispatch(ctx context.Context, line []byte, wg *sync.WaitGroup) {
+	c.wire.Message(wirelog.In, line)
 	var m message
 	if err := json.Unmarshal(line, &m); err != nil {
 		c.onError(fmt.Errorf("malformed message %.200q: %w", line, err))
@@ -204,6 +214,7 @@ func (c *Conn) write(m *message) error {
 	if err != nil {
 		return fmt.Errorf("encode %s: %w", m.Method, err)
 	}
+	c.wire.Message(wirelog.Out, b)
 	b = append(b, '\n')
 	c.writeMu.Lock()
 	defer c.writeMu.Unlock()

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/stratoscli/stratos/shared/agentproto"
+	"github.com/stratoscli/stratos/shared/wirelog"
 )
 
 // TestServeAnswersAndSurvivesGarbage drives a peer with raw lines: a
@@ -106,5 +107,28 @@ func TestCallFailsWhenTheConnectionEnds(t *testing.T) {
 	}
 	if err := c.Call(context.Background(), "x", nil, nil); !errors.Is(err, ErrClosed) {
 		t.Fatalf("later call: %v, want ErrClosed", err)
+	}
+}
+
+// With the debug wire log on, every message read and written is on it,
+// in order of its direction, secrets redacted.
+func TestTheWireLogShowsBothDirectionsRedacted(t *testing.T) {
+	in := `{"jsonrpc":"2.0","id":1,"method":"echo","params":{"apiKey":"sk-secret-1","prompt":"hi"}}` + "\n"
+	var wire strings.Builder
+	log := wirelog.FromEnv(func(string) string { return "1" }, &wire, "host")
+	h := func(_ context.Context, _ string, params json.RawMessage) (any, error) { return params, nil }
+	var out strings.Builder
+	if err := New(strings.NewReader(in), &out, h, nil).LogWire(log).Serve(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(wire.String()), "\n")
+	if len(lines) != 2 || !strings.HasPrefix(lines[0], "stratos wire: host <- ") || !strings.HasPrefix(lines[1], "stratos wire: host -> ") {
+		t.Fatalf("wire log:\n%s\nwant one line in, one out", wire.String())
+	}
+	if strings.Contains(wire.String(), "sk-secret-1") || !strings.Contains(wire.String(), `"prompt":"hi"`) {
+		t.Errorf("wire log shows the key or hides the prompt:\n%s", wire.String())
+	}
+	if !strings.Contains(out.String(), "sk-secret-1") {
+		t.Errorf("the answer itself must be unchanged: %s", out.String())
 	}
 }
