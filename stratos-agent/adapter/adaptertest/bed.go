@@ -2,8 +2,10 @@ package adaptertest
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -11,6 +13,7 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 
+	"github.com/stratoscli/stratos/shared/contract/eventapi"
 	"github.com/stratoscli/stratos/shared/fakemodel"
 	"github.com/stratoscli/stratos/stratos-agent/adapter"
 )
@@ -58,6 +61,9 @@ func NewBed(t *testing.T, script fakemodel.Script) *Bed {
 		}
 	}
 	b.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + b.Home, b.Marker}
+	// Registered first, so it runs last: after the adapters' Close, whose
+	// events count too.
+	t.Cleanup(func() { b.Conform(t, "the adapter under test") })
 	return b
 }
 
@@ -134,6 +140,35 @@ func (r *Events) Record(e adapter.Event) {
 	r.mu.Lock()
 	r.events = append(r.events, e)
 	r.mu.Unlock()
+}
+
+// Reporter is where Conform reports: a *testing.T.
+type Reporter interface {
+	Helper()
+	Errorf(format string, args ...any)
+}
+
+// Conform reports every recorded event that is not a line of the event
+// vocabulary (shared/contract/eventapi) as the agent host records it: each
+// is written as a line and must pass eventapi.Check, so an event without
+// details, of a kind the vocabulary does not know, or with a field it does
+// not define fails, showing the line; who names the emitter.
+func (r *Events) Conform(t Reporter, who string) {
+	t.Helper()
+	r.mu.Lock()
+	events := slices.Clone(r.events)
+	r.mu.Unlock()
+	for _, e := range events {
+		line := eventapi.Event{V: eventapi.Version, Type: e.Type(), Timestamp: e.Time.UTC().Format(time.RFC3339Nano),
+			ExecutionID: "conformance", AgentID: "conformance/agent-1", IDs: e.IDs, Reconstructed: e.Reconstructed, Details: e.Details}
+		b, err := json.Marshal(line)
+		if err == nil {
+			err = eventapi.Check(b)
+		}
+		if err != nil {
+			t.Errorf("%s emitted an event outside the event vocabulary: %s: %v", who, b, err)
+		}
+	}
 }
 
 // EventsOf are the recorded events of type typ, in order.

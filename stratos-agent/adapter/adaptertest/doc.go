@@ -17,6 +17,11 @@
 // adapter.Capabilities) is skipped with the capability's reason, so the
 // test output lists every documented difference between harnesses.
 //
+// Every event an adapter emits in a case (and in any test on a Bed) is
+// checked against the event vocabulary (Events.Conform, eventapi.Check):
+// a kind or a field the vocabulary does not define fails the test,
+// showing the event.
+//
 // # Writing a fixture
 //
 // A Fixture tells the suite three things; everything harness-specific

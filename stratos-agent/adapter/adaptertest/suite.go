@@ -29,7 +29,11 @@ func Run(t *testing.T, f Fixture) {
 					t.Skipf("harness %s: %s", h.Name, reason)
 				}
 			}
-			c.run(t, &bed{t: t, f: f, caps: h.Capabilities, harness: h.Name})
+			b := &bed{t: t, f: f, caps: h.Capabilities, harness: h.Name}
+			// Registered before the case's own cleanups, so it runs after
+			// them: the events of Close count too.
+			t.Cleanup(func() { b.Conform(t, "harness "+h.Name) })
+			c.run(t, b)
 		})
 	}
 }
