@@ -172,10 +172,10 @@ func (o *observer) user(f *frame) {
 }
 
 func (o *observer) system(f *frame) {
+	// The frame decoded already; a field of an unexpected type only stays
+	// empty (Unmarshal fills the others and reports the first mismatch).
 	var sf systemFields
-	if json.Unmarshal(f.raw, &sf) != nil {
-		return
-	}
+	_ = json.Unmarshal(f.raw, &sf)
 	switch f.Subtype {
 	case "init":
 		o.mu.Lock()

@@ -243,3 +243,27 @@ func TestTurnCostFollowsTheCumulativeTotal(t *testing.T) {
 		t.Errorf("costs %v, want %v", costs, want)
 	}
 }
+
+// A system frame with a field of an unexpected type still reports what
+// it can: the task ends, with the fields that did decode.
+func TestSystemFrameWithAnOddFieldStillReports(t *testing.T) {
+	var got []adapter.Event
+	o := newObserver(func(e adapter.Event) { got = append(got, e) }, "")
+	for _, l := range []string{
+		`{"type":"system","subtype":"task_started","task_id":"k1","task_type":"local_bash"}`,
+		`{"type":"system","subtype":"task_notification","task_id":"k1","status":"completed","summary":{"text":"done"}}`,
+	} {
+		f := &frame{}
+		if err := json.Unmarshal([]byte(l), f); err != nil {
+			t.Fatal(err)
+		}
+		f.raw = []byte(l)
+		o.observe(f)
+	}
+	if len(got) != 2 || len(o.liveTasks()) != 0 {
+		t.Fatalf("events %d, live tasks %v; want the task started and ended", len(got), o.liveTasks())
+	}
+	if d := got[1].Details.(*eventapi.BackgroundCompleted); d.Status != "completed" {
+		t.Errorf("background.completed %+v", d)
+	}
+}
