@@ -55,7 +55,7 @@ type Native struct {
 	Env           map[string]string `json:"env,omitempty"`           // Claude Code backend flags
 	ModelProvider string            `json:"modelProvider,omitempty"` // Codex model_provider
 	ProviderTable string            `json:"providerTable,omitempty"` // Codex: built-in | user | stratos
-	ProviderID    string            `json:"providerId,omitempty"`    // OpenCode provider ID
+	ProviderID    string            `json:"providerId,omitempty"`    // provider ID of qualified model strings (OpenCode)
 }
 
 // Exclusion is a combination that was considered and cannot be used.

@@ -20,7 +20,9 @@ type HarnessProvider struct {
 	// (copied from $CODEX_HOME/config.toml) or "stratos" (written by Stratos).
 	ModelProvider string `json:"modelProvider,omitempty"`
 	ProviderTable string `json:"providerTable,omitempty"`
-	// ProviderID is OpenCode's provider ID when it differs from the key.
+	// ProviderID is the provider ID of a harness with qualified model
+	// strings (HarnessRules.QualifiedModels: OpenCode) when it differs from
+	// the key.
 	ProviderID string `json:"providerId,omitempty"`
 	// NativeNames means model names are the provider's own (Ollama tags):
 	// no canonical ID, no catalog translation.
@@ -51,8 +53,19 @@ type HarnessRules struct {
 	DefaultProviderByCreator map[string]string `json:"defaultProviderByCreator,omitempty"`
 	// CatalogProviders means every Models.dev provider ID is also a provider
 	// ID of this harness (OpenCode reads the same catalog).
-	CatalogProviders bool                        `json:"catalogProviders,omitempty"`
-	Providers        map[string]*HarnessProvider `json:"providers"`
+	CatalogProviders bool `json:"catalogProviders,omitempty"`
+	// SecondPass means automatic selection tries every model through this
+	// harness after the first-party pass, a pass named after the harness
+	// (OpenCode, which runs every creator's models). At most one harness
+	// takes it; without one, models of a creator with no first-party
+	// harness have no candidate.
+	SecondPass bool `json:"secondPass,omitempty"`
+	// QualifiedModels means the harness's model string is
+	// "<provider ID>/<native ID>" and the adapter gets the provider ID
+	// (Native.ProviderID): the provider's key unless its entry names
+	// another (HarnessProvider.ProviderID). OpenCode names models so.
+	QualifiedModels bool                        `json:"qualifiedModels,omitempty"`
+	Providers       map[string]*HarnessProvider `json:"providers"`
 }
 
 // HarnessRulesInput is what `stratos-models candidates --harness-rules -`

@@ -49,9 +49,10 @@ var Capabilities = adapter.Capabilities{
 
 // Selection are OpenCode's model and provider rules: it reads the same
 // Models.dev catalog, so every catalog provider is one of its providers,
-// and it runs models of every creator (the second selection pass).
+// and names a model as "<provider>/<model>"; it runs models of every
+// creator, so automatic selection's second pass goes through it.
 var Selection = modelsapi.HarnessRules{
-	Name: "OpenCode", CatalogProviders: true,
+	Name: "OpenCode", CatalogProviders: true, SecondPass: true, QualifiedModels: true,
 	DefaultProviderByCreator: map[string]string{"anthropic": "anthropic", "google": "google", "openai": "openai"},
 	Providers: map[string]*modelsapi.HarnessProvider{
 		"ollama": {ProviderID: "ollama", NativeNames: true,

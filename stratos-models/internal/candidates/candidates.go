@@ -4,8 +4,9 @@
 //
 //   - no explicit harness: a first pass over all models in declared order
 //     with their creator's first-party harness (Anthropic → Claude Code,
-//     OpenAI → Codex), then a second pass over all models through OpenCode
-//     (models of other creators appear only there);
+//     OpenAI → Codex), then a second pass over all models through the
+//     harness whose rules take it (OpenCode; models of other creators
+//     appear only there);
 //   - an explicit harness: only that harness, models in declared order;
 //   - explicit provider ollama: the names are native Ollama tags, no
 //     translation, and only an explicit codex or opencode harness.
@@ -24,10 +25,10 @@ import (
 	"github.com/stratoscli/stratos/stratos-models/internal/providermap"
 )
 
-// Passes, as reported on each candidate.
+// Passes, as reported on each candidate; the second pass is named after
+// its harness ("opencode").
 const (
 	PassFirstParty = "first-party"
-	PassOpenCode   = "opencode"
 	PassExplicit   = "explicit-harness"
 )
 
@@ -81,8 +82,10 @@ func Build(d *lookup.Data, req Request) (*Result, error) {
 				b.consider(h, model, PassFirstParty)
 			}
 		}
-		for _, model := range req.Models {
-			b.consider(providermap.OpenCode, model, PassOpenCode)
+		if h := d.Mapping.SecondPassHarness(); h != "" {
+			for _, model := range req.Models {
+				b.consider(h, model, h)
+			}
 		}
 	}
 	if len(b.res.Candidates) == 0 {
@@ -170,7 +173,7 @@ func (b *builder) unusable(harnessID string, h *providermap.Harness, model, prov
 func (b *builder) add(harnessID string, h *providermap.Harness, res *lookup.Resolution, pass, source string) {
 	b.res.Candidates = append(b.res.Candidates, Candidate{
 		Harness: harnessID, Model: res.Model, Provider: res.Provider, NativeID: res.NativeID, Origin: res.Origin, Cost: res.Cost,
-		Pass: pass, Eligibility: Eligibility, Native: native(harnessID, h, res.Provider, res.NativeID), Source: source,
+		Pass: pass, Eligibility: Eligibility, Native: native(h, res.Provider, res.NativeID), Source: source,
 	})
 }
 
@@ -185,10 +188,10 @@ func (b *builder) addNativeName(harnessID string, h *providermap.Harness, model,
 }
 
 // native builds the adapter's view of one candidate from the mapping.
-func native(harnessID string, h *providermap.Harness, provider, nativeID string) Native {
+func native(h *providermap.Harness, provider, nativeID string) Native {
 	hp := h.Native(provider)
 	n := Native{Model: nativeID, Env: hp.Env, ModelProvider: hp.ModelProvider, ProviderTable: hp.ProviderTable}
-	if harnessID == providermap.OpenCode {
+	if h.QualifiedModels {
 		n.ProviderID = provider
 		if hp.ProviderID != "" {
 			n.ProviderID = hp.ProviderID

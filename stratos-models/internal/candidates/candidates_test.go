@@ -237,3 +237,50 @@ func TestNoCandidatesCarriesExclusions(t *testing.T) {
 		t.Fatalf("error = %+v", ce)
 	}
 }
+
+// TestSecondPassAndModelStringsFollowTheRules: the second pass goes through
+// whichever harness's rules take it, is named after that harness, and only
+// a harness whose rules say so gets "<provider>/<model>" strings — nothing
+// here knows OpenCode by name.
+func TestSecondPassAndModelStringsFollowTheRules(t *testing.T) {
+	d := data(t)
+	rules := map[string]modelsapi.HarnessRules{}
+	for id, h := range d.Mapping.Harnesses {
+		rules[id] = h.HarnessRules
+	}
+	pencil := rules["opencode"]
+	pencil.Name = "Pencil"
+	delete(rules, "opencode")
+	rules["pencil"] = pencil
+	plain := rules["codex"]
+	plain.Name, plain.FirstPartyCreator, plain.SecondPass, plain.QualifiedModels = "Plain", "", false, false
+	rules["plain"] = plain
+	m, err := d.Mapping.WithHarnesses(rules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Build(&lookup.Data{Catalog: d.Catalog, Mapping: m}, Request{Models: []string{gpt, glm}, Backends: map[string]string{"pencil": "openrouter"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range res.Candidates {
+		got = append(got, c.Harness+" "+c.Pass+" "+c.Native.Model+" "+c.Native.ProviderID)
+	}
+	want := []string{"codex first-party gpt-5.5 ", "pencil pencil openrouter/openai/gpt-5.5 openrouter", "pencil pencil openrouter/z-ai/glm-5 openrouter"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("candidates = %q, want %q", got, want)
+	}
+
+	delete(rules, "pencil")
+	if m, err = d.Mapping.WithHarnesses(rules); err != nil {
+		t.Fatalf("rules without a second pass: %v", err)
+	}
+	res, err = Build(&lookup.Data{Catalog: d.Catalog, Mapping: m}, Request{Models: []string{gpt}, Harness: "plain"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := res.Candidates[0].Native; n.Model != "gpt-5.5" || n.ProviderID != "" {
+		t.Errorf("plain native = %+v, want the bare native ID", n)
+	}
+}

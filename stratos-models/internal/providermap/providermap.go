@@ -19,13 +19,6 @@ import (
 // Schema identifies the file format.
 const Schema = "stratos.models.provider-mapping.v1"
 
-// Harness IDs, as configured in workflow.yaml (`harness:`).
-const (
-	ClaudeCode = "claude-code"
-	Codex      = "codex"
-	OpenCode   = "opencode"
-)
-
 // Mapping is the whole file.
 type Mapping struct {
 	Schema    string                    `json:"schema"`
@@ -71,12 +64,10 @@ func Parse(data []byte) (*Mapping, error) {
 }
 
 func (m *Mapping) check() error {
-	// Automatic selection's second pass always goes through OpenCode.
-	if m.Harnesses[OpenCode] == nil {
-		return fmt.Errorf("harness %q is missing: automatic selection's second pass needs it", OpenCode)
-	}
 	firstParty := map[string]string{}
-	for id, h := range m.Harnesses {
+	secondPass := ""
+	for _, id := range m.HarnessIDs() {
+		h := m.Harnesses[id]
 		if h == nil {
 			return fmt.Errorf("harness %q is null", id)
 		}
@@ -85,6 +76,15 @@ func (m *Mapping) check() error {
 				return fmt.Errorf("creator %q is first party for both %q and %q", c, other, id)
 			}
 			firstParty[c] = id
+		}
+		if h.SecondPass {
+			if secondPass != "" {
+				return fmt.Errorf("both %q and %q take automatic selection's second pass; at most one can", secondPass, id)
+			}
+			secondPass = id
+		}
+		if err := h.checkProviderIDs(id); err != nil {
+			return err
 		}
 		defaults := []string{h.DefaultProvider}
 		for _, p := range h.DefaultProviderByCreator {
@@ -134,6 +134,31 @@ func (m *Mapping) FirstPartyHarness(creator string) string {
 	return ""
 }
 
+// checkProviderIDs refuses a provider ID on a harness that does not name
+// its models by provider, where nothing would read it.
+func (h *Harness) checkProviderIDs(id string) error {
+	if h.QualifiedModels {
+		return nil
+	}
+	for _, p := range h.ProviderIDs() {
+		if hp := h.Providers[p]; hp != nil && hp.ProviderID != "" {
+			return fmt.Errorf("harness %q: provider %q names providerId %q, but the harness's model strings are not qualified by provider (qualifiedModels)", id, p, hp.ProviderID)
+		}
+	}
+	return nil
+}
+
+// SecondPassHarness returns the harness that takes automatic selection's
+// second pass, or "" when none does.
+func (m *Mapping) SecondPassHarness() string {
+	for _, id := range m.HarnessIDs() {
+		if m.Harnesses[id].SecondPass {
+			return id
+		}
+	}
+	return ""
+}
+
 // Supports reports whether the harness can use provider. isCatalogProvider
 // (nil: assume yes) tells whether provider is a Models.dev provider.
 func (h *Harness) Supports(provider string, isCatalogProvider func(string) bool) bool {
@@ -166,7 +191,7 @@ func (h *Harness) DefaultProviderFor(creator string) string {
 }
 
 // Native returns the harness's native configuration for provider; for
-// catalog providers without an entry it is just the provider ID.
+// catalog providers without an entry it is empty.
 func (h *Harness) Native(provider string) HarnessProvider {
 	if hp, ok := h.Providers[provider]; ok && hp != nil {
 		return *hp

@@ -19,27 +19,31 @@ func shipped(t *testing.T) *Mapping {
 }
 
 func TestShippedMapping(t *testing.T) {
+	const claudeCode, codex, openCode = "claude-code", "codex", "opencode"
 	m := shipped(t)
-	if got := m.HarnessIDs(); !reflect.DeepEqual(got, []string{ClaudeCode, Codex, OpenCode}) {
+	if got := m.HarnessIDs(); !reflect.DeepEqual(got, []string{claudeCode, codex, openCode}) {
 		t.Fatalf("harnesses = %v", got)
 	}
 	env := func(h, p string) map[string]string { return m.Harnesses[h].Providers[p].Env }
-	if env(ClaudeCode, "amazon-bedrock")["CLAUDE_CODE_USE_BEDROCK"] != "1" ||
-		env(ClaudeCode, "google-vertex-anthropic")["CLAUDE_CODE_USE_VERTEX"] != "1" ||
-		env(ClaudeCode, "azure-cognitive-services")["CLAUDE_CODE_USE_FOUNDRY"] != "1" ||
-		len(env(ClaudeCode, "anthropic")) != 0 {
+	if env(claudeCode, "amazon-bedrock")["CLAUDE_CODE_USE_BEDROCK"] != "1" ||
+		env(claudeCode, "google-vertex-anthropic")["CLAUDE_CODE_USE_VERTEX"] != "1" ||
+		env(claudeCode, "azure-cognitive-services")["CLAUDE_CODE_USE_FOUNDRY"] != "1" ||
+		len(env(claudeCode, "anthropic")) != 0 {
 		t.Error("Claude Code backend flags are wrong")
 	}
 	for _, p := range []string{"openai", "azure", "ollama"} {
-		if m.Harnesses[Codex].Providers[p] == nil {
+		if m.Harnesses[codex].Providers[p] == nil {
 			t.Errorf("codex has no %s provider table", p)
 		}
 	}
-	if hp := m.Harnesses[Codex].Providers["ollama"]; hp.ModelProvider == "ollama" || !hp.NativeNames {
+	if hp := m.Harnesses[codex].Providers["ollama"]; hp.ModelProvider == "ollama" || !hp.NativeNames {
 		t.Errorf("codex ollama = %+v (the id ollama is reserved by Codex)", hp)
 	}
-	if m.FirstPartyHarness("anthropic") != ClaudeCode || m.FirstPartyHarness("openai") != Codex || m.FirstPartyHarness("zhipuai") != "" {
+	if m.FirstPartyHarness("anthropic") != claudeCode || m.FirstPartyHarness("openai") != codex || m.FirstPartyHarness("zhipuai") != "" {
 		t.Error("first-party harnesses are wrong")
+	}
+	if m.SecondPassHarness() != openCode || !m.Harnesses[openCode].QualifiedModels {
+		t.Error("opencode should take the second pass with provider-qualified model strings")
 	}
 }
 
@@ -79,9 +83,10 @@ func TestShippedMappingMatchesCatalog(t *testing.T) {
 
 func TestParseErrors(t *testing.T) {
 	cases := map[string]string{
-		`{"schema":"x","harnesses":{}}`:                                                                       "schema is",
-		`{"schema":"stratos.models.provider-mapping.v1","harnesses":{}}`:                                      `harness "opencode" is missing`,
-		`{"schema":"stratos.models.provider-mapping.v1","harnesses":{"opencode":{"name":"A","provider":{}}}}`: "unknown field",
+		`{"schema":"x","harnesses":{}}`: "schema is",
+		`{"schema":"stratos.models.provider-mapping.v1","harnesses":{"a":{"name":"A","secondPass":true,"providers":{}},"b":{"name":"B","secondPass":true,"providers":{}}}}`:                    `both "a" and "b" take automatic selection's second pass`,
+		`{"schema":"stratos.models.provider-mapping.v1","harnesses":{"a":{"name":"A","providers":{"p":{"providerId":"q"}}}}}`:                                                                  `provider "p" names providerId "q", but the harness's model strings are not qualified`,
+		`{"schema":"stratos.models.provider-mapping.v1","harnesses":{"opencode":{"name":"A","provider":{}}}}`:                                                                                  "unknown field",
 		`{"schema":"stratos.models.provider-mapping.v1","harnesses":{"opencode":{"name":"A","firstPartyCreator":"x","providers":{}},"b":{"name":"B","firstPartyCreator":"x","providers":{}}}}`: `creator "x" is first party for both`,
 		`{"schema":"stratos.models.provider-mapping.v1","harnesses":{"opencode":{"name":"A","defaultProvider":"p","providers":{}}}}`:                                                           `default provider "p" is not one of its providers`,
 	}
@@ -121,7 +126,7 @@ func TestOrderAppliesVariantPreference(t *testing.T) {
 
 func TestHarnessHelpers(t *testing.T) {
 	m := shipped(t)
-	cc, oc := m.Harnesses[ClaudeCode], m.Harnesses[OpenCode]
+	cc, oc := m.Harnesses["claude-code"], m.Harnesses["opencode"]
 	if !cc.RunsCreator("anthropic") || cc.RunsCreator("openai") || !oc.RunsCreator("zhipuai") {
 		t.Error("RunsCreator")
 	}
