@@ -32,8 +32,8 @@ func Tools() []Tool {
 		{"Finding workflows", "discoverapi", "`stratos list`, `stratos-discover`, and every command that finds a workflow", discoverapi.Codes()},
 		{"The toolchain", "toolchainapi", "`stratos-toolchain`, and every command that needs node, npm or TypeScript", toolchainapi.Codes()},
 		{"stratos-build", "buildapi", "`stratos build`, `describe`, `schema`, `clean`, `new` (stratos-build), and `stratos run` when it builds first", buildapi.Codes()},
-		{"stratos-run", "runapi", "`stratos run`, `stratos runs` (stratos-run)", runapi.Codes()},
-		{"stratos-agent", "agentapi", "`stratos tools list`, `stratos mcp`, `stratos provider status`, `stratos-agent`", agentapi.Codes()},
+		{"stratos-run", "runapi", "`stratos run`, `stratos runs`, `stratos test`, `stratos serve`, `stratos mcp serve` (stratos-run)", runapi.Codes()},
+		{"stratos-agent", "agentapi", "`stratos tools list`, `stratos mcp tools`, `login`, `logout`, `status`, `stratos provider status`, `stratos-agent`", agentapi.Codes()},
 		{"stratos-worktree", "worktreeapi", "`stratos worktree` (stratos-worktree)", worktreeapi.Codes()},
 		{"stratos-models", "modelsapi", "`stratos models` (stratos-models)", modelsapi.Codes()},
 	}

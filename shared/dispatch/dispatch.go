@@ -27,6 +27,23 @@ type Route struct {
 	// get the subcommand name too (`stratos build x` → `stratos-build build x`).
 	Nested bool
 	Usage  string
+	// SubcommandTools sends some subcommands of a group to another tool
+	// than the group's: `stratos mcp serve` serves runs, so stratos-run owns
+	// it, while the rest of `stratos mcp` is stratos-agent's. The key is
+	// the word after the route's name; the tool gets the same arguments a
+	// route to it would.
+	SubcommandTools map[string]string
+}
+
+// ToolFor returns the tool that runs the route when rest (the words after
+// the route's name) follows it.
+func (r Route) ToolFor(rest []string) string {
+	if len(rest) > 0 {
+		if tool, ok := r.SubcommandTools[rest[0]]; ok {
+			return tool
+		}
+	}
+	return r.Tool
 }
 
 // Routes is the dispatch table. It lists only implemented commands: help
@@ -45,7 +62,8 @@ var Routes = map[string]Route{
 	"serve":    {Tool: "stratos-run", Usage: "serve a live web view of the runs (127.0.0.1; list, run tree, events, Stop)"},
 	"tools":    {Tool: "stratos-agent", Usage: "list the built-in tool names of each harness"},
 	"provider": {Tool: "stratos-agent", Usage: "diagnose a local model provider (provider status ollama)"},
-	"mcp":      {Tool: "stratos-agent", Usage: "MCP: the servers workflows declare (mcp tools, login, logout, status); workflows served to coding agents (mcp serve)"},
+	"mcp": {Tool: "stratos-agent", SubcommandTools: map[string]string{"serve": "stratos-run"},
+		Usage: "MCP: the servers workflows declare (mcp tools, login, logout, status); workflows served to coding agents (mcp serve)"},
 	"skill":    {Tool: "stratos-agent", Usage: "install or print the agent skill that teaches coding agents Stratos"},
 	"worktree": {Tool: "stratos-worktree", Nested: true, Usage: "manage git worktrees for agents"},
 	"models":   {Tool: "stratos-models", Nested: true, Usage: "look up the model catalog and harness candidates"},
@@ -68,8 +86,9 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		return clierr.ExitOK
 	case "help", "--help", "-h":
 		if len(args) > 2 {
+			// `stratos help mcp serve` is `stratos mcp serve --help`.
 			if r, ok := Routes[args[2]]; ok {
-				return execTool(r, args[2], []string{"--help"}, stderr)
+				return execTool(r, args[2], append(slices.Clone(args[3:]), "--help"), stderr)
 			}
 			return unknown(stderr, prog, args[2])
 		}
@@ -84,12 +103,13 @@ func Main(args []string, stdout, stderr io.Writer) int {
 }
 
 func execTool(r Route, sub string, rest []string, stderr io.Writer) int {
-	path, err := sibling.Find(r.Tool)
+	tool := r.ToolFor(rest)
+	path, err := sibling.Find(tool)
 	if err != nil {
 		clierr.WriteText(stderr, "stratos", err)
 		return clierr.ExitCode(err)
 	}
-	argv := []string{r.Tool}
+	argv := []string{tool}
 	if !r.Nested {
 		argv = append(argv, sub)
 	}

@@ -19,17 +19,21 @@ import (
 	"github.com/stratoscli/stratos/shared/mcpclient"
 	"github.com/stratoscli/stratos/shared/mcpdecl"
 	"github.com/stratoscli/stratos/shared/roots"
-	"github.com/stratoscli/stratos/stratos-agent/mcpserve"
 )
 
 // mcpCommand is the `stratos mcp` group: commands about the MCP servers
 // workflows declare. Each subcommand is one file's worth of behaviour, so
-// the group grows (login, status, serve) without the others changing.
+// the group grows (login, status) without the others changing. `stratos mcp
+// serve` is stratos-run's (it serves runs): the dispatcher sends that one
+// subcommand there, and the group's help says so for whoever looks here.
 func mcpCommand() *cli.Command {
 	return &cli.Command{
-		Name:     "mcp",
-		Usage:    "the MCP servers workflows declare (tools, login, logout, status), and workflows served to coding agents over MCP (serve)",
-		Commands: []*cli.Command{mcpToolsCommand(), mcpLoginCommand(), mcpLogoutCommand(), mcpStatusCommand(), mcpserve.Command()},
+		Name:  "mcp",
+		Usage: "the MCP servers workflows declare (tools, login, logout, status)",
+		Description: cliapp.Lines(
+			"Serving the project's workflows to coding agents over MCP is `stratos mcp serve`, which",
+			"runs stratos-run (stratos-run mcp serve; stratos mcp serve --help for its flags)."),
+		Commands: []*cli.Command{mcpToolsCommand(), mcpLoginCommand(), mcpLogoutCommand(), mcpStatusCommand()},
 	}
 }
 

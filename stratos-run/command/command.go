@@ -9,6 +9,7 @@ import (
 
 	"github.com/stratoscli/stratos/shared/cliapp"
 	"github.com/stratoscli/stratos/shared/version"
+	"github.com/stratoscli/stratos/stratos-run/mcpserve"
 )
 
 // Main runs stratos-run with args (args[0] is the program name) and returns
@@ -26,7 +27,7 @@ func newCommand() *cli.Command {
 		Name:     "stratos-run",
 		Version:  version.Version,
 		Usage:    "run workflows",
-		Commands: []*cli.Command{runCommand(), runsCommand(), testCommand(), serveCommand()},
+		Commands: []*cli.Command{runCommand(), runsCommand(), testCommand(), serveCommand(), mcpCommand()},
 	}
 }
 
@@ -66,5 +67,20 @@ func runCommand() *cli.Command {
 			&cli.IntFlag{Name: readyFDFlag, Hidden: true},
 		},
 		Action: runWorkflow,
+	}
+}
+
+// mcpCommand is the `stratos mcp` group as far as stratos-run owns it: the
+// server that offers runs to coding agents. The dispatcher sends `stratos
+// mcp serve` here and the rest of `stratos mcp` (the MCP servers workflows
+// declare) to stratos-agent.
+func mcpCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "mcp",
+		Usage: "workflows served to coding agents over MCP (serve)",
+		Description: cliapp.Lines(
+			"The MCP servers workflows declare are stratos-agent's: stratos mcp tools, login, logout",
+			"and status (stratos mcp --help)."),
+		Commands: []*cli.Command{mcpserve.Command()},
 	}
 }

@@ -1,6 +1,7 @@
 // Package agentapi is the contract of stratos-agent's commands (tools list,
-// mcp, validate-config, serve; the agent protocol itself is shared/agentproto):
-// its error codes and the JSON result of `stratos-agent validate-config`.
+// mcp tools/login/logout/status, validate-config, serve; the agent protocol
+// itself is shared/agentproto): its error codes and the JSON result of
+// `stratos-agent validate-config`.
 package agentapi
 
 import "github.com/stratoscli/stratos/shared/contract/errcode"
@@ -15,18 +16,6 @@ const (
 	// CodeOllamaHostInvalid: OLLAMA_HOST is not a plain HTTP(S) origin
 	// (the same value as shared/ollama's CodeHostInvalid).
 	CodeOllamaHostInvalid = "ollama_host_invalid"
-	// CodeInputValidation: `stratos mcp serve` checked a run's input
-	// against the workflow's input schema before starting it (the code the
-	// runtime gives the same failure).
-	CodeInputValidation = "input_validation"
-	// CodeListenNotLoopback: `stratos mcp serve --http` was given an
-	// address that is not a loopback address.
-	CodeListenNotLoopback = "listen_not_loopback"
-	// CodeMCPTokenInvalid: $STRATOS_MCP_TOKEN, the bearer token of
-	// `stratos mcp serve --http`, is too short to be a secret.
-	CodeMCPTokenInvalid = "mcp_token_invalid"
-	// CodeListenFailed: `stratos mcp serve --http` cannot listen there.
-	CodeListenFailed = "listen_failed"
 	// CodeSkillTargetInvalid: `stratos skill install` was given both
 	// --project and --user.
 	CodeSkillTargetInvalid = "skill_target_invalid"
@@ -54,10 +43,6 @@ func Codes() []errcode.Code {
 		errcode.Usage(CodeUnknownHarness, "`stratos tools list`: no harness of that name"),
 		errcode.Failed(CodeHomeUnknown, "`stratos-agent serve`: the home directory cannot be found"),
 		errcode.Usage(CodeUnknownProvider, "`stratos provider status`: no local provider of that name (it knows ollama)"),
-		errcode.Usage(CodeInputValidation, "`stratos mcp serve` run_workflow: the input does not match the workflow's input schema; `details.issues` lists every failing field"),
-		errcode.Usage(CodeMCPTokenInvalid, "`stratos mcp serve --http`: `$STRATOS_MCP_TOKEN` is shorter than 32 characters (`details.minLength`)"),
-		errcode.Usage(CodeListenNotLoopback, "`stratos mcp serve --http`: the address is not host:port with a loopback host (127.0.0.1, ::1, localhost)"),
-		errcode.Failed(CodeListenFailed, "`stratos mcp serve --http`: the address cannot be listened on (in use, no such interface)"),
 		errcode.Usage(CodeSkillTargetInvalid, "`stratos skill install`: both --project and --user"),
 		errcode.Failed(CodeSkillWriteFailed, "`stratos skill install`: the skill's directory or files cannot be written; `details.path` names it"),
 		errcode.Usage(CodeOllamaHostInvalid, "`stratos provider status ollama`: OLLAMA_HOST is not an HTTP(S) origin without credentials, path, query or fragment"),

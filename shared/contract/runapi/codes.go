@@ -1,6 +1,6 @@
-// Package runapi is the contract of stratos-run (stratos run and stratos
-// runs): its error codes. A workflow's own errors keep the codes the runtime
-// gave them (docs/running.md).
+// Package runapi is the contract of stratos-run (stratos run, runs, test,
+// serve and mcp serve): its error codes. A workflow's own errors keep the
+// codes the runtime gave them (docs/running.md).
 package runapi
 
 import "github.com/stratoscli/stratos/shared/contract/errcode"
@@ -43,8 +43,17 @@ const (
 	// limit (docs/files.md).
 	CodeInputTooLarge = "input_too_large"
 	// CodeInputValidation: the input does not match the workflow's input
-	// schema (the runtime's Zod check; `run --detach` checks it first).
+	// schema (the runtime's Zod check; `run --detach` and `mcp serve`'s
+	// run_workflow check it first).
 	CodeInputValidation = "input_validation"
+	// CodeListenNotLoopback: `stratos mcp serve --http` was given an
+	// address that is not a loopback address.
+	CodeListenNotLoopback = "listen_not_loopback"
+	// CodeMCPTokenInvalid: $STRATOS_MCP_TOKEN, the bearer token of
+	// `stratos mcp serve --http`, is too short to be a secret.
+	CodeMCPTokenInvalid = "mcp_token_invalid"
+	// CodeListenFailed: `stratos mcp serve --http` cannot listen there.
+	CodeListenFailed = "listen_failed"
 )
 
 // Codes describes the error codes of stratos-run.
@@ -80,7 +89,10 @@ func Codes() []errcode.Code {
 		errcode.Failed(CodeMCPAuthRequired, "an MCP server the workflow declares with oauth is not logged in, or its token has less than five minutes left and cannot be refreshed; the run did not start (`details.server`, `details.login`: the command to run)"),
 		errcode.Failed(CodeServeReadRefused, "`stratos serve`: a request was refused: it carries no read token, or comes under a foreign Host, Origin or site"),
 		errcode.Failed(CodeServeWriteRefused, "`stratos serve`: a write (Stop) was refused: non-loopback server, foreign Host or Origin, or no token"),
-		errcode.Usage(CodeInputValidation, "`run`: the input does not match the workflow's input schema (`details.issues` lists every failing field); `run --detach` checks it before the run starts"),
+		errcode.Usage(CodeInputValidation, "`run`: the input does not match the workflow's input schema (`details.issues` lists every failing field); `run --detach` and `stratos mcp serve`'s run_workflow check it before the run starts"),
+		errcode.Usage(CodeMCPTokenInvalid, "`stratos mcp serve --http`: `$STRATOS_MCP_TOKEN` is shorter than 32 characters (`details.minLength`)"),
+		errcode.Usage(CodeListenNotLoopback, "`stratos mcp serve --http`: the address is not host:port with a loopback host (127.0.0.1, ::1, localhost)"),
+		errcode.Failed(CodeListenFailed, "`stratos mcp serve --http`: the address cannot be listened on (in use, no such interface)"),
 		errcode.Usage(CodeInputTooLarge, "`--input` or `--overrides` (a file, a FIFO, stdin) holds more than its size limit; `details.limit` and, when known, `details.size` in bytes"),
 	}
 }

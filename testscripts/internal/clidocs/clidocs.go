@@ -171,10 +171,20 @@ func dispatcher() *cli.Command {
 		r := dispatch.Routes[name]
 		cmd.Commands = append(cmd.Commands, &cli.Command{
 			Name:  name,
-			Usage: fmt.Sprintf("%s (runs %s)", r.Usage, r.Tool),
+			Usage: fmt.Sprintf("%s (runs %s%s)", r.Usage, r.Tool, otherTools(name, r)),
 		})
 	}
 	return cmd
+}
+
+// otherTools names the tools a route sends some of its subcommands to
+// ("; mcp serve runs stratos-run"), sorted by subcommand.
+func otherTools(name string, r dispatch.Route) string {
+	var b strings.Builder
+	for _, word := range slices.Sorted(maps.Keys(r.SubcommandTools)) {
+		fmt.Fprintf(&b, "; %s %s runs %s", name, word, r.SubcommandTools[word])
+	}
+	return b.String()
 }
 
 // nestedRoutes are the dispatcher's commands whose tool takes the rest of
@@ -202,6 +212,17 @@ func index() []byte {
 	b.WriteString("arguments (`stratos build …` is `stratos-build build …`); the flags are the tool's.")
 	for _, name := range nestedRoutes() {
 		fmt.Fprintf(&b, " `stratos %s …` is `%s …`.", name, dispatch.Routes[name].Tool)
+	}
+	for _, name := range slices.Sorted(maps.Keys(dispatch.Routes)) {
+		r := dispatch.Routes[name]
+		group := name + " " // what the tool gets before the subcommand
+		if r.Nested {
+			group = ""
+		}
+		for _, word := range slices.Sorted(maps.Keys(r.SubcommandTools)) {
+			fmt.Fprintf(&b, " `stratos %s %s …` is `%s %s%s …`, the rest of `stratos %s …` `%s %s…`.",
+				name, word, r.SubcommandTools[word], group, word, name, r.Tool, group)
+		}
 	}
 	b.WriteString("\n\n")
 	b.WriteString("| tool | what it does | man page |\n|---|---|---|\n")

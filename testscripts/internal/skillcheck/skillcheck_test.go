@@ -89,7 +89,7 @@ func check(tools map[string]*cli.Command, words []string) string {
 	if !ok {
 		return "no command " + words[0]
 	}
-	cmd := tools[route.Tool]
+	cmd := tools[route.ToolFor(words[1:])]
 	rest := words
 	if route.Nested {
 		rest = words[1:]

@@ -12,7 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/stratoscli/stratos/shared/clierr"
-	"github.com/stratoscli/stratos/shared/contract/agentapi"
+	"github.com/stratoscli/stratos/shared/contract/runapi"
 	"github.com/stratoscli/stratos/shared/contract/eventapi"
 )
 
@@ -24,8 +24,8 @@ func TestCheckLoopback(t *testing.T) {
 	}
 	for _, addr := range []string{"0.0.0.0:8765", ":8765", "[::]:1", "192.168.1.2:80", "example.com:80", "8080", ""} {
 		err := CheckLoopback(addr)
-		if ce := clierr.As(err); err == nil || ce.Code != agentapi.CodeListenNotLoopback || ce.Exit != clierr.ExitUsage {
-			t.Errorf("CheckLoopback(%q) = %v, want a usage error %s", addr, err, agentapi.CodeListenNotLoopback)
+		if ce := clierr.As(err); err == nil || ce.Code != runapi.CodeListenNotLoopback || ce.Exit != clierr.ExitUsage {
+			t.Errorf("CheckLoopback(%q) = %v, want a usage error %s", addr, err, runapi.CodeListenNotLoopback)
 		}
 	}
 }
@@ -43,10 +43,10 @@ func TestCheckInputNamesEveryField(t *testing.T) {
 	}
 	_, err = checkInput(d, map[string]any{"name": 1, "loud": true})
 	ce := clierr.As(err)
-	if ce.Code != agentapi.CodeInputValidation || !strings.Contains(ce.Message, `field "loud"`) || !strings.Contains(ce.Message, `field "name"`) {
+	if ce.Code != runapi.CodeInputValidation || !strings.Contains(ce.Message, `field "loud"`) || !strings.Contains(ce.Message, `field "name"`) {
 		t.Fatalf("invalid input: %#v", ce)
 	}
-	if _, err := checkInput(d, nil); clierr.As(err).Code != agentapi.CodeInputValidation {
+	if _, err := checkInput(d, nil); clierr.As(err).Code != runapi.CodeInputValidation {
 		t.Fatalf("no input for a required field: %v", err)
 	}
 }

@@ -15,7 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/stratoscli/stratos/shared/clierr"
-	"github.com/stratoscli/stratos/shared/contract/agentapi"
+	"github.com/stratoscli/stratos/shared/contract/runapi"
 	"github.com/stratoscli/stratos/shared/contract/errcode"
 	"github.com/stratoscli/stratos/shared/contract/eventapi"
 	"github.com/stratoscli/stratos/shared/jsonvalidate"
@@ -211,7 +211,7 @@ func checkInput(d Description, input map[string]any) (json.RawMessage, error) {
 		return nil, errorf("the input schema of %s does not compile: %v", d.Name, err)
 	}
 	if issues := compiled.Validate(raw); len(issues) > 0 {
-		return nil, clierr.Usage(agentapi.CodeInputValidation, "invalid input for workflow %q: %s", d.Name, jsonvalidate.Text(issues)).
+		return nil, clierr.Usage(runapi.CodeInputValidation, "invalid input for workflow %q: %s", d.Name, jsonvalidate.Text(issues)).
 			WithDetails(map[string]any{"workflow": d.Name, "issues": issues})
 	}
 	return raw, nil

@@ -14,7 +14,7 @@ import (
 
 	"github.com/stratoscli/stratos/shared/cliapp"
 	"github.com/stratoscli/stratos/shared/clierr"
-	"github.com/stratoscli/stratos/shared/contract/agentapi"
+	"github.com/stratoscli/stratos/shared/contract/runapi"
 	"github.com/stratoscli/stratos/shared/loopbackguard"
 )
 
@@ -38,7 +38,7 @@ type httpToken struct {
 func tokenFor(lookup func(string) (string, bool)) (httpToken, error) {
 	if v, ok := lookup(TokenEnv); ok {
 		if len(v) < minTokenLen {
-			return httpToken{}, clierr.Usage(agentapi.CodeMCPTokenInvalid, "$%s holds %d characters; a bearer token needs at least %d (e.g. openssl rand -hex 32)", TokenEnv, len(v), minTokenLen).
+			return httpToken{}, clierr.Usage(runapi.CodeMCPTokenInvalid, "$%s holds %d characters; a bearer token needs at least %d (e.g. openssl rand -hex 32)", TokenEnv, len(v), minTokenLen).
 				WithDetails(map[string]any{"variable": TokenEnv, "minLength": minTokenLen})
 		}
 		return httpToken{value: v}, nil
@@ -112,11 +112,11 @@ func quietEOF(err error) error {
 func serveHTTP(ctx context.Context, s *mcp.Server, addr string, token httpToken, cmd *cli.Command) error {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		return clierr.New(agentapi.CodeListenFailed, "listen on %s: %v", addr, err).Wrap(err)
+		return clierr.New(runapi.CodeListenFailed, "listen on %s: %v", addr, err).Wrap(err)
 	}
 	if tcp, ok := ln.Addr().(*net.TCPAddr); !ok || !tcp.IP.IsLoopback() {
 		ln.Close()
-		return clierr.Usage(agentapi.CodeListenNotLoopback, "--http %q: it resolved to %s, which is not a loopback address", addr, ln.Addr())
+		return clierr.Usage(runapi.CodeListenNotLoopback, "--http %q: it resolved to %s, which is not a loopback address", addr, ln.Addr())
 	}
 	stderr := cmd.Root().ErrWriter
 	fmt.Fprintf(stderr, "stratos mcp serve: listening on http://%s/\n", ln.Addr())
@@ -150,7 +150,7 @@ func httpHandler(s *mcp.Server) http.Handler {
 func CheckLoopback(addr string) error {
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
-		return clierr.Usage(agentapi.CodeListenNotLoopback, "--http %q: %v; give a loopback host:port such as 127.0.0.1:8765", addr, err)
+		return clierr.Usage(runapi.CodeListenNotLoopback, "--http %q: %v; give a loopback host:port such as 127.0.0.1:8765", addr, err)
 	}
 	if host == "localhost" {
 		return nil
@@ -158,6 +158,6 @@ func CheckLoopback(addr string) error {
 	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
 		return nil
 	}
-	return clierr.Usage(agentapi.CodeListenNotLoopback, "--http %q: %q is not a loopback address; stratos mcp serve listens on 127.0.0.1, ::1 or localhost only", addr, host).
+	return clierr.Usage(runapi.CodeListenNotLoopback, "--http %q: %q is not a loopback address; stratos mcp serve listens on 127.0.0.1, ::1 or localhost only", addr, host).
 		WithDetails(map[string]any{"addr": addr})
 }
