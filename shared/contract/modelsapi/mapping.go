@@ -1,14 +1,5 @@
 package modelsapi
 
-// MappingResult is the part of `stratos-models mapping --json` (the
-// provider mapping file) that adapters read: per harness, how it reaches
-// each provider.
-type MappingResult struct {
-	Harnesses map[string]struct {
-		Providers map[string]HarnessProvider `json:"providers"`
-	} `json:"harnesses"`
-}
-
 // HarnessProvider is the native configuration an adapter needs for one
 // provider. Only the fields of the harness concerned are set.
 type HarnessProvider struct {

@@ -1,7 +1,7 @@
 // Package catalog is the adapters' and the host's client of the model
 // catalog (`stratos-models`, run as a sibling tool with --json): the
-// ordered candidates of an agent's model list and each harness's native
-// configuration per provider. Modules never import each other, so the
+// ordered candidates of an agent's model list, each with its harness's
+// native configuration. Modules never import each other, so the
 // tool's JSON is decoded here, once for every adapter.
 package catalog
 
@@ -25,8 +25,6 @@ const Tool = modelsapi.Tool
 type Catalog interface {
 	// Candidates returns the candidates of q, in try order.
 	Candidates(ctx context.Context, q Query) ([]Candidate, error)
-	// Providers returns, per provider, how harness reaches it.
-	Providers(ctx context.Context, harness string) (map[string]Provider, error)
 }
 
 // Query asks for the candidates of a model list.
@@ -50,9 +48,6 @@ type Candidate = modelsapi.Candidate
 
 // Native is the harness's own configuration of a candidate.
 type Native = modelsapi.Native
-
-// Provider is how one harness reaches one provider.
-type Provider = modelsapi.HarnessProvider
 
 // Sibling runs the stratos-models tool beside this binary.
 type Sibling struct {
@@ -87,19 +82,6 @@ func (s Sibling) Candidates(ctx context.Context, q Query) ([]Candidate, error) {
 		return nil, Classify(q.Harness, err)
 	}
 	return doc.Candidates, nil
-}
-
-// Providers runs `stratos-models mapping --json` and returns harness's part.
-func (s Sibling) Providers(ctx context.Context, harness string) (map[string]Provider, error) {
-	var doc modelsapi.MappingResult
-	if err := sibling.RunJSON(ctx, Tool, []string{"mapping", "--json"}, nil, &doc, s.Stderr); err != nil {
-		return nil, Classify(harness, err)
-	}
-	h, ok := doc.Harnesses[harness]
-	if !ok {
-		return nil, agentproto.Errorf(agentproto.CodeInitialization, "harness %s: the provider mapping has no %s entry", harness, harness)
-	}
-	return h.Providers, nil
 }
 
 // Classify gives a catalog failure the agent error it means: a model the

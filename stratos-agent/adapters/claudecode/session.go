@@ -71,10 +71,7 @@ func (s *session) Initialize(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	flags, err := backendFlags(ctx, s.opts.Catalog)
-	if err != nil {
-		return err
-	}
+	flags := backendFlags()
 	backend, err := s.backend(flags, env)
 	if err != nil {
 		return err

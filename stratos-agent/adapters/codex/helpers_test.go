@@ -41,10 +41,6 @@ func (c fixedCatalog) Candidates(_ context.Context, q catalog.Query) ([]catalog.
 	return out, nil
 }
 
-func (fixedCatalog) Providers(context.Context, string) (map[string]catalog.Provider, error) {
-	return map[string]catalog.Provider{}, nil
-}
-
 // bed is one test against the real CLI: the kit's bed with the fake
 // Responses API at OPENAI_BASE_URL.
 type bed struct{ *adaptertest.Bed }

@@ -33,9 +33,5 @@ func (c fixedCatalog) Candidates(_ context.Context, q catalog.Query) ([]catalog.
 	return out, nil
 }
 
-func (fixedCatalog) Providers(context.Context, string) (map[string]catalog.Provider, error) {
-	return map[string]catalog.Provider{}, nil
-}
-
 // testLog logs into the test's output when OPENCODE_TEST_TRACE is set.
 func testLog(t *testing.T) hclog.Logger { return adaptertest.TraceLog(t, "OPENCODE_TEST_TRACE") }

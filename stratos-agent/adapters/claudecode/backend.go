@@ -1,28 +1,25 @@
 package claudecode
 
 import (
-	"context"
 	"sort"
 
 	"github.com/stratoscli/stratos/shared/agentproto"
-	"github.com/stratoscli/stratos/stratos-agent/adapter/catalog"
 )
 
-// backendFlags returns, per provider, the environment that selects that
-// backend in Claude Code (empty for the Anthropic API).
-func backendFlags(ctx context.Context, c catalog.Catalog) (map[string]map[string]string, error) {
-	providers, err := c.Providers(ctx, Harness)
-	if err != nil {
-		return nil, err
-	}
-	out := make(map[string]map[string]string, len(providers))
-	for name, p := range providers {
+// backendFlags returns, per provider of Claude Code's own rules
+// (Selection), the environment that selects that backend (empty for the
+// Anthropic API). The rules are the ones the host sends to selection and
+// the packaged provider mapping copies, so the adapter reads them here
+// rather than asking stratos-models for its copy.
+func backendFlags() map[string]map[string]string {
+	out := make(map[string]map[string]string, len(Selection.Providers))
+	for name, p := range Selection.Providers {
 		out[name] = p.Env
 	}
-	return out, nil
+	return out
 }
 
-// backendKeys lists every backend flag the mapping knows, sorted.
+// backendKeys lists every backend flag the rules know, sorted.
 func backendKeys(flags map[string]map[string]string) []string {
 	set := map[string]bool{}
 	for _, env := range flags {
