@@ -10,7 +10,10 @@ import (
 	"github.com/stratoscli/stratos/shared/roots"
 )
 
-// Harness is a coding agent the skill can be installed for.
+// Harness is a coding agent the skill can be installed for: the agent a
+// person writes workflows with, named as people know it, not a harness
+// registration (docs/design/harness-registration.md says why the list is
+// kept here).
 type Harness string
 
 // The harnesses with a skills location.
