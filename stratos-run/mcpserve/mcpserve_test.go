@@ -12,8 +12,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/stratoscli/stratos/shared/clierr"
-	"github.com/stratoscli/stratos/shared/contract/runapi"
 	"github.com/stratoscli/stratos/shared/contract/eventapi"
+	"github.com/stratoscli/stratos/shared/contract/runapi"
 )
 
 func TestCheckLoopback(t *testing.T) {

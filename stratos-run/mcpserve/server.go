@@ -15,9 +15,9 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/stratoscli/stratos/shared/clierr"
-	"github.com/stratoscli/stratos/shared/contract/runapi"
 	"github.com/stratoscli/stratos/shared/contract/errcode"
 	"github.com/stratoscli/stratos/shared/contract/eventapi"
+	"github.com/stratoscli/stratos/shared/contract/runapi"
 	"github.com/stratoscli/stratos/shared/jsonvalidate"
 	"github.com/stratoscli/stratos/shared/version"
 )

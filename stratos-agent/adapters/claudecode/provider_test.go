@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/stratoscli/stratos/stratos-agent/adapter"
-	"github.com/stratoscli/stratos/stratos-agent/adapter/catalog"
 	"github.com/stratoscli/stratos/stratos-agent/adapter/adaptertest"
+	"github.com/stratoscli/stratos/stratos-agent/adapter/catalog"
 )
 
 // providerLaunch initializes an adapter (with a stand-in binary: the
