@@ -254,13 +254,12 @@ func (w *worktrees) releaseAll(ctx context.Context) {
 func (w *worktrees) release(ctx context.Context, h *heldWorktree) {
 	agents := append([]string(nil), h.agents...)
 	sort.Strings(agents)
-	// The event's own name, path and repository hide the release result's
-	// (encoding/json's rule for embedded fields), so they are always set.
-	d := &eventapi.WorktreeReleased{Status: eventapi.StatusReleased, Agents: agents, Name: h.name, Path: h.path, Repository: h.repository}
+	d := &eventapi.WorktreeReleased{Status: eventapi.StatusReleased, Agents: agents}
 	var res worktreeapi.ReleaseResult
 	if err := w.run(ctx, w.stderr, &res, "release", "--repo", h.repository, "--name", h.name, "--owner", w.owner); err != nil {
 		w.log.Warn("worktree not released; a later run's reconcile drops this host's use", "worktree", h.name, "repository", h.repository, "error", err)
 		d.Status, d.Error = eventapi.StatusFailed, eventError(err)
+		d.ReleaseResult = &worktreeapi.ReleaseResult{Repository: h.repository, Settlement: worktreeapi.Settlement{Name: h.name, Path: h.path}}
 	} else {
 		if res.Outcome == worktreeapi.OutcomeKept && len(res.Warnings) == 0 {
 			w.log.Info("worktree kept", "worktree", h.name, "path", res.Path, "reason", res.Reason)

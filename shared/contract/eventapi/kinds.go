@@ -307,17 +307,14 @@ type WorktreeReconciled struct {
 	*worktreeapi.ReconcileResult
 }
 
-// WorktreeReleased: at the run's end, the host gave a worktree back.
+// WorktreeReleased: at the run's end, the host gave a worktree back. The
+// release's result names the worktree; when the release failed, only its
+// name, path and repository are set.
 type WorktreeReleased struct {
 	Status string `json:"status" ts:"\"released\" | \"failed\""`
 	Error  *Error `json:"error,omitempty"`
 	// Agents are the agents that used it.
 	Agents []string `json:"agents"`
-	// Name, Path and Repository name it when the release failed; the
-	// release's result does otherwise.
-	Name       string `json:"name,omitempty"`
-	Path       string `json:"path,omitempty"`
-	Repository string `json:"repository,omitempty"`
 	*worktreeapi.ReleaseResult
 }
 

@@ -336,19 +336,16 @@ export interface TrashKept {
   files: string[];
 }
 
-/** WorktreeReleased: at the run's end, the host gave a worktree back. */
+/**
+ * WorktreeReleased: at the run's end, the host gave a worktree back. The
+ * release's result names the worktree; when the release failed, only its
+ * name, path and repository are set.
+ */
 export interface WorktreeReleased extends Partial<ReleaseResult> {
   status: "released" | "failed";
   error?: EventError;
   /** Agents are the agents that used it. */
   agents: string[];
-  /**
-   * Name, Path and Repository name it when the release failed; the
-   * release's result does otherwise.
-   */
-  name?: string;
-  path?: string;
-  repository?: string;
 }
 
 export interface ReleaseResult extends Settlement {
