@@ -2,7 +2,8 @@
 // types, their one source: the JSON Schema of an events.jsonl line
 // (docs/events.schema.json, for programs in any language) and the
 // TypeScript view of it (the SDK's src/events.ts and the web page's
-// events.d.ts). Doc comments come from eventapi's source files. Tests fail
+// events.d.ts, written by package tsgen as every TypeScript view of the Go
+// contracts is). Doc comments come from eventapi's source files. Tests fail
 // when a checked-in copy is stale; scripts/gen-docs rewrites them.
 package eventgen
 
@@ -10,11 +11,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"go/ast"
-	"go/doc"
-	"go/parser"
-	"go/token"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -22,59 +18,21 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/stratoscli/stratos/shared/contract/eventapi"
+	"github.com/stratoscli/stratos/shared/tsgen"
 )
 
 // SchemaID is the schema's $id.
 const SchemaID = "https://stratos.dev/schemas/events.schema.json"
 
-// Docs are the doc comments of eventapi's types and fields.
-type Docs struct {
-	types  map[string]string // by type name
-	fields map[string]string // by "Type.Field"
-}
-
 // ReadDocs reads the doc comments of the eventapi package whose sources
 // are in dir.
-func ReadDocs(dir string) (Docs, error) {
-	names, err := filepath.Glob(filepath.Join(dir, "*.go"))
-	if err != nil || len(names) == 0 {
-		return Docs{}, fmt.Errorf("no Go sources of the event vocabulary in %s (err %v)", dir, err)
-	}
-	fset := token.NewFileSet()
-	var files []*ast.File
-	for _, name := range names {
-		if strings.HasSuffix(name, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(fset, name, nil, parser.ParseComments)
-		if err != nil {
-			return Docs{}, fmt.Errorf("read the event vocabulary's sources: %w", err)
-		}
-		files = append(files, f)
-	}
-	p, err := doc.NewFromFiles(fset, files, "github.com/stratoscli/stratos/shared/contract/eventapi", doc.AllDecls)
-	if err != nil {
-		return Docs{}, err
-	}
-	d := Docs{types: map[string]string{}, fields: map[string]string{}}
-	for _, t := range p.Types {
-		d.types[t.Name] = strings.TrimSpace(t.Doc)
-		st, ok := t.Decl.Specs[0].(*ast.TypeSpec).Type.(*ast.StructType)
-		if !ok {
-			continue
-		}
-		for _, f := range st.Fields.List {
-			for _, n := range f.Names {
-				d.fields[t.Name+"."+n.Name] = strings.TrimSpace(f.Doc.Text())
-			}
-		}
-	}
-	return d, nil
+func ReadDocs(dir string) (tsgen.Docs, error) {
+	return tsgen.ReadDocs(tsgen.Source{Dir: dir, ImportPath: reflect.TypeFor[eventapi.Event]().PkgPath()})
 }
 
 // Schema returns the JSON Schema (draft 2020-12) of one events.jsonl line
 // of the current version: the envelope, and the details of its type.
-func Schema(docs Docs) ([]byte, error) {
+func Schema(docs tsgen.Docs) ([]byte, error) {
 	opts := &jsonschema.ForOptions{TypeSchemas: map[reflect.Type]*jsonschema.Schema{
 		reflect.TypeFor[json.RawMessage](): {Description: "any JSON value"},
 		reflect.TypeFor[eventapi.Error]():  {Ref: "#/$defs/Error"},
@@ -96,7 +54,7 @@ func Schema(docs Docs) ([]byte, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", t.Name(), err)
 		}
-		d.Description = docs.types[t.Name()]
+		d.Description = docs.Type(t.Name())
 		describe(d, t, docs)
 		root.Defs[t.Name()] = d
 	}
@@ -106,7 +64,7 @@ func Schema(docs Docs) ([]byte, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", t.Name(), err)
 		}
-		d.Description = docs.types[t.Name()]
+		d.Description = docs.Type(t.Name())
 		describe(d, t, docs)
 		root.Defs[t.Name()] = d
 		line := envelope.CloneSchemas()
@@ -129,7 +87,7 @@ func Schema(docs Docs) ([]byte, error) {
 }
 
 // describe sets the properties' descriptions from the fields' comments.
-func describe(s *jsonschema.Schema, t reflect.Type, docs Docs) {
+func describe(s *jsonschema.Schema, t reflect.Type, docs tsgen.Docs) {
 	for i := range t.NumField() {
 		f := t.Field(i)
 		if f.Anonymous {
@@ -147,7 +105,7 @@ func describe(s *jsonschema.Schema, t reflect.Type, docs Docs) {
 		if p == nil {
 			continue
 		}
-		if text := docs.fields[t.Name()+"."+f.Name]; text != "" {
+		if text := docs.Field(t.Name(), f.Name); text != "" {
 			p.Description = text
 		}
 		if values := tsStrings(f.Tag.Get("ts")); values != nil {
