@@ -5,6 +5,7 @@ go 1.26.8
 require (
 	github.com/gofrs/flock v0.13.2
 	github.com/hashicorp/go-hclog v1.6.3
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	github.com/urfave/cli/v3 v3.14.0
 	golang.org/x/text v0.44.0
 	gopkg.in/yaml.v3 v3.0.1

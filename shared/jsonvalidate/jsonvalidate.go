@@ -4,9 +4,11 @@
 // Zod issues use) and a message, sorted by path so the same mismatch is
 // always reported the same way.
 //
-// The validator is a copy of santhosh-tekuri/jsonschema that compiles each
-// draft's meta-schemas on first use rather than every draft's at process
-// start (internal/jsonschema/README.md).
+// It is Stratos's one JSON Schema validator, over santhosh-tekuri/jsonschema.
+// That library compiles the meta-schemas of every draft it knows in its
+// package initialization (a few milliseconds of CPU, docs/performance.md),
+// in every process that links this package, so only the tools that validate
+// import it.
 package jsonvalidate
 
 import (
@@ -22,8 +24,8 @@ import (
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 
-	"github.com/stratoscli/stratos/shared/jsonvalidate/internal/jsonschema"
-	"github.com/stratoscli/stratos/shared/jsonvalidate/internal/jsonschema/kind"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 )
 
 // Issue is one failing field.
@@ -41,13 +43,21 @@ type Schema struct {
 // schemaURL names the one schema of a compiler; its own $id, if any, wins.
 const schemaURL = "stratos:///schema.json"
 
-// Warm does now, once per process, the work the first Compile of a draft
-// 2020-12 schema (what Zod emits) needs: compiling that draft's
-// meta-schemas, a few milliseconds. A process that will validate later
-// calls it in a goroutine while it waits for something else. Compile works
-// the same without it, and compiles another draft's meta-schemas the first
-// time a schema names that draft.
-func Warm() { jsonschema.LoadDraft2020() }
+// Warm does nothing: the library compiles every draft's meta-schemas when
+// the process starts, so there is no work left for a caller to do ahead of
+// the first Compile (which takes well under a millisecond). It remains for
+// the callers that still start it in a goroutine.
+func Warm() {}
+
+// errNoLoading refuses a $ref or $schema naming a document other than the
+// schema itself and the drafts' meta-schemas. The library's default loader
+// reads any file:// URL; a schema comes from a workflow or a harness's
+// reply and may not make Stratos read files.
+var errNoLoading = errors.New("a schema may refer only to itself and the JSON Schema drafts' meta-schemas")
+
+type refuseLoading struct{}
+
+func (refuseLoading) Load(string) (any, error) { return nil, errNoLoading }
 
 // Compile compiles a JSON Schema document.
 func Compile(raw json.RawMessage) (*Schema, error) {
@@ -56,14 +66,31 @@ func Compile(raw json.RawMessage) (*Schema, error) {
 		return nil, fmt.Errorf("the schema is not JSON: %w", err)
 	}
 	c := jsonschema.NewCompiler()
+	c.UseLoader(refuseLoading{})
 	if err := c.AddResource(schemaURL, doc); err != nil {
 		return nil, err
 	}
 	s, err := c.Compile(schemaURL)
 	if err != nil {
-		return nil, err
+		return nil, readable(err)
 	}
 	return &Schema{schema: s}, nil
+}
+
+// readable is a compilation error with a breach of the meta-schema told as
+// issues, field by field, in one line (the library's own message is a
+// multi-line tree of schema locations).
+func readable(err error) error {
+	var se *jsonschema.SchemaValidationError
+	var ve *jsonschema.ValidationError
+	if !errors.As(err, &se) || !errors.As(se.Err, &ve) {
+		return err
+	}
+	doc := "the schema"
+	if se.URL != schemaURL+"#" {
+		doc = "the schema's resource " + strings.TrimSuffix(se.URL, "#")
+	}
+	return fmt.Errorf("%s is not a valid JSON Schema: %s", doc, Text(issuesOf(ve)))
 }
 
 // Validate checks the JSON document value and returns every issue, sorted
@@ -82,6 +109,11 @@ func (s *Schema) Validate(value json.RawMessage) []Issue {
 	if !errors.As(err, &ve) {
 		return []Issue{{Path: "", Message: err.Error()}}
 	}
+	return issuesOf(ve)
+}
+
+// issuesOf is the tree of a validation error as sorted issues.
+func issuesOf(ve *jsonschema.ValidationError) []Issue {
 	issues := leaves(ve, message.NewPrinter(language.English), nil)
 	slices.SortFunc(issues, compareIssues)
 	return slices.Compact(issues)

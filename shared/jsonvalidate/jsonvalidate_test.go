@@ -3,9 +3,9 @@ package jsonvalidate
 import (
 	"encoding/json"
 	"os"
-	"os/exec"
+	"path/filepath"
 	"reflect"
-	"sync"
+	"strings"
 	"testing"
 )
 
@@ -93,50 +93,57 @@ func TestText(t *testing.T) {
 	}
 }
 
-// TestCompileChecksTheMetaSchema: the drafts' meta-schemas are compiled on
-// first use (internal/jsonschema, patched), not at start; a schema that
-// breaks its draft's meta-schema is still refused, whichever draft it names,
-// from however many goroutines at once, and whether or not Warm ran first.
+// TestCompileChecksTheMetaSchema: a schema that breaks its draft's
+// meta-schema is refused, whichever draft it names, also when it is a
+// resource embedded in a schema of another draft.
 func TestCompileChecksTheMetaSchema(t *testing.T) {
 	drafts := []string{"https://json-schema.org/draft/2020-12/schema", "http://json-schema.org/draft-07/schema#"}
-	var wg sync.WaitGroup
-	wg.Go(Warm) // ahead of time, or racing the compilations: the same results
-	for _, d := range drafts {
-		for typ, valid := range map[string]bool{`5`: false, `"string"`: true} {
-			doc := `{"$schema": "` + d + `", "type": ` + typ + `}`
-			wg.Go(func() {
-				if _, err := Compile(json.RawMessage(doc)); (err == nil) != valid {
-					t.Errorf("Compile(%s) = %v, want valid: %v", doc, err, valid)
-				}
-			})
-		}
-	}
-	wg.Wait()
-}
-
-// TestCompileChecksAnEmbeddedDraft: a draft 2020-12 schema may embed a
-// resource whose $schema names another draft; that draft's meta-schema is
-// compiled when the schema is, so a breach inside the embedded resource is
-// still refused. It runs in a process of its own, where no other test has
-// compiled draft-07's meta-schema already.
-func TestCompileChecksAnEmbeddedDraft(t *testing.T) {
-	if os.Getenv("JSONVALIDATE_EMBEDDED_DRAFT") == "" {
-		cmd := exec.Command(os.Args[0], "-test.run=^TestCompileChecksAnEmbeddedDraft$", "-test.count=1")
-		cmd.Env = append(os.Environ(), "JSONVALIDATE_EMBEDDED_DRAFT=1")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("in a fresh process: %v\n%s", err, out)
-		}
-		return
-	}
-	Warm() // draft 2020-12 only
 	embed := func(typ string) string {
 		return `{"$schema": "https://json-schema.org/draft/2020-12/schema", "$ref": "#/$defs/old",
 		  "$defs": {"old": {"$id": "http://example.com/old.json", "$schema": "http://json-schema.org/draft-07/schema#", "type": ` + typ + `}}}`
 	}
-	if _, err := Compile(json.RawMessage(embed(`5`))); err == nil {
-		t.Errorf("Compile accepted a draft-07 resource whose type is 5")
+	for typ, valid := range map[string]bool{`5`: false, `"string"`: true} {
+		docs := []string{embed(typ)}
+		for _, d := range drafts {
+			docs = append(docs, `{"$schema": "`+d+`", "type": `+typ+`}`)
+		}
+		for _, doc := range docs {
+			if _, err := Compile(json.RawMessage(doc)); (err == nil) != valid {
+				t.Errorf("Compile(%s) = %v, want valid: %v", doc, err, valid)
+			}
+		}
 	}
-	if _, err := Compile(json.RawMessage(embed(`"string"`))); err != nil {
-		t.Errorf("Compile of a valid embedded draft-07 resource: %v", err)
+}
+
+// TestCompileReadsNoOtherDocument: a $ref or $schema naming a file is
+// refused without reading it (the library's own loader would read any
+// file:// URL), even when the file holds a valid schema.
+func TestCompileReadsNoOtherDocument(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "other.json")
+	if err := os.WriteFile(file, []byte(`{"type": "string", "$defs": {"name": {"type": "string"}}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	url := "file://" + filepath.ToSlash(file)
+	for _, doc := range []string{
+		`{"$ref": "` + url + `"}`,
+		`{"$schema": "` + url + `", "type": "string"}`,
+		`{"type": "object", "properties": {"a": {"$ref": "` + url + `#/$defs/name"}}}`,
+	} {
+		_, err := Compile(json.RawMessage(doc))
+		if err == nil || !strings.Contains(err.Error(), "may refer only to itself") {
+			t.Errorf("Compile(%s) = %v, want a refusal to load %s", doc, err, url)
+		}
+	}
+}
+
+// TestCompileNamesTheSchemaFieldsAtFault: a schema that breaks its draft's
+// meta-schema is refused with every field at fault, on one line.
+func TestCompileNamesTheSchemaFieldsAtFault(t *testing.T) {
+	_, err := Compile(json.RawMessage(`{"type": "object", "properties": {"a": {"type": "strin"}, "b": {"minimum": "x"}}}`))
+	want := `the schema is not a valid JSON Schema: field "properties.a.type": got string, want array; ` +
+		`field "properties.a.type": value must be one of 'array', 'boolean', 'integer', 'null', 'number', 'object', 'string'; ` +
+		`field "properties.b.minimum": got string, want number`
+	if err == nil || err.Error() != want {
+		t.Errorf("Compile = %v\nwant %s", err, want)
 	}
 }
