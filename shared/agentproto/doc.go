@@ -4,7 +4,7 @@
 // host of one top-level execution.
 //
 // The SDK's TypeScript view of the same types, shared/sdk/src/agent-protocol.ts,
-// is generated from the Go types below by package tsgen (scripts/build-sdk);
+// is generated from the Go types below by package protogen (scripts/build-sdk);
 // a test there fails when the checked-in file is stale, so the two sides
 // cannot drift apart.
 //

@@ -13,7 +13,7 @@ import (
 
 	"github.com/urfave/cli/v3"
 
-	"github.com/stratoscli/stratos/shared/agentproto/tsgen"
+	"github.com/stratoscli/stratos/shared/agentproto/protogen"
 	"github.com/stratoscli/stratos/shared/cliapp"
 	"github.com/stratoscli/stratos/shared/clierr"
 	"github.com/stratoscli/stratos/shared/logging"
@@ -72,7 +72,7 @@ func newCommand(stderr io.Writer) *cli.Command {
 // writeAgentProtocol regenerates the SDK's agent-protocol.ts in srcDir from
 // the Go types of the agent protocol in protoDir.
 func writeAgentProtocol(protoDir, srcDir string) error {
-	ts, err := tsgen.Generate(protoDir)
+	ts, err := protogen.Generate(protoDir)
 	if err != nil {
 		return err
 	}

@@ -286,66 +286,10 @@ export interface LifecycleParams {
  * vocabulary's line (shared/contract/eventapi), whose details are one type
  * per kind.
  */
-export interface Event {
-  /**
-   * V is the vocabulary version the line was written in; 0 on lines
-   * written before versions existed (they are mapped on read).
-   */
-  v: number;
-  type: string;
-  /** Timestamp is RFC 3339 with nanoseconds, UTC. */
-  timestamp: string;
-  /**
-   * Sequence is the agent host's order of the events it wrote (0 on the
-   * runtime's lines, which have no sequence).
-   */
-  sequence?: number;
-  /**
-   * ExecutionID is the workflow invocation the event belongs to: the
-   * run's own for the top-level workflow, a child's for a child's.
-   */
-  executionId: string;
-  /** Workflow is the invocation's workflow name, on the runtime's lines. */
-  workflow?: string;
-  /** AgentID and Label name the agent of an agent's events. */
-  agentId?: string;
-  label?: string;
-  ids?: IDs;
-  /**
-   * Reconstructed marks an event Stratos wrote on the harness's behalf
-   * after the fact (background work still running when its agent
-   * closed), not one the harness reported.
-   */
-  reconstructed?: boolean;
-  /**
-   * Details is the kind's own fields: one of the types Kinds lists, or
-   * *Unknown for a kind this version does not know.
-   */
-  details?: unknown;
-}
+export type Event = import("./events.js").StratosEvent;
 
 /** IDs correlate an event with the operations it belongs to. */
-export interface IDs {
-  /**
-   * InvocationID is the agent execute the event belongs to: for
-   * background work, the execute that started it, even when the work
-   * reports after that execute ended.
-   */
-  invocationId?: string;
-  toolCallId?: string;
-  parentToolCallId?: string;
-  messageId?: string;
-  turnId?: string;
-  promptId?: string;
-  taskId?: string;
-  /**
-   * NativeSessionID is the harness's own session (Claude Code's session,
-   * Codex's thread).
-   */
-  nativeSessionId?: string;
-  mcpClientId?: string;
-  progressToken?: string;
-}
+export type IDs = import("./events.js").EventIDs;
 
 /** ErrorData is the data member of an agent error response. */
 export interface ErrorData {

@@ -1,36 +1,39 @@
-package tsgen
+package protogen
 
 import (
 	"bytes"
 	"flag"
 	"os"
+	"path/filepath"
 	"testing"
 )
 
 var update = flag.Bool("update", false, "rewrite shared/sdk/src/agent-protocol.ts")
 
-// tsFile is the SDK's view of the protocol, generated from agentproto.
-const tsFile = "../../sdk/src/agent-protocol.ts"
+// root is the repository's root, from this package's directory.
+const root = "../../.."
 
 // TestTypeScriptIsCurrent fails when the checked-in agent-protocol.ts is not
-// what the Go types generate: run scripts/build-sdk (or this test with
-// -update), and commit both src/ and dist/.
+// what the Go types generate: run scripts/gen-docs (or this test with
+// -update), then scripts/build-sdk, and commit both src/ and dist/.
 func TestTypeScriptIsCurrent(t *testing.T) {
-	want, err := Generate("..")
+	files, err := Files(root)
 	if err != nil {
 		t.Fatal(err)
 	}
+	want := files[Path]
+	full := filepath.Join(root, Path)
 	if *update {
-		if err := os.WriteFile(tsFile, want, 0o644); err != nil {
+		if err := os.WriteFile(full, want, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	got, err := os.ReadFile(tsFile)
+	got, err := os.ReadFile(full)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(got, want) {
-		t.Fatalf("%s is stale: the Go types of shared/agentproto changed; run scripts/build-sdk and commit shared/sdk/src and shared/sdk/dist", tsFile)
+		t.Fatalf("%s is stale: the Go types of shared/agentproto changed; run scripts/gen-docs and scripts/build-sdk, and commit shared/sdk/src and shared/sdk/dist", Path)
 	}
 }
 
