@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -435,6 +436,44 @@ func TestStructuredOutput(t *testing.T) {
 	if want := `[{"message":"got string, want boolean","path":"approved"},{"message":"unknown field (not in the schema)","path":"extra"},{"message":"required field is missing","path":"issues"}]`; string(issues) != want {
 		t.Errorf("details.issues = %s, want %s", issues, want)
 	}
+}
+
+// TestOutputSchemaIsCheckedBeforeTheAgentRuns: an outputSchema that is not
+// a valid JSON Schema is the caller's configuration error, found when the
+// agent is prepared; the harness never gets the prompt (its script would
+// have answered with a value), and no reply is blamed for it.
+func TestOutputSchemaIsCheckedBeforeTheAgentRuns(t *testing.T) {
+	f := start(t, `  judge:
+    harness: test
+    test:
+      turns:
+        - value: {approved: true}
+`, defaults)
+	for i, c := range []struct{ schema, contains string }{
+		{`{"type":"object","properties":{"approved":{"type":"bool"}}}`, `field "properties.approved.type": value must be one of 'array', 'boolean'`},
+		{`{"type":"object","properties":{"approved":{"minimum":"x"}}}`, `field "properties.approved.minimum": got string, want number`},
+		{`{"$ref":"#/$defs/verdict"}`, `#/$defs/verdict" not found`},
+	} {
+		_, err := f.execute(call{agent: fmt.Sprintf("j%d", i), name: "judge", config: `{"configId":"judge"}`, prompt: `"judge"`, schema: c.schema})
+		wantCode(t, err, agentproto.CodeConfiguration, `agent "judge": outputSchema: `)
+		wantCode(t, err, agentproto.CodeConfiguration, c.contains)
+	}
+}
+
+// TestStructuredOutputOfADraft07Schema: a draft-07 schema (definitions,
+// $ref) checks the reply like a draft 2020-12 one, every failing field.
+func TestStructuredOutputOfADraft07Schema(t *testing.T) {
+	f := start(t, `  judge:
+    harness: test
+    test:
+      turns:
+        - value: {approved: "yes", score: "high"}
+`, defaults)
+	schema := `{"$schema":"http://json-schema.org/draft-07/schema#","definitions":{"verdict":{"type":"boolean"}},"type":"object",` +
+		`"properties":{"approved":{"$ref":"#/definitions/verdict"},"score":{"type":"number"}},"required":["approved","score"]}`
+	_, err := f.execute(call{agent: "j", name: "judge", config: `{"configId":"judge"}`, prompt: `"judge"`, schema: schema})
+	wantCode(t, err, agentproto.CodeStructuredOutput,
+		`agent "judge" returned output that does not match its outputSchema: field "approved": got string, want boolean; field "score": got string, want number`)
 }
 
 func jsonEq(a json.RawMessage, b string) bool {

@@ -9,8 +9,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/google/jsonschema-go/jsonschema"
-
 	"github.com/stratoscli/stratos/shared/agentproto"
 	"github.com/stratoscli/stratos/shared/jsonvalidate"
 	"github.com/stratoscli/stratos/stratos-agent/adapter"
@@ -27,7 +25,7 @@ type prepared struct {
 	overrides map[string]agentproto.AgentConfig
 	adapter   adapter.Adapter
 	selection *selector            // the same adapter: which harness serves it
-	schema    *jsonschema.Resolved // nil without outputSchema
+	schema    *jsonvalidate.Schema // nil without outputSchema
 	hooks     *sdkHooks
 }
 
@@ -77,7 +75,7 @@ func (h *Host) prepare(ctx context.Context, s *session, p agentproto.ExecutePara
 	if spec.SystemPrompt, err = systemPrompt(cfg, wf.Dir); err != nil {
 		return nil, err
 	}
-	var schema *jsonschema.Resolved
+	var schema *jsonvalidate.Schema
 	if len(p.OutputSchema) > 0 {
 		if schema, err = resolveSchema(p.OutputSchema, s.name); err != nil {
 			return nil, err
@@ -228,35 +226,26 @@ func userPrompt(pr *prepared, src agentproto.PromptSource, extra map[string]json
 	return txt.Render("prompt", agentconfig.MergeVars(vars, extra))
 }
 
-func resolveSchema(raw json.RawMessage, name string) (*jsonschema.Resolved, error) {
-	var s jsonschema.Schema
-	if err := json.Unmarshal(raw, &s); err != nil {
-		return nil, agentproto.Errorf(agentproto.CodeConfiguration, "agent %q: outputSchema: %v", name, err)
-	}
-	r, err := s.Resolve(nil)
+// resolveSchema compiles the output schema before the agent runs, so that
+// a schema that cannot check anything is the caller's configuration error,
+// not a failure of the agent's reply.
+func resolveSchema(raw json.RawMessage, name string) (*jsonvalidate.Schema, error) {
+	s, err := jsonvalidate.Compile(raw)
 	if err != nil {
 		return nil, agentproto.Errorf(agentproto.CodeConfiguration, "agent %q: outputSchema: %v", name, err)
 	}
-	return r, nil
+	return s, nil
 }
 
 // checkOutput validates a structured reply against the output schema. A
 // mismatch names every failing field, sorted by path, in the message and as
 // details.issues ([{path, message}]), the shape the SDK's own Zod check uses.
-func checkOutput(schema *jsonschema.Resolved, value json.RawMessage, name string) error {
+func checkOutput(schema *jsonvalidate.Schema, value json.RawMessage, name string) error {
 	var v any
 	if err := json.Unmarshal(value, &v); err != nil {
 		return agentproto.Errorf(agentproto.CodeStructuredOutput, "agent %q returned structured output that is not JSON: %v", name, err)
 	}
-	raw, err := json.Marshal(schema.Schema())
-	if err != nil {
-		return agentproto.Errorf(agentproto.CodeStructuredOutput, "agent %q: outputSchema cannot be encoded: %v", name, err)
-	}
-	full, err := jsonvalidate.Compile(raw)
-	if err != nil {
-		return agentproto.Errorf(agentproto.CodeStructuredOutput, "agent %q: outputSchema: %v", name, err)
-	}
-	if issues := full.Validate(value); issues != nil {
+	if issues := schema.Validate(value); issues != nil {
 		return agentproto.Errorf(agentproto.CodeStructuredOutput, "agent %q returned output that does not match its outputSchema: %s", name, jsonvalidate.Text(issues)).
 			WithDetails(map[string]any{"value": v, "issues": issues})
 	}
