@@ -159,7 +159,7 @@ agents:
     harness: test
     effort: 3
     allowedMcps: [github]
-    worktree: {name: x}
+    worktree: {name: "", cleanup: no}
   b:
     systemPrompt: {file: a.md, template: b.hbs}
     disallowedTools: [Bash]
@@ -176,13 +176,14 @@ agents:
 		}
 		got = append(got, p.Path)
 	}
-	want := []string{"agents.a.effort", "agents.a.worktree", "agents.b.systemPrompt", "agents.c"}
+	// Every failing field, also inside one: worktree's three.
+	want := []string{"agents.a.effort", "agents.a.worktree.cleanup", "agents.a.worktree.enabled", "agents.a.worktree.name", "agents.b.systemPrompt", "agents.c"}
 	if strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Fatalf("paths %v, want %v (%v)", got, want, problems)
 	}
 	// Reference checks run once the shapes are right.
 	yaml2 := strings.Replace(strings.Replace(strings.Replace(strings.Replace(yaml, "effort: 3", "effort: low", 1),
-		"worktree: {name: x}", "worktree: {enabled: false}", 1), "{file: a.md, template: b.hbs}", "{file: a.md}", 1), "  c: [not, an, object]\n", "", 1)
+		`worktree: {name: "", cleanup: no}`, "worktree: {enabled: false}", 1), "{file: a.md, template: b.hbs}", "{file: a.md}", 1), "  c: [not, an, object]\n", "", 1)
 	if err := os.WriteFile(filepath.Join(dir, "workflow.yaml"), []byte(yaml2), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -9,12 +9,11 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
-	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/stratoscli/stratos/shared/contract/agentapi"
+	"github.com/stratoscli/stratos/shared/jsonvalidate"
 	"github.com/stratoscli/stratos/stratos-agent/tools"
 )
 
@@ -29,14 +28,30 @@ var SchemaJSON []byte
 // the checked document, e.g. agents.reviewer.model.
 type Problem = agentapi.ConfigProblem
 
-// Validator checks configurations against SchemaJSON, one field at a time,
-// so that every problem names the field it is about (jsonschema-go reports
-// schema locations, not instance paths).
+// Validator checks configurations against SchemaJSON one top-level field at
+// a time, so that a problem says what shape its field must have (the
+// field's description) and an unknown field is told with the known ones.
 type Validator struct {
-	fields map[string]*jsonschema.Resolved
-	expect map[string]string // field → the shape it must have, for messages
+	fields map[string]field
 	names  []string
 	tools  *tools.Table
+}
+
+// field is one property of SchemaJSON, compiled.
+type field struct {
+	schema *jsonvalidate.Schema
+	expect string // the shape the field must have, for messages
+	// alternatives: the schema is an anyOf, whose branches' own
+	// failures would mislead (each says what another branch wants), so a
+	// mismatch is told for the field as a whole.
+	alternatives bool
+}
+
+// fieldSchema is what the Validator reads of a property of SchemaJSON
+// besides compiling it.
+type fieldSchema struct {
+	Description string            `json:"description"`
+	AnyOf       []json.RawMessage `json:"anyOf"`
 }
 
 // NewValidator compiles SchemaJSON for the registered harnesses: harness
@@ -44,30 +59,53 @@ type Validator struct {
 // harnesses, for readers of the file), and tool names are checked
 // against their table.
 func NewValidator(harnesses []string, table *tools.Table) (*Validator, error) {
-	var root jsonschema.Schema
+	var root struct {
+		Properties map[string]json.RawMessage `json:"properties"`
+	}
 	if err := json.Unmarshal(SchemaJSON, &root); err != nil {
 		return nil, fmt.Errorf("agent configuration schema: %w", err)
 	}
-	if h := root.Properties["harness"]; h != nil {
-		h.Enum = make([]any, len(harnesses))
-		quoted := make([]string, len(harnesses))
-		for i, n := range harnesses {
-			h.Enum[i], quoted[i] = n, strconv.Quote(n)
+	if _, ok := root.Properties["harness"]; ok {
+		h, err := harnessSchema(harnesses)
+		if err != nil {
+			return nil, fmt.Errorf("agent configuration schema, field harness: %w", err)
 		}
-		h.Description = "one of " + strings.Join(quoted, ", ")
+		root.Properties["harness"] = h
 	}
-	v := &Validator{fields: map[string]*jsonschema.Resolved{}, expect: map[string]string{}, tools: table}
-	for name, s := range root.Properties {
-		r, err := s.Resolve(nil)
+	v := &Validator{fields: make(map[string]field, len(root.Properties)), tools: table}
+	for _, name := range slices.Sorted(maps.Keys(root.Properties)) {
+		f, err := compileField(root.Properties[name])
 		if err != nil {
 			return nil, fmt.Errorf("agent configuration schema, field %s: %w", name, err)
 		}
-		v.fields[name] = r
-		v.expect[name] = s.Description
+		v.fields[name] = f
 		v.names = append(v.names, name)
 	}
-	sort.Strings(v.names)
 	return v, nil
+}
+
+// harnessSchema is the harness field's schema: one of the names.
+func harnessSchema(names []string) (json.RawMessage, error) {
+	quoted := make([]string, len(names))
+	for i, n := range names {
+		quoted[i] = strconv.Quote(n)
+	}
+	return json.Marshal(struct {
+		Description string   `json:"description"`
+		Enum        []string `json:"enum"`
+	}{"one of " + strings.Join(quoted, ", "), append([]string{}, names...)})
+}
+
+func compileField(raw json.RawMessage) (field, error) {
+	var fs fieldSchema
+	if err := json.Unmarshal(raw, &fs); err != nil {
+		return field{}, err
+	}
+	s, err := jsonvalidate.Compile(raw)
+	if err != nil {
+		return field{}, err
+	}
+	return field{schema: s, expect: fs.Description, alternatives: len(fs.AnyOf) > 0}, nil
 }
 
 // Section checks workflow.yaml's agents section (as parsed YAML or JSON):
@@ -106,18 +144,48 @@ func (v *Validator) entry(file, path string, entry any, configID bool) []Problem
 		return []Problem{{File: file, Path: path, Message: "must be an agent configuration object, got " + describe(entry)}}
 	}
 	var out []Problem
-	for _, field := range slices.Sorted(maps.Keys(m)) {
-		r, known := v.fields[field]
-		if !known || (field == "configId" && !configID) {
-			out = append(out, Problem{File: file, Path: path + "." + field, Message: fmt.Sprintf("unknown field %q (known: %s)", field, v.known(configID))})
+	for _, name := range slices.Sorted(maps.Keys(m)) {
+		f, known := v.fields[name]
+		if !known || (name == "configId" && !configID) {
+			out = append(out, Problem{File: file, Path: path + "." + name, Message: fmt.Sprintf("unknown field %q (known: %s)", name, v.known(configID))})
 			continue
 		}
-		if err := r.Validate(m[field]); err != nil {
-			out = append(out, Problem{File: file, Path: path + "." + field,
-				Message: fmt.Sprintf("must be %s, got %s (%s)", v.expect[field], describe(m[field]), innermost(err))})
-		}
+		out = append(out, f.problems(file, path+"."+name, name, m[name])...)
 	}
 	return out
+}
+
+// problems checks the value of the field called name, found at path: one
+// problem for the field itself, "must be <shape>, got <value> (<why>)",
+// and one for each failing field inside it, at its own path.
+func (f field) problems(file, path, name string, value any) []Problem {
+	raw, err := json.Marshal(value)
+	if err != nil {
+		return []Problem{{File: file, Path: path, Message: fmt.Sprintf("not representable as JSON: %v", err)}}
+	}
+	issues := f.schema.Validate(raw)
+	if len(issues) == 0 {
+		return nil
+	}
+	whole := func(why string) Problem {
+		return Problem{File: file, Path: path, Message: fmt.Sprintf("must be %s, got %s (%s)", f.expect, describe(value), why)}
+	}
+	if f.alternatives {
+		return []Problem{whole("matches none of the accepted forms")}
+	}
+	var own []string
+	var inside []Problem
+	for _, is := range issues {
+		if is.Path == "" {
+			own = append(own, is.Message)
+			continue
+		}
+		inside = append(inside, Problem{File: file, Path: path + "." + is.Path, Message: fmt.Sprintf("%s; %s must be %s", is.Message, name, f.expect)})
+	}
+	if len(own) > 0 {
+		return append([]Problem{whole(strings.Join(own, "; "))}, inside...)
+	}
+	return inside
 }
 
 func (v *Validator) known(configID bool) string {
@@ -142,30 +210,6 @@ func normalize(v any) (any, error) {
 		return nil, err
 	}
 	return out, nil
-}
-
-// ValidationMessage is a jsonschema-go validation error without its
-// "validating <schema>: " prefixes, which name schema internals rather than
-// the value at fault. The host uses it for outputSchema mismatches too.
-func ValidationMessage(err error) string {
-	msg := err.Error()
-	for strings.HasPrefix(msg, "validating ") {
-		i := strings.Index(msg, ": ")
-		if i < 0 {
-			break
-		}
-		msg = msg[i+2:]
-	}
-	return msg
-}
-
-// innermost is ValidationMessage with an unreadable anyOf summary replaced.
-func innermost(err error) string {
-	msg := ValidationMessage(err)
-	if strings.HasPrefix(msg, "anyOf:") {
-		return "matches none of the accepted forms"
-	}
-	return msg
 }
 
 // describe shows a value briefly in a message.

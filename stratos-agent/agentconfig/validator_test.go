@@ -38,3 +38,31 @@ func TestHarnessMustBeRegistered(t *testing.T) {
 		t.Errorf("unregistered harness: %v", p)
 	}
 }
+
+// TestEveryFailingFieldIsReported: each failing field is a problem of its
+// own, also several inside one field (the items of an array, the fields of
+// worktree), not only the first mismatch the validator meets.
+func TestEveryFailingFieldIsReported(t *testing.T) {
+	v, err := builtinValidator()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := v.Entry("", "agent", map[string]any{
+		"allowedTools":            []any{"", 5},
+		"structuredOutputRetries": 11,
+		"worktree":                map[string]any{"enabled": "yes", "name": ""},
+	}, false)
+	const tools, worktree = "; allowedTools must be an array of built-in tool names (see stratos tools list)",
+		"; worktree must be an object {enabled: boolean, name?: string, cleanup?: boolean}"
+	want := []Problem{
+		{Path: "agent.allowedTools.0", Message: "minLength: got 0, want 1" + tools},
+		{Path: "agent.allowedTools.1", Message: "got number, want string" + tools},
+		{Path: "agent.structuredOutputRetries", Message: "must be an integer from 0 to 10: how many times a structured output that fails the outputSchema " +
+			"is sent back with its validation errors (harnesses without a native retry), got 11 (maximum: got 11, want 10)"},
+		{Path: "agent.worktree.enabled", Message: "got string, want boolean" + worktree},
+		{Path: "agent.worktree.name", Message: "minLength: got 0, want 1" + worktree},
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("problems:\n got %q\nwant %q", got, want)
+	}
+}

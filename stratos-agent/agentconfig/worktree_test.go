@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/stratoscli/stratos/shared/agentproto"
@@ -102,22 +101,28 @@ func TestWorktreeMergeLeavesSourcesAlone(t *testing.T) {
 	}
 }
 
+// TestWorktreeShapeErrors: each failing field inside worktree is a problem
+// at its own path, saying what is wrong and the shape worktree must have.
 func TestWorktreeShapeErrors(t *testing.T) {
 	v, w := worktreeWorkflow(t)
-	for _, creation := range []string{
-		`{"harness":"test","worktree":{"name":"x"}}`,                    // enabled is required
-		`{"harness":"test","worktree":{"enabled":true,"name":""}}`,      // empty name
-		`{"harness":"test","worktree":{"enabled":"yes"}}`,               // not a boolean
-		`{"harness":"test","worktree":{"enabled":true,"branch":"x"}}`,   // unknown field
-		`{"harness":"test","worktree":{"enabled":true,"cleanup":"no"}}`, // not a boolean
+	const shape = "; worktree must be an object {enabled: boolean, name?: string, cleanup?: boolean}"
+	for _, c := range []struct{ creation, want string }{
+		{`{"harness":"test","worktree":{"name":"x"}}`, "createAgent.worktree.enabled: required field is missing" + shape},
+		{`{"harness":"test","worktree":{"enabled":true,"name":""}}`, "createAgent.worktree.name: minLength: got 0, want 1" + shape},
+		{`{"harness":"test","worktree":{"enabled":"yes"}}`, "createAgent.worktree.enabled: got string, want boolean" + shape},
+		{`{"harness":"test","worktree":{"enabled":true,"branch":"x"}}`, "createAgent.worktree.branch: unknown field (not in the schema)" + shape},
+		{`{"harness":"test","worktree":{"enabled":true,"cleanup":"no"}}`, "createAgent.worktree.cleanup: got string, want boolean" + shape},
+		{`{"harness":"test","worktree":"yes"}`, `createAgent.worktree: must be an object {enabled: boolean, name?: string, cleanup?: boolean}, got "yes" (got string, want object)`},
+		{`{"harness":"test","worktree":{"enabled":"yes","name":""}}`,
+			"createAgent.worktree.enabled: got string, want boolean" + shape + "; createAgent.worktree.name: minLength: got 0, want 1" + shape},
 	} {
-		_, err := v.Resolve(Sources{Workflow: w, Creation: json.RawMessage(creation)})
+		_, err := v.Resolve(Sources{Workflow: w, Creation: json.RawMessage(c.creation)})
 		if agentproto.CodeOf(err) != agentproto.CodeConfiguration {
-			t.Errorf("%s: got %v, want a configuration error", creation, err)
+			t.Errorf("%s: got %v, want a configuration error", c.creation, err)
 			continue
 		}
-		if want := "createAgent.worktree: must be an object {enabled: boolean"; !strings.Contains(err.Error(), want) {
-			t.Errorf("%s: %v does not say %q", creation, err, want)
+		if want := "invalid createAgent: " + c.want; err.Error() != want {
+			t.Errorf("%s:\n got %v\nwant %s", c.creation, err, want)
 		}
 	}
 }
