@@ -64,6 +64,23 @@ func (l *Log) Message(dir string, msg []byte) {
 	fmt.Fprintf(l.w, "stratos wire: %s %s %s%s\n", l.who, dir, shown, more)
 }
 
+// Note logs one line about the exchange that is not a message of it (a
+// tool call's command line, its exit status), as given: what the caller
+// writes here is its to keep free of secrets. It is cut at MaxShown bytes.
+func (l *Log) Note(text string) {
+	if l == nil {
+		return
+	}
+	more := ""
+	if len(text) > MaxShown {
+		more = fmt.Sprintf(" … (%d bytes more)", len(text)-MaxShown)
+		text = text[:MaxShown]
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	fmt.Fprintf(l.w, "stratos wire: %s %s%s\n", l.who, text, more)
+}
+
 // secretKey matches the names of fields whose values are credentials.
 var secretKey = regexp.MustCompile(`(?i)(token|secret|password|passwd|authorization|api[-_]?key|cookie|credential|bearer|private[-_]?key)`)
 

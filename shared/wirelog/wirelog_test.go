@@ -23,6 +23,21 @@ func TestOffUnlessAskedFor(t *testing.T) {
 	}
 	var nilLog *Log
 	nilLog.Message(In, []byte(`{}`)) // must not panic
+	nilLog.Note("exit 0")
+}
+
+func TestNotesAreShownAsGiven(t *testing.T) {
+	var b bytes.Buffer
+	l := FromEnv(env("1"), &b, "stratos-worktree[42] acquire")
+	l.Note("exit 0")
+	l.Note(strings.Repeat("a", 2*MaxShown))
+	lines := strings.Split(b.String(), "\n")
+	if lines[0] != "stratos wire: stratos-worktree[42] acquire exit 0" {
+		t.Errorf("note: %q", lines[0])
+	}
+	if len(lines[1]) > MaxShown+200 || !strings.HasSuffix(lines[1], "bytes more)") {
+		t.Errorf("a long note: %.100s…", lines[1])
+	}
 }
 
 func TestSecretsAreRedacted(t *testing.T) {
