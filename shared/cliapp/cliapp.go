@@ -18,6 +18,7 @@ import (
 
 	"github.com/stratoscli/stratos/shared/clierr"
 	"github.com/stratoscli/stratos/shared/contract/errcode"
+	"github.com/stratoscli/stratos/shared/toolcall"
 )
 
 // IO bundles a process's standard streams, so commands can be run in-process
@@ -29,8 +30,14 @@ type IO struct {
 }
 
 // Run executes cmd with args (args[0] is the program name) and returns the
-// exit code. SIGINT/SIGTERM cancel the context passed to actions.
+// exit code. SIGINT/SIGTERM cancel the context passed to actions. Run by
+// another tool, the tool first checks that it speaks its caller's version
+// of the tool-call protocol (toolcall.Accept), before its command does
+// anything.
 func Run(cmd *cli.Command, args []string, stdio IO) int {
+	if err := toolcall.Accept(cmd.Name); err != nil {
+		return report(cmd, args, stdio, clierr.As(err))
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	return RunContext(ctx, cmd, args, stdio)
@@ -63,6 +70,12 @@ func RunContext(ctx context.Context, cmd *cli.Command, args []string, stdio IO) 
 	if ctx.Err() != nil {
 		ce = asInterrupted(ce)
 	}
+	return report(cmd, args, stdio, ce)
+}
+
+// report writes ce as the JSON envelope on stdout with --json, else as one
+// line on stderr, and returns its exit code.
+func report(cmd *cli.Command, args []string, stdio IO, ce *clierr.Error) int {
 	if WantsJSON(args) {
 		_ = clierr.WriteJSON(stdio.Stdout, ce)
 	} else {
