@@ -14,6 +14,7 @@ export { StratosError, InputValidationError, OutputValidationError, WorkflowCycl
 export type { ValidationIssue, ErrorLink, WorkflowErrorCode } from "./errors.js";
 export type { Side, Unrepresentable, DefinitionDescription } from "./describe.js";
 export { createAgent } from "./agent.js";
+export type { HarnessName } from "./harness-names.js";
 export { ask } from "./ask.js";
 export type { AskOptions } from "./ask.js";
 export { parallel, pipeline, nonNull, isExecutionFailure } from "./parallel.js";
