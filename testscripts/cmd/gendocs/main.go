@@ -1,8 +1,11 @@
 // Command gendocs writes the command reference (docs/cli) and the man pages
 // (docs/man) from the commands of every Stratos tool, the error-code table
-// of docs/errors.md from the tools' contracts (shared/contract), and the
-// event vocabulary's JSON Schema and TypeScript view from its Go types
-// (shared/contract/eventapi). Run it from anywhere in the repository:
+// of docs/errors.md from the tools' contracts (shared/contract), and every
+// file generated from Go types: the event vocabulary's JSON Schema and
+// TypeScript view (shared/contract/eventapi), the SDK's agent-protocol.ts
+// (shared/agentproto), and the built-in harness names of the SDK's
+// harness-names.ts and the agent configuration's schema (the harness
+// registry). Run it from anywhere in the repository:
 // go run ./testscripts/cmd/gendocs
 package main
 
@@ -13,8 +16,10 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/stratoscli/stratos/shared/agentproto/protogen"
 	"github.com/stratoscli/stratos/shared/atomicfile"
 	"github.com/stratoscli/stratos/shared/contract/eventapi/eventgen"
+	"github.com/stratoscli/stratos/stratos-agent/harnesses/harnessgen"
 	"github.com/stratoscli/stratos/testscripts/internal/clidocs"
 	"github.com/stratoscli/stratos/testscripts/internal/errdocs"
 )
@@ -47,13 +52,18 @@ func run() error {
 	if err := writeErrorTable(root); err != nil {
 		return err
 	}
-	return writeEventVocabulary(root)
+	for _, generate := range []func(root string) (map[string][]byte, error){eventgen.Files, protogen.Files, harnessgen.Files} {
+		if err := writeGenerated(root, generate); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
-// writeEventVocabulary regenerates the event vocabulary's documents (the
-// SDK's copy needs scripts/build-sdk afterwards to reach its dist).
-func writeEventVocabulary(root string) error {
-	files, err := eventgen.Files(root)
+// writeGenerated writes the files generate makes from Go types (the SDK's
+// sources among them need scripts/build-sdk afterwards to reach its dist).
+func writeGenerated(root string, generate func(root string) (map[string][]byte, error)) error {
+	files, err := generate(root)
 	if err != nil {
 		return err
 	}
