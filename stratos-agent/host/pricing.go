@@ -2,13 +2,12 @@ package host
 
 import (
 	"context"
-	"io"
 	"sync"
 	"time"
 
 	"github.com/stratoscli/stratos/shared/contract/eventapi"
 	"github.com/stratoscli/stratos/shared/contract/modelsapi"
-	"github.com/stratoscli/stratos/shared/sibling"
+	"github.com/stratoscli/stratos/shared/toolcall"
 	"github.com/stratoscli/stratos/stratos-agent/adapter"
 	"github.com/stratoscli/stratos/stratos-agent/adapter/catalog"
 )
@@ -26,7 +25,7 @@ func catalogPrice() priceFunc {
 			Cost *modelsapi.Price `json:"cost"`
 		}
 		args := []string{"resolve", model, "--provider", provider, "--json"}
-		if sibling.RunJSON(ctx, catalog.Tool, args, nil, &res, io.Discard) != nil {
+		if toolcall.Run(ctx, toolcall.Call{Tool: catalog.Tool, Args: args}, &res) != nil {
 			return nil
 		}
 		return res.Cost

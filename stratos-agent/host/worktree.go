@@ -19,7 +19,7 @@ import (
 	"github.com/stratoscli/stratos/shared/clierr"
 	"github.com/stratoscli/stratos/shared/contract/eventapi"
 	"github.com/stratoscli/stratos/shared/contract/worktreeapi"
-	"github.com/stratoscli/stratos/shared/sibling"
+	"github.com/stratoscli/stratos/shared/toolcall"
 )
 
 // worktreeTool manages the worktrees. The host executes it with --json and
@@ -72,7 +72,7 @@ func newWorktrees(owner string, log hclog.Logger, stderr io.Writer, record func(
 // run executes the tool with --json and decodes its result into out; the
 // tool's diagnostics go to stderr.
 func (w *worktrees) run(ctx context.Context, stderr io.Writer, out any, args ...string) error {
-	return sibling.RunJSON(ctx, worktreeTool, append(args, "--json"), nil, out, stderr)
+	return toolcall.Run(ctx, toolcall.Call{Tool: worktreeTool, Args: append(args, "--json"), Stderr: stderr}, out)
 }
 
 // acquire hands the agent s its worktree in the repository containing dir

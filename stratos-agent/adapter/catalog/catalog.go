@@ -14,7 +14,7 @@ import (
 	"github.com/stratoscli/stratos/shared/clierr"
 	"github.com/stratoscli/stratos/shared/contract/errcode"
 	"github.com/stratoscli/stratos/shared/contract/modelsapi"
-	"github.com/stratoscli/stratos/shared/sibling"
+	"github.com/stratoscli/stratos/shared/toolcall"
 	"github.com/stratoscli/stratos/stratos-agent/adapter/rejection"
 )
 
@@ -78,7 +78,7 @@ func (s Sibling) Candidates(ctx context.Context, q Query) ([]Candidate, error) {
 		in = modelsapi.HarnessRulesInput{Harnesses: q.Rules}
 	}
 	var doc modelsapi.CandidatesResult
-	if err := sibling.RunJSON(ctx, Tool, args, in, &doc, s.Stderr); err != nil {
+	if err := toolcall.Run(ctx, toolcall.Call{Tool: Tool, Args: args, Input: in, Stderr: s.Stderr}, &doc); err != nil {
 		return nil, Classify(q.Harness, err)
 	}
 	return doc.Candidates, nil
@@ -99,7 +99,7 @@ func Classify(harness string, err error) error {
 	switch ce.Code {
 	case modelsapi.CodeNoMapping, modelsapi.CodeNoCandidates:
 		return rejection.New(rejection.ModelUnavailable, "%s: %s", prefix, ce.Message).WithDetails(ce.Details).Wrap(err)
-	case errcode.CodeToolNotFound, errcode.CodeToolFailed:
+	case errcode.CodeToolNotFound, errcode.CodeToolFailed, errcode.CodeToolProtocolMismatch:
 		return agentproto.Errorf(agentproto.CodeInitialization, "%s: %s", prefix, ce.Message).WithDetails(ce.Details).Wrap(err)
 	}
 	return agentproto.Errorf(agentproto.CodeConfiguration, "%s: %s", prefix, ce.Message).WithDetails(ce.Details).Wrap(err)
