@@ -8,6 +8,7 @@ import (
 
 	"github.com/stratoscli/stratos/shared/clierr"
 	"github.com/stratoscli/stratos/shared/contract/errcode"
+	"github.com/stratoscli/stratos/shared/contract/journalapi"
 	"github.com/stratoscli/stratos/shared/contract/runapi"
 	"github.com/stratoscli/stratos/stratos-run/records"
 	"github.com/stratoscli/stratos/stratos-run/supervise"
@@ -20,6 +21,8 @@ type runnerResult struct {
 	Error    *reportedError  `json:"error"`
 	Tree     json.RawMessage `json:"tree"`
 	Warnings []string        `json:"warnings"`
+	// Resume is the runtime's report of a resumed run's replay.
+	Resume *journalapi.Report `json:"resume"`
 }
 
 // reportedError is a workflow error as the runner reports it.
@@ -47,10 +50,11 @@ type outcome struct {
 	report   any           // error.json
 	tree     json.RawMessage
 	warnings []string
+	resume   *journalapi.Report
 }
 
 func (o outcome) final(exit int) records.Final {
-	return records.Final{Status: o.status, ExitCode: exit, EndedAt: time.Now(), Output: o.output, Error: o.report, Tree: o.tree, Warnings: o.warnings}
+	return records.Final{Status: o.status, ExitCode: exit, EndedAt: time.Now(), Output: o.output, Error: o.report, Tree: o.tree, Warnings: o.warnings, Resume: o.resume}
 }
 
 // failure is the outcome of an error that happened outside the workflow (a
@@ -73,7 +77,7 @@ func interpret(out *supervise.Outcome, workflow string) outcome {
 	if out.Result == nil || json.Unmarshal(out.Result, &res) != nil || res.Status == "" {
 		return missingResult(out, workflow)
 	}
-	o := outcome{tree: res.Tree, warnings: res.Warnings}
+	o := outcome{tree: res.Tree, warnings: res.Warnings, resume: res.Resume}
 	switch {
 	case res.Status == "succeeded":
 		o.status, o.output = records.StatusSucceeded, res.Output

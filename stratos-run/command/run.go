@@ -44,6 +44,7 @@ type execution struct {
 	log       hclog.Logger
 	stderr    io.Writer
 	json      bool
+	resume    *resumption // nil unless stratos runs resume
 }
 
 func runWorkflow(ctx context.Context, cmd *cli.Command) error {
@@ -119,11 +120,20 @@ func (x *execution) begin() error {
 	x.record, err = records.Begin(runs, records.Invocation{
 		ExecutionID: id, Workflow: x.target.Name(), Dir: w.Dir, Root: w.Root.Dir, Cwd: x.cwd,
 		Input: x.input, Overrides: x.overrides, PID: os.Getpid(), StartedAt: now, Budget: x.budget.Record(),
+		ResumedFrom: x.resumedFrom(),
 	})
 	if err == nil {
 		x.trace = tracing.Start(os.Getenv, x.warn, id, x.target.Name(), now)
 	}
 	return err
+}
+
+// resumedFrom is the execution this one resumes, "" for a first run.
+func (x *execution) resumedFrom() string {
+	if x.resume == nil {
+		return ""
+	}
+	return x.resume.from
 }
 
 // warn logs a problem that does not change how the run ends.
@@ -132,6 +142,7 @@ func (x *execution) warn(msg string) { x.log.Warn(msg) }
 // end writes the run record's final status, then exports the run's trace
 // from the completed record.
 func (x *execution) end(f records.Final) error {
+	f.Resume = x.resume.report(f.Resume)
 	err := x.record.Finish(f)
 	x.trace.Finish(f.Status, f.EndedAt, f.Tree, filepath.Join(x.record.Dir(), runs.EventsFile), x.stderr, x.warn)
 	return err
@@ -156,6 +167,10 @@ func (x *execution) run(ctx context.Context) (json.RawMessage, *clierr.Error) {
 	if err := x.checkMCPAuth(ctx); err != nil {
 		x.early.abort()
 		return nil, x.finish(failure(clierr.As(err), nil))
+	}
+	if ce := x.startJournal(); ce != nil {
+		x.early.abort()
+		return nil, x.finish(failure(ce, nil))
 	}
 	node, ce := x.early, x.earlyErr
 	if node == nil && ce == nil {
@@ -262,13 +277,14 @@ type runnerInvocation struct {
 	Input       json.RawMessage                   `json:"input"`
 	Overrides   json.RawMessage                   `json:"overrides"`
 	Workflows   map[string]preparation.TableEntry `json:"workflows"`
+	Resume      *replaySource                     `json:"resume,omitempty"`
 }
 
 func (x *execution) invocationDocument(resultKey []byte) ([]byte, error) {
 	doc, err := json.Marshal(runnerInvocation{
 		ExecutionID: x.id, Workflow: x.target.Name(), Entry: x.target.Entry(), RootDir: x.target.Root.Root.Dir,
 		RunDir: x.record.Dir(), Budget: x.budget, ResultKey: hex.EncodeToString(resultKey),
-		Input: x.input, Overrides: x.overrides, Workflows: x.target.Table(),
+		Input: x.input, Overrides: x.overrides, Workflows: x.target.Table(), Resume: x.resume.source(),
 	})
 	if err != nil {
 		return nil, clierr.New(runapi.CodeConfigInvalid, "the agents or decision section of a workflow.yaml in %s cannot be passed to the runtime: %v", x.target.Root.Root.Dir, err).Wrap(err)
@@ -308,6 +324,11 @@ func budgetLimits(cmd *cli.Command, target *preparation.Target) (budget.Limits, 
 	if err != nil {
 		return l, err
 	}
+	return l.Override(budgetFlags(cmd))
+}
+
+// budgetFlags are the limits --budget-usd and --budget-tokens give.
+func budgetFlags(cmd *cli.Command) budget.Flags {
 	var flags budget.Flags
 	if cmd.IsSet(budgetUSDFlag) {
 		usd := cmd.Float(budgetUSDFlag)
@@ -317,5 +338,5 @@ func budgetLimits(cmd *cli.Command, target *preparation.Target) (budget.Limits, 
 		tokens := int64(cmd.Int(budgetTokensFlag))
 		flags.Tokens = &tokens
 	}
-	return l.Override(flags)
+	return flags
 }

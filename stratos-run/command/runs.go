@@ -40,7 +40,7 @@ func runsCommand() *cli.Command {
 		),
 		Flags:    list.Flags,
 		Action:   list.Action,
-		Commands: []*cli.Command{list, runsShowCommand(), runsLogsCommand(), runsResultCommand(), runsStopCommand(), runsPruneCommand()},
+		Commands: []*cli.Command{list, runsShowCommand(), runsLogsCommand(), runsResultCommand(), runsStopCommand(), runsResumeCommand(), runsPruneCommand()},
 	}
 }
 

@@ -180,3 +180,21 @@ func (t *Target) Table() map[string]TableEntry {
 	}
 	return table
 }
+
+// BuildKeys are the build records' keys of the workflow and every workflow
+// it imports, by name: what a run's journal header keeps, so that a resume
+// can tell which workflows' code changed since. Call it after Prepare. A
+// record that cannot be read has the key "" (it never equals a real one).
+func (t *Target) BuildKeys() map[string]string {
+	keys := map[string]string{}
+	t.walkClosure(func(w *discovery.Workflow, found bool) {
+		if !found {
+			return
+		}
+		keys[w.Manifest.Name] = ""
+		if rec, err := freshness.ReadRecord(w.Dir); err == nil && rec != nil {
+			keys[w.Manifest.Name] = rec.Key
+		}
+	})
+	return keys
+}

@@ -35,6 +35,7 @@ import (
 
 	"github.com/stratoscli/stratos/shared/atomicfile"
 	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/contract/journalapi"
 	"github.com/stratoscli/stratos/shared/contract/runapi"
 	"github.com/stratoscli/stratos/shared/procid"
 	"github.com/stratoscli/stratos/shared/roots"
@@ -111,6 +112,8 @@ type Invocation struct {
 	// Budget is the budget the run was held to (nil: none), kept so that
 	// a finished run still shows what it spent against its limits.
 	Budget *Budget `json:"budget,omitempty"`
+	// ResumedFrom is the execution this one resumes (stratos runs resume).
+	ResumedFrom string `json:"resumedFrom,omitempty"`
 }
 
 // Budget is a run's spending limits; a zero field sets no limit.
@@ -131,6 +134,11 @@ type Status struct {
 	// Reconciled says when and why a later command, not the run itself,
 	// wrote this status (only for crashed runs).
 	Reconciled *Reconciliation `json:"reconciled,omitempty"`
+	// ResumedFrom is the execution this one resumes (stratos runs resume).
+	ResumedFrom string `json:"resumedFrom,omitempty"`
+	// Resume is what replaying that execution's journal came to, once
+	// the run ended.
+	Resume *journalapi.Report `json:"resume,omitempty"`
 }
 
 // Reconciliation is how a later command found a run that could not finish
@@ -227,7 +235,7 @@ func Begin(runsDir string, inv Invocation) (_ *Run, err error) {
 			inv.ProcessStart = id.StartTime
 		}
 	}
-	r := &Run{dir: dir, status: Status{ExecutionID: inv.ExecutionID, Workflow: inv.Workflow, Status: StatusRunning, StartedAt: inv.StartedAt}}
+	r := &Run{dir: dir, status: Status{ExecutionID: inv.ExecutionID, Workflow: inv.Workflow, Status: StatusRunning, StartedAt: inv.StartedAt, ResumedFrom: inv.ResumedFrom}}
 	data, err := writeJSON(dir, InvocationFile, inv)
 	if err != nil {
 		return nil, err
@@ -312,6 +320,7 @@ type Final struct {
 	Error    any             // for the others
 	Tree     json.RawMessage // nil when the runtime reported none
 	Warnings []string
+	Resume   *journalapi.Report // nil unless the run resumed another
 }
 
 // WriteResult writes the files Finish writes before the status (the output
@@ -350,6 +359,7 @@ func (r *Run) Finish(f Final) error {
 	}
 	end, code := f.EndedAt.UTC(), f.ExitCode
 	r.status.Status, r.status.EndedAt, r.status.ExitCode, r.status.Warnings = f.Status, &end, &code, f.Warnings
+	r.status.Resume = f.Resume
 	data, err := marshal(r.dir, StatusFile, r.status)
 	if err == nil {
 		err = writeFile(r.dir, StatusFile, data)

@@ -54,6 +54,14 @@ const (
 	CodeMCPTokenInvalid = "mcp_token_invalid"
 	// CodeListenFailed: `stratos mcp serve --http` cannot listen there.
 	CodeListenFailed = "listen_failed"
+	// CodeResumeNotResumable: `stratos runs resume` was asked to resume a
+	// run that succeeded or is still running.
+	CodeResumeNotResumable = "resume_not_resumable"
+	// CodeResumeNoJournal: the run to resume has no usable journal.
+	CodeResumeNoJournal = "resume_no_journal"
+	// CodeResumeCodeChanged: `runs resume --strict` found that a
+	// workflow's code changed since the run.
+	CodeResumeCodeChanged = "resume_code_changed"
 )
 
 // Codes describes the error codes of stratos-run.
@@ -93,6 +101,9 @@ func Codes() []errcode.Code {
 		errcode.Usage(CodeMCPTokenInvalid, "`stratos mcp serve --http`: `$STRATOS_MCP_TOKEN` is shorter than 32 characters (`details.minLength`)"),
 		errcode.Usage(CodeListenNotLoopback, "`stratos mcp serve --http`: the address is not host:port with a loopback host (127.0.0.1, ::1, localhost)"),
 		errcode.Failed(CodeListenFailed, "`stratos mcp serve --http`: the address cannot be listened on (in use, no such interface)"),
+		errcode.Usage(CodeResumeNotResumable, "`stratos runs resume`: the run succeeded (nothing to resume) or is still running (stop it first)"),
+		errcode.Usage(CodeResumeNoJournal, "`stratos runs resume`: the run has no journal it can be resumed from (recorded by an older Stratos, ended before its workflow started, or the journal is damaged or of a newer version: `details.reason`)"),
+		errcode.Usage(CodeResumeCodeChanged, "`stratos runs resume --strict`: the code of a workflow in the run changed since it ran (`details.changedWorkflows`); without `--strict` the calls that still match are replayed"),
 		errcode.Usage(CodeInputTooLarge, "`--input` or `--overrides` (a file, a FIFO, stdin) holds more than its size limit; `details.limit` and, when known, `details.size` in bytes"),
 	}
 }

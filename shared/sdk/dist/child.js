@@ -7,8 +7,9 @@
 import { configPart, overridesProblem, resolveConfig, cloneData, deepFreeze } from "./config.js";
 import { getContext, newExecutionId } from "./context.js";
 import { importDefinition } from "./definition.js";
-import { ChildWorkflowError, toError, WorkflowCycleError, WorkflowNotBuiltError, WorkflowNotFoundError, WorkflowNotReferencedError } from "./errors.js";
+import { CancelledError, ChildWorkflowError, toError, WorkflowCycleError, WorkflowNotBuiltError, WorkflowNotFoundError, WorkflowNotReferencedError } from "./errors.js";
 import { invoke } from "./invocation.js";
+import { inputHash } from "./journal.js";
 import { authenticateMcps } from "./mcp.js";
 /**
  * Binds a child-workflow reference and override defaults. It starts nothing:
@@ -86,9 +87,14 @@ async function executeChild(name, bound, inherit, input) {
     }
     const executionId = newExecutionId();
     const overrides = inherit ? withInherited(bound, parent.overrides, target.config?.agents) : bound;
+    const journal = parent.host.journal;
+    const place = journal?.startChild(parent.journalPath, name, inputHash({ input, overrides }));
+    if (place?.completed !== undefined) {
+        return place.completed.child?.output; // it succeeded in the execution being resumed
+    }
     try {
         const config = resolveConfig(target.config, overrides, `${target.dir}/workflow.yaml`);
-        return await invoke({
+        const output = await invoke({
             workflow: name,
             executionId,
             load: () => importDefinition(target.entry),
@@ -97,10 +103,21 @@ async function executeChild(name, bound, inherit, input) {
             overrides,
             host: parent.host,
             parent,
+            ...(place === undefined ? {} : { journalPath: place.path }),
             ...((target.oauthMcps ?? []).length > 0 ? { beforeRun: (ctx) => authenticateMcps(ctx, target.dir) } : {}),
         });
+        recordEnd(parent, name, place, "succeeded", output);
+        return output;
     }
     catch (err) {
-        throw new ChildWorkflowError(name, executionId, toError(err));
+        const error = toError(err);
+        recordEnd(parent, name, place, error instanceof CancelledError ? "cancelled" : "failed", undefined, error);
+        throw new ChildWorkflowError(name, executionId, error);
+    }
+}
+// recordEnd journals how a child ended.
+function recordEnd(parent, name, place, status, output, error) {
+    if (place !== undefined) {
+        parent.host.journal?.endChild(parent.journalPath, name, place, status, output, error);
     }
 }

@@ -23,6 +23,8 @@ export class ExecutionContext {
     host;
     /** This invocation's node in the invocation tree. */
     node;
+    /** The invocation's place in the run's journal: the top-level workflow, then "<child>#<k>" per level. */
+    journalPath;
     #controller = new AbortController();
     #resources = new Set();
     #activeChildren = new Set();
@@ -37,6 +39,7 @@ export class ExecutionContext {
         this.config = options.config;
         this.overrides = options.overrides;
         this.host = options.host;
+        this.journalPath = options.journalPath ?? options.workflow;
         this.node = { executionId: this.executionId, workflow: this.workflow, status: "running", startedAt: new Date().toISOString(), children: [] };
         this.#closed = new Promise((resolve) => (this.#markClosed = resolve));
         if (this.parent !== undefined) {

@@ -19,6 +19,7 @@ export async function invoke(spec) {
         overrides: spec.overrides,
         host: spec.host,
         parent: spec.parent,
+        ...(spec.journalPath === undefined ? {} : { journalPath: spec.journalPath }),
     });
     spec.onContext?.(ctx);
     if (spec.parent !== undefined) {

@@ -22,6 +22,7 @@ import { CancelledError, StratosError, errorChain, errorCode, toError } from "./
 import { invoke } from "./invocation.js";
 import { progressRecorder } from "./progress-record.js";
 import { usageMeter } from "./usage-meter.js";
+import { Journal } from "./journal.js";
 const inheritedResultFd = 3;
 const framePrefix = "stratos-result";
 // How long the runner waits for cleanup after stratos run went away before
@@ -38,6 +39,7 @@ let resultKey;
 const controller = new AbortController();
 const warnings = [];
 let top;
+let journal;
 function cancel(message) {
     controller.abort(new CancelledError(message));
 }
@@ -61,6 +63,7 @@ async function main() {
         warn,
         progress: progressRecorder(invocation.runDir, warn),
         budget: usageMeter(invocation.runDir, invocation.budget ?? {}),
+        journal: (journal = new Journal(invocation.runDir, warn, invocation.resume)),
     };
     const overrides = deepFreeze(invocation.overrides ?? {});
     let config;
@@ -83,7 +86,7 @@ async function main() {
             signal: controller.signal,
             onContext: (ctx) => (top = ctx),
         });
-        return { status: "succeeded", output: toJSONValue(output), tree: top?.node, warnings };
+        return { status: "succeeded", output: toJSONValue(output), tree: top?.node, warnings, ...resumeReport() };
     }
     catch (err) {
         const error = toError(err);
@@ -91,7 +94,13 @@ async function main() {
     }
 }
 function failed(error, status = "failed") {
-    return { status, error: reportError(error), tree: top?.node, warnings };
+    return { status, error: reportError(error), tree: top?.node, warnings, ...resumeReport() };
+}
+function resumeReport() {
+    if (journal?.resuming !== true) {
+        return {};
+    }
+    return { resume: { replayedCalls: journal.replayedCalls(), divergences: journal.divergences() } };
 }
 function reportError(error) {
     const report = { code: errorCode(error), name: error.name, message: error.message, cause: errorChain(error) };

@@ -13,6 +13,7 @@ import { Methods, type AfterToolCallParams, type ExecuteParams, type ExecuteResu
 import { AgentConfigurationError, AgentExecutionError, AgentHookError, ConcurrentUseError, StructuredOutputError, agentErrorFor, isAgentErrorCode } from "./agent-errors.js";
 import type { Schema } from "./workflow.js";
 import { toIssues } from "./validate.js";
+import { inputHash, type AgentBinding, type Journal } from "./journal.js";
 
 /** A system prompt: literal text, a plain file or a Handlebars template (paths relative to the workflow directory). */
 export type SystemPromptSource = string | { file: string } | { template: string };
@@ -245,6 +246,9 @@ class ConfiguredAgent implements OwnedResource, HookTarget {
   #closed = false;
   #calls = 0;
   #wire: Omit<ExecuteParams, "call" | "prompt" | "templateVariables"> | undefined;
+  // The object's place in the run's journal, fixed at its first execute.
+  #binding: AgentBinding | undefined;
+  #warnedReplay = false;
 
   constructor(ctx: ExecutionContext, n: number, options: AgentOptions) {
     this.#ctx = ctx;
@@ -280,32 +284,86 @@ class ConfiguredAgent implements OwnedResource, HookTarget {
     const onAbort = () => this.cancel();
     try {
       const params: ExecuteParams = { ...this.#params(), call: call.n, prompt, ...(templateVariables === undefined ? {} : { templateVariables }) };
-      const host = agentHostFor(this.#ctx);
-      this.#host = host;
-      signal.addEventListener("abort", onAbort, { once: true });
-      try {
-        await host.ready;
-      } catch (err) {
-        throw this.#hostError(err, call);
-      }
-      // Registered only on an initialized host: close() then has a session
-      // to release, and a host that failed to initialize (a bad settings
-      // file) is not asked to close what it never opened.
-      host.agents.set(this.#id, this);
-      let result: ExecuteResult;
-      try {
-        result = (await host.call(Methods.agentExecute, params)) as ExecuteResult;
-      } catch (err) {
-        throw this.#hostError(err, call);
-      }
-      const value = this.#output(result);
-      if (this.#hooks.onComplete !== undefined) {
-        await this.#runHook("onComplete", () => this.#hooks.onComplete!());
-      }
-      return value;
+      const journal = this.#ctx.host.journal;
+      return journal === undefined ? await this.#send(params, call, signal, onAbort) : await this.#journalled(journal, params, call, signal, onAbort);
     } finally {
       signal.removeEventListener("abort", onAbort);
       this.#active = undefined;
+    }
+  }
+
+  // journalled is an execute in a run with a journal: answered from the
+  // journal when the execution being resumed made the same call, else sent
+  // and its result or error journalled.
+  async #journalled(journal: Journal, params: ExecuteParams, call: ActiveCall, signal: AbortSignal, onAbort: () => void): Promise<unknown> {
+    const hash = this.#inputHash(params);
+    const binding = (this.#binding ??= journal.bindAgent(this.#ctx.journalPath, this.#options.configId ?? "", this.#options.label ?? "", hash));
+    const replayed = journal.replayExecute(binding, call.n, hash)?.execute;
+    if (replayed !== undefined) {
+      return this.#output({ ...(replayed.text === undefined ? {} : { text: replayed.text }), ...(replayed.value === undefined ? {} : { value: replayed.value }) });
+    }
+    this.#warnLostConversation(binding);
+    let recorded = false;
+    try {
+      return await this.#send(params, call, signal, onAbort, (result) => {
+        recorded = true;
+        journal.recordExecute(binding, call.n, hash, result);
+      });
+    } catch (err) {
+      if (!recorded) {
+        journal.recordExecute(binding, call.n, hash, undefined, toError(err));
+      }
+      throw err;
+    }
+  }
+
+  // send makes the execute on the agent host: the harness runs the prompt.
+  // done receives the host's result once it validated, before onComplete.
+  async #send(params: ExecuteParams, call: ActiveCall, signal: AbortSignal, onAbort: () => void, done?: (result: ExecuteResult) => void): Promise<unknown> {
+    const host = agentHostFor(this.#ctx);
+    this.#host = host;
+    signal.addEventListener("abort", onAbort, { once: true });
+    try {
+      await host.ready;
+    } catch (err) {
+      throw this.#hostError(err, call);
+    }
+    // Registered only on an initialized host: close() then has a session
+    // to release, and a host that failed to initialize (a bad settings
+    // file) is not asked to close what it never opened.
+    host.agents.set(this.#id, this);
+    let result: ExecuteResult;
+    try {
+      result = (await host.call(Methods.agentExecute, params)) as ExecuteResult;
+    } catch (err) {
+      throw this.#hostError(err, call);
+    }
+    const value = this.#output(result);
+    done?.(result);
+    if (this.#hooks.onComplete !== undefined) {
+      await this.#runHook("onComplete", () => this.#hooks.onComplete!());
+    }
+    return value;
+  }
+
+  // inputHash is the journal's hash of what an execute sends: everything
+  // but the IDs that change with every execution, plus the workflow.yaml
+  // configuration it names (the host resolves it, so it is not in params).
+  #inputHash(params: ExecuteParams): string {
+    const { agentId: _agentId, executionId: _executionId, cwd: _cwd, workflow, ...rest } = params;
+    const configId = this.#options.configId;
+    const yaml = configId === undefined ? undefined : this.#ctx.config.agents[configId];
+    return inputHash({ ...rest, workflow: workflow.name, yaml });
+  }
+
+  // warnLostConversation says, once, that an agent whose earlier executes
+  // were answered from the journal goes on in a new harness session.
+  #warnLostConversation(binding: AgentBinding): void {
+    if (binding.replayed > 0 && !this.#warnedReplay) {
+      this.#warnedReplay = true;
+      this.#ctx.host.warn(
+        `agent "${this.#name}" in workflow "${this.#ctx.workflow}": its first ${binding.replayed} execute(s) were answered from the journal; it continues in a new harness session, without that conversation`,
+      );
     }
   }
 

@@ -57,7 +57,15 @@ export const budget = {
   },
 };
 
+// source is the run's budget as the calling invocation reads it: each
+// reading of what was spent is journalled, and answered from the journal
+// on resume, so that code branching on it takes the way it took before.
 function source(primitive: string): BudgetSource {
   const ctx = getContext(primitive);
-  return ctx.host.budget ?? { limits: {}, spent: () => ({ tokens: 0, usd: 0, turns: 0, unknownCostTurns: 0 }) };
+  const s = ctx.host.budget ?? { limits: {}, spent: () => ({ tokens: 0, usd: 0, turns: 0, unknownCostTurns: 0 }) };
+  const journal = ctx.host.journal;
+  if (journal === undefined) {
+    return s;
+  }
+  return { limits: s.limits, spent: () => journal.readBudget(ctx.journalPath, () => s.spent()) };
 }

@@ -10,6 +10,7 @@ import { randomBytes } from "node:crypto";
 import type { WorkflowConfig, WorkflowOverrides, ManifestSections } from "./config.js";
 import type { RecordedEvent } from "./progress.js";
 import type { BudgetSource } from "./budget.js";
+import type { Journal } from "./journal.js";
 import { CancelledError, ContextClosedError, NoExecutionContextError, toError, errorCode } from "./errors.js";
 
 /** Lifecycle of an execution context: running → closing (cleanup under way) → closed. */
@@ -66,6 +67,8 @@ export interface RuntimeHost {
   progress?(event: RecordedEvent): void;
   /** The run's budget and spending; absent: no limits, nothing spent. */
   readonly budget?: BudgetSource;
+  /** The run's durable journal; absent: calls are neither journalled nor replayed. */
+  readonly journal?: Journal;
 }
 
 /** What workflow code may know about the invocation it runs in. */
@@ -92,6 +95,8 @@ export interface ContextOptions {
   overrides: WorkflowOverrides;
   host: RuntimeHost;
   parent?: ExecutionContext | undefined;
+  /** The invocation's place in the run's journal (journal.ts); default: the workflow's name. */
+  journalPath?: string;
 }
 
 /**
@@ -110,6 +115,8 @@ export class ExecutionContext {
   readonly host: RuntimeHost;
   /** This invocation's node in the invocation tree. */
   readonly node: InvocationNode;
+  /** The invocation's place in the run's journal: the top-level workflow, then "<child>#<k>" per level. */
+  readonly journalPath: string;
 
   readonly #controller = new AbortController();
   readonly #resources = new Set<OwnedResource>();
@@ -126,6 +133,7 @@ export class ExecutionContext {
     this.config = options.config;
     this.overrides = options.overrides;
     this.host = options.host;
+    this.journalPath = options.journalPath ?? options.workflow;
     this.node = { executionId: this.executionId, workflow: this.workflow, status: "running", startedAt: new Date().toISOString(), children: [] };
     this.#closed = new Promise((resolve) => (this.#markClosed = resolve));
     if (this.parent !== undefined) {

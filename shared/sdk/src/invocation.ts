@@ -20,6 +20,8 @@ export interface InvocationSpec {
   host: RuntimeHost;
   /** The calling invocation's context, for a child. */
   parent?: ExecutionContext;
+  /** The invocation's place in the run's journal (default: the workflow's name). */
+  journalPath?: string;
   /** Cancels the invocation when aborted (the runner's, for the top level). */
   signal?: AbortSignal;
   /** Receives the context as soon as it exists. */
@@ -42,6 +44,7 @@ export async function invoke(spec: InvocationSpec): Promise<unknown> {
     overrides: spec.overrides,
     host: spec.host,
     parent: spec.parent,
+    ...(spec.journalPath === undefined ? {} : { journalPath: spec.journalPath }),
   });
   spec.onContext?.(ctx);
   if (spec.parent !== undefined) {

@@ -23,6 +23,7 @@ import { CancelledError, StratosError, errorChain, errorCode, toError, type Erro
 import { invoke } from "./invocation.js";
 import { progressRecorder } from "./progress-record.js";
 import { usageMeter } from "./usage-meter.js";
+import { Journal, type Divergence, type ReplaySource } from "./journal.js";
 import type { BudgetLimits } from "./budget.js";
 
 /** The invocation stratos run sends. @internal */
@@ -40,6 +41,8 @@ export interface RunnerInvocation {
   resultKey?: string;
   input: unknown;
   overrides?: WorkflowOverrides | null;
+  /** With `stratos runs resume`: the journal entries of the execution resumed. */
+  resume?: ReplaySource;
   /** Every valid workflow of the root, by name (the top-level one included). */
   workflows: Record<string, WorkflowTableEntry>;
 }
@@ -61,6 +64,14 @@ export interface RunnerResult {
   error?: ReportedError;
   tree?: InvocationNode | undefined;
   warnings: string[];
+  /** On resume: how many calls the journal answered, and where the run first took another way. */
+  resume?: ResumeReport;
+}
+
+/** What replaying the journal came to. @internal */
+export interface ResumeReport {
+  replayedCalls: number;
+  divergences: Divergence[];
 }
 
 const inheritedResultFd = 3;
@@ -81,6 +92,7 @@ let resultKey: string | undefined;
 const controller = new AbortController();
 const warnings: string[] = [];
 let top: ExecutionContext | undefined;
+let journal: Journal | undefined;
 
 function cancel(message: string): void {
   controller.abort(new CancelledError(message));
@@ -106,6 +118,7 @@ async function main(): Promise<RunnerResult> {
     warn,
     progress: progressRecorder(invocation.runDir, warn),
     budget: usageMeter(invocation.runDir, invocation.budget ?? {}),
+    journal: (journal = new Journal(invocation.runDir, warn, invocation.resume)),
   };
   const overrides = deepFreeze(invocation.overrides ?? {});
   let config: WorkflowConfig;
@@ -127,7 +140,7 @@ async function main(): Promise<RunnerResult> {
       signal: controller.signal,
       onContext: (ctx) => (top = ctx),
     });
-    return { status: "succeeded", output: toJSONValue(output), tree: top?.node, warnings };
+    return { status: "succeeded", output: toJSONValue(output), tree: top?.node, warnings, ...resumeReport() };
   } catch (err) {
     const error = toError(err);
     return failed(error, controller.signal.aborted && error instanceof CancelledError ? "cancelled" : "failed");
@@ -135,7 +148,14 @@ async function main(): Promise<RunnerResult> {
 }
 
 function failed(error: Error, status: "failed" | "cancelled" = "failed"): RunnerResult {
-  return { status, error: reportError(error), tree: top?.node, warnings };
+  return { status, error: reportError(error), tree: top?.node, warnings, ...resumeReport() };
+}
+
+function resumeReport(): { resume?: ResumeReport } {
+  if (journal?.resuming !== true) {
+    return {};
+  }
+  return { resume: { replayedCalls: journal.replayedCalls(), divergences: journal.divergences() } };
 }
 
 function reportError(error: Error): ReportedError {

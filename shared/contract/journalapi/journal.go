@@ -1,0 +1,165 @@
+// Package journalapi is the durable-run journal: the one typed definition
+// of every line of a run record's journal.jsonl. stratos run writes its
+// first line (the header); the workflow runtime in the SDK appends one
+// entry per finished side effect it performs for the workflow (an agent
+// execute, a child workflow, a budget reading), each synced to disk before
+// workflow code sees the result; `stratos runs resume` reads the journal
+// of the execution it resumes and hands its entries to the runtime, which
+// answers every call whose place and input match from them instead of
+// doing it again.
+//
+// An entry names where its call happened, never when: the invocation path
+// (the top-level workflow, then "<child>#<k>" per child level), the
+// agent's configuration, label and object, the call's ordinal, and the
+// SHA-256 of the call's input in canonical JSON. Timing order is not part
+// of a key, so fan-outs replay whatever order they start in.
+package journalapi
+
+import (
+	"encoding/json"
+	"strconv"
+	"time"
+)
+
+// Version is the journal format version every line carries. It changes
+// when an entry's meaning or a field's spelling changes; a reader refuses
+// a journal of a newer version rather than guess at it.
+const Version = 1
+
+// File is the journal's name in a run record's directory.
+const File = "journal.jsonl"
+
+// Kind is what an entry records.
+type Kind string
+
+// The kinds of journal lines.
+const (
+	// KindHeader is the first line: which execution wrote the journal, of
+	// what code and input.
+	KindHeader Kind = "header"
+	// KindExecute is a finished agent execute.
+	KindExecute Kind = "agent.execute"
+	// KindChildStarted is a child workflow invocation that started: it
+	// fixes the child's place (its k) for the entries inside it.
+	KindChildStarted Kind = "child.started"
+	// KindChildCompleted is a child workflow invocation that ended.
+	KindChildCompleted Kind = "child.completed"
+	// KindBudget is a reading of the run's spending by workflow code.
+	KindBudget Kind = "budget.read"
+)
+
+// Entry is one line of journal.jsonl. Exactly one of Header, Execute,
+// Child and Budget is set, the one Kind names.
+type Entry struct {
+	V    int       `json:"v"`
+	Kind Kind      `json:"kind"`
+	At   time.Time `json:"at"`
+	// Path is the invocation the call happened in: the top-level
+	// workflow's name, then "/<child>#<k>" for each child level, k
+	// counting the parent's invocations of that child (1, 2, ...).
+	Path string `json:"path,omitempty"`
+	// InputSHA256 is the hex SHA-256 of the call's input in canonical
+	// JSON (object keys sorted, no spaces): an execute's prompt, template
+	// variables and agent settings; a child's input.
+	InputSHA256 string `json:"inputSha256,omitempty"`
+	// Replayed marks an entry served from an earlier execution's journal
+	// rather than performed: copied so that the newest journal alone is
+	// enough to resume from.
+	Replayed bool `json:"replayed,omitempty"`
+
+	Header  *Header        `json:"header,omitempty"`
+	Execute *Execute       `json:"execute,omitempty"`
+	Child   *Child         `json:"child,omitempty"`
+	Budget  *BudgetReading `json:"budget,omitempty"`
+}
+
+// Header is the journal's first line.
+type Header struct {
+	ExecutionID string `json:"executionId"`
+	Workflow    string `json:"workflow"`
+	// ResumedFrom is the execution this one resumes ("" for a first run).
+	ResumedFrom string `json:"resumedFrom,omitempty"`
+	// BuildKeys are the build records' keys of the workflows the run could
+	// execute (the top-level one and its children), by workflow name: a
+	// different key on resume means the code changed.
+	BuildKeys map[string]string `json:"buildKeys"`
+	// InputSHA256 is the hash of the run's input, as entries hash theirs.
+	InputSHA256 string `json:"inputSha256"`
+}
+
+// Execute is a finished agent execute: its value or its error.
+type Execute struct {
+	ConfigID string `json:"configId,omitempty"`
+	Label    string `json:"label,omitempty"`
+	// Agent numbers the agent objects of one configuration and label in
+	// one invocation (1, 2, ...), so that the calls of one conversation
+	// stay together; a resumed object keeps the number of the journal's
+	// agent it was matched with.
+	Agent int `json:"agent"`
+	// Call is the execute's ordinal on its agent object (1, 2, ...).
+	Call int `json:"call"`
+	// Text is the reply of an agent without an output schema; Value the
+	// validated value of one with.
+	Text  *string         `json:"text,omitempty"`
+	Value json.RawMessage `json:"value,omitempty"`
+	Error *Error          `json:"error,omitempty"`
+}
+
+// Child is a child workflow invocation: started (Output and Error empty)
+// or completed.
+type Child struct {
+	Name string `json:"name"`
+	K    int    `json:"k"`
+	// Status is how a completed child ended: succeeded, failed or
+	// cancelled.
+	Status string          `json:"status,omitempty"`
+	Output json.RawMessage `json:"output,omitempty"`
+	Error  *Error          `json:"error,omitempty"`
+}
+
+// BudgetReading is what budget.spent() (or remaining()) returned.
+type BudgetReading struct {
+	// Ordinal counts the readings of one invocation (1, 2, ...).
+	Ordinal          int     `json:"ordinal"`
+	Tokens           int64   `json:"tokens"`
+	USD              float64 `json:"usd"`
+	Turns            int64   `json:"turns"`
+	UnknownCostTurns int64   `json:"unknownCostTurns"`
+}
+
+// Error is a call's typed error, as the SDK reported it.
+type Error struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+// ChildPath is the path of the k-th invocation of child name in the
+// invocation at parent.
+func ChildPath(parent, name string, k int) string {
+	return parent + "/" + name + "#" + strconv.Itoa(k)
+}
+
+// Report is what resuming came to, as the runtime reports it with its
+// result and the resumed execution's status.json keeps it.
+type Report struct {
+	// From is the execution resumed.
+	From string `json:"from"`
+	// ReplayedCalls counts the calls answered from the journal.
+	ReplayedCalls int `json:"replayedCalls"`
+	// Divergences are the first call of each invocation that did not
+	// match the journal (later calls of that invocation ran for real).
+	Divergences []Divergence `json:"divergences,omitempty"`
+	// ChangedWorkflows are the workflows whose build key differs from the
+	// journal header's: their code changed since the resumed execution.
+	ChangedWorkflows []string `json:"changedWorkflows,omitempty"`
+}
+
+// Divergence is where a resumed run first took another way than the
+// journal in one invocation.
+type Divergence struct {
+	// Path is the invocation.
+	Path string `json:"path"`
+	// Call names the call ("agent \"writer\" (object 1) call 2").
+	Call   string `json:"call"`
+	Reason string `json:"reason"`
+}

@@ -1,0 +1,230 @@
+package journalapi
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"strconv"
+)
+
+// MaxSize bounds the journal a reader loads: far beyond any real run's
+// (a journal holds results, not transcripts), small enough that a damaged
+// or foreign file cannot exhaust memory.
+const MaxSize = 256 << 20
+
+// Journal is a journal as read: its header and its usable entries, in
+// file order.
+type Journal struct {
+	Header  Header
+	Entries []Entry
+}
+
+// Problem is a line the reader skipped, and why.
+type Problem struct {
+	Line   int    `json:"line"`
+	Reason string `json:"reason"`
+}
+
+func (p Problem) String() string { return fmt.Sprintf("line %d: %s", p.Line, p.Reason) }
+
+// Errors Read returns for a journal it cannot use at all.
+var (
+	ErrNoHeader    = errors.New("the journal does not begin with a header")
+	ErrNewer       = errors.New("the journal was written by a newer version of Stratos")
+	ErrTooLarge    = errors.New("the journal is larger than the reader's limit")
+	ErrUnsupported = errors.New("the journal's version is not one this version of Stratos reads")
+)
+
+// Read reads a journal. A crash can tear the last line and a damaged disk
+// any line: such lines are skipped and reported as problems, as are
+// entries that repeat an earlier entry's place (the first one stands). A
+// journal without a header, of a newer version or over MaxSize is refused.
+func Read(r io.Reader) (*Journal, []Problem, error) {
+	data, err := io.ReadAll(io.LimitReader(r, MaxSize+1))
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(data) > MaxSize {
+		return nil, nil, ErrTooLarge
+	}
+	var (
+		j        Journal
+		problems []Problem
+		seen     = map[string]bool{}
+		n        = 0
+	)
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 0, 64*1024), MaxSize)
+	complete := len(data) == 0 || data[len(data)-1] == '\n'
+	lines := bytes.Count(data, []byte{'\n'})
+	for sc.Scan() {
+		n++
+		line := sc.Bytes()
+		if n > lines && !complete {
+			problems = append(problems, Problem{n, "torn: the line was cut off while being written"})
+			break
+		}
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		e, err := decode(line)
+		if n == 1 || j.Header.ExecutionID == "" {
+			if err := j.takeHeader(e, err); err != nil {
+				return nil, problems, err
+			}
+			continue
+		}
+		if err != nil {
+			problems = append(problems, Problem{n, err.Error()})
+			continue
+		}
+		if id := e.identity(); seen[id] {
+			problems = append(problems, Problem{n, "repeats the entry of an earlier line (" + id + ")"})
+			continue
+		} else {
+			seen[id] = true
+		}
+		j.Entries = append(j.Entries, *e)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, problems, err
+	}
+	if j.Header.ExecutionID == "" {
+		return nil, problems, ErrNoHeader
+	}
+	return &j, problems, nil
+}
+
+// takeHeader takes the first line as the header, or says why it is not one.
+func (j *Journal) takeHeader(e *Entry, err error) error {
+	var newer *newerError
+	switch {
+	case errors.As(err, &newer):
+		return fmt.Errorf("%w (version %d; this one reads %d)", ErrNewer, newer.v, Version)
+	case err != nil:
+		return fmt.Errorf("%w: %v", ErrNoHeader, err)
+	case e.Kind != KindHeader:
+		return fmt.Errorf("%w (its first line is a %q entry)", ErrNoHeader, e.Kind)
+	}
+	j.Header = *e.Header
+	return nil
+}
+
+type newerError struct{ v int }
+
+func (e *newerError) Error() string {
+	return "version " + strconv.Itoa(e.v) + " is newer than this reader's"
+}
+
+// decode decodes and checks one line.
+func decode(line []byte) (*Entry, error) {
+	var probe struct {
+		V *int `json:"v"`
+	}
+	if err := json.Unmarshal(line, &probe); err != nil {
+		return nil, fmt.Errorf("not JSON: %v", err)
+	}
+	switch {
+	case probe.V == nil:
+		return nil, errors.New("no version (v)")
+	case *probe.V > Version:
+		return nil, &newerError{*probe.V}
+	case *probe.V != Version:
+		return nil, fmt.Errorf("%w: %d", ErrUnsupported, *probe.V)
+	}
+	var e Entry
+	if err := json.Unmarshal(line, &e); err != nil {
+		return nil, fmt.Errorf("not a journal entry: %v", err)
+	}
+	if err := Check(&e); err != nil {
+		return nil, err
+	}
+	return &e, nil
+}
+
+var sha256Hex = regexp.MustCompile(`^[0-9a-f]{64}$`)
+
+// Check reports whether e is a well-formed entry: a known kind with its
+// own part and no other, and the fields its place needs.
+func Check(e *Entry) error {
+	parts := 0
+	for _, set := range []bool{e.Header != nil, e.Execute != nil, e.Child != nil, e.Budget != nil} {
+		if set {
+			parts++
+		}
+	}
+	if parts != 1 {
+		return fmt.Errorf("a %q entry must hold exactly one of header, execute, child and budget (it holds %d)", e.Kind, parts)
+	}
+	switch e.Kind {
+	case KindHeader:
+		return checkHeader(e)
+	case KindExecute:
+		return checkExecute(e)
+	case KindChildStarted, KindChildCompleted:
+		return checkChild(e)
+	case KindBudget:
+		if e.Budget == nil || e.Path == "" || e.Budget.Ordinal < 1 {
+			return errors.New("a budget.read entry needs a path, and budget with an ordinal ≥ 1")
+		}
+		return nil
+	}
+	return fmt.Errorf("unknown kind %q", e.Kind)
+}
+
+func checkHeader(e *Entry) error {
+	if e.Header == nil || e.Header.ExecutionID == "" || e.Header.Workflow == "" {
+		return errors.New("a header needs header.executionId and header.workflow")
+	}
+	return nil
+}
+
+func checkExecute(e *Entry) error {
+	x := e.Execute
+	switch {
+	case x == nil:
+		return errors.New("an agent.execute entry needs execute")
+	case e.Path == "":
+		return errors.New("an agent.execute entry needs a path")
+	case !sha256Hex.MatchString(e.InputSHA256):
+		return errors.New("an agent.execute entry needs inputSha256 (64 hex digits)")
+	case x.Agent < 1 || x.Call < 1:
+		return fmt.Errorf("execute.agent and execute.call must be ≥ 1 (they are %d and %d)", x.Agent, x.Call)
+	case (x.Error == nil) == (x.Text == nil && x.Value == nil):
+		return errors.New("an agent.execute entry holds a result (text or value) or an error, not both or neither")
+	}
+	return nil
+}
+
+func checkChild(e *Entry) error {
+	c := e.Child
+	switch {
+	case c == nil:
+		return fmt.Errorf("a %s entry needs child", e.Kind)
+	case e.Path == "" || c.Name == "" || c.K < 1:
+		return fmt.Errorf("a %s entry needs a path, child.name and child.k ≥ 1", e.Kind)
+	case e.Kind == KindChildStarted && !sha256Hex.MatchString(e.InputSHA256):
+		return errors.New("a child.started entry needs inputSha256 (64 hex digits)")
+	case e.Kind == KindChildCompleted && c.Status == "":
+		return errors.New("a child.completed entry needs child.status")
+	}
+	return nil
+}
+
+// identity is an entry's place: two entries of one journal never share it.
+func (e *Entry) identity() string {
+	switch {
+	case e.Execute != nil:
+		x := e.Execute
+		return fmt.Sprintf("%s %s %s#%s agent %d call %d", e.Kind, e.Path, x.ConfigID, x.Label, x.Agent, x.Call)
+	case e.Child != nil:
+		return fmt.Sprintf("%s %s", e.Kind, ChildPath(e.Path, e.Child.Name, e.Child.K))
+	case e.Budget != nil:
+		return fmt.Sprintf("%s %s %d", e.Kind, e.Path, e.Budget.Ordinal)
+	}
+	return string(e.Kind)
+}

@@ -1,0 +1,302 @@
+// The durable-run journal, the runtime's side: every side effect the
+// runtime performs for workflow code (an agent execute, a child workflow,
+// a budget reading) is appended to the run record's journal.jsonl as it
+// finishes, synced to disk before workflow code sees the result, so that a
+// crash loses at most the calls in flight. When `stratos runs resume`
+// hands the runtime the entries of an earlier execution, each call whose
+// place and input match an entry is answered from it instead of being made
+// again, and copied into this execution's journal (marked replayed), so the
+// newest journal alone is enough to resume from.
+//
+// A call's place is where it happened, never when: the invocation path
+// (the top-level workflow, then "<child>#<k>" per child level), the
+// agent's configuration, label and object number, and the call's ordinal;
+// plus the SHA-256 of its input in canonical JSON. Agent objects and
+// children of one place (a fan-out) are matched as a multiset, by the hash
+// of their first input, so fan-outs replay in whatever order they start.
+//
+// The entries' shapes are the Go package journalapi's (shared/contract),
+// which stratos run reads them with.
+import { createHash } from "node:crypto";
+import { closeSync, fdatasyncSync, openSync, writeSync } from "node:fs";
+import { join } from "node:path";
+/** The journal format version every line carries (journalapi.Version). */
+export const journalVersion = 1;
+const journalFile = "journal.jsonl";
+/** The hex SHA-256 of value's canonical JSON (object keys sorted). @internal */
+export function inputHash(value) {
+    return createHash("sha256").update(canonicalJSON(value) ?? "null").digest("hex");
+}
+function canonicalJSON(value) {
+    return JSON.stringify(value, (_key, v) => {
+        if (v === null || typeof v !== "object" || Array.isArray(v)) {
+            return v;
+        }
+        const sorted = {};
+        for (const k of Object.keys(v).sort()) {
+            sorted[k] = v[k];
+        }
+        return sorted;
+    });
+}
+/** The journal path of child name's k-th invocation under parent (journalapi.ChildPath). */
+export function childPath(parent, name, k) {
+    return `${parent}/${name}#${k}`;
+}
+/**
+ * One run's journal: the writer of this execution's entries and, on
+ * resume, the index of the earlier execution's. @internal
+ */
+export class Journal {
+    #file;
+    #warn;
+    #fd;
+    #failed = false;
+    #replay;
+    constructor(runDir, warn, replay) {
+        this.#file = runDir === undefined ? undefined : join(runDir, journalFile);
+        this.#warn = warn;
+        this.#replay = replay === undefined ? undefined : new ReplayIndex(replay.entries);
+    }
+    /** Whether an earlier execution's entries are being replayed. */
+    get resuming() {
+        return this.#replay !== undefined;
+    }
+    /** The first divergence of each invocation that had one. */
+    divergences() {
+        return this.#replay?.divergences ?? [];
+    }
+    /** How many calls were answered from the journal. */
+    replayedCalls() {
+        return this.#replay?.served ?? 0;
+    }
+    /**
+     * Binds a new agent object to its journal agent, at its first execute:
+     * an unclaimed agent of the same configuration and label whose first
+     * call had the same input, or else a fresh number.
+     */
+    bindAgent(path, configId, label, firstHash) {
+        return this.#replay?.bindAgent(path, configId, label, firstHash) ?? { path, configId, label, agent: this.#fresh(`${path} ${configId}#${label}`), replaying: false, replayed: 0 };
+    }
+    /** The journal's result of the binding's call, when it may answer it. */
+    replayExecute(b, call, hash) {
+        const e = this.#replay?.execute(b, call, hash);
+        if (e !== undefined) {
+            b.replayed++;
+            this.#append({ ...e, at: new Date().toISOString(), replayed: true });
+        }
+        return e;
+    }
+    /** Records a finished execute. */
+    recordExecute(b, call, hash, result, error) {
+        const execute = { agent: b.agent, call, ...(b.configId === "" ? {} : { configId: b.configId }), ...(b.label === "" ? {} : { label: b.label }) };
+        if (error !== undefined) {
+            execute.error = errorOf(error);
+        }
+        else if (result?.value !== undefined) {
+            execute.value = result.value;
+        }
+        else {
+            execute.text = result?.text ?? "";
+        }
+        this.#append({ v: journalVersion, kind: "agent.execute", at: new Date().toISOString(), path: b.path, inputSha256: hash, execute });
+    }
+    /** Places a child invocation and records its start. */
+    startChild(parent, name, hash) {
+        const place = this.#replay?.child(parent, name, hash) ?? { path: "", k: this.#fresh(`${parent}/${name}`) };
+        place.path = childPath(parent, name, place.k);
+        this.#append({ v: journalVersion, kind: "child.started", at: new Date().toISOString(), path: parent, inputSha256: hash, child: { name, k: place.k } });
+        if (place.completed !== undefined) {
+            this.#append({ ...place.completed, at: new Date().toISOString(), replayed: true });
+        }
+        return place;
+    }
+    /** Records how a child ended. */
+    endChild(parent, name, place, status, output, error) {
+        const child = { name, k: place.k, status };
+        if (error !== undefined) {
+            child.error = errorOf(error);
+        }
+        else {
+            child.output = output ?? null;
+        }
+        this.#append({ v: journalVersion, kind: "child.completed", at: new Date().toISOString(), path: parent, child });
+    }
+    /** A budget reading of the invocation at path: the journal's, while it may answer, else read() recorded. */
+    readBudget(path, read) {
+        // Readings have no input: their ordinal in the invocation is their place.
+        const ordinal = (this.#counters.get(`budget ${path}`) ?? 0) + 1;
+        this.#counters.set(`budget ${path}`, ordinal);
+        const e = this.#replay?.budget(path, ordinal);
+        const spent = e?.budget === undefined ? read() : { tokens: e.budget.tokens, usd: e.budget.usd, turns: e.budget.turns, unknownCostTurns: e.budget.unknownCostTurns };
+        const { tokens, usd, turns, unknownCostTurns } = spent;
+        this.#append({ v: journalVersion, kind: "budget.read", at: new Date().toISOString(), path, ...(e === undefined ? {} : { replayed: true }), budget: { ordinal, tokens, usd, turns, unknownCostTurns } });
+        return spent;
+    }
+    /** Closes the file. */
+    close() {
+        if (this.#fd !== undefined) {
+            closeSync(this.#fd);
+            this.#fd = undefined;
+        }
+    }
+    #counters = new Map();
+    // fresh numbers places that replay nothing: past every number the
+    // journal being replayed used there, so no entry's place repeats.
+    #fresh(key) {
+        const n = Math.max(this.#counters.get(key) ?? 0, this.#replay?.highest(key) ?? 0) + 1;
+        this.#counters.set(key, n);
+        this.#replay?.reserve(key, n);
+        return n;
+    }
+    // append writes one line with one write and syncs it to disk before the
+    // call's result reaches workflow code. A journal that cannot be written
+    // is a warning, once: the run goes on, without resume.
+    #append(entry) {
+        if (this.#file === undefined || this.#failed) {
+            return;
+        }
+        try {
+            this.#fd ??= openSync(this.#file, "a");
+            const line = Buffer.from(JSON.stringify(entry) + "\n");
+            for (let off = 0; off < line.length;) {
+                off += writeSync(this.#fd, line, off, line.length - off);
+            }
+            fdatasyncSync(this.#fd);
+        }
+        catch (err) {
+            this.#failed = true;
+            this.#warn(`writing the run's journal ${this.#file} failed, so this run cannot be resumed past this point: ${err instanceof Error ? err.message : String(err)}`);
+        }
+    }
+}
+function errorOf(err) {
+    const code = err.code;
+    return { code: typeof code === "string" ? code : "internal", message: err.message };
+}
+/** The entries of the execution being resumed, indexed by place. */
+class ReplayIndex {
+    divergences = [];
+    served = 0;
+    // Agent objects: "path configId#label" → agent number → call → entry.
+    #agents = new Map();
+    #claimedAgents = new Set();
+    // Children: "path/name" → started entries; completed entries by child path.
+    #starts = new Map();
+    #completed = new Map();
+    #claimedChildren = new Set();
+    #budget = new Map();
+    // The highest number the journal used per counter key (see Journal.#fresh).
+    #highest = new Map();
+    #diverged = new Set();
+    constructor(entries) {
+        for (const e of entries) {
+            this.#add(e);
+        }
+    }
+    #add(e) {
+        const path = e.path ?? "";
+        if (e.kind === "agent.execute" && e.execute !== undefined) {
+            const key = `${path} ${e.execute.configId ?? ""}#${e.execute.label ?? ""}`;
+            const byAgent = this.#agents.get(key) ?? new Map();
+            this.#agents.set(key, byAgent);
+            const calls = byAgent.get(e.execute.agent) ?? new Map();
+            byAgent.set(e.execute.agent, calls);
+            calls.set(e.execute.call, e);
+            this.#note(key, e.execute.agent);
+        }
+        else if (e.kind === "child.started" && e.child !== undefined) {
+            const key = `${path}/${e.child.name}`;
+            this.#starts.set(key, [...(this.#starts.get(key) ?? []), e]);
+            this.#note(key, e.child.k);
+        }
+        else if (e.kind === "child.completed" && e.child !== undefined) {
+            this.#completed.set(childPath(path, e.child.name, e.child.k), e);
+        }
+        else if (e.kind === "budget.read" && e.budget !== undefined) {
+            this.#budget.set(`${path} ${e.budget.ordinal}`, e);
+        }
+    }
+    #note(key, n) {
+        this.#highest.set(key, Math.max(this.#highest.get(key) ?? 0, n));
+    }
+    highest(key) {
+        return this.#highest.get(key) ?? 0;
+    }
+    reserve(key, n) {
+        this.#note(key, n);
+    }
+    bindAgent(path, configId, label, firstHash) {
+        const key = `${path} ${configId}#${label}`;
+        const candidates = [...(this.#agents.get(key) ?? new Map()).entries()]
+            .filter(([n]) => !this.#claimedAgents.has(`${key} ${n}`))
+            .sort(([a], [b]) => a - b);
+        if (this.#diverged.has(path) || candidates.length === 0) {
+            return undefined;
+        }
+        const match = candidates.find(([, calls]) => calls.get(1)?.inputSha256 === firstHash);
+        if (match === undefined) {
+            this.#diverge(path, `agent "${agentText(configId, label)}" call 1`, "its first prompt differs from every journalled agent of its configuration and label");
+            return undefined;
+        }
+        this.#claimedAgents.add(`${key} ${match[0]}`);
+        return { path, configId, label, agent: match[0], replaying: true, replayed: 0 };
+    }
+    execute(b, call, hash) {
+        if (!b.replaying) {
+            return undefined;
+        }
+        const e = this.#agents.get(`${b.path} ${b.configId}#${b.label}`)?.get(b.agent)?.get(call);
+        if (this.#diverged.has(b.path) || e === undefined || e.inputSha256 !== hash || e.execute?.error !== undefined) {
+            b.replaying = false;
+            if (e !== undefined && e.inputSha256 !== hash && !this.#diverged.has(b.path)) {
+                this.#diverge(b.path, `agent "${agentText(b.configId, b.label)}" (object ${b.agent}) call ${call}`, "its input differs from the journal's");
+            }
+            return undefined;
+        }
+        this.served++;
+        return e;
+    }
+    child(parent, name, hash) {
+        const key = `${parent}/${name}`;
+        const starts = (this.#starts.get(key) ?? []).filter((e) => !this.#claimedChildren.has(childPath(parent, name, e.child.k)));
+        if (this.#diverged.has(parent) || starts.length === 0) {
+            return undefined;
+        }
+        const match = starts.find((e) => e.inputSha256 === hash);
+        if (match === undefined) {
+            this.#diverge(parent, `child workflow "${name}"`, "its input differs from every journalled invocation of it");
+            return undefined;
+        }
+        const path = childPath(parent, name, match.child.k);
+        this.#claimedChildren.add(path);
+        const done = this.#completed.get(path);
+        if (done?.child?.status === "succeeded") {
+            this.served++;
+            return { path, k: match.child.k, completed: done };
+        }
+        return { path, k: match.child.k };
+    }
+    budget(path, ordinal) {
+        if (this.#diverged.has(path)) {
+            return undefined;
+        }
+        const e = this.#budget.get(`${path} ${ordinal}`);
+        if (e !== undefined) {
+            this.served++;
+        }
+        return e;
+    }
+    // diverge ends replay in the invocation at path: later calls there may
+    // depend on what the diverging call changes. The first divergence of an
+    // invocation is the one reported.
+    #diverge(path, call, reason) {
+        if (!this.#diverged.has(path)) {
+            this.#diverged.add(path);
+            this.divergences.push({ path, call, reason });
+        }
+    }
+}
+function agentText(configId, label) {
+    return configId !== "" && label !== "" ? `${configId}#${label}` : configId || label || "(unnamed)";
+}

@@ -1,0 +1,387 @@
+// The durable-run journal, the runtime's side: every side effect the
+// runtime performs for workflow code (an agent execute, a child workflow,
+// a budget reading) is appended to the run record's journal.jsonl as it
+// finishes, synced to disk before workflow code sees the result, so that a
+// crash loses at most the calls in flight. When `stratos runs resume`
+// hands the runtime the entries of an earlier execution, each call whose
+// place and input match an entry is answered from it instead of being made
+// again, and copied into this execution's journal (marked replayed), so the
+// newest journal alone is enough to resume from.
+//
+// A call's place is where it happened, never when: the invocation path
+// (the top-level workflow, then "<child>#<k>" per child level), the
+// agent's configuration, label and object number, and the call's ordinal;
+// plus the SHA-256 of its input in canonical JSON. Agent objects and
+// children of one place (a fan-out) are matched as a multiset, by the hash
+// of their first input, so fan-outs replay in whatever order they start.
+//
+// The entries' shapes are the Go package journalapi's (shared/contract),
+// which stratos run reads them with.
+import { createHash } from "node:crypto";
+import { closeSync, fdatasyncSync, openSync, writeSync } from "node:fs";
+import { join } from "node:path";
+
+/** The journal format version every line carries (journalapi.Version). */
+export const journalVersion = 1;
+const journalFile = "journal.jsonl";
+
+/** A call's typed error, as the journal keeps it. @internal */
+export interface JournalError {
+  code: string;
+  message: string;
+}
+
+/** One line of journal.jsonl (journalapi.Entry). @internal */
+export interface JournalEntry {
+  v: number;
+  kind: "header" | "agent.execute" | "child.started" | "child.completed" | "budget.read";
+  at: string;
+  path?: string;
+  inputSha256?: string;
+  replayed?: boolean;
+  execute?: {
+    configId?: string;
+    label?: string;
+    agent: number;
+    call: number;
+    text?: string;
+    value?: unknown;
+    error?: JournalError;
+  };
+  child?: { name: string; k: number; status?: string; output?: unknown; error?: JournalError };
+  budget?: { ordinal: number; tokens: number; usd: number; turns: number; unknownCostTurns: number };
+}
+
+/** What stratos runs resume hands the runtime: the entries of the execution it resumes. @internal */
+export interface ReplaySource {
+  from: string;
+  entries: JournalEntry[];
+}
+
+/** The first call of a run that did not match the journal, per invocation. @internal */
+export interface Divergence {
+  path: string;
+  call: string;
+  reason: string;
+}
+
+/** An agent object's place in the journal. @internal */
+export interface AgentBinding {
+  path: string;
+  configId: string;
+  label: string;
+  agent: number;
+  /** Whether the object's calls may still be answered from the journal (a conversation replays as a prefix). */
+  replaying: boolean;
+  /** How many of its calls were answered from the journal. */
+  replayed: number;
+}
+
+/** A child invocation's place. @internal */
+export interface ChildPlace {
+  path: string;
+  k: number;
+  /** The journal's completed entry of this place, when it succeeded: its output is the call's. */
+  completed?: JournalEntry;
+}
+
+/** The hex SHA-256 of value's canonical JSON (object keys sorted). @internal */
+export function inputHash(value: unknown): string {
+  return createHash("sha256").update(canonicalJSON(value) ?? "null").digest("hex");
+}
+
+function canonicalJSON(value: unknown): string | undefined {
+  return JSON.stringify(value, (_key, v: unknown) => {
+    if (v === null || typeof v !== "object" || Array.isArray(v)) {
+      return v;
+    }
+    const sorted: Record<string, unknown> = {};
+    for (const k of Object.keys(v).sort()) {
+      sorted[k] = (v as Record<string, unknown>)[k];
+    }
+    return sorted;
+  });
+}
+
+/** The journal path of child name's k-th invocation under parent (journalapi.ChildPath). */
+export function childPath(parent: string, name: string, k: number): string {
+  return `${parent}/${name}#${k}`;
+}
+
+/**
+ * One run's journal: the writer of this execution's entries and, on
+ * resume, the index of the earlier execution's. @internal
+ */
+export class Journal {
+  readonly #file: string | undefined;
+  readonly #warn: (message: string) => void;
+  #fd: number | undefined;
+  #failed = false;
+  readonly #replay: ReplayIndex | undefined;
+
+  constructor(runDir: string | undefined, warn: (message: string) => void, replay?: ReplaySource) {
+    this.#file = runDir === undefined ? undefined : join(runDir, journalFile);
+    this.#warn = warn;
+    this.#replay = replay === undefined ? undefined : new ReplayIndex(replay.entries);
+  }
+
+  /** Whether an earlier execution's entries are being replayed. */
+  get resuming(): boolean {
+    return this.#replay !== undefined;
+  }
+
+  /** The first divergence of each invocation that had one. */
+  divergences(): Divergence[] {
+    return this.#replay?.divergences ?? [];
+  }
+
+  /** How many calls were answered from the journal. */
+  replayedCalls(): number {
+    return this.#replay?.served ?? 0;
+  }
+
+  /**
+   * Binds a new agent object to its journal agent, at its first execute:
+   * an unclaimed agent of the same configuration and label whose first
+   * call had the same input, or else a fresh number.
+   */
+  bindAgent(path: string, configId: string, label: string, firstHash: string): AgentBinding {
+    return this.#replay?.bindAgent(path, configId, label, firstHash) ?? { path, configId, label, agent: this.#fresh(`${path} ${configId}#${label}`), replaying: false, replayed: 0 };
+  }
+
+  /** The journal's result of the binding's call, when it may answer it. */
+  replayExecute(b: AgentBinding, call: number, hash: string): JournalEntry | undefined {
+    const e = this.#replay?.execute(b, call, hash);
+    if (e !== undefined) {
+      b.replayed++;
+      this.#append({ ...e, at: new Date().toISOString(), replayed: true });
+    }
+    return e;
+  }
+
+  /** Records a finished execute. */
+  recordExecute(b: AgentBinding, call: number, hash: string, result: { text?: string; value?: unknown } | undefined, error?: Error): void {
+    const execute: NonNullable<JournalEntry["execute"]> = { agent: b.agent, call, ...(b.configId === "" ? {} : { configId: b.configId }), ...(b.label === "" ? {} : { label: b.label }) };
+    if (error !== undefined) {
+      execute.error = errorOf(error);
+    } else if (result?.value !== undefined) {
+      execute.value = result.value;
+    } else {
+      execute.text = result?.text ?? "";
+    }
+    this.#append({ v: journalVersion, kind: "agent.execute", at: new Date().toISOString(), path: b.path, inputSha256: hash, execute });
+  }
+
+  /** Places a child invocation and records its start. */
+  startChild(parent: string, name: string, hash: string): ChildPlace {
+    const place = this.#replay?.child(parent, name, hash) ?? { path: "", k: this.#fresh(`${parent}/${name}`) };
+    place.path = childPath(parent, name, place.k);
+    this.#append({ v: journalVersion, kind: "child.started", at: new Date().toISOString(), path: parent, inputSha256: hash, child: { name, k: place.k } });
+    if (place.completed !== undefined) {
+      this.#append({ ...place.completed, at: new Date().toISOString(), replayed: true });
+    }
+    return place;
+  }
+
+  /** Records how a child ended. */
+  endChild(parent: string, name: string, place: ChildPlace, status: string, output: unknown, error?: Error): void {
+    const child: NonNullable<JournalEntry["child"]> = { name, k: place.k, status };
+    if (error !== undefined) {
+      child.error = errorOf(error);
+    } else {
+      child.output = output ?? null;
+    }
+    this.#append({ v: journalVersion, kind: "child.completed", at: new Date().toISOString(), path: parent, child });
+  }
+
+  /** A budget reading of the invocation at path: the journal's, while it may answer, else read() recorded. */
+  readBudget<T extends { tokens: number; usd: number; turns: number; unknownCostTurns: number }>(path: string, read: () => T): T {
+    // Readings have no input: their ordinal in the invocation is their place.
+    const ordinal = (this.#counters.get(`budget ${path}`) ?? 0) + 1;
+    this.#counters.set(`budget ${path}`, ordinal);
+    const e = this.#replay?.budget(path, ordinal);
+    const spent = e?.budget === undefined ? read() : ({ tokens: e.budget.tokens, usd: e.budget.usd, turns: e.budget.turns, unknownCostTurns: e.budget.unknownCostTurns } as T);
+    const { tokens, usd, turns, unknownCostTurns } = spent;
+    this.#append({ v: journalVersion, kind: "budget.read", at: new Date().toISOString(), path, ...(e === undefined ? {} : { replayed: true }), budget: { ordinal, tokens, usd, turns, unknownCostTurns } });
+    return spent;
+  }
+
+  /** Closes the file. */
+  close(): void {
+    if (this.#fd !== undefined) {
+      closeSync(this.#fd);
+      this.#fd = undefined;
+    }
+  }
+
+  readonly #counters = new Map<string, number>();
+
+  // fresh numbers places that replay nothing: past every number the
+  // journal being replayed used there, so no entry's place repeats.
+  #fresh(key: string): number {
+    const n = Math.max(this.#counters.get(key) ?? 0, this.#replay?.highest(key) ?? 0) + 1;
+    this.#counters.set(key, n);
+    this.#replay?.reserve(key, n);
+    return n;
+  }
+
+  // append writes one line with one write and syncs it to disk before the
+  // call's result reaches workflow code. A journal that cannot be written
+  // is a warning, once: the run goes on, without resume.
+  #append(entry: JournalEntry): void {
+    if (this.#file === undefined || this.#failed) {
+      return;
+    }
+    try {
+      this.#fd ??= openSync(this.#file, "a");
+      const line = Buffer.from(JSON.stringify(entry) + "\n");
+      for (let off = 0; off < line.length; ) {
+        off += writeSync(this.#fd, line, off, line.length - off);
+      }
+      fdatasyncSync(this.#fd);
+    } catch (err) {
+      this.#failed = true;
+      this.#warn(`writing the run's journal ${this.#file} failed, so this run cannot be resumed past this point: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+}
+
+function errorOf(err: Error): JournalError {
+  const code = (err as { code?: unknown }).code;
+  return { code: typeof code === "string" ? code : "internal", message: err.message };
+}
+
+/** The entries of the execution being resumed, indexed by place. */
+class ReplayIndex {
+  readonly divergences: Divergence[] = [];
+  served = 0;
+  // Agent objects: "path configId#label" → agent number → call → entry.
+  readonly #agents = new Map<string, Map<number, Map<number, JournalEntry>>>();
+  readonly #claimedAgents = new Set<string>();
+  // Children: "path/name" → started entries; completed entries by child path.
+  readonly #starts = new Map<string, JournalEntry[]>();
+  readonly #completed = new Map<string, JournalEntry>();
+  readonly #claimedChildren = new Set<string>();
+  readonly #budget = new Map<string, JournalEntry>();
+  // The highest number the journal used per counter key (see Journal.#fresh).
+  readonly #highest = new Map<string, number>();
+  readonly #diverged = new Set<string>();
+
+  constructor(entries: JournalEntry[]) {
+    for (const e of entries) {
+      this.#add(e);
+    }
+  }
+
+  #add(e: JournalEntry): void {
+    const path = e.path ?? "";
+    if (e.kind === "agent.execute" && e.execute !== undefined) {
+      const key = `${path} ${e.execute.configId ?? ""}#${e.execute.label ?? ""}`;
+      const byAgent = this.#agents.get(key) ?? new Map<number, Map<number, JournalEntry>>();
+      this.#agents.set(key, byAgent);
+      const calls = byAgent.get(e.execute.agent) ?? new Map<number, JournalEntry>();
+      byAgent.set(e.execute.agent, calls);
+      calls.set(e.execute.call, e);
+      this.#note(key, e.execute.agent);
+    } else if (e.kind === "child.started" && e.child !== undefined) {
+      const key = `${path}/${e.child.name}`;
+      this.#starts.set(key, [...(this.#starts.get(key) ?? []), e]);
+      this.#note(key, e.child.k);
+    } else if (e.kind === "child.completed" && e.child !== undefined) {
+      this.#completed.set(childPath(path, e.child.name, e.child.k), e);
+    } else if (e.kind === "budget.read" && e.budget !== undefined) {
+      this.#budget.set(`${path} ${e.budget.ordinal}`, e);
+    }
+  }
+
+  #note(key: string, n: number): void {
+    this.#highest.set(key, Math.max(this.#highest.get(key) ?? 0, n));
+  }
+
+  highest(key: string): number {
+    return this.#highest.get(key) ?? 0;
+  }
+
+  reserve(key: string, n: number): void {
+    this.#note(key, n);
+  }
+
+  bindAgent(path: string, configId: string, label: string, firstHash: string): AgentBinding | undefined {
+    const key = `${path} ${configId}#${label}`;
+    const candidates = [...(this.#agents.get(key) ?? new Map<number, Map<number, JournalEntry>>()).entries()]
+      .filter(([n]) => !this.#claimedAgents.has(`${key} ${n}`))
+      .sort(([a], [b]) => a - b);
+    if (this.#diverged.has(path) || candidates.length === 0) {
+      return undefined;
+    }
+    const match = candidates.find(([, calls]) => calls.get(1)?.inputSha256 === firstHash);
+    if (match === undefined) {
+      this.#diverge(path, `agent "${agentText(configId, label)}" call 1`, "its first prompt differs from every journalled agent of its configuration and label");
+      return undefined;
+    }
+    this.#claimedAgents.add(`${key} ${match[0]}`);
+    return { path, configId, label, agent: match[0], replaying: true, replayed: 0 };
+  }
+
+  execute(b: AgentBinding, call: number, hash: string): JournalEntry | undefined {
+    if (!b.replaying) {
+      return undefined;
+    }
+    const e = this.#agents.get(`${b.path} ${b.configId}#${b.label}`)?.get(b.agent)?.get(call);
+    if (this.#diverged.has(b.path) || e === undefined || e.inputSha256 !== hash || e.execute?.error !== undefined) {
+      b.replaying = false;
+      if (e !== undefined && e.inputSha256 !== hash && !this.#diverged.has(b.path)) {
+        this.#diverge(b.path, `agent "${agentText(b.configId, b.label)}" (object ${b.agent}) call ${call}`, "its input differs from the journal's");
+      }
+      return undefined;
+    }
+    this.served++;
+    return e;
+  }
+
+  child(parent: string, name: string, hash: string): ChildPlace | undefined {
+    const key = `${parent}/${name}`;
+    const starts = (this.#starts.get(key) ?? []).filter((e) => !this.#claimedChildren.has(childPath(parent, name, e.child!.k)));
+    if (this.#diverged.has(parent) || starts.length === 0) {
+      return undefined;
+    }
+    const match = starts.find((e) => e.inputSha256 === hash);
+    if (match === undefined) {
+      this.#diverge(parent, `child workflow "${name}"`, "its input differs from every journalled invocation of it");
+      return undefined;
+    }
+    const path = childPath(parent, name, match.child!.k);
+    this.#claimedChildren.add(path);
+    const done = this.#completed.get(path);
+    if (done?.child?.status === "succeeded") {
+      this.served++;
+      return { path, k: match.child!.k, completed: done };
+    }
+    return { path, k: match.child!.k };
+  }
+
+  budget(path: string, ordinal: number): JournalEntry | undefined {
+    if (this.#diverged.has(path)) {
+      return undefined;
+    }
+    const e = this.#budget.get(`${path} ${ordinal}`);
+    if (e !== undefined) {
+      this.served++;
+    }
+    return e;
+  }
+
+  // diverge ends replay in the invocation at path: later calls there may
+  // depend on what the diverging call changes. The first divergence of an
+  // invocation is the one reported.
+  #diverge(path: string, call: string, reason: string): void {
+    if (!this.#diverged.has(path)) {
+      this.#diverged.add(path);
+      this.divergences.push({ path, call, reason });
+    }
+  }
+}
+
+function agentText(configId: string, label: string): string {
+  return configId !== "" && label !== "" ? `${configId}#${label}` : configId || label || "(unnamed)";
+}
