@@ -10,13 +10,17 @@ import (
 
 	"github.com/stratoscli/stratos/shared/clierr"
 	"github.com/stratoscli/stratos/shared/contract/errcode"
+	"github.com/stratoscli/stratos/shared/jsonvalidate"
 )
 
 // handler is a tool's behaviour on decoded arguments.
 type handler[In, Out any] func(ctx context.Context, req *mcp.CallToolRequest, in In) (Out, error)
 
 // addTool registers a tool whose input and output schemas are inferred from
-// In and Out. Unlike mcp.AddTool, a failure is an isError result carrying
+// In and Out (the MCP SDK's own schema type, which it lists to clients).
+// The arguments are checked against the input schema by jsonvalidate, like
+// every other JSON Schema check of Stratos, so a call names every argument
+// at fault. Unlike mcp.AddTool, a failure is an isError result carrying
 // Stratos's error envelope ({"error": {"code", "message", "details"}}) as
 // its text, so a client reads the same code `stratos … --json` prints; no
 // structured content then, as it would not match the output schema.
@@ -29,13 +33,13 @@ func addTool[In, Out any](s *mcp.Server, t *mcp.Tool, h handler[In, Out]) error 
 	if err != nil {
 		return fmt.Errorf("tool %s: output schema: %w", t.Name, err)
 	}
-	resolved, err := in.Resolve(nil)
+	check, err := compile(in)
 	if err != nil {
 		return fmt.Errorf("tool %s: input schema: %w", t.Name, err)
 	}
 	t.InputSchema, t.OutputSchema = in, out
 	s.AddTool(t, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		args, err := decodeArgs[In](req.Params.Arguments, resolved)
+		args, err := decodeArgs[In](req.Params.Arguments, check)
 		if err != nil {
 			return errorResult(err), nil
 		}
@@ -48,19 +52,27 @@ func addTool[In, Out any](s *mcp.Server, t *mcp.Tool, h handler[In, Out]) error 
 	return nil
 }
 
+// compile compiles an inferred schema for jsonvalidate.
+func compile(s *jsonschema.Schema) (*jsonvalidate.Schema, error) {
+	raw, err := json.Marshal(s)
+	if err != nil {
+		return nil, err
+	}
+	return jsonvalidate.Compile(raw)
+}
+
 // decodeArgs validates the tool's arguments against its input schema and
-// decodes them.
-func decodeArgs[In any](raw json.RawMessage, schema *jsonschema.Resolved) (In, error) {
+// decodes them. A mismatch names every failing argument, in the message and
+// as details.issues ([{path, message}]), as input_validation does for a
+// workflow's input.
+func decodeArgs[In any](raw json.RawMessage, schema *jsonvalidate.Schema) (In, error) {
 	var in In
 	if len(raw) == 0 {
 		raw = json.RawMessage("{}")
 	}
-	var v map[string]any
-	if err := json.Unmarshal(raw, &v); err != nil {
-		return in, clierr.Usage(errcode.CodeUsage, "the arguments are not a JSON object: %v", err)
-	}
-	if err := schema.Validate(v); err != nil {
-		return in, clierr.Usage(errcode.CodeUsage, "invalid arguments: %v", err)
+	if issues := schema.Validate(raw); len(issues) > 0 {
+		return in, clierr.Usage(errcode.CodeUsage, "invalid arguments: %s", jsonvalidate.Text(issues)).
+			WithDetails(map[string]any{"issues": issues})
 	}
 	if err := json.Unmarshal(raw, &in); err != nil {
 		return in, clierr.Usage(errcode.CodeUsage, "invalid arguments: %v", err)
