@@ -118,6 +118,21 @@ type ExecuteParams struct {
 type ExecuteResult struct {
 	Text  *string         `json:"text,omitempty"`
 	Value json.RawMessage `json:"value,omitempty"`
+	// Usage sums the usage the execute's model turns reported by the time
+	// it returned (nil when none did): the run's journal keeps it, so that
+	// a resumed run can say what its replayed executes cost the first time.
+	Usage *CallUsage `json:"usage,omitempty"`
+}
+
+// CallUsage is the usage of some model turns, summed as budgets count it.
+type CallUsage struct {
+	// Tokens counts input, output, cache read and cache write tokens.
+	Tokens int64 `json:"tokens"`
+	// USD sums the cost of the turns whose cost is known.
+	USD   float64 `json:"usd"`
+	Turns int     `json:"turns"`
+	// UnknownCostTurns counts the turns whose cost is not known.
+	UnknownCostTurns int `json:"unknownCostTurns"`
 }
 
 // AgentRef names one agent object.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"strconv"
 	"sync"
@@ -45,6 +46,8 @@ type session struct {
 	// highest call number a cancel named (calls are numbered in order).
 	call          int
 	cancelledUpTo int
+	// usage sums the usage events of the running call.
+	usage *agentproto.CallUsage
 }
 
 var (
@@ -96,6 +99,7 @@ func (s *session) execute(ctx context.Context, p agentproto.ExecuteParams) (*age
 	s.calls++
 	s.invocation = s.id + "/" + strconv.Itoa(s.calls)
 	s.call = p.Call
+	s.usage = nil
 	if p.Call > 0 && p.Call <= s.cancelledUpTo {
 		cancel(errCancelled) // the cancel overtook this execute
 	}
@@ -109,6 +113,9 @@ func (s *session) execute(ctx context.Context, p agentproto.ExecuteParams) (*age
 	s.event(&eventapi.AgentInvocationCompleted{Status: status(err, eventapi.StatusCompleted), Error: eventError(err)})
 
 	s.mu.Lock()
+	if res != nil {
+		res.Usage = s.usage
+	}
 	s.busy, s.cancel = false, nil
 	close(s.done)
 	s.mu.Unlock()
@@ -275,7 +282,29 @@ func (s *session) onAdapterEvent(e adapter.Event) {
 		ev.IDs.InvocationID = s.invocationOf(e)
 	}
 	ev.AgentID, ev.ExecutionID, ev.Label = s.id, s.executionID, s.label
+	if u, ok := e.Details.(*eventapi.Usage); ok {
+		s.addUsage(ev.IDs.InvocationID, u)
+	}
 	s.h.record(ev)
+}
+
+// addUsage adds a usage event of the invocation to the running call's sum.
+func (s *session) addUsage(invocation string, u *eventapi.Usage) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.busy || invocation != s.invocation {
+		return // background work's, reported after its call ended
+	}
+	if s.usage == nil {
+		s.usage = &agentproto.CallUsage{}
+	}
+	s.usage.Turns++
+	s.usage.Tokens += u.InputTokens + u.OutputTokens + u.CacheReadInputTokens + u.CacheCreationInputTokens
+	if u.CostUSD == nil {
+		s.usage.UnknownCostTurns++
+		return
+	}
+	s.usage.USD = math.Round((s.usage.USD+*u.CostUSD)*1e10) / 1e10
 }
 
 // invocationOf is the invocation e belongs to: for an event of background

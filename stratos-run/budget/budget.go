@@ -123,35 +123,37 @@ func validUSD(usd float64) bool { return usd > 0 && !math.IsInf(usd, 0) }
 // crossed says which limits spent crosses, "" when none: turns priced
 // from the catalog count in USD like reported ones; unknown-cost turns
 // count against tokens only.
-func (l Limits) crossed(spent runs.Usage) string {
+func (l Limits) crossed(spent records.Spent) string {
 	var over []string
-	if l.Tokens > 0 && spent.Tokens.Total() > l.Tokens {
-		over = append(over, fmt.Sprintf("%d tokens of a %d-token budget", spent.Tokens.Total(), l.Tokens))
+	if l.Tokens > 0 && spent.Tokens > l.Tokens {
+		over = append(over, fmt.Sprintf("%d tokens of a %d-token budget", spent.Tokens, l.Tokens))
 	}
-	if l.USD > 0 && spent.Cost.USD > l.USD {
-		over = append(over, fmt.Sprintf("$%.4f of a $%.4f budget", spent.Cost.USD, l.USD))
+	if l.USD > 0 && spent.USD > l.USD {
+		over = append(over, fmt.Sprintf("$%.4f of a $%.4f budget", spent.USD, l.USD))
 	}
 	return strings.Join(over, " and ")
 }
 
-// Exceeded is the error of a run cancelled for crossing its budget.
-func Exceeded(l Limits, spent runs.Usage, workflow string) *clierr.Error {
+// Exceeded is the error of a run cancelled for crossing its budget; spent
+// counts the executions it resumes, if any.
+func Exceeded(l Limits, spent records.Spent, workflow string) *clierr.Error {
 	msg := fmt.Sprintf("workflow %s exceeded its budget: spent %s; the run was cancelled", workflow, l.crossed(spent))
-	if spent.Cost.UnknownTurns > 0 {
-		msg += fmt.Sprintf(" (%d turn(s) reported no cost: counted against tokens only)", spent.Cost.UnknownTurns)
+	if spent.UnknownCostTurns > 0 {
+		msg += fmt.Sprintf(" (%d turn(s) reported no cost: counted against tokens only)", spent.UnknownCostTurns)
 	}
 	return clierr.New(runapi.CodeBudgetExceeded, "%s", msg).WithDetails(map[string]any{
 		"name":   "BudgetExceededError",
 		"budget": l,
-		"spent":  runs.SpentOf(spent),
+		"spent":  spent,
 	})
 }
 
 // Watcher adds up a run's usage events while it runs.
 type Watcher struct {
-	limits Limits
-	tail   *runs.Tail
-	done   chan struct{}
+	limits  Limits
+	carried records.Spent // spent by the executions the run resumes
+	tail    *runs.Tail
+	done    chan struct{}
 
 	mu      sync.Mutex
 	spent   runs.Usage
@@ -159,9 +161,10 @@ type Watcher struct {
 }
 
 // Watch follows the events file at path every poll until ctx ends or Stop
-// is called; it calls cancel once when the spending crosses l.
-func Watch(ctx context.Context, path string, l Limits, poll time.Duration, cancel func()) *Watcher {
-	w := &Watcher{limits: l, tail: runs.NewTail(path), done: make(chan struct{})}
+// is called; it calls cancel once when the spending, with what the
+// executions the run resumes spent (carried), crosses l.
+func Watch(ctx context.Context, path string, l Limits, carried records.Spent, poll time.Duration, cancel func()) *Watcher {
+	w := &Watcher{limits: l, carried: carried, tail: runs.NewTail(path), done: make(chan struct{})}
 	go w.loop(ctx, poll, cancel)
 	return w
 }
@@ -192,15 +195,20 @@ func (w *Watcher) check() bool {
 		w.spent.AddEvent(line)
 		return nil
 	})
-	w.crossed = w.limits.crossed(w.spent) != ""
+	w.crossed = w.limits.crossed(w.total()) != ""
 	return w.crossed
 }
 
+// total is what the run and the executions it resumes spent.
+func (w *Watcher) total() records.Spent {
+	return w.carried.Plus(records.Spent(runs.SpentOf(w.spent)))
+}
+
 // Stop waits for the watcher to end (its ctx must be done) and returns
-// what was spent and whether the budget was crossed.
-func (w *Watcher) Stop() (runs.Usage, bool) {
+// what was spent (carried included) and whether the budget was crossed.
+func (w *Watcher) Stop() (records.Spent, bool) {
 	<-w.done
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	return w.spent, w.crossed
+	return w.total(), w.crossed
 }

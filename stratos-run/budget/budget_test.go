@@ -12,6 +12,7 @@ import (
 
 	"github.com/stratoscli/stratos/shared/clierr"
 	"github.com/stratoscli/stratos/shared/contract/runapi"
+	"github.com/stratoscli/stratos/stratos-run/records"
 	"github.com/stratoscli/stratos/stratos-run/runs"
 )
 
@@ -58,14 +59,14 @@ func flagText(f Flags) string {
 	return fmt.Sprintf("tokens %d", *f.Tokens)
 }
 
-func usage(tokens int64, usd float64, unknown int) runs.Usage {
-	return runs.Usage{Turns: 1, Tokens: runs.Tokens{Input: tokens}, Cost: runs.Cost{USD: usd, UnknownTurns: unknown}}
+func usage(tokens int64, usd float64, unknown int) records.Spent {
+	return records.Spent{Turns: 1, Tokens: tokens, USD: usd, UnknownCostTurns: unknown}
 }
 
 func TestCrossingIsAboveTheLimit(t *testing.T) {
 	l := Limits{USD: 1, Tokens: 100}
 	for _, c := range []struct {
-		spent runs.Usage
+		spent records.Spent
 		want  string
 	}{
 		{usage(100, 1, 0), ""},
@@ -87,7 +88,7 @@ func TestWatcherCancelsOnceTheLogCrossesTheBudget(t *testing.T) {
 	path := filepath.Join(t.TempDir(), runs.EventsFile)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	w := Watch(ctx, path, Limits{Tokens: 100}, time.Millisecond, cancel)
+	w := Watch(ctx, path, Limits{Tokens: 100}, records.Spent{}, time.Millisecond, cancel)
 	f, err := os.Create(path)
 	if err != nil {
 		t.Fatal(err)
@@ -98,15 +99,31 @@ func TestWatcherCancelsOnceTheLogCrossesTheBudget(t *testing.T) {
 	f.WriteString(`{"type":"usage","details":{"inputTokens":50,"costUsd":0.1}}` + "\n")
 	<-ctx.Done() // cancelled by the watcher, or the test times out
 	spent, crossed := w.Stop()
-	if !crossed || spent.Tokens.Input != 110 || spent.Turns != 2 {
+	if !crossed || spent.Tokens != 110 || spent.Turns != 2 {
 		t.Errorf("spent %+v, crossed %v", spent, crossed)
 	}
 }
 
+// A resumed run's budget counts what the executions it resumes spent.
+func TestWatcherCountsWhatTheResumedChainSpent(t *testing.T) {
+	path := filepath.Join(t.TempDir(), runs.EventsFile)
+	if err := os.WriteFile(path, []byte(`{"v":1,"type":"usage","details":{"inputTokens":20,"costUsd":0.1}}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	w := Watch(ctx, path, Limits{Tokens: 100}, records.Spent{Tokens: 90, Turns: 3, USD: 0.5}, time.Millisecond, cancel)
+	<-ctx.Done() // cancelled by the watcher, or the test times out
+	spent, crossed := w.Stop()
+	if want := (records.Spent{Tokens: 110, Turns: 4, USD: 0.6}); !crossed || spent != want {
+		t.Errorf("spent %+v, crossed %v; want %+v, crossed", spent, crossed, want)
+	}
+}
+
 func TestPricedTurnsCountAgainstTheUSDLimit(t *testing.T) {
-	var spent runs.Usage
-	spent.AddEvent([]byte(`{"type":"usage","details":{"inputTokens":10,"outputTokens":10,"costUsd":0.3,"costProvenance":"priced"}}`))
-	if got := (Limits{USD: 0.25}).crossed(spent); got != "$0.3000 of a $0.2500 budget" {
+	var u runs.Usage
+	u.AddEvent([]byte(`{"type":"usage","details":{"inputTokens":10,"outputTokens":10,"costUsd":0.3,"costProvenance":"priced"}}`))
+	if got := (Limits{USD: 0.25}).crossed(records.Spent(runs.SpentOf(u))); got != "$0.3000 of a $0.2500 budget" {
 		t.Fatalf("crossed = %q, want the priced $0.30 over the $0.25 limit", got)
 	}
 }
@@ -126,10 +143,10 @@ func TestWatcherCountsUsageOfEveryVersion(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	w := Watch(ctx, path, Limits{USD: 0.0023}, time.Millisecond, cancel)
+	w := Watch(ctx, path, Limits{USD: 0.0023}, records.Spent{}, time.Millisecond, cancel)
 	<-ctx.Done() // cancelled by the watcher, or the test times out
 	spent, crossed := w.Stop()
-	if !crossed || spent.Turns != 6 || spent.Tokens.Total() != 660 || spent.Cost.USD != 0.0024 || spent.Cost.PricedTurns != 4 {
+	if !crossed || spent.Turns != 6 || spent.Tokens != 660 || spent.USD != 0.0024 {
 		t.Errorf("spent %+v, crossed %v; want 6 turns, 660 tokens, $0.0024 (4 turns priced), crossed", spent, crossed)
 	}
 }

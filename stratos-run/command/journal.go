@@ -14,12 +14,15 @@ import (
 	"github.com/stratoscli/stratos/shared/clierr"
 	"github.com/stratoscli/stratos/shared/contract/journalapi"
 	"github.com/stratoscli/stratos/shared/contract/runapi"
+	"github.com/stratoscli/stratos/stratos-run/records"
 )
 
 // resumption is what `stratos runs resume` adds to an execution: the
 // execution it resumes and that execution's journal.
 type resumption struct {
-	from    string
+	from string
+	// carried is what the resumed chain of executions spent.
+	carried records.Spent
 	journal *journalapi.Journal
 	// strict refuses to resume when a workflow's code changed.
 	strict bool
@@ -108,6 +111,23 @@ func (r *resumption) compare(keys map[string]string, warn func(string, ...any)) 
 	}
 	warn("the code changed since the resumed run: only the calls that still match are replayed", "from", r.from, "workflows", list)
 	return nil
+}
+
+// carried is what the executions the run resumes spent (zero for a first run).
+func (x *execution) carried() records.Spent {
+	if x.resume == nil {
+		return records.Spent{}
+	}
+	return x.resume.carried
+}
+
+// carriedRecord is carried as invocation.json keeps it (nil for a first run).
+func (r *resumption) carriedRecord() *records.Spent {
+	if r == nil {
+		return nil
+	}
+	c := r.carried
+	return &c
 }
 
 // source is the runtime's view of the resumed journal (nil when not resuming).

@@ -105,7 +105,7 @@ func resumedExecution(ctx context.Context, cmd *cli.Command, point *runs.ResumeP
 	}
 	return &execution{
 		target: target, cwd: inv.Cwd, input: input, overrides: json.RawMessage(overrides), budget: limits,
-		resume: &resumption{from: inv.ExecutionID, journal: point.Journal, strict: cmd.Bool("strict")},
+		resume: &resumption{from: inv.ExecutionID, journal: point.Journal, strict: cmd.Bool("strict"), carried: point.ChainSpent()},
 	}, nil
 }
 

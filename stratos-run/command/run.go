@@ -120,7 +120,7 @@ func (x *execution) begin() error {
 	x.record, err = records.Begin(runs, records.Invocation{
 		ExecutionID: id, Workflow: x.target.Name(), Dir: w.Dir, Root: w.Root.Dir, Cwd: x.cwd,
 		Input: x.input, Overrides: x.overrides, PID: os.Getpid(), StartedAt: now, Budget: x.budget.Record(),
-		ResumedFrom: x.resumedFrom(),
+		ResumedFrom: x.resumedFrom(), Carried: x.resume.carriedRecord(),
 	})
 	if err == nil {
 		x.trace = tracing.Start(os.Getenv, x.warn, id, x.target.Name(), now)
@@ -188,7 +188,7 @@ func (x *execution) run(ctx context.Context) (json.RawMessage, *clierr.Error) {
 	defer cancelRun()
 	var watcher *budget.Watcher
 	if x.budget.Set() {
-		watcher = budget.Watch(runCtx, filepath.Join(x.record.Dir(), runs.EventsFile), x.budget, runs.DefaultPollInterval, cancelRun)
+		watcher = budget.Watch(runCtx, filepath.Join(x.record.Dir(), runs.EventsFile), x.budget, x.carried(), runs.DefaultPollInterval, cancelRun)
 	}
 	if node.Runner == nil {
 		if ce := node.start(x.target.Name()); ce != nil {
@@ -273,6 +273,8 @@ type runnerInvocation struct {
 	RootDir     string                            `json:"rootDir"`
 	RunDir      string                            `json:"runDir"`
 	Budget      budget.Limits                     `json:"budget"`
+	// Carried is what the executions the run resumes spent: budget.spent() counts it.
+	Carried records.Spent `json:"budgetCarried"`
 	ResultKey   string                            `json:"resultKey"`
 	Input       json.RawMessage                   `json:"input"`
 	Overrides   json.RawMessage                   `json:"overrides"`
@@ -283,7 +285,7 @@ type runnerInvocation struct {
 func (x *execution) invocationDocument(resultKey []byte) ([]byte, error) {
 	doc, err := json.Marshal(runnerInvocation{
 		ExecutionID: x.id, Workflow: x.target.Name(), Entry: x.target.Entry(), RootDir: x.target.Root.Root.Dir,
-		RunDir: x.record.Dir(), Budget: x.budget, ResultKey: hex.EncodeToString(resultKey),
+		RunDir: x.record.Dir(), Budget: x.budget, Carried: x.carried(), ResultKey: hex.EncodeToString(resultKey),
 		Input: x.input, Overrides: x.overrides, Workflows: x.target.Table(), Resume: x.resume.source(),
 	})
 	if err != nil {

@@ -26,6 +26,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -114,6 +115,24 @@ type Invocation struct {
 	Budget *Budget `json:"budget,omitempty"`
 	// ResumedFrom is the execution this one resumes (stratos runs resume).
 	ResumedFrom string `json:"resumedFrom,omitempty"`
+	// Carried is what the executions this one resumes spent, the whole
+	// chain before it: its budget counts it (nil for a first run).
+	Carried *Spent `json:"carried,omitempty"`
+}
+
+// Spent is what agents spent, in a budget's terms: tokens are every token
+// (cache included), and a turn of unknown cost counts against tokens only.
+type Spent struct {
+	Tokens           int64   `json:"tokens"`
+	Turns            int     `json:"turns"`
+	UnknownCostTurns int     `json:"unknownCostTurns"`
+	USD              float64 `json:"usd"`
+}
+
+// Plus is s and t together.
+func (s Spent) Plus(t Spent) Spent {
+	return Spent{Tokens: s.Tokens + t.Tokens, Turns: s.Turns + t.Turns, UnknownCostTurns: s.UnknownCostTurns + t.UnknownCostTurns,
+		USD: math.Round((s.USD+t.USD)*1e10) / 1e10}
 }
 
 // Budget is a run's spending limits; a zero field sets no limit.

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/contract/eventapi"
 	"github.com/stratoscli/stratos/shared/contract/journalapi"
 	"github.com/stratoscli/stratos/shared/contract/runapi"
 	"github.com/stratoscli/stratos/stratos-run/records"
@@ -21,6 +22,8 @@ type ResumePoint struct {
 	// Problems are journal lines that were skipped (a line torn by a
 	// crash, say): their calls run again.
 	Problems []journalapi.Problem
+	// spent is what the run's own usage events add up to.
+	spent records.Spent
 }
 
 // ResumePoint reads the run id for `stratos runs resume`: a run that
@@ -48,7 +51,35 @@ func (s *Store) ResumePoint(id string) (*ResumePoint, error) {
 		details["reason"] = err.Error()
 		return nil, clierr.Usage(runapi.CodeResumeNoJournal, "run %s cannot be resumed: %v", id, err).WithDetails(details).Wrap(err)
 	}
-	return &ResumePoint{Run: r, Invocation: inv, Journal: j, Problems: problems}, nil
+	point := &ResumePoint{Run: r, Invocation: inv, Journal: j, Problems: problems}
+	if point.spent, err = spentIn(r.Dir); err != nil {
+		return nil, unreadable(id, err)
+	}
+	return point, nil
+}
+
+// ChainSpent is what the run and the executions it resumed spent: the
+// budget of the execution that resumes it counts it.
+func (p *ResumePoint) ChainSpent() records.Spent {
+	var carried records.Spent
+	if p.Invocation.Carried != nil {
+		carried = *p.Invocation.Carried
+	}
+	return carried.Plus(p.spent)
+}
+
+// spentIn is what the usage events of the record in dir add up to.
+func spentIn(dir string) (records.Spent, error) {
+	var u Usage
+	err := EachEvent(filepath.Join(dir, EventsFile), func(e eventapi.Event) {
+		if t, ok := e.Details.(*eventapi.Usage); ok {
+			u.add(t)
+		}
+	})
+	if errors.Is(err, fs.ErrNotExist) {
+		err = nil // no agent ever ran
+	}
+	return records.Spent(SpentOf(u)), err
 }
 
 // readJournal reads dir's journal; its absence is said plainly.

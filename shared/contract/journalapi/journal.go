@@ -19,6 +19,8 @@ import (
 	"encoding/json"
 	"strconv"
 	"time"
+
+	"github.com/stratoscli/stratos/shared/agentproto"
 )
 
 // Version is the journal format version every line carries. It changes
@@ -103,6 +105,8 @@ type Execute struct {
 	Text  *string         `json:"text,omitempty"`
 	Value json.RawMessage `json:"value,omitempty"`
 	Error *Error          `json:"error,omitempty"`
+	// Usage is what the execute's model turns used (nil: none reported).
+	Usage *agentproto.CallUsage `json:"usage,omitempty"`
 }
 
 // Child is a child workflow invocation: started (Output and Error empty)
@@ -146,6 +150,9 @@ type Report struct {
 	From string `json:"from"`
 	// ReplayedCalls counts the calls answered from the journal.
 	ReplayedCalls int `json:"replayedCalls"`
+	// ReplayedUsage is what the replayed executes used when they were
+	// made; nothing was spent on them again.
+	ReplayedUsage *agentproto.CallUsage `json:"replayedUsage,omitempty"`
 	// Divergences are the first call of each invocation that did not
 	// match the journal (later calls of that invocation ran for real).
 	Divergences []Divergence `json:"divergences,omitempty"`

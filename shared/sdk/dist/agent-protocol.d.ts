@@ -163,6 +163,22 @@ export interface ExecuteParams {
 export interface ExecuteResult {
     text?: string;
     value?: unknown;
+    /**
+     * Usage sums the usage the execute's model turns reported by the time
+     * it returned (nil when none did): the run's journal keeps it, so that
+     * a resumed run can say what its replayed executes cost the first time.
+     */
+    usage?: CallUsage;
+}
+/** CallUsage is the usage of some model turns, summed as budgets count it. */
+export interface CallUsage {
+    /** Tokens counts input, output, cache read and cache write tokens. */
+    tokens: number;
+    /** USD sums the cost of the turns whose cost is known. */
+    usd: number;
+    turns: number;
+    /** UnknownCostTurns counts the turns whose cost is not known. */
+    unknownCostTurns: number;
 }
 /** AgentRef names one agent object. */
 export interface AgentRef {

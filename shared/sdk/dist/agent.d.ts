@@ -1,5 +1,6 @@
 import type * as z from "zod";
 import type { Schema } from "./workflow.js";
+import type { HarnessName } from "./harness-names.js";
 /** A system prompt: literal text, a plain file or a Handlebars template (paths relative to the workflow directory). */
 export type SystemPromptSource = string | {
     file: string;
@@ -134,7 +135,7 @@ export interface AgentOptions<S extends Schema | undefined = Schema | undefined>
      * "configId#label"), and overrides may target "configId#label".
      */
     label?: string;
-    harness?: "claude-code" | "codex" | "opencode" | "test";
+    harness?: HarnessName;
     provider?: string;
     /** A model ID or an ordered list of preferred model IDs. */
     model?: string | string[];

@@ -70,6 +70,11 @@ export class Journal {
     replayedCalls() {
         return this.#replay?.served ?? 0;
     }
+    /** What the replayed executes cost when they were made (nothing now). */
+    replayedUsage() {
+        return { ...this.#replayedUsage };
+    }
+    #replayedUsage = { tokens: 0, usd: 0, turns: 0, unknownCostTurns: 0 };
     /**
      * Binds a new agent object to its journal agent, at its first execute:
      * an unclaimed agent of the same configuration and label whose first
@@ -83,6 +88,7 @@ export class Journal {
         const e = this.#replay?.execute(b, call, hash);
         if (e !== undefined) {
             b.replayed++;
+            addUsage(this.#replayedUsage, e.execute?.usage);
             this.#append({ ...e, at: new Date().toISOString(), replayed: true });
         }
         return e;
@@ -90,6 +96,9 @@ export class Journal {
     /** Records a finished execute. */
     recordExecute(b, call, hash, result, error) {
         const execute = { agent: b.agent, call, ...(b.configId === "" ? {} : { configId: b.configId }), ...(b.label === "" ? {} : { label: b.label }) };
+        if (result?.usage !== undefined) {
+            execute.usage = result.usage;
+        }
         if (error !== undefined) {
             execute.error = errorOf(error);
         }
@@ -168,6 +177,14 @@ export class Journal {
             this.#failed = true;
             this.#warn(`writing the run's journal ${this.#file} failed, so this run cannot be resumed past this point: ${err instanceof Error ? err.message : String(err)}`);
         }
+    }
+}
+function addUsage(sum, u) {
+    if (u !== undefined) {
+        sum.tokens += u.tokens;
+        sum.usd = Math.round((sum.usd + u.usd) * 1e10) / 1e10;
+        sum.turns += u.turns;
+        sum.unknownCostTurns += u.unknownCostTurns;
     }
 }
 function errorOf(err) {

@@ -62,7 +62,7 @@ async function main() {
         workflows: invocation.workflows ?? {},
         warn,
         progress: progressRecorder(invocation.runDir, warn),
-        budget: usageMeter(invocation.runDir, invocation.budget ?? {}),
+        budget: usageMeter(invocation.runDir, invocation.budget ?? {}, invocation.budgetCarried),
         journal: (journal = new Journal(invocation.runDir, warn, invocation.resume)),
     };
     const overrides = deepFreeze(invocation.overrides ?? {});
@@ -100,7 +100,7 @@ function resumeReport() {
     if (journal?.resuming !== true) {
         return {};
     }
-    return { resume: { replayedCalls: journal.replayedCalls(), divergences: journal.divergences() } };
+    return { resume: { replayedCalls: journal.replayedCalls(), replayedUsage: journal.replayedUsage(), divergences: journal.divergences() } };
 }
 function reportError(error) {
     const report = { code: errorCode(error), name: error.name, message: error.message, cause: errorChain(error) };

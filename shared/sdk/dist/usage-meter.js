@@ -5,8 +5,9 @@ import { join } from "node:path";
 // count is a token count of a usage line, 0 when the line lacks it.
 const count = (n) => (typeof n === "number" ? n : 0);
 /** @internal */
-export function usageMeter(runDir, limits) {
-    const total = { tokens: 0, usd: 0, turns: 0, unknownCostTurns: 0 };
+export function usageMeter(runDir, limits, carried) {
+    // A resumed run starts from what the executions it resumes spent.
+    const total = { tokens: carried?.tokens ?? 0, usd: carried?.usd ?? 0, turns: carried?.turns ?? 0, unknownCostTurns: carried?.unknownCostTurns ?? 0 };
     let offset = 0;
     let partial = "";
     const read = () => {

@@ -12,6 +12,7 @@ import { agentHostFor, existingAgentHost, HostError, type AgentHost, type HookTa
 import { Methods, type AfterToolCallParams, type ExecuteParams, type ExecuteResult, type ToolCallParams } from "./agent-protocol.js";
 import { AgentConfigurationError, AgentExecutionError, AgentHookError, ConcurrentUseError, StructuredOutputError, agentErrorFor, isAgentErrorCode } from "./agent-errors.js";
 import type { Schema } from "./workflow.js";
+import type { HarnessName } from "./harness-names.js";
 import { toIssues } from "./validate.js";
 import { inputHash, type AgentBinding, type Journal } from "./journal.js";
 
@@ -143,7 +144,7 @@ export interface AgentOptions<S extends Schema | undefined = Schema | undefined>
    * "configId#label"), and overrides may target "configId#label".
    */
   label?: string;
-  harness?: "claude-code" | "codex" | "opencode" | "test";
+  harness?: HarnessName;
   provider?: string;
   /** A model ID or an ordered list of preferred model IDs. */
   model?: string | string[];

@@ -31,6 +31,14 @@ export interface JournalError {
   message: string;
 }
 
+/** The usage of an execute's turns (agentproto.CallUsage). @internal */
+export interface CallUsage {
+  tokens: number;
+  usd: number;
+  turns: number;
+  unknownCostTurns: number;
+}
+
 /** One line of journal.jsonl (journalapi.Entry). @internal */
 export interface JournalEntry {
   v: number;
@@ -47,6 +55,7 @@ export interface JournalEntry {
     text?: string;
     value?: unknown;
     error?: JournalError;
+    usage?: CallUsage;
   };
   child?: { name: string; k: number; status?: string; output?: unknown; error?: JournalError };
   budget?: { ordinal: number; tokens: number; usd: number; turns: number; unknownCostTurns: number };
@@ -140,6 +149,13 @@ export class Journal {
     return this.#replay?.served ?? 0;
   }
 
+  /** What the replayed executes cost when they were made (nothing now). */
+  replayedUsage(): CallUsage {
+    return { ...this.#replayedUsage };
+  }
+
+  readonly #replayedUsage: CallUsage = { tokens: 0, usd: 0, turns: 0, unknownCostTurns: 0 };
+
   /**
    * Binds a new agent object to its journal agent, at its first execute:
    * an unclaimed agent of the same configuration and label whose first
@@ -154,14 +170,18 @@ export class Journal {
     const e = this.#replay?.execute(b, call, hash);
     if (e !== undefined) {
       b.replayed++;
+      addUsage(this.#replayedUsage, e.execute?.usage);
       this.#append({ ...e, at: new Date().toISOString(), replayed: true });
     }
     return e;
   }
 
   /** Records a finished execute. */
-  recordExecute(b: AgentBinding, call: number, hash: string, result: { text?: string; value?: unknown } | undefined, error?: Error): void {
+  recordExecute(b: AgentBinding, call: number, hash: string, result: { text?: string; value?: unknown; usage?: CallUsage } | undefined, error?: Error): void {
     const execute: NonNullable<JournalEntry["execute"]> = { agent: b.agent, call, ...(b.configId === "" ? {} : { configId: b.configId }), ...(b.label === "" ? {} : { label: b.label }) };
+    if (result?.usage !== undefined) {
+      execute.usage = result.usage;
+    }
     if (error !== undefined) {
       execute.error = errorOf(error);
     } else if (result?.value !== undefined) {
@@ -243,6 +263,15 @@ export class Journal {
       this.#failed = true;
       this.#warn(`writing the run's journal ${this.#file} failed, so this run cannot be resumed past this point: ${err instanceof Error ? err.message : String(err)}`);
     }
+  }
+}
+
+function addUsage(sum: CallUsage, u: CallUsage | undefined): void {
+  if (u !== undefined) {
+    sum.tokens += u.tokens;
+    sum.usd = Math.round((sum.usd + u.usd) * 1e10) / 1e10;
+    sum.turns += u.turns;
+    sum.unknownCostTurns += u.unknownCostTurns;
   }
 }
 

@@ -23,8 +23,8 @@ import { CancelledError, StratosError, errorChain, errorCode, toError, type Erro
 import { invoke } from "./invocation.js";
 import { progressRecorder } from "./progress-record.js";
 import { usageMeter } from "./usage-meter.js";
-import { Journal, type Divergence, type ReplaySource } from "./journal.js";
-import type { BudgetLimits } from "./budget.js";
+import { Journal, type CallUsage, type Divergence, type ReplaySource } from "./journal.js";
+import type { BudgetLimits, BudgetSpent } from "./budget.js";
 
 /** The invocation stratos run sends. @internal */
 export interface RunnerInvocation {
@@ -37,6 +37,8 @@ export interface RunnerInvocation {
   runDir?: string;
   /** The run's budget (absent fields: no limit). */
   budget?: BudgetLimits;
+  /** What the executions the run resumes spent: budget.spent() counts it. */
+  budgetCarried?: BudgetSpent;
   /** The per-run secret that keys the result frame's MAC (hex). */
   resultKey?: string;
   input: unknown;
@@ -71,6 +73,8 @@ export interface RunnerResult {
 /** What replaying the journal came to. @internal */
 export interface ResumeReport {
   replayedCalls: number;
+  /** What the replayed executes cost when they were made: nothing was spent on them again. */
+  replayedUsage: CallUsage;
   divergences: Divergence[];
 }
 
@@ -117,7 +121,7 @@ async function main(): Promise<RunnerResult> {
     workflows: invocation.workflows ?? {},
     warn,
     progress: progressRecorder(invocation.runDir, warn),
-    budget: usageMeter(invocation.runDir, invocation.budget ?? {}),
+    budget: usageMeter(invocation.runDir, invocation.budget ?? {}, invocation.budgetCarried),
     journal: (journal = new Journal(invocation.runDir, warn, invocation.resume)),
   };
   const overrides = deepFreeze(invocation.overrides ?? {});
@@ -155,7 +159,7 @@ function resumeReport(): { resume?: ResumeReport } {
   if (journal?.resuming !== true) {
     return {};
   }
-  return { resume: { replayedCalls: journal.replayedCalls(), divergences: journal.divergences() } };
+  return { resume: { replayedCalls: journal.replayedCalls(), replayedUsage: journal.replayedUsage(), divergences: journal.divergences() } };
 }
 
 function reportError(error: Error): ReportedError {

@@ -9,8 +9,9 @@ import type { StratosEvent } from "./events.js";
 const count = (n: unknown): number => (typeof n === "number" ? n : 0);
 
 /** @internal */
-export function usageMeter(runDir: string | undefined, limits: BudgetLimits): BudgetSource {
-  const total: BudgetSpent = { tokens: 0, usd: 0, turns: 0, unknownCostTurns: 0 };
+export function usageMeter(runDir: string | undefined, limits: BudgetLimits, carried?: BudgetSpent): BudgetSource {
+  // A resumed run starts from what the executions it resumes spent.
+  const total: BudgetSpent = { tokens: carried?.tokens ?? 0, usd: carried?.usd ?? 0, turns: carried?.turns ?? 0, unknownCostTurns: carried?.unknownCostTurns ?? 0 };
   let offset = 0;
   let partial = "";
   const read = (): void => {
