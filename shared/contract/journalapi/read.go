@@ -41,14 +41,20 @@ var (
 
 // Read reads a journal. A crash can tear the last line and a damaged disk
 // any line: such lines are skipped and reported as problems, as are
-// entries that repeat an earlier entry's place (the first one stands). A
+// entries that repeat an earlier entry's place (the first one stands) and
+// headers after the first, so that Entries holds no header. A
 // journal without a header, of a newer version or over MaxSize is refused.
 func Read(r io.Reader) (*Journal, []Problem, error) {
-	data, err := io.ReadAll(io.LimitReader(r, MaxSize+1))
+	return read(r, MaxSize)
+}
+
+// read is Read with the size limit given.
+func read(r io.Reader, limit int) (*Journal, []Problem, error) {
+	data, err := io.ReadAll(io.LimitReader(r, int64(limit)+1))
 	if err != nil {
 		return nil, nil, err
 	}
-	if len(data) > MaxSize {
+	if len(data) > limit {
 		return nil, nil, ErrTooLarge
 	}
 	var (
@@ -58,7 +64,7 @@ func Read(r io.Reader) (*Journal, []Problem, error) {
 		n        = 0
 	)
 	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 0, 64*1024), MaxSize)
+	sc.Buffer(make([]byte, 0, 64*1024), limit)
 	complete := len(data) == 0 || data[len(data)-1] == '\n'
 	lines := bytes.Count(data, []byte{'\n'})
 	for sc.Scan() {
@@ -80,6 +86,10 @@ func Read(r io.Reader) (*Journal, []Problem, error) {
 		}
 		if err != nil {
 			problems = append(problems, Problem{n, err.Error()})
+			continue
+		}
+		if e.Kind == KindHeader {
+			problems = append(problems, Problem{n, "a second header (a journal has one, before its entries)"})
 			continue
 		}
 		if id := e.identity(); seen[id] {
@@ -106,7 +116,7 @@ func (j *Journal) takeHeader(e *Entry, err error) error {
 	case errors.As(err, &newer):
 		return fmt.Errorf("%w (version %d; this one reads %d)", ErrNewer, newer.v, Version)
 	case err != nil:
-		return fmt.Errorf("%w: %v", ErrNoHeader, err)
+		return fmt.Errorf("%w: %w", ErrNoHeader, err)
 	case e.Kind != KindHeader:
 		return fmt.Errorf("%w (its first line is a %q entry)", ErrNoHeader, e.Kind)
 	}
