@@ -35,7 +35,7 @@ func runCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "run",
 		Usage:     "run a workflow and print its output JSON",
-		UsageText: "stratos run <workflow|path> [--input JSON|@file|-] [--overrides JSON|@file] [--budget-usd N] [--budget-tokens N] [--detach] [--json]",
+		UsageText: "stratos run <workflow|path> [--input JSON|@file|-] [--overrides JSON|@file] [--budget-usd N] [--budget-tokens N] [--retry N] [--detach] [--json]",
 		Description: cliapp.Lines(
 			"Runs the workflow (a name, or the path of its directory) in the current working directory,",
 			"building it first when it is not built. Prints the output JSON on stdout and nothing else:",
@@ -50,6 +50,11 @@ func runCommand() *cli.Command {
 			"A budget (workflow.yaml's budget: {usd, tokens}, or the flags) cancels the run once its",
 			"agents' usage crosses it; the run then fails with budget_exceeded (exit 1).",
 			"",
+			"Every run keeps a journal of its finished agent executes, child workflows and budget",
+			"readings: stratos runs resume <id> continues a run that crashed, failed or was cancelled",
+			"without repeating them, and --retry N does so by itself after a failure another attempt",
+			"may get past. Each attempt is a new execution linked to the one before (resumedFrom).",
+			"",
 			"Exit codes: 0 success; 1 the build or the workflow failed; 2 bad arguments, unknown",
 			"workflow, or input that fails the workflow's input schema; 130 interrupted (SIGINT/SIGTERM",
 			"cancel the workflow and wait for its cleanup).",
@@ -59,6 +64,7 @@ func runCommand() *cli.Command {
 			&cli.StringFlag{Name: "overrides", Usage: `invocation overrides: JSON or @file (JSON, or YAML when it ends in .yaml/.yml), {"agents":{<id>:{...}},"decision":{...}}`},
 			&cli.FloatFlag{Name: budgetUSDFlag, Usage: "cancel the run once its agents have spent more than this many US dollars (overrides workflow.yaml's budget.usd)"},
 			&cli.IntFlag{Name: budgetTokensFlag, Usage: "cancel the run once its agents have used more than this many tokens (overrides workflow.yaml's budget.tokens)"},
+			&cli.IntFlag{Name: retryFlag, Usage: "resume the run up to N times after a failure another attempt may get past (model unavailable, harness crash, node died), waiting 1s, 2s, 4s, ...; finished agent work is not repeated", Validator: nonNegative(retryFlag)},
 			&cli.BoolFlag{Name: "detach", Aliases: []string{"d"}, Usage: "run in the background: print the execution ID and exit 0"},
 			cliapp.JSONFlag(),
 			// Internal: how a detached run's background process is told its

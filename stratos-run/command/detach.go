@@ -100,6 +100,9 @@ func (x *execution) startBackground(ctx context.Context, workflowArg, id string,
 	if x.budget.Tokens > 0 {
 		args = append(args, "--"+budgetTokensFlag, strconv.FormatInt(x.budget.Tokens, 10))
 	}
+	if x.retries > 0 {
+		args = append(args, "--"+retryFlag, strconv.Itoa(x.retries))
+	}
 	return detach.Start(ctx, detach.Spec{Path: exe, Args: args, Dir: x.cwd, Stdin: x.input, Console: console})
 }
 

@@ -57,7 +57,11 @@ func resumeRun(ctx context.Context, cmd *cli.Command) error {
 		return err
 	}
 	root := cmd.Root()
-	x, err := resumedExecution(ctx, cmd, point)
+	input, limits, err := resumeArgs(ctx, cmd, point.Invocation)
+	if err != nil {
+		return err
+	}
+	x, err := resumedExecution(point, input, limits, cmd.Bool("strict"))
 	if err != nil {
 		return err
 	}
@@ -80,22 +84,10 @@ func resumeRun(ctx context.Context, cmd *cli.Command) error {
 }
 
 // resumedExecution is the execution that resumes point: its workflow, in
-// its working directory, with its input, overrides and budget unless the
-// flags give others.
-func resumedExecution(ctx context.Context, cmd *cli.Command, point *runs.ResumePoint) (*execution, error) {
+// its working directory, with its overrides, and with input and limits.
+func resumedExecution(point *runs.ResumePoint, input json.RawMessage, limits budget.Limits, strict bool) (*execution, error) {
 	inv := point.Invocation
-	input := inv.Input
-	if cmd.IsSet("input") {
-		var err error
-		if input, err = invocation.ReadInput(ctx, cmd.String("input"), cmd.Root().Reader); err != nil {
-			return nil, err
-		}
-	}
 	target, err := preparation.Resolve(inv.Cwd, inv.Dir)
-	if err != nil {
-		return nil, err
-	}
-	limits, err := resumedBudget(cmd, inv.Budget)
 	if err != nil {
 		return nil, err
 	}
@@ -104,9 +96,23 @@ func resumedExecution(ctx context.Context, cmd *cli.Command, point *runs.ResumeP
 		overrides = nil
 	}
 	return &execution{
-		target: target, cwd: inv.Cwd, input: input, overrides: json.RawMessage(overrides), budget: limits,
-		resume: &resumption{from: inv.ExecutionID, journal: point.Journal, strict: cmd.Bool("strict"), carried: point.ChainSpent()},
+		target: target, cwd: inv.Cwd, input: input, overrides: overrides, budget: limits,
+		resume: &resumption{from: inv.ExecutionID, journal: point.Journal, strict: strict, carried: point.ChainSpent()},
 	}, nil
+}
+
+// resumeArgs are the input and budget of `runs resume`: the run's own,
+// unless the flags give others.
+func resumeArgs(ctx context.Context, cmd *cli.Command, inv records.Invocation) (json.RawMessage, budget.Limits, error) {
+	input := inv.Input
+	if cmd.IsSet("input") {
+		var err error
+		if input, err = invocation.ReadInput(ctx, cmd.String("input"), cmd.Root().Reader); err != nil {
+			return nil, budget.Limits{}, err
+		}
+	}
+	limits, err := resumedBudget(cmd, inv.Budget)
+	return input, limits, err
 }
 
 // resumedBudget is the resumed run's budget, with the limits the flags give

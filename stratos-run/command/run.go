@@ -45,6 +45,7 @@ type execution struct {
 	stderr    io.Writer
 	json      bool
 	resume    *resumption // nil unless stratos runs resume
+	retries   int         // --retry
 }
 
 func runWorkflow(ctx context.Context, cmd *cli.Command) error {
@@ -79,7 +80,7 @@ func runWorkflow(ctx context.Context, cmd *cli.Command) error {
 		return err
 	}
 	x := &execution{target: target, cwd: cwd, input: input, overrides: overrides, budget: limits,
-		log: logging.New("stratos", root.ErrWriter), stderr: root.ErrWriter, json: cmd.Bool("json")}
+		log: logging.New("stratos", root.ErrWriter), stderr: root.ErrWriter, json: cmd.Bool("json"), retries: int(cmd.Int(retryFlag))}
 	if cmd.Bool("detach") {
 		return x.detach(ctx, cmd.Args().First(), root.Writer)
 	}
@@ -93,6 +94,7 @@ func runWorkflow(ctx context.Context, cmd *cli.Command) error {
 	}
 	x.reportReady(cmd)
 	output, runErr := x.run(ctx)
+	x, output, runErr = x.retry(ctx, output, runErr)
 	if runErr != nil {
 		return x.describe(runErr)
 	}
@@ -267,19 +269,19 @@ func (x *execution) await(ctx context.Context, node *runner, doc []byte) (*super
 
 // runnerInvocation is the document the SDK runner reads from stdin.
 type runnerInvocation struct {
-	ExecutionID string                            `json:"executionId"`
-	Workflow    string                            `json:"workflow"`
-	Entry       string                            `json:"entry"`
-	RootDir     string                            `json:"rootDir"`
-	RunDir      string                            `json:"runDir"`
-	Budget      budget.Limits                     `json:"budget"`
+	ExecutionID string        `json:"executionId"`
+	Workflow    string        `json:"workflow"`
+	Entry       string        `json:"entry"`
+	RootDir     string        `json:"rootDir"`
+	RunDir      string        `json:"runDir"`
+	Budget      budget.Limits `json:"budget"`
 	// Carried is what the executions the run resumes spent: budget.spent() counts it.
-	Carried records.Spent `json:"budgetCarried"`
-	ResultKey   string                            `json:"resultKey"`
-	Input       json.RawMessage                   `json:"input"`
-	Overrides   json.RawMessage                   `json:"overrides"`
-	Workflows   map[string]preparation.TableEntry `json:"workflows"`
-	Resume      *replaySource                     `json:"resume,omitempty"`
+	Carried   records.Spent                     `json:"budgetCarried"`
+	ResultKey string                            `json:"resultKey"`
+	Input     json.RawMessage                   `json:"input"`
+	Overrides json.RawMessage                   `json:"overrides"`
+	Workflows map[string]preparation.TableEntry `json:"workflows"`
+	Resume    *replaySource                     `json:"resume,omitempty"`
 }
 
 func (x *execution) invocationDocument(resultKey []byte) ([]byte, error) {

@@ -1,0 +1,104 @@
+package command
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/stratoscli/stratos/shared/agentproto"
+	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/contract/errcode"
+	"github.com/stratoscli/stratos/shared/contract/runapi"
+)
+
+const retryFlag = "retry"
+
+// retryableCodes are the errors worth another attempt: what failed was
+// outside the workflow's code and may not fail again (a model or harness
+// that was unavailable or broke, an MCP server that could not be reached,
+// node dying under the run). An author's bug, bad input, a budget or an
+// interruption fails the same way again, or must not be retried.
+var retryableCodes = []string{
+	agentproto.CodeModelUnavailable, agentproto.CodeExecution, agentproto.CodeInitialization,
+	agentproto.CodeMCPConnection, agentproto.CodeMCPTimeout, runapi.CodeRunnerFailed,
+}
+
+// retryable reports whether err, or an error in its cause chain, is one
+// another attempt may get past.
+func retryable(err *clierr.Error) bool {
+	if slices.Contains(retryableCodes, err.Code) {
+		return true
+	}
+	links, _ := err.Details["cause"].([]errorLink)
+	for _, l := range links {
+		if slices.Contains(retryableCodes, l.Code) {
+			return true
+		}
+	}
+	return false
+}
+
+// retryDelay is the wait before attempt n (2, 3, ...): 1s, 2s, 4s, ...,
+// at most a minute.
+func retryDelay(n int) time.Duration {
+	return min(time.Second<<min(n-2, 6), time.Minute)
+}
+
+// retry resumes x's run after a retryable failure, up to the --retry
+// count, each attempt a new execution linked to the one before it. It
+// returns the last attempt's execution, output and error.
+func (x *execution) retry(ctx context.Context, output json.RawMessage, runErr *clierr.Error) (*execution, json.RawMessage, *clierr.Error) {
+	attempts := x.retries + 1
+	for n := 2; n <= attempts && runErr != nil && retryable(runErr) && ctx.Err() == nil; n++ {
+		delay := retryDelay(n)
+		x.log.Warn(fmt.Sprintf("the run failed with %s; resuming it in %s (attempt %d of %d)", runErr.Code, delay, n, attempts), "run", x.id)
+		select {
+		case <-ctx.Done():
+			return x, nil, runErr
+		case <-time.After(delay):
+		}
+		next, err := x.resumption()
+		if err != nil {
+			return x, nil, clierr.As(err)
+		}
+		next.startEarly(ctx)
+		if err := next.begin(); err != nil {
+			next.early.abort()
+			return x, nil, clierr.As(err)
+		}
+		x = next
+		output, runErr = x.run(ctx)
+	}
+	return x, output, runErr
+}
+
+// resumption is the execution that resumes x's run, as `stratos runs
+// resume` would start it, with x's input and budget.
+func (x *execution) resumption() (*execution, error) {
+	store, err := openStore()
+	if err != nil {
+		return nil, err
+	}
+	point, err := store.ResumePoint(x.id)
+	if err != nil {
+		return nil, err
+	}
+	next, err := resumedExecution(point, x.input, x.budget, false)
+	if err != nil {
+		return nil, err
+	}
+	next.log, next.stderr, next.json, next.retries = x.log, x.stderr, x.json, x.retries
+	return next, nil
+}
+
+// nonNegative refuses a negative count for flag (a usage error, exit 2).
+func nonNegative(flag string) func(int) error {
+	return func(n int) error {
+		if n < 0 {
+			return clierr.Usage(errcode.CodeUsage, "--%s must be 0 or more (it is %d)", flag, n)
+		}
+		return nil
+	}
+}
