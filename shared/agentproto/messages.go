@@ -112,6 +112,29 @@ type ExecuteParams struct {
 	OutputSchema      json.RawMessage            `json:"outputSchema,omitempty" ts:"Record<string, unknown>"`
 	Prompt            PromptSource               `json:"prompt"`
 	TemplateVariables map[string]json.RawMessage `json:"templateVariables,omitempty"`
+	// Continue, on an object's first execute in a resumed run, is the
+	// conversation its earlier executes had in the execution resumed
+	// (answered from the journal since): the host continues it when the
+	// harness can.
+	Continue *Continuation `json:"continue,omitempty"`
+}
+
+// SessionRef names the harness conversation an execute ran in.
+type SessionRef struct {
+	Harness string `json:"harness"`
+	// ID is the harness's own session (thread) ID; "" when it reported none.
+	ID string `json:"id,omitempty"`
+	// State is the directory (absolute, in the run record) where the
+	// adapter keeps what continuing the session needs besides ID; "" for
+	// none.
+	State string `json:"state,omitempty"`
+}
+
+// Continuation is a conversation to continue.
+type Continuation struct {
+	Session SessionRef `json:"session"`
+	// Calls counts the executes the conversation had.
+	Calls int `json:"calls"`
 }
 
 // ExecuteResult is Text without an output schema, Value with one.
@@ -122,6 +145,9 @@ type ExecuteResult struct {
 	// it returned (nil when none did): the run's journal keeps it, so that
 	// a resumed run can say what its replayed executes cost the first time.
 	Usage *CallUsage `json:"usage,omitempty"`
+	// Session is the conversation the execute ran in; the journal keeps
+	// it, so that a resumed run can continue it.
+	Session *SessionRef `json:"session,omitempty"`
 }
 
 // CallUsage is the usage of some model turns, summed as budgets count it.

@@ -73,6 +73,22 @@ type Spec struct {
 	OutputSchema json.RawMessage
 	// Test is the harness-specific configuration of the test harness.
 	Test json.RawMessage
+	// StateDir, for a harness that ResumesSessions, is a private directory
+	// (in the run record, mode 0700) where the adapter keeps what a later
+	// execution needs to continue the session: never credentials. It
+	// outlives the session; "" keeps nothing.
+	StateDir string
+	// Resume, when set, continues an earlier execution's session instead
+	// of starting one: StateDir then holds a copy of that session's state.
+	Resume *Resume
+}
+
+// Resume is an earlier execution's session to continue.
+type Resume struct {
+	// SessionID is the harness's own session (thread) ID.
+	SessionID string
+	// Calls counts the executes the conversation had.
+	Calls int
 }
 
 // Hooks are the author's tool hooks, reached through the SDK. Adapters call

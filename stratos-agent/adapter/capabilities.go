@@ -61,6 +61,11 @@ type Capabilities struct {
 	ChecksAuthentication bool
 	// ReportsUsage: the adapter emits EventUsage per turn.
 	ReportsUsage bool
+	// ResumesSessions: given Spec.Resume, the adapter continues an
+	// earlier execution's session (its native session ID, and what it
+	// kept in Spec.StateDir), so a resumed run's agent keeps its
+	// conversation.
+	ResumesSessions bool
 }
 
 // CheckEffort returns a configuration error when spec asks for an effort

@@ -86,6 +86,7 @@ type Host struct {
 
 	mu          sync.Mutex
 	initialized bool
+	runDir      string // the run record, set by initialize
 	pool        *admission.Pool
 	events      *recorder
 	sessions    map[string]*session
@@ -276,6 +277,7 @@ func (h *Host) initialize(p agentproto.InitializeParams) (*agentproto.Initialize
 		return nil, agentproto.Errorf(agentproto.CodeProtocol, "initialize sent twice")
 	}
 	h.initialized = true
+	h.runDir = runDir
 	h.pool = admission.New(limits.MaxConcurrent, limits.MaxOutstanding)
 	h.events = rec
 	h.worktrees = newWorktrees(p.ExecutionID, h.log, h.stderr, h.record)

@@ -119,6 +119,9 @@ func (h *Host) newAdapter(ctx context.Context, spec adapter.Spec, s *session, k 
 		if c.Model != "" {
 			cs.Models = []string{c.Model}
 		}
+		if err := h.sessionSpec(s, reg, &cs); err != nil {
+			return nil, err
+		}
 		return reg.New(cs, pricedUsage(h.turnPriceOf(c), s.onAdapterEvent), k)
 	}
 	return &selector{name: s.name, cands: cands, open: open, emit: s.onAdapterEvent}, nil

@@ -48,6 +48,35 @@ type session struct {
 	cancelledUpTo int
 	// usage sums the usage events of the running call.
 	usage *agentproto.CallUsage
+	// cont is the conversation the first execute asked to continue.
+	cont *agentproto.Continuation
+	// native is the harness's own session ID its events last named;
+	// stateDirs the state directory of each harness opened (continuation.go).
+	native    string
+	stateDirs map[string]string
+}
+
+// continuation is the conversation the session was asked to continue.
+func (s *session) continuation() *agentproto.Continuation {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.cont
+}
+
+func (s *session) noteStateDir(harness, dir string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.stateDirs == nil {
+		s.stateDirs = map[string]string{}
+	}
+	s.stateDirs[harness] = dir
+}
+
+// sessionRef is the conversation the session runs in on harness.
+func (s *session) sessionRef(harness string) *agentproto.SessionRef {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return &agentproto.SessionRef{Harness: harness, ID: s.native, State: s.stateDirs[harness]}
 }
 
 var (
@@ -113,12 +142,16 @@ func (s *session) execute(ctx context.Context, p agentproto.ExecuteParams) (*age
 	s.event(&eventapi.AgentInvocationCompleted{Status: status(err, eventapi.StatusCompleted), Error: eventError(err)})
 
 	s.mu.Lock()
+	pr := s.pr
 	if res != nil {
 		res.Usage = s.usage
 	}
 	s.busy, s.cancel = false, nil
 	close(s.done)
 	s.mu.Unlock()
+	if res != nil && pr != nil {
+		res.Session = s.sessionRef(pr.selection.harness())
+	}
 	return res, err
 }
 
@@ -128,6 +161,9 @@ func (s *session) run(ctx context.Context, p agentproto.ExecuteParams) (*agentpr
 	s.mu.Unlock()
 	if pr == nil {
 		var err error
+		s.mu.Lock()
+		s.cont = p.Continue
+		s.mu.Unlock()
 		if pr, err = s.h.prepare(ctx, s, p); err != nil {
 			return nil, err
 		}
@@ -183,7 +219,10 @@ func (s *session) initialize(ctx context.Context, pr *prepared) error {
 		s.event(&eventapi.AgentInitializationCompleted{Status: eventapi.StatusFailed, Error: eventError(err)})
 		return err
 	}
-	s.event(&eventapi.AgentInitializationCompleted{Status: eventapi.StatusCompleted, Harness: pr.selection.harness()})
+	harness := pr.selection.harness()
+	s.event(&eventapi.AgentInitializationCompleted{Status: eventapi.StatusCompleted, Harness: harness})
+	reg, known := s.h.harnesses[harness]
+	s.reportContinuation(harness, reg, known)
 	s.mu.Lock()
 	s.initialized = true
 	s.mu.Unlock()
@@ -284,6 +323,11 @@ func (s *session) onAdapterEvent(e adapter.Event) {
 	ev.AgentID, ev.ExecutionID, ev.Label = s.id, s.executionID, s.label
 	if u, ok := e.Details.(*eventapi.Usage); ok {
 		s.addUsage(ev.IDs.InvocationID, u)
+	}
+	if id := ev.IDs.NativeSessionID; id != "" {
+		s.mu.Lock()
+		s.native = id
+		s.mu.Unlock()
 	}
 	s.h.record(ev)
 }

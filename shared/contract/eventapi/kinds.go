@@ -17,6 +17,7 @@ const (
 	TypeAgentInvocationCompleted     = "agent.invocation.completed"
 	TypeAgentStructuredOutputRetry   = "agent.structured_output.retry"
 	TypeAgentClosed                  = "agent.closed"
+	TypeAgentSessionContinued        = "agent.session.continued"
 	TypeModelUnavailable             = "model.unavailable"
 
 	// The harness adapters, mapping each harness's own stream.
@@ -102,6 +103,19 @@ type AgentInitializationCompleted struct {
 	// Harness is the harness the session runs on, once it started.
 	Harness string `json:"harness,omitempty"`
 	Error   *Error `json:"error,omitempty"`
+}
+
+// AgentSessionContinued: a resumed run's agent, whose earlier executes
+// were answered from the journal, continues the harness conversation they
+// had (Continued), or starts a new one (Reason says why).
+type AgentSessionContinued struct {
+	Harness string `json:"harness"`
+	// SessionID is the harness's own session (thread) ID continued.
+	SessionID string `json:"sessionId,omitempty"`
+	// Calls counts the executes the conversation had.
+	Calls     int    `json:"calls"`
+	Continued bool   `json:"continued"`
+	Reason    string `json:"reason,omitempty"`
 }
 
 // AgentInvocationStarted: an execute began.
@@ -353,6 +367,7 @@ func (*AgentInvocationStarted) EventType() string       { return TypeAgentInvoca
 func (*AgentInvocationCompleted) EventType() string     { return TypeAgentInvocationCompleted }
 func (*AgentStructuredOutputRetry) EventType() string   { return TypeAgentStructuredOutputRetry }
 func (*AgentClosed) EventType() string                  { return TypeAgentClosed }
+func (*AgentSessionContinued) EventType() string        { return TypeAgentSessionContinued }
 func (*ModelUnavailable) EventType() string             { return TypeModelUnavailable }
 func (*ModelStarted) EventType() string                 { return TypeModelStarted }
 func (*ModelCompleted) EventType() string               { return TypeModelCompleted }
@@ -382,6 +397,7 @@ func Kinds() []Details {
 	return []Details{
 		&AgentAdmissionQueued{}, &AgentInitializationStarted{}, &AgentInitializationCompleted{},
 		&AgentInvocationStarted{}, &AgentInvocationCompleted{}, &AgentStructuredOutputRetry{}, &AgentClosed{},
+		&AgentSessionContinued{},
 		&ModelUnavailable{}, &ModelStarted{}, &ModelCompleted{}, &ModelRetry{}, &MessageDelta{},
 		&ToolStarted{}, &ToolCompleted{}, &BackgroundStarted{}, &BackgroundActivity{}, &BackgroundCompleted{},
 		&CompactionStarted{}, &CompactionCompleted{}, &Usage{}, &TestCase{}, &MCPProgress{},

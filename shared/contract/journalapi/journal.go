@@ -107,6 +107,9 @@ type Execute struct {
 	Error *Error          `json:"error,omitempty"`
 	// Usage is what the execute's model turns used (nil: none reported).
 	Usage *agentproto.CallUsage `json:"usage,omitempty"`
+	// Session is the harness conversation the execute ran in: a resumed
+	// run's agent continues it.
+	Session *agentproto.SessionRef `json:"session,omitempty"`
 }
 
 // Child is a child workflow invocation: started (Output and Error empty)

@@ -158,6 +158,31 @@ export interface ExecuteParams {
     outputSchema?: Record<string, unknown>;
     prompt: PromptSource;
     templateVariables?: Record<string, unknown>;
+    /**
+     * Continue, on an object's first execute in a resumed run, is the
+     * conversation its earlier executes had in the execution resumed
+     * (answered from the journal since): the host continues it when the
+     * harness can.
+     */
+    continue?: Continuation;
+}
+/** Continuation is a conversation to continue. */
+export interface Continuation {
+    session: SessionRef;
+    /** Calls counts the executes the conversation had. */
+    calls: number;
+}
+/** SessionRef names the harness conversation an execute ran in. */
+export interface SessionRef {
+    harness: string;
+    /** ID is the harness's own session (thread) ID; "" when it reported none. */
+    id?: string;
+    /**
+     * State is the directory (absolute, in the run record) where the
+     * adapter keeps what continuing the session needs besides ID; "" for
+     * none.
+     */
+    state?: string;
 }
 /** ExecuteResult is Text without an output schema, Value with one. */
 export interface ExecuteResult {
@@ -169,6 +194,11 @@ export interface ExecuteResult {
      * a resumed run can say what its replayed executes cost the first time.
      */
     usage?: CallUsage;
+    /**
+     * Session is the conversation the execute ran in; the journal keeps
+     * it, so that a resumed run can continue it.
+     */
+    session?: SessionRef;
 }
 /** CallUsage is the usage of some model turns, summed as budgets count it. */
 export interface CallUsage {

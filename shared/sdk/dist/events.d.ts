@@ -80,6 +80,20 @@ export interface AgentClosed {
     error?: EventError;
 }
 /**
+ * AgentSessionContinued: a resumed run's agent, whose earlier executes
+ * were answered from the journal, continues the harness conversation they
+ * had (Continued), or starts a new one (Reason says why).
+ */
+export interface AgentSessionContinued {
+    harness: string;
+    /** SessionID is the harness's own session (thread) ID continued. */
+    sessionId?: string;
+    /** Calls counts the executes the conversation had. */
+    calls: number;
+    continued: boolean;
+    reason?: string;
+}
+/**
  * ModelUnavailable: a candidate model was refused and the agent moves to
  * the next of its list.
  */
@@ -350,6 +364,7 @@ export interface EventDetails {
     "agent.invocation.completed": AgentInvocationCompleted;
     "agent.structured_output.retry": AgentStructuredOutputRetry;
     "agent.closed": AgentClosed;
+    "agent.session.continued": AgentSessionContinued;
     "model.unavailable": ModelUnavailable;
     "model.started": ModelStarted;
     "model.completed": ModelCompleted;

@@ -88,6 +88,9 @@ export class Journal {
         const e = this.#replay?.execute(b, call, hash);
         if (e !== undefined) {
             b.replayed++;
+            if (e.execute?.session !== undefined) {
+                b.session = e.execute.session;
+            }
             addUsage(this.#replayedUsage, e.execute?.usage);
             this.#append({ ...e, at: new Date().toISOString(), replayed: true });
         }
@@ -98,6 +101,9 @@ export class Journal {
         const execute = { agent: b.agent, call, ...(b.configId === "" ? {} : { configId: b.configId }), ...(b.label === "" ? {} : { label: b.label }) };
         if (result?.usage !== undefined) {
             execute.usage = result.usage;
+        }
+        if (result?.session !== undefined) {
+            execute.session = result.session;
         }
         if (error !== undefined) {
             execute.error = errorOf(error);

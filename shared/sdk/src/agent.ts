@@ -249,7 +249,6 @@ class ConfiguredAgent implements OwnedResource, HookTarget {
   #wire: Omit<ExecuteParams, "call" | "prompt" | "templateVariables"> | undefined;
   // The object's place in the run's journal, fixed at its first execute.
   #binding: AgentBinding | undefined;
-  #warnedReplay = false;
 
   constructor(ctx: ExecutionContext, n: number, options: AgentOptions) {
     this.#ctx = ctx;
@@ -303,10 +302,10 @@ class ConfiguredAgent implements OwnedResource, HookTarget {
     if (replayed !== undefined) {
       return this.#output({ ...(replayed.text === undefined ? {} : { text: replayed.text }), ...(replayed.value === undefined ? {} : { value: replayed.value }) });
     }
-    this.#warnLostConversation(binding);
     let recorded = false;
+    const sent = this.#continuing(binding, params);
     try {
-      return await this.#send(params, call, signal, onAbort, (result) => {
+      return await this.#send(sent, call, signal, onAbort, (result) => {
         recorded = true;
         journal.recordExecute(binding, call.n, hash, result);
       });
@@ -357,16 +356,24 @@ class ConfiguredAgent implements OwnedResource, HookTarget {
     return inputHash({ ...rest, workflow: workflow.name, yaml });
   }
 
-  // warnLostConversation says, once, that an agent whose earlier executes
-  // were answered from the journal goes on in a new harness session.
-  #warnLostConversation(binding: AgentBinding): void {
-    if (binding.replayed > 0 && !this.#warnedReplay) {
-      this.#warnedReplay = true;
-      this.#ctx.host.warn(
-        `agent "${this.#name}" in workflow "${this.#ctx.workflow}": its first ${binding.replayed} execute(s) were answered from the journal; it continues in a new harness session, without that conversation`,
-      );
+  // continuing is params of the object's first real execute after calls
+  // answered from the journal: it asks the host to continue the harness
+  // conversation those calls had (the host says in the run's events
+  // whether the harness could).
+  #continuing(binding: AgentBinding, params: ExecuteParams): ExecuteParams {
+    if (binding.replayed === 0 || binding.continued === true) {
+      return params;
     }
+    binding.continued = true;
+    if (binding.session === undefined) {
+      this.#ctx.host.warn(
+        `agent "${this.#name}" in workflow "${this.#ctx.workflow}": its first ${binding.replayed} execute(s) were answered from the journal, which names no harness session to continue; it starts a new conversation`,
+      );
+      return params;
+    }
+    return { ...params, continue: { session: binding.session, calls: binding.replayed } };
   }
+
 
   cancel(): void {
     if (this.#host === undefined || this.#closed) {

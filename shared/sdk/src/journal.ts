@@ -39,6 +39,13 @@ export interface CallUsage {
   unknownCostTurns: number;
 }
 
+/** The harness conversation an execute ran in (agentproto.SessionRef). @internal */
+export interface SessionRef {
+  harness: string;
+  id?: string;
+  state?: string;
+}
+
 /** One line of journal.jsonl (journalapi.Entry). @internal */
 export interface JournalEntry {
   v: number;
@@ -56,6 +63,7 @@ export interface JournalEntry {
     value?: unknown;
     error?: JournalError;
     usage?: CallUsage;
+    session?: SessionRef;
   };
   child?: { name: string; k: number; status?: string; output?: unknown; error?: JournalError };
   budget?: { ordinal: number; tokens: number; usd: number; turns: number; unknownCostTurns: number };
@@ -84,6 +92,10 @@ export interface AgentBinding {
   replaying: boolean;
   /** How many of its calls were answered from the journal. */
   replayed: number;
+  /** The conversation the replayed calls ran in: the object's first real call continues it. */
+  session?: SessionRef;
+  /** Whether the object's first real call asked to continue it. */
+  continued?: boolean;
 }
 
 /** A child invocation's place. @internal */
@@ -170,6 +182,9 @@ export class Journal {
     const e = this.#replay?.execute(b, call, hash);
     if (e !== undefined) {
       b.replayed++;
+      if (e.execute?.session !== undefined) {
+        b.session = e.execute.session;
+      }
       addUsage(this.#replayedUsage, e.execute?.usage);
       this.#append({ ...e, at: new Date().toISOString(), replayed: true });
     }
@@ -177,10 +192,13 @@ export class Journal {
   }
 
   /** Records a finished execute. */
-  recordExecute(b: AgentBinding, call: number, hash: string, result: { text?: string; value?: unknown; usage?: CallUsage } | undefined, error?: Error): void {
+  recordExecute(b: AgentBinding, call: number, hash: string, result: { text?: string; value?: unknown; usage?: CallUsage; session?: SessionRef } | undefined, error?: Error): void {
     const execute: NonNullable<JournalEntry["execute"]> = { agent: b.agent, call, ...(b.configId === "" ? {} : { configId: b.configId }), ...(b.label === "" ? {} : { label: b.label }) };
     if (result?.usage !== undefined) {
       execute.usage = result.usage;
+    }
+    if (result?.session !== undefined) {
+      execute.session = result.session;
     }
     if (error !== undefined) {
       execute.error = errorOf(error);

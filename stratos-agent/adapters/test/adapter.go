@@ -33,6 +33,7 @@ var Capabilities = adapter.Capabilities{
 	StructuredOutput:         adapter.StructuredOutputScripted,
 	SelectsModels:            true,
 	ChecksAuthentication:     true,
+	ResumesSessions:          true,
 }
 
 // Registration is the test harness's registration
@@ -103,7 +104,11 @@ func newSession(spec adapter.Spec, onEvent func(adapter.Event), hooks adapter.Ho
 	if err != nil {
 		return nil, err
 	}
-	return &session{spec: spec, script: script, emit: onEvent, hooks: hooks, observe: func(Observation) {}, calls: newLedger()}, nil
+	s := &session{spec: spec, script: script, emit: onEvent, hooks: hooks, observe: func(Observation) {}, calls: newLedger()}
+	if err := s.restore(); err != nil {
+		return nil, agentproto.Errorf(agentproto.CodeInitialization, "%v", err).Wrap(err)
+	}
+	return s, nil
 }
 
 // session replays the script. Executes are sequential (the host enforces
@@ -183,6 +188,9 @@ func (s *session) Execute(ctx context.Context, text string) (adapter.Result, err
 		s.event(u.event())
 	}
 	s.event(&eventapi.ModelCompleted{Turn: turnNo, Status: status})
+	if serr := s.save(); serr != nil && err == nil {
+		err = agentproto.Errorf(agentproto.CodeExecution, "harness test: keep the session's state: %v", serr).Wrap(serr)
+	}
 	return res, err
 }
 

@@ -1,0 +1,124 @@
+package host
+
+import (
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/stratoscli/stratos/shared/agentproto"
+	"github.com/stratoscli/stratos/shared/contract/eventapi"
+	"github.com/stratoscli/stratos/stratos-agent/adapter"
+)
+
+// A resumed run's agent whose earlier executes were answered from the
+// journal continues their harness conversation on its first real execute.
+// An adapter that ResumesSessions keeps what a later execution needs in a
+// state directory of the run record (stateDirsName/<agent>/<harness>); the
+// host copies the resumed session's state into the new agent's own before
+// the adapter starts, so the resumed record stays as it was and each
+// resume starts from the same state.
+
+// stateDirsName is the run record's directory of the agents' harness state.
+const stateDirsName = "harness"
+
+// stateDirMode keeps other users out: the state holds conversations.
+const stateDirMode = 0o700
+
+// stateDir is where session s keeps its state on harness: created empty.
+func (h *Host) stateDir(s *session, harness string) (string, error) {
+	if h.runDir == "" {
+		return "", nil
+	}
+	dir := filepath.Join(h.runDir, stateDirsName, strings.NewReplacer("/", "_", string(filepath.Separator), "_").Replace(s.id), harness)
+	if err := os.MkdirAll(dir, stateDirMode); err != nil {
+		return "", agentproto.Errorf(agentproto.CodeInitialization, "agent %q: harness state directory: %v", s.name, err).Wrap(err)
+	}
+	return dir, nil
+}
+
+// sessionSpec sets the state directory and the session to resume of cs, a
+// candidate's spec on harness reg, for session s.
+func (h *Host) sessionSpec(s *session, reg adapter.Harness, cs *adapter.Spec) error {
+	if !reg.Capabilities.ResumesSessions {
+		return nil
+	}
+	dir, err := h.stateDir(s, cs.Harness)
+	if err != nil || dir == "" {
+		return err
+	}
+	cs.StateDir = dir
+	s.noteStateDir(cs.Harness, dir)
+	c := s.continuation()
+	if c == nil || c.Session.Harness != cs.Harness {
+		return nil
+	}
+	if c.Session.State != "" {
+		if err := copyState(c.Session.State, dir); err != nil {
+			return agentproto.Errorf(agentproto.CodeInitialization, "agent %q: copy the resumed session's state from %s: %v", s.name, c.Session.State, err).Wrap(err)
+		}
+	}
+	cs.Resume = &adapter.Resume{SessionID: c.Session.ID, Calls: c.Calls}
+	return nil
+}
+
+// reportContinuation records, once the session started on harness,
+// whether it continued the conversation the execute asked for.
+func (s *session) reportContinuation(harness string, reg adapter.Harness, known bool) {
+	c := s.continuation()
+	if c == nil {
+		return
+	}
+	e := &eventapi.AgentSessionContinued{Harness: harness, SessionID: c.Session.ID, Calls: c.Calls}
+	switch {
+	case !known || !reg.Capabilities.ResumesSessions:
+		e.Reason = fmt.Sprintf("harness %s cannot continue a session: the agent starts a new conversation", harness)
+	case c.Session.Harness != harness:
+		e.Reason = fmt.Sprintf("the conversation ran on harness %s, the agent now runs on %s: it starts a new conversation", c.Session.Harness, harness)
+	default:
+		e.Continued = true
+	}
+	s.event(e)
+}
+
+// copyState copies the regular files and directories under from into to.
+// Symbolic links are not followed nor copied: the state is the adapter's
+// own files, never a link out of the record (a saved login, say).
+func copyState(from, to string) error {
+	return filepath.WalkDir(from, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(from, path)
+		if err != nil {
+			return err
+		}
+		target := filepath.Join(to, rel)
+		switch {
+		case d.IsDir():
+			return os.MkdirAll(target, stateDirMode)
+		case d.Type().IsRegular():
+			return copyFile(path, target)
+		}
+		return nil
+	})
+}
+
+func copyFile(from, to string) error {
+	in, err := os.Open(from)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}
