@@ -37,9 +37,13 @@ func (c Call) start(ctx context.Context, stdout io.Writer) (*process, error) {
 	p := &process{c: c, path: path}
 	var input []byte
 	if c.Input != nil {
-		if input, err = json.Marshal(c.Input); err != nil {
+		var b bytes.Buffer
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false) // the input as written, prompts with <tags> and all
+		if err := enc.Encode(c.Input); err != nil {
 			return nil, clierr.New(errcode.CodeInternal, "encode the input of %s: %v", p.command(), err).Wrap(err)
 		}
+		input = b.Bytes()
 	}
 	cmd := exec.CommandContext(ctx, path, c.Args...)
 	// Appended last, the statement wins over one this process inherited.
