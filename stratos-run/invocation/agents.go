@@ -1,20 +1,16 @@
 package invocation
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"io"
-	"os/exec"
 	"strings"
 
 	"github.com/stratoscli/stratos/shared/clierr"
 	"github.com/stratoscli/stratos/shared/contract/agentapi"
 	"github.com/stratoscli/stratos/shared/contract/errcode"
 	"github.com/stratoscli/stratos/shared/contract/runapi"
-	"github.com/stratoscli/stratos/shared/procgroup"
-	"github.com/stratoscli/stratos/shared/sibling"
+	"github.com/stratoscli/stratos/shared/toolcall"
 )
 
 // CheckAgentSettings returns a usage error (overrides_invalid) when the
@@ -56,29 +52,12 @@ func CheckAgentSettings(ctx context.Context, overrides json.RawMessage, workflow
 // its stdin; it exits 1 when it found problems, which its answer lists.
 func validateConfig(ctx context.Context, req agentapi.ConfigValidationRequest, stderr io.Writer) (agentapi.ConfigValidation, error) {
 	var res agentapi.ConfigValidation
-	tool, err := sibling.Find(agentapi.Tool)
-	if err != nil {
-		return res, err
-	}
-	in, err := json.Marshal(req)
-	if err != nil {
-		return res, clierr.New(errcode.CodeInternal, "encode the overrides for %s: %v", agentapi.Tool, err).Wrap(err)
-	}
-	var stdout bytes.Buffer
-	cmd := exec.CommandContext(ctx, tool, "validate-config", "--json")
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = bytes.NewReader(in), &stdout, stderr
-	runErr := procgroup.Run(cmd, procgroup.Options{})
+	err := toolcall.Run(ctx, toolcall.Call{Tool: agentapi.Tool, Args: []string{"validate-config", "--json"}, Input: req,
+		Stderr: stderr, AnswersOnFailure: true}, &res)
 	if ctx.Err() != nil {
 		ce := clierr.New(errcode.CodeInterrupted, "interrupted while checking --overrides").Wrap(ctx.Err())
 		ce.Exit = clierr.ExitInterrupted
 		return res, ce
 	}
-	var exit *exec.ExitError
-	if runErr != nil && (!errors.As(runErr, &exit) || exit.ExitCode() != 1) {
-		return res, clierr.New(errcode.CodeToolFailed, "check --overrides with %s validate-config: %v", agentapi.Tool, runErr).Wrap(runErr)
-	}
-	if err := json.Unmarshal(stdout.Bytes(), &res); err != nil {
-		return res, clierr.New(errcode.CodeToolFailed, "check --overrides with %s validate-config: unreadable answer: %v", agentapi.Tool, err).Wrap(err)
-	}
-	return res, nil
+	return res, err
 }

@@ -20,7 +20,7 @@ import (
 	"github.com/stratoscli/stratos/shared/freshness"
 	"github.com/stratoscli/stratos/shared/roots"
 	"github.com/stratoscli/stratos/shared/sdk"
-	"github.com/stratoscli/stratos/shared/sibling"
+	"github.com/stratoscli/stratos/shared/toolcall"
 )
 
 // BuildingMessage is logged on stderr before an automatic build.
@@ -85,7 +85,7 @@ func (t *Target) Prepare(ctx context.Context, log hclog.Logger, stderr io.Writer
 	log.Info(BuildingMessage, "workflow", t.Name(), "reason", t.notBuiltReason())
 	t.stale = nil
 	var out buildapi.Prepared
-	err := sibling.RunJSON(ctx, buildapi.Tool, []string{"prepare", t.Workflow.Dir, "--json"}, nil, &out, stderr)
+	err := toolcall.Run(ctx, toolcall.Call{Tool: buildapi.Tool, Args: []string{"prepare", t.Workflow.Dir, "--json"}, Stderr: stderr}, &out)
 	if ctx.Err() != nil {
 		ce := clierr.New(errcode.CodeInterrupted, "interrupted while building %s", t.Name()).Wrap(ctx.Err())
 		ce.Exit = clierr.ExitInterrupted

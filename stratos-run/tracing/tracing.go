@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/stratoscli/stratos/shared/sibling"
+	"github.com/stratoscli/stratos/shared/toolcall"
 )
 
 // ExportTimeout bounds how long the exporter waits for the collector.
@@ -77,7 +78,7 @@ func (r *Run) Finish(status string, endedAt time.Time, tree []byte, eventsPath s
 		Status: status, StartedAt: r.startedAt, EndedAt: endedAt, Tree: tree, EventsPath: eventsPath}
 	ctx, cancel := context.WithTimeout(context.Background(), ExportTimeout+exporterGrace)
 	defer cancel()
-	if err := sibling.RunJSON(ctx, ExporterTool, nil, req, nil, stderr); err != nil {
+	if err := toolcall.Run(ctx, toolcall.Call{Tool: ExporterTool, Input: req, Stderr: stderr}, nil); err != nil {
 		warn("trace export: " + err.Error())
 	}
 }

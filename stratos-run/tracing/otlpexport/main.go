@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/stratoscli/stratos/shared/clierr"
 	"github.com/stratoscli/stratos/shared/logging"
+	"github.com/stratoscli/stratos/shared/toolcall"
 	"github.com/stratoscli/stratos/stratos-run/tracing"
 )
 
@@ -28,6 +30,10 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprint(stderr, usage)
 		return 2
+	}
+	if err := toolcall.Accept(tracing.ExporterTool); err != nil {
+		_ = clierr.WriteJSON(stdout, err)
+		return clierr.ExitCode(err)
 	}
 	var req tracing.ExportRequest
 	if err := json.NewDecoder(stdin).Decode(&req); err != nil {
