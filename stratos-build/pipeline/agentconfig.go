@@ -1,16 +1,13 @@
 package pipeline
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"errors"
-	"os/exec"
 
+	"github.com/stratoscli/stratos/shared/clierr"
 	"github.com/stratoscli/stratos/shared/contract/agentapi"
+	"github.com/stratoscli/stratos/shared/contract/errcode"
 	"github.com/stratoscli/stratos/shared/discovery"
-	"github.com/stratoscli/stratos/shared/procgroup"
-	"github.com/stratoscli/stratos/shared/sibling"
+	"github.com/stratoscli/stratos/shared/toolcall"
 )
 
 // agentConfig checks the workflow.yaml agents section with the agent
@@ -21,21 +18,14 @@ func (p *preparer) agentConfig(ctx context.Context, w *discovery.Workflow) *Resu
 	if _, ok := w.Manifest.Sections["agents"]; !ok {
 		return nil
 	}
-	tool, err := sibling.Find("stratos-agent")
-	if err != nil {
-		return failed(w, ReasonToolchain, errorDiagnostic(err))
-	}
-	var stdout bytes.Buffer
-	cmd := exec.CommandContext(ctx, tool, "validate-config", w.Dir, "--json")
-	cmd.Stdout, cmd.Stderr = &stdout, p.stderr
-	runErr := procgroup.Run(cmd, procgroup.Options{})
-	var exit *exec.ExitError
-	if runErr != nil && (!errors.As(runErr, &exit) || exit.ExitCode() != 1) {
-		return failed(w, ReasonInternal, message("validate the agents section of %s: %v", w.Dir, runErr))
-	}
 	var res agentapi.ConfigValidation
-	if err := json.Unmarshal(stdout.Bytes(), &res); err != nil {
-		return failed(w, ReasonInternal, message("validate the agents section of %s: unreadable answer: %v", w.Dir, err))
+	err := toolcall.Run(ctx, toolcall.Call{Tool: agentapi.Tool, Args: []string{"validate-config", w.Dir, "--json"},
+		Stderr: p.stderr, AnswersOnFailure: true}, &res)
+	if err != nil {
+		if clierr.As(err).Code == errcode.CodeToolNotFound {
+			return failed(w, ReasonToolchain, errorDiagnostic(err))
+		}
+		return failed(w, ReasonInternal, message("validate the agents section of %s: %v", w.Dir, err))
 	}
 	if res.Valid {
 		return nil
