@@ -1,18 +1,14 @@
 package mcpserve
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"io"
-	"os/exec"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/stratoscli/stratos/shared/contract/eventapi"
-	"github.com/stratoscli/stratos/shared/procgroup"
-	"github.com/stratoscli/stratos/shared/sibling"
+	"github.com/stratoscli/stratos/shared/toolcall"
+	"github.com/stratoscli/stratos/stratos-run/records"
 )
 
 // stopGrace is how long a cancelled run may take to cancel its workflow and
@@ -48,37 +44,32 @@ func runArgs(name string, overrides json.RawMessage) []string {
 // own death (its parent-death signal). onEvent receives the run's events as
 // it records them.
 func (s stratos) run(ctx context.Context, name string, input, overrides json.RawMessage, onEvent func(eventapi.Event)) (RunResult, error) {
-	path, err := sibling.Find(toolRun)
+	watchCtx, stopWatching := context.WithCancel(context.WithoutCancel(ctx))
+	defer stopWatching()
+	var id started
+	pid, watched := 0, make(chan struct{})
+	call := s.call(toolRun, runArgs(name, overrides)...)
+	call.Input, call.StopGrace, call.MaxOutput = input, stopGrace, records.MaxResultSize
+	call.Started = func(p int) {
+		pid = p
+		go func() {
+			defer close(watched)
+			s.watch(watchCtx, name, p, &id, onEvent)
+		}()
+	}
+	res := RunResult{Workflow: name}
+	err := toolcall.Run(ctx, call, &res.Output)
+	stopWatching()
+	if pid == 0 { // never started
+		return RunResult{}, err
+	}
+	<-watched
 	if err != nil {
 		return RunResult{}, err
 	}
-	var stdout bytes.Buffer
-	cmd := exec.CommandContext(ctx, path, runArgs(name, overrides)...)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = bytes.NewReader(input), &stdout, s.stderr
-	cmd.WaitDelay = stopGrace
-	p, err := procgroup.Start(cmd, procgroup.Options{DeathSignal: syscall.SIGTERM, CancelSignal: syscall.SIGTERM})
-	if err != nil {
-		return RunResult{}, errorf("start %s: %v", path, err)
-	}
-	var id started
-	watchCtx, stopWatching := context.WithCancel(context.WithoutCancel(ctx))
-	watched := make(chan struct{})
-	go func() {
-		defer close(watched)
-		s.watch(watchCtx, name, p.Pid(), &id, onEvent)
-	}()
-	runErr := p.Wait()
-	stopWatching()
-	<-watched
-	if runErr != nil {
-		return RunResult{}, envelopeError(stdout.Bytes(), runErr, "run "+name)
-	}
-	res := RunResult{ExecutionID: id.get(), Workflow: name}
+	res.ExecutionID = id.get()
 	if res.ExecutionID == "" {
-		res.ExecutionID = s.findRun(context.WithoutCancel(ctx), name, p.Pid())
-	}
-	if err := json.Unmarshal(stdout.Bytes(), &res.Output); err != nil {
-		return RunResult{}, errorf("decode the output of %s: %v", name, err)
+		res.ExecutionID = s.findRun(context.WithoutCancel(ctx), name, pid)
 	}
 	return res, nil
 }
@@ -120,19 +111,5 @@ func (s stratos) findRun(ctx context.Context, name string, pid int) string {
 // follow passes the run's events to onEvent as `stratos runs logs --follow
 // --json` prints them, until the run ends or ctx is done.
 func (s stratos) follow(ctx context.Context, id string, onEvent func(eventapi.Event)) {
-	path, err := sibling.Find(toolRun)
-	if err != nil {
-		return
-	}
-	cmd := exec.CommandContext(ctx, path, "runs", "logs", id, "--follow", "--json")
-	// A pipe of our own rather than StdoutPipe: Wait closes that one, and
-	// the last events may still be unread when the process exits.
-	r, w := io.Pipe()
-	cmd.Stdout, cmd.Stderr = w, s.stderr
-	p, err := procgroup.Start(cmd, procgroup.Options{})
-	if err != nil {
-		return
-	}
-	go func() { w.CloseWithError(p.Wait()) }()
-	_ = eachEvent(r, onEvent)
+	_ = toolcall.Lines(ctx, s.call(toolRun, "runs", "logs", id, "--follow", "--json"), eachEvent(onEvent))
 }
