@@ -1,22 +1,15 @@
-// Package sibling finds and runs the other Stratos tools. Tools never import
-// each other; they execute each other's binaries with JSON on stdin/stdout,
-// which keeps every boundary testable from a shell.
+// Package sibling finds the other Stratos tools. Tools never import each
+// other; they execute each other's binaries with JSON on stdin/stdout
+// (shared/toolcall), which keeps every boundary testable from a shell.
 package sibling
 
 import (
-	"bytes"
-	"context"
-	"encoding/json"
-	"errors"
-	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 
 	"github.com/stratoscli/stratos/shared/clierr"
 	"github.com/stratoscli/stratos/shared/contract/errcode"
-	"github.com/stratoscli/stratos/shared/procgroup"
 )
 
 // EnvBinDir names a directory searched for tools after the caller's own
@@ -50,43 +43,4 @@ func Find(tool string) (string, error) {
 func isExecutable(p string) bool {
 	fi, err := os.Stat(p)
 	return err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0
-}
-
-// RunJSON runs tool with args, writes in (if non-nil) as JSON on its stdin,
-// and decodes its stdout into out (if non-nil). The tool's stderr is passed
-// through to stderr so its progress stays visible. A non-zero exit with an
-// error envelope on stdout comes back as that *clierr.Error.
-func RunJSON(ctx context.Context, tool string, args []string, in, out any, stderr io.Writer) error {
-	path, err := Find(tool)
-	if err != nil {
-		return err
-	}
-	cmd := exec.CommandContext(ctx, path, args...)
-	if in != nil {
-		b, err := json.Marshal(in)
-		if err != nil {
-			return fmt.Errorf("encode input for %s: %w", tool, err)
-		}
-		cmd.Stdin = bytes.NewReader(b)
-	}
-	var stdout bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, stderr
-	runErr := procgroup.Run(cmd, procgroup.Options{})
-	var exitErr *exec.ExitError
-	if runErr != nil && !errors.As(runErr, &exitErr) {
-		return fmt.Errorf("run %s: %w", tool, runErr)
-	}
-	if runErr != nil {
-		var env clierr.Envelope
-		if json.Unmarshal(stdout.Bytes(), &env) == nil && env.Error.Code != "" {
-			return &clierr.Error{Code: env.Error.Code, Message: env.Error.Message, Details: env.Error.Details, Exit: exitErr.ExitCode()}
-		}
-		return clierr.New(errcode.CodeToolFailed, "%s %v exited with status %d", tool, args, exitErr.ExitCode())
-	}
-	if out != nil {
-		if err := json.Unmarshal(stdout.Bytes(), out); err != nil {
-			return fmt.Errorf("decode output of %s: %w", tool, err)
-		}
-	}
-	return nil
 }
