@@ -41,6 +41,7 @@ var Capabilities = adapter.Capabilities{
 	SelectsModels:            true,
 	ChecksAuthentication:     true,
 	ReportsUsage:             true,
+	ResumesSessions:          true,
 }
 
 // Selection are Claude Code's model and provider rules: it runs Anthropic

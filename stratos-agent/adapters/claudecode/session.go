@@ -142,7 +142,13 @@ func (s *session) prepareMCP(bin string, env, keys []string, model catalog.Candi
 	}
 	s.ready, s.bin, s.inherited, s.backendKeys, s.explicit = true, bin, env, keys, s.spec.Provider != ""
 	s.model, s.mcpFile, s.tmpDir = model, file, dir
-	s.sessionID = newUUID()
+	s.sessionID, s.launched = newUUID(), false
+	if r := s.spec.Resume; r != nil && r.SessionID != "" {
+		// A resumed run's agent: the CLI keeps its transcripts in its own
+		// configuration directory, keyed by working directory, so the
+		// session resumes by its ID alone (no state in the run record).
+		s.sessionID, s.launched = r.SessionID, true
+	}
 	return nil
 }
 
