@@ -3,7 +3,6 @@ package runs
 import (
 	"errors"
 	"io/fs"
-	"os"
 	"path/filepath"
 
 	"github.com/stratoscli/stratos/shared/clierr"
@@ -82,9 +81,11 @@ func spentIn(dir string) (records.Spent, error) {
 	return records.Spent(SpentOf(u)), err
 }
 
-// readJournal reads dir's journal; its absence is said plainly.
+// readJournal reads dir's journal; its absence is said plainly. It is
+// opened as every record file is, so that a FIFO in its place is refused
+// rather than waited on.
 func readJournal(dir string) (*journalapi.Journal, []journalapi.Problem, error) {
-	f, err := os.Open(filepath.Join(dir, journalapi.File))
+	f, _, err := records.OpenRegular(filepath.Join(dir, journalapi.File))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil, errors.New("it has no journal (it was recorded by an older version of Stratos, or ended before its workflow started); run it again with stratos run")
 	}
