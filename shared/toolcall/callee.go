@@ -37,8 +37,8 @@ func check(own, tool, path, stated string) error {
 	}
 	d := MismatchDetails{Tool: tool, Path: path, Protocol: own, CallerProtocol: stated}
 	return clierr.New(errcode.CodeToolProtocolMismatch,
-		"%s (%s) speaks tool protocol %s, but the tool running it speaks %q: the two come from different installs; %s",
-		tool, path, own, stated, installHint).WithDetails(d.asMap())
+		"%s speaks tool protocol %s, but the tool running it speaks %q: the two come from different installs; %s",
+		path, own, stated, installHint).WithDetails(d.asMap())
 }
 
 // self is this process's tool name and binary.
