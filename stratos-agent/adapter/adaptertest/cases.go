@@ -37,6 +37,7 @@ var cases = []conformanceCase{
 	{name: "ModelUnavailableIsARejection", needs: selectsModels, run: modelUnavailable},
 	{name: "MissingAuthentication", needs: checksAuthentication, run: missingAuthentication},
 	{name: "UsageReported", needs: reportsUsage, run: usageReported},
+	{name: "ResumeContinuesTheSession", needs: resumesSessions, run: resumeContinuesTheSession},
 }
 
 func multiTurnMemory(t *testing.T, b *bed) {
