@@ -17,7 +17,7 @@ import (
 // caller (nil: nothing to decode).
 func (p *process) outcome(ctx context.Context, waitErr error, tooLarge *boundedread.TooLargeError, answer []byte, decode func() error) error {
 	if tooLarge != nil {
-		return p.failed(tooLarge, "%s printed %s on stdout; it was stopped", p.command(), tooLarge.Error()).
+		return p.failed(tooLarge, "%s printed %s on stdout; it was stopped", p.name(), tooLarge.Error()).
 			WithDetails(map[string]any{"tool": p.c.Tool, "path": p.path, "limit": tooLarge.Limit})
 	}
 	if waitErr != nil && ctx.Err() != nil {
@@ -26,7 +26,7 @@ func (p *process) outcome(ctx context.Context, waitErr error, tooLarge *boundedr
 	if waitErr != nil {
 		var exit *exec.ExitError
 		if !errors.As(waitErr, &exit) {
-			return p.failed(waitErr, "%s (%s): %v", p.command(), p.path, waitErr)
+			return p.failed(waitErr, "%s (%s): %v", p.name(), p.path, waitErr)
 		}
 		if err := p.envelope(answer, exit.ExitCode()); err != nil {
 			return err
@@ -39,7 +39,7 @@ func (p *process) outcome(ctx context.Context, waitErr error, tooLarge *boundedr
 		return nil
 	}
 	if err := decode(); err != nil {
-		return p.failed(err, "%s (%s) gave an answer that does not decode: %v", p.command(), p.path, err)
+		return p.failed(err, "%s (%s) gave an answer that does not decode: %v", p.name(), p.path, err)
 	}
 	return nil
 }
@@ -72,7 +72,7 @@ func (p *process) exited(exit *exec.ExitError) *clierr.Error {
 	if !exit.Exited() {
 		how = "ended by " + exit.ProcessState.String()
 	}
-	msg := p.command() + " (" + p.path + ") " + how + " without an error of its own"
+	msg := p.name() + " (" + p.path + ") " + how + " without an error of its own"
 	if said := p.stderr.String(); said != "" {
 		msg += "; its stderr ends: " + said
 	}
@@ -84,9 +84,9 @@ func (p *process) exited(exit *exec.ExitError) *clierr.Error {
 // its deadline passed.
 func (p *process) stopped(ctx context.Context) *clierr.Error {
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return p.failed(ctx.Err(), "%s did not finish in time: %v", p.command(), ctx.Err())
+		return p.failed(ctx.Err(), "%s did not finish in time: %v", p.name(), ctx.Err())
 	}
-	ce := clierr.New(errcode.CodeInterrupted, "interrupted while %s ran", p.command()).Wrap(ctx.Err())
+	ce := clierr.New(errcode.CodeInterrupted, "interrupted while %s ran", p.name()).Wrap(ctx.Err())
 	ce.Exit = clierr.ExitInterrupted
 	return ce
 }

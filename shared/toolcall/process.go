@@ -35,38 +35,16 @@ func (c Call) start(ctx context.Context, stdout io.Writer) (*process, error) {
 		return nil, err
 	}
 	p := &process{c: c, path: path}
-	var input []byte
-	if c.Input != nil {
-		var b bytes.Buffer
-		enc := json.NewEncoder(&b)
-		enc.SetEscapeHTML(false) // the input as written, prompts with <tags> and all
-		if err := enc.Encode(c.Input); err != nil {
-			return nil, clierr.New(errcode.CodeInternal, "encode the input of %s: %v", p.command(), err).Wrap(err)
-		}
-		input = b.Bytes()
+	input, err := encode(c.Input)
+	if err != nil {
+		return nil, clierr.New(errcode.CodeInternal, "encode the input of %s: %v", p.name(), err).Wrap(err)
 	}
-	cmd := exec.CommandContext(ctx, path, c.Args...)
-	// Appended last, the statement wins over one this process inherited.
-	cmd.Env = append(os.Environ(), EnvVersion+"="+Version)
-	if input != nil {
-		cmd.Stdin = bytes.NewReader(input)
-	}
-	cmd.Stdout = stdout
-	cmd.Stderr = &p.stderr
-	if c.Stderr != nil {
-		cmd.Stderr = io.MultiWriter(&p.stderr, c.Stderr)
-	}
-	opts := procgroup.Options{}
-	if c.StopGrace > 0 {
-		opts.DeathSignal, opts.CancelSignal = syscall.SIGTERM, syscall.SIGTERM
-		cmd.WaitDelay = c.StopGrace
-	}
+	cmd, opts := p.command(ctx, input, stdout)
 	if p.proc, err = procgroup.Start(cmd, opts); err != nil {
 		p.openWire(0)
 		p.logStart(input)
 		p.wire.Note("not started: " + err.Error())
-		return nil, clierr.New(errcode.CodeToolFailed, "start %s (%s): %v", c.Tool, path, err).Wrap(err).
-			WithDetails(map[string]any{"tool": c.Tool, "path": path})
+		return nil, p.failed(err, "start %s (%s): %v", c.Tool, path, err)
 	}
 	p.openWire(p.proc.Pid())
 	p.logStart(input)
@@ -74,6 +52,43 @@ func (c Call) start(ctx context.Context, stdout io.Writer) (*process, error) {
 		c.Started(p.proc.Pid())
 	}
 	return p, nil
+}
+
+// encode is the JSON of a call's input, nil without one: as written, HTML
+// characters in prompts and all.
+func encode(input any) ([]byte, error) {
+	if input == nil {
+		return nil, nil
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(input); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// command is the callee's command with the version statement in its
+// environment, and how its process group ends.
+func (p *process) command(ctx context.Context, input []byte, stdout io.Writer) (*exec.Cmd, procgroup.Options) {
+	cmd := exec.CommandContext(ctx, p.path, p.c.Args...)
+	// Appended last, the statement wins over one this process inherited.
+	cmd.Env = append(os.Environ(), EnvVersion+"="+Version)
+	if input != nil {
+		cmd.Stdin = bytes.NewReader(input)
+	}
+	cmd.Stdout = stdout
+	cmd.Stderr = &p.stderr
+	if p.c.Stderr != nil {
+		cmd.Stderr = io.MultiWriter(&p.stderr, p.c.Stderr)
+	}
+	var opts procgroup.Options
+	if p.c.StopGrace > 0 {
+		opts.DeathSignal, opts.CancelSignal = syscall.SIGTERM, syscall.SIGTERM
+		cmd.WaitDelay = p.c.StopGrace
+	}
+	return cmd, opts
 }
 
 // wait waits for the callee to exit; nothing of its process group is left.
@@ -108,9 +123,9 @@ func (p *process) readLines(r io.Reader, stop func(), each func([]byte)) (last [
 	return last, tooLarge
 }
 
-// command is the callee's tool and subcommand ("stratos-worktree
-// acquire"), as errors name it.
-func (p *process) command() string {
+// name is the callee's tool and subcommand ("stratos-worktree acquire"),
+// as errors name it.
+func (p *process) name() string {
 	if len(p.c.Args) > 0 && p.c.Args[0] != "" && p.c.Args[0][0] != '-' {
 		return p.c.Tool + " " + p.c.Args[0]
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/stratoscli/stratos/shared/clierr"
 	"github.com/stratoscli/stratos/shared/contract/errcode"
 	"github.com/stratoscli/stratos/shared/contract/worktreeapi"
+	"github.com/stratoscli/stratos/shared/sibling"
 	"github.com/stratoscli/stratos/shared/toolcall"
 	"github.com/stratoscli/stratos/shared/wirelog"
 )
@@ -76,6 +77,18 @@ func TestAToolNotFoundIsNamed(t *testing.T) {
 	err := toolcall.Run(context.Background(), toolcall.Call{Tool: "stratos-nowhere", Args: []string{"x", "--json"}}, nil)
 	if ce := clierr.As(err); ce.Code != errcode.CodeToolNotFound || !strings.Contains(ce.Message, "stratos-nowhere") {
 		t.Errorf("err = %v", err)
+	}
+}
+
+func TestAToolThatCannotStartIsNamed(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "stratos-garbage"), []byte("not a program\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(sibling.EnvBinDir, dir)
+	err := toolcall.Run(context.Background(), toolcall.Call{Tool: "stratos-garbage", Args: []string{"x", "--json"}}, nil)
+	if ce := clierr.As(err); ce.Code != errcode.CodeToolFailed || !strings.Contains(ce.Message, "start stratos-garbage ("+dir) || ce.Details["path"] != filepath.Join(dir, "stratos-garbage") {
+		t.Errorf("err = %v (%v)", err, ce.Details)
 	}
 }
 

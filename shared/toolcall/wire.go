@@ -27,7 +27,7 @@ func (p *process) openWire(pid int) {
 	if pid != 0 {
 		who += "[" + strconv.Itoa(pid) + "]"
 	}
-	if cmd := p.command(); cmd != p.c.Tool {
+	if cmd := p.name(); cmd != p.c.Tool {
 		who += cmd[len(p.c.Tool):]
 	}
 	p.wire = wirelog.FromEnv(os.Getenv, w, who)
