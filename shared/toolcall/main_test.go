@@ -17,6 +17,7 @@ import (
 
 	"github.com/stratoscli/stratos/shared/cliapp"
 	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/contract/errcode"
 	"github.com/stratoscli/stratos/shared/contract/worktreeapi"
 	"github.com/stratoscli/stratos/shared/sibling"
 	"github.com/stratoscli/stratos/shared/toolcall"
@@ -80,6 +81,9 @@ func fakeCommand() *cli.Command {
 		sub("echo", echo, &cli.StringFlag{Name: "overrides"}),
 		sub("fail", func(context.Context, *cli.Command) error {
 			return clierr.Usage(worktreeapi.CodePathConflict, "the path is taken").WithDetails(map[string]any{"path": "/taken"})
+		}),
+		sub("broken", func(context.Context, *cli.Command) error {
+			return clierr.New(errcode.CodeInternal, "the schema did not compile")
 		}),
 		sub("problems", func(_ context.Context, cmd *cli.Command) error {
 			_ = clierr.PrintJSON(cmd.Root().Writer, answer{Valid: false, Problems: []string{"agents.x: unknown field"}})

@@ -45,7 +45,8 @@ func TestTheCalleesErrorPassesThrough(t *testing.T) {
 }
 
 // A tool that answers also when it exits 1 (validate-config) is read as
-// answering when the call says so, and as failing when it does not.
+// answering when the call says so, and as failing when it does not; its
+// error envelope is its error either way.
 func TestAnswersOnFailure(t *testing.T) {
 	call := toolcall.Call{Tool: fake, Args: []string{"problems", "--json"}, AnswersOnFailure: true}
 	var got answer
@@ -55,6 +56,11 @@ func TestAnswersOnFailure(t *testing.T) {
 	call.AnswersOnFailure = false
 	if err := toolcall.Run(context.Background(), call, &got); clierr.As(err).Code != errcode.CodeToolFailed {
 		t.Errorf("without AnswersOnFailure: %v, want tool_failed", err)
+	}
+	// An error envelope with exit 1 is the tool's error, not an empty answer.
+	broken := toolcall.Call{Tool: fake, Args: []string{"broken", "--json"}, AnswersOnFailure: true}
+	if err := toolcall.Run(context.Background(), broken, &answer{}); clierr.As(err).Code != errcode.CodeInternal || err.Error() != "the schema did not compile" {
+		t.Errorf("an error with exit 1: %v, want the tool's own", err)
 	}
 }
 
