@@ -28,6 +28,12 @@ import (
 //	claude-mine <text>     wait until a process of this script (its
 //	                       environment names $WORK/claude-config) runs a
 //	                       command line containing text
+//	claude-kill <text>     send SIGKILL to the one process of this script
+//	                       whose command line contains text (a crash: no
+//	                       cleanup runs in it); fail when none or several do
+//
+// and lastrun and jsonget (TestRun's), for the run record of a run the
+// script crashed and resumed.
 //
 // They poll with a generous bound: they wait for something to happen, they
 // do not measure how long it takes.
@@ -57,7 +63,10 @@ func TestClaude(t *testing.T) {
 	p.Cmds["claude-gone"] = cmdGone("claude-gone", "CLAUDE_CONFIG_DIR")
 	p.Cmds["claude-waitfile"] = cmdClaudeWaitFile
 	p.Cmds["claude-mine"] = cmdMine("claude-mine", "CLAUDE_CONFIG_DIR")
+	p.Cmds["claude-kill"] = cmdKillMine("claude-kill", "CLAUDE_CONFIG_DIR")
 	p.Cmds["waitfor"] = cmdWaitFile
+	p.Cmds["lastrun"] = cmdRunLastRun
+	p.Cmds["jsonget"] = cmdRunJSONGet
 	testscript.Run(t, p)
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -116,5 +117,26 @@ func recentWithCommandLine(ts *testscript.TestScript, text string) func() []proc
 			id, err := procid.Of(p.PID)
 			return err == nil && id.StartTime >= self.StartTime
 		})
+	}
+}
+
+// cmdKillMine is a script command that sends SIGKILL to the one process of
+// this script (its environment holds key with this script's value) whose
+// command line contains its argument: a crash of that part of a run, which
+// runs no cleanup. It refuses when none or several match, so the text must
+// name one process (a harness CLI by its --model, the agent host by
+// "stratos-agent serve").
+func cmdKillMine(name, key string) func(*testscript.TestScript, bool, []string) {
+	return func(ts *testscript.TestScript, neg bool, args []string) {
+		if neg || len(args) != 1 {
+			ts.Fatalf("usage: %s <text>", name)
+		}
+		requireProc(ts)
+		kv, text := key+"="+ts.Getenv(key), args[0]
+		found := proctest.Find(func(p proctest.Process) bool { return p.HasEnv(kv) && strings.Contains(p.CommandLine(), text) })
+		if len(found) != 1 {
+			ts.Fatalf("%s: want one process of this script running %q, found %d:\n%s", name, text, len(found), proctest.Describe(found))
+		}
+		ts.Check(syscall.Kill(found[0].PID, syscall.SIGKILL))
 	}
 }
