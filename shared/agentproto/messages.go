@@ -128,6 +128,10 @@ type SessionRef struct {
 	// adapter keeps what continuing the session needs besides ID; "" for
 	// none.
 	State string `json:"state,omitempty"`
+	// Worktree is the name of the managed worktree the agent worked in
+	// ("" for none): a resumed agent whose worktree has no name of its
+	// own is given this one back, with the work in it.
+	Worktree string `json:"worktree,omitempty"`
 }
 
 // Continuation is a conversation to continue.

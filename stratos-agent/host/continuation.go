@@ -83,6 +83,26 @@ func (s *session) reportContinuation(harness string, reg adapter.Harness, known 
 	s.event(e)
 }
 
+// resumedWorktree is wt for an agent that continues a conversation: one
+// without a name of its own gets back the worktree the conversation
+// worked in (a fresh name would leave that work behind); a named one
+// already finds it by its name.
+func (s *session) resumedWorktree(wt agentproto.Worktree) agentproto.Worktree {
+	c := s.continuation()
+	if c == nil || c.Session.Worktree == "" || (wt.Name != nil && *wt.Name != "") {
+		return wt
+	}
+	name := c.Session.Worktree
+	wt.Name = &name
+	return wt
+}
+
+func (s *session) noteWorktree(name string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.worktree = name
+}
+
 // copyState copies the regular files and directories under from into to.
 // Symbolic links are not followed nor copied: the state is the adapter's
 // own files, never a link out of the record (a saved login, say).

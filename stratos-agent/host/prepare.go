@@ -83,11 +83,12 @@ func (h *Host) prepare(ctx context.Context, s *session, p agentproto.ExecutePara
 	}
 	if wt := cfg.Worktree; wt != nil && wt.Enabled {
 		// Last, so that a configuration error found above creates nothing.
-		got, err := h.worktrees.acquire(ctx, s, spec.WorkingDirectory, *wt)
+		got, err := h.worktrees.acquire(ctx, s, spec.WorkingDirectory, s.resumedWorktree(*wt))
 		if err != nil {
 			return nil, err
 		}
 		spec.WorkingDirectory, spec.HarnessContext = got.Path, got.HarnessContext
+		s.noteWorktree(got.Name)
 	}
 	k := &sdkHooks{peer: h.peer, agentID: s.id, executionID: s.executionID, name: s.name, has: map[string]bool{}}
 	for _, name := range p.Hooks {

@@ -54,6 +54,8 @@ type session struct {
 	// stateDirs the state directory of each harness opened (continuation.go).
 	native    string
 	stateDirs map[string]string
+	// worktree is the name of the managed worktree the agent works in.
+	worktree string
 }
 
 // continuation is the conversation the session was asked to continue.
@@ -76,7 +78,7 @@ func (s *session) noteStateDir(harness, dir string) {
 func (s *session) sessionRef(harness string) *agentproto.SessionRef {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return &agentproto.SessionRef{Harness: harness, ID: s.native, State: s.stateDirs[harness]}
+	return &agentproto.SessionRef{Harness: harness, ID: s.native, State: s.stateDirs[harness], Worktree: s.worktree}
 }
 
 var (

@@ -183,6 +183,12 @@ export interface SessionRef {
      * none.
      */
     state?: string;
+    /**
+     * Worktree is the name of the managed worktree the agent worked in
+     * ("" for none): a resumed agent whose worktree has no name of its
+     * own is given this one back, with the work in it.
+     */
+    worktree?: string;
 }
 /** ExecuteResult is Text without an output schema, Value with one. */
 export interface ExecuteResult {

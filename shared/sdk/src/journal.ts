@@ -44,6 +44,7 @@ export interface SessionRef {
   harness: string;
   id?: string;
   state?: string;
+  worktree?: string;
 }
 
 /** One line of journal.jsonl (journalapi.Entry). @internal */
