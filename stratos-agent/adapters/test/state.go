@@ -29,7 +29,7 @@ type state struct {
 	History []map[string]any `json:"history"`
 }
 
-// restore loads the resumed session's state, when the spec resumes one.
+// restore loads the resumed session's state, when the session resumes one.
 func (s *session) restore() error {
 	if s.spec.Resume == nil || s.spec.StateDir == "" {
 		return nil
