@@ -9,7 +9,9 @@
 //
 // Everything session-specific goes into thread/start's config, so Codex
 // needs no config.toml: the session's own CODEX_HOME is a fresh directory
-// Stratos removes at Close. The author's tool hooks reach Codex as native
+// Stratos removes at Close, except its rollouts, which live in the run
+// record's state directory so that a resumed run's agent continues its
+// thread with thread/resume. The author's tool hooks reach Codex as native
 // mcp_tool hook handlers calling an MCP server inside the agent host.
 //
 // The agent kit (stratos-agent/adapter/...) supervises the process,
@@ -18,8 +20,8 @@
 //
 // Layout: factory.go declares the capabilities and validates the fixed
 // configuration; session.go holds the session, its initialization
-// (binary.go, provider.go, auth.go, mcp.go) and starts the app-server
-// (rpc.go: JSON-RPC over the kit's process); config.go builds
+// (binary.go, provider.go, auth.go, mcp.go, state.go) and starts the
+// app-server (rpc.go: JSON-RPC over the kit's process); config.go builds
 // thread/start; execute.go and turn.go run one prompt; notify.go,
 // events.go and requests.go handle what the app-server sends; hooks.go,
 // hookserver.go and outcomes.go connect the author's hooks; lifecycle.go

@@ -47,6 +47,7 @@ var Capabilities = adapter.Capabilities{
 	SelectsModels:            true,
 	ChecksAuthentication:     true,
 	ReportsUsage:             true,
+	ResumesSessions:          true,
 }
 
 // Selection are Codex's model and provider rules.

@@ -134,23 +134,14 @@ func (s *session) resolveModel(ctx context.Context) (string, error) {
 	return cands[0].NativeModel(), nil
 }
 
-// prepare creates the isolated Codex home (Stratos's own; the user's is
-// never used except for the Azure table and a link to a saved login) and,
-// when the agent has tool hooks, the hook server, and records what Execute
-// needs.
+// prepare creates the isolated Codex home and, when the agent has tool
+// hooks, the hook server, and records what Execute needs: for a resumed
+// run's agent, the thread to resume.
 func (s *session) prepare(bin binary, env []string, prov provider, model string, servers map[string]map[string]any) error {
-	home, err := os.MkdirTemp("", "stratos-codex-")
+	home, err := s.makeHome(env, prov)
 	if err != nil {
 		closeProxy(prov)
-		return agentproto.Errorf(agentproto.CodeInitialization, "harness codex: %v", err).Wrap(err)
-	}
-	if prov.LinkLogin {
-		user, _ := userCodexHome(env)
-		if err := linkLogin(home, user); err != nil {
-			os.RemoveAll(home)
-			closeProxy(prov)
-			return agentproto.Errorf(agentproto.CodeInitialization, "harness codex: link the saved login: %v", err).Wrap(err)
-		}
+		return err
 	}
 	childEnv := withEnv(env, "CODEX_HOME", home)
 	for k, v := range prov.Env {
@@ -175,8 +166,30 @@ func (s *session) prepare(bin binary, env []string, prov provider, model string,
 	defer s.mu.Unlock()
 	s.releasePreparedLocked()
 	s.ready, s.bin, s.env, s.home, s.provider = true, bin, childEnv, home, prov
-	s.model, s.mcp, s.hookSrv, s.threadID = model, servers, hs, ""
+	s.model, s.mcp, s.hookSrv, s.threadID = model, servers, hs, resumedThread(s.spec)
 	return nil
+}
+
+// makeHome creates the isolated Codex home (Stratos's own; the user's is
+// never used except for the Azure table and a link to a saved login), its
+// rollouts kept in the state directory.
+func (s *session) makeHome(env []string, prov provider) (string, error) {
+	home, err := os.MkdirTemp("", "stratos-codex-")
+	if err != nil {
+		return "", agentproto.Errorf(agentproto.CodeInitialization, "harness codex: %v", err).Wrap(err)
+	}
+	if prov.LinkLogin {
+		user, _ := userCodexHome(env)
+		if err := linkLogin(home, user); err != nil {
+			os.RemoveAll(home)
+			return "", agentproto.Errorf(agentproto.CodeInitialization, "harness codex: link the saved login: %v", err).Wrap(err)
+		}
+	}
+	if err := keepRollouts(home, s.spec.StateDir); err != nil {
+		os.RemoveAll(home)
+		return "", agentproto.Errorf(agentproto.CodeInitialization, "harness codex: keep the thread in %s: %v", s.spec.StateDir, err).Wrap(err)
+	}
+	return home, nil
 }
 
 // releasePreparedLocked frees what an earlier Initialize prepared.
@@ -199,7 +212,8 @@ func (s *session) closedError() error {
 
 // ensureThread returns the running app-server and the session's thread,
 // starting either when missing. An app-server that died between prompts
-// is restarted and the thread resumed from its rollout in the home.
+// is restarted and the thread resumed from its rollout; so is a resumed
+// run's thread, from the state directory.
 func (s *session) ensureThread(ctx context.Context) (*conn, string, error) {
 	s.mu.Lock()
 	if s.closed {
@@ -284,7 +298,7 @@ func (s *session) startError(c *conn, err error) error {
 }
 
 // openThread starts the session's thread for the current candidate, or
-// resumes tid after an app-server restart.
+// resumes tid: after an app-server restart, or a resumed run's thread.
 func (s *session) openThread(ctx context.Context, c *conn, tid string) (string, error) {
 	s.mu.Lock()
 	cfg := s.threadConfigLocked()
