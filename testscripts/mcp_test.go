@@ -15,11 +15,12 @@ import (
 // and direct clients, against the test server (shared/fakemcp). Besides
 // fakemcp (see withFakeMCP), scripts have:
 //
-//	lastrun                    sets $RUN to the newest run's directory
-//	pidgone <pidfile>          waits until the process in pidfile is gone
-//	waitfile <path>            waits until path exists
-//	waitgrep <path> <regexp>   waits until path exists and matches regexp
-//	signal <SIG> <pidfile>     sends INT, TERM or KILL to the process in pidfile
+//	lastrun                       sets $RUN to the newest run's directory
+//	jsonget <file> <path> <json>  the value at path in the JSON file equals json
+//	pidgone <pidfile>             waits until the process in pidfile is gone
+//	waitfile <path>               waits until path exists
+//	waitgrep <path> <regexp>      waits until path exists and matches regexp
+//	signal <SIG> <pidfile>        sends INT, TERM or KILL to the process in pidfile
 func TestMCP(t *testing.T) {
 	p := withOAuth(withFakeMCP(params(t, "mcp")))
 	setup := p.Setup
@@ -35,6 +36,7 @@ func TestMCP(t *testing.T) {
 		return nil
 	}
 	p.Cmds["lastrun"] = cmdRunLastRun
+	p.Cmds["jsonget"] = cmdRunJSONGet
 	p.Cmds["pidgone"] = cmdRunPidGone
 	p.Cmds["waitfile"] = cmdRunWaitFile
 	p.Cmds["waitgrep"] = cmdFaultWaitGrep

@@ -48,10 +48,13 @@ const (
 	KindChildCompleted Kind = "child.completed"
 	// KindBudget is a reading of the run's spending by workflow code.
 	KindBudget Kind = "budget.read"
+	// KindMCPCall is a finished tool call workflow code made on an MCP
+	// server directly (through its generated wrapper).
+	KindMCPCall Kind = "mcp.call"
 )
 
 // Entry is one line of journal.jsonl. Exactly one of Header, Execute,
-// Child and Budget is set, the one Kind names.
+// Child, Budget and MCP is set, the one Kind names.
 type Entry struct {
 	V    int       `json:"v"`
 	Kind Kind      `json:"kind"`
@@ -73,6 +76,7 @@ type Entry struct {
 	Execute *Execute       `json:"execute,omitempty"`
 	Child   *Child         `json:"child,omitempty"`
 	Budget  *BudgetReading `json:"budget,omitempty"`
+	MCP     *MCPCall       `json:"mcp,omitempty"`
 }
 
 // Header is the journal's first line.
@@ -132,6 +136,19 @@ type BudgetReading struct {
 	USD              float64 `json:"usd"`
 	Turns            int64   `json:"turns"`
 	UnknownCostTurns int64   `json:"unknownCostTurns"`
+}
+
+// MCPCall is a direct MCP tool call: its result (what the wrapper's method
+// resolved to) or its typed error.
+type MCPCall struct {
+	Server string `json:"server"`
+	Tool   string `json:"tool"`
+	// K numbers the calls of one tool of one server in one invocation
+	// (1, 2, ...); calls with the same arguments are matched as a
+	// multiset, so K is a place, not an order.
+	K      int             `json:"k"`
+	Result json.RawMessage `json:"result,omitempty"`
+	Error  *Error          `json:"error,omitempty"`
 }
 
 // Error is a call's typed error, as the SDK reported it.

@@ -162,13 +162,13 @@ var sha256Hex = regexp.MustCompile(`^[0-9a-f]{64}$`)
 // own part and no other, and the fields its place needs.
 func Check(e *Entry) error {
 	parts := 0
-	for _, set := range []bool{e.Header != nil, e.Execute != nil, e.Child != nil, e.Budget != nil} {
+	for _, set := range []bool{e.Header != nil, e.Execute != nil, e.Child != nil, e.Budget != nil, e.MCP != nil} {
 		if set {
 			parts++
 		}
 	}
 	if parts != 1 {
-		return fmt.Errorf("a %q entry must hold exactly one of header, execute, child and budget (it holds %d)", e.Kind, parts)
+		return fmt.Errorf("a %q entry must hold exactly one of header, execute, child, budget and mcp (it holds %d)", e.Kind, parts)
 	}
 	switch e.Kind {
 	case KindHeader:
@@ -177,6 +177,8 @@ func Check(e *Entry) error {
 		return checkExecute(e)
 	case KindChildStarted, KindChildCompleted:
 		return checkChild(e)
+	case KindMCPCall:
+		return checkMCP(e)
 	case KindBudget:
 		if e.Budget == nil || e.Path == "" || e.Budget.Ordinal < 1 {
 			return errors.New("a budget.read entry needs a path, and budget with an ordinal ≥ 1")
@@ -210,6 +212,21 @@ func checkExecute(e *Entry) error {
 	return nil
 }
 
+func checkMCP(e *Entry) error {
+	m := e.MCP
+	switch {
+	case m == nil:
+		return errors.New("an mcp.call entry needs mcp")
+	case e.Path == "" || m.Server == "" || m.Tool == "" || m.K < 1:
+		return errors.New("an mcp.call entry needs a path, mcp.server, mcp.tool and mcp.k ≥ 1")
+	case !sha256Hex.MatchString(e.InputSHA256):
+		return errors.New("an mcp.call entry needs inputSha256 (64 hex digits)")
+	case (m.Error == nil) == (m.Result == nil):
+		return errors.New("an mcp.call entry holds a result or an error, not both or neither")
+	}
+	return nil
+}
+
 func checkChild(e *Entry) error {
 	c := e.Child
 	switch {
@@ -235,6 +252,8 @@ func (e *Entry) identity() string {
 		return fmt.Sprintf("%s %s", e.Kind, ChildPath(e.Path, e.Child.Name, e.Child.K))
 	case e.Budget != nil:
 		return fmt.Sprintf("%s %s %d", e.Kind, e.Path, e.Budget.Ordinal)
+	case e.MCP != nil:
+		return fmt.Sprintf("%s %s %s/%s %d", e.Kind, e.Path, e.MCP.Server, e.MCP.Tool, e.MCP.K)
 	}
 	return string(e.Kind)
 }

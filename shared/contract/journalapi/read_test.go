@@ -246,7 +246,7 @@ func TestCheck(t *testing.T) {
 	}{
 		{"no part", "execute", func(e *Entry) { e.Execute = nil }, "holds 0"},
 		{"two parts", "execute", func(e *Entry) { e.Budget = &BudgetReading{Ordinal: 1} }, "holds 2"},
-		{"an unknown kind", "execute", func(e *Entry) { e.Kind = "mcp.call" }, `unknown kind "mcp.call"`},
+		{"an unknown kind", "execute", func(e *Entry) { e.Kind = "decision.call" }, `unknown kind "decision.call"`},
 		{"a kind without its part", "execute", func(e *Entry) { e.Kind = KindHeader }, "header needs"},
 		{"a header without an execution ID", "header", func(e *Entry) { e.Header.ExecutionID = "" }, "header.executionId"},
 		{"a header without a workflow", "header", func(e *Entry) { e.Header.Workflow = "" }, "header.workflow"},

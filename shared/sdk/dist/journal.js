@@ -137,6 +137,29 @@ export class Journal {
         }
         this.#append({ v: journalVersion, kind: "child.completed", at: new Date().toISOString(), path: parent, child });
     }
+    /**
+     * Places a direct MCP tool call of the invocation at path: the journal's
+     * unclaimed call of that server and tool with the same input answers it
+     * when it succeeded.
+     */
+    placeMcpCall(path, server, tool, hash) {
+        const place = this.#replay?.mcpCall(path, server, tool, hash) ?? { k: this.#fresh(`mcp ${path} ${server}/${tool}`) };
+        if (place.replayed !== undefined) {
+            this.#append({ ...place.replayed, at: new Date().toISOString(), replayed: true });
+        }
+        return place;
+    }
+    /** Records a finished direct MCP tool call. */
+    recordMcpCall(path, server, tool, place, hash, result, error) {
+        const mcp = { server, tool, k: place.k };
+        if (error !== undefined) {
+            mcp.error = errorOf(error);
+        }
+        else {
+            mcp.result = result ?? null;
+        }
+        this.#append({ v: journalVersion, kind: "mcp.call", at: new Date().toISOString(), path, inputSha256: hash, mcp });
+    }
     /** A budget reading of the invocation at path: the journal's, while it may answer, else read() recorded. */
     readBudget(path, read) {
         // Readings have no input: their ordinal in the invocation is their place.
@@ -209,6 +232,9 @@ class ReplayIndex {
     #completed = new Map();
     #claimedChildren = new Set();
     #budget = new Map();
+    // Direct MCP calls: "path server/tool" → entries; claimed by "key k".
+    #mcp = new Map();
+    #claimedMcp = new Set();
     // The highest number the journal used per counter key (see Journal.#fresh).
     #highest = new Map();
     #diverged = new Set();
@@ -235,6 +261,11 @@ class ReplayIndex {
         }
         else if (e.kind === "child.completed" && e.child !== undefined) {
             this.#completed.set(childPath(path, e.child.name, e.child.k), e);
+        }
+        else if (e.kind === "mcp.call" && e.mcp !== undefined) {
+            const key = `mcp ${path} ${e.mcp.server}/${e.mcp.tool}`;
+            this.#mcp.set(key, [...(this.#mcp.get(key) ?? []), e]);
+            this.#note(key, e.mcp.k);
         }
         else if (e.kind === "budget.read" && e.budget !== undefined) {
             this.#budget.set(`${path} ${e.budget.ordinal}`, e);
@@ -299,6 +330,25 @@ class ReplayIndex {
             return { path, k: match.child.k, completed: done };
         }
         return { path, k: match.child.k };
+    }
+    mcpCall(path, server, tool, hash) {
+        const key = `mcp ${path} ${server}/${tool}`;
+        const open = (this.#mcp.get(key) ?? []).filter((e) => !this.#claimedMcp.has(`${key} ${e.mcp.k}`));
+        if (this.#diverged.has(path) || open.length === 0) {
+            return undefined;
+        }
+        // A call that succeeded answers; one that failed only fixes the place (the call runs again).
+        const match = open.find((e) => e.inputSha256 === hash && e.mcp?.error === undefined) ?? open.find((e) => e.inputSha256 === hash);
+        if (match === undefined) {
+            this.#diverge(path, `MCP tool "${tool}" of server "${server}"`, "its arguments differ from every journalled call of that tool");
+            return undefined;
+        }
+        this.#claimedMcp.add(`${key} ${match.mcp.k}`);
+        if (match.mcp?.error !== undefined) {
+            return { k: match.mcp.k };
+        }
+        this.served++;
+        return { k: match.mcp.k, replayed: match };
     }
     budget(path, ordinal) {
         if (this.#diverged.has(path)) {

@@ -6,7 +6,8 @@
 import { getContext } from "./context.js";
 import { agentHostFor, HostError } from "./agent-host.js";
 import { Methods } from "./agent-protocol.js";
-import { StratosError } from "./errors.js";
+import { StratosError, toError } from "./errors.js";
+import { inputHash } from "./journal.js";
 /** The base class of direct MCP client errors; `server` is the mcp.servers key. */
 export class McpError extends StratosError {
     server;
@@ -60,12 +61,17 @@ export async function connectMcpServer(ref) {
     if (ctx.workflow !== ref.workflow) {
         throw new McpConfigurationError(ref.server, `MCP server "${ref.server}" belongs to workflow "${ref.workflow}"; workflow "${ctx.workflow}" cannot use its wrapper`);
     }
-    const client = new DirectClient(ctx, agentHostFor(ctx), ref.server, `mcp-${process.pid}-${++nextClient}`);
+    const client = new DirectClient(ctx, ref.server, `mcp-${process.pid}-${++nextClient}`, entry.dir);
     // Registered before connecting: a connection that is still being made
     // when the execution ends is closed as well.
     ctx.register(client, `connecting to MCP server "${ref.server}"`);
+    if (ctx.host.journal?.resuming === true) {
+        // A resumed run connects at the first call the journal does not
+        // answer: a server whose calls all replay is never started.
+        return client;
+    }
     try {
-        await client.connect(entry.dir);
+        await client.connect();
     }
     catch (err) {
         await client.close();
@@ -75,31 +81,55 @@ export async function connectMcpServer(ref) {
 }
 class DirectClient {
     #ctx;
-    #host;
     #server;
     #id;
+    #workflowDir;
+    #host;
     #connecting;
     #closing;
-    constructor(ctx, host, server, id) {
+    constructor(ctx, server, id, workflowDir) {
         this.#ctx = ctx;
-        this.#host = host;
         this.#server = server;
         this.#id = id;
+        this.#workflowDir = workflowDir;
     }
-    async connect(workflowDir) {
-        this.#connecting = this.#request(Methods.mcpConnect, {
+    /** Connects, once: later calls share the first connection's outcome. */
+    connect() {
+        this.#connecting ??= this.#request(Methods.mcpConnect, {
             clientId: this.#id,
             executionId: this.#ctx.executionId,
-            workflow: { name: this.#ctx.workflow, dir: workflowDir },
+            workflow: { name: this.#ctx.workflow, dir: this.#workflowDir },
             server: this.#server,
         });
-        await this.#connecting;
+        return this.#connecting;
     }
     async callTool(tool, input, structured) {
         if (this.#closing !== undefined) {
             throw new McpConnectionError(this.#server, `MCP server "${this.#server}": the client is closed`);
         }
         this.#ctx.assertAccepting(`calling MCP tool "${tool}"`);
+        const journal = this.#ctx.host.journal;
+        if (journal === undefined) {
+            return this.#call(tool, input, structured);
+        }
+        const path = this.#ctx.journalPath;
+        const hash = inputHash({ tool, arguments: input ?? {}, structured });
+        const place = journal.placeMcpCall(path, this.#server, tool, hash);
+        if (place.replayed !== undefined) {
+            return place.replayed.mcp?.result;
+        }
+        try {
+            const result = await this.#call(tool, input, structured);
+            journal.recordMcpCall(path, this.#server, tool, place, hash, result);
+            return result;
+        }
+        catch (err) {
+            journal.recordMcpCall(path, this.#server, tool, place, hash, undefined, toError(err));
+            throw err;
+        }
+    }
+    async #call(tool, input, structured) {
+        await this.connect();
         const result = (await this.#request(Methods.mcpCall, { clientId: this.#id, tool, arguments: input ?? {} }));
         const content = (result.content ?? []);
         if (result.isError) {
@@ -117,14 +147,18 @@ class DirectClient {
     close() {
         this.#closing ??= (async () => {
             this.#ctx.unregister(this);
+            if (this.#connecting === undefined) {
+                return; // never connected: nothing to close
+            }
             // Wait for a connect under way so the host has the client to close.
-            await this.#connecting?.catch(() => { });
-            await this.#host.call(Methods.mcpClose, { clientId: this.#id }).catch(() => { });
+            await this.#connecting.catch(() => { });
+            await this.#host?.call(Methods.mcpClose, { clientId: this.#id }).catch(() => { });
         })();
         return this.#closing;
     }
     async #request(method, params) {
         try {
+            this.#host ??= agentHostFor(this.#ctx);
             await this.#host.ready;
             return await this.#host.call(method, params);
         }

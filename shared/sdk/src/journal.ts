@@ -50,7 +50,7 @@ export interface SessionRef {
 /** One line of journal.jsonl (journalapi.Entry). @internal */
 export interface JournalEntry {
   v: number;
-  kind: "header" | "agent.execute" | "child.started" | "child.completed" | "budget.read";
+  kind: "header" | "agent.execute" | "child.started" | "child.completed" | "budget.read" | "mcp.call";
   at: string;
   path?: string;
   inputSha256?: string;
@@ -68,6 +68,13 @@ export interface JournalEntry {
   };
   child?: { name: string; k: number; status?: string; output?: unknown; error?: JournalError };
   budget?: { ordinal: number; tokens: number; usd: number; turns: number; unknownCostTurns: number };
+  mcp?: { server: string; tool: string; k: number; result?: unknown; error?: JournalError };
+}
+
+/** A direct MCP tool call's place, and the journal's result when it answers the call. @internal */
+export interface McpPlace {
+  k: number;
+  replayed?: JournalEntry;
 }
 
 /** What stratos runs resume hands the runtime: the entries of the execution it resumes. @internal */
@@ -233,6 +240,30 @@ export class Journal {
     this.#append({ v: journalVersion, kind: "child.completed", at: new Date().toISOString(), path: parent, child });
   }
 
+  /**
+   * Places a direct MCP tool call of the invocation at path: the journal's
+   * unclaimed call of that server and tool with the same input answers it
+   * when it succeeded.
+   */
+  placeMcpCall(path: string, server: string, tool: string, hash: string): McpPlace {
+    const place = this.#replay?.mcpCall(path, server, tool, hash) ?? { k: this.#fresh(`mcp ${path} ${server}/${tool}`) };
+    if (place.replayed !== undefined) {
+      this.#append({ ...place.replayed, at: new Date().toISOString(), replayed: true });
+    }
+    return place;
+  }
+
+  /** Records a finished direct MCP tool call. */
+  recordMcpCall(path: string, server: string, tool: string, place: McpPlace, hash: string, result: unknown, error?: Error): void {
+    const mcp: NonNullable<JournalEntry["mcp"]> = { server, tool, k: place.k };
+    if (error !== undefined) {
+      mcp.error = errorOf(error);
+    } else {
+      mcp.result = result ?? null;
+    }
+    this.#append({ v: journalVersion, kind: "mcp.call", at: new Date().toISOString(), path, inputSha256: hash, mcp });
+  }
+
   /** A budget reading of the invocation at path: the journal's, while it may answer, else read() recorded. */
   readBudget<T extends { tokens: number; usd: number; turns: number; unknownCostTurns: number }>(path: string, read: () => T): T {
     // Readings have no input: their ordinal in the invocation is their place.
@@ -311,6 +342,9 @@ class ReplayIndex {
   readonly #completed = new Map<string, JournalEntry>();
   readonly #claimedChildren = new Set<string>();
   readonly #budget = new Map<string, JournalEntry>();
+  // Direct MCP calls: "path server/tool" → entries; claimed by "key k".
+  readonly #mcp = new Map<string, JournalEntry[]>();
+  readonly #claimedMcp = new Set<string>();
   // The highest number the journal used per counter key (see Journal.#fresh).
   readonly #highest = new Map<string, number>();
   readonly #diverged = new Set<string>();
@@ -337,6 +371,10 @@ class ReplayIndex {
       this.#note(key, e.child.k);
     } else if (e.kind === "child.completed" && e.child !== undefined) {
       this.#completed.set(childPath(path, e.child.name, e.child.k), e);
+    } else if (e.kind === "mcp.call" && e.mcp !== undefined) {
+      const key = `mcp ${path} ${e.mcp.server}/${e.mcp.tool}`;
+      this.#mcp.set(key, [...(this.#mcp.get(key) ?? []), e]);
+      this.#note(key, e.mcp.k);
     } else if (e.kind === "budget.read" && e.budget !== undefined) {
       this.#budget.set(`${path} ${e.budget.ordinal}`, e);
     }
@@ -406,6 +444,26 @@ class ReplayIndex {
       return { path, k: match.child!.k, completed: done };
     }
     return { path, k: match.child!.k };
+  }
+
+  mcpCall(path: string, server: string, tool: string, hash: string): McpPlace | undefined {
+    const key = `mcp ${path} ${server}/${tool}`;
+    const open = (this.#mcp.get(key) ?? []).filter((e) => !this.#claimedMcp.has(`${key} ${e.mcp!.k}`));
+    if (this.#diverged.has(path) || open.length === 0) {
+      return undefined;
+    }
+    // A call that succeeded answers; one that failed only fixes the place (the call runs again).
+    const match = open.find((e) => e.inputSha256 === hash && e.mcp?.error === undefined) ?? open.find((e) => e.inputSha256 === hash);
+    if (match === undefined) {
+      this.#diverge(path, `MCP tool "${tool}" of server "${server}"`, "its arguments differ from every journalled call of that tool");
+      return undefined;
+    }
+    this.#claimedMcp.add(`${key} ${match.mcp!.k}`);
+    if (match.mcp?.error !== undefined) {
+      return { k: match.mcp.k };
+    }
+    this.served++;
+    return { k: match.mcp!.k, replayed: match };
   }
 
   budget(path: string, ordinal: number): JournalEntry | undefined {

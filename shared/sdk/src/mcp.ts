@@ -6,7 +6,8 @@
 import { getContext, type ExecutionContext, type OwnedResource } from "./context.js";
 import { agentHostFor, HostError, type AgentHost } from "./agent-host.js";
 import { Methods, type MCPCallResult, type MCPConnectResult } from "./agent-protocol.js";
-import { StratosError } from "./errors.js";
+import { StratosError, toError } from "./errors.js";
+import { inputHash } from "./journal.js";
 
 /** The codes of direct MCP client errors: one per class below. */
 export type McpErrorCode = "mcp_tool_error" | "mcp_configuration" | "mcp_connection" | "mcp_timeout" | "mcp_protocol";
@@ -92,12 +93,17 @@ export async function connectMcpServer(ref: { workflow: string; server: string }
   if (ctx.workflow !== ref.workflow) {
     throw new McpConfigurationError(ref.server, `MCP server "${ref.server}" belongs to workflow "${ref.workflow}"; workflow "${ctx.workflow}" cannot use its wrapper`);
   }
-  const client = new DirectClient(ctx, agentHostFor(ctx), ref.server, `mcp-${process.pid}-${++nextClient}`);
+  const client = new DirectClient(ctx, ref.server, `mcp-${process.pid}-${++nextClient}`, entry.dir);
   // Registered before connecting: a connection that is still being made
   // when the execution ends is closed as well.
   ctx.register(client, `connecting to MCP server "${ref.server}"`);
+  if (ctx.host.journal?.resuming === true) {
+    // A resumed run connects at the first call the journal does not
+    // answer: a server whose calls all replay is never started.
+    return client;
+  }
   try {
-    await client.connect(entry.dir);
+    await client.connect();
   } catch (err) {
     await client.close();
     throw err;
@@ -107,27 +113,29 @@ export async function connectMcpServer(ref: { workflow: string; server: string }
 
 class DirectClient implements McpClient, OwnedResource {
   readonly #ctx: ExecutionContext;
-  readonly #host: AgentHost;
   readonly #server: string;
   readonly #id: string;
+  readonly #workflowDir: string;
+  #host: AgentHost | undefined;
   #connecting: Promise<unknown> | undefined;
   #closing: Promise<void> | undefined;
 
-  constructor(ctx: ExecutionContext, host: AgentHost, server: string, id: string) {
+  constructor(ctx: ExecutionContext, server: string, id: string, workflowDir: string) {
     this.#ctx = ctx;
-    this.#host = host;
     this.#server = server;
     this.#id = id;
+    this.#workflowDir = workflowDir;
   }
 
-  async connect(workflowDir: string): Promise<void> {
-    this.#connecting = this.#request(Methods.mcpConnect, {
+  /** Connects, once: later calls share the first connection's outcome. */
+  connect(): Promise<unknown> {
+    this.#connecting ??= this.#request(Methods.mcpConnect, {
       clientId: this.#id,
       executionId: this.#ctx.executionId,
-      workflow: { name: this.#ctx.workflow, dir: workflowDir },
+      workflow: { name: this.#ctx.workflow, dir: this.#workflowDir },
       server: this.#server,
     }) as Promise<MCPConnectResult>;
-    await this.#connecting;
+    return this.#connecting;
   }
 
   async callTool(tool: string, input: unknown, structured: boolean): Promise<unknown> {
@@ -135,6 +143,28 @@ class DirectClient implements McpClient, OwnedResource {
       throw new McpConnectionError(this.#server, `MCP server "${this.#server}": the client is closed`);
     }
     this.#ctx.assertAccepting(`calling MCP tool "${tool}"`);
+    const journal = this.#ctx.host.journal;
+    if (journal === undefined) {
+      return this.#call(tool, input, structured);
+    }
+    const path = this.#ctx.journalPath;
+    const hash = inputHash({ tool, arguments: input ?? {}, structured });
+    const place = journal.placeMcpCall(path, this.#server, tool, hash);
+    if (place.replayed !== undefined) {
+      return place.replayed.mcp?.result;
+    }
+    try {
+      const result = await this.#call(tool, input, structured);
+      journal.recordMcpCall(path, this.#server, tool, place, hash, result);
+      return result;
+    } catch (err) {
+      journal.recordMcpCall(path, this.#server, tool, place, hash, undefined, toError(err));
+      throw err;
+    }
+  }
+
+  async #call(tool: string, input: unknown, structured: boolean): Promise<unknown> {
+    await this.connect();
     const result = (await this.#request(Methods.mcpCall, { clientId: this.#id, tool, arguments: input ?? {} })) as MCPCallResult;
     const content = (result.content ?? []) as McpContent[];
     if (result.isError) {
@@ -153,15 +183,19 @@ class DirectClient implements McpClient, OwnedResource {
   close(): Promise<void> {
     this.#closing ??= (async () => {
       this.#ctx.unregister(this);
+      if (this.#connecting === undefined) {
+        return; // never connected: nothing to close
+      }
       // Wait for a connect under way so the host has the client to close.
-      await this.#connecting?.catch(() => {});
-      await this.#host.call(Methods.mcpClose, { clientId: this.#id }).catch(() => {});
+      await this.#connecting.catch(() => {});
+      await this.#host?.call(Methods.mcpClose, { clientId: this.#id }).catch(() => {});
     })();
     return this.#closing;
   }
 
   async #request(method: string, params: unknown): Promise<unknown> {
     try {
+      this.#host ??= agentHostFor(this.#ctx);
       await this.#host.ready;
       return await this.#host.call(method, params);
     } catch (err) {
