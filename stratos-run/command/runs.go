@@ -63,7 +63,7 @@ func runsListCommand() *cli.Command {
 func runsShowCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "show",
-		Usage:     "show a run: status, invocation, output or error, event counts",
+		Usage:     "show a run: status, invocation, output or error, event counts, the runs it resumes and that resume it",
 		UsageText: "stratos runs show <id> [--json]",
 		Flags:     []cli.Flag{cliapp.JSONFlag()},
 		Action:    showRun,
@@ -267,6 +267,36 @@ func writeDetails(w io.Writer, d *runs.Details) {
 	}
 	if d.Budget != nil {
 		fmt.Fprintf(w, "budget    %s\n", budgetText(*d.Budget))
+	}
+	writeResumeChain(w, d)
+}
+
+// writeResumeChain writes the run's links to the runs it resumes and that
+// resume it: the run it resumes and what replaying that run's journal came
+// to (the calls replayed and what they had cost, the workflows whose code
+// changed, where the run first took another way), then the executions that
+// resumed it.
+func writeResumeChain(w io.Writer, d *runs.Details) {
+	if d.ResumedFrom != "" {
+		fmt.Fprintf(w, "resumed   from %s", d.ResumedFrom)
+		if r := d.Resume; r != nil {
+			fmt.Fprintf(w, ": %d call(s) replayed", r.ReplayedCalls)
+			if u := r.ReplayedUsage; u != nil {
+				fmt.Fprintf(w, " (they had used %d tokens, $%.4f)", u.Tokens, u.USD)
+			}
+		}
+		fmt.Fprintln(w)
+	}
+	if r := d.Resume; r != nil {
+		if len(r.ChangedWorkflows) > 0 {
+			fmt.Fprintf(w, "          code changed since: %s\n", strings.Join(r.ChangedWorkflows, ", "))
+		}
+		for _, v := range r.Divergences {
+			fmt.Fprintf(w, "          diverged in %s at %s: %s\n", v.Path, v.Call, v.Reason)
+		}
+	}
+	if len(d.ResumedBy) > 0 {
+		fmt.Fprintf(w, "resumed   by %s\n", strings.Join(d.ResumedBy, ", "))
 	}
 }
 

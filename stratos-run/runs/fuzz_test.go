@@ -60,12 +60,12 @@ func FuzzDecodeIndex(f *testing.F) {
 // FuzzIndexRoundTrip encodes one entry built from any field values and
 // decodes it: every field comes back, times with their instant and offset.
 func FuzzIndexRoundTrip(f *testing.F) {
-	f.Add("20261203T094800Z-aaaa0001", "review", records.StatusSucceeded, int64(1796377680), int64(123456789), int16(330), true, 0, int64(90000), 4242, "", "", uint64(2049), int64(180))
-	f.Add("", "caf\u00e9 \xff", records.StatusCrashed, int64(-62135596800), int64(0), int16(-1), false, -1, int64(-1), 1<<30, "process gone", "events.jsonl", uint64(1<<64-1), int64(-1))
+	f.Add("20261203T094800Z-aaaa0001", "review", records.StatusSucceeded, int64(1796377680), int64(123456789), int16(330), true, 0, int64(90000), 4242, "", "", uint64(2049), int64(180), "")
+	f.Add("", "caf\u00e9 \xff", records.StatusCrashed, int64(-62135596800), int64(0), int16(-1), false, -1, int64(-1), 1<<30, "process gone", "events.jsonl", uint64(1<<64-1), int64(-1), "20261203T094700Z-ffff0000")
 	f.Fuzz(func(t *testing.T, id, workflow, status string, sec, nsec int64, offsetMin int16, ended bool, exit int, durationMs int64, pid int,
-		reason, inferredFrom string, ino uint64, size int64) {
+		reason, inferredFrom string, ino uint64, size int64, resumedFrom string) {
 		start := time.Unix(sec, nsec%1e9).In(time.FixedZone("", int(offsetMin)*60))
-		r := Run{ExecutionID: id, Workflow: workflow, Status: status, StartedAt: start, DurationMs: durationMs, PID: pid}
+		r := Run{ExecutionID: id, Workflow: workflow, Status: status, StartedAt: start, DurationMs: durationMs, PID: pid, ResumedFrom: resumedFrom}
 		if ended {
 			end := start.Add(time.Duration(durationMs) * time.Millisecond)
 			r.EndedAt, r.ExitCode = &end, &exit
@@ -110,7 +110,7 @@ func entryKey(e indexEntry) any {
 		return t.Format(time.RFC3339Nano) + " " + t.Format("-07:00:00")
 	}
 	r := e.run
-	out := []any{r.ExecutionID, r.Workflow, r.Status, stamp(&r.StartedAt), stamp(r.EndedAt), r.DurationMs, r.PID, r.ExitCode == nil, e.status}
+	out := []any{r.ExecutionID, r.Workflow, r.Status, stamp(&r.StartedAt), stamp(r.EndedAt), r.DurationMs, r.PID, r.ExitCode == nil, r.ResumedFrom, e.status}
 	if r.ExitCode != nil {
 		out = append(out, *r.ExitCode)
 	}

@@ -22,9 +22,10 @@ import (
 // from every listing (the directory listing decides which runs exist). The
 // file is only a cache: a missing, damaged or older-format index is rebuilt
 // from the records. The name is hidden (listings skip dot-names) and
-// carries the format's version (v4: the binary encoding of indexcodec.go
-// with the stat data; v3 had none, v2 was gob).
-const IndexFile = ".index-v4"
+// carries the format's version (v5: the binary encoding of indexcodec.go
+// with the stat data and the run each run resumes; v4 had no resumed run,
+// v3 no stat data, v2 was gob).
+const IndexFile = ".index-v5"
 
 // MaxIndexSize bounds the index a listing reads: over a million runs. A
 // larger index is neither read nor written; listing reads the records.
@@ -32,7 +33,7 @@ const MaxIndexSize = 256 << 20
 
 // oldIndexFiles are the caches of earlier versions, removed when the
 // index is written.
-var oldIndexFiles = []string{".index-v2.gob", ".index-v3"}
+var oldIndexFiles = []string{".index-v2.gob", ".index-v3", ".index-v4"}
 
 // indexEntry is a finished run as the index keeps it: its summary (without
 // its directory) and the stat data of its status.json when it was read.

@@ -16,13 +16,14 @@ import (
 // saying which optional fields follow. It is read and written only here;
 // anything that does not decode exactly is an unusable index, rebuilt from
 // the records.
-const indexMagic = "stratos runs index 4\n"
+const indexMagic = "stratos runs index 5\n"
 
 const (
 	hasEnded       = 1 << iota // EndedAt follows StartedAt
 	hasExitCode                // ExitCode follows PID
 	hasReconciled              // Reconciled.At and .Reason follow
 	hasInferredEnd             // Reconciled.InferredEnd and .InferredFrom follow those
+	hasResumedFrom             // ResumedFrom follows the reconciliation (or where it would be)
 )
 
 // minIndexEntry is the fewest bytes an entry takes: three empty strings,
@@ -57,6 +58,9 @@ func appendIndexEntry(b []byte, x indexEntry) (_ []byte, ok bool) {
 			flags |= hasInferredEnd
 		}
 	}
+	if r.ResumedFrom != "" {
+		flags |= hasResumedFrom
+	}
 	e := indexEncoder{b: b, ok: true}
 	e.string(r.ExecutionID)
 	e.string(r.Workflow)
@@ -78,6 +82,9 @@ func appendIndexEntry(b []byte, x indexEntry) (_ []byte, ok bool) {
 			e.time(*r.Reconciled.InferredEnd)
 			e.string(r.Reconciled.InferredFrom)
 		}
+	}
+	if r.ResumedFrom != "" {
+		e.string(r.ResumedFrom)
 	}
 	e.stat(x.status)
 	if !e.ok {
@@ -147,7 +154,7 @@ func (d *indexDecoder) entry() indexEntry {
 func (d *indexDecoder) run() Run {
 	r := Run{ExecutionID: d.string(), Workflow: d.string(), Status: d.string()}
 	flags := d.byte()
-	if flags&^(hasEnded|hasExitCode|hasReconciled|hasInferredEnd) != 0 {
+	if flags&^(hasEnded|hasExitCode|hasReconciled|hasInferredEnd|hasResumedFrom) != 0 {
 		d.fail()
 	}
 	r.StartedAt = d.time()
@@ -167,6 +174,9 @@ func (d *indexDecoder) run() Run {
 			t := d.time()
 			r.Reconciled.InferredEnd, r.Reconciled.InferredFrom = &t, d.string()
 		}
+	}
+	if flags&hasResumedFrom != 0 {
+		r.ResumedFrom = d.string()
 	}
 	return r
 }

@@ -22,8 +22,10 @@ func indexSample() []indexEntry {
 			Reconciled: &records.Reconciliation{At: end, Reason: "process gone"}},
 			status: filestat.Stat{Dev: 1<<64 - 1, Ino: 1, Size: -1, Mtime: -5, Ctime: 1<<63 - 1}},
 		{run: Run{ExecutionID: "20261203T094802Z-cccc0003", Workflow: "w", Status: records.StatusCrashed,
-			StartedAt: start, DurationMs: 30000, PID: 7,
+			StartedAt: start, DurationMs: 30000, PID: 7, ResumedFrom: "20261203T094801Z-bbbb0002",
 			Reconciled: &records.Reconciliation{At: end, Reason: "gone", InferredEnd: &inferred, InferredFrom: "events.jsonl"}}},
+		{run: Run{ExecutionID: "20261203T094803Z-dddd0004", Workflow: "w", Status: records.StatusFailed,
+			StartedAt: start, EndedAt: &end, DurationMs: 1, PID: 8, ExitCode: &two, ResumedFrom: "20261203T094802Z-cccc0003"}},
 		{run: Run{ExecutionID: "", Workflow: "", Status: "", StartedAt: time.Time{}}},
 	}
 }

@@ -74,6 +74,10 @@ func appendRun(b []byte, r Run) []byte {
 		}
 		b = append(b, "\n"+in+"}"...)
 	}
+	if r.ResumedFrom != "" {
+		b = append(b, ",\n"+in+`"resumedFrom": `...)
+		b = jsonappend.String(b, r.ResumedFrom)
+	}
 	b = append(b, ",\n"+in+`"dir": `...)
 	b = jsonappend.String(b, r.Dir)
 	return append(b, "\n    }"...)

@@ -22,6 +22,9 @@ func TestWriteListJSONIsPrintJSON(t *testing.T) {
 		if i%2 == 0 {
 			r.EndedAt, r.ExitCode = &end, &code
 		}
+		if i%4 == 1 {
+			r.ResumedFrom = s
+		}
 		if i%3 == 0 {
 			r.Reconciled = &records.Reconciliation{At: end, Reason: s}
 			if i%2 == 0 {

@@ -46,7 +46,9 @@ type Run struct {
 	PID         int                     `json:"pid"`
 	ExitCode    *int                    `json:"exitCode,omitempty"`
 	Reconciled  *records.Reconciliation `json:"reconciled,omitempty"`
-	Dir         string                  `json:"dir"`
+	// ResumedFrom is the execution this run resumes (stratos runs resume).
+	ResumedFrom string `json:"resumedFrom,omitempty"`
+	Dir         string `json:"dir"`
 }
 
 // List returns the runs that pass f, newest first. Records that cannot be
@@ -169,7 +171,7 @@ func (s *Store) summary(dir string, st records.Status, inv records.Invocation) R
 	return Run{
 		ExecutionID: st.ExecutionID, Workflow: st.Workflow, Status: st.Status,
 		StartedAt: st.StartedAt, EndedAt: st.EndedAt, DurationMs: end.Sub(st.StartedAt).Milliseconds(),
-		PID: inv.PID, ExitCode: st.ExitCode, Reconciled: st.Reconciled, Dir: dir,
+		PID: inv.PID, ExitCode: st.ExitCode, Reconciled: st.Reconciled, ResumedFrom: st.ResumedFrom, Dir: dir,
 	}
 }
 

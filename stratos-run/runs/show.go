@@ -3,7 +3,9 @@ package runs
 import (
 	"encoding/json"
 	"path/filepath"
+	"slices"
 
+	"github.com/stratoscli/stratos/shared/contract/journalapi"
 	"github.com/stratoscli/stratos/stratos-run/records"
 )
 
@@ -24,6 +26,11 @@ type Details struct {
 	// Budget is the run's budget and what was spent against it; nil when
 	// the run had none.
 	Budget *BudgetUse `json:"budget,omitempty"`
+	// Resume is what replaying the journal of the run this one resumes
+	// (ResumedFrom) came to; nil until a resumed run ends.
+	Resume *journalapi.Report `json:"resume,omitempty"`
+	// ResumedBy are the executions that resume this run, oldest first.
+	ResumedBy []string `json:"resumedBy,omitempty"`
 }
 
 // BudgetUse is a run's budget and its spending, counted as the budget
@@ -80,7 +87,34 @@ func (s *Store) Show(id string) (*Details, error) {
 	if b := d.Invocation.Budget; b != nil {
 		d.Budget = &BudgetUse{Limits: *b, Spent: SpentOf(usage.Run)}
 	}
+	if d.ResumedFrom != "" {
+		st, err := records.ReadStatus(r.Dir)
+		if err != nil {
+			return nil, unreadable(id, err)
+		}
+		d.Resume = st.Resume
+	}
+	if d.ResumedBy, err = s.resumedBy(id); err != nil {
+		return nil, err
+	}
 	return d, nil
+}
+
+// resumedBy lists the runs that resume run id, oldest first. It reads the
+// listing, whose index keeps each run's resumedFrom: a stat per run, not a
+// read. A record that cannot be read is left out, as list leaves it out.
+func (s *Store) resumedBy(id string) ([]string, error) {
+	all, _, err := s.all()
+	if err != nil {
+		return nil, err
+	}
+	var by []string
+	for _, r := range slices.Backward(all) { // all is newest first
+		if r.ResumedFrom == id {
+			by = append(by, r.ExecutionID)
+		}
+	}
+	return by, nil
 }
 
 // unreadableType counts the lines of events.jsonl that are not events: not
