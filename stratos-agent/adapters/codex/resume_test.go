@@ -118,21 +118,48 @@ func TestAResumedThreadGoesOnInItsOwnState(t *testing.T) {
 	}
 }
 
-// A resume whose thread is not in the state directory fails naming the
-// thread; it never starts a new conversation in its place.
+// A resume whose thread is not in the state directory fails at
+// initialization naming the thread, before the host reports the
+// conversation continued; it never starts a new conversation in its place.
 func TestAResumeWithoutTheRolloutFails(t *testing.T) {
-	b := newBed(t, `{"turns":[{"match":{"marker":"[two]"},"reply":[{"text":"second answer"}]}]}`)
+	b := newBed(t, `{"turns":[]}`)
 	const tid = "01a24bbe-ee47-7130-bd2d-9cd73d26ead2"
-	a := b.open(nil, func(s *adapter.Spec) {
+	a, err := b.make(nil, func(s *adapter.Spec) {
 		s.StateDir, s.Resume = t.TempDir(), &adapter.Resume{SessionID: tid, Calls: 1}
 	})
-	_, err := a.Execute(b.Context(), "[two] and now")
-	wantCode(t, err, agentproto.CodeInitialization)
-	if !strings.Contains(err.Error(), "thread/resume") || !strings.Contains(err.Error(), tid) {
-		t.Errorf("the error does not name the resume and its thread: %v", err)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if n := len(b.RequestsWith("[two]")); n != 0 {
-		t.Errorf("the prompt reached the model %d times in a new conversation", n)
+	err = a.Initialize(b.Context())
+	wantCode(t, err, agentproto.CodeInitialization)
+	if !strings.Contains(err.Error(), "cannot continue thread "+tid+": its rollout is not in") {
+		t.Errorf("the error does not name the thread and where its rollout should be: %v", err)
+	}
+}
+
+func TestHasRolloutFindsTheThreadsOwn(t *testing.T) {
+	const tid = "01a24bbe-ee47-7130-bd2d-9cd73d26ead2"
+	dir := t.TempDir()
+	day := filepath.Join(dir, "2026", "12", "06")
+	if err := os.MkdirAll(day, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	write := func(name string) {
+		if err := os.WriteFile(filepath.Join(day, name), nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("rollout-2026-12-06T14-25-33-01a24bbe-0000-7130-bd2d-9cd73d26ead2.jsonl")
+	write("notes-" + tid + ".jsonl")
+	if found, err := hasRollout(dir, tid); err != nil || found {
+		t.Errorf("another thread's rollout or another file: found %v, %v", found, err)
+	}
+	write("rollout-2026-12-06T14-25-33-" + tid + ".jsonl")
+	if found, err := hasRollout(dir, tid); err != nil || !found {
+		t.Errorf("the thread's rollout: found %v, %v", found, err)
+	}
+	if found, err := hasRollout(filepath.Join(dir, "missing"), tid); err != nil || found {
+		t.Errorf("a missing directory: found %v, %v", found, err)
 	}
 }
 

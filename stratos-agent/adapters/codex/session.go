@@ -138,6 +138,10 @@ func (s *session) resolveModel(ctx context.Context) (string, error) {
 // hooks, the hook server, and records what Execute needs: for a resumed
 // run's agent, the thread to resume.
 func (s *session) prepare(bin binary, env []string, prov provider, model string, servers map[string]map[string]any) error {
+	if err := checkResumedThread(s.spec); err != nil {
+		closeProxy(prov)
+		return err
+	}
 	home, err := s.makeHome(env, prov)
 	if err != nil {
 		closeProxy(prov)
