@@ -22,6 +22,9 @@ import (
 //	codex-mine <text>
 //	             wait until a process of this script runs a command line
 //	             containing text
+//
+// and lastrun (TestRun's), for the run record of a run the script stopped
+// and resumed.
 func TestCodex(t *testing.T) {
 	bin := os.Getenv("STRATOS_TEST_CODEX")
 	if bin == "" {
@@ -51,5 +54,6 @@ func TestCodex(t *testing.T) {
 	p.Cmds["codex-noproc"] = cmdNoProc("codex-noproc")
 	p.Cmds["codex-proc"] = cmdProc("codex-proc")
 	p.Cmds["codex-waitfile"] = cmdClaudeWaitFile
+	p.Cmds["lastrun"] = cmdRunLastRun
 	testscript.Run(t, p)
 }
