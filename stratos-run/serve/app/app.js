@@ -103,6 +103,7 @@ function runPage(id) {
       <h1 id="title">${esc(id)}</h1><span id="status">${badge("…")}</span>
       <div class="meta"><span>Run <code id="rid">${esc(id)}</code></span><span>Started <time id="started">—</time></span><span>Duration <span class="dur" id="duration">—</span></span><span>Cost <span class="num" id="cost">—</span></span></div>
       <div class="actions"><span class="note" id="stopnote"></span>${writable ? `<button class="stop" id="stop" hidden>Stop</button>` : ""}</div>
+      <div class="meta chain" id="chain" hidden></div>
     </div>
     <div class="gauge panel" id="budget" hidden></div>
     <div class="grid">
@@ -151,6 +152,7 @@ function drawRun(st) {
   const stop = document.getElementById("stop");
   if (stop) stop.hidden = r.status !== "running";
   document.getElementById("resultbody").innerHTML = resultHTML(r);
+  drawChain(r);
   const root = ensureExec(st, r.executionId);
   root.workflow = r.workflow; root.status = r.status;
   if (r.tree) mergeTree(st, r.tree, null);
@@ -158,6 +160,24 @@ function drawRun(st) {
     const a = st.agents.get(id);
     if (a) { a.tokens = rollupTokens(u); a.cost = rollupCost(u); }
   }
+}
+
+// drawChain links the run to the run it resumes, with what replaying that
+// run's journal came to, and to the runs that resume it (runs show's
+// resumedFrom, resume and resumedBy).
+function drawChain(r) {
+  const box = document.getElementById("chain");
+  const link = (id) => `<a href="#/run/${encodeURIComponent(id)}"><code>${esc(id)}</code></a>`;
+  const parts = [];
+  if (r.resumedFrom) {
+    const replayed = r.resume ? `: ${esc(r.resume.replayedCalls)} call(s) replayed` : "";
+    parts.push(`<span id="resumedfrom">Resumed from ${link(r.resumedFrom)}${replayed}</span>`);
+    if (r.resume?.changedWorkflows?.length) parts.push(`<span class="changed">Code changed since: ${esc(r.resume.changedWorkflows.join(", "))}</span>`);
+    for (const d of r.resume?.divergences || []) parts.push(`<span class="diverged">Diverged in ${esc(d.path)} at ${esc(d.call)}: ${esc(d.reason)}</span>`);
+  }
+  if (r.resumedBy?.length) parts.push(`<span id="resumedby">Resumed by ${r.resumedBy.map(link).join(", ")}</span>`);
+  box.innerHTML = parts.join("");
+  box.hidden = !parts.length;
 }
 
 function drawDuration(st) {
