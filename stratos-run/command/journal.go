@@ -60,9 +60,12 @@ func (x *execution) startJournal() *clierr.Error {
 	return nil
 }
 
-// writeJournalHeader creates the journal with its header line, synced to
-// disk with its directory entry: entries the runtime syncs later must not
-// outlive the file's name in a crash.
+// writeJournalHeader creates the journal with its header line. Nothing
+// waits for the disk here (a run's start must stay fast): the runtime
+// syncs the file's data in the background as it appends entries (a header
+// without entries is worth nothing), and the directory entry is synced
+// here in the background, so that entries synced later do not outlive the
+// file's name in a crash of the machine.
 func writeJournalHeader(dir string, header journalapi.Entry) error {
 	line, err := json.Marshal(header)
 	if err != nil {
@@ -73,21 +76,21 @@ func writeJournalHeader(dir string, header journalapi.Entry) error {
 		return err
 	}
 	_, err = f.Write(append(line, '\n'))
-	if err == nil {
-		err = f.Sync()
-	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
-	if err != nil {
-		return err
+	if err == nil {
+		go syncDir(dir)
 	}
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
+	return err
+}
+
+// syncDir syncs dir's entries; a failure only weakens a crash's guarantee.
+func syncDir(dir string) {
+	if d, err := os.Open(dir); err == nil {
+		_ = d.Sync()
+		_ = d.Close()
 	}
-	defer d.Close()
-	return d.Sync()
 }
 
 // compare notes the workflows whose code changed since the journal was
