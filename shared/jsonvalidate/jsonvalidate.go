@@ -43,12 +43,6 @@ type Schema struct {
 // schemaURL names the one schema of a compiler; its own $id, if any, wins.
 const schemaURL = "stratos:///schema.json"
 
-// Warm does nothing: the library compiles every draft's meta-schemas when
-// the process starts, so there is no work left for a caller to do ahead of
-// the first Compile (which takes well under a millisecond). It remains for
-// the callers that still start it in a goroutine.
-func Warm() {}
-
 // errNoLoading refuses a $ref or $schema naming a document other than the
 // schema itself and the drafts' meta-schemas. The library's default loader
 // reads any file:// URL; a schema comes from a workflow or a harness's

@@ -18,7 +18,6 @@ import (
 	"github.com/stratoscli/stratos/shared/contract/discoverapi"
 	"github.com/stratoscli/stratos/shared/contract/errcode"
 	"github.com/stratoscli/stratos/shared/contract/runapi"
-	"github.com/stratoscli/stratos/shared/jsonvalidate"
 	"github.com/stratoscli/stratos/shared/logging"
 	"github.com/stratoscli/stratos/stratos-run/budget"
 	"github.com/stratoscli/stratos/stratos-run/invocation"
@@ -197,9 +196,6 @@ func (x *execution) run(ctx context.Context) (json.RawMessage, *clierr.Error) {
 			return nil, x.finish(failure(ce, nil))
 		}
 	}
-	// The output check's first schema compilation has a fixed cost of its
-	// own; paid while the workflow runs, it is off the run's critical path.
-	go jsonvalidate.Warm()
 	out, ahead := x.await(runCtx, node, doc)
 	cancelRun()
 	if watcher != nil {
