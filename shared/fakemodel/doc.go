@@ -10,7 +10,8 @@
 // handler type that turns its request into the API-independent Facts, asks
 // the shared turn queue for the next scripted Turn, and renders that turn in
 // its own wire format (anthropic.go, responses.go, chat.go). Ollama's
-// /api/tags and /api/show slot in beside them the same way.
+// /api/tags and /api/show slot in beside them the same way, and its native
+// /api/chat (ollama_chat.go) answers from the turns.
 //
 // A Script is a list of turns, each answering one model request: text,
 // thinking, tool calls, the StructuredOutput tool call, API errors, delays.

@@ -1,5 +1,7 @@
 package fakemodel
 
+import "encoding/json"
+
 // The APIs a Fake speaks, as named in Match.API and Entry.API.
 const (
 	APIAnthropic = "anthropic"
@@ -28,6 +30,9 @@ type Facts struct {
 	ToolResults []ToolResult `json:"toolResults"`
 	// Messages is the number of conversation entries.
 	Messages int `json:"messages"`
+	// Schema is the structured output the request asks for: Ollama's
+	// format (a JSON Schema, or "json"); absent when it asks for none.
+	Schema json.RawMessage `json:"schema,omitempty"`
 }
 
 // ToolResult is what a tool returned to the model.

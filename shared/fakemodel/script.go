@@ -48,8 +48,9 @@ type Turn struct {
 
 // Match restricts a turn to some requests. Empty fields match anything.
 type Match struct {
-	// API is "anthropic", "responses" (the OpenAI Responses API) or
-	// "chat" (the OpenAI Chat Completions API).
+	// API is "anthropic", "responses" (the OpenAI Responses API), "chat"
+	// (the OpenAI Chat Completions API) or "ollama-chat" (Ollama's
+	// /api/chat, served with an Ollama inventory).
 	API string `json:"api,omitempty"`
 	// Model must equal the request's model.
 	Model string `json:"model,omitempty"`
@@ -215,8 +216,10 @@ func (t Turn) validate() error {
 	if t.Times > 0 && t.Repeat {
 		return errors.New("times and repeat are exclusive")
 	}
-	if t.Match.API != "" && t.Match.API != APIAnthropic && t.Match.API != APIResponses && t.Match.API != APIChat {
-		return fmt.Errorf("match.api: unknown API %q (known: %s, %s, %s)", t.Match.API, APIAnthropic, APIResponses, APIChat)
+	switch t.Match.API {
+	case "", APIAnthropic, APIResponses, APIChat, APIOllamaChat:
+	default:
+		return fmt.Errorf("match.api: unknown API %q (known: %s, %s, %s, %s)", t.Match.API, APIAnthropic, APIResponses, APIChat, APIOllamaChat)
 	}
 	if (len(t.Reply) == 0) == (t.Error == nil) {
 		return errors.New("needs exactly one of reply and error")

@@ -51,6 +51,7 @@ func (f *Fake) Handler() http.Handler {
 	chatAPI{f}.register(mux)
 	if f.ollama != nil {
 		ollamaAPI{f}.register(mux)
+		ollamaChatAPI{f}.register(mux)
 	}
 	mux.HandleFunc("/", f.notFound)
 	return mux

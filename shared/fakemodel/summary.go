@@ -1,6 +1,8 @@
 package fakemodel
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -36,6 +38,9 @@ func WriteSummary(w io.Writer, entries []Entry) error {
 		}
 		fmt.Fprintf(&b, "  tools:%s\n", plainList(e.Tools))
 		fmt.Fprintf(&b, "  prompt: %q\n", e.Prompt)
+		if len(e.Schema) > 0 {
+			fmt.Fprintf(&b, "  schema: %s\n", compactJSON(e.Schema))
+		}
 		for _, r := range e.ToolResults {
 			errMark := ""
 			if r.IsError {
@@ -61,4 +66,14 @@ func plainList(xs []string) string {
 		return ""
 	}
 	return " " + strings.Join(xs, " ")
+}
+
+// compactJSON is raw without insignificant space (raw itself when it is
+// not JSON).
+func compactJSON(raw json.RawMessage) string {
+	var buf bytes.Buffer
+	if json.Compact(&buf, raw) != nil {
+		return string(raw)
+	}
+	return buf.String()
 }
