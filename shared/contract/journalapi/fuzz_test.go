@@ -3,6 +3,7 @@ package journalapi
 import (
 	"bytes"
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -32,6 +33,13 @@ func FuzzRead(f *testing.F) {
 		f.Add([]byte(journalOf(lines[0], lines[1], lines[0], lines[2])))
 		f.Add([]byte(journalOf(lines[1], lines[0])))
 	}
+	// Direct MCP calls: two places of one tool, and a third that repeats one.
+	lines := journalLines(f, "failed-run.jsonl")
+	mcp := func(k int, result string) string {
+		return `{"v":1,"kind":"mcp.call","at":"2026-12-06T14:07:55Z","path":"pipeline","inputSha256":"` + strings.Repeat("0", 64) +
+			`","mcp":{"server":"docs","tool":"search","k":` + strconv.Itoa(k) + `,"result":` + result + `}}`
+	}
+	f.Add([]byte(journalOf(lines[0], mcp(1, `{"hits":1}`), mcp(2, `{"hits":2}`), mcp(1, `{"hits":3}`))))
 	f.Add([]byte(""))
 	f.Add([]byte("\n\r\n \n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -71,23 +79,25 @@ func checkJournal(t *testing.T, j *Journal) {
 	}
 }
 
-// place is where an entry's call happened, spelled out field by field.
+// place is where an entry's call happened, spelled out field by field:
+// the names and numbers its kind's place is made of.
 type place struct {
-	kind               Kind
-	path, config, name string
-	label              string
-	agent, call        int
+	kind          Kind
+	path, a, b    string
+	first, second int
 }
 
 func placeOf(e Entry) place {
 	p := place{kind: e.Kind, path: e.Path}
 	switch {
 	case e.Execute != nil:
-		p.config, p.label, p.agent, p.call = e.Execute.ConfigID, e.Execute.Label, e.Execute.Agent, e.Execute.Call
+		p.a, p.b, p.first, p.second = e.Execute.ConfigID, e.Execute.Label, e.Execute.Agent, e.Execute.Call
 	case e.Child != nil:
-		p.name, p.agent = e.Child.Name, e.Child.K
+		p.a, p.first = e.Child.Name, e.Child.K
+	case e.MCP != nil:
+		p.a, p.b, p.first = e.MCP.Server, e.MCP.Tool, e.MCP.K
 	case e.Budget != nil:
-		p.call = e.Budget.Ordinal
+		p.first = e.Budget.Ordinal
 	}
 	return p
 }
