@@ -4,13 +4,17 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -21,6 +25,10 @@ import (
 // does not hang it.
 const stdioBound = 3 * time.Minute
 
+// signalBound bounds a signalled server's exit: its grace period for the
+// runs it cancels (35 s) and a margin.
+const signalBound = 60 * time.Second
+
 // mcpstdio <steps-file>: starts `stratos mcp serve` with the script's
 // environment and speaks to it line by line, as a client that may send
 // anything would. Each line of the steps file is a step:
@@ -29,6 +37,9 @@ const stdioBound = 3 * time.Minute
 //	expect <regexp>   wait until a line the server wrote matches, in any
 //	                  order; each line matches one expect only
 //	wait-runs         wait until `stratos runs list` lists no running run
+//	kill <SIG> <code> send the server SIGTERM or SIGINT with its stdin still
+//	                  open, and wait until it exits with this code (the last
+//	                  step: the session ends by the signal, not by EOF)
 //
 // Then it closes the server's stdin and waits for it to exit. Every line
 // the server wrote on stdout becomes the command's stdout, its stderr the
@@ -54,10 +65,20 @@ func cmdMCPStdio(ts *testscript.TestScript, neg bool, args []string) {
 		fmt.Fprint(ts.Stdout(), strings.Join(out.all(), "\n")+"\n")
 		fmt.Fprint(ts.Stderr(), stderr.String())
 	}()
-	stepErr := runStdioSteps(ts, steps, stdin, out)
-	stdin.Close()
 	exited := make(chan error, 1)
 	go func() { out.wait(); exited <- cmd.Wait() }()
+	if sig, code, ok := killStep(ts, steps); ok {
+		steps = steps[:len(steps)-1]
+		if err := runStdioSteps(ts, steps, stdin, out); err != nil {
+			ts.Fatalf("%v", err)
+		}
+		ts.Check(cmd.Process.Signal(sig))
+		awaitExit(ts, cmd, exited, code)
+		stdin.Close()
+		return
+	}
+	stepErr := runStdioSteps(ts, steps, stdin, out)
+	stdin.Close()
 	select {
 	case err = <-exited:
 	case <-time.After(stdioBound):
@@ -70,6 +91,52 @@ func cmdMCPStdio(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	if err != nil {
 		ts.Fatalf("stratos mcp serve: %v", err)
+	}
+}
+
+// killStep reads a last step `kill <SIG> <code>`.
+func killStep(ts *testscript.TestScript, steps []string) (sig os.Signal, code int, ok bool) {
+	f := strings.Fields(steps[len(steps)-1])
+	if len(f) == 0 || f[0] != "kill" {
+		return nil, 0, false
+	}
+	if len(f) != 3 {
+		ts.Fatalf("usage: kill TERM|INT <exit code>")
+	}
+	switch f[1] {
+	case "TERM":
+		sig = syscall.SIGTERM
+	case "INT":
+		sig = os.Interrupt
+	default:
+		ts.Fatalf("kill: unknown signal %q (TERM, INT)", f[1])
+	}
+	code, err := strconv.Atoi(f[2])
+	ts.Check(err)
+	return sig, code, true
+}
+
+// awaitExit waits, stdin still open, until the signalled server exits with
+// code; a server that stays up fails the script within its grace period
+// and a margin.
+func awaitExit(ts *testscript.TestScript, cmd *exec.Cmd, exited <-chan error, code int) {
+	var err error
+	select {
+	case err = <-exited:
+	case <-time.After(signalBound):
+		_ = cmd.Process.Kill()
+		<-exited
+		ts.Fatalf("the server did not exit within %v of the signal", signalBound)
+	}
+	got := 0
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		got = ee.ExitCode()
+	} else if err != nil {
+		ts.Fatalf("stratos mcp serve: %v", err)
+	}
+	if got != code {
+		ts.Fatalf("stratos mcp serve exited with %d, want %d", got, code)
 	}
 }
 
@@ -97,7 +164,7 @@ func runStdioSteps(ts *testscript.TestScript, steps []string, stdin io.Writer, o
 				return fmt.Errorf("%s: %w", step, err)
 			}
 		default:
-			return fmt.Errorf("unknown step %q (send, expect, wait-runs)", step)
+			return fmt.Errorf("unknown step %q (send, expect, wait-runs; kill only last)", step)
 		}
 	}
 	return nil

@@ -14,6 +14,7 @@ import (
 
 	"github.com/stratoscli/stratos/shared/cliapp"
 	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/contract/errcode"
 	"github.com/stratoscli/stratos/shared/contract/runapi"
 	"github.com/stratoscli/stratos/shared/loopbackguard"
 )
@@ -93,10 +94,13 @@ func serve(ctx context.Context, cmd *cli.Command) error {
 		return err
 	}
 	defer s.Close()
+	defer context.AfterFunc(ctx, s.CancelRuns)()
 	if addr == "" {
-		return quietEOF(s.MCP().Run(ctx, &stdioTransport{in: cmd.Root().Reader, out: cmd.Root().Writer}))
+		err = quietEOF(s.MCP().Run(ctx, &stdioTransport{in: cmd.Root().Reader, out: cmd.Root().Writer}))
+	} else {
+		err = serveHTTP(ctx, s.MCP(), addr, token, cmd)
 	}
-	return serveHTTP(ctx, s.MCP(), addr, token, cmd)
+	return interrupted(ctx, err)
 }
 
 // quietEOF treats the client closing stdin as the normal end of a session.
@@ -105,6 +109,15 @@ func quietEOF(err error) error {
 		return nil
 	}
 	return err
+}
+
+// interrupted makes a server stopped by SIGINT or SIGTERM exit 130, as
+// every Stratos command stopped so does, once its runs have ended.
+func interrupted(ctx context.Context, err error) error {
+	if ctx.Err() == nil {
+		return err
+	}
+	return clierr.New(errcode.CodeInterrupted, "interrupted; the runs the server started were cancelled")
 }
 
 // serveHTTP serves streamable HTTP on addr until ctx is done, then shuts

@@ -75,11 +75,19 @@ func New(opts Options) (*Server, error) {
 // until they have ended, so that none outlives the server and each records
 // how it ended.
 func (s *Server) Close() {
+	s.CancelRuns()
+	s.running.Wait()
+}
+
+// CancelRuns cancels the runs the server started and refuses new ones,
+// without waiting. The SDK ends a session only once its calls have
+// returned, and run_workflow returns when its run ends: on SIGINT or
+// SIGTERM the runs are cancelled first, so that the session can end.
+func (s *Server) CancelRuns() {
 	s.runMu.Lock()
 	s.closed = true
 	s.runMu.Unlock()
 	s.close()
-	s.running.Wait()
 }
 
 // admit counts a run about to start; false once the server is closing.
