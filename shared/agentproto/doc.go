@@ -46,6 +46,9 @@
 //     rejects later executes for it with "context_closed".
 //   - shutdown (no params → {}): closes everything; the host exits after the
 //     response.
+//   - decision.ask (DecisionParams → DecisionResult) and decision.cancel
+//     (DecisionRef, notification): a decision, answered by a model directly
+//     (decision.go).
 //
 // # Host → SDK
 //

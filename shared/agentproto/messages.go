@@ -30,7 +30,7 @@ func Methods() []string {
 	return []string{
 		MethodAgentCancel, MethodAgentClose, MethodAgentExecute, MethodEvent, MethodExecutionClose,
 		MethodHookAfterToolCall, MethodHookBeforeToolCall, MethodHookOnStart, MethodInitialize, MethodShutdown,
-		MethodMCPAuthenticate, MethodMCPCall, MethodMCPClose, MethodMCPConnect,
+		MethodMCPAuthenticate, MethodMCPCall, MethodMCPClose, MethodMCPConnect, MethodDecisionAsk, MethodDecisionCancel,
 	}
 }
 

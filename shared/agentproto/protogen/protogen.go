@@ -44,6 +44,8 @@ var messages = []any{
 	agentproto.AfterToolCallResult{}, agentproto.LifecycleParams{}, agentproto.Event{}, eventapi.IDs{}, agentproto.ErrorData{},
 	agentproto.MCPConnectParams{}, agentproto.MCPConnectResult{}, agentproto.MCPCallParams{}, agentproto.MCPCallResult{},
 	agentproto.MCPClientRef{}, agentproto.MCPAuthenticateParams{},
+	agentproto.Question{}, agentproto.ChoiceOption{}, agentproto.DecisionConfig{}, agentproto.DecisionLayers{},
+	agentproto.DecisionParams{}, agentproto.DecisionResult{}, agentproto.DecisionRef{},
 }
 
 // fromEvents are the event vocabulary's types the protocol carries, by
@@ -130,6 +132,9 @@ func header(w *tsgen.Writer) {
 	w.Line("")
 	w.Line("/** Every direct MCP client error code (error.data.code of an mcp.* error response). */")
 	constList(w, "MCPErrorCodes", "MCPErrorCode", agentproto.MCPErrorCodes())
+	w.Line("")
+	w.Line("/** Every decision error code (error.data.code of a decision.ask error response). */")
+	constList(w, "DecisionErrorCodes", "DecisionErrorCode", agentproto.DecisionErrorCodes())
 	w.Line("")
 	w.Line("/** The JSON-RPC error code of agent errors. */")
 	w.Line("export const RPCAgentError = %d;", agentproto.RPCAgentError)

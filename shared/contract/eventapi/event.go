@@ -71,7 +71,10 @@ type IDs struct {
 	// Codex's thread).
 	NativeSessionID string `json:"nativeSessionId,omitempty"`
 	MCPClientID     string `json:"mcpClientId,omitempty"`
-	ProgressToken   string `json:"progressToken,omitempty"`
+	// DecisionID is the decision the event belongs to
+	// ("<executionId>/decision-<n>").
+	DecisionID    string `json:"decisionId,omitempty"`
+	ProgressToken string `json:"progressToken,omitempty"`
 }
 
 // Details are the fields of one event kind.

@@ -20,6 +20,11 @@ const (
 	TypeAgentSessionContinued        = "agent.session.continued"
 	TypeModelUnavailable             = "model.unavailable"
 
+	// The agent host, for each decision.
+	TypeDecisionStarted   = "decision.started"
+	TypeDecisionRetry     = "decision.retry"
+	TypeDecisionCompleted = "decision.completed"
+
 	// The harness adapters, mapping each harness's own stream.
 	TypeModelStarted           = "model.started"
 	TypeModelCompleted         = "model.completed"
@@ -155,6 +160,36 @@ type ModelUnavailable struct {
 	// Next is the model tried next; "" when none is left.
 	Next  string `json:"next"`
 	Error *Error `json:"error,omitempty"`
+}
+
+// DecisionStarted: a decision began (ids.decisionId): its question's
+// kind and where it is asked.
+type DecisionStarted struct {
+	Kind     string `json:"kind" ts:"\"choice\" | \"score\" | \"verdict\""`
+	Provider string `json:"provider"`
+	Model    string `json:"model"`
+	// Endpoint is the URL the decision is sent to (without credentials).
+	Endpoint string `json:"endpoint"`
+	Samples  int    `json:"samples"`
+}
+
+// DecisionRetry: a sample's answer failed the question's validation and
+// the model is asked again (Attempt of Of), told what was wrong.
+type DecisionRetry struct {
+	Sample  int    `json:"sample"`
+	Attempt int    `json:"attempt"`
+	Of      int    `json:"of"`
+	Problem string `json:"problem"`
+}
+
+// DecisionCompleted: a decision ended, with its answer (the JSON the
+// model chose: a choice's id, a score's number, a verdict) or its error.
+type DecisionCompleted struct {
+	Status     string          `json:"status" ts:"\"completed\" | \"failed\""`
+	Answer     json.RawMessage `json:"answer,omitempty"`
+	Confidence *float64        `json:"confidence,omitempty"`
+	Basis      string          `json:"basis,omitempty"`
+	Error      *Error          `json:"error,omitempty"`
 }
 
 // ModelStarted: a model round trip began.
@@ -369,6 +404,9 @@ func (*AgentStructuredOutputRetry) EventType() string   { return TypeAgentStruct
 func (*AgentClosed) EventType() string                  { return TypeAgentClosed }
 func (*AgentSessionContinued) EventType() string        { return TypeAgentSessionContinued }
 func (*ModelUnavailable) EventType() string             { return TypeModelUnavailable }
+func (*DecisionStarted) EventType() string              { return TypeDecisionStarted }
+func (*DecisionRetry) EventType() string                { return TypeDecisionRetry }
+func (*DecisionCompleted) EventType() string            { return TypeDecisionCompleted }
 func (*ModelStarted) EventType() string                 { return TypeModelStarted }
 func (*ModelCompleted) EventType() string               { return TypeModelCompleted }
 func (*ModelRetry) EventType() string                   { return TypeModelRetry }
@@ -397,7 +435,7 @@ func Kinds() []Details {
 	return []Details{
 		&AgentAdmissionQueued{}, &AgentInitializationStarted{}, &AgentInitializationCompleted{},
 		&AgentInvocationStarted{}, &AgentInvocationCompleted{}, &AgentStructuredOutputRetry{}, &AgentClosed{},
-		&AgentSessionContinued{},
+		&AgentSessionContinued{}, &DecisionStarted{}, &DecisionRetry{}, &DecisionCompleted{},
 		&ModelUnavailable{}, &ModelStarted{}, &ModelCompleted{}, &ModelRetry{}, &MessageDelta{},
 		&ToolStarted{}, &ToolCompleted{}, &BackgroundStarted{}, &BackgroundActivity{}, &BackgroundCompleted{},
 		&CompactionStarted{}, &CompactionCompleted{}, &Usage{}, &TestCase{}, &MCPProgress{},

@@ -2,7 +2,8 @@
 // of every line of a run record's journal.jsonl. stratos run writes its
 // first line (the header); the workflow runtime in the SDK appends one
 // entry per finished side effect it performs for the workflow (an agent
-// execute, a child workflow, a budget reading), each synced to disk before
+// execute, a child workflow, a direct MCP tool call, a decision, a budget
+// reading), each written before
 // workflow code sees the result; `stratos runs resume` reads the journal
 // of the execution it resumes and hands its entries to the runtime, which
 // answers every call whose place and input match from them instead of
@@ -51,10 +52,13 @@ const (
 	// KindMCPCall is a finished tool call workflow code made on an MCP
 	// server directly (through its generated wrapper).
 	KindMCPCall Kind = "mcp.call"
+	// KindDecision is a finished decision(question): its answer or its
+	// error.
+	KindDecision Kind = "decision.call"
 )
 
 // Entry is one line of journal.jsonl. Exactly one of Header, Execute,
-// Child, Budget and MCP is set, the one Kind names.
+// Child, Budget, MCP and Decision is set, the one Kind names.
 type Entry struct {
 	V    int       `json:"v"`
 	Kind Kind      `json:"kind"`
@@ -72,11 +76,12 @@ type Entry struct {
 	// enough to resume from.
 	Replayed bool `json:"replayed,omitempty"`
 
-	Header  *Header        `json:"header,omitempty"`
-	Execute *Execute       `json:"execute,omitempty"`
-	Child   *Child         `json:"child,omitempty"`
-	Budget  *BudgetReading `json:"budget,omitempty"`
-	MCP     *MCPCall       `json:"mcp,omitempty"`
+	Header   *Header        `json:"header,omitempty"`
+	Execute  *Execute       `json:"execute,omitempty"`
+	Child    *Child         `json:"child,omitempty"`
+	Budget   *BudgetReading `json:"budget,omitempty"`
+	MCP      *MCPCall       `json:"mcp,omitempty"`
+	Decision *DecisionCall  `json:"decision,omitempty"`
 }
 
 // Header is the journal's first line.
@@ -149,6 +154,18 @@ type MCPCall struct {
 	K      int             `json:"k"`
 	Result json.RawMessage `json:"result,omitempty"`
 	Error  *Error          `json:"error,omitempty"`
+}
+
+// DecisionCall is a decision: the answer it returned, or its typed error.
+type DecisionCall struct {
+	// K numbers the decisions of one invocation (1, 2, ...); decisions
+	// with the same input are matched as a multiset, so K is a place, not
+	// an order.
+	K int `json:"k"`
+	// Result is the decision's validated answer as the host returned it
+	// (a choice's option id, not the SDK's option object).
+	Result *agentproto.DecisionResult `json:"result,omitempty"`
+	Error  *Error                     `json:"error,omitempty"`
 }
 
 // Error is a call's typed error, as the SDK reported it.

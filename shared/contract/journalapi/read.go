@@ -162,13 +162,13 @@ var sha256Hex = regexp.MustCompile(`^[0-9a-f]{64}$`)
 // own part and no other, and the fields its place needs.
 func Check(e *Entry) error {
 	parts := 0
-	for _, set := range []bool{e.Header != nil, e.Execute != nil, e.Child != nil, e.Budget != nil, e.MCP != nil} {
+	for _, set := range []bool{e.Header != nil, e.Execute != nil, e.Child != nil, e.Budget != nil, e.MCP != nil, e.Decision != nil} {
 		if set {
 			parts++
 		}
 	}
 	if parts != 1 {
-		return fmt.Errorf("a %q entry must hold exactly one of header, execute, child, budget and mcp (it holds %d)", e.Kind, parts)
+		return fmt.Errorf("a %q entry must hold exactly one of header, execute, child, budget, mcp and decision (it holds %d)", e.Kind, parts)
 	}
 	switch e.Kind {
 	case KindHeader:
@@ -179,6 +179,8 @@ func Check(e *Entry) error {
 		return checkChild(e)
 	case KindMCPCall:
 		return checkMCP(e)
+	case KindDecision:
+		return checkDecision(e)
 	case KindBudget:
 		if e.Budget == nil || e.Path == "" || e.Budget.Ordinal < 1 {
 			return errors.New("a budget.read entry needs a path, and budget with an ordinal ≥ 1")
@@ -227,6 +229,23 @@ func checkMCP(e *Entry) error {
 	return nil
 }
 
+func checkDecision(e *Entry) error {
+	d := e.Decision
+	switch {
+	case d == nil:
+		return errors.New("a decision.call entry needs decision")
+	case e.Path == "" || d.K < 1:
+		return errors.New("a decision.call entry needs a path and decision.k ≥ 1")
+	case !sha256Hex.MatchString(e.InputSHA256):
+		return errors.New("a decision.call entry needs inputSha256 (64 hex digits)")
+	case (d.Error == nil) == (d.Result == nil):
+		return errors.New("a decision.call entry holds a result or an error, not both or neither")
+	case d.Result != nil && len(d.Result.Answer) == 0:
+		return errors.New("a decision.call entry's result needs its answer")
+	}
+	return nil
+}
+
 func checkChild(e *Entry) error {
 	c := e.Child
 	switch {
@@ -254,6 +273,8 @@ func (e *Entry) identity() string {
 		return fmt.Sprintf("%s %s %d", e.Kind, e.Path, e.Budget.Ordinal)
 	case e.MCP != nil:
 		return fmt.Sprintf("%s %s %s/%s %d", e.Kind, e.Path, e.MCP.Server, e.MCP.Tool, e.MCP.K)
+	case e.Decision != nil:
+		return fmt.Sprintf("%s %s %d", e.Kind, e.Path, e.Decision.K)
 	}
 	return string(e.Kind)
 }

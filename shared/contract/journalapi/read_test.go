@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/stratoscli/stratos/shared/agentproto"
 )
 
 // testdata/failed-run.jsonl is the journal of a real run that did all its
@@ -227,6 +229,10 @@ func validEntries() map[string]func() *Entry {
 		"budget": func() *Entry {
 			return &Entry{V: Version, Kind: KindBudget, Path: "w", Budget: &BudgetReading{Ordinal: 1}}
 		},
+		"decision": func() *Entry {
+			return &Entry{V: Version, Kind: KindDecision, Path: "w", InputSHA256: hash, Decision: &DecisionCall{K: 1,
+				Result: &agentproto.DecisionResult{Answer: json.RawMessage(`"red"`), Confidence: 1, Basis: agentproto.BasisAgreement, Samples: 1}}}
+		},
 	}
 }
 
@@ -246,7 +252,14 @@ func TestCheck(t *testing.T) {
 	}{
 		{"no part", "execute", func(e *Entry) { e.Execute = nil }, "holds 0"},
 		{"two parts", "execute", func(e *Entry) { e.Budget = &BudgetReading{Ordinal: 1} }, "holds 2"},
-		{"an unknown kind", "execute", func(e *Entry) { e.Kind = "decision.call" }, `unknown kind "decision.call"`},
+		{"an unknown kind", "execute", func(e *Entry) { e.Kind = "agent.think" }, `unknown kind "agent.think"`},
+		{"a decision without a path", "decision", func(e *Entry) { e.Path = "" }, "needs a path"},
+		{"a decision of k 0", "decision", func(e *Entry) { e.Decision.K = 0 }, "decision.k ≥ 1"},
+		{"a decision without an input hash", "decision", func(e *Entry) { e.InputSHA256 = "" }, "decision.call entry needs inputSha256"},
+		{"a decision with a result and an error", "decision", func(e *Entry) { e.Decision.Error = fail }, "not both or neither"},
+		{"a decision with neither", "decision", func(e *Entry) { e.Decision.Result = nil }, "not both or neither"},
+		{"a decision result without its answer", "decision", func(e *Entry) { e.Decision.Result.Answer = nil }, "needs its answer"},
+		{"a decision kind holding an execute", "execute", func(e *Entry) { e.Kind = KindDecision }, "decision.call entry needs decision"},
 		{"a kind without its part", "execute", func(e *Entry) { e.Kind = KindHeader }, "header needs"},
 		{"a header without an execution ID", "header", func(e *Entry) { e.Header.ExecutionID = "" }, "header.executionId"},
 		{"a header without a workflow", "header", func(e *Entry) { e.Header.Workflow = "" }, "header.workflow"},
@@ -276,6 +289,12 @@ func TestCheck(t *testing.T) {
 			t.Errorf("%s: %v, want an error with %q", c.name, err, c.want)
 		}
 	}
+	// A decision may hold its error alone.
+	e := valid["decision"]()
+	e.Decision.Result, e.Decision.Error = nil, fail
+	if err := Check(e); err != nil {
+		t.Errorf("a decision with an error: %v", err)
+	}
 	// An execute's result may be a value instead of text, or an error alone.
 	for name, change := range map[string]func(*Entry){
 		"a value":  func(e *Entry) { e.Execute.Text, e.Execute.Value = nil, json.RawMessage(`{"a":1}`) },
@@ -286,5 +305,30 @@ func TestCheck(t *testing.T) {
 		if err := Check(e); err != nil {
 			t.Errorf("an execute with %s: %v", name, err)
 		}
+	}
+}
+
+// Decisions of one invocation are places by k: a line that repeats a
+// decision's place is a problem, and the first stands.
+func TestReadDecisionPlaces(t *testing.T) {
+	header := journalLines(t, "failed-run.jsonl")[0]
+	line := func(k int, answer string) string {
+		e := validEntries()["decision"]()
+		e.Decision.K, e.Decision.Result.Answer = k, json.RawMessage(answer)
+		b, err := json.Marshal(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	j, problems, err := Read(strings.NewReader(journalOf(header, line(1, `"red"`), line(2, `"blue"`), line(1, `"blue"`))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(j.Entries) != 2 || string(j.Entries[0].Decision.Result.Answer) != `"red"` || j.Entries[1].Decision.K != 2 {
+		t.Fatalf("entries %+v", j.Entries)
+	}
+	if len(problems) != 1 || problems[0].Line != 4 || !strings.Contains(problems[0].Reason, "decision.call w 1") {
+		t.Fatalf("problems %v", problems)
 	}
 }

@@ -35,6 +35,11 @@ export interface EventIDs {
    */
   nativeSessionId?: string;
   mcpClientId?: string;
+  /**
+   * DecisionID is the decision the event belongs to
+   * ("<executionId>/decision-<n>").
+   */
+  decisionId?: string;
   progressToken?: string;
 }
 
@@ -106,6 +111,42 @@ export interface AgentSessionContinued {
   calls: number;
   continued: boolean;
   reason?: string;
+}
+
+/**
+ * DecisionStarted: a decision began (ids.decisionId): its question's
+ * kind and where it is asked.
+ */
+export interface DecisionStarted {
+  kind: "choice" | "score" | "verdict";
+  provider: string;
+  model: string;
+  /** Endpoint is the URL the decision is sent to (without credentials). */
+  endpoint: string;
+  samples: number;
+}
+
+/**
+ * DecisionRetry: a sample's answer failed the question's validation and
+ * the model is asked again (Attempt of Of), told what was wrong.
+ */
+export interface DecisionRetry {
+  sample: number;
+  attempt: number;
+  of: number;
+  problem: string;
+}
+
+/**
+ * DecisionCompleted: a decision ended, with its answer (the JSON the
+ * model chose: a choice's id, a score's number, a verdict) or its error.
+ */
+export interface DecisionCompleted {
+  status: "completed" | "failed";
+  answer?: unknown;
+  confidence?: number;
+  basis?: string;
+  error?: EventError;
 }
 
 /**
@@ -409,6 +450,9 @@ export interface EventDetails {
   "agent.structured_output.retry": AgentStructuredOutputRetry;
   "agent.closed": AgentClosed;
   "agent.session.continued": AgentSessionContinued;
+  "decision.started": DecisionStarted;
+  "decision.retry": DecisionRetry;
+  "decision.completed": DecisionCompleted;
   "model.unavailable": ModelUnavailable;
   "model.started": ModelStarted;
   "model.completed": ModelCompleted;
