@@ -27,8 +27,9 @@ type resumption struct {
 	// strict refuses to resume when a workflow's code changed.
 	strict bool
 	// changed are the workflows whose build key differs from the
-	// journal header's, once the journal was started.
-	changed []string
+	// journal header's, once compared.
+	changed  []string
+	compared bool
 }
 
 // replaySource is what the runtime reads of the resumed execution's journal.
@@ -43,7 +44,7 @@ type replaySource struct {
 // journal's and, with --strict, refuses when code changed.
 func (x *execution) startJournal() *clierr.Error {
 	keys := x.target.BuildKeys()
-	if x.resume != nil {
+	if x.resume != nil && !x.resume.compared {
 		if ce := x.resume.compare(keys, x.log.Warn); ce != nil {
 			return ce
 		}
@@ -96,6 +97,7 @@ func syncDir(dir string) {
 // compare notes the workflows whose code changed since the journal was
 // written; with strict, any is an error (exit 2).
 func (r *resumption) compare(keys map[string]string, warn func(string, ...any)) *clierr.Error {
+	r.compared = true
 	old := r.journal.Header.BuildKeys
 	for name, key := range keys {
 		if prev, ok := old[name]; ok && prev != key {

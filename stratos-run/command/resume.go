@@ -70,6 +70,14 @@ func resumeRun(ctx context.Context, cmd *cli.Command) error {
 	for _, p := range point.Problems {
 		x.log.Warn("a line of the resumed run's journal was skipped; its call runs again", "run", id, "problem", p.String())
 	}
+	// Build first, and compare the code with the journal's, before the new
+	// execution's record exists: a --strict refusal leaves nothing behind.
+	if err := x.target.Prepare(ctx, x.log, x.stderr); err != nil {
+		return err
+	}
+	if ce := x.resume.compare(x.target.BuildKeys(), x.log.Warn); ce != nil {
+		return ce
+	}
 	x.startEarly(ctx)
 	if err := x.begin(); err != nil {
 		x.early.abort()

@@ -47,6 +47,7 @@ const (
 	TypeWorkflowPhase          = "workflow.phase"
 	TypeWorkflowChildStarted   = "workflow.child.started"
 	TypeWorkflowChildCompleted = "workflow.child.completed"
+	TypeCallReplayed           = "call.replayed"
 )
 
 // Statuses of the kinds that end something.
@@ -121,6 +122,23 @@ type AgentSessionContinued struct {
 	Calls     int    `json:"calls"`
 	Continued bool   `json:"continued"`
 	Reason    string `json:"reason,omitempty"`
+}
+
+// CallReplayed: a resumed run answered a call from the journal of the
+// execution it resumes, without making it (the workflow runtime writes it).
+type CallReplayed struct {
+	// Call is what was answered.
+	Call string `json:"call" ts:"\"agent.execute\" | \"workflow.child\" | \"mcp.call\" | \"budget.read\""`
+	// Path is the invocation's place in the journal.
+	Path string `json:"path"`
+	// Name names the callee: the agent ("configId#label"), the child
+	// workflow, or "server/tool".
+	Name string `json:"name,omitempty"`
+	// Number is the execute's number on its agent object, or the place of
+	// a child, an MCP call or a budget reading among its kind.
+	Number int `json:"number,omitempty"`
+	// From is the execution whose journal answered.
+	From string `json:"from"`
 }
 
 // AgentInvocationStarted: an execute began.
@@ -428,6 +446,7 @@ func (*WorkflowLog) EventType() string                  { return TypeWorkflowLog
 func (*WorkflowPhase) EventType() string                { return TypeWorkflowPhase }
 func (*WorkflowChildStarted) EventType() string         { return TypeWorkflowChildStarted }
 func (*WorkflowChildCompleted) EventType() string       { return TypeWorkflowChildCompleted }
+func (*CallReplayed) EventType() string                 { return TypeCallReplayed }
 
 // Kinds lists a zero value of every kind, in the order the vocabulary's
 // documents list them.
@@ -441,6 +460,7 @@ func Kinds() []Details {
 		&CompactionStarted{}, &CompactionCompleted{}, &Usage{}, &TestCase{}, &MCPProgress{},
 		&WorktreeAcquired{}, &WorktreeReconciled{}, &WorktreeReleased{},
 		&WorkflowLog{}, &WorkflowPhase{}, &WorkflowChildStarted{}, &WorkflowChildCompleted{},
+		&CallReplayed{},
 	}
 }
 

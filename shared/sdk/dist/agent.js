@@ -106,6 +106,7 @@ class ConfiguredAgent {
         const binding = (this.#binding ??= journal.bindAgent(this.#ctx.journalPath, this.#options.configId ?? "", this.#options.label ?? "", hash));
         const replayed = journal.replayExecute(binding, call.n, hash)?.execute;
         if (replayed !== undefined) {
+            journal.replayed(this.#ctx, "agent.execute", this.#name, call.n);
             return this.#output({ ...(replayed.text === undefined ? {} : { text: replayed.text }), ...(replayed.value === undefined ? {} : { value: replayed.value }) });
         }
         let recorded = false;

@@ -41,5 +41,5 @@ function source(primitive) {
     if (journal === undefined) {
         return s;
     }
-    return { limits: s.limits, spent: () => journal.readBudget(ctx.journalPath, () => s.spent()) };
+    return { limits: s.limits, spent: () => journal.readBudget(ctx, () => s.spent()) };
 }

@@ -28,6 +28,11 @@ export interface EventIDs {
      */
     nativeSessionId?: string;
     mcpClientId?: string;
+    /**
+     * DecisionID is the decision the event belongs to
+     * ("<executionId>/decision-<n>").
+     */
+    decisionId?: string;
     progressToken?: string;
 }
 /**
@@ -92,6 +97,39 @@ export interface AgentSessionContinued {
     calls: number;
     continued: boolean;
     reason?: string;
+}
+/**
+ * DecisionStarted: a decision began (ids.decisionId): its question's
+ * kind and where it is asked.
+ */
+export interface DecisionStarted {
+    kind: "choice" | "score" | "verdict";
+    provider: string;
+    model: string;
+    /** Endpoint is the URL the decision is sent to (without credentials). */
+    endpoint: string;
+    samples: number;
+}
+/**
+ * DecisionRetry: a sample's answer failed the question's validation and
+ * the model is asked again (Attempt of Of), told what was wrong.
+ */
+export interface DecisionRetry {
+    sample: number;
+    attempt: number;
+    of: number;
+    problem: string;
+}
+/**
+ * DecisionCompleted: a decision ended, with its answer (the JSON the
+ * model chose: a choice's id, a score's number, a verdict) or its error.
+ */
+export interface DecisionCompleted {
+    status: "completed" | "failed";
+    answer?: unknown;
+    confidence?: number;
+    basis?: string;
+    error?: EventError;
 }
 /**
  * ModelUnavailable: a candidate model was refused and the agent moves to
@@ -355,6 +393,28 @@ export interface WorkflowChildCompleted extends WorkflowChildStarted {
     durationMs: number;
     error?: EventError;
 }
+/**
+ * CallReplayed: a resumed run answered a call from the journal of the
+ * execution it resumes, without making it (the workflow runtime writes it).
+ */
+export interface CallReplayed {
+    /** Call is what was answered. */
+    call: "agent.execute" | "workflow.child" | "mcp.call" | "budget.read";
+    /** Path is the invocation's place in the journal. */
+    path: string;
+    /**
+     * Name names the callee: the agent ("configId#label"), the child
+     * workflow, or "server/tool".
+     */
+    name?: string;
+    /**
+     * Number is the execute's number on its agent object, or the place of
+     * a child, an MCP call or a budget reading among its kind.
+     */
+    number?: number;
+    /** From is the execution whose journal answered. */
+    from: string;
+}
 /** The details of each event type. */
 export interface EventDetails {
     "agent.admission.queued": AgentAdmissionQueued;
@@ -365,6 +425,9 @@ export interface EventDetails {
     "agent.structured_output.retry": AgentStructuredOutputRetry;
     "agent.closed": AgentClosed;
     "agent.session.continued": AgentSessionContinued;
+    "decision.started": DecisionStarted;
+    "decision.retry": DecisionRetry;
+    "decision.completed": DecisionCompleted;
     "model.unavailable": ModelUnavailable;
     "model.started": ModelStarted;
     "model.completed": ModelCompleted;
@@ -387,6 +450,7 @@ export interface EventDetails {
     "workflow.phase": WorkflowPhase;
     "workflow.child.started": WorkflowChildStarted;
     "workflow.child.completed": WorkflowChildCompleted;
+    "call.replayed": CallReplayed;
 }
 /** Every event type of the current version. */
 export type EventType = keyof EventDetails;

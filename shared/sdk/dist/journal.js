@@ -43,6 +43,11 @@ function canonicalJSON(value) {
         return sorted;
     });
 }
+// placeKey joins the parts of a place into one map key that no other
+// parts give (names may hold any character).
+function placeKey(...parts) {
+    return JSON.stringify(parts);
+}
 /** The journal path of child name's k-th invocation under parent (journalapi.ChildPath). */
 export function childPath(parent, name, k) {
     return `${parent}/${name}#${k}`;
@@ -57,10 +62,16 @@ export class Journal {
     #fd;
     #failed = false;
     #replay;
+    #from;
     constructor(runDir, warn, replay) {
         this.#file = runDir === undefined ? undefined : join(runDir, journalFile);
         this.#warn = warn;
         this.#replay = replay === undefined ? undefined : new ReplayIndex(replay.entries);
+        this.#from = replay?.from ?? "";
+    }
+    /** Records in the run's events that ctx's call was answered from the journal. */
+    replayed(ctx, call, name, number) {
+        ctx.host.progress?.({ type: "call.replayed", executionId: ctx.executionId, workflow: ctx.workflow, details: { call, path: ctx.journalPath, name, number, from: this.#from } });
     }
     /** Whether an earlier execution's entries are being replayed. */
     get resuming() {
@@ -85,7 +96,7 @@ export class Journal {
      * call had the same input, or else a fresh number.
      */
     bindAgent(path, configId, label, firstHash) {
-        return this.#replay?.bindAgent(path, configId, label, firstHash) ?? { path, configId, label, agent: this.#fresh(`${path} ${configId}#${label}`), replaying: false, replayed: 0 };
+        return this.#replay?.bindAgent(path, configId, label, firstHash) ?? { path, configId, label, agent: this.#fresh(placeKey("agent", path, configId, label)), replaying: false, replayed: 0 };
     }
     /** The journal's result of the binding's call, when it may answer it. */
     replayExecute(b, call, hash) {
@@ -122,7 +133,7 @@ export class Journal {
     }
     /** Places a child invocation and records its start. */
     startChild(parent, name, hash) {
-        const place = this.#replay?.child(parent, name, hash) ?? { path: "", k: this.#fresh(`${parent}/${name}`) };
+        const place = this.#replay?.child(parent, name, hash) ?? { path: "", k: this.#fresh(placeKey("child", parent, name)) };
         place.path = childPath(parent, name, place.k);
         this.#append({ v: journalVersion, kind: "child.started", at: new Date().toISOString(), path: parent, inputSha256: hash, child: { name, k: place.k } });
         if (place.completed !== undefined) {
@@ -147,7 +158,7 @@ export class Journal {
      * when it succeeded.
      */
     placeMcpCall(path, server, tool, hash) {
-        const place = this.#replay?.mcpCall(path, server, tool, hash) ?? { k: this.#fresh(`mcp ${path} ${server}/${tool}`) };
+        const place = this.#replay?.mcpCall(path, server, tool, hash) ?? { k: this.#fresh(placeKey("mcp", path, server, tool)) };
         if (place.replayed !== undefined) {
             this.#append({ ...place.replayed, at: new Date().toISOString(), replayed: true });
         }
@@ -164,14 +175,18 @@ export class Journal {
         }
         this.#append({ v: journalVersion, kind: "mcp.call", at: new Date().toISOString(), path, inputSha256: hash, mcp });
     }
-    /** A budget reading of the invocation at path: the journal's, while it may answer, else read() recorded. */
-    readBudget(path, read) {
+    /** A budget reading of ctx's invocation: the journal's, while it may answer, else read() recorded. */
+    readBudget(ctx, read) {
+        const path = ctx.journalPath;
         // Readings have no input: their ordinal in the invocation is their place.
-        const ordinal = (this.#counters.get(`budget ${path}`) ?? 0) + 1;
-        this.#counters.set(`budget ${path}`, ordinal);
+        const ordinal = (this.#counters.get(placeKey("budget", path)) ?? 0) + 1;
+        this.#counters.set(placeKey("budget", path), ordinal);
         const e = this.#replay?.budget(path, ordinal);
         const spent = e?.budget === undefined ? read() : { tokens: e.budget.tokens, usd: e.budget.usd, turns: e.budget.turns, unknownCostTurns: e.budget.unknownCostTurns };
         const { tokens, usd, turns, unknownCostTurns } = spent;
+        if (e !== undefined) {
+            this.replayed(ctx, "budget.read", "", ordinal);
+        }
         this.#append({ v: journalVersion, kind: "budget.read", at: new Date().toISOString(), path, ...(e === undefined ? {} : { replayed: true }), budget: { ordinal, tokens, usd, turns, unknownCostTurns } });
         return spent;
     }
@@ -283,7 +298,7 @@ class ReplayIndex {
     #add(e) {
         const path = e.path ?? "";
         if (e.kind === "agent.execute" && e.execute !== undefined) {
-            const key = `${path} ${e.execute.configId ?? ""}#${e.execute.label ?? ""}`;
+            const key = placeKey("agent", path, e.execute.configId ?? "", e.execute.label ?? "");
             const byAgent = this.#agents.get(key) ?? new Map();
             this.#agents.set(key, byAgent);
             const calls = byAgent.get(e.execute.agent) ?? new Map();
@@ -292,7 +307,7 @@ class ReplayIndex {
             this.#note(key, e.execute.agent);
         }
         else if (e.kind === "child.started" && e.child !== undefined) {
-            const key = `${path}/${e.child.name}`;
+            const key = placeKey("child", path, e.child.name);
             this.#starts.set(key, [...(this.#starts.get(key) ?? []), e]);
             this.#note(key, e.child.k);
         }
@@ -300,12 +315,12 @@ class ReplayIndex {
             this.#completed.set(childPath(path, e.child.name, e.child.k), e);
         }
         else if (e.kind === "mcp.call" && e.mcp !== undefined) {
-            const key = `mcp ${path} ${e.mcp.server}/${e.mcp.tool}`;
+            const key = placeKey("mcp", path, e.mcp.server, e.mcp.tool);
             this.#mcp.set(key, [...(this.#mcp.get(key) ?? []), e]);
             this.#note(key, e.mcp.k);
         }
         else if (e.kind === "budget.read" && e.budget !== undefined) {
-            this.#budget.set(`${path} ${e.budget.ordinal}`, e);
+            this.#budget.set(placeKey(path, e.budget.ordinal), e);
         }
     }
     #note(key, n) {
@@ -318,9 +333,9 @@ class ReplayIndex {
         this.#note(key, n);
     }
     bindAgent(path, configId, label, firstHash) {
-        const key = `${path} ${configId}#${label}`;
+        const key = placeKey("agent", path, configId, label);
         const candidates = [...(this.#agents.get(key) ?? new Map()).entries()]
-            .filter(([n]) => !this.#claimedAgents.has(`${key} ${n}`))
+            .filter(([n]) => !this.#claimedAgents.has(placeKey(key, n)))
             .sort(([a], [b]) => a - b);
         if (this.#diverged.has(path) || candidates.length === 0) {
             return undefined;
@@ -330,14 +345,14 @@ class ReplayIndex {
             this.#diverge(path, `agent "${agentText(configId, label)}" call 1`, "its first prompt differs from every journalled agent of its configuration and label");
             return undefined;
         }
-        this.#claimedAgents.add(`${key} ${match[0]}`);
+        this.#claimedAgents.add(placeKey(key, match[0]));
         return { path, configId, label, agent: match[0], replaying: true, replayed: 0 };
     }
     execute(b, call, hash) {
         if (!b.replaying) {
             return undefined;
         }
-        const e = this.#agents.get(`${b.path} ${b.configId}#${b.label}`)?.get(b.agent)?.get(call);
+        const e = this.#agents.get(placeKey("agent", b.path, b.configId, b.label))?.get(b.agent)?.get(call);
         if (this.#diverged.has(b.path) || e === undefined || e.inputSha256 !== hash || e.execute?.error !== undefined) {
             b.replaying = false;
             if (e !== undefined && e.inputSha256 !== hash && !this.#diverged.has(b.path)) {
@@ -349,7 +364,7 @@ class ReplayIndex {
         return e;
     }
     child(parent, name, hash) {
-        const key = `${parent}/${name}`;
+        const key = placeKey("child", parent, name);
         const starts = (this.#starts.get(key) ?? []).filter((e) => !this.#claimedChildren.has(childPath(parent, name, e.child.k)));
         if (this.#diverged.has(parent) || starts.length === 0) {
             return undefined;
@@ -369,8 +384,8 @@ class ReplayIndex {
         return { path, k: match.child.k };
     }
     mcpCall(path, server, tool, hash) {
-        const key = `mcp ${path} ${server}/${tool}`;
-        const open = (this.#mcp.get(key) ?? []).filter((e) => !this.#claimedMcp.has(`${key} ${e.mcp.k}`));
+        const key = placeKey("mcp", path, server, tool);
+        const open = (this.#mcp.get(key) ?? []).filter((e) => !this.#claimedMcp.has(placeKey(key, e.mcp.k)));
         if (this.#diverged.has(path) || open.length === 0) {
             return undefined;
         }
@@ -380,7 +395,7 @@ class ReplayIndex {
             this.#diverge(path, `MCP tool "${tool}" of server "${server}"`, "its arguments differ from every journalled call of that tool");
             return undefined;
         }
-        this.#claimedMcp.add(`${key} ${match.mcp.k}`);
+        this.#claimedMcp.add(placeKey(key, match.mcp.k));
         if (match.mcp?.error !== undefined) {
             return { k: match.mcp.k };
         }
@@ -391,7 +406,7 @@ class ReplayIndex {
         if (this.#diverged.has(path)) {
             return undefined;
         }
-        const e = this.#budget.get(`${path} ${ordinal}`);
+        const e = this.#budget.get(placeKey(path, ordinal));
         if (e !== undefined) {
             this.served++;
         }

@@ -67,5 +67,5 @@ function source(primitive: string): BudgetSource {
   if (journal === undefined) {
     return s;
   }
-  return { limits: s.limits, spent: () => journal.readBudget(ctx.journalPath, () => s.spent()) };
+  return { limits: s.limits, spent: () => journal.readBudget(ctx, () => s.spent()) };
 }

@@ -126,6 +126,7 @@ async function executeChild(name: string, bound: WorkflowOverrides, inherit: boo
   const journal = parent.host.journal;
   const place = journal?.startChild(parent.journalPath, name, inputHash({ input, overrides }));
   if (place?.completed !== undefined) {
+    journal?.replayed(parent, "workflow.child", name, place.k);
     return place.completed.child?.output; // it succeeded in the execution being resumed
   }
   try {

@@ -440,6 +440,29 @@ export interface WorkflowChildCompleted extends WorkflowChildStarted {
   error?: EventError;
 }
 
+/**
+ * CallReplayed: a resumed run answered a call from the journal of the
+ * execution it resumes, without making it (the workflow runtime writes it).
+ */
+export interface CallReplayed {
+  /** Call is what was answered. */
+  call: "agent.execute" | "workflow.child" | "mcp.call" | "budget.read";
+  /** Path is the invocation's place in the journal. */
+  path: string;
+  /**
+   * Name names the callee: the agent ("configId#label"), the child
+   * workflow, or "server/tool".
+   */
+  name?: string;
+  /**
+   * Number is the execute's number on its agent object, or the place of
+   * a child, an MCP call or a budget reading among its kind.
+   */
+  number?: number;
+  /** From is the execution whose journal answered. */
+  from: string;
+}
+
 /** The details of each event type. */
 export interface EventDetails {
   "agent.admission.queued": AgentAdmissionQueued;
@@ -475,6 +498,7 @@ export interface EventDetails {
   "workflow.phase": WorkflowPhase;
   "workflow.child.started": WorkflowChildStarted;
   "workflow.child.completed": WorkflowChildCompleted;
+  "call.replayed": CallReplayed;
 }
 
 /** Every event type of the current version. */

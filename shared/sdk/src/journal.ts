@@ -24,6 +24,8 @@
 import { createHash } from "node:crypto";
 import { fdatasync, fdatasyncSync, openSync, writeSync } from "node:fs";
 import { join } from "node:path";
+import type { ExecutionContext } from "./context.js";
+import type { CallReplayed } from "./events.js";
 
 /** The journal format version every line carries (journalapi.Version). */
 export const journalVersion = 1;
@@ -136,6 +138,12 @@ function canonicalJSON(value: unknown): string | undefined {
   });
 }
 
+// placeKey joins the parts of a place into one map key that no other
+// parts give (names may hold any character).
+function placeKey(...parts: (string | number)[]): string {
+  return JSON.stringify(parts);
+}
+
 /** The journal path of child name's k-th invocation under parent (journalapi.ChildPath). */
 export function childPath(parent: string, name: string, k: number): string {
   return `${parent}/${name}#${k}`;
@@ -151,11 +159,18 @@ export class Journal {
   #fd: number | undefined;
   #failed = false;
   readonly #replay: ReplayIndex | undefined;
+  readonly #from: string;
 
   constructor(runDir: string | undefined, warn: (message: string) => void, replay?: ReplaySource) {
     this.#file = runDir === undefined ? undefined : join(runDir, journalFile);
     this.#warn = warn;
     this.#replay = replay === undefined ? undefined : new ReplayIndex(replay.entries);
+    this.#from = replay?.from ?? "";
+  }
+
+  /** Records in the run's events that ctx's call was answered from the journal. */
+  replayed(ctx: ExecutionContext, call: CallReplayed["call"], name: string, number: number): void {
+    ctx.host.progress?.({ type: "call.replayed", executionId: ctx.executionId, workflow: ctx.workflow, details: { call, path: ctx.journalPath, name, number, from: this.#from } });
   }
 
   /** Whether an earlier execution's entries are being replayed. */
@@ -186,7 +201,7 @@ export class Journal {
    * call had the same input, or else a fresh number.
    */
   bindAgent(path: string, configId: string, label: string, firstHash: string): AgentBinding {
-    return this.#replay?.bindAgent(path, configId, label, firstHash) ?? { path, configId, label, agent: this.#fresh(`${path} ${configId}#${label}`), replaying: false, replayed: 0 };
+    return this.#replay?.bindAgent(path, configId, label, firstHash) ?? { path, configId, label, agent: this.#fresh(placeKey("agent", path, configId, label)), replaying: false, replayed: 0 };
   }
 
   /** The journal's result of the binding's call, when it may answer it. */
@@ -224,7 +239,7 @@ export class Journal {
 
   /** Places a child invocation and records its start. */
   startChild(parent: string, name: string, hash: string): ChildPlace {
-    const place = this.#replay?.child(parent, name, hash) ?? { path: "", k: this.#fresh(`${parent}/${name}`) };
+    const place = this.#replay?.child(parent, name, hash) ?? { path: "", k: this.#fresh(placeKey("child", parent, name)) };
     place.path = childPath(parent, name, place.k);
     this.#append({ v: journalVersion, kind: "child.started", at: new Date().toISOString(), path: parent, inputSha256: hash, child: { name, k: place.k } });
     if (place.completed !== undefined) {
@@ -250,7 +265,7 @@ export class Journal {
    * when it succeeded.
    */
   placeMcpCall(path: string, server: string, tool: string, hash: string): McpPlace {
-    const place = this.#replay?.mcpCall(path, server, tool, hash) ?? { k: this.#fresh(`mcp ${path} ${server}/${tool}`) };
+    const place = this.#replay?.mcpCall(path, server, tool, hash) ?? { k: this.#fresh(placeKey("mcp", path, server, tool)) };
     if (place.replayed !== undefined) {
       this.#append({ ...place.replayed, at: new Date().toISOString(), replayed: true });
     }
@@ -268,14 +283,18 @@ export class Journal {
     this.#append({ v: journalVersion, kind: "mcp.call", at: new Date().toISOString(), path, inputSha256: hash, mcp });
   }
 
-  /** A budget reading of the invocation at path: the journal's, while it may answer, else read() recorded. */
-  readBudget<T extends { tokens: number; usd: number; turns: number; unknownCostTurns: number }>(path: string, read: () => T): T {
+  /** A budget reading of ctx's invocation: the journal's, while it may answer, else read() recorded. */
+  readBudget<T extends { tokens: number; usd: number; turns: number; unknownCostTurns: number }>(ctx: ExecutionContext, read: () => T): T {
+    const path = ctx.journalPath;
     // Readings have no input: their ordinal in the invocation is their place.
-    const ordinal = (this.#counters.get(`budget ${path}`) ?? 0) + 1;
-    this.#counters.set(`budget ${path}`, ordinal);
+    const ordinal = (this.#counters.get(placeKey("budget", path)) ?? 0) + 1;
+    this.#counters.set(placeKey("budget", path), ordinal);
     const e = this.#replay?.budget(path, ordinal);
     const spent = e?.budget === undefined ? read() : ({ tokens: e.budget.tokens, usd: e.budget.usd, turns: e.budget.turns, unknownCostTurns: e.budget.unknownCostTurns } as T);
     const { tokens, usd, turns, unknownCostTurns } = spent;
+    if (e !== undefined) {
+      this.replayed(ctx, "budget.read", "", ordinal);
+    }
     this.#append({ v: journalVersion, kind: "budget.read", at: new Date().toISOString(), path, ...(e === undefined ? {} : { replayed: true }), budget: { ordinal, tokens, usd, turns, unknownCostTurns } });
     return spent;
   }
@@ -396,7 +415,7 @@ class ReplayIndex {
   #add(e: JournalEntry): void {
     const path = e.path ?? "";
     if (e.kind === "agent.execute" && e.execute !== undefined) {
-      const key = `${path} ${e.execute.configId ?? ""}#${e.execute.label ?? ""}`;
+      const key = placeKey("agent", path, e.execute.configId ?? "", e.execute.label ?? "");
       const byAgent = this.#agents.get(key) ?? new Map<number, Map<number, JournalEntry>>();
       this.#agents.set(key, byAgent);
       const calls = byAgent.get(e.execute.agent) ?? new Map<number, JournalEntry>();
@@ -404,17 +423,17 @@ class ReplayIndex {
       calls.set(e.execute.call, e);
       this.#note(key, e.execute.agent);
     } else if (e.kind === "child.started" && e.child !== undefined) {
-      const key = `${path}/${e.child.name}`;
+      const key = placeKey("child", path, e.child.name);
       this.#starts.set(key, [...(this.#starts.get(key) ?? []), e]);
       this.#note(key, e.child.k);
     } else if (e.kind === "child.completed" && e.child !== undefined) {
       this.#completed.set(childPath(path, e.child.name, e.child.k), e);
     } else if (e.kind === "mcp.call" && e.mcp !== undefined) {
-      const key = `mcp ${path} ${e.mcp.server}/${e.mcp.tool}`;
+      const key = placeKey("mcp", path, e.mcp.server, e.mcp.tool);
       this.#mcp.set(key, [...(this.#mcp.get(key) ?? []), e]);
       this.#note(key, e.mcp.k);
     } else if (e.kind === "budget.read" && e.budget !== undefined) {
-      this.#budget.set(`${path} ${e.budget.ordinal}`, e);
+      this.#budget.set(placeKey(path, e.budget.ordinal), e);
     }
   }
 
@@ -431,9 +450,9 @@ class ReplayIndex {
   }
 
   bindAgent(path: string, configId: string, label: string, firstHash: string): AgentBinding | undefined {
-    const key = `${path} ${configId}#${label}`;
+    const key = placeKey("agent", path, configId, label);
     const candidates = [...(this.#agents.get(key) ?? new Map<number, Map<number, JournalEntry>>()).entries()]
-      .filter(([n]) => !this.#claimedAgents.has(`${key} ${n}`))
+      .filter(([n]) => !this.#claimedAgents.has(placeKey(key, n)))
       .sort(([a], [b]) => a - b);
     if (this.#diverged.has(path) || candidates.length === 0) {
       return undefined;
@@ -443,7 +462,7 @@ class ReplayIndex {
       this.#diverge(path, `agent "${agentText(configId, label)}" call 1`, "its first prompt differs from every journalled agent of its configuration and label");
       return undefined;
     }
-    this.#claimedAgents.add(`${key} ${match[0]}`);
+    this.#claimedAgents.add(placeKey(key, match[0]));
     return { path, configId, label, agent: match[0], replaying: true, replayed: 0 };
   }
 
@@ -451,7 +470,7 @@ class ReplayIndex {
     if (!b.replaying) {
       return undefined;
     }
-    const e = this.#agents.get(`${b.path} ${b.configId}#${b.label}`)?.get(b.agent)?.get(call);
+    const e = this.#agents.get(placeKey("agent", b.path, b.configId, b.label))?.get(b.agent)?.get(call);
     if (this.#diverged.has(b.path) || e === undefined || e.inputSha256 !== hash || e.execute?.error !== undefined) {
       b.replaying = false;
       if (e !== undefined && e.inputSha256 !== hash && !this.#diverged.has(b.path)) {
@@ -464,7 +483,7 @@ class ReplayIndex {
   }
 
   child(parent: string, name: string, hash: string): ChildPlace | undefined {
-    const key = `${parent}/${name}`;
+    const key = placeKey("child", parent, name);
     const starts = (this.#starts.get(key) ?? []).filter((e) => !this.#claimedChildren.has(childPath(parent, name, e.child!.k)));
     if (this.#diverged.has(parent) || starts.length === 0) {
       return undefined;
@@ -485,8 +504,8 @@ class ReplayIndex {
   }
 
   mcpCall(path: string, server: string, tool: string, hash: string): McpPlace | undefined {
-    const key = `mcp ${path} ${server}/${tool}`;
-    const open = (this.#mcp.get(key) ?? []).filter((e) => !this.#claimedMcp.has(`${key} ${e.mcp!.k}`));
+    const key = placeKey("mcp", path, server, tool);
+    const open = (this.#mcp.get(key) ?? []).filter((e) => !this.#claimedMcp.has(placeKey(key, e.mcp!.k)));
     if (this.#diverged.has(path) || open.length === 0) {
       return undefined;
     }
@@ -496,7 +515,7 @@ class ReplayIndex {
       this.#diverge(path, `MCP tool "${tool}" of server "${server}"`, "its arguments differ from every journalled call of that tool");
       return undefined;
     }
-    this.#claimedMcp.add(`${key} ${match.mcp!.k}`);
+    this.#claimedMcp.add(placeKey(key, match.mcp!.k));
     if (match.mcp?.error !== undefined) {
       return { k: match.mcp.k };
     }
@@ -508,7 +527,7 @@ class ReplayIndex {
     if (this.#diverged.has(path)) {
       return undefined;
     }
-    const e = this.#budget.get(`${path} ${ordinal}`);
+    const e = this.#budget.get(placeKey(path, ordinal));
     if (e !== undefined) {
       this.served++;
     }

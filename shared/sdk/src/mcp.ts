@@ -151,6 +151,7 @@ class DirectClient implements McpClient, OwnedResource {
     const hash = inputHash({ tool, arguments: input ?? {}, structured });
     const place = journal.placeMcpCall(path, this.#server, tool, hash);
     if (place.replayed !== undefined) {
+      journal.replayed(this.#ctx, "mcp.call", `${this.#server}/${tool}`, place.k);
       return place.replayed.mcp?.result;
     }
     try {

@@ -4,6 +4,7 @@
 // events. Both work anywhere inside a workflow execution, children
 // included: each line names the invocation it came from.
 import { getContext } from "./context.js";
+import type { CallReplayed } from "./events.js";
 
 /** The event types progress is recorded as in the run's events.jsonl. */
 export type ProgressType = "workflow.log" | "workflow.phase";
@@ -60,8 +61,17 @@ export interface ChildCompletedEvent {
   };
 }
 
+/** The event the runtime records for each call a resumed run answered from its journal. @internal */
+export interface CallReplayedEvent {
+  type: "call.replayed";
+  /** The invocation that made the call. */
+  executionId: string;
+  workflow: string;
+  details: CallReplayed;
+}
+
 /** What the runtime appends to the run's events.jsonl. @internal */
-export type RecordedEvent = ProgressEvent | ChildStartedEvent | ChildCompletedEvent;
+export type RecordedEvent = ProgressEvent | ChildStartedEvent | ChildCompletedEvent | CallReplayedEvent;
 
 /**
  * Records a progress message of the current workflow execution: in the
