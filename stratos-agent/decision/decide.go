@@ -1,0 +1,266 @@
+package decision
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"net/http"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/stratoscli/stratos/shared/agentproto"
+	"github.com/stratoscli/stratos/shared/contract/eventapi"
+	"github.com/stratoscli/stratos/shared/ollama"
+)
+
+// maxShownReply bounds what an invalid answer's error keeps of each reply.
+const maxShownReply = 2000
+
+// Asker answers decisions. One serves a host's every decision; it
+// remembers which models answered, so the inventory is read once per
+// endpoint and model.
+type Asker struct {
+	// HTTP sends the requests; each decision's timeout bounds them.
+	HTTP *http.Client
+	// Getenv reads OLLAMA_HOST.
+	Getenv func(string) string
+
+	mu    sync.Mutex
+	ready map[string]bool // "<endpoint> <model>" that passed the check
+}
+
+// Request is one decision: its question and its configuration's layers,
+// lowest first.
+type Request struct {
+	Question agentproto.Question
+	Layers   []Layer
+}
+
+// Emit records one of the decision's events.
+type Emit func(eventapi.Details)
+
+// errTimeout is the cause of a decision's context when its timeoutMs
+// passed.
+var errTimeout = errors.New("the decision's timeout passed")
+
+// Decide answers req: it resolves the configuration and the endpoint,
+// checks the model once, asks for each sample until the answer is valid
+// or the retries are spent, and returns the majority answer. emit gets
+// decision.started (once the endpoint is known), decision.retry, one
+// usage event per request and decision.completed. A cancelled ctx ends it
+// with ctx's cause.
+func (a *Asker) Decide(ctx context.Context, req Request, emit Emit) (*agentproto.DecisionResult, error) {
+	res, err := a.decide(ctx, req, emit)
+	done := &eventapi.DecisionCompleted{Status: eventapi.StatusCompleted}
+	if err != nil {
+		done.Status = eventapi.StatusFailed
+		done.Error = &eventapi.Error{Code: agentproto.CodeOf(err), Message: err.Error()}
+	} else {
+		confidence := res.Confidence
+		done.Answer, done.Confidence, done.Basis = res.Answer, &confidence, res.Basis
+	}
+	emit(done)
+	return res, err
+}
+
+func (a *Asker) decide(ctx context.Context, req Request, emit Emit) (*agentproto.DecisionResult, error) {
+	q, err := checkQuestion(req.Question)
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := Resolve(req.Layers...)
+	if err != nil {
+		return nil, err
+	}
+	host, err := backendOf(cfg, a.Getenv)
+	if err != nil {
+		return nil, err
+	}
+	facts := map[string]any{"provider": cfg.Provider, "model": cfg.Model, "endpoint": host.String()}
+	emit(&eventapi.DecisionStarted{Kind: q.Kind, Provider: cfg.Provider, Model: cfg.Model, Endpoint: host.String(), Samples: cfg.Samples})
+	ctx, cancel := context.WithTimeoutCause(ctx, cfg.Timeout, errTimeout)
+	defer cancel()
+	res, err := a.ask(ctx, q, cfg, host, emit)
+	if err != nil {
+		return nil, withFacts(timedOut(ctx, cfg, err), facts)
+	}
+	res.Provider, res.Model, res.Endpoint = cfg.Provider, cfg.Model, host.String()
+	return res, nil
+}
+
+// backendOf checks the provider and model and finds the endpoint.
+func backendOf(cfg Config, getenv func(string) string) (ollama.Host, error) {
+	const where = "set decision.provider and decision.model in workflow.yaml, in the run's overrides or in decision()'s options"
+	switch {
+	case cfg.Model == "":
+		return ollama.Host{}, agentproto.Errorf(agentproto.CodeDecisionConfiguration, "a decision needs a model: %s", where)
+	case cfg.Provider == "":
+		return ollama.Host{}, agentproto.Errorf(agentproto.CodeDecisionConfiguration, "the decision's model %q needs a provider (known: %s): %s", cfg.Model, ProviderOllama, where)
+	case cfg.Provider != ProviderOllama:
+		return ollama.Host{}, agentproto.Errorf(agentproto.CodeDecisionConfiguration, "decisions cannot use provider %q (known: %s)", cfg.Provider, ProviderOllama).
+			WithDetails(map[string]any{"provider": cfg.Provider})
+	}
+	return OllamaEndpoint(cfg, getenv)
+}
+
+// ask checks the model, then asks every sample and returns the majority.
+func (a *Asker) ask(ctx context.Context, q question, cfg Config, host ollama.Host, emit Emit) (*agentproto.DecisionResult, error) {
+	if err := a.checkModel(ctx, host, cfg.Model); err != nil {
+		return nil, err
+	}
+	b := &ollamaBackend{http: a.HTTP, host: host, model: cfg.Model, schema: q.schema(cfg.Reasons), cfg: cfg}
+	s := sampler{q: q, cfg: cfg, ask: b.ask, emit: emit}
+	replies := make([]reply, 0, cfg.Samples)
+	for i := 1; i <= cfg.Samples; i++ {
+		r, err := s.sample(ctx, i)
+		if err != nil {
+			return nil, err
+		}
+		replies = append(replies, r)
+	}
+	res := majority(replies)
+	res.Usage = s.usage
+	return res, nil
+}
+
+// checkModel reads the inventory the first time a model of an endpoint is
+// asked; a model that passed is not checked again by this Asker.
+func (a *Asker) checkModel(ctx context.Context, host ollama.Host, model string) error {
+	key := host.String() + " " + model
+	a.mu.Lock()
+	ok := a.ready[key]
+	a.mu.Unlock()
+	if ok {
+		return nil
+	}
+	if err := answerable(ctx, a.HTTP, host, model); err != nil {
+		return err
+	}
+	a.mu.Lock()
+	if a.ready == nil {
+		a.ready = map[string]bool{}
+	}
+	a.ready[key] = true
+	a.mu.Unlock()
+	return nil
+}
+
+// sampler asks for one sample's answer, again with what was wrong while
+// the answer is invalid and retries are left.
+type sampler struct {
+	q     question
+	cfg   Config
+	ask   func(ctx context.Context, messages []message, sample int) (turn, error)
+	emit  Emit
+	usage *agentproto.CallUsage
+}
+
+// attempt is one invalid reply, as the error keeps it.
+type attempt struct {
+	Sample  int    `json:"sample"`
+	Attempt int    `json:"attempt"`
+	Reply   string `json:"reply"`
+	Problem string `json:"problem"`
+}
+
+func (s *sampler) sample(ctx context.Context, i int) (reply, error) {
+	messages := []message{{Role: "system", Content: s.q.instructions(s.cfg.Reasons)}, {Role: "user", Content: s.q.text()}}
+	of := s.cfg.Retries + 1
+	var failed []attempt
+	for n := 1; n <= of; n++ {
+		t, err := s.ask(ctx, messages, i)
+		if err != nil {
+			return reply{}, err
+		}
+		s.count(t)
+		r, problem := s.q.validate(t.content, s.cfg.Reasons)
+		if problem == "" {
+			return r, nil
+		}
+		failed = append(failed, attempt{Sample: i, Attempt: n, Reply: cut(t.content, maxShownReply), Problem: problem})
+		if n < of {
+			s.emit(&eventapi.DecisionRetry{Sample: i, Attempt: n, Of: of, Problem: problem})
+			messages = append(messages, message{Role: "assistant", Content: t.content},
+				message{Role: "user", Content: "Your reply cannot be used: " + problem + ". Reply again with only the JSON object."})
+		}
+	}
+	last := failed[len(failed)-1].Problem
+	return reply{}, agentproto.Errorf(agentproto.CodeDecisionInvalidAnswer, "the model's answer is invalid: %s (after %d attempts)", last, of).
+		WithDetails(map[string]any{"attempts": failed})
+}
+
+// count records a request's usage: a usage event, and the decision's sum.
+// Local models have no catalog price, so the cost stays unknown.
+func (s *sampler) count(t turn) {
+	s.emit(&eventapi.Usage{Tokens: t.tokens, Provider: s.cfg.Provider, Model: s.cfg.Model})
+	if s.usage == nil {
+		s.usage = &agentproto.CallUsage{}
+	}
+	s.usage.Turns++
+	s.usage.Tokens += t.tokens.Total()
+	s.usage.UnknownCostTurns++
+}
+
+// majority is the answer most samples gave, the earliest sample's among
+// equals, with the share that gave it as the confidence.
+func majority(replies []reply) *agentproto.DecisionResult {
+	counts := map[string]int{}
+	for _, r := range replies {
+		counts[string(r.answer)]++
+	}
+	best := string(replies[0].answer)
+	for _, r := range replies {
+		if k := string(r.answer); counts[k] > counts[best] {
+			best = k
+		}
+	}
+	res := &agentproto.DecisionResult{Answer: json.RawMessage(best), Basis: agentproto.BasisAgreement, Samples: len(replies),
+		Confidence: math.Round(float64(counts[best])/float64(len(replies))*1e6) / 1e6}
+	for _, r := range replies {
+		if string(r.answer) == best && r.reason != "" {
+			res.Reasons = append(res.Reasons, r.reason)
+		}
+	}
+	return res
+}
+
+// timedOut is err as the decision reports it: decision_timeout when the
+// decision's own timeout ended it.
+func timedOut(ctx context.Context, cfg Config, err error) error {
+	if errors.Is(context.Cause(ctx), errTimeout) && errors.Is(err, errTimeout) {
+		return agentproto.Errorf(agentproto.CodeDecisionTimeout, "the decision took longer than its timeoutMs (%d ms)", cfg.Timeout.Milliseconds()).
+			WithDetails(map[string]any{"timeoutMs": cfg.Timeout.Milliseconds()}).Wrap(err)
+	}
+	return err
+}
+
+// withFacts adds the decision's provider, model and endpoint to the
+// details of an agent error.
+func withFacts(err error, facts map[string]any) error {
+	var e *agentproto.Error
+	if !errors.As(err, &e) {
+		return err
+	}
+	details := map[string]any{}
+	for k, v := range facts {
+		details[k] = v
+	}
+	for k, v := range e.Details {
+		details[k] = v
+	}
+	e.Details = details
+	return err
+}
+
+// cut is s at most n bytes long, marked when cut.
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + fmt.Sprintf("… (%d bytes more)", len(s)-n)
+}
