@@ -26,6 +26,7 @@
 // starts `opencode serve` and client.go talks to it; stream.go reads its
 // event stream and observer.go maps it to Stratos events; execute.go and
 // turn.go run one prompt, replay.go reports what the answer has and the
-// stream has not yet delivered; hookserver.go, hooks.go and plugin.js connect
-// the author's hooks; lifecycle.go cancels and closes.
+// stream has not yet delivered; resume.go continues a resumed run's
+// session; hookserver.go, hooks.go and plugin.js connect the author's
+// hooks; lifecycle.go cancels and closes.
 package opencode

@@ -17,9 +17,16 @@ const pinnedVersion = "1.18.33"
 
 // isolation is the private root of one session's OpenCode: XDG
 // directories, a home, an empty managed-config directory and the
-// generated plugin. Close removes it.
+// generated plugin. Close removes it (a database in a state directory
+// stays).
 type isolation struct {
 	root string
+	// db is OpenCode's database, which holds its sessions: in the state
+	// directory when the session keeps one for a later resume (it is what
+	// continuing a session needs, and holds no credential: the link to the
+	// credentials list, MCP logins and the logs stay in the private data
+	// directory), else in the private data directory.
+	db string
 }
 
 func (i isolation) path(parts ...string) string {
@@ -34,13 +41,17 @@ func (i isolation) pluginFile() string { return i.path("plugin", "stratos-hooks.
 // plugin is configured, waits for that install before it serves a session;
 // without a network that wait never ends. The stubs (a node_modules
 // directory and a lock file naming the dependency) make it skip the
-// install, so the server runs offline.
-func newIsolation(creds credentials) (isolation, error) {
+// install, so the server runs offline. The database is in stateDir when
+// it is set.
+func newIsolation(creds credentials, stateDir string) (isolation, error) {
 	root, err := os.MkdirTemp("", "stratos-opencode-")
 	if err != nil {
 		return isolation{}, err
 	}
-	i := isolation{root: root}
+	i := isolation{root: root, db: filepath.Join(root, "xdg", "data", "opencode", dbFile)}
+	if stateDir != "" {
+		i.db = filepath.Join(stateDir, dbFile)
+	}
 	if err := i.populate(creds); err != nil {
 		os.RemoveAll(root)
 		return isolation{}, err
@@ -72,6 +83,10 @@ func (i isolation) populate(creds credentials) error {
 	return nil
 }
 
+// dbFile is the name of OpenCode's database (SQLite, with its -wal and
+// -shm files beside it).
+const dbFile = "opencode.db"
+
 // serverSecrets are the variables of the server's environment that hold
 // its secrets: the password every request carries and the configuration,
 // which holds the plugin's hook token. The server's children (the agent's
@@ -83,15 +98,19 @@ const envPassword = "OPENCODE_SERVER_PASSWORD"
 
 // env is the server's environment: the user's (provider keys and base
 // URLs, PATH for the agent's commands) with OpenCode pointed at the
-// private root and its project configuration, Claude Code compatibility,
-// external skills, bundled auth plugins, catalog refresh, auto-update,
-// LSP downloads and sharing switched off.
+// private root and the isolation's database, and its project
+// configuration, Claude Code compatibility, external skills, bundled auth
+// plugins, catalog refresh, auto-update, LSP downloads and sharing
+// switched off.
 func (i isolation) env(base []string, config []byte, password string) []string {
 	set := [][2]string{
 		{"XDG_CONFIG_HOME", i.path("xdg", "config")},
 		{"XDG_DATA_HOME", i.path("xdg", "data")},
 		{"XDG_CACHE_HOME", i.path("xdg", "cache")},
 		{"XDG_STATE_HOME", i.path("xdg", "state")},
+		// An absolute path is the database itself (a relative one would be
+		// under the data directory): never the user's own.
+		{"OPENCODE_DB", i.db},
 		// What OpenCode takes for the home (~/.opencode is read even with
 		// project configuration off); HOME stays the user's for commands.
 		{"OPENCODE_TEST_HOME", i.path("home")},

@@ -43,7 +43,7 @@ func listModels(ctx context.Context, env []string, provider string) (adapter.Nat
 	if err != nil {
 		return adapter.NativeModels{}, err
 	}
-	iso, err := newIsolation(creds)
+	iso, err := newIsolation(creds, "")
 	if err != nil {
 		return adapter.NativeModels{}, fmt.Errorf("%s: isolated configuration: %w", source, err)
 	}

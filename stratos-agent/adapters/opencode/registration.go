@@ -35,7 +35,9 @@ func Registration(opts Options) adapter.Harness {
 // included (OpenCode reports a non-zero exit as a completed call). The
 // native `format` json_schema makes the model answer through a
 // StructuredOutput tool; Stratos validates the value. OpenCode's bash tool
-// runs commands to their end, so there is no background work.
+// runs commands to their end, so there is no background work. A session
+// keeps OpenCode's database in its state directory and a resumed one
+// continues its session there (resume.go).
 var Capabilities = adapter.Capabilities{
 	Efforts:                  []string{"none", "minimal", "low", "medium", "high", "xhigh", "max"},
 	ExecutesTools:            true,
@@ -45,6 +47,7 @@ var Capabilities = adapter.Capabilities{
 	SelectsModels:            true,
 	ChecksAuthentication:     true,
 	ReportsUsage:             true,
+	ResumesSessions:          true,
 }
 
 // Selection are OpenCode's model and provider rules: it reads the same

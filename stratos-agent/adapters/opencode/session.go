@@ -58,7 +58,8 @@ func newSession(opts Options, spec adapter.Spec, emit func(adapter.Event), hooks
 // Initialize checks the harness (binary, model, credentials, MCP
 // configuration), prepares the isolated configuration and the hook
 // server, starts `opencode serve`, checks its configuration and that it
-// knows the model, subscribes to its events and creates the session.
+// knows the model, subscribes to its events and creates the session (or
+// continues the resumed one, resume.go).
 func (s *session) Initialize(ctx context.Context) error {
 	s.mu.Lock()
 	closed, started := s.closed, s.srv != nil
@@ -107,7 +108,7 @@ func (s *session) start(ctx context.Context, bin string, env []string, creds cre
 			st.release()
 		}
 	}()
-	if st.iso, err = newIsolation(creds); err != nil {
+	if st.iso, err = newIsolation(creds, s.spec.StateDir); err != nil {
 		return s.initError("prepare the isolated configuration: %v", err)
 	}
 	// The plugin keeps the server's secrets from the agent's commands and
@@ -142,7 +143,7 @@ func (s *session) start(ctx context.Context, bin string, env []string, creds cre
 	if st.events, err = subscribe(sctx, st.c, func(ev event) { s.onEvent(obs, ev) }); err != nil {
 		return s.initError("%v", err)
 	}
-	sid, err := s.createSession(ctx, st.c)
+	sid, err := s.openSession(ctx, st)
 	if err != nil {
 		return err
 	}
