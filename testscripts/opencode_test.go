@@ -25,6 +25,9 @@ import (
 //	                line containing text
 //	opencode-noproc <text>
 //	                claude-noproc (claude_test.go)
+//
+// and lastrun (TestRun's), for the run record of a run the script stopped
+// and resumed.
 func TestOpenCode(t *testing.T) {
 	bin := os.Getenv("STRATOS_TEST_OPENCODE")
 	if bin == "" {
@@ -45,5 +48,6 @@ func TestOpenCode(t *testing.T) {
 	p.Cmds["opencode-gone"] = cmdGone("opencode-gone", "STRATOS_TEST_OPENCODE_RUN")
 	p.Cmds["opencode-mine"] = cmdMine("opencode-mine", "STRATOS_TEST_OPENCODE_RUN")
 	p.Cmds["opencode-noproc"] = cmdNoProc("opencode-noproc")
+	p.Cmds["lastrun"] = cmdRunLastRun
 	testscript.Run(t, p)
 }
