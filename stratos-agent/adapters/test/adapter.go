@@ -126,6 +126,8 @@ type session struct {
 	initAttempts int
 	turns        int
 	history      []map[string]any
+	// state is the session's log in its state directory (state.go).
+	state *os.File
 
 	mu     sync.Mutex
 	cancel context.CancelFunc
@@ -167,6 +169,7 @@ func (s *session) Execute(ctx context.Context, text string) (adapter.Result, err
 
 	s.turns++
 	turnNo := s.turns
+	historyBefore := len(s.history)
 	st, err := s.step(turnNo, text)
 	if err != nil {
 		return adapter.Result{}, err
@@ -188,7 +191,7 @@ func (s *session) Execute(ctx context.Context, text string) (adapter.Result, err
 		s.event(u.event())
 	}
 	s.event(&eventapi.ModelCompleted{Turn: turnNo, Status: status})
-	if serr := s.save(); serr != nil && err == nil {
+	if serr := s.save(historyBefore); serr != nil && err == nil {
 		err = agentproto.Errorf(agentproto.CodeExecution, "harness test: keep the session's state: %v", serr).Wrap(serr)
 	}
 	return res, err
@@ -489,6 +492,7 @@ func (s *session) Close(context.Context) error {
 	if s.cancel != nil {
 		s.cancel()
 	}
+	s.closeState()
 	return nil
 }
 
