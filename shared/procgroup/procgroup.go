@@ -7,7 +7,8 @@
 // child one signal and time to stop its own work before it kills the child,
 // its group and the descendants it ran elsewhere (a harness CLI's tools).
 // Sessions ends what a child left running of the tools it was asked to
-// stop, also processes no longer in its tree.
+// stop, also processes no longer in its tree; Watch notes the sessions a
+// child's tools start as they start, also for a child that dies.
 package procgroup
 
 import (

@@ -10,8 +10,51 @@ import (
 
 // NoteSessions notes the sessions pid's running descendants are in, other
 // than pid's own and this process's (see Sessions).
-func NoteSessions(pid int) Sessions {
+func NoteSessions(pid int) Sessions { return noteIn(processTable(), pid) }
+
+// Update adds to s the sessions pid's running descendants are in now, as
+// NoteSessions notes them, and drops the noted sessions nothing runs in any
+// more. Noting a child's sessions again as it starts tools, rather than
+// once when it is to be stopped, is what still reaches them after the
+// child died unexpectedly and its tools left its tree. An empty session
+// stays empty (only its members could add to it), so dropping it loses
+// nothing, and its ID, which the kernel may then reuse, never reaches a
+// session started since.
+func (s *Sessions) Update(pid int) {
 	table := processTable()
+	occupied := map[int]bool{}
+	for _, p := range table {
+		if p.running() {
+			occupied[p.sid] = true
+		}
+	}
+	for sid := range s.leaders {
+		if !occupied[sid] {
+			delete(s.leaders, sid)
+		}
+	}
+	for sid, start := range noteIn(table, pid).leaders {
+		s.add(sid, start)
+	}
+}
+
+// add notes the session sid, whose leader started at start (0: gone), and
+// reports whether it was not noted yet. A leader gone since an earlier
+// note leaves the noted start time; another leader means the ID was
+// reused after the session emptied.
+func (s *Sessions) add(sid int, start uint64) bool {
+	if s.leaders == nil {
+		s.leaders = map[int]uint64{}
+	}
+	old, seen := s.leaders[sid]
+	if !seen || start != 0 && start != old {
+		s.leaders[sid] = start
+	}
+	return !seen
+}
+
+// noteIn notes pid's descendants' sessions as they are in table.
+func noteIn(table map[int]proc, pid int) Sessions {
 	exclude := map[int]bool{}
 	if self, ok := readProc(os.Getpid()); ok {
 		exclude[self.sid] = true

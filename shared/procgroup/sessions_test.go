@@ -111,3 +111,67 @@ func groupOfPid(pid int) int {
 	}
 	return pgid
 }
+
+// TestUpdateKeepsTheSessionsAChildsDeathLeft: sessions noted while a child
+// ran its tools are kept after the child died by SIGKILL, when its tools
+// have left its tree for init and a new note finds nothing, and End ends
+// them; a tool that ended by itself is dropped from the notes.
+func TestUpdateKeepsTheSessionsAChildsDeathLeft(t *testing.T) {
+	dir := t.TempDir()
+	script := fmt.Sprintf(`setsid sh -c 'exec timeout 300 tail -f /dev/null' & echo $! > %[1]s/tool.tmp; mv %[1]s/tool.tmp %[1]s/tool
+setsid sleep 301 & echo $! > %[1]s/short.tmp; mv %[1]s/short.tmp %[1]s/short
+wait`, dir)
+	p, err := Start(exec.Command("sh", "-c", script), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = p.Signal(syscall.SIGKILL); _ = p.Wait() })
+	tool := awaitPid(t, filepath.Join(dir, "tool"))
+	t.Cleanup(func() {
+		for _, m := range sessionMembers(tool) {
+			_ = syscall.Kill(m, syscall.SIGKILL)
+		}
+	})
+	short := awaitPid(t, filepath.Join(dir, "short"))
+	t.Cleanup(func() { _ = syscall.Kill(short, syscall.SIGKILL) })
+	waitFor(t, func() bool { return len(sessionMembers(tool)) == 2 && len(sessionMembers(short)) == 1 })
+
+	var s Sessions
+	s.Update(p.Pid())
+	if s.Len() != 2 {
+		t.Fatalf("noted %d sessions, want the two tools'", s.Len())
+	}
+	if err := syscall.Kill(short, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, func() bool { return len(sessionMembers(short)) == 0 })
+	if err := p.Signal(syscall.SIGKILL); err != nil { // the child dies without stopping its tool
+		t.Fatal(err)
+	}
+	_ = p.Wait()
+	if n := len(sessionMembers(tool)); n != 2 || NoteSessions(p.Pid()).Len() != 0 {
+		t.Fatalf("after the child's death its tool runs %d processes (want 2, out of its tree: a note finds none)", n)
+	}
+
+	s.Update(p.Pid())
+	if s.Len() != 1 {
+		t.Fatalf("noted %d sessions after the child's death, want the running tool's", s.Len())
+	}
+	if ended := s.End(0, time.Minute); len(ended) != 2 {
+		t.Errorf("End found %v running, want timeout and its tail", ended)
+	}
+	if left := sessionMembers(tool); len(left) != 0 {
+		t.Errorf("the dead child's tool still runs: %v", left)
+	}
+}
+
+// sessionMembers lists the running processes of session sid.
+func sessionMembers(sid int) []int {
+	var out []int
+	for _, p := range processTable() {
+		if p.running() && p.sid == sid {
+			out = append(out, p.pid)
+		}
+	}
+	return out
+}
