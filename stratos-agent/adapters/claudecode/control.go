@@ -102,6 +102,9 @@ func (s *session) hookCallback(ctx context.Context, p *process, t *turn, req con
 	switch req.CallbackID {
 	case callbackPre:
 		out, err = preToolUse(ctx, s.hooks, in)
+		if err == nil {
+			p.tools.started(in.ToolUseID, in.ToolName)
+		}
 	case callbackPost:
 		out, err = postToolUse(ctx, s.hooks, in)
 	case callbackPostFailure:

@@ -65,7 +65,10 @@ func FuzzFrames(f *testing.F) {
 			control: func(*process, *frame) {},
 			cancel:  func(string) {},
 		}
-		p := &process{log: hclog.NewNullLogger(), pending: map[string]chan *controlResponse{}, exited: make(chan struct{})}
+		gone := make(chan struct{})
+		close(gone) // no CLI runs: nothing is looked at
+		p := &process{log: hclog.NewNullLogger(), pending: map[string]chan *controlResponse{}, exited: make(chan struct{}),
+			tools: newToolSessions(0, gone, hclog.NewNullLogger())}
 		ch := make(chan *controlResponse, 1)
 		p.pending["req_1"] = ch
 		answers := 0

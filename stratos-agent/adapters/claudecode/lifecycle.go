@@ -91,7 +91,8 @@ func (s *session) stopTasks(p *process, obs *observer) {
 // Close ends the session: a running prompt is interrupted, background tasks
 // are stopped, then the CLI is shut down (stdin closed, bounded wait,
 // SIGTERM, SIGKILL to its process group) and what it left of its tools is
-// ended.
+// ended: in the sessions noted as its tools started (toolsessions.go) and
+// in those its descendants are in now.
 func (s *session) Close(ctx context.Context) error {
 	s.mu.Lock()
 	if s.closed {
@@ -105,7 +106,7 @@ func (s *session) Close(ctx context.Context) error {
 	s.bgCancel()
 	var err error
 	if p != nil {
-		tools := procgroup.NoteSessions(p.pid())
+		tools := p.tools.takeOver()
 		if t != nil {
 			t.cancel()
 			ictx, cancel := context.WithTimeout(ctx, 5*time.Second)

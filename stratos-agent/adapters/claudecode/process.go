@@ -39,6 +39,8 @@ type process struct {
 	pending map[string]chan *controlResponse
 	seq     int
 	exited  chan struct{} // closed once pending requests were released
+
+	tools *toolSessions // the sessions of the shells it runs
 }
 
 // start spawns the CLI described by l and starts reading its output.
@@ -50,6 +52,7 @@ func start(l launch, h handlers, log hclog.Logger) (*process, error) {
 		return nil, err
 	}
 	p.Process = kp
+	p.tools = newToolSessions(kp.Pid(), kp.Exited(), log)
 	go p.releaseOnExit()
 	return p, nil
 }
@@ -92,6 +95,7 @@ func (p *process) dispatch(line []byte, h handlers) {
 		h.cancel(f.RequestID)
 	case "keep_alive":
 	default:
+		p.tools.noteResults(f)
 		h.frame(f)
 	}
 }
