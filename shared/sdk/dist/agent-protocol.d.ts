@@ -14,6 +14,8 @@ export declare const Methods: {
     readonly mcpCall: "mcp.call";
     readonly mcpClose: "mcp.close";
     readonly mcpConnect: "mcp.connect";
+    readonly decisionAsk: "decision.ask";
+    readonly decisionCancel: "decision.cancel";
 };
 /** Every agent error code (error.data.code of an error response). */
 export declare const ErrorCodes: readonly ["admission", "authentication", "cancelled", "concurrent_use", "configuration", "context_closed", "execution", "harness_unavailable", "hook_failed", "initialization", "internal", "model_unavailable", "prompt_file", "protocol", "structured_output", "template_variable_missing"];
@@ -21,6 +23,9 @@ export type ErrorCode = (typeof ErrorCodes)[number];
 /** Every direct MCP client error code (error.data.code of an mcp.* error response). */
 export declare const MCPErrorCodes: readonly ["mcp_configuration", "mcp_connection", "mcp_protocol", "mcp_timeout"];
 export type MCPErrorCode = (typeof MCPErrorCodes)[number];
+/** Every decision error code (error.data.code of a decision.ask error response). */
+export declare const DecisionErrorCodes: readonly ["decision_admission", "decision_configuration", "decision_endpoint", "decision_invalid_answer", "decision_model_unavailable", "decision_timeout"];
+export type DecisionErrorCode = (typeof DecisionErrorCodes)[number];
 /** The JSON-RPC error code of agent errors. */
 export declare const RPCAgentError = -32000;
 /** InitializeParams opens the connection. */
@@ -333,4 +338,106 @@ export interface MCPClientRef {
 /** MCPAuthenticateParams names the workflow whose OAuth servers to check. */
 export interface MCPAuthenticateParams {
     workflow: WorkflowRef;
+}
+/**
+ * Question is what a decision asks, as the SDK's builders made it: a
+ * choice among options, a score in a range, or a yes/no/unsure verdict.
+ */
+export interface Question {
+    kind: "choice" | "score" | "verdict";
+    prompt: string;
+    /** Options are a choice's options, in the order they are offered. */
+    options?: ChoiceOption[];
+    /**
+     * Min, Max and Step bound a score: Min ≤ n ≤ Max, and with Step, n is
+     * Min plus a whole number of steps.
+     */
+    min?: number;
+    max?: number;
+    step?: number;
+}
+/**
+ * ChoiceOption is one option of a choice: the id the model answers with,
+ * and what it means.
+ */
+export interface ChoiceOption {
+    id: string;
+    description?: string;
+}
+/**
+ * DecisionConfig is one layer of a decision's configuration: the
+ * decision section of workflow.yaml, the invocation's decision overrides,
+ * or the call's options. Nil fields are not given by that layer.
+ */
+export interface DecisionConfig {
+    /** Provider chooses the backend: "ollama". */
+    provider?: string;
+    /** Model is the provider's model (an installed Ollama name). */
+    model?: string;
+    /** BaseURL is the endpoint; for Ollama it may carry a path prefix. */
+    baseUrl?: string;
+    /** Samples is how many answers to ask for (1–15). */
+    samples?: number;
+    /**
+     * Retries is how many times an invalid answer is asked again, per
+     * sample (0–10).
+     */
+    retries?: number;
+    /** TimeoutMs bounds the whole decision. */
+    timeoutMs?: number;
+    temperature?: number;
+    seed?: number;
+    /** Reasons asks the model for its reasons beside the answer. */
+    reasons?: boolean;
+}
+/**
+ * DecisionLayers are a decision's configuration layers. Each is raw, as
+ * the SDK got it, so the host names the layer and field of a bad value.
+ */
+export interface DecisionLayers {
+    /** YAML is the workflow.yaml's decision section. */
+    yaml?: DecisionConfig;
+    /** Overrides are the invocation's decision overrides. */
+    overrides?: DecisionConfig;
+    /** Call are the decision() call's options. */
+    call?: DecisionConfig;
+}
+/** DecisionParams is one decision(question, options) call. */
+export interface DecisionParams {
+    /**
+     * DecisionID identifies the decision within the host:
+     * "<executionId>/decision-<n>".
+     */
+    decisionId: string;
+    executionId: string;
+    workflow: WorkflowRef;
+    question: Question;
+    config: DecisionLayers;
+}
+/** DecisionResult is a validated answer. */
+export interface DecisionResult {
+    /**
+     * Answer is a choice's option id, a score's number, or "yes", "no"
+     * or "unsure".
+     */
+    answer: string | number;
+    confidence: number;
+    basis: "agreement" | "logprobs";
+    /** Samples is how many answers were asked for. */
+    samples: number;
+    /** Reasons are the model's reasons for the answer, when asked for. */
+    reasons?: string[];
+    /** Usage sums the decision's model requests. */
+    usage?: CallUsage;
+    provider: string;
+    model: string;
+    /**
+     * Endpoint is the URL the decision was sent to (it carries no
+     * credentials).
+     */
+    endpoint: string;
+}
+/** DecisionRef names one decision. */
+export interface DecisionRef {
+    decisionId: string;
 }

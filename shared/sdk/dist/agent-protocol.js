@@ -20,6 +20,8 @@ export const Methods = {
     mcpCall: "mcp.call",
     mcpClose: "mcp.close",
     mcpConnect: "mcp.connect",
+    decisionAsk: "decision.ask",
+    decisionCancel: "decision.cancel",
 };
 /** Every agent error code (error.data.code of an error response). */
 export const ErrorCodes = [
@@ -46,6 +48,15 @@ export const MCPErrorCodes = [
     "mcp_connection",
     "mcp_protocol",
     "mcp_timeout",
+];
+/** Every decision error code (error.data.code of a decision.ask error response). */
+export const DecisionErrorCodes = [
+    "decision_admission",
+    "decision_configuration",
+    "decision_endpoint",
+    "decision_invalid_answer",
+    "decision_model_unavailable",
+    "decision_timeout",
 ];
 /** The JSON-RPC error code of agent errors. */
 export const RPCAgentError = -32000;

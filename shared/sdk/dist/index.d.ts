@@ -26,3 +26,7 @@ export { isSdkError } from "./sdk-errors.js";
 export type { StratosErrorCode, SdkError } from "./sdk-errors.js";
 export { McpError, McpToolError, McpConfigurationError, McpConnectionError, McpTimeoutError, McpProtocolError } from "./mcp.js";
 export type { McpErrorCode, McpContent, McpToolResult } from "./mcp.js";
+export { choice, score, verdict, decision } from "./decision.js";
+export type { Question, ChoiceQuestion, ScoreQuestion, VerdictQuestion, ChoiceOption, Verdict, AnswerOf, Decision, DecisionOptions } from "./decision.js";
+export { DecisionError, DecisionConfigurationError, DecisionEndpointError, DecisionModelUnavailableError, DecisionInvalidAnswerError, DecisionTimeoutError, DecisionAdmissionError, } from "./decision-errors.js";
+export type { DecisionErrorCode, AnyDecisionError } from "./decision-errors.js";

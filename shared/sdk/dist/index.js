@@ -14,3 +14,6 @@ export { AgentError, AgentConfigurationError, TemplateVariableMissingError, Agen
 export { isSdkError } from "./sdk-errors.js";
 // Direct MCP clients: the generated wrappers (generated/mcp/<server>.ts) create them.
 export { McpError, McpToolError, McpConfigurationError, McpConnectionError, McpTimeoutError, McpProtocolError } from "./mcp.js";
+// Decisions: typed judgements answered by a model directly.
+export { choice, score, verdict, decision } from "./decision.js";
+export { DecisionError, DecisionConfigurationError, DecisionEndpointError, DecisionModelUnavailableError, DecisionInvalidAnswerError, DecisionTimeoutError, DecisionAdmissionError, } from "./decision-errors.js";

@@ -175,6 +175,29 @@ export class Journal {
         }
         this.#append({ v: journalVersion, kind: "mcp.call", at: new Date().toISOString(), path, inputSha256: hash, mcp });
     }
+    /**
+     * Places a decision of the invocation at path: the journal's unclaimed
+     * decision there with the same input answers it when it succeeded.
+     */
+    placeDecision(path, hash) {
+        const place = this.#replay?.decision(path, hash) ?? { k: this.#fresh(`decision ${path}`) };
+        if (place.replayed !== undefined) {
+            addUsage(this.#replayedUsage, place.replayed.decision?.result?.usage);
+            this.#append({ ...place.replayed, at: new Date().toISOString(), replayed: true });
+        }
+        return place;
+    }
+    /** Records a finished decision. */
+    recordDecision(path, place, hash, result, error) {
+        const decision = { k: place.k };
+        if (error !== undefined) {
+            decision.error = errorOf(error);
+        }
+        else if (result !== undefined) {
+            decision.result = result;
+        }
+        this.#append({ v: journalVersion, kind: "decision.call", at: new Date().toISOString(), path, inputSha256: hash, decision });
+    }
     /** A budget reading of ctx's invocation: the journal's, while it may answer, else read() recorded. */
     readBudget(ctx, read) {
         const path = ctx.journalPath;
@@ -287,6 +310,9 @@ class ReplayIndex {
     // Direct MCP calls: "path server/tool" → entries; claimed by "key k".
     #mcp = new Map();
     #claimedMcp = new Set();
+    // Decisions: "decision path" → entries; claimed by "key k".
+    #decisions = new Map();
+    #claimedDecisions = new Set();
     // The highest number the journal used per counter key (see Journal.#fresh).
     #highest = new Map();
     #diverged = new Set();
@@ -318,6 +344,11 @@ class ReplayIndex {
             const key = placeKey("mcp", path, e.mcp.server, e.mcp.tool);
             this.#mcp.set(key, [...(this.#mcp.get(key) ?? []), e]);
             this.#note(key, e.mcp.k);
+        }
+        else if (e.kind === "decision.call" && e.decision !== undefined) {
+            const key = `decision ${path}`;
+            this.#decisions.set(key, [...(this.#decisions.get(key) ?? []), e]);
+            this.#note(key, e.decision.k);
         }
         else if (e.kind === "budget.read" && e.budget !== undefined) {
             this.#budget.set(placeKey(path, e.budget.ordinal), e);
@@ -401,6 +432,25 @@ class ReplayIndex {
         }
         this.served++;
         return { k: match.mcp.k, replayed: match };
+    }
+    decision(path, hash) {
+        const key = `decision ${path}`;
+        const open = (this.#decisions.get(key) ?? []).filter((e) => !this.#claimedDecisions.has(`${key} ${e.decision.k}`));
+        if (this.#diverged.has(path) || open.length === 0) {
+            return undefined;
+        }
+        // An answer replays; a failure only fixes the place (the decision is asked again).
+        const match = open.find((e) => e.inputSha256 === hash && e.decision?.result !== undefined) ?? open.find((e) => e.inputSha256 === hash);
+        if (match === undefined) {
+            this.#diverge(path, "a decision", "its question or configuration differs from every journalled decision of this invocation");
+            return undefined;
+        }
+        this.#claimedDecisions.add(`${key} ${match.decision.k}`);
+        if (match.decision?.result === undefined) {
+            return { k: match.decision.k };
+        }
+        this.served++;
+        return { k: match.decision.k, replayed: match };
     }
     budget(path, ordinal) {
         if (this.#diverged.has(path)) {

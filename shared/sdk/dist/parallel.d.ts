@@ -22,7 +22,7 @@ export type ParallelResults<Ts extends readonly Thunk<unknown>[], O extends Para
 /**
  * Whether err is the failure of one execution, which onError: "null" turns
  * into null: an agent's execution, structured output, initialization or
- * hook failure; a child workflow that failed with one of those or with its
+ * hook failure; a decision's invalid answer; a child workflow that failed with one of those or with its
  * own error; or an error the workflow's code threw itself (not a
  * TypeError, ReferenceError, SyntaxError or RangeError, which are bugs).
  * Every other SDK error is not: configuration, prompt and template errors,

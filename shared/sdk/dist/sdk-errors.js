@@ -2,10 +2,12 @@
 import * as errors from "./errors.js";
 import { AgentError } from "./agent-errors.js";
 import { McpError, } from "./mcp.js";
+import { DecisionError } from "./decision-errors.js";
 /** Whether value is one of the SDK's own errors (not a StratosError that workflow code raised). */
 export function isSdkError(value) {
     return (value instanceof AgentError ||
         value instanceof McpError ||
+        value instanceof DecisionError ||
         value instanceof errors.InputValidationError ||
         value instanceof errors.OutputValidationError ||
         value instanceof errors.WorkflowCycleError ||

@@ -84,3 +84,17 @@ export type { StratosErrorCode, SdkError } from "./sdk-errors.js";
 // Direct MCP clients: the generated wrappers (generated/mcp/<server>.ts) create them.
 export { McpError, McpToolError, McpConfigurationError, McpConnectionError, McpTimeoutError, McpProtocolError } from "./mcp.js";
 export type { McpErrorCode, McpContent, McpToolResult } from "./mcp.js";
+
+// Decisions: typed judgements answered by a model directly.
+export { choice, score, verdict, decision } from "./decision.js";
+export type { Question, ChoiceQuestion, ScoreQuestion, VerdictQuestion, ChoiceOption, Verdict, AnswerOf, Decision, DecisionOptions } from "./decision.js";
+export {
+  DecisionError,
+  DecisionConfigurationError,
+  DecisionEndpointError,
+  DecisionModelUnavailableError,
+  DecisionInvalidAnswerError,
+  DecisionTimeoutError,
+  DecisionAdmissionError,
+} from "./decision-errors.js";
+export type { DecisionErrorCode, AnyDecisionError } from "./decision-errors.js";

@@ -24,6 +24,7 @@
 import { createHash } from "node:crypto";
 import { fdatasync, fdatasyncSync, openSync, writeSync } from "node:fs";
 import { join } from "node:path";
+import type { DecisionResult } from "./agent-protocol.js";
 import type { ExecutionContext } from "./context.js";
 import type { CallReplayed } from "./events.js";
 
@@ -56,7 +57,7 @@ export interface SessionRef {
 /** One line of journal.jsonl (journalapi.Entry). @internal */
 export interface JournalEntry {
   v: number;
-  kind: "header" | "agent.execute" | "child.started" | "child.completed" | "budget.read" | "mcp.call";
+  kind: "header" | "agent.execute" | "child.started" | "child.completed" | "budget.read" | "mcp.call" | "decision.call";
   at: string;
   path?: string;
   inputSha256?: string;
@@ -75,6 +76,13 @@ export interface JournalEntry {
   child?: { name: string; k: number; status?: string; output?: unknown; error?: JournalError };
   budget?: { ordinal: number; tokens: number; usd: number; turns: number; unknownCostTurns: number };
   mcp?: { server: string; tool: string; k: number; result?: unknown; error?: JournalError };
+  decision?: { k: number; result?: DecisionResult; error?: JournalError };
+}
+
+/** A decision's place, and the journal's entry when it answers the decision. @internal */
+export interface DecisionPlace {
+  k: number;
+  replayed?: JournalEntry;
 }
 
 /** A direct MCP tool call's place, and the journal's result when it answers the call. @internal */
@@ -283,6 +291,30 @@ export class Journal {
     this.#append({ v: journalVersion, kind: "mcp.call", at: new Date().toISOString(), path, inputSha256: hash, mcp });
   }
 
+  /**
+   * Places a decision of the invocation at path: the journal's unclaimed
+   * decision there with the same input answers it when it succeeded.
+   */
+  placeDecision(path: string, hash: string): DecisionPlace {
+    const place = this.#replay?.decision(path, hash) ?? { k: this.#fresh(`decision ${path}`) };
+    if (place.replayed !== undefined) {
+      addUsage(this.#replayedUsage, place.replayed.decision?.result?.usage);
+      this.#append({ ...place.replayed, at: new Date().toISOString(), replayed: true });
+    }
+    return place;
+  }
+
+  /** Records a finished decision. */
+  recordDecision(path: string, place: DecisionPlace, hash: string, result: DecisionResult | undefined, error?: Error): void {
+    const decision: NonNullable<JournalEntry["decision"]> = { k: place.k };
+    if (error !== undefined) {
+      decision.error = errorOf(error);
+    } else if (result !== undefined) {
+      decision.result = result;
+    }
+    this.#append({ v: journalVersion, kind: "decision.call", at: new Date().toISOString(), path, inputSha256: hash, decision });
+  }
+
   /** A budget reading of ctx's invocation: the journal's, while it may answer, else read() recorded. */
   readBudget<T extends { tokens: number; usd: number; turns: number; unknownCostTurns: number }>(ctx: ExecutionContext, read: () => T): T {
     const path = ctx.journalPath;
@@ -402,6 +434,9 @@ class ReplayIndex {
   // Direct MCP calls: "path server/tool" → entries; claimed by "key k".
   readonly #mcp = new Map<string, JournalEntry[]>();
   readonly #claimedMcp = new Set<string>();
+  // Decisions: "decision path" → entries; claimed by "key k".
+  readonly #decisions = new Map<string, JournalEntry[]>();
+  readonly #claimedDecisions = new Set<string>();
   // The highest number the journal used per counter key (see Journal.#fresh).
   readonly #highest = new Map<string, number>();
   readonly #diverged = new Set<string>();
@@ -432,6 +467,10 @@ class ReplayIndex {
       const key = placeKey("mcp", path, e.mcp.server, e.mcp.tool);
       this.#mcp.set(key, [...(this.#mcp.get(key) ?? []), e]);
       this.#note(key, e.mcp.k);
+    } else if (e.kind === "decision.call" && e.decision !== undefined) {
+      const key = `decision ${path}`;
+      this.#decisions.set(key, [...(this.#decisions.get(key) ?? []), e]);
+      this.#note(key, e.decision.k);
     } else if (e.kind === "budget.read" && e.budget !== undefined) {
       this.#budget.set(placeKey(path, e.budget.ordinal), e);
     }
@@ -521,6 +560,26 @@ class ReplayIndex {
     }
     this.served++;
     return { k: match.mcp!.k, replayed: match };
+  }
+
+  decision(path: string, hash: string): DecisionPlace | undefined {
+    const key = `decision ${path}`;
+    const open = (this.#decisions.get(key) ?? []).filter((e) => !this.#claimedDecisions.has(`${key} ${e.decision!.k}`));
+    if (this.#diverged.has(path) || open.length === 0) {
+      return undefined;
+    }
+    // An answer replays; a failure only fixes the place (the decision is asked again).
+    const match = open.find((e) => e.inputSha256 === hash && e.decision?.result !== undefined) ?? open.find((e) => e.inputSha256 === hash);
+    if (match === undefined) {
+      this.#diverge(path, "a decision", "its question or configuration differs from every journalled decision of this invocation");
+      return undefined;
+    }
+    this.#claimedDecisions.add(`${key} ${match.decision!.k}`);
+    if (match.decision?.result === undefined) {
+      return { k: match.decision!.k };
+    }
+    this.served++;
+    return { k: match.decision!.k, replayed: match };
   }
 
   budget(path: string, ordinal: number): JournalEntry | undefined {

@@ -42,9 +42,9 @@ export type ParallelResults<Ts extends readonly Thunk<unknown>[], O extends Para
 
 // The codes of SDK errors that are failures of one execution (an agent's
 // turn, its output, its harness session starting, an author hook, a child
-// workflow's own run) rather than of the workflow's configuration, the
-// run's admission limit or its cancellation.
-const executionCodes: ReadonlySet<string> = new Set(["execution", "structured_output", "initialization", "hook_failed", "output_validation"]);
+// workflow's own run, a decision's answer) rather than of the workflow's
+// configuration, the run's admission limit or its cancellation.
+const executionCodes: ReadonlySet<string> = new Set(["execution", "structured_output", "initialization", "hook_failed", "output_validation", "decision_invalid_answer"]);
 
 // Errors of the language runtime: bugs in the workflow's own code.
 const programmingErrors = [TypeError, ReferenceError, SyntaxError, RangeError];
@@ -52,7 +52,7 @@ const programmingErrors = [TypeError, ReferenceError, SyntaxError, RangeError];
 /**
  * Whether err is the failure of one execution, which onError: "null" turns
  * into null: an agent's execution, structured output, initialization or
- * hook failure; a child workflow that failed with one of those or with its
+ * hook failure; a decision's invalid answer; a child workflow that failed with one of those or with its
  * own error; or an error the workflow's code threw itself (not a
  * TypeError, ReferenceError, SyntaxError or RangeError, which are bugs).
  * Every other SDK error is not: configuration, prompt and template errors,

@@ -10,9 +10,10 @@ import {
   type McpTimeoutError,
   type McpProtocolError,
 } from "./mcp.js";
+import { DecisionError, type AnyDecisionError, type DecisionErrorCode } from "./decision-errors.js";
 
 /** Every code of an error the SDK raises. */
-export type StratosErrorCode = errors.WorkflowErrorCode | AgentErrorCode | McpErrorCode;
+export type StratosErrorCode = errors.WorkflowErrorCode | AgentErrorCode | McpErrorCode | DecisionErrorCode;
 
 /**
  * Every error class the SDK raises. Narrow on `code`:
@@ -36,13 +37,15 @@ export type SdkError =
   | McpConfigurationError
   | McpConnectionError
   | McpTimeoutError
-  | McpProtocolError;
+  | McpProtocolError
+  | AnyDecisionError;
 
 /** Whether value is one of the SDK's own errors (not a StratosError that workflow code raised). */
 export function isSdkError(value: unknown): value is SdkError {
   return (
     value instanceof AgentError ||
     value instanceof McpError ||
+    value instanceof DecisionError ||
     value instanceof errors.InputValidationError ||
     value instanceof errors.OutputValidationError ||
     value instanceof errors.WorkflowCycleError ||
