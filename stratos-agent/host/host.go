@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"sort"
@@ -30,6 +31,7 @@ import (
 	"github.com/stratoscli/stratos/stratos-agent/adapter/mcpconfig"
 	"github.com/stratoscli/stratos/stratos-agent/admission"
 	"github.com/stratoscli/stratos/stratos-agent/agentconfig"
+	"github.com/stratoscli/stratos/stratos-agent/decision"
 	"github.com/stratoscli/stratos/stratos-agent/harnesses"
 	"github.com/stratoscli/stratos/stratos-agent/jsonrpc"
 	"github.com/stratoscli/stratos/stratos-agent/mcprelay"
@@ -67,6 +69,9 @@ type Options struct {
 	// NativeListBound bounds each harness's own model list during
 	// selection; zero means nativeListBound.
 	NativeListBound time.Duration
+	// Getenv reads the environment decisions consult (OLLAMA_HOST); nil:
+	// os.Getenv.
+	Getenv func(string) string
 }
 
 // Host serves one top-level execution.
@@ -96,6 +101,9 @@ type Host struct {
 	mcp         *directClients
 	// relay carries harness requests to OAuth MCP servers with a fresh token.
 	relay *mcprelay.Relay
+	// asker answers decisions; decisions are the running ones.
+	asker     *decision.Asker
+	decisions decisions
 }
 
 // New returns a host that talks to peer (SetPeer may supply it later).
@@ -135,6 +143,10 @@ func New(opts Options) (*Host, error) {
 	h := &Host{log: opts.Log, home: opts.Home, harnesses: registry.Map(), registry: registry, validator: v, stderr: opts.Stderr, candidates: opts.Candidates, prices: opts.Prices,
 		nativeBound: opts.NativeListBound,
 		sessions:    map[string]*session{}, closedExecs: map[string]bool{}, workflows: map[string]*agentconfig.Workflow{}}
+	if opts.Getenv == nil {
+		opts.Getenv = os.Getenv
+	}
+	h.asker = &decision.Asker{HTTP: &http.Client{}, Getenv: opts.Getenv}
 	h.mcp = newDirectClients(opts.MCPTimeout, opts.Stderr, h.record)
 	h.mcp.tokens, h.relay = &tokens, relay
 	return h, nil
@@ -199,6 +211,7 @@ func (h *Host) Handle(ctx context.Context, method string, params json.RawMessage
 		h.mu.Lock()
 		h.closedExecs[p.ExecutionID] = true
 		h.mu.Unlock()
+		h.decisions.cancelMatching(func(id string) bool { return id == p.ExecutionID })
 		// A server that does not stop cleanly is stopped anyway (its process
 		// group is killed); that is worth a log line, not a failed execution.
 		if err := h.mcp.closeMatching(func(c *directClient) bool { return c.executionID == p.ExecutionID }); err != nil {
@@ -213,7 +226,21 @@ func (h *Host) Handle(ctx context.Context, method string, params json.RawMessage
 			return nil, err
 		}
 		return struct{}{}, h.mcp.authenticate(ctx, p.Workflow)
+	case agentproto.MethodDecisionAsk:
+		var p agentproto.DecisionParams
+		if err := decodeParams(params, &p); err != nil {
+			return nil, err
+		}
+		return h.decide(ctx, p)
+	case agentproto.MethodDecisionCancel:
+		var p agentproto.DecisionRef
+		if err := decodeParams(params, &p); err != nil {
+			return nil, err
+		}
+		h.decisions.cancelOne(p.DecisionID)
+		return nil, nil
 	case agentproto.MethodShutdown:
+		h.decisions.cancelMatching(func(string) bool { return true })
 		_ = h.mcp.closeMatching(func(*directClient) bool { return true })
 		_, err := h.closeAgents(ctx, func(*session) bool { return true })
 		h.releaseWorktrees(ctx)
@@ -338,6 +365,7 @@ func (h *Host) closeAgents(ctx context.Context, match func(*session) bool) (*age
 // Close closes every session and the event record. It is what happens when
 // the SDK shuts the host down or its stdin closes.
 func (h *Host) Close(ctx context.Context) error {
+	h.decisions.cancelMatching(func(string) bool { return true })
 	err := h.mcp.closeMatching(func(*directClient) bool { return true })
 	_, aerr := h.closeAgents(ctx, func(*session) bool { return true })
 	err = errors.Join(err, aerr, h.relay.Close())
