@@ -74,7 +74,7 @@ func (a *Asker) decide(ctx context.Context, req Request, emit Emit) (*agentproto
 	if err != nil {
 		return nil, err
 	}
-	host, err := backendOf(cfg, a.Getenv)
+	host, err := backendOf(&cfg, a.Getenv)
 	if err != nil {
 		return nil, err
 	}
@@ -90,8 +90,11 @@ func (a *Asker) decide(ctx context.Context, req Request, emit Emit) (*agentproto
 	return res, nil
 }
 
-// backendOf checks the provider and model and finds the endpoint.
-func backendOf(cfg Config, getenv func(string) string) (ollama.Host, error) {
+// backendOf checks the provider and model, finds the endpoint and
+// completes the model's name (an Ollama name without a tag is :latest, as
+// Ollama takes it), so that requests, events and results name the model
+// alike.
+func backendOf(cfg *Config, getenv func(string) string) (ollama.Host, error) {
 	const where = "set decision.provider and decision.model in workflow.yaml, in the run's overrides or in decision()'s options"
 	switch {
 	case cfg.Model == "":
@@ -102,7 +105,12 @@ func backendOf(cfg Config, getenv func(string) string) (ollama.Host, error) {
 		return ollama.Host{}, agentproto.Errorf(agentproto.CodeDecisionConfiguration, "decisions cannot use provider %q (known: %s)", cfg.Provider, ProviderOllama).
 			WithDetails(map[string]any{"provider": cfg.Provider})
 	}
-	return OllamaEndpoint(cfg, getenv)
+	name, err := ollama.NormalizeName(cfg.Model)
+	if err != nil {
+		return ollama.Host{}, agentproto.Errorf(agentproto.CodeDecisionConfiguration, "the decision's model: %v", err).Wrap(err)
+	}
+	cfg.Model = name
+	return OllamaEndpoint(*cfg, getenv)
 }
 
 // ask checks the model, then asks every sample and returns the majority.

@@ -256,6 +256,32 @@ func TestDecideOnAModelWithoutTools(t *testing.T) {
 	}
 }
 
+// A name without a tag is the model's :latest, in the request, the
+// events and the result alike, as Ollama takes it.
+func TestDecideCompletesTheTag(t *testing.T) {
+	s, err := fakemodel.ParseScript([]byte(`{"ollama": {"models": [{"name": "llama3.2:latest"}]},
+	  "turns": [{"match": {"model": "llama3.2:latest"}, "reply": [{"structuredOutput": {"answer": "yes"}}]}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := fakemodel.Start(s, fakemodel.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	var ev events
+	res, err := asker(srv).Decide(context.Background(), Request{Question: agentproto.Question{Kind: agentproto.QuestionVerdict, Prompt: "x"},
+		Layers: []Layer{layer("o", `{"provider": "ollama", "model": "llama3.2"}`)}}, ev.emit)
+	if err != nil || res.Model != "llama3.2:latest" || ev.got[0].(*eventapi.DecisionStarted).Model != "llama3.2:latest" {
+		t.Fatalf("%+v, %v", res, err)
+	}
+	_, err = asker(srv).Decide(context.Background(), Request{Question: agentproto.Question{Kind: agentproto.QuestionVerdict, Prompt: "x"},
+		Layers: []Layer{layer("o", `{"provider": "ollama", "model": "a:b:c"}`)}}, ev.emit)
+	if agentproto.CodeOf(err) != agentproto.CodeDecisionConfiguration || !strings.Contains(err.Error(), `the decision's model: Ollama: invalid model name "a:b:c"`) {
+		t.Errorf("invalid name: %v", err)
+	}
+}
+
 // A cancelled decision stops its request and ends with the context's
 // cause, not a timeout.
 func TestDecideCancelled(t *testing.T) {
