@@ -58,8 +58,10 @@ class ConfiguredAgent {
     #closed = false;
     #calls = 0;
     #wire;
-    // The object's place in the run's journal, fixed at its first execute.
+    // The object's place in the run's journal, fixed at its first execute,
+    // and the hash of the settings its executes share.
     #binding;
+    #settings;
     constructor(ctx, n, options) {
         this.#ctx = ctx;
         this.#id = `${ctx.executionId}/agent-${n}`;
@@ -158,10 +160,18 @@ class ConfiguredAgent {
     // but the IDs that change with every execution, plus the workflow.yaml
     // configuration it names (the host resolves it, so it is not in params).
     #inputHash(params) {
-        const { agentId: _agentId, executionId: _executionId, cwd: _cwd, workflow, ...rest } = params;
-        const configId = this.#options.configId;
-        const yaml = configId === undefined ? undefined : this.#ctx.config.agents[configId];
-        return inputHash({ ...rest, workflow: workflow.name, yaml });
+        const { call, prompt, templateVariables } = params;
+        return inputHash({ settings: this.#settingsHash(), call, prompt, templateVariables });
+    }
+    // settingsHash hashes, once per object, what its executes share.
+    #settingsHash() {
+        if (this.#settings === undefined) {
+            const { agentId: _agentId, executionId: _executionId, cwd: _cwd, workflow, ...rest } = this.#params();
+            const configId = this.#options.configId;
+            const yaml = configId === undefined ? undefined : this.#ctx.config.agents[configId];
+            this.#settings = inputHash({ ...rest, workflow: workflow.name, yaml });
+        }
+        return this.#settings;
     }
     // continuing is params of the object's first real execute after calls
     // answered from the journal: it asks the host to continue the harness

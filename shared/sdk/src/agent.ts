@@ -247,8 +247,10 @@ class ConfiguredAgent implements OwnedResource, HookTarget {
   #closed = false;
   #calls = 0;
   #wire: Omit<ExecuteParams, "call" | "prompt" | "templateVariables"> | undefined;
-  // The object's place in the run's journal, fixed at its first execute.
+  // The object's place in the run's journal, fixed at its first execute,
+  // and the hash of the settings its executes share.
   #binding: AgentBinding | undefined;
+  #settings: string | undefined;
 
   constructor(ctx: ExecutionContext, n: number, options: AgentOptions) {
     this.#ctx = ctx;
@@ -351,10 +353,19 @@ class ConfiguredAgent implements OwnedResource, HookTarget {
   // but the IDs that change with every execution, plus the workflow.yaml
   // configuration it names (the host resolves it, so it is not in params).
   #inputHash(params: ExecuteParams): string {
-    const { agentId: _agentId, executionId: _executionId, cwd: _cwd, workflow, ...rest } = params;
-    const configId = this.#options.configId;
-    const yaml = configId === undefined ? undefined : this.#ctx.config.agents[configId];
-    return inputHash({ ...rest, workflow: workflow.name, yaml });
+    const { call, prompt, templateVariables } = params;
+    return inputHash({ settings: this.#settingsHash(), call, prompt, templateVariables });
+  }
+
+  // settingsHash hashes, once per object, what its executes share.
+  #settingsHash(): string {
+    if (this.#settings === undefined) {
+      const { agentId: _agentId, executionId: _executionId, cwd: _cwd, workflow, ...rest } = this.#params();
+      const configId = this.#options.configId;
+      const yaml = configId === undefined ? undefined : this.#ctx.config.agents[configId];
+      this.#settings = inputHash({ ...rest, workflow: workflow.name, yaml });
+    }
+    return this.#settings;
   }
 
   // continuing is params of the object's first real execute after calls

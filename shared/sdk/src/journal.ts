@@ -3,10 +3,10 @@
 // a budget reading) is appended to the run record's journal.jsonl as it
 // finishes, written before workflow code sees the result, so that a crash
 // of any process loses at most the calls in flight. The file is synced to
-// disk in the background, one sync covering every line written while the
-// last one ran, and once more when the run ends: a sync before each result
-// would cost more than a scripted call itself (2 ms measured here), while
-// only a crash of the machine can lose lines the kernel already holds. When `stratos runs resume`
+// disk in the background within a second, and once more when the run
+// ends: a sync before each result would cost more than a scripted call
+// itself (2 ms measured here), while only a crash of the machine can lose
+// lines the kernel already holds. When `stratos runs resume`
 // hands the runtime the entries of an earlier execution, each call whose
 // place and input match an entry is answered from it instead of being made
 // again, and copied into this execution's journal (marked replayed), so the
@@ -31,6 +31,8 @@ import type { CallReplayed } from "./events.js";
 /** The journal format version every line carries (journalapi.Version). */
 export const journalVersion = 1;
 const journalFile = "journal.jsonl";
+// How long a written line may wait for its sync to disk (see Journal.#sync).
+const syncDelayMs = 1000;
 
 /** A call's typed error, as the journal keeps it. @internal */
 export interface JournalError {
@@ -378,23 +380,34 @@ export class Journal {
   #syncing = false;
   #unsynced = false;
 
-  // sync starts a background sync unless one runs; a line written while
-  // one runs gets the next.
+  // sync has the lines written so far synced to disk within syncDelayMs:
+  // one background sync at a time, at most one a second, each covering
+  // every line written before it starts. Syncing more often slowed every
+  // execute of scripted agents threefold here (the disk's journal commits
+  // stall the other writers of the run); a crash of the machine may lose
+  // the last second's lines, whose calls then run again on resume.
   #sync(): void {
     this.#unsynced = true;
     if (this.#syncing || this.#fd === undefined) {
       return;
     }
     this.#syncing = true;
-    this.#unsynced = false;
-    fdatasync(this.#fd, (err) => {
-      this.#syncing = false;
-      if (err !== null) {
-        this.#fail(err);
-      } else if (this.#unsynced) {
-        this.#sync();
+    const timer = setTimeout(() => {
+      this.#unsynced = false;
+      if (this.#fd === undefined) {
+        this.#syncing = false;
+        return;
       }
-    });
+      fdatasync(this.#fd, (err) => {
+        this.#syncing = false;
+        if (err !== null) {
+          this.#fail(err);
+        } else if (this.#unsynced) {
+          this.#sync();
+        }
+      });
+    }, syncDelayMs);
+    timer.unref(); // flush() syncs what is left when the run ends
   }
 
   #fail(err: unknown): void {
