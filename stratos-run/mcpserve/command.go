@@ -56,7 +56,8 @@ func Command() *cli.Command {
 		UsageText: "stratos mcp serve [--http 127.0.0.1:PORT] [--tools-per-workflow]",
 		Description: cliapp.Lines(
 			"Runs an MCP server for the project of the working directory (and the user root) with the",
-			"tools list_workflows, describe_workflow, run_workflow, run_status, run_logs and stop_run.",
+			"tools list_workflows, describe_workflow, run_workflow, start_workflow, run_result,",
+			"run_status, run_logs and stop_run.",
 			"It speaks MCP on stdin/stdout; with --http it serves streamable HTTP on a loopback address",
 			"instead. Runs it starts are ordinary runs: `stratos runs` lists them. Progress and the",
 			"tools' logs go to stderr.",
@@ -98,7 +99,7 @@ func serve(ctx context.Context, cmd *cli.Command) error {
 	if addr == "" {
 		err = quietEOF(s.MCP().Run(ctx, &stdioTransport{in: cmd.Root().Reader, out: cmd.Root().Writer}))
 	} else {
-		err = serveHTTP(ctx, s.MCP(), addr, token, cmd)
+		err = serveHTTP(ctx, s, addr, token, cmd)
 	}
 	return interrupted(ctx, err)
 }
@@ -122,7 +123,7 @@ func interrupted(ctx context.Context, err error) error {
 
 // serveHTTP serves streamable HTTP on addr until ctx is done, then shuts
 // the server down.
-func serveHTTP(ctx context.Context, s *mcp.Server, addr string, token httpToken, cmd *cli.Command) error {
+func serveHTTP(ctx context.Context, s *Server, addr string, token httpToken, cmd *cli.Command) error {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return clierr.New(runapi.CodeListenFailed, "listen on %s: %v", addr, err).Wrap(err)
@@ -153,9 +154,37 @@ func serveHTTP(ctx context.Context, s *mcp.Server, addr string, token httpToken,
 
 // httpHandler serves s as streamable HTTP. Each message is a request of
 // its own there: a malformed one is refused (400) and the session goes on.
-func httpHandler(s *mcp.Server) http.Handler {
-	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil)
+// A session's end cancels the runs it started.
+//
+// The SDK's handler speaks either the session-less protocol (2026-07-28
+// on: each request names its version in the MCP-Protocol-Version header)
+// or the initialize-era ones with sessions, not both; so a request naming
+// a session-less version goes to a stateless handler, every other one
+// (initialize carries no header) to the handler with sessions. A
+// session-less call's run ends when its request does.
+func httpHandler(s *Server) http.Handler {
+	m := s.MCP()
+	get := func(*http.Request) *mcp.Server { return m }
+	events := mcp.NewMemoryEventStore(nil)
+	events.SetMaxBytes(eventStoreBytes)
+	sessions := s.endingSessions(mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{EventStore: events}))
+	sessionless := mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{Stateless: true, PropagateRequestCancellation: true})
+	return advisingRetry(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if v := r.Header.Get(protocolVersionHeader); v >= firstSessionless {
+			sessionless.ServeHTTP(w, r)
+			return
+		}
+		sessions.ServeHTTP(w, r)
+	}))
 }
+
+// protocolVersionHeader names the protocol version of a request after
+// initialize (or of every request, session-less).
+const protocolVersionHeader = "MCP-Protocol-Version"
+
+// firstSessionless is the first protocol version without initialize and
+// sessions; versions are dates, so they compare as strings.
+const firstSessionless = "2026-07-28"
 
 // CheckLoopback accepts host:port whose host is a loopback address or
 // localhost: the server runs workflows (agents with tools) for whoever

@@ -156,7 +156,7 @@ func FuzzHTTP(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Cleanup(s.Close)
-	h := loopbackguard.Guard{Token: fuzzToken}.Wrap(httpHandler(s.MCP()))
+	h := loopbackguard.Guard{Token: fuzzToken}.Wrap(httpHandler(s))
 	rec := postMCP(f, h, "", initializeLine, "application/json", true)
 	session := rec.Header().Get("Mcp-Session-Id")
 	if rec.Code != http.StatusOK || session == "" {
@@ -221,7 +221,9 @@ func messagesOf(t *testing.T, rec *httptest.ResponseRecorder) []string {
 	case strings.HasPrefix(ct, "text/event-stream"):
 		var out []string
 		for _, line := range strings.Split(body, "\n") {
-			if data, ok := strings.CutPrefix(line, "data: "); ok {
+			// An empty data is the priming event, which carries only
+			// an event ID to resume from.
+			if data, ok := strings.CutPrefix(line, "data: "); ok && data != "" {
 				out = append(out, data)
 			}
 		}

@@ -160,7 +160,7 @@ func TestToolsHaveInputAndOutputSchemas(t *testing.T) {
 			}
 		}
 	}
-	if got := strings.Join(names, " "); got != "describe_workflow list_workflows run_logs run_status run_workflow stop_run" {
+	if got := strings.Join(names, " "); got != "describe_workflow list_workflows run_logs run_result run_status run_workflow start_workflow stop_run" {
 		t.Errorf("tools: %s", got)
 	}
 }

@@ -54,6 +54,12 @@ type RunResult struct {
 	Output      any    `json:"output" jsonschema:"the workflow's output, matching its output schema"`
 }
 
+// Started is the result of start_workflow.
+type Started struct {
+	ExecutionID string `json:"executionId" jsonschema:"the run's ID: run_result waits for its output, run_status and run_logs watch it, stop_run stops it"`
+	Workflow    string `json:"workflow"`
+}
+
 // RunRef names a run.
 type RunRef struct {
 	ID string `json:"id" jsonschema:"the run's execution ID or a unique prefix of it"`

@@ -47,12 +47,15 @@ type Server struct {
 	closing context.Context
 	close   context.CancelFunc
 	running sync.WaitGroup
+
+	sessions sessionRuns
 }
 
 // instructions tell the client's model what the server is for.
 const instructions = "Stratos runs workflows of AI coding agents written in TypeScript. " +
 	"list_workflows finds them, describe_workflow gives a workflow's manual and input schema, " +
-	"run_workflow runs one and returns its output; run_status, run_logs and stop_run watch and stop runs."
+	"run_workflow runs one and returns its output; start_workflow starts one in the background and run_result waits for its output; " +
+	"run_status, run_logs and stop_run watch and stop runs."
 
 // New returns a server with its tools registered.
 func New(opts Options) (*Server, error) {
@@ -119,8 +122,14 @@ func (s *Server) addTools() error {
 				return s.st.describe(ctx, in.Name)
 			}),
 		addTool(s.mcp, &mcp.Tool{Name: "run_workflow",
-			Description: "Run a workflow with an input matching its input schema and return its output. Builds it first when it is not fresh. Cancelling the call cancels the run."},
+			Description: "Run a workflow with an input matching its input schema and return its output. Builds it first when it is not fresh. Cancelling the call, or ending the session, cancels the run. For runs longer than the client waits for a call, use start_workflow and run_result."},
 			s.runWorkflow),
+		addTool(s.mcp, &mcp.Tool{Name: "start_workflow",
+			Description: "Start a workflow in the background, as run_workflow would run it, and return its execution ID at once. The run goes on when the call, the session or the server ends; run_result waits for its output, stop_run stops it."},
+			s.startWorkflow),
+		addTool(s.mcp, &mcp.Tool{Name: "run_result", Annotations: readOnly,
+			Description: "Wait until a run has ended and return its output, or its error. Cancelling the call stops the waiting, not the run; call it again to wait again."},
+			s.runResult),
 		addTool(s.mcp, &mcp.Tool{Name: "run_status", Annotations: readOnly,
 			Description: "Show a run: its status, and its output or error once it has ended."},
 			func(ctx context.Context, _ *mcp.CallToolRequest, in RunRef) (RunStatus, error) {
@@ -175,19 +184,9 @@ func (s *Server) runLogs(ctx context.Context, _ *mcp.CallToolRequest, in LogsInp
 // checks the input against its input schema, and only then runs it.
 func (s *Server) runWorkflow(ctx context.Context, req *mcp.CallToolRequest, in RunInput) (RunResult, error) {
 	defer s.resyncAfter(ctx)
-	d, err := s.st.describe(ctx, in.Name)
+	input, overrides, err := s.prepare(ctx, in)
 	if err != nil {
 		return RunResult{}, err
-	}
-	input, err := checkInput(d, in.Input)
-	if err != nil {
-		return RunResult{}, err
-	}
-	var overrides json.RawMessage
-	if in.Overrides != nil {
-		if overrides, err = json.Marshal(in.Overrides); err != nil {
-			return RunResult{}, errorf("encode the overrides: %v", err)
-		}
 	}
 	if !s.admit() {
 		return RunResult{}, clierr.New(errcode.CodeInterrupted, "the server is shutting down; %s was not started", in.Name)
@@ -196,7 +195,46 @@ func (s *Server) runWorkflow(ctx context.Context, req *mcp.CallToolRequest, in R
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	defer context.AfterFunc(s.closing, cancel)()
+	if req.Session != nil {
+		defer s.sessions.add(req.Session.ID(), cancel)()
+	}
 	return s.st.run(ctx, in.Name, input, overrides, progress(ctx, req))
+}
+
+// startWorkflow is runWorkflow that returns once the run has started: the
+// run is detached, so neither the call's nor the session's end stops it.
+func (s *Server) startWorkflow(ctx context.Context, _ *mcp.CallToolRequest, in RunInput) (Started, error) {
+	defer s.resyncAfter(ctx)
+	input, overrides, err := s.prepare(ctx, in)
+	if err != nil {
+		return Started{}, err
+	}
+	return s.st.start(ctx, in.Name, input, overrides)
+}
+
+// runResult waits for a run's end, with its events as progress, and
+// returns its output or its error.
+func (s *Server) runResult(ctx context.Context, req *mcp.CallToolRequest, in RunRef) (RunResult, error) {
+	return s.st.result(ctx, in.ID, progress(ctx, req))
+}
+
+// prepare describes the workflow (building it when it is not fresh) and
+// checks the input against its input schema, so that a run that could not
+// start is never started; it returns the input and overrides as JSON.
+func (s *Server) prepare(ctx context.Context, in RunInput) (input, overrides json.RawMessage, err error) {
+	d, err := s.st.describe(ctx, in.Name)
+	if err != nil {
+		return nil, nil, err
+	}
+	if input, err = checkInput(d, in.Input); err != nil {
+		return nil, nil, err
+	}
+	if in.Overrides != nil {
+		if overrides, err = json.Marshal(in.Overrides); err != nil {
+			return nil, nil, errorf("encode the overrides: %v", err)
+		}
+	}
+	return input, overrides, nil
 }
 
 // checkInput validates input against the workflow's input schema and

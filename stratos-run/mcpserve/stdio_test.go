@@ -158,7 +158,7 @@ func TestHTTPRefusesMalformedBodiesAndGoesOn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := &http.Server{Handler: httpHandler(s.MCP())}
+	srv := &http.Server{Handler: httpHandler(s)}
 	go func() { _ = srv.Serve(ln) }()
 	t.Cleanup(func() { srv.Close() })
 	url := "http://" + ln.Addr().String() + "/"

@@ -2,6 +2,7 @@ package mcpserve
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 
@@ -96,4 +97,30 @@ func eachEvent(f func(eventapi.Event)) func(line []byte) {
 // errorf is a failure of the server itself.
 func errorf(format string, args ...any) error {
 	return clierr.New(errcode.CodeInternal, "%s", fmt.Sprintf(format, args...))
+}
+
+// start starts the workflow in the background, as `stratos run --detach`:
+// the run is no child of the server, so it outlives the call, the session
+// and the server, like any detached run.
+func (s stratos) start(ctx context.Context, name string, input, overrides json.RawMessage) (Started, error) {
+	call := s.call(toolRun, append(runArgs(name, overrides), "--detach")...)
+	call.Input = input
+	st := Started{Workflow: name}
+	err := toolcall.Run(ctx, call, &st)
+	return st, err
+}
+
+// result waits until the run has ended, passing the events it records to
+// onEvent, and returns its output as `stratos runs result --json` prints
+// it, or the run's own error. Cancelling ctx stops the waiting, not the
+// run.
+func (s stratos) result(ctx context.Context, id string, onEvent func(eventapi.Event)) (RunResult, error) {
+	r, err := s.show(ctx, id)
+	if err != nil {
+		return RunResult{}, err
+	}
+	s.follow(ctx, r.ExecutionID, onEvent)
+	res := RunResult{ExecutionID: r.ExecutionID, Workflow: r.Workflow}
+	err = toolcall.Run(ctx, s.call(toolRun, "runs", "result", r.ExecutionID, "--json"), &res.Output)
+	return res, err
 }
