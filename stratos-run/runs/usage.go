@@ -43,12 +43,14 @@ type Usage struct {
 }
 
 // UsageRollup is a run's usage: in all, per workflow invocation (the
-// top-level one and each child, each counting the agents it created) and
-// per agent.
+// top-level one and each child, each counting the agents it created and
+// the decisions it asked), per agent and per decision.
 type UsageRollup struct {
 	Run         Usage             `json:"run"`
 	ByExecution map[string]*Usage `json:"byExecution"`
 	ByAgent     map[string]*Usage `json:"byAgent"`
+	// ByDecision is keyed by ids.decisionId; absent without decisions.
+	ByDecision map[string]*Usage `json:"byDecision,omitempty"`
 }
 
 // add counts one turn.
@@ -107,7 +109,15 @@ func (r *UsageRollup) addEvent(e eventapi.Event) {
 		r.ByExecution, r.ByAgent = map[string]*Usage{}, map[string]*Usage{}
 	}
 	bucket(r.ByExecution, e.ExecutionID).add(t)
-	bucket(r.ByAgent, e.AgentID).add(t)
+	switch {
+	case e.AgentID == "" && e.IDs.DecisionID != "":
+		if r.ByDecision == nil {
+			r.ByDecision = map[string]*Usage{}
+		}
+		bucket(r.ByDecision, e.IDs.DecisionID).add(t)
+	default:
+		bucket(r.ByAgent, e.AgentID).add(t)
+	}
 }
 
 func bucket(m map[string]*Usage, key string) *Usage {

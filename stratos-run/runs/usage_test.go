@@ -22,6 +22,7 @@ func TestUsageRollsUpPerRunExecutionAndAgentWithProvenance(t *testing.T) {
 		`{"type":"usage","agentId":"top/agent-2","executionId":"child","details":{"inputTokens":1000,"outputTokens":300}}`,
 		`{"type":"workflow.log","executionId":"child","workflow":"c","details":{"message":"no usage here"}}`,
 		`{"type":"usage","agentId":"top/agent-2","executionId":"child","details":{"inputTokens":1,"outputTokens":1,"costUsd":0.5}}`,
+		`{"type":"usage","executionId":"child","ids":{"decisionId":"child/decision-1"},"details":{"inputTokens":40,"outputTokens":4}}`,
 		`{"type":"usage","agentId":"top/agent-3","executionId":"child"`, // still being written
 	}, "\n")
 	path := filepath.Join(t.TempDir(), EventsFile)
@@ -33,7 +34,7 @@ func TestUsageRollsUpPerRunExecutionAndAgentWithProvenance(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if counts.Total != 6 || counts.ByType[eventapi.TypeUsage] != 4 {
+	if counts.Total != 7 || counts.ByType[eventapi.TypeUsage] != 5 {
 		t.Errorf("counted %+v", counts)
 	}
 	check := func(name string, got *Usage, turns int, tokens Tokens, usd float64, provenance string, unknown int) {
@@ -48,9 +49,14 @@ func TestUsageRollsUpPerRunExecutionAndAgentWithProvenance(t *testing.T) {
 	check("agent-1", u.ByAgent["top/agent-1"], 2, Tokens{Input: 110, Output: 22, CacheRead: 50, CacheWrite: 7, Reasoning: 5}, 0.012, CostReported, 0)
 	check("agent-2", u.ByAgent["top/agent-2"], 2, Tokens{Input: 1001, Output: 301}, 0.5, CostUnknown, 1)
 	check("top", u.ByExecution["top"], 2, Tokens{Input: 110, Output: 22, CacheRead: 50, CacheWrite: 7, Reasoning: 5}, 0.012, CostReported, 0)
-	check("child", u.ByExecution["child"], 2, Tokens{Input: 1001, Output: 301}, 0.5, CostUnknown, 1)
-	check("run", &u.Run, 4, Tokens{Input: 1111, Output: 323, CacheRead: 50, CacheWrite: 7, Reasoning: 5}, 0.512, CostUnknown, 1)
-	if got := u.Run.Tokens.Total(); got != 1111+323+50+7 {
+	// A decision's usage is its own, and its invocation's.
+	check("decision-1", u.ByDecision["child/decision-1"], 1, Tokens{Input: 40, Output: 4}, 0, CostUnknown, 1)
+	if _, ok := u.ByAgent[""]; ok || len(u.ByAgent) != 2 {
+		t.Errorf("agents %v: a decision is no agent", u.ByAgent)
+	}
+	check("child", u.ByExecution["child"], 3, Tokens{Input: 1041, Output: 305}, 0.5, CostUnknown, 2)
+	check("run", &u.Run, 5, Tokens{Input: 1151, Output: 327, CacheRead: 50, CacheWrite: 7, Reasoning: 5}, 0.512, CostUnknown, 2)
+	if got := u.Run.Tokens.Total(); got != 1151+327+50+7 {
 		t.Errorf("total tokens %d", got)
 	}
 }
