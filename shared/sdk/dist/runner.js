@@ -214,7 +214,7 @@ process.on("unhandledRejection", (reason) => {
     warn(`unhandled promise rejection: ${toError(reason).message}`);
 });
 const result = await main();
-journal?.flush();
+await journal?.flush();
 writeResult(result);
 // Exit now: timers or sockets the workflow left open must not keep the run alive.
 process.exit(result.status === "succeeded" ? 0 : 1);
