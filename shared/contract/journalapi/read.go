@@ -262,19 +262,20 @@ func checkChild(e *Entry) error {
 }
 
 // identity is an entry's place: two entries of one journal never share it.
+// Its parts are quoted, so names holding the separators cannot collide.
 func (e *Entry) identity() string {
 	switch {
 	case e.Execute != nil:
 		x := e.Execute
-		return fmt.Sprintf("%s %s %s#%s agent %d call %d", e.Kind, e.Path, x.ConfigID, x.Label, x.Agent, x.Call)
+		return fmt.Sprintf("%s %q %q %q agent %d call %d", e.Kind, e.Path, x.ConfigID, x.Label, x.Agent, x.Call)
 	case e.Child != nil:
-		return fmt.Sprintf("%s %s", e.Kind, ChildPath(e.Path, e.Child.Name, e.Child.K))
+		return fmt.Sprintf("%s %q %q %d", e.Kind, e.Path, e.Child.Name, e.Child.K)
 	case e.Budget != nil:
-		return fmt.Sprintf("%s %s %d", e.Kind, e.Path, e.Budget.Ordinal)
+		return fmt.Sprintf("%s %q %d", e.Kind, e.Path, e.Budget.Ordinal)
 	case e.MCP != nil:
-		return fmt.Sprintf("%s %s %s/%s %d", e.Kind, e.Path, e.MCP.Server, e.MCP.Tool, e.MCP.K)
+		return fmt.Sprintf("%s %q %q %q %d", e.Kind, e.Path, e.MCP.Server, e.MCP.Tool, e.MCP.K)
 	case e.Decision != nil:
-		return fmt.Sprintf("%s %s %d", e.Kind, e.Path, e.Decision.K)
+		return fmt.Sprintf("%s %q %d", e.Kind, e.Path, e.Decision.K)
 	}
 	return string(e.Kind)
 }

@@ -328,7 +328,22 @@ func TestReadDecisionPlaces(t *testing.T) {
 	if len(j.Entries) != 2 || string(j.Entries[0].Decision.Result.Answer) != `"red"` || j.Entries[1].Decision.K != 2 {
 		t.Fatalf("entries %+v", j.Entries)
 	}
-	if len(problems) != 1 || problems[0].Line != 4 || !strings.Contains(problems[0].Reason, "decision.call w 1") {
+	if len(problems) != 1 || problems[0].Line != 4 || !strings.Contains(problems[0].Reason, `decision.call "w" 1`) {
 		t.Fatalf("problems %v", problems)
+	}
+}
+
+// Places whose names hold the separators stay apart: server "a/b" with
+// tool "c" is not server "a" with tool "b/c".
+func TestPlacesWithSeparatorsInNamesDoNotCollide(t *testing.T) {
+	one := Entry{Kind: KindMCPCall, Path: "wf", MCP: &MCPCall{Server: "a/b", Tool: "c", K: 1}}
+	two := Entry{Kind: KindMCPCall, Path: "wf", MCP: &MCPCall{Server: "a", Tool: "b/c", K: 1}}
+	if one.identity() == two.identity() {
+		t.Errorf("two places share the identity %s", one.identity())
+	}
+	a := Entry{Kind: KindExecute, Path: "wf", Execute: &Execute{ConfigID: "x#y", Agent: 1, Call: 1}}
+	b := Entry{Kind: KindExecute, Path: "wf", Execute: &Execute{ConfigID: "x", Label: "y", Agent: 1, Call: 1}}
+	if a.identity() == b.identity() {
+		t.Errorf("two agents share the identity %s", a.identity())
 	}
 }
