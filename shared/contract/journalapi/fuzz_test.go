@@ -98,6 +98,8 @@ func placeOf(e Entry) place {
 		p.a, p.b, p.first = e.MCP.Server, e.MCP.Tool, e.MCP.K
 	case e.Budget != nil:
 		p.first = e.Budget.Ordinal
+	case e.Decision != nil:
+		p.first = e.Decision.K
 	}
 	return p
 }
