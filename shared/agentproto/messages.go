@@ -59,6 +59,16 @@ type InitializeParams struct {
 type Settings struct {
 	MaxConcurrent  int `json:"maxConcurrent"`
 	MaxOutstanding int `json:"maxOutstanding"`
+	// Decisions are the decisions' own limits (settings.json's
+	// decisions); nil in InitializeParams: the defaults.
+	Decisions *Limits `json:"decisions,omitempty"`
+}
+
+// Limits are admission limits: at most MaxConcurrent run, at most
+// MaxOutstanding run or wait.
+type Limits struct {
+	MaxConcurrent  int `json:"maxConcurrent"`
+	MaxOutstanding int `json:"maxOutstanding"`
 }
 
 // InitializeResult reports what the host will apply.

@@ -24,6 +24,10 @@ import (
 const (
 	DefaultMaxConcurrent  = 10
 	DefaultMaxOutstanding = 100
+	// Decisions take no agent slots: their own limits (docs/decision.md).
+	// A local model server answers few requests at once, so few run.
+	DefaultDecisionsMaxConcurrent  = 8
+	DefaultDecisionsMaxOutstanding = 1000
 	// DefaultDefinitionTimeout bounds loading one workflow's definition:
 	// evaluating its module's top-level code.
 	DefaultDefinitionTimeout = 30 * time.Second
@@ -35,8 +39,16 @@ const MaxFileBytes = 1 << 20
 
 // Settings is the effective user configuration.
 type Settings struct {
-	Agents Agents `json:"agents"`
-	Build  Build  `json:"build"`
+	Agents    Agents    `json:"agents"`
+	Decisions Decisions `json:"decisions"`
+	Build     Build     `json:"build"`
+}
+
+// Decisions holds the per-top-level-execution admission limits of
+// decisions, counted apart from agents'.
+type Decisions struct {
+	MaxConcurrent  int `json:"maxConcurrent"`
+	MaxOutstanding int `json:"maxOutstanding"`
 }
 
 // Build holds the limits of preparing workflows.
@@ -55,8 +67,9 @@ type Agents struct {
 // Default returns the settings used when the file is absent.
 func Default() Settings {
 	return Settings{
-		Agents: Agents{MaxConcurrent: DefaultMaxConcurrent, MaxOutstanding: DefaultMaxOutstanding},
-		Build:  Build{DefinitionTimeout: DefaultDefinitionTimeout},
+		Agents:    Agents{MaxConcurrent: DefaultMaxConcurrent, MaxOutstanding: DefaultMaxOutstanding},
+		Decisions: Decisions{MaxConcurrent: DefaultDecisionsMaxConcurrent, MaxOutstanding: DefaultDecisionsMaxOutstanding},
+		Build:     Build{DefinitionTimeout: DefaultDefinitionTimeout},
 	}
 }
 
@@ -88,11 +101,13 @@ func Parse(path string, data []byte) (Settings, error) {
 		var err error
 		switch key {
 		case "agents":
-			err = parseAgents(path, raw, &s.Agents)
+			err = parseLimits(path, key, raw, &s.Agents.MaxConcurrent, &s.Agents.MaxOutstanding)
+		case "decisions":
+			err = parseLimits(path, key, raw, &s.Decisions.MaxConcurrent, &s.Decisions.MaxOutstanding)
 		case "build":
 			err = parseBuild(path, raw, &s.Build)
 		default:
-			err = invalid(path, key, "%s: unknown key %q (known: agents, build)", path, key)
+			err = invalid(path, key, "%s: unknown key %q (known: agents, decisions, build)", path, key)
 		}
 		if err != nil {
 			return Settings{}, err
@@ -101,24 +116,26 @@ func Parse(path string, data []byte) (Settings, error) {
 	return s, nil
 }
 
-func parseAgents(path string, raw json.RawMessage, a *Agents) error {
-	var agents map[string]json.RawMessage
-	if err := decodeObject(raw, &agents); err != nil {
-		return invalid(path, "agents", "%s: key \"agents\" must be an object", path)
+// parseLimits reads the admission limits of section (agents or
+// decisions).
+func parseLimits(path, section string, raw json.RawMessage, maxConcurrent, maxOutstanding *int) error {
+	var limits map[string]json.RawMessage
+	if err := decodeObject(raw, &limits); err != nil {
+		return invalid(path, section, "%s: key %q must be an object", path, section)
 	}
-	for k, v := range agents {
+	for k, v := range limits {
 		var dst *int
 		switch k {
 		case "maxConcurrent":
-			dst = &a.MaxConcurrent
+			dst = maxConcurrent
 		case "maxOutstanding":
-			dst = &a.MaxOutstanding
+			dst = maxOutstanding
 		default:
-			return invalid(path, "agents."+k, "%s: unknown key \"agents.%s\" (known: agents.maxConcurrent, agents.maxOutstanding)", path, k)
+			return invalid(path, section+"."+k, "%s: unknown key \"%s.%s\" (known: %s.maxConcurrent, %s.maxOutstanding)", path, section, k, section, section)
 		}
 		n, err := positiveInt(v)
 		if err != nil {
-			return invalid(path, "agents."+k, "%s: key \"agents.%s\" %v", path, k, err)
+			return invalid(path, section+"."+k, "%s: key \"%s.%s\" %v", path, section, k, err)
 		}
 		*dst = n
 	}

@@ -107,3 +107,29 @@ func TestParseDefinitionTimeout(t *testing.T) {
 		})
 	}
 }
+
+// Decisions have admission limits of their own, read and checked as the
+// agents' are.
+func TestParseDecisions(t *testing.T) {
+	s, err := Parse("/h/.stratos/settings.json", []byte(`{"agents":{"maxConcurrent":2},"decisions":{"maxConcurrent":32}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Decisions != (Decisions{MaxConcurrent: 32, MaxOutstanding: DefaultDecisionsMaxOutstanding}) || s.Agents != (Agents{2, DefaultMaxOutstanding}) {
+		t.Errorf("parsed %+v", s)
+	}
+	if d := Default().Decisions; d.MaxConcurrent != 8 || d.MaxOutstanding != 1000 {
+		t.Errorf("defaults %+v", d)
+	}
+	for raw, key := range map[string]string{
+		`{"decisions":{"maxConcurrent":0}}`:    "decisions.maxConcurrent",
+		`{"decisions":{"maxOutstanding":"9"}}`: "decisions.maxOutstanding",
+		`{"decisions":{"samples":3}}`:          "decisions.samples",
+		`{"decisions":true}`:                   "decisions",
+	} {
+		_, err := Parse("/h/.stratos/settings.json", []byte(raw))
+		if ce := clierr.As(err); err == nil || ce.Details["key"] != key || !strings.Contains(ce.Message, key) {
+			t.Errorf("%s: %v; want an error about %s", raw, err, key)
+		}
+	}
+}

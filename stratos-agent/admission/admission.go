@@ -15,15 +15,35 @@ import (
 // Pool is the admission state of one top-level execution.
 type Pool struct {
 	maxConcurrent, maxOutstanding int
+	// reject is the error of a call refused with MaxOutstanding running
+	// or waiting.
+	reject Rejection
 
 	mu      sync.Mutex
 	running int
 	queue   list.List // of chan struct{}, closed when admitted
 }
 
-// New returns a pool with the given limits (both >= 1).
+// Rejection makes the error of a refused call from the pool's limits and
+// what runs and waits.
+type Rejection func(maxConcurrent, maxOutstanding, running, queued int) error
+
+// New returns a pool of agent calls with the given limits (both >= 1).
 func New(maxConcurrent, maxOutstanding int) *Pool {
-	return &Pool{maxConcurrent: maxConcurrent, maxOutstanding: maxOutstanding}
+	return NewWith(maxConcurrent, maxOutstanding, agentRejection)
+}
+
+// NewWith returns a pool whose refusals are reject's errors (decisions
+// have their own pool, limits and error).
+func NewWith(maxConcurrent, maxOutstanding int, reject Rejection) *Pool {
+	return &Pool{maxConcurrent: maxConcurrent, maxOutstanding: maxOutstanding, reject: reject}
+}
+
+func agentRejection(maxConcurrent, maxOutstanding, running, queued int) error {
+	return agentproto.Errorf(agentproto.CodeAdmission,
+		"agent call rejected: %d agent calls are already running or queued in this execution (agents.maxOutstanding is %d; %d running, %d queued); wait for some to finish or raise the limit in ~/.stratos/settings.json",
+		running+queued, maxOutstanding, running, queued).
+		WithDetails(map[string]any{"maxOutstanding": maxOutstanding, "maxConcurrent": maxConcurrent, "running": running, "queued": queued})
 }
 
 // Stats reports the running and queued calls.
@@ -43,10 +63,7 @@ func (p *Pool) Acquire(ctx context.Context, queued func()) error {
 	if p.running+p.queue.Len() >= p.maxOutstanding {
 		running, queued := p.running, p.queue.Len()
 		p.mu.Unlock()
-		return agentproto.Errorf(agentproto.CodeAdmission,
-			"agent call rejected: %d agent calls are already running or queued in this execution (agents.maxOutstanding is %d; %d running, %d queued); wait for some to finish or raise the limit in ~/.stratos/settings.json",
-			running+queued, p.maxOutstanding, running, queued).
-			WithDetails(map[string]any{"maxOutstanding": p.maxOutstanding, "maxConcurrent": p.maxConcurrent, "running": running, "queued": queued})
+		return p.reject(p.maxConcurrent, p.maxOutstanding, running, queued)
 	}
 	if p.running < p.maxConcurrent && p.queue.Len() == 0 {
 		p.running++

@@ -72,3 +72,20 @@ func waitQueued(t *testing.T, p *Pool, n int) {
 	}
 	t.Fatalf("never saw %d queued calls", n)
 }
+
+// A pool made with its own rejection refuses with that error, given the
+// limits and what runs and waits.
+func TestNewWithRejection(t *testing.T) {
+	mine := errors.New("mine")
+	var got [4]int
+	p := NewWith(1, 1, func(c, o, r, q int) error {
+		got = [4]int{c, o, r, q}
+		return mine
+	})
+	if err := p.Acquire(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Acquire(context.Background(), nil); !errors.Is(err, mine) || got != [4]int{1, 1, 1, 0} {
+		t.Fatalf("second call: %v with %v, want the pool's own rejection with [1 1 1 0]", err, got)
+	}
+}

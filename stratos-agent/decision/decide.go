@@ -26,9 +26,19 @@ type Asker struct {
 	HTTP *http.Client
 	// Getenv reads OLLAMA_HOST.
 	Getenv func(string) string
+	// Slots admits each sample's requests (the run's decisions pool);
+	// nil admits every one at once. Set before the first decision.
+	Slots Slots
 
 	mu    sync.Mutex
 	ready map[string]bool // "<endpoint> <model>" that passed the check
+}
+
+// Slots is an admission pool: Acquire waits for a slot (or fails at once
+// when too many wait), Release frees it.
+type Slots interface {
+	Acquire(ctx context.Context, queued func()) error
+	Release()
 }
 
 // Request is one decision: its question and its configuration's layers,
@@ -113,24 +123,50 @@ func backendOf(cfg *Config, getenv func(string) string) (ollama.Host, error) {
 	return OllamaEndpoint(*cfg, getenv)
 }
 
-// ask checks the model, then asks every sample and returns the majority.
+// ask checks the model, then asks every sample, each in a slot of the
+// pool and all at once as far as it admits them, and returns the
+// majority. The first sample that fails ends the others.
 func (a *Asker) ask(ctx context.Context, q question, cfg Config, host ollama.Host, emit Emit) (*agentproto.DecisionResult, error) {
 	if err := a.checkModel(ctx, host, cfg.Model); err != nil {
 		return nil, err
 	}
 	b := &ollamaBackend{http: a.HTTP, host: host, model: cfg.Model, schema: q.schema(cfg.Reasons), cfg: cfg}
-	s := sampler{q: q, cfg: cfg, ask: b.ask, emit: emit}
-	replies := make([]reply, 0, cfg.Samples)
-	for i := 1; i <= cfg.Samples; i++ {
-		r, err := s.sample(ctx, i)
-		if err != nil {
-			return nil, err
-		}
-		replies = append(replies, r)
+	s := &sampler{q: q, cfg: cfg, ask: b.ask, emit: emit}
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	replies := make([]reply, cfg.Samples)
+	var wg sync.WaitGroup
+	for i := range replies {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r, err := a.admitted(ctx, func() (reply, error) { return s.sample(ctx, i+1) })
+			if err != nil {
+				cancel(err)
+				return
+			}
+			replies[i] = r
+		}()
+	}
+	wg.Wait()
+	if err := context.Cause(ctx); err != nil {
+		return nil, err
 	}
 	res := majority(replies)
 	res.Usage = s.usage
 	return res, nil
+}
+
+// admitted runs fn in a slot of the pool.
+func (a *Asker) admitted(ctx context.Context, fn func() (reply, error)) (reply, error) {
+	if a.Slots == nil {
+		return fn()
+	}
+	if err := a.Slots.Acquire(ctx, nil); err != nil {
+		return reply{}, err
+	}
+	defer a.Slots.Release()
+	return fn()
 }
 
 // checkModel reads the inventory the first time a model of an endpoint is
@@ -162,6 +198,7 @@ type sampler struct {
 	cfg   Config
 	ask   func(ctx context.Context, messages []message, sample int) (turn, error)
 	emit  Emit
+	mu    sync.Mutex // samples run at once
 	usage *agentproto.CallUsage
 }
 
@@ -203,6 +240,8 @@ func (s *sampler) sample(ctx context.Context, i int) (reply, error) {
 // Local models have no catalog price, so the cost stays unknown.
 func (s *sampler) count(t turn) {
 	s.emit(&eventapi.Usage{Tokens: t.tokens, Provider: s.cfg.Provider, Model: s.cfg.Model})
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	if s.usage == nil {
 		s.usage = &agentproto.CallUsage{}
 	}

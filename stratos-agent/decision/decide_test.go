@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -15,6 +16,7 @@ import (
 	"github.com/stratoscli/stratos/shared/agentproto"
 	"github.com/stratoscli/stratos/shared/contract/eventapi"
 	"github.com/stratoscli/stratos/shared/fakemodel"
+	"github.com/stratoscli/stratos/stratos-agent/admission"
 )
 
 // fakeOllama runs the fake model server with an Ollama inventory and the
@@ -190,17 +192,22 @@ func TestDecideSamples(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The samples run at once, so which sample got which turn varies.
+	slices.Sort(res.Reasons)
 	if string(res.Answer) != "8" || res.Confidence != 0.666667 || res.Samples != 3 || !reflect.DeepEqual(res.Reasons, []string{"fine", "good"}) {
 		t.Errorf("result %+v", res)
 	}
 	var seeds []string
 	for _, e := range srv.Log().Entries() {
 		if e.Path == "/api/chat" {
-			var b struct{ Options struct{ Seed json.RawMessage } }
+			var b struct {
+				Options struct{ Seed json.RawMessage }
+			}
 			_ = json.Unmarshal(e.Body, &b)
 			seeds = append(seeds, string(b.Options.Seed))
 		}
 	}
+	slices.Sort(seeds)
 	if strings.Join(seeds, " ") != "10 11 12" {
 		t.Errorf("seeds %v", seeds)
 	}
@@ -306,5 +313,33 @@ func TestDecideCancelled(t *testing.T) {
 	}
 	if got := ev.types(); got != "decision.started decision.completed" {
 		t.Errorf("events %s", got)
+	}
+}
+
+// Each sample takes a slot of the run's decisions pool: a pool of one
+// slot asks the samples one after another; a pool that cannot even queue
+// a sample fails the decision with the pool's error.
+func TestDecideSamplesTakeSlots(t *testing.T) {
+	srv := fakeOllama(t, `[{"repeat": true, "reply": [{"structuredOutput": {"answer": "yes"}}]}]`)
+	a := asker(srv)
+	a.Slots = admission.NewWith(1, 3, func(c, o, r, q int) error {
+		return agentproto.Errorf(agentproto.CodeDecisionAdmission, "full")
+	})
+	verdict := Request{Question: agentproto.Question{Kind: agentproto.QuestionVerdict, Prompt: "x"}, Layers: []Layer{ollamaLayer(`, "samples": 3`)}}
+	res, err := a.Decide(context.Background(), verdict, func(eventapi.Details) {})
+	if err != nil || res.Samples != 3 || res.Confidence != 1 {
+		t.Fatalf("%+v, %v", res, err)
+	}
+	// With the one slot taken (by another decision), a sample cannot queue.
+	pool := admission.NewWith(1, 1, func(c, o, r, q int) error {
+		return agentproto.Errorf(agentproto.CodeDecisionAdmission, "full: %d running, %d waiting", r, q)
+	})
+	if err := pool.Acquire(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	a.Slots = pool
+	_, err = a.Decide(context.Background(), verdict, func(eventapi.Details) {})
+	if agentproto.CodeOf(err) != agentproto.CodeDecisionAdmission || err.Error() != "full: 1 running, 0 waiting" {
+		t.Fatalf("a sample while the pool is full: %v", err)
 	}
 }

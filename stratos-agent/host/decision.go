@@ -77,6 +77,15 @@ func (d *decisions) cancelMatching(match func(executionID string) bool) {
 	}
 }
 
+// decisionRejection is the error of a decision refused by the decisions'
+// admission pool.
+func decisionRejection(maxConcurrent, maxOutstanding, running, queued int) error {
+	return agentproto.Errorf(agentproto.CodeDecisionAdmission,
+		"decision rejected: %d decision requests are already running or waiting in this execution (decisions.maxOutstanding is %d; %d running, %d waiting); wait for some to finish or raise the limit in ~/.stratos/settings.json",
+		running+queued, maxOutstanding, running, queued).
+		WithDetails(map[string]any{"maxOutstanding": maxOutstanding, "maxConcurrent": maxConcurrent, "running": running, "queued": queued})
+}
+
 // decide serves decision.ask: the configuration's layers as named in
 // errors, the decision's events recorded with its execution and ID.
 func (h *Host) decide(ctx context.Context, p agentproto.DecisionParams) (*agentproto.DecisionResult, error) {

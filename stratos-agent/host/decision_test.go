@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"path/filepath"
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/stratoscli/stratos/shared/agentproto"
 	"github.com/stratoscli/stratos/shared/contract/eventapi"
@@ -112,7 +114,7 @@ func TestDecisionCancel(t *testing.T) {
 		return done
 	}
 	done := ask("top/decision-1", "top")
-	f.waitEvent(eventapi.TypeDecisionStarted)
+	f.waitDecision(eventapi.TypeDecisionStarted, "top/decision-1")
 	if err := f.client.Notify(agentproto.MethodDecisionCancel, agentproto.DecisionRef{DecisionID: "top/decision-1"}); err != nil {
 		t.Fatal(err)
 	}
@@ -125,13 +127,23 @@ func TestDecisionCancel(t *testing.T) {
 	wantCode(t, <-ask("top/decision-2", "top"), agentproto.CodeCancelled, "was cancelled")
 
 	done = ask("child-1/decision-1", "child-1")
-	f.waitEvent(eventapi.TypeDecisionStarted)
+	f.waitDecision(eventapi.TypeDecisionStarted, "child-1/decision-1")
 	if err := f.client.Call(context.Background(), agentproto.MethodExecutionClose, agentproto.ExecutionRef{ExecutionID: "child-1"}, nil); err != nil {
 		t.Fatal(err)
 	}
 	wantCode(t, <-done, agentproto.CodeCancelled, "workflow execution ended")
 	_, err := f.ask("child-1/decision-2", "child-1", layers, ``, ``)
 	wantCode(t, err, agentproto.CodeContextClosed, "its workflow execution has ended")
+}
+
+// waitDecision returns the next event of type typ of decision id.
+func (f *fixture) waitDecision(typ, id string) eventapi.Event {
+	f.t.Helper()
+	for {
+		if e := f.waitEvent(typ); e.IDs.DecisionID == id {
+			return e
+		}
+	}
 }
 
 func remoteDetails(t *testing.T, err error) map[string]any {
@@ -141,4 +153,31 @@ func remoteDetails(t *testing.T, err error) map[string]any {
 		t.Fatalf("got %v, want an error response", err)
 	}
 	return re.AgentError().Details
+}
+
+// Decisions have their own admission pool (decisions.maxConcurrent and
+// maxOutstanding): a decision beyond it is refused with
+// decision_admission, while agents' slots are untouched.
+func TestDecisionAdmission(t *testing.T) {
+	srv := fakeOllama(t, `[{"match": {"marker": "decision-1"}, "delay": "1h", "reply": [{"text": "late"}]}]`)
+	limits := defaults
+	limits.Decisions = &agentproto.Limits{MaxConcurrent: 1, MaxOutstanding: 1}
+	f := start(t, echoAgent, limits)
+	layers := `{"provider": "ollama", "model": "qwen3:8b", "baseUrl": "` + srv.URL + `"}`
+	done := make(chan error, 1)
+	go func() {
+		_, err := f.ask("top/decision-1", "top", layers, ``, ``)
+		done <- err
+	}()
+	for !slices.ContainsFunc(srv.Log().Entries(), func(e fakemodel.Entry) bool { return e.Path == "/api/chat" }) {
+		time.Sleep(time.Millisecond) // until the first decision holds its slot
+	}
+	_, err := f.ask("top/decision-2", "top", layers, ``, ``)
+	wantCode(t, err, agentproto.CodeDecisionAdmission, "decision rejected: 1 decision requests are already running or waiting in this execution (decisions.maxOutstanding is 1; 1 running, 0 waiting)")
+	// Agents still run.
+	f.text(call{agent: "a", config: `{"configId":"echo"}`, prompt: `"x"`})
+	if err := f.client.Notify(agentproto.MethodDecisionCancel, agentproto.DecisionRef{DecisionID: "top/decision-1"}); err != nil {
+		t.Fatal(err)
+	}
+	wantCode(t, <-done, agentproto.CodeCancelled, "was cancelled")
 }

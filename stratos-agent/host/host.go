@@ -272,10 +272,15 @@ func (h *Host) initialize(p agentproto.InitializeParams) (*agentproto.Initialize
 		if err != nil {
 			return nil, agentproto.Errorf(agentproto.CodeConfiguration, "%v", err).Wrap(err)
 		}
-		limits = agentproto.Settings{MaxConcurrent: s.Agents.MaxConcurrent, MaxOutstanding: s.Agents.MaxOutstanding}
+		limits = agentproto.Settings{MaxConcurrent: s.Agents.MaxConcurrent, MaxOutstanding: s.Agents.MaxOutstanding,
+			Decisions: &agentproto.Limits{MaxConcurrent: s.Decisions.MaxConcurrent, MaxOutstanding: s.Decisions.MaxOutstanding}}
 	}
-	if limits.MaxConcurrent < 1 || limits.MaxOutstanding < 1 {
-		return nil, agentproto.Errorf(agentproto.CodeConfiguration, "settings: maxConcurrent and maxOutstanding must be positive, got %d and %d", limits.MaxConcurrent, limits.MaxOutstanding)
+	if limits.Decisions == nil {
+		limits.Decisions = &agentproto.Limits{MaxConcurrent: settings.DefaultDecisionsMaxConcurrent, MaxOutstanding: settings.DefaultDecisionsMaxOutstanding}
+	}
+	if limits.MaxConcurrent < 1 || limits.MaxOutstanding < 1 || limits.Decisions.MaxConcurrent < 1 || limits.Decisions.MaxOutstanding < 1 {
+		return nil, agentproto.Errorf(agentproto.CodeConfiguration, "settings: maxConcurrent and maxOutstanding must be positive, got %d and %d (decisions: %d and %d)",
+			limits.MaxConcurrent, limits.MaxOutstanding, limits.Decisions.MaxConcurrent, limits.Decisions.MaxOutstanding)
 	}
 	runDir := p.RunDir
 	if runDir == "" {
@@ -306,6 +311,7 @@ func (h *Host) initialize(p agentproto.InitializeParams) (*agentproto.Initialize
 	h.initialized = true
 	h.runDir = runDir
 	h.pool = admission.New(limits.MaxConcurrent, limits.MaxOutstanding)
+	h.asker.Slots = admission.NewWith(limits.Decisions.MaxConcurrent, limits.Decisions.MaxOutstanding, decisionRejection)
 	h.events = rec
 	h.worktrees = newWorktrees(p.ExecutionID, h.log, h.stderr, h.record)
 	h.log.Debug("initialized", "execution", p.ExecutionID, "maxConcurrent", limits.MaxConcurrent, "maxOutstanding", limits.MaxOutstanding)

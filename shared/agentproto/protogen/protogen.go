@@ -36,7 +36,7 @@ const protoDir = "shared/agentproto"
 
 // messages are the protocol's types in the order the file declares them.
 var messages = []any{
-	agentproto.InitializeParams{}, agentproto.Settings{}, agentproto.InitializeResult{}, agentproto.WorkflowRef{},
+	agentproto.InitializeParams{}, agentproto.Settings{}, agentproto.Limits{}, agentproto.InitializeResult{}, agentproto.WorkflowRef{},
 	agentproto.Overrides{}, agentproto.PromptSource{}, agentproto.TemplateVariables{}, agentproto.Worktree{},
 	agentproto.AgentConfig{}, agentproto.ExecuteParams{}, agentproto.ExecuteResult{}, agentproto.AgentRef{},
 	agentproto.CancelParams{}, agentproto.ExecutionRef{}, agentproto.CloseResult{}, agentproto.ToolCallParams{},

@@ -47,6 +47,19 @@ export interface InitializeParams {
 export interface Settings {
     maxConcurrent: number;
     maxOutstanding: number;
+    /**
+     * Decisions are the decisions' own limits (settings.json's
+     * decisions); nil in InitializeParams: the defaults.
+     */
+    decisions?: Limits;
+}
+/**
+ * Limits are admission limits: at most MaxConcurrent run, at most
+ * MaxOutstanding run or wait.
+ */
+export interface Limits {
+    maxConcurrent: number;
+    maxOutstanding: number;
 }
 /** InitializeResult reports what the host will apply. */
 export interface InitializeResult {
