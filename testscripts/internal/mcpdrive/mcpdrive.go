@@ -4,7 +4,7 @@
 // each result as one JSON line.
 //
 //	mcpdrive [--legacy] [--http] [--parallel] [--tools-per-workflow]
-//	         [--cancel-on PREFIX] STEP...
+//	         [--cancel-on PREFIX] [--end-session-on PREFIX] STEP...
 //
 // A STEP is `tools` (print the tool names), `wait-runs` (wait, with the
 // session open, until `stratos runs` lists no running run) or
@@ -12,7 +12,10 @@
 // Steps run in order, or all at once with --parallel (printed in the order
 // given). --legacy negotiates the initialize-era protocol 2025-03-26
 // instead of the newest. --cancel-on cancels a call once one of its
-// progress notifications starts with PREFIX (an event type). The first
+// progress notifications starts with PREFIX (an event type);
+// --end-session-on ends the session there instead (over --http a DELETE
+// of the session, sent at once),
+// and the call is described as {"sessionEnded": true}. The first
 // line is {"protocolVersion": …}; after the steps, {"toolsListChanged": n}.
 package mcpdrive
 
@@ -44,7 +47,7 @@ const callBound = 3 * time.Minute
 
 type options struct {
 	legacy, http, parallel, perWorkflow bool
-	cancelOn                            string
+	cancelOn, endSessionOn              string
 }
 
 // Main runs the client and returns the exit code: 0 when every call got a
@@ -58,6 +61,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&o.parallel, "parallel", false, "make the calls at once")
 	fs.BoolVar(&o.perWorkflow, "tools-per-workflow", false, "pass --tools-per-workflow")
 	fs.StringVar(&o.cancelOn, "cancel-on", "", "cancel a call at its first progress message with this prefix")
+	fs.StringVar(&o.endSessionOn, "end-session-on", "", "end the session at a call's first progress message with this prefix")
 	if err := fs.Parse(args[1:]); err != nil {
 		return 2
 	}
@@ -75,6 +79,10 @@ type driver struct {
 	changed  atomic.Int64
 	out      io.Writer
 	mu       sync.Mutex
+	// endSession ends the session as the client would: over --http a
+	// DELETE of its Mcp-Session-Id (the SDK's client sends it only once its
+	// calls have returned), over stdio closing the server's stdin.
+	endSession func(cs *mcp.ClientSession) error
 }
 
 func drive(o options, steps []string, stdout, stderr io.Writer) error {
@@ -137,6 +145,7 @@ func (d *driver) connect(ctx context.Context, stderr io.Writer) (*mcp.ClientSess
 		if err != nil {
 			return nil, nil, fmt.Errorf("connect over stdio: %w", err)
 		}
+		d.endSession = func(cs *mcp.ClientSession) error { return cs.Close() }
 		return cs, func() { cs.Close() }, nil
 	}
 	return d.connectHTTP(ctx, c, opts, append(args, "--http", "127.0.0.1:0"), stderr)
@@ -190,12 +199,33 @@ func (d *driver) connectHTTP(ctx context.Context, c *mcp.Client, opts *mcp.Clien
 	}
 	go func() { _, _ = io.Copy(stderr, pipe) }()
 	client := &http.Client{Transport: bearerTransport{token: token}}
+	d.endSession = func(cs *mcp.ClientSession) error { return deleteSession(ctx, client, url, cs) }
 	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: client}, opts)
 	if err != nil {
 		stopServer()
 		return nil, nil, fmt.Errorf("connect to %s: %w", url, err)
 	}
 	return cs, func() { cs.Close(); stopServer() }, nil
+}
+
+// deleteSession ends the HTTP session with a DELETE, as a client that
+// leaves does.
+func deleteSession(ctx context.Context, client *http.Client, url string, cs *mcp.ClientSession) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodDelete, url, nil)
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Mcp-Session-Id", cs.ID())
+	req.Header.Set("MCP-Protocol-Version", cs.InitializeResult().ProtocolVersion)
+	resp, err := client.Do(req)
+	if err != nil {
+		return err
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusNoContent && resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("DELETE: HTTP %d", resp.StatusCode)
+	}
+	return nil
 }
 
 // step makes one call and describes its result.
@@ -230,10 +260,25 @@ func (d *driver) step(ctx context.Context, cs *mcp.ClientSession, i int, step st
 	defer cancel()
 	token := fmt.Sprintf("step-%d", i)
 	var seen atomic.Int64
+	var ended sync.Once
+	var ending atomic.Bool
+	endedSession := make(chan struct{})
 	d.progress.Store(token, func(msg string) {
 		seen.Add(1)
 		if d.o.cancelOn != "" && strings.HasPrefix(msg, d.o.cancelOn) {
 			cancel()
+		}
+		if d.o.endSessionOn != "" && strings.HasPrefix(msg, d.o.endSessionOn) {
+			// Not on the notification's own goroutine: Close waits for it.
+			ended.Do(func() {
+				ending.Store(true)
+				go func() {
+					if err := d.endSession(cs); err != nil {
+						fmt.Fprintf(os.Stderr, "mcpdrive: end the session: %v\n", err)
+					}
+					close(endedSession)
+				}()
+			})
 		}
 	})
 	defer d.progress.Delete(token)
@@ -241,7 +286,13 @@ func (d *driver) step(ctx context.Context, cs *mcp.ClientSession, i int, step st
 	params.SetProgressToken(token)
 	r, err := cs.CallTool(callCtx, params)
 	res["progress"] = seen.Load()
+	sessionEnded := ending.Load()
+	if sessionEnded {
+		<-endedSession
+	}
 	switch {
+	case sessionEnded:
+		res["sessionEnded"] = true
 	case err != nil && callCtx.Err() != nil && ctx.Err() == nil:
 		res["cancelled"] = true
 	case err != nil:
