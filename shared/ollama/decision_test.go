@@ -11,9 +11,9 @@ import (
 
 func TestParseBaseURL(t *testing.T) {
 	for raw, want := range map[string]string{
-		"http://127.0.0.1:11434":              "http://127.0.0.1:11434",
-		"http://127.0.0.1:11434/":             "http://127.0.0.1:11434",
-		"https://gateway.example/ollama":      "https://gateway.example/ollama",
+		"http://127.0.0.1:11434":               "http://127.0.0.1:11434",
+		"http://127.0.0.1:11434/":              "http://127.0.0.1:11434",
+		"https://gateway.example/ollama":       "https://gateway.example/ollama",
 		"https://gateway.example/team/ollama/": "https://gateway.example/team/ollama",
 	} {
 		h, err := ParseBaseURL(raw)
