@@ -8,7 +8,7 @@ import (
 )
 
 // sseRetryMs is the reconnection delay each SSE stream advises its client
-// (the spec's `retry` field): a stream cut short (a proxy, a sleeping
+// (the SSE `retry` field): a stream cut short (a proxy, a sleeping
 // laptop) is resumed from the last event ID after a second, from the event
 // store that also sends each stream's priming event.
 const sseRetryMs = 1000

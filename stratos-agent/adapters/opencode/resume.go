@@ -22,7 +22,7 @@ import (
 var sessionIDPattern = regexp.MustCompile(`^ses_[0-9A-Za-z]+$`)
 
 // openSession is the OpenCode session of the agent: the resumed one when
-// the spec continues an earlier execution's, else a new one.
+// the agent continues an earlier execution's, else a new one.
 func (s *session) openSession(ctx context.Context, st *startup) (string, error) {
 	if r := s.spec.Resume; r != nil && r.SessionID != "" {
 		return s.continueSession(ctx, st.c, r.SessionID, st.iso.db)

@@ -121,7 +121,7 @@ func TestAResumedSessionIDMustBeOpenCodes(t *testing.T) {
 	}
 }
 
-// openaiSpec is the spec of an agent on an openaiBed, edited by edit.
+// openaiSpec is the adapter.Spec of an agent on an openaiBed, edited by edit.
 func openaiSpec(b *adaptertest.Bed, edit func(*adapter.Spec)) adapter.Spec {
 	s := adapter.Spec{Name: "tester", Harness: Harness, Models: []string{"openai/gpt-4.1"}, WorkingDirectory: b.Work, WorkflowDir: b.Work}
 	if edit != nil {
