@@ -201,7 +201,7 @@ func (w *Watcher) check() bool {
 
 // total is what the run and the executions it resumes spent.
 func (w *Watcher) total() records.Spent {
-	return w.carried.Plus(records.Spent(runs.SpentOf(w.spent)))
+	return w.carried.Plus(runs.SpentOf(w.spent))
 }
 
 // Stop waits for the watcher to end (its ctx must be done) and returns

@@ -123,7 +123,7 @@ func TestWatcherCountsWhatTheResumedChainSpent(t *testing.T) {
 func TestPricedTurnsCountAgainstTheUSDLimit(t *testing.T) {
 	var u runs.Usage
 	u.AddEvent([]byte(`{"type":"usage","details":{"inputTokens":10,"outputTokens":10,"costUsd":0.3,"costProvenance":"priced"}}`))
-	if got := (Limits{USD: 0.25}).crossed(records.Spent(runs.SpentOf(u))); got != "$0.3000 of a $0.2500 budget" {
+	if got := (Limits{USD: 0.25}).crossed(runs.SpentOf(u)); got != "$0.3000 of a $0.2500 budget" {
 		t.Fatalf("crossed = %q, want the priced $0.30 over the $0.25 limit", got)
 	}
 }

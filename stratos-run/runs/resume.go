@@ -78,7 +78,7 @@ func spentIn(dir string) (records.Spent, error) {
 	if errors.Is(err, fs.ErrNotExist) {
 		err = nil // no agent ever ran
 	}
-	return records.Spent(SpentOf(u)), err
+	return SpentOf(u), err
 }
 
 // readJournal reads dir's journal; its absence is said plainly. It is

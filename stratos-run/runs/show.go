@@ -41,13 +41,9 @@ type BudgetUse struct {
 	Spent  BudgetSpent    `json:"spent"`
 }
 
-// BudgetSpent is what a run's agents spent, in the budget's terms.
-type BudgetSpent struct {
-	Tokens           int64   `json:"tokens"`
-	Turns            int     `json:"turns"`
-	UnknownCostTurns int     `json:"unknownCostTurns"`
-	USD              float64 `json:"usd"`
-}
+// BudgetSpent is what a run's agents spent, in the budget's terms: the
+// record's own type, which a resumed run's carried spending uses too.
+type BudgetSpent = records.Spent
 
 // SpentOf is u in the budget's terms.
 func SpentOf(u Usage) BudgetSpent {
