@@ -18,7 +18,6 @@ package journalapi
 
 import (
 	"encoding/json"
-	"strconv"
 	"time"
 
 	"github.com/stratoscli/stratos/shared/agentproto"
@@ -174,11 +173,6 @@ type Error struct {
 	Message string `json:"message"`
 }
 
-// ChildPath is the path of the k-th invocation of child name in the
-// invocation at parent.
-func ChildPath(parent, name string, k int) string {
-	return parent + "/" + name + "#" + strconv.Itoa(k)
-}
 
 // Report is what resuming came to, as the runtime reports it with its
 // result and the resumed execution's status.json keeps it.
