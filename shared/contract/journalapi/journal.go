@@ -173,7 +173,6 @@ type Error struct {
 	Message string `json:"message"`
 }
 
-
 // Report is what resuming came to, as the runtime reports it with its
 // result and the resumed execution's status.json keeps it.
 type Report struct {
