@@ -79,6 +79,12 @@ type OAuth struct {
 	Scopes []string `json:"scopes,omitempty"`
 	// ClientID is a pre-registered client; empty uses dynamic registration.
 	ClientID string `json:"clientId,omitempty"`
+	// ClientSecret is the pre-registered client's secret, for a
+	// confidential client: always a ${NAME} reference (workflow.yaml is
+	// committed), resolved from the environment when the server is used.
+	// It is never encoded, so no declaration that is written or sent
+	// anywhere carries it.
+	ClientSecret string `json:"-"`
 }
 
 // Problem is one invalid field of the mcp section.
@@ -298,14 +304,37 @@ func (p *parser) oauth(field string, v any) *OAuth {
 		return &OAuth{}
 	case map[string]any:
 		for _, k := range slices.Sorted(maps.Keys(v)) {
-			if k != "scopes" && k != "clientId" {
-				p.add(field+"."+k, "unknown field (known: clientId, scopes)")
+			if k != "scopes" && k != "clientId" && k != "clientSecret" {
+				p.add(field+"."+k, "unknown field (known: clientId, clientSecret, scopes)")
 			}
 		}
-		return &OAuth{Scopes: p.strs(field+".scopes", v["scopes"]), ClientID: p.str(field+".clientId", v["clientId"])}
+		o := &OAuth{Scopes: p.strs(field+".scopes", v["scopes"]), ClientID: p.str(field+".clientId", v["clientId"]),
+			ClientSecret: p.str(field+".clientSecret", v["clientSecret"])}
+		p.checkClientSecret(field, o)
+		return o
 	}
-	p.add(field, "must be true or a mapping with scopes and clientId")
+	p.add(field, "must be true or a mapping with scopes, clientId and clientSecret")
 	return nil
+}
+
+// checkClientSecret accepts a client secret only as an environment
+// reference, and only beside the clientId it belongs to: a dynamically
+// registered client gets its secret from the registration.
+func (p *parser) checkClientSecret(field string, o *OAuth) {
+	switch {
+	case o.ClientSecret == "":
+	case o.ClientID == "":
+		p.add(field+".clientSecret", "needs oauth.clientId: a secret belongs to a client registered beforehand")
+	case !isWholeReference(o.ClientSecret):
+		p.add(field+".clientSecret", "must be an environment reference such as \"${TRACKER_CLIENT_SECRET}\", never the secret itself (workflow.yaml is committed)")
+	}
+}
+
+// isWholeReference reports whether value is one ${NAME} reference and
+// nothing else.
+func isWholeReference(value string) bool {
+	m := reference().FindStringSubmatchIndex(value)
+	return m != nil && m[0] == 0 && m[1] == len(value) && m[2] >= 0
 }
 
 func (p *parser) checkURL(field, raw string) {
@@ -362,6 +391,10 @@ func each(path string, s Server, f func(field, value string)) {
 	f(path+".url", s.URL)
 	for _, k := range slices.Sorted(maps.Keys(s.Headers)) {
 		f(path+".headers."+k, s.Headers[k])
+	}
+	if s.OAuth != nil {
+		f(path+".oauth.clientId", s.OAuth.ClientID)
+		f(path+".oauth.clientSecret", s.OAuth.ClientSecret)
 	}
 }
 

@@ -1,6 +1,7 @@
 package mcpdecl
 
 import (
+	"encoding/json"
 	"errors"
 	"slices"
 	"strings"
@@ -64,6 +65,10 @@ func TestParseProblemsNameFieldPaths(t *testing.T) {
 		{`servers: {a: {command: "${X"}}`, "mcp.servers.a.command", "malformed environment reference"},
 		{`servers: {Bad: {command: x}}`, "mcp.servers.Bad", "must match"},
 		{`servers: {a: {url: "http://h", oauth: {scope: x}}}`, "mcp.servers.a.oauth.scope", "unknown field"},
+		{`servers: {a: {url: "http://h", oauth: {clientId: c, clientSecret: s3cret}}}`, "mcp.servers.a.oauth.clientSecret", "must be an environment reference"},
+		{`servers: {a: {url: "http://h", oauth: {clientId: c, clientSecret: "x${S}"}}}`, "mcp.servers.a.oauth.clientSecret", "must be an environment reference"},
+		{`servers: {a: {url: "http://h", oauth: {clientSecret: "${S}"}}}`, "mcp.servers.a.oauth.clientSecret", "needs oauth.clientId"},
+		{`servers: {a: {url: "http://h", oauth: {clientId: "${C"}}}`, "mcp.servers.a.oauth.clientId", "malformed environment reference"},
 		{`other: 1`, "mcp.other", "unknown field"},
 		{`servers: [a]`, "mcp.servers", "must be a mapping"},
 		{`servers: {a: {command: x, connectTimeout: 30}}`, "mcp.servers.a.connectTimeout", "a duration with its unit"},
@@ -199,5 +204,52 @@ servers:
 	}
 	if web := resolve("web"); web.Cwd != "" || web.Command != "" {
 		t.Fatalf("web = %+v", web)
+	}
+}
+
+// The OAuth client of a declaration comes from the environment like every
+// other credential-bearing field: ${NAME} in clientId and clientSecret is
+// resolved (a literal ${CONF_CLIENT_ID} must never reach the authorization
+// server), and an unset variable names the field.
+func TestResolveOAuthClient(t *testing.T) {
+	servers, problems := parseYAML(t, `
+servers:
+  wiki:
+    url: https://wiki.example.test/mcp
+    oauth: {clientId: "${CONF_CLIENT_ID}", clientSecret: "${CONF_CLIENT_SECRET}", scopes: [read]}
+`)
+	if len(problems) > 0 {
+		t.Fatal(problems)
+	}
+	env := map[string]string{"CONF_CLIENT_ID": "stratos-cli", "CONF_CLIENT_SECRET": "s3cret"}
+	lookup := func(n string) (string, bool) { v, ok := env[n]; return v, ok }
+	decl := servers["wiki"]
+	wiki, err := decl.Resolve("/w", lookup)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if wiki.OAuth.ClientID != "stratos-cli" || wiki.OAuth.ClientSecret != "s3cret" {
+		t.Errorf("resolved oauth = %+v", *wiki.OAuth)
+	}
+	if decl.OAuth.ClientID != "${CONF_CLIENT_ID}" {
+		t.Errorf("Resolve changed the declaration: %+v", *decl.OAuth)
+	}
+	delete(env, "CONF_CLIENT_SECRET")
+	_, err = decl.Resolve("/w", lookup)
+	var missing *MissingVariableError
+	if !errors.As(err, &missing) || missing.Field != "mcp.servers.wiki.oauth.clientSecret" || missing.Variable != "CONF_CLIENT_SECRET" {
+		t.Errorf("err = %v, want the missing CONF_CLIENT_SECRET of oauth.clientSecret", err)
+	}
+}
+
+// A declaration is encoded for other processes and records; the client
+// secret never is.
+func TestClientSecretIsNeverEncoded(t *testing.T) {
+	data, err := json.Marshal(Server{Name: "wiki", OAuth: &OAuth{ClientID: "c", ClientSecret: "s3cret"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(data), "s3cret") {
+		t.Errorf("encoded declaration carries the secret: %s", data)
 	}
 }

@@ -76,6 +76,13 @@ func (s Server) Resolve(workflowDir string, lookup Lookup) (Server, error) {
 	for _, k := range slices.Sorted(maps.Keys(out.Headers)) {
 		out.Headers[k] = sub(path+".headers."+k, out.Headers[k])
 	}
+	if s.OAuth != nil {
+		o := *s.OAuth
+		o.Scopes = slices.Clone(s.OAuth.Scopes)
+		o.ClientID = sub(path+".oauth.clientId", o.ClientID)
+		o.ClientSecret = sub(path+".oauth.clientSecret", o.ClientSecret)
+		out.OAuth = &o
+	}
 	if firstErr != nil {
 		return Server{}, firstErr
 	}
