@@ -21,7 +21,7 @@ func (a anthropicAPI) register(mux *http.ServeMux) {
 // messages answers POST /v1/messages with the next scripted turn.
 func (a anthropicAPI) messages(w http.ResponseWriter, r *http.Request) {
 	body, err := readBody(w, r)
-	facts, perr := parseAnthropic(body)
+	req, facts, perr := parseAnthropic(body)
 	if err == nil {
 		err = perr
 	}
@@ -48,7 +48,7 @@ func (a anthropicAPI) messages(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, seq, re, OutcomeError)
 		return
 	}
-	reply := anthropicReply{seq: seq, model: facts.Model, turn: p.Turn}
+	reply := anthropicReply{seq: seq, model: facts.Model, turn: p.Turn, forcedTool: req.forcedTool()}
 	if !facts.Stream {
 		writeJSON(w, seq, http.StatusOK, reply.message())
 		a.f.log.finish(seq, http.StatusOK, OutcomeCompleted)
@@ -61,7 +61,7 @@ func (a anthropicAPI) messages(w http.ResponseWriter, r *http.Request) {
 // fixed count.
 func (a anthropicAPI) countTokens(w http.ResponseWriter, r *http.Request) {
 	body, err := readBody(w, r)
-	facts, perr := parseAnthropic(body)
+	_, facts, perr := parseAnthropic(body)
 	if err == nil {
 		err = perr
 	}
@@ -100,6 +100,10 @@ type anthropicReply struct {
 	seq   int
 	model string
 	turn  Turn
+	// forcedTool is the tool the request forces with tool_choice: a
+	// structuredOutput block is a call of it (else of StructuredOutput,
+	// Claude Code's structured-output tool).
+	forcedTool string
 }
 
 type sseEvent struct {
@@ -212,7 +216,7 @@ func (rp anthropicReply) blocks() []contentBlock {
 			out[i] = contentBlock{Type: "tool_use", ID: id, Name: b.ToolUse.Name, Input: compactObject(b.ToolUse.Input)}
 		case b.StructuredOutput != nil:
 			out[i] = contentBlock{Type: "tool_use", ID: fmt.Sprintf("toolu_fake_%d_%d", rp.seq, i),
-				Name: "StructuredOutput", Input: compactObject(b.StructuredOutput)}
+				Name: orDefault(rp.forcedTool, "StructuredOutput"), Input: compactObject(b.StructuredOutput)}
 		case b.CustomToolCall != nil:
 			in, _ := json.Marshal(map[string]string{"input": b.CustomToolCall.Input})
 			out[i] = contentBlock{Type: "tool_use", ID: fmt.Sprintf("toolu_fake_%d_%d", rp.seq, i), Name: b.CustomToolCall.Name, Input: in}

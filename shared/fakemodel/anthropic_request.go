@@ -16,8 +16,23 @@ type anthropicRequest struct {
 	System   json.RawMessage    `json:"system"`
 	Messages []anthropicMessage `json:"messages"`
 	Tools    []struct {
-		Name string `json:"name"`
+		Name        string          `json:"name"`
+		InputSchema json.RawMessage `json:"input_schema"`
 	} `json:"tools"`
+	// ToolChoice {"type": "tool", "name": …} forces that tool's use: the
+	// way to ask the Messages API for structured output.
+	ToolChoice *struct {
+		Type string `json:"type"`
+		Name string `json:"name"`
+	} `json:"tool_choice"`
+}
+
+// forcedTool is the name of the tool the request forces, "" for none.
+func (req anthropicRequest) forcedTool() string {
+	if req.ToolChoice == nil || req.ToolChoice.Type != "tool" {
+		return ""
+	}
+	return req.ToolChoice.Name
 }
 
 type anthropicMessage struct {
@@ -36,11 +51,18 @@ type anthropicBlock struct {
 // parseAnthropic decodes a Messages API body into Facts. It checks what the
 // real API would reject outright, and accepts role "system" entries inside
 // messages, which Claude Code sends.
-func parseAnthropic(body []byte) (Facts, error) {
+func parseAnthropic(body []byte) (anthropicRequest, Facts, error) {
 	var req anthropicRequest
 	if err := json.Unmarshal(body, &req); err != nil {
-		return Facts{}, fmt.Errorf("request body is not a Messages API request: %w", err)
+		return req, Facts{}, fmt.Errorf("request body is not a Messages API request: %w", err)
 	}
+	f, err := anthropicFacts(req)
+	return req, f, err
+}
+
+// anthropicFacts is what the matching and the log take from a request;
+// Schema is the input schema of the tool it forces.
+func anthropicFacts(req anthropicRequest) (Facts, error) {
 	f := Facts{Model: req.Model, Stream: req.Stream, Messages: len(req.Messages),
 		System: []string{}, SystemMessages: []string{}, Tools: []string{}, ToolResults: []ToolResult{}}
 	if req.Model == "" {
@@ -56,6 +78,9 @@ func parseAnthropic(body []byte) (Facts, error) {
 	f.System = texts(sys)
 	for _, t := range req.Tools {
 		f.Tools = append(f.Tools, t.Name)
+		if forced := req.forcedTool(); forced != "" && t.Name == forced {
+			f.Schema = t.InputSchema
+		}
 	}
 	msgs := make([][]anthropicBlock, len(req.Messages))
 	for i, m := range req.Messages {

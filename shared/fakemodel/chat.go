@@ -56,7 +56,8 @@ func (a chatAPI) completions(w http.ResponseWriter, r *http.Request) {
 		a.f.failOpenAI(w, seq, oe, OutcomeError)
 		return
 	}
-	reply := chatReply{seq: seq, model: facts.Model, turn: p.Turn, usageChunk: req.StreamOptions.IncludeUsage}
+	reply := chatReply{seq: seq, model: facts.Model, turn: p.Turn, usageChunk: req.StreamOptions.IncludeUsage,
+		schemaContent: req.schemaContent(), logprobs: req.Logprobs}
 	if !facts.Stream {
 		writeJSON(w, seq, http.StatusOK, reply.completion())
 		a.f.log.finish(seq, http.StatusOK, OutcomeCompleted)

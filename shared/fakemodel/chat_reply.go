@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"unicode"
 )
 
 // chatReply renders one scripted turn in the Chat Completions shapes.
@@ -14,6 +15,13 @@ type chatReply struct {
 	// usageChunk: the client asked for stream_options.include_usage, so
 	// the stream ends with a chunk carrying usage and no choices.
 	usageChunk bool
+	// schemaContent: the request asked for response_format json_schema,
+	// so structuredOutput blocks are the content's JSON, as a model
+	// constrained to the schema writes it.
+	schemaContent bool
+	// logprobs: the request asked for the content tokens'
+	// log-probabilities (non-streaming answers carry them).
+	logprobs bool
 }
 
 // chatToolCall is a reply block as a function call: tool calls by name and
@@ -33,7 +41,7 @@ func (rp chatReply) toolCalls() []chatToolCall {
 		switch {
 		case b.ToolUse != nil:
 			out = append(out, chatToolCall{orDefault(b.ToolUse.ID, def), b.ToolUse.Name, string(compactObject(b.ToolUse.Input))})
-		case b.StructuredOutput != nil:
+		case b.StructuredOutput != nil && !rp.schemaContent:
 			out = append(out, chatToolCall{def, "StructuredOutput", string(compactObject(b.StructuredOutput))})
 		case b.CustomToolCall != nil:
 			args, _ := json.Marshal(map[string]string{"input": b.CustomToolCall.Input})
@@ -46,11 +54,52 @@ func (rp chatReply) toolCalls() []chatToolCall {
 func (rp chatReply) text() string {
 	s := ""
 	for _, b := range rp.turn.Reply {
-		if b.Text != nil {
+		switch {
+		case b.Text != nil:
 			s += *b.Text
+		case b.StructuredOutput != nil && rp.schemaContent:
+			s += string(compactObject(b.StructuredOutput))
 		}
 	}
 	return s
+}
+
+// contentLogprobs is the content's tokens with their log-probabilities
+// (logprobs.content of a Chat Completions choice): a token is a run of
+// letters and digits or one other character, valued from the turn's
+// TokenLogprobs, else 0.
+func (rp chatReply) contentLogprobs(content string) []any {
+	out := []any{}
+	for _, tok := range tokens(content) {
+		lp := rp.turn.TokenLogprobs[tok]
+		out = append(out, map[string]any{"token": tok, "logprob": lp, "bytes": []byte(tok), "top_logprobs": []any{}})
+	}
+	return out
+}
+
+// tokens splits s into runs of letters and digits and single other
+// characters, a stand-in for a model's tokenizer that keeps a JSON
+// value's words whole.
+func tokens(s string) []string {
+	var out []string
+	word := -1
+	for i, r := range s {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			if word < 0 {
+				word = i
+			}
+			continue
+		}
+		if word >= 0 {
+			out = append(out, s[word:i])
+			word = -1
+		}
+		out = append(out, string(r))
+	}
+	if word >= 0 {
+		out = append(out, s[word:])
+	}
+	return out
 }
 
 func (rp chatReply) reasoning() string {
@@ -114,9 +163,12 @@ func (rp chatReply) completion() map[string]any {
 		}
 		msg["tool_calls"] = out
 	}
+	choice := map[string]any{"index": 0, "message": msg, "finish_reason": rp.finishReason()}
+	if rp.logprobs {
+		choice["logprobs"] = map[string]any{"content": rp.contentLogprobs(rp.text()), "refusal": nil}
+	}
 	return map[string]any{"id": rp.id(), "object": "chat.completion", "created": 0, "model": rp.model,
-		"choices": []any{map[string]any{"index": 0, "message": msg, "finish_reason": rp.finishReason()}},
-		"usage":   rp.usage()}
+		"choices": []any{choice}, "usage": rp.usage()}
 }
 
 func (rp chatReply) chunk(delta map[string]any, finish any) map[string]any {

@@ -23,6 +23,31 @@ type chatRequest struct {
 			Name string `json:"name"`
 		} `json:"function"`
 	} `json:"tools"`
+	// ResponseFormat with type json_schema asks for structured output
+	// in the message's content.
+	ResponseFormat *struct {
+		Type       string `json:"type"`
+		JSONSchema struct {
+			Schema json.RawMessage `json:"schema"`
+		} `json:"json_schema"`
+	} `json:"response_format"`
+	// Logprobs asks for the content tokens' log-probabilities.
+	Logprobs bool `json:"logprobs"`
+}
+
+// schemaContent reports whether the request asks for structured output
+// in the content (response_format json_schema) rather than through a
+// StructuredOutput tool, as OpenCode asks for it.
+func (req chatRequest) schemaContent() bool {
+	if req.ResponseFormat == nil || req.ResponseFormat.Type != "json_schema" {
+		return false
+	}
+	for _, t := range req.Tools {
+		if t.Function.Name == "StructuredOutput" {
+			return false
+		}
+	}
+	return true
 }
 
 // chatMessage is one conversation entry: system, user, assistant (with
@@ -46,6 +71,9 @@ func parseChat(body []byte) (chatRequest, Facts, error) {
 		Tools: []string{}, ToolResults: []ToolResult{}, Messages: len(req.Messages)}
 	for _, t := range req.Tools {
 		f.Tools = append(f.Tools, t.Function.Name)
+	}
+	if req.ResponseFormat != nil && req.ResponseFormat.Type == "json_schema" {
+		f.Schema = req.ResponseFormat.JSONSchema.Schema
 	}
 	if req.Model == "" {
 		return req, f, errors.New("model: field required")

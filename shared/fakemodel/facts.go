@@ -31,7 +31,10 @@ type Facts struct {
 	// Messages is the number of conversation entries.
 	Messages int `json:"messages"`
 	// Schema is the structured output the request asks for: Ollama's
-	// format (a JSON Schema, or "json"); absent when it asks for none.
+	// format (a JSON Schema, or "json"), Chat Completions'
+	// response_format json_schema's schema, or the input schema of the
+	// tool an Anthropic request forces with tool_choice; absent when it
+	// asks for none.
 	Schema json.RawMessage `json:"schema,omitempty"`
 }
 

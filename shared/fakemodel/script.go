@@ -42,6 +42,11 @@ type Turn struct {
 	// "end_turn".
 	StopReason string `json:"stopReason,omitempty"`
 	Usage      Usage  `json:"usage,omitzero"`
+	// TokenLogprobs are the log-probabilities the Chat Completions API
+	// reports for the reply's tokens when a request asks for logprobs:
+	// a token (a run of letters and digits, or one other character of the
+	// content) listed here has its value, every other token 0.
+	TokenLogprobs map[string]float64 `json:"tokenLogprobs,omitempty"`
 	// Error answers with an API error instead of a reply.
 	Error *ErrorReply `json:"error,omitempty"`
 }
@@ -232,6 +237,11 @@ func (t Turn) validate() error {
 	if t.Error != nil {
 		if _, err := t.Error.resolve(""); err != nil {
 			return fmt.Errorf("error: %w", err)
+		}
+	}
+	for tok, lp := range t.TokenLogprobs {
+		if !(lp <= 0) {
+			return fmt.Errorf("tokenLogprobs[%q]: %v is not a log-probability (a number ≤ 0)", tok, lp)
 		}
 	}
 	return nil

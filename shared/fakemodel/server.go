@@ -49,6 +49,7 @@ func (f *Fake) Handler() http.Handler {
 	anthropicAPI{f}.register(mux)
 	responsesAPI{f}.register(mux)
 	chatAPI{f}.register(mux)
+	geminiAPI{f}.register(mux)
 	if f.ollama != nil {
 		ollamaAPI{f}.register(mux)
 		ollamaChatAPI{f}.register(mux)
