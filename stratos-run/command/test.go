@@ -20,7 +20,6 @@ import (
 	"github.com/stratoscli/stratos/shared/discovery"
 	"github.com/stratoscli/stratos/shared/logging"
 	"github.com/stratoscli/stratos/shared/roots"
-	"github.com/stratoscli/stratos/stratos-run/invocation"
 	"github.com/stratoscli/stratos/stratos-run/preparation"
 	"github.com/stratoscli/stratos/stratos-run/runs"
 	"github.com/stratoscli/stratos/stratos-run/testcases"
@@ -87,6 +86,9 @@ func testWorkflows(ctx context.Context, cmd *cli.Command) error {
 	}
 	suites, err := findSuites(cwd, cmd.Args().First(), cmd.String("case"))
 	if err != nil {
+		return err
+	}
+	if err := checkSuites(ctx, cwd, suites, root.ErrWriter); err != nil {
 		return err
 	}
 	log := logging.New("stratos", root.ErrWriter)
@@ -201,7 +203,7 @@ func runCase(ctx context.Context, cwd string, s suite, c testcases.Case, log hcl
 		res.Failures = append(res.Failures, fmt.Sprintf("read the run record: %v", err))
 	}
 	res.Counts = counts
-	obs := testcases.Observed{Output: output, Calls: counts.Calls}
+	obs := testcases.Observed{Output: output, Calls: counts.Calls, Served: counts.Served}
 	if runErr != nil {
 		obs.ErrorCodes, obs.ErrorMessage = errorCodes(runErr), runErr.Message
 	}
@@ -216,19 +218,13 @@ func runCase(ctx context.Context, cwd string, s suite, c testcases.Case, log hcl
 // prepareCase resolves the workflow afresh (an earlier case may have built
 // it) and the case's input and overrides; a problem fails the case.
 func prepareCase(cwd string, s suite, c testcases.Case, log hclog.Logger, stderr io.Writer) (*execution, string) {
-	overrides, err := c.RunOverrides(s.dir)
-	if err != nil {
-		return nil, "invalid case: " + err.Error()
-	}
-	if problem := invocation.OverridesProblem(overrides); problem != "" {
-		return nil, "invalid case: overrides: " + problem
-	}
 	target, err := preparation.Resolve(cwd, s.dir)
 	if err != nil {
 		return nil, err.Error()
 	}
-	if err := invocation.CheckOverrideTargets(overrides, target.Name(), target.Workflow.Manifest.Sections["agents"]); err != nil {
-		return nil, "invalid case: " + err.Error()
+	overrides, problem := caseOverrides(target, c)
+	if problem != "" {
+		return nil, "invalid case: " + problem
 	}
 	input := c.Input
 	if len(input) == 0 || string(input) == "null" {

@@ -46,7 +46,7 @@ func FuzzLoad(f *testing.F) {
 		write(t, dir, "tests/a.yaml", string(data))
 		cases, err := Load(dir)
 		if err != nil {
-			if !strings.HasPrefix(err.Error(), filepath.Join("tests", "a.yaml")+": ") {
+			if !strings.HasPrefix(err.Error(), filepath.Join("tests", "a.yaml")+":") {
 				t.Fatalf("error does not name the case file: %v", err)
 			}
 			return
@@ -86,7 +86,8 @@ func readsOnlyLocalFiles(c Case) bool {
 
 func checkRunOverrides(t *testing.T, c Case, dir string) {
 	t.Helper()
-	raw, err := c.RunOverrides(dir)
+	declared := map[string]any{"critic": map[string]any{"harness": "claude-code"}, "judge": map[string]any{"harness": "test"}}
+	raw, err := c.RunOverrides(dir, declared)
 	if err != nil {
 		return
 	}
@@ -94,20 +95,22 @@ func checkRunOverrides(t *testing.T, c Case, dir string) {
 	if err := json.Unmarshal(raw, &doc); err != nil || doc == nil {
 		t.Fatalf("run overrides %s are not a JSON object: %v", raw, err)
 	}
-	if len(c.Scripts) == 0 {
-		return
-	}
 	var agents map[string]struct {
 		Harness string          `json:"harness"`
 		Test    json.RawMessage `json:"test"`
 	}
-	if err := json.Unmarshal(doc["agents"], &agents); err != nil {
-		t.Fatalf("run overrides' agents %s: %v", doc["agents"], err)
+	if _, given := doc["agents"]; given {
+		if err := json.Unmarshal(doc["agents"], &agents); err != nil {
+			t.Fatalf("run overrides' agents %s: %v", doc["agents"], err)
+		}
 	}
 	for target := range c.Scripts {
 		if a, ok := agents[target]; !ok || a.Harness != "test" || len(a.Test) == 0 {
 			t.Fatalf("scripted configuration %q is not on the test harness with its script: %s", target, raw)
 		}
+	}
+	if !c.AllowRealHarness && agents["critic"].Harness != "test" {
+		t.Fatalf("configuration critic, on claude-code, is neither scripted nor refused: %s", raw)
 	}
 }
 

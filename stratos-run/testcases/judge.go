@@ -19,6 +19,9 @@ type Observed struct {
 	ErrorMessage string
 	// Calls counts agent executes by configId and by configId#label.
 	Calls map[string]int
+	// Served counts the calls each test-script case served, by
+	// configuration then case name.
+	Served map[string]map[string]int
 }
 
 // Judge returns every way the observation differs from the expectations;
@@ -40,6 +43,12 @@ func (e Expect) Judge(o Observed) []string {
 		want, got := decode(e.OutputIncludes), decode(o.Output)
 		if diff := includes("output", want, got); diff != "" {
 			out = append(out, diff)
+		}
+	}
+	for _, config := range slices.Sorted(maps.Keys(o.Served)) {
+		if n := o.Served[config][Unscripted]; n > 0 {
+			out = append(out, fmt.Sprintf("agent configuration %s is not scripted by the case: %d execute(s) refused rather than "+
+				"run on its own harness; script it, or set allowRealHarness: true", config, n))
 		}
 	}
 	for _, target := range slices.Sorted(maps.Keys(e.Calls)) {

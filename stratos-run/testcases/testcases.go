@@ -5,17 +5,11 @@
 package testcases
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"maps"
 	"path/filepath"
 	"slices"
-	"sort"
-
-	"gopkg.in/yaml.v3"
-
-	"github.com/stratoscli/stratos/shared/boundedread"
 )
 
 // MaxFileBytes bounds a case file and each file a case names (overrides,
@@ -27,11 +21,6 @@ const MaxFileBytes = 16 << 20
 // cases use belong in a subdirectory (tests/scripts/), which is not read as
 // cases.
 const Dir = "tests"
-
-// File is one tests/*.yaml file.
-type File struct {
-	Cases []Case `json:"cases"`
-}
 
 // Case is one test case: a full run of the workflow.
 type Case struct {
@@ -45,10 +34,18 @@ type Case struct {
 	// test harness with these scripts (inline, or {"file": path} relative
 	// to the workflow directory).
 	Scripts map[string]json.RawMessage `json:"scripts,omitempty"`
-	Expect  Expect                     `json:"expect"`
+	// AllowRealHarness lets the configurations the case does not script
+	// run on their own harness; without it an execute of one fails the
+	// case instead of spending tokens.
+	AllowRealHarness bool   `json:"allowRealHarness,omitempty"`
+	Expect           Expect `json:"expect"`
 
-	// File is the case file, relative to the workflow directory.
+	// File is the case file, relative to the workflow directory; Line is
+	// the case's line in it.
 	File string `json:"-"`
+	Line int    `json:"-"`
+	// scriptLines are the lines of the scripts entries, by target.
+	scriptLines map[string]int
 }
 
 // Expect is what a case must observe; absent fields are not checked. A case
@@ -67,74 +64,45 @@ type Expect struct {
 	Calls map[string]int `json:"calls,omitempty"`
 }
 
-// Load reads every tests/*.yaml of the workflow in dir, in file name order.
-// A workflow without them has no cases.
-func Load(dir string) ([]Case, error) {
-	paths, err := filepath.Glob(filepath.Join(dir, Dir, "*.yaml"))
-	if err != nil {
-		return nil, err
-	}
-	sort.Strings(paths)
-	var out []Case
-	seen := map[string]string{}
-	for _, p := range paths {
-		rel, _ := filepath.Rel(dir, p)
-		f, err := loadFile(p)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", rel, err)
-		}
-		for i, c := range f.Cases {
-			if c.Name == "" {
-				return nil, fmt.Errorf("%s: cases[%d]: name is required", rel, i)
-			}
-			if other, dup := seen[c.Name]; dup {
-				return nil, fmt.Errorf("%s: case %q is also in %s", rel, c.Name, other)
-			}
-			seen[c.Name] = rel
-			c.File = rel
-			out = append(out, c)
-		}
-	}
-	return out, nil
+// Where names the case in messages: file, line and name.
+func (c Case) Where() string {
+	return fmt.Sprintf("%s:%d: case %q", c.File, c.Line, c.Name)
 }
 
-func loadFile(path string) (*File, error) {
-	raw, err := yamlToJSON(path)
-	if err != nil {
-		return nil, err
+// ScriptWhere names one of the case's scripts entries in messages: file,
+// line (the entry's own when the case gives it), case and agent.
+func (c Case) ScriptWhere(target string) string {
+	line := c.Line
+	if l, ok := c.scriptLines[target]; ok {
+		line = l
 	}
-	var f File
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&f); err != nil {
-		return nil, fmt.Errorf("%v (a case file has cases: [{name, input, overrides, scripts, expect}]; harness scripts belong in %s/scripts/)", err, Dir)
+	where := fmt.Sprintf("%s:%d: case %q, agent %s", c.File, line, c.Name, target)
+	// The run's overrides carry a script file's content, so the file is
+	// named here.
+	var ref struct {
+		File string `json:"file"`
 	}
-	if len(f.Cases) == 0 {
-		return nil, fmt.Errorf("no cases")
+	if json.Unmarshal(c.Scripts[target], &ref) == nil && ref.File != "" {
+		where += ", script " + ref.File
 	}
-	return &f, nil
+	return where
 }
 
-// yamlToJSON reads a YAML (or JSON) file as JSON: a regular file (a FIFO
-// would block `stratos test` where nothing could end the read) of at most
-// MaxFileBytes.
-func yamlToJSON(path string) (json.RawMessage, error) {
-	b, err := boundedread.RegularFile(path, MaxFileBytes)
-	if err != nil {
-		return nil, err
-	}
-	var doc any
-	if err := yaml.Unmarshal(b, &doc); err != nil {
-		return nil, err
-	}
-	return json.Marshal(doc)
-}
+// Unscripted is the name of the test-script case that stands in for an
+// agent configuration a case does not script (see RunOverrides); the
+// counts of a run show how often it served.
+const Unscripted = "(not scripted)"
 
 // RunOverrides is the --overrides document of the case's run: its
 // overrides with each script's configuration switched to the test harness.
-// Files are read here, relative to the workflow directory dir, so that a
-// script inherited by a child workflow means the same file.
-func (c Case) RunOverrides(dir string) (json.RawMessage, error) {
+// Unless the case allows real harnesses, every configuration of declared
+// (the workflow.yaml agents section) that neither the case nor the
+// workflow puts on the test harness gets a script whose only case,
+// Unscripted, fails its execute: a forgotten script fails the case instead
+// of spending tokens. Files are read here, relative to the workflow
+// directory dir, so that a script inherited by a child workflow means the
+// same file.
+func (c Case) RunOverrides(dir string, declared map[string]any) (json.RawMessage, error) {
 	doc := map[string]any{}
 	if len(c.Overrides) > 0 {
 		raw, err := inlineOrFile(c.Overrides, dir)
@@ -145,9 +113,6 @@ func (c Case) RunOverrides(dir string) (json.RawMessage, error) {
 			return nil, fmt.Errorf("overrides: must be an object with agents and decision")
 		}
 	}
-	if len(c.Scripts) == 0 {
-		return json.Marshal(doc)
-	}
 	agents, _ := doc["agents"].(map[string]any)
 	if agents == nil {
 		agents = map[string]any{}
@@ -157,15 +122,46 @@ func (c Case) RunOverrides(dir string) (json.RawMessage, error) {
 		if err != nil {
 			return nil, fmt.Errorf("scripts.%s: %w", target, err)
 		}
-		entry, _ := agents[target].(map[string]any)
-		if entry == nil {
-			entry = map[string]any{}
-		}
-		entry["harness"], entry["test"] = "test", script
-		agents[target] = entry
+		setScript(agents, target, script)
 	}
-	doc["agents"] = agents
+	if !c.AllowRealHarness {
+		for _, id := range slices.Sorted(maps.Keys(declared)) {
+			if onTestHarness(agents[id]) || onTestHarness(declared[id]) {
+				continue
+			}
+			setScript(agents, id, unscriptedScript(c.Name, id))
+		}
+	}
+	if len(agents) > 0 {
+		doc["agents"] = agents
+	}
 	return json.Marshal(doc)
+}
+
+// setScript puts the target's overrides entry on the test harness with
+// script, over the entry's other fields.
+func setScript(agents map[string]any, target string, script any) {
+	entry, _ := agents[target].(map[string]any)
+	if entry == nil {
+		entry = map[string]any{}
+	}
+	entry["harness"], entry["test"] = "test", script
+	agents[target] = entry
+}
+
+// onTestHarness reports whether an agent configuration (or overrides
+// entry) names the test harness.
+func onTestHarness(config any) bool {
+	m, _ := config.(map[string]any)
+	return m["harness"] == "test"
+}
+
+// unscriptedScript fails every execute of the configuration id with a
+// message that says how to script it.
+func unscriptedScript(caseName, id string) map[string]any {
+	msg := fmt.Sprintf("test case %q does not script agent configuration %s: give it a script under scripts, "+
+		"or set allowRealHarness: true to let it run on its own harness", caseName, id)
+	return map[string]any{"cases": []any{map[string]any{"name": Unscripted, "fail": "execution", "message": msg}}}
 }
 
 // inlineOrFile returns raw, or the content of the file {"file": path} names.

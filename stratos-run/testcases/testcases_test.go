@@ -33,11 +33,13 @@ func TestLoadReadsCaseFilesOnly(t *testing.T) {
 
 func TestLoadRejects(t *testing.T) {
 	for content, want := range map[string]string{
-		"cases:\n  - input: {}\n":                       "cases[0]: name is required",
-		"cases:\n  - name: a\n  - name: a\n":            `case "a" is also in`,
-		"cases:\n  - name: a\n    expected: {}\n":       `unknown field "expected"`,
-		"turns:\n  - reply: x\n":                        "harness scripts belong in tests/scripts/",
-		"cases:\n  - name: a\n    expect: {calls: x}\n": "cannot unmarshal",
+		"cases:\n  - input: {}\n": "tests/c.yaml:2: cases[0]: name is required",
+		"cases:\n  - name: x\n    scripts: {a: 1}\n  - name: typo\n    expected: {}\n": `tests/c.yaml:4: cases[1] "typo": json: unknown field "expected"`,
+		"cases:\n  - name: a\ncase: []\n":                                              `tests/c.yaml:3: unknown field "case"`,
+		"cases:\n  - name: a\n  - name: a\n":                                           `case "a" is also in`,
+		"cases:\n  - name: a\n    expected: {}\n":                                      `unknown field "expected"`,
+		"turns:\n  - reply: x\n":                                                       "harness scripts belong in tests/scripts/",
+		"cases:\n  - name: a\n    expect: {calls: x}\n":                                "cannot unmarshal",
 	} {
 		dir := t.TempDir()
 		write(t, dir, "tests/c.yaml", content)
@@ -54,10 +56,45 @@ func TestRunOverridesPutsScriptedConfigsOnTheTestHarness(t *testing.T) {
 		Overrides: json.RawMessage(`{"agents":{"critic":{"effort":"high"}},"decision":{"k":1}}`),
 		Scripts:   map[string]json.RawMessage{"critic": json.RawMessage(`{"file":"tests/scripts/critic.yaml"}`), "judge#r1": json.RawMessage(`{"turns":[]}`)},
 	}
-	got, err := c.RunOverrides(dir)
+	got, err := c.RunOverrides(dir, map[string]any{"critic": map[string]any{"harness": "claude-code"}})
 	want := `{"agents":{"critic":{"effort":"high","harness":"test","test":{"cases":[{"reply":"ok"}]}},"judge#r1":{"harness":"test","test":{"turns":[]}}},"decision":{"k":1}}`
 	if err != nil || string(got) != want {
 		t.Fatalf("got %s, %v\nwant %s", got, err, want)
+	}
+}
+
+func TestRunOverridesRefusesUnscriptedConfigs(t *testing.T) {
+	declared := map[string]any{"critic": map[string]any{"harness": "claude-code"}, "judge": map[string]any{"harness": "codex"},
+		"scripted": map[string]any{"harness": "test", "test": map[string]any{"turns": []any{}}}}
+	c := Case{Name: "c", Scripts: map[string]json.RawMessage{"judge#r1": json.RawMessage(`{"turns":[]}`)}}
+	got, err := c.RunOverrides(t.TempDir(), declared)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Agents map[string]struct {
+			Harness string `json:"harness"`
+			Test    struct {
+				Cases []struct{ Name, Fail, Message string }
+			} `json:"test"`
+		} `json:"agents"`
+	}
+	if err := json.Unmarshal(got, &doc); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"critic", "judge"} {
+		a := doc.Agents[id]
+		if a.Harness != "test" || len(a.Test.Cases) != 1 || a.Test.Cases[0].Name != Unscripted || a.Test.Cases[0].Fail != "execution" ||
+			!strings.Contains(a.Test.Cases[0].Message, "allowRealHarness") {
+			t.Errorf("%s is not refused: %s", id, got)
+		}
+	}
+	if _, set := doc.Agents["scripted"]; set {
+		t.Errorf("a configuration on the test harness in workflow.yaml is refused: %s", got)
+	}
+	c.AllowRealHarness = true
+	if got, err := c.RunOverrides(t.TempDir(), declared); err != nil || strings.Contains(string(got), Unscripted) {
+		t.Errorf("allowRealHarness: got %s, %v", got, err)
 	}
 }
 
@@ -118,7 +155,7 @@ func TestCaseFilesAreBoundedRegularFiles(t *testing.T) {
 		t.Errorf("a case file over the limit: %v", err)
 	}
 	c := Case{Name: "c", Scripts: map[string]json.RawMessage{"writer": json.RawMessage(`{"file": "/dev/zero"}`)}}
-	if _, err := c.RunOverrides(dir); err == nil || !strings.Contains(err.Error(), "scripts.writer: read /dev/zero: not a regular file (a device)") {
+	if _, err := c.RunOverrides(dir, nil); err == nil || !strings.Contains(err.Error(), "scripts.writer: read /dev/zero: not a regular file (a device)") {
 		t.Errorf("a script naming /dev/zero: %v", err)
 	}
 }
@@ -131,5 +168,15 @@ func TestCountReadsEveryVersion(t *testing.T) {
 	want := Counts{Calls: map[string]int{"real": 2}, Served: map[string]map[string]int{"echo": {"cases[0]": 2}}}
 	if err != nil || !reflect.DeepEqual(c, want) {
 		t.Fatalf("got %+v, %v; want %+v", c, err, want)
+	}
+}
+
+// An execute the stand-in script of an unscripted configuration refused
+// fails the case, whether or not the workflow caught the failure.
+func TestJudgeFailsUnscriptedCalls(t *testing.T) {
+	o := Observed{Output: json.RawMessage(`{}`), Served: map[string]map[string]int{"critic": {Unscripted: 2}, "judge": {"cases[0]": 1}}}
+	got := Expect{}.Judge(o)
+	if len(got) != 1 || !strings.Contains(got[0], "agent configuration critic is not scripted by the case: 2 execute(s) refused") {
+		t.Fatalf("got %q", got)
 	}
 }

@@ -182,7 +182,7 @@ func LoadScript(raw json.RawMessage, dir string) (*Script, error) {
 		return nil, agentproto.Errorf(agentproto.CodeConfiguration,
 			`harness "test" needs a script: set the agent's "test" field (inline, or {"file": path}); see docs/harness-test.md in the Stratos repository`)
 	}
-	where := "test"
+	where := "" // an inline script: the agent's name says where it is
 	var ref struct {
 		File string `json:"file"`
 	}
@@ -207,20 +207,18 @@ func LoadScript(raw json.RawMessage, dir string) (*Script, error) {
 		if raw, err = json.Marshal(doc); err != nil {
 			return nil, agentproto.Errorf(agentproto.CodeConfiguration, "test script %s: %v", path, err)
 		}
-		where = ref.File
+		where = " " + ref.File
 	}
 	var s Script
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&s); err != nil {
-		return nil, agentproto.Errorf(agentproto.CodeConfiguration, "test script %s: %v", where, err)
+		return nil, agentproto.Errorf(agentproto.CodeConfiguration, "test script%s: %v", where, err)
 	}
 	if err := s.check(); err != nil {
-		return nil, agentproto.Errorf(agentproto.CodeConfiguration, "test script %s: %v", where, err)
+		return nil, agentproto.Errorf(agentproto.CodeConfiguration, "test script%s: %v", where, err)
 	}
-	if where != "test" {
-		s.origin = where
-	}
+	s.origin = ref.File
 	return &s, nil
 }
 

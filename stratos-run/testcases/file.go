@@ -1,0 +1,164 @@
+package testcases
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"sort"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/stratoscli/stratos/shared/boundedread"
+)
+
+// fileFields are the fields of a case file, for its error messages.
+const fileFields = "a case file has cases: [{name, input, overrides, scripts, allowRealHarness, expect}]"
+
+// Load reads every tests/*.yaml of the workflow in dir, in file name order.
+// A workflow without them has no cases. Errors name the file and the line,
+// and the case when there is one.
+func Load(dir string) ([]Case, error) {
+	paths, err := filepath.Glob(filepath.Join(dir, Dir, "*.yaml"))
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(paths)
+	var out []Case
+	seen := map[string]string{}
+	for _, p := range paths {
+		rel, _ := filepath.Rel(dir, p)
+		cases, err := loadFile(p, rel)
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range cases {
+			if other, dup := seen[c.Name]; dup {
+				return nil, fmt.Errorf("%s is also in %s", c.Where(), other)
+			}
+			seen[c.Name] = rel
+			out = append(out, c)
+		}
+	}
+	return out, nil
+}
+
+// loadFile reads one case file; rel is its name in messages.
+func loadFile(path, rel string) ([]Case, error) {
+	b, err := boundedread.RegularFile(path, MaxFileBytes)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", rel, err)
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(b, &doc); err != nil {
+		return nil, fmt.Errorf("%s: %w", rel, err)
+	}
+	top := content(&doc)
+	if top == nil || top.Kind != yaml.MappingNode {
+		return nil, fmt.Errorf("%s: no cases (%s)", rel, fileFields)
+	}
+	var list *yaml.Node
+	for i := 0; i+1 < len(top.Content); i += 2 {
+		key, value := top.Content[i], top.Content[i+1]
+		switch key.Value {
+		case "cases":
+			list = value
+		default:
+			return nil, fmt.Errorf("%s:%d: unknown field %q (%s; harness scripts belong in %s/scripts/)", rel, key.Line, key.Value, fileFields, Dir)
+		}
+	}
+	if list == nil || list.Kind != yaml.SequenceNode || len(list.Content) == 0 {
+		return nil, fmt.Errorf("%s: no cases (%s)", rel, fileFields)
+	}
+	out := make([]Case, 0, len(list.Content))
+	for i, n := range list.Content {
+		c, err := decodeCase(n)
+		c.File, c.Line = rel, n.Line
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: cases[%d]%s: %v", rel, n.Line, i, quoted(c.Name), err)
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+// decodeCase decodes one case strictly; the case's name is set when the
+// node has one, even when decoding fails, so that the error can name it.
+func decodeCase(n *yaml.Node) (Case, error) {
+	var c Case
+	if n.Kind != yaml.MappingNode {
+		return c, fmt.Errorf("a case is a mapping {name, input, overrides, scripts, allowRealHarness, expect}")
+	}
+	c.Name = field(n, "name").Value
+	raw, err := nodeJSON(n)
+	if err != nil {
+		return c, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&c); err != nil {
+		return c, err
+	}
+	if c.Name == "" {
+		return c, fmt.Errorf("name is required")
+	}
+	if scripts := field(n, "scripts"); scripts.Kind == yaml.MappingNode {
+		c.scriptLines = map[string]int{}
+		for i := 0; i+1 < len(scripts.Content); i += 2 {
+			c.scriptLines[scripts.Content[i].Value] = scripts.Content[i].Line
+		}
+	}
+	return c, nil
+}
+
+// content is the node a document holds (nil for an empty one).
+func content(doc *yaml.Node) *yaml.Node {
+	if doc.Kind == yaml.DocumentNode {
+		if len(doc.Content) == 0 {
+			return nil
+		}
+		return doc.Content[0]
+	}
+	return doc
+}
+
+// field is the value of a mapping's key, an empty node when absent.
+func field(m *yaml.Node, key string) *yaml.Node {
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key {
+			return m.Content[i+1]
+		}
+	}
+	return &yaml.Node{}
+}
+
+// nodeJSON is a node as JSON; decoding resolves aliases and merge keys.
+func nodeJSON(n *yaml.Node) (json.RawMessage, error) {
+	var v any
+	if err := n.Decode(&v); err != nil {
+		return nil, err
+	}
+	return json.Marshal(v)
+}
+
+func quoted(name string) string {
+	if name == "" {
+		return ""
+	}
+	return fmt.Sprintf(" %q", name)
+}
+
+// yamlToJSON reads a YAML (or JSON) file as JSON: a regular file (a FIFO
+// would block `stratos test` where nothing could end the read) of at most
+// MaxFileBytes.
+func yamlToJSON(path string) (json.RawMessage, error) {
+	b, err := boundedread.RegularFile(path, MaxFileBytes)
+	if err != nil {
+		return nil, err
+	}
+	var doc any
+	if err := yaml.Unmarshal(b, &doc); err != nil {
+		return nil, err
+	}
+	return json.Marshal(doc)
+}
