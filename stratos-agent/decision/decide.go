@@ -12,6 +12,7 @@ import (
 
 	"github.com/stratoscli/stratos/shared/agentproto"
 	"github.com/stratoscli/stratos/shared/contract/eventapi"
+	"github.com/stratoscli/stratos/shared/contract/modelsapi"
 	"github.com/stratoscli/stratos/shared/ollama"
 )
 
@@ -29,9 +30,14 @@ type Asker struct {
 	// Slots admits each sample's requests (the run's decisions pool);
 	// nil admits every one at once. Set before the first decision.
 	Slots Slots
+	// Catalog maps a hosted model's canonical ID to the provider's native
+	// ID and price; nil sends names as written, unpriced.
+	Catalog Catalog
 
 	mu    sync.Mutex
 	ready map[string]bool // "<endpoint> <model>" that passed the check
+	// logprobs remembers the endpoints that refused logprobs.
+	logprobs logprobSupport
 }
 
 // Slots is an admission pool: Acquire waits for a slot (or fails at once
@@ -84,54 +90,66 @@ func (a *Asker) decide(ctx context.Context, req Request, emit Emit) (*agentproto
 	if err != nil {
 		return nil, err
 	}
-	host, err := backendOf(&cfg, a.Getenv)
-	if err != nil {
-		return nil, err
-	}
-	facts := map[string]any{"provider": cfg.Provider, "model": cfg.Model, "endpoint": host.String()}
-	emit(&eventapi.DecisionStarted{Kind: q.Kind, Provider: cfg.Provider, Model: cfg.Model, Endpoint: host.String(), Samples: cfg.Samples})
 	ctx, cancel := context.WithTimeoutCause(ctx, cfg.Timeout, errTimeout)
 	defer cancel()
-	res, err := a.ask(ctx, q, cfg, host, emit)
+	t, err := a.target(ctx, &cfg)
+	if err != nil {
+		return nil, timedOut(ctx, cfg, err)
+	}
+	endpoint := t.endpoint.String()
+	facts := map[string]any{"provider": cfg.Provider, "model": cfg.Model, "endpoint": endpoint}
+	emit(&eventapi.DecisionStarted{Kind: q.Kind, Provider: cfg.Provider, Model: cfg.Model, Endpoint: endpoint, Samples: cfg.Samples})
+	res, err := a.ask(ctx, q, cfg, t, emit)
 	if err != nil {
 		return nil, withFacts(timedOut(ctx, cfg, err), facts)
 	}
-	res.Provider, res.Model, res.Endpoint = cfg.Provider, cfg.Model, host.String()
+	res.Provider, res.Model, res.Endpoint = cfg.Provider, cfg.Model, endpoint
 	return res, nil
 }
 
-// backendOf checks the provider and model, finds the endpoint and
-// completes the model's name (an Ollama name without a tag is :latest, as
-// Ollama takes it), so that requests, events and results name the model
-// alike.
-func backendOf(cfg *Config, getenv func(string) string) (ollama.Host, error) {
-	const where = "set decision.provider and decision.model in workflow.yaml, in the run's overrides or in decision()'s options"
-	switch {
-	case cfg.Model == "":
-		return ollama.Host{}, agentproto.Errorf(agentproto.CodeDecisionConfiguration, "a decision needs a model: %s", where)
-	case cfg.Provider == "":
-		return ollama.Host{}, agentproto.Errorf(agentproto.CodeDecisionConfiguration, "the decision's model %q needs a provider (known: %s): %s", cfg.Model, ProviderOllama, where)
-	case cfg.Provider != ProviderOllama:
-		return ollama.Host{}, agentproto.Errorf(agentproto.CodeDecisionConfiguration, "decisions cannot use provider %q (known: %s)", cfg.Provider, ProviderOllama).
-			WithDetails(map[string]any{"provider": cfg.Provider})
+// backend asks a model one request of a decision's conversation.
+type backend interface {
+	ask(ctx context.Context, messages []message, sample int) (turn, error)
+}
+
+// backendOf is the provider's backend for t; only the provider chooses
+// it. Ollama's model is checked against the server's inventory first;
+// a hosted endpoint's model is known by its answer (404: unavailable).
+func (a *Asker) backendOf(ctx context.Context, q question, cfg Config, t target) (backend, error) {
+	schema := q.schema(cfg.Reasons)
+	hosted := api{http: a.HTTP, endpoint: t.endpoint}
+	switch cfg.Provider {
+	case ProviderOpenAI:
+		hosted.name = "OpenAI-compatible endpoint"
+		if t.key != "" {
+			hosted.header = func(h http.Header) { h.Set("Authorization", "Bearer "+t.key) }
+		}
+		return &openaiBackend{api: hosted, model: t.native, schema: schema, cfg: cfg, logprobs: &a.logprobs}, nil
+	case ProviderAnthropic:
+		hosted.name = "Anthropic endpoint"
+		hosted.header = func(h http.Header) {
+			h.Set("anthropic-version", anthropicVersion)
+			if t.key != "" {
+				h.Set("x-api-key", t.key)
+			}
+		}
+		return &anthropicBackend{api: hosted, model: t.native, schema: schema, cfg: cfg}, nil
 	}
-	name, err := ollama.NormalizeName(cfg.Model)
-	if err != nil {
-		return ollama.Host{}, agentproto.Errorf(agentproto.CodeDecisionConfiguration, "the decision's model: %v", err).Wrap(err)
+	if err := a.checkModel(ctx, t.endpoint, t.native); err != nil {
+		return nil, err
 	}
-	cfg.Model = name
-	return OllamaEndpoint(*cfg, getenv)
+	return &ollamaBackend{http: a.HTTP, host: t.endpoint, model: t.native, schema: schema, cfg: cfg}, nil
 }
 
 // ask checks the model, then asks every sample, each in a slot of the
 // pool and all at once as far as it admits them, and returns the
 // majority. The first sample that fails ends the others.
-func (a *Asker) ask(ctx context.Context, q question, cfg Config, host ollama.Host, emit Emit) (*agentproto.DecisionResult, error) {
-	if err := a.checkModel(ctx, host, cfg.Model); err != nil {
+func (a *Asker) ask(ctx context.Context, q question, cfg Config, t target, emit Emit) (*agentproto.DecisionResult, error) {
+	b, err := a.backendOf(ctx, q, cfg, t)
+	if err != nil {
 		return nil, err
 	}
-	b := &ollamaBackend{http: a.HTTP, host: host, model: cfg.Model, schema: q.schema(cfg.Reasons), cfg: cfg}
-	s := &sampler{q: q, cfg: cfg, ask: b.ask, emit: emit}
+	s := &sampler{q: q, cfg: cfg, ask: b.ask, emit: emit, price: t.price}
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	replies := make([]reply, cfg.Samples)
@@ -194,10 +212,12 @@ func (a *Asker) checkModel(ctx context.Context, host ollama.Host, model string) 
 // sampler asks for one sample's answer, again with what was wrong while
 // the answer is invalid and retries are left.
 type sampler struct {
-	q     question
-	cfg   Config
-	ask   func(ctx context.Context, messages []message, sample int) (turn, error)
-	emit  Emit
+	q    question
+	cfg  Config
+	ask  func(ctx context.Context, messages []message, sample int) (turn, error)
+	emit Emit
+	// price prices each request's tokens; nil leaves the cost unknown.
+	price *modelsapi.Price
 	mu    sync.Mutex // samples run at once
 	usage *agentproto.CallUsage
 }
@@ -222,6 +242,9 @@ func (s *sampler) sample(ctx context.Context, i int) (reply, error) {
 		s.count(t)
 		r, problem := s.q.validate(t.content, s.cfg.Reasons)
 		if problem == "" {
+			if p, ok := answerProbability(t.content, t.logprobs); ok {
+				r.prob = &p
+			}
 			return r, nil
 		}
 		failed = append(failed, attempt{Sample: i, Attempt: n, Reply: cut(t.content, maxShownReply), Problem: problem})
@@ -237,9 +260,17 @@ func (s *sampler) sample(ctx context.Context, i int) (reply, error) {
 }
 
 // count records a request's usage: a usage event, and the decision's sum.
-// Local models have no catalog price, so the cost stays unknown.
+// A hosted model's turns are priced from the catalog (provenance
+// "priced"); local models and names the catalog does not map have no
+// price, so their cost stays unknown.
 func (s *sampler) count(t turn) {
-	s.emit(&eventapi.Usage{Tokens: t.tokens, Provider: s.cfg.Provider, Model: s.cfg.Model})
+	u := &eventapi.Usage{Tokens: t.tokens, Provider: s.cfg.Provider, Model: s.cfg.Model}
+	if s.price != nil {
+		usd := s.price.USD(modelsapi.TurnTokens{Input: t.tokens.InputTokens, Output: t.tokens.OutputTokens,
+			CacheRead: t.tokens.CacheReadInputTokens, CacheWrite: t.tokens.CacheCreationInputTokens, Reasoning: t.tokens.ReasoningOutputTokens})
+		u.CostUSD, u.CostProvenance = &usd, eventapi.CostPriced
+	}
+	s.emit(u)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.usage == nil {
@@ -247,11 +278,18 @@ func (s *sampler) count(t turn) {
 	}
 	s.usage.Turns++
 	s.usage.Tokens += t.tokens.Total()
-	s.usage.UnknownCostTurns++
+	if u.CostUSD != nil {
+		s.usage.USD += *u.CostUSD
+	} else {
+		s.usage.UnknownCostTurns++
+	}
 }
 
 // majority is the answer most samples gave, the earliest sample's among
-// equals, with the share that gave it as the confidence.
+// equals. Its confidence is the share of samples that gave it, or, when
+// every sample came with the answer's token probability, the mean over
+// the samples of the probability each gave it (0 for a sample that gave
+// another answer): a single sample's is its probability.
 func majority(replies []reply) *agentproto.DecisionResult {
 	counts := map[string]int{}
 	for _, r := range replies {
@@ -264,7 +302,10 @@ func majority(replies []reply) *agentproto.DecisionResult {
 		}
 	}
 	res := &agentproto.DecisionResult{Answer: json.RawMessage(best), Basis: agentproto.BasisAgreement, Samples: len(replies),
-		Confidence: math.Round(float64(counts[best])/float64(len(replies))*1e6) / 1e6}
+		Confidence: round6(float64(counts[best]) / float64(len(replies)))}
+	if p, ok := meanProbability(replies, best); ok {
+		res.Basis, res.Confidence = agentproto.BasisLogprobs, round6(p)
+	}
 	for _, r := range replies {
 		if string(r.answer) == best && r.reason != "" {
 			res.Reasons = append(res.Reasons, r.reason)
@@ -272,6 +313,23 @@ func majority(replies []reply) *agentproto.DecisionResult {
 	}
 	return res
 }
+
+// meanProbability is the mean over replies of the probability each gave
+// answer, when every reply has its probability.
+func meanProbability(replies []reply, answer string) (float64, bool) {
+	sum := 0.0
+	for _, r := range replies {
+		if r.prob == nil {
+			return 0, false
+		}
+		if string(r.answer) == answer {
+			sum += *r.prob
+		}
+	}
+	return sum / float64(len(replies)), true
+}
+
+func round6(f float64) float64 { return math.Round(f*1e6) / 1e6 }
 
 // timedOut is err as the decision reports it: decision_timeout when the
 // decision's own timeout ended it.

@@ -29,6 +29,9 @@ type message struct {
 type turn struct {
 	content string
 	tokens  eventapi.Tokens
+	// logprobs are the content's tokens with their log-probabilities,
+	// nil when the endpoint reports none.
+	logprobs []tokenLogprob
 }
 
 // ollamaBackend asks an Ollama server's native chat API, with the answer's

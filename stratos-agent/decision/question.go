@@ -144,10 +144,13 @@ func (q question) text() string {
 
 func num(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 
-// reply is a validated answer: the answer's JSON and the reason.
+// reply is a validated answer: the answer's JSON and the reason, and
+// the probability the model gave the answer when the endpoint reported
+// its tokens' log-probabilities.
 type reply struct {
 	answer json.RawMessage
 	reason string
+	prob   *float64
 }
 
 // validate checks a model's reply against the question; problem says
