@@ -61,13 +61,14 @@ func recordScriptEnv(env *testscript.Env) {
 
 // withOAuth adds the OAuth commands to p:
 //
-//	fakeoauth [-token-lifetime D] [-refreshed-lifetime D] [-no-refresh] [-no-registration] VAR
+//	fakeoauth [-token-lifetime D] [-refreshed-lifetime D] [-no-refresh] [-no-registration] [-client-secret S] VAR
 //	    serve the test MCP server as streamable HTTP guarded by the fake
 //	    authorization server (shared/fakeoauth) for the rest of the
 //	    script; set $VAR to its URL; its request log (no tokens) is
 //	    $WORK/oauth.log
-//	mcplogin [args...]
-//	    run `stratos mcp login args...` as a person would: read the
+//	mcplogin [NAME=VALUE...] [args...]
+//	    run `stratos mcp login args...` (with the variables given added to
+//	    the script's environment) as a person would: read the
 //	    authorization URL it prints on stderr, visit it with an HTTP
 //	    client (the fake approves at once and redirects to the loopback
 //	    listener) and wait for the command to end; its stdout and stderr
@@ -109,6 +110,9 @@ func cmdFakeOAuth(ts *testscript.TestScript, neg bool, args []string) {
 			o.NoRefresh = true
 		case "-no-registration":
 			o.NoRegistration = true
+		case "-client-secret":
+			o.ClientSecret = args[1]
+			args = args[1:]
 		default:
 			ts.Fatalf("fakeoauth: unknown flag %s", args[0])
 		}
@@ -116,7 +120,7 @@ func cmdFakeOAuth(ts *testscript.TestScript, neg bool, args []string) {
 		args = args[1:]
 	}
 	if len(args) != 1 {
-		ts.Fatalf("usage: fakeoauth [-token-lifetime D] [-refreshed-lifetime D] [-no-refresh] [-no-registration] VAR")
+		ts.Fatalf("usage: fakeoauth [-token-lifetime D] [-refreshed-lifetime D] [-no-refresh] [-no-registration] [-client-secret S] VAR")
 	}
 	log, err := os.OpenFile(ts.MkAbs("oauth.log"), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
 	ts.Check(err)
@@ -135,9 +139,13 @@ var authorizeURL = regexp.MustCompile(`http://127\.0\.0\.1:\d+/authorize\?\S+`)
 func cmdMCPLogin(ts *testscript.TestScript, neg bool, args []string) {
 	stratos, err := exec.LookPath(filepath.Join(firstPathDir(ts), "stratos"))
 	ts.Check(err)
+	env := ts.Value(scriptEnvKey{}).(*scriptEnv).environ(ts)
+	for len(args) > 0 && strings.Contains(args[0], "=") {
+		env, args = append(env, args[0]), args[1:]
+	}
 	cmd := exec.Command(stratos, append([]string{"mcp", "login"}, args...)...)
 	cmd.Dir = ts.MkAbs(".")
-	cmd.Env = ts.Value(scriptEnvKey{}).(*scriptEnv).environ(ts)
+	cmd.Env = env
 	var stdout strings.Builder
 	cmd.Stdout = &stdout
 	errPipe, err := cmd.StderrPipe()

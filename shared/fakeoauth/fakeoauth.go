@@ -12,13 +12,16 @@
 package fakeoauth
 
 import (
+	"bytes"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
 	"io"
 	"net/http"
+	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -34,6 +37,13 @@ const (
 // (for declarations with clientId).
 const PreregisteredClient = "stratos-test-client"
 
+// LegacyIssuerPath is the path of the issuer a Legacy server's metadata
+// names under its origin.
+const LegacyIssuerPath = "/oauth"
+
+// baseScope is what a challenge without a step-up asks for.
+const baseScope = "tools"
+
 // Options configure the server.
 type Options struct {
 	// TokenLifetime is the lifetime of tokens issued for a code (default
@@ -47,6 +57,21 @@ type Options struct {
 	// NoRegistration offers no dynamic registration; only
 	// PreregisteredClient can log in.
 	NoRegistration bool
+	// ClientSecret makes PreregisteredClient a confidential client: the
+	// token endpoint then wants this secret, by HTTP Basic
+	// (client_secret_basic) or in the form (client_secret_post), and
+	// answers invalid_client without it.
+	ClientSecret string
+	// Legacy serves the discovery of a 2025-03-26 server: no
+	// protected-resource metadata (the challenge names none) and the
+	// authorization server's metadata at the server's origin with an
+	// issuer that is not that origin (LegacyIssuerPath under it), which
+	// that protocol version allows.
+	Legacy bool
+	// StepUpScope is a scope that only tools/call requests need: a token
+	// without it may list tools, and a call gets 403 insufficient_scope
+	// naming it (the step-up of the MCP authorization spec).
+	StepUpScope string
 	// Log receives one line per request: method, path and, for /token,
 	// the grant type; never a token.
 	Log io.Writer
@@ -61,12 +86,18 @@ type Server struct {
 	logMu   sync.Mutex
 	clients map[string][]string // client ID → redirect URIs
 	codes   map[string]grant
-	access  map[string]time.Time // access token → expiry
-	refresh map[string]string    // refresh token → client ID
+	access  map[string]issued
+	refresh map[string]issued // refresh token → what it renews
 }
 
 type grant struct {
-	clientID, redirectURI, challenge string
+	clientID, redirectURI, challenge, scope string
+}
+
+// issued is a token's client, scopes and expiry.
+type issued struct {
+	clientID, scope string
+	expiry          time.Time
 }
 
 // New returns a server whose issuer is issuer (its origin, e.g.
@@ -80,14 +111,16 @@ func New(issuer string, o Options) *Server {
 	}
 	return &Server{o: o, issuer: strings.TrimSuffix(issuer, "/"),
 		clients: map[string][]string{PreregisteredClient: nil},
-		codes:   map[string]grant{}, access: map[string]time.Time{}, refresh: map[string]string{}}
+		codes:   map[string]grant{}, access: map[string]issued{}, refresh: map[string]issued{}}
 }
 
 // Mount adds the authorization server's endpoints to mux and guards
 // the MCP handler at path (e.g. "/mcp") with bearer tokens.
 func (s *Server) Mount(mux *http.ServeMux, path string, mcp http.Handler) {
 	mux.HandleFunc("GET /.well-known/oauth-authorization-server", s.metadata)
-	mux.HandleFunc("GET /.well-known/oauth-protected-resource"+path, s.resourceMetadata(path))
+	if !s.o.Legacy {
+		mux.HandleFunc("GET /.well-known/oauth-protected-resource"+path, s.resourceMetadata(path))
+	}
 	if !s.o.NoRegistration {
 		mux.HandleFunc("POST /register", s.register)
 	}
@@ -111,15 +144,23 @@ func (s *Server) log(r *http.Request, extra string) {
 
 func (s *Server) metadata(w http.ResponseWriter, r *http.Request) {
 	s.log(r, "")
+	issuer := s.issuer
+	if s.o.Legacy {
+		issuer += LegacyIssuerPath
+	}
+	authMethods := []string{"none"}
+	if s.o.ClientSecret != "" {
+		authMethods = []string{"client_secret_basic", "client_secret_post"}
+	}
 	meta := map[string]any{
-		"issuer":                                s.issuer,
+		"issuer":                                issuer,
 		"authorization_endpoint":                s.issuer + "/authorize",
 		"token_endpoint":                        s.issuer + "/token",
 		"response_types_supported":              []string{"code"},
 		"grant_types_supported":                 []string{"authorization_code", "refresh_token"},
 		"code_challenge_methods_supported":      []string{"S256"},
-		"token_endpoint_auth_methods_supported": []string{"none"},
-		"scopes_supported":                      []string{"tools", "offline_access"},
+		"token_endpoint_auth_methods_supported": authMethods,
+		"scopes_supported":                      s.scopes("offline_access"),
 	}
 	if !s.o.NoRegistration {
 		meta["registration_endpoint"] = s.issuer + "/register"
@@ -133,34 +174,74 @@ func (s *Server) resourceMetadata(path string) http.HandlerFunc {
 		writeJSON(w, http.StatusOK, map[string]any{
 			"resource":              s.issuer + path,
 			"authorization_servers": []string{s.issuer},
-			"scopes_supported":      []string{"tools"},
+			"scopes_supported":      s.scopes(),
 		})
 	}
 }
 
-// guard lets requests with a valid bearer through to next.
+// scopes are the scopes the server knows, and extra.
+func (s *Server) scopes(extra ...string) []string {
+	out := []string{baseScope}
+	if s.o.StepUpScope != "" {
+		out = append(out, s.o.StepUpScope)
+	}
+	return append(out, extra...)
+}
+
+// guard lets requests with a valid bearer through to next; with a
+// StepUpScope, a tools/call needs a token that carries it.
 func (s *Server) guard(path string, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		token, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
 		s.mu.Lock()
-		expiry, known := s.access[token]
+		tok, known := s.access[token]
 		s.mu.Unlock()
 		switch {
 		case !ok || !known:
 			s.log(r, "401 no valid bearer")
-		case time.Now().After(expiry):
+		case time.Now().After(tok.expiry):
 			s.log(r, "401 expired bearer")
 			known = false
+		case s.o.StepUpScope != "" && !slices.Contains(strings.Fields(tok.scope), s.o.StepUpScope) && callsTool(r):
+			s.log(r, "403 insufficient scope")
+			w.Header().Set("WWW-Authenticate", `Bearer error="insufficient_scope", scope="`+baseScope+" "+s.o.StepUpScope+`", resource_metadata="`+s.resourceMetadataURL(path)+`"`)
+			http.Error(w, "insufficient scope", http.StatusForbidden)
+			return
 		default:
 			s.log(r, "bearer ok")
 		}
 		if !known {
-			w.Header().Set("WWW-Authenticate", `Bearer resource_metadata="`+s.issuer+"/.well-known/oauth-protected-resource"+path+`", scope="tools"`)
+			challenge := `Bearer scope="` + baseScope + `"`
+			if !s.o.Legacy {
+				challenge = `Bearer resource_metadata="` + s.resourceMetadataURL(path) + `", scope="` + baseScope + `"`
+			}
+			w.Header().Set("WWW-Authenticate", challenge)
 			http.Error(w, "unauthorized", http.StatusUnauthorized)
 			return
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+func (s *Server) resourceMetadataURL(path string) string {
+	return s.issuer + "/.well-known/oauth-protected-resource" + path
+}
+
+// callsTool reports whether an MCP request is a tools/call; the body is
+// put back for the MCP handler.
+func callsTool(r *http.Request) bool {
+	if r.Method != http.MethodPost || r.Body == nil {
+		return false
+	}
+	body, err := io.ReadAll(io.LimitReader(r.Body, 1<<20))
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	if err != nil {
+		return false
+	}
+	var msg struct {
+		Method string `json:"method"`
+	}
+	return json.Unmarshal(body, &msg) == nil && msg.Method == "tools/call"
 }
 
 func (s *Server) register(w http.ResponseWriter, r *http.Request) {
@@ -183,8 +264,8 @@ func (s *Server) register(w http.ResponseWriter, r *http.Request) {
 // authorize approves at once: it checks the client, the redirect URI and
 // the PKCE challenge, and redirects back with a code and the state.
 func (s *Server) authorize(w http.ResponseWriter, r *http.Request) {
-	s.log(r, "")
 	q := r.URL.Query()
+	s.log(r, "scope="+strconv.Quote(q.Get("scope")))
 	clientID, redirect, challenge := q.Get("client_id"), q.Get("redirect_uri"), q.Get("code_challenge")
 	s.mu.Lock()
 	uris, known := s.clients[clientID]
@@ -205,7 +286,7 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request) {
 	}
 	code := "code-" + rand.Text()
 	s.mu.Lock()
-	s.codes[code] = grant{clientID: clientID, redirectURI: redirect, challenge: challenge}
+	s.codes[code] = grant{clientID: clientID, redirectURI: redirect, challenge: challenge, scope: q.Get("scope")}
 	s.mu.Unlock()
 	http.Redirect(w, r, redirect+"?code="+code+"&state="+q.Get("state"), http.StatusFound)
 }
@@ -216,7 +297,11 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	kind := r.PostForm.Get("grant_type")
-	s.log(r, "grant="+kind)
+	s.log(r, "grant="+kind+s.clientAuthNote(r))
+	if !s.clientAuthenticated(r) {
+		writeJSON(w, http.StatusUnauthorized, map[string]string{"error": "invalid_client"})
+		return
+	}
 	switch kind {
 	case "authorization_code":
 		s.exchangeCode(w, r)
@@ -240,35 +325,69 @@ func (s *Server) exchangeCode(w http.ResponseWriter, r *http.Request) {
 	case base64.RawURLEncoding.EncodeToString(sum[:]) != g.challenge:
 		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "invalid_grant", "error_description": "PKCE verification failed"})
 	default:
-		s.issue(w, g.clientID, s.o.TokenLifetime)
+		scope := g.scope
+		if scope == "" {
+			scope = baseScope
+		}
+		s.issue(w, issued{clientID: g.clientID, scope: scope, expiry: time.Now().Add(s.o.TokenLifetime)})
 	}
 }
 
 func (s *Server) refreshToken(w http.ResponseWriter, r *http.Request) {
 	old := r.PostForm.Get("refresh_token")
 	s.mu.Lock()
-	clientID, ok := s.refresh[old]
+	prev, ok := s.refresh[old]
 	delete(s.refresh, old) // single use, as strict servers rotate them
 	s.mu.Unlock()
-	if !ok || clientID != requestClientID(r) {
+	if !ok || prev.clientID != requestClientID(r) {
 		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "invalid_grant"})
 		return
 	}
-	s.issue(w, clientID, s.o.RefreshedLifetime)
+	prev.expiry = time.Now().Add(s.o.RefreshedLifetime)
+	s.issue(w, prev)
 }
 
-func (s *Server) issue(w http.ResponseWriter, clientID string, lifetime time.Duration) {
+func (s *Server) issue(w http.ResponseWriter, tok issued) {
 	access := PrefixAccess + rand.Text()
-	out := map[string]any{"access_token": access, "token_type": "Bearer", "expires_in": int(lifetime.Seconds()), "scope": "tools"}
+	out := map[string]any{"access_token": access, "token_type": "Bearer", "expires_in": int(time.Until(tok.expiry).Round(time.Second).Seconds()), "scope": tok.scope}
 	s.mu.Lock()
-	s.access[access] = time.Now().Add(lifetime)
+	s.access[access] = tok
 	if !s.o.NoRefresh {
 		refresh := PrefixRefresh + rand.Text()
-		s.refresh[refresh] = clientID
+		s.refresh[refresh] = tok
 		out["refresh_token"] = refresh
 	}
 	s.mu.Unlock()
 	writeJSON(w, http.StatusOK, out)
+}
+
+// clientAuthenticated checks the secret of a confidential client; public
+// clients (and every client without Options.ClientSecret) need none.
+func (s *Server) clientAuthenticated(r *http.Request) bool {
+	if s.o.ClientSecret == "" || requestClientID(r) != PreregisteredClient {
+		return true
+	}
+	if _, secret, ok := r.BasicAuth(); ok {
+		// RFC 6749 form-encodes both parts before Basic encoding.
+		decoded, err := url.QueryUnescape(secret)
+		return err == nil && decoded == s.o.ClientSecret
+	}
+	return r.PostForm.Get("client_secret") == s.o.ClientSecret
+}
+
+// clientAuthNote says in the log how a client authenticated (never the
+// secret).
+func (s *Server) clientAuthNote(r *http.Request) string {
+	if s.o.ClientSecret == "" {
+		return ""
+	}
+	switch {
+	case r.Header.Get("Authorization") != "":
+		return " auth=client_secret_basic"
+	case r.PostForm.Get("client_secret") != "":
+		return " auth=client_secret_post"
+	}
+	return " auth=none"
 }
 
 // requestClientID is the client of a token request: in the form, or as

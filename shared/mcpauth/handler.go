@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"golang.org/x/oauth2"
@@ -37,11 +38,11 @@ func (t Tokens) ForServer(ctx context.Context, workflow string, server mcpdecl.S
 	if err != nil {
 		return Record{}, &ServerError{Workflow: workflow, Server: server.Name, Err: err}
 	}
-	get := t.Token
+	get := t.token
 	if check {
-		get = t.Check
+		get = t.check
 	}
-	r, err := get(ctx, id)
+	r, err := get(ctx, id, server.OAuth.ClientSecret)
 	if err != nil {
 		return Record{}, &ServerError{Workflow: workflow, Server: server.Name, Err: err}
 	}
@@ -67,10 +68,29 @@ func (h handler) TokenSource(ctx context.Context) (oauth2.TokenSource, error) {
 	return tokenSource{ctx: ctx, h: h}, nil
 }
 
-func (h handler) Authorize(_ context.Context, _ *http.Request, resp *http.Response) error {
+// Authorize is called when the server refuses a request's token. A 403
+// insufficient_scope is a step-up: the scopes it names are noted with the
+// login, so that the next login asks for them, and Tokens.StepUp (when
+// set) logs in again at once and the request is retried. Anything else
+// means the login is no longer good.
+func (h handler) Authorize(ctx context.Context, _ *http.Request, resp *http.Response) error {
 	resp.Body.Close()
+	scopes, stepUp := insufficientScope(resp)
+	if !stepUp {
+		return &ServerError{Workflow: h.workflow, Server: h.server.Name,
+			Err: fmt.Errorf("the server refused the stored access token (HTTP %d)", resp.StatusCode)}
+	}
+	if err := h.tokens.noteStepUp(h.server, scopes); err != nil {
+		return &ServerError{Workflow: h.workflow, Server: h.server.Name, Err: err}
+	}
+	if h.tokens.StepUp != nil {
+		if err := h.tokens.StepUp(ctx, h.server); err != nil {
+			return &ServerError{Workflow: h.workflow, Server: h.server.Name, Err: fmt.Errorf("log in again for scopes %s: %w", strings.Join(scopes, " "), err)}
+		}
+		return nil
+	}
 	return &ServerError{Workflow: h.workflow, Server: h.server.Name,
-		Err: fmt.Errorf("the server refused the stored access token (HTTP %d)", resp.StatusCode)}
+		Err: fmt.Errorf("the server needs scopes %s, more than the login has (insufficient_scope)", strings.Join(scopes, " "))}
 }
 
 // tokenSource reads the store on every request: another process may have

@@ -61,6 +61,8 @@ func Login(ctx context.Context, store Store, server mcpdecl.Server, o LoginOptio
 	if client == nil {
 		client = NewHTTPClient()
 	}
+	client, legacy := withLegacyIssuer(client, server.URL)
+	stepUp := previousStepUp(store, id)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return Record{}, fmt.Errorf("listen for the authorization redirect: %w", err)
@@ -78,8 +80,12 @@ func Login(ctx context.Context, store Store, server mcpdecl.Server, o LoginOptio
 		if err := o.Visit(args.URL); err != nil {
 			return nil, err
 		}
-		return cb.wait(ctx)
-	}, func(cfg *oauth2.Config, tok *oauth2.Token) {
+		res, err := cb.wait(ctx)
+		if res != nil {
+			res.Iss = legacy.issuerSeen(res.Iss)
+		}
+		return res, err
+	}, stepUp, func(cfg *oauth2.Config, tok *oauth2.Token) {
 		got.cfg, got.token = cfg, tok
 	}))
 	if err != nil {
@@ -98,16 +104,23 @@ func Login(ctx context.Context, store Store, server mcpdecl.Server, o LoginOptio
 	if got.token == nil {
 		return Record{}, fmt.Errorf("MCP server %q: the authorization server issued no token", server.Name)
 	}
-	r := Record{Identity: id, ClientID: got.cfg.ClientID, ClientSecret: got.cfg.ClientSecret, TokenURL: got.cfg.Endpoint.TokenURL,
+	r := Record{Identity: id, ClientID: got.cfg.ClientID, TokenURL: got.cfg.Endpoint.TokenURL,
 		AuthStyle: int(got.cfg.Endpoint.AuthStyle), Scopes: got.cfg.Scopes, AccessToken: got.token.AccessToken,
-		TokenType: got.token.TokenType, RefreshToken: got.token.RefreshToken, Expiry: got.token.Expiry}
+		TokenType: got.token.TokenType, RefreshToken: got.token.RefreshToken, Expiry: got.token.Expiry, StepUpScopes: stepUp}
+	if server.OAuth.ClientSecret == "" {
+		r.ClientSecret = got.cfg.ClientSecret // issued by the registration: nowhere else to keep it
+	}
 	if err := store.Save(r); err != nil {
 		return Record{}, err
 	}
 	return r, nil
 }
 
-func handlerConfig(server mcpdecl.Server, client *http.Client, redirect string, fetch auth.AuthorizationCodeFetcher, keep func(*oauth2.Config, *oauth2.Token)) *auth.AuthorizationCodeHandlerConfig {
+// handlerConfig configures the SDK's flow: the declared client (with its
+// secret, for a confidential client) or dynamic registration, and the
+// scopes: the declared ones, else those the server names, plus those it
+// asked for in a step-up since the last login.
+func handlerConfig(server mcpdecl.Server, client *http.Client, redirect string, fetch auth.AuthorizationCodeFetcher, stepUp []string, keep func(*oauth2.Config, *oauth2.Token)) *auth.AuthorizationCodeHandlerConfig {
 	cfg := &auth.AuthorizationCodeHandlerConfig{
 		RedirectURL:              redirect,
 		AuthorizationCodeFetcher: fetch,
@@ -120,6 +133,9 @@ func handlerConfig(server mcpdecl.Server, client *http.Client, redirect string, 
 	}
 	if id := server.OAuth.ClientID; id != "" {
 		cfg.PreregisteredClient = &oauthex.ClientCredentials{ClientID: id}
+		if secret := server.OAuth.ClientSecret; secret != "" {
+			cfg.PreregisteredClient.ClientSecretAuth = &oauthex.ClientSecretAuth{ClientSecret: secret}
+		}
 	} else {
 		cfg.DynamicClientRegistrationConfig = &auth.DynamicClientRegistrationConfig{Metadata: &oauthex.ClientRegistrationMetadata{
 			RedirectURIs:            []string{redirect},
@@ -129,10 +145,24 @@ func handlerConfig(server mcpdecl.Server, client *http.Client, redirect string, 
 			ClientName:              "Stratos",
 		}}
 	}
-	if scopes := server.OAuth.Scopes; len(scopes) > 0 {
-		cfg.ScopeFilter = func([]string) []string { return scopes }
+	declared := server.OAuth.Scopes
+	cfg.ScopeFilter = func(discovered []string) []string {
+		if len(declared) > 0 {
+			discovered = declared
+		}
+		return unionScopes(discovered, stepUp)
 	}
 	return cfg
+}
+
+// previousStepUp returns the scopes the server asked for beyond the stored
+// login, if there is one.
+func previousStepUp(store Store, id Identity) []string {
+	r, err := store.Load(id)
+	if err != nil {
+		return nil
+	}
+	return r.StepUpScopes
 }
 
 // challenge sends the server an unauthenticated request: its 401 names the

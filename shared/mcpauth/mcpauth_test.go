@@ -273,3 +273,56 @@ func TestRefusedRefresh(t *testing.T) {
 		t.Error("the error shows the refresh token")
 	}
 }
+
+// A client registered beforehand as a confidential client logs in with
+// the secret its declaration references (client_secret_basic or _post, as
+// the metadata offers) and refreshes with it; the secret is kept nowhere
+// on disk, so it must come from the declaration again.
+func TestLoginWithClientSecret(t *testing.T) {
+	const secret = "conf-secret-Xq81"
+	url, log := serve(t, fakeoauth.Options{NoRegistration: true, ClientSecret: secret, TokenLifetime: 2 * time.Minute, RefreshedLifetime: time.Hour})
+	store := mcpauth.Open(t.TempDir())
+	oauth := &mcpdecl.OAuth{ClientID: fakeoauth.PreregisteredClient, ClientSecret: secret}
+	r := login(t, store, url, oauth)
+	if !strings.Contains(log.String(), "grant=authorization_code auth=client_secret_") {
+		t.Errorf("the code exchange did not authenticate the client:\n%s", log)
+	}
+	files, _ := filepath.Glob(filepath.Join(store.Dir(), "*.json"))
+	for _, f := range files {
+		if data, _ := os.ReadFile(f); strings.Contains(string(data), secret) {
+			t.Errorf("%s holds the declared client secret", f)
+		}
+	}
+	server := mcpdecl.Server{Name: "tracker", Transport: mcpdecl.TransportHTTP, URL: url, OAuth: oauth}
+	fresh, err := mcpauth.Tokens{Store: store}.ForServer(context.Background(), "triage", server, true)
+	if err != nil {
+		t.Fatalf("refresh with the declared secret: %v", err)
+	}
+	if fresh.AccessToken == r.AccessToken || !strings.Contains(log.String(), "grant=refresh_token auth=client_secret_") {
+		t.Errorf("the 2-minute token was not refreshed with the secret:\n%s", log)
+	}
+}
+
+// Without its secret, a confidential client is refused (invalid_client)
+// and nothing is stored: the test above fails for the right reason.
+func TestLoginWithoutTheClientSecretIsRefused(t *testing.T) {
+	url, _ := serve(t, fakeoauth.Options{NoRegistration: true, ClientSecret: "conf-secret-Xq81"})
+	store := mcpauth.Open(t.TempDir())
+	server := mcpdecl.Server{Name: "tracker", Transport: mcpdecl.TransportHTTP, URL: url, OAuth: &mcpdecl.OAuth{ClientID: fakeoauth.PreregisteredClient}}
+	_, err := mcpauth.Login(context.Background(), store, server, mcpauth.LoginOptions{Visit: follow})
+	if err == nil || !strings.Contains(err.Error(), "invalid_client") {
+		t.Fatalf("err = %v, want invalid_client", err)
+	}
+}
+
+// A 2025-03-26 server has no protected-resource metadata; its
+// authorization server's metadata is at its origin and may name another
+// issuer, which that version allows.
+func TestLoginToA20250326Server(t *testing.T) {
+	url, log := serve(t, fakeoauth.Options{Legacy: true})
+	store := mcpauth.Open(t.TempDir())
+	r := login(t, store, url, &mcpdecl.OAuth{})
+	if r.AccessToken == "" || !strings.Contains(log.String(), "GET /.well-known/oauth-authorization-server") {
+		t.Errorf("record %v, log:\n%s", r, log)
+	}
+}

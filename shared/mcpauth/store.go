@@ -83,6 +83,8 @@ type Record struct {
 	// ClientID and ClientSecret are the client the tokens were issued to
 	// (declared or dynamically registered); TokenURL and AuthStyle are
 	// how to refresh them.
+	// A secret declared in workflow.yaml (oauth.clientSecret) is not kept
+	// here: it is read from the environment whenever it is needed.
 	ClientID     string   `json:"clientId"`
 	ClientSecret string   `json:"clientSecret,omitempty"`
 	TokenURL     string   `json:"tokenUrl"`
@@ -93,6 +95,9 @@ type Record struct {
 	RefreshToken string   `json:"refreshToken,omitempty"`
 	// Expiry is when the access token expires; zero means it does not.
 	Expiry time.Time `json:"expiry,omitzero"`
+	// StepUpScopes are scopes the server asked for beyond the login's
+	// (insufficient_scope): the next login requests them too.
+	StepUpScopes []string `json:"stepUpScopes,omitempty"`
 }
 
 // String describes the record without any credential.

@@ -10,6 +10,7 @@ import (
 	"github.com/gofrs/flock"
 	"golang.org/x/oauth2"
 
+	"github.com/stratoscli/stratos/shared/mcpdecl"
 	"github.com/stratoscli/stratos/shared/roots"
 )
 
@@ -74,6 +75,11 @@ type Tokens struct {
 	HTTPClient *http.Client
 	// Now is the clock (nil: time.Now); tests move it.
 	Now func() time.Time
+	// StepUp logs in to a server again once it has asked for scopes the
+	// stored token lacks (see Handler); the request is then sent again.
+	// Nil for a run, which has nobody at a browser: the request fails
+	// naming the login command, which asks for those scopes.
+	StepUp func(ctx context.Context, server mcpdecl.Server) error
 }
 
 func (t Tokens) now() time.Time {
@@ -88,7 +94,13 @@ func (t Tokens) now() time.Time {
 // be refreshed is returned while it is still valid (the request may still
 // succeed); an expired one is a *CredentialError.
 func (t Tokens) Token(ctx context.Context, id Identity) (Record, error) {
-	r, err := t.fresh(ctx, id)
+	return t.token(ctx, id, "")
+}
+
+// token is Token for a client whose secret (declared, "" for none) comes
+// from the environment rather than the record.
+func (t Tokens) token(ctx context.Context, id Identity, secret string) (Record, error) {
+	r, err := t.fresh(ctx, id, secret)
 	var ce *CredentialError
 	if errors.As(err, &ce) && ce.Reason == ReasonRefreshFailed && r.Remaining(t.now()) > 0 {
 		return r, nil
@@ -100,7 +112,11 @@ func (t Tokens) Token(ctx context.Context, id Identity) (Record, error) {
 // MinValidity left after a refresh attempt, and a failed refresh is an
 // error even while the old token lasts.
 func (t Tokens) Check(ctx context.Context, id Identity) (Record, error) {
-	r, err := t.fresh(ctx, id)
+	return t.check(ctx, id, "")
+}
+
+func (t Tokens) check(ctx context.Context, id Identity, secret string) (Record, error) {
+	r, err := t.fresh(ctx, id, secret)
 	if err != nil {
 		return Record{}, err
 	}
@@ -114,7 +130,7 @@ func (t Tokens) Check(ctx context.Context, id Identity) (Record, error) {
 // left and can be. A refresh that fails returns the old record with a
 // ReasonRefreshFailed error; an expired token without a refresh token is a
 // ReasonExpiring error.
-func (t Tokens) fresh(ctx context.Context, id Identity) (Record, error) {
+func (t Tokens) fresh(ctx context.Context, id Identity, secret string) (Record, error) {
 	r, err := t.load(id)
 	if err != nil || r.Remaining(t.now()) >= MinValidity {
 		return r, err
@@ -122,7 +138,7 @@ func (t Tokens) fresh(ctx context.Context, id Identity) (Record, error) {
 	if r.RefreshToken == "" {
 		return t.unexpired(r)
 	}
-	return t.refresh(ctx, id)
+	return t.refresh(ctx, id, secret)
 }
 
 func (t Tokens) load(id Identity) (Record, error) {
@@ -144,7 +160,7 @@ func (t Tokens) unexpired(r Record) (Record, error) {
 // refresh renews id's token under the record's lock: the first process
 // refreshes, the others find the renewed record once they hold the lock
 // (a refresh token may be single-use, so a second refresh could fail).
-func (t Tokens) refresh(ctx context.Context, id Identity) (Record, error) {
+func (t Tokens) refresh(ctx context.Context, id Identity, secret string) (Record, error) {
 	if err := t.Store.ensureDir(); err != nil {
 		return Record{}, err
 	}
@@ -162,7 +178,7 @@ func (t Tokens) refresh(ctx context.Context, id Identity) (Record, error) {
 	case r.RefreshToken == "":
 		return t.unexpired(r)
 	}
-	tok, err := t.exchange(ctx, r)
+	tok, err := t.exchange(ctx, r, secret)
 	if err != nil {
 		return r, &CredentialError{Resource: id.Resource, Reason: ReasonRefreshFailed, Err: err}
 	}
@@ -179,8 +195,11 @@ func (t Tokens) refresh(ctx context.Context, id Identity) (Record, error) {
 	return r, nil
 }
 
-func (t Tokens) exchange(ctx context.Context, r Record) (*oauth2.Token, error) {
-	cfg := oauth2.Config{ClientID: r.ClientID, ClientSecret: r.ClientSecret, Scopes: r.Scopes,
+func (t Tokens) exchange(ctx context.Context, r Record, secret string) (*oauth2.Token, error) {
+	if secret == "" {
+		secret = r.ClientSecret
+	}
+	cfg := oauth2.Config{ClientID: r.ClientID, ClientSecret: secret, Scopes: r.Scopes,
 		Endpoint: oauth2.Endpoint{TokenURL: r.TokenURL, AuthStyle: oauth2.AuthStyle(r.AuthStyle)}}
 	if t.HTTPClient != nil {
 		ctx = context.WithValue(ctx, oauth2.HTTPClient, t.HTTPClient)

@@ -5,9 +5,12 @@ import (
 	"errors"
 	"net"
 	"net/http"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/stratoscli/stratos/shared/fakemcp"
 	"github.com/stratoscli/stratos/shared/fakeoauth"
@@ -87,5 +90,69 @@ func TestConnectSendsTheStoredTokenAndRefreshesIt(t *testing.T) {
 	now, _ := store.Load(first.Identity)
 	if now.AccessToken == first.AccessToken {
 		t.Error("the stored token is still the first one")
+	}
+}
+
+func callEcho(c *Client) error {
+	_, err := c.Session.CallTool(context.Background(), &mcp.CallToolParams{Name: "echo", Arguments: map[string]any{"text": "hi"}})
+	return err
+}
+
+// A server that wants a larger scope for a call (403 insufficient_scope,
+// the step-up of the MCP authorization spec) gets it: a run, with nobody at
+// a browser, fails naming the scopes and the login command, and the login
+// it names asks for them; with Tokens.StepUp the client logs in again at
+// once and the call is retried.
+func TestStepUpAsksTheNextLoginForTheLargerScope(t *testing.T) {
+	server, log := oauthServer(t, fakeoauth.Options{StepUpScope: "write"})
+	store := mcpauth.Open(t.TempDir())
+	if _, err := mcpauth.Login(context.Background(), store, server, mcpauth.LoginOptions{Visit: browse}); err != nil {
+		t.Fatal(err)
+	}
+	tokens := mcpauth.Tokens{Store: store}
+	c, err := Connect(context.Background(), server, Options{Tokens: &tokens, Workflow: "triage"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	err = callEcho(c)
+	if err == nil || !strings.Contains(err.Error(), "needs scopes tools write") || !strings.Contains(err.Error(), "stratos mcp login triage tracker") {
+		t.Fatalf("call with the small scope: err = %v, want the scopes and the login command", err)
+	}
+	if _, err := mcpauth.Login(context.Background(), store, server, mcpauth.LoginOptions{Visit: browse}); err != nil {
+		t.Fatal(err)
+	}
+	if !regexp.MustCompile(`GET /authorize scope="[^"]*\bwrite\b`).MatchString(log.String()) {
+		t.Errorf("the second login did not ask for the larger scope:\n%s", log)
+	}
+	c2, err := Connect(context.Background(), server, Options{Tokens: &tokens, Workflow: "triage"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c2.Close()
+	if err := callEcho(c2); err != nil {
+		t.Fatalf("call after the step-up login: %v", err)
+	}
+}
+
+func TestStepUpLogsInAgainWhenItCan(t *testing.T) {
+	server, _ := oauthServer(t, fakeoauth.Options{StepUpScope: "write"})
+	store := mcpauth.Open(t.TempDir())
+	if _, err := mcpauth.Login(context.Background(), store, server, mcpauth.LoginOptions{Visit: browse}); err != nil {
+		t.Fatal(err)
+	}
+	logins := 0
+	tokens := mcpauth.Tokens{Store: store, StepUp: func(ctx context.Context, s mcpdecl.Server) error {
+		logins++
+		_, err := mcpauth.Login(ctx, store, s, mcpauth.LoginOptions{Visit: browse})
+		return err
+	}}
+	c, err := Connect(context.Background(), server, Options{Tokens: &tokens, Workflow: "triage"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := callEcho(c); err != nil || logins != 1 {
+		t.Fatalf("err = %v after %d logins, want the call to succeed after one", err, logins)
 	}
 }

@@ -1,0 +1,59 @@
+package mcpauth
+
+import (
+	"net/http"
+	"slices"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/oauthex"
+
+	"github.com/stratoscli/stratos/shared/mcpdecl"
+)
+
+// insufficientScope returns the scopes a 403 answer asks for when it is a
+// step-up (a Bearer challenge with error="insufficient_scope").
+func insufficientScope(resp *http.Response) ([]string, bool) {
+	if resp.StatusCode != http.StatusForbidden {
+		return nil, false
+	}
+	challenges, err := oauthex.ParseWWWAuthenticate(resp.Header.Values("WWW-Authenticate"))
+	if err != nil {
+		return nil, false
+	}
+	for _, c := range challenges {
+		if c.Scheme == "bearer" && c.Params["error"] == "insufficient_scope" {
+			return strings.Fields(c.Params["scope"]), true
+		}
+	}
+	return nil, false
+}
+
+// noteStepUp adds scopes to the stored login's StepUpScopes, for the next
+// login to ask for.
+func (t Tokens) noteStepUp(server mcpdecl.Server, scopes []string) error {
+	id, err := IdentityOf(server.URL, server.OAuth.ClientID)
+	if err != nil {
+		return err
+	}
+	r, err := t.load(id)
+	if err != nil {
+		return err
+	}
+	merged := unionScopes(r.StepUpScopes, scopes)
+	if slices.Equal(merged, r.StepUpScopes) {
+		return nil
+	}
+	r.StepUpScopes = merged
+	return t.Store.Save(r)
+}
+
+// unionScopes is a, then the scopes of b that a lacks.
+func unionScopes(a, b []string) []string {
+	out := slices.Clone(a)
+	for _, s := range b {
+		if !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
