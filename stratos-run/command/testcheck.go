@@ -1,7 +1,9 @@
 package command
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"maps"
 	"slices"
@@ -26,14 +28,11 @@ func checkSuites(ctx context.Context, cwd string, suites []suite, stderr io.Writ
 		if err != nil {
 			return err
 		}
-		for _, c := range s.cases {
-			problems = append(problems, checkCase(ctx, target, c, stderr)...)
-			if ctx.Err() != nil {
-				ce := clierr.New(runapi.CodeTestCasesInvalid, "interrupted while checking the test cases").Wrap(ctx.Err())
-				ce.Exit = clierr.ExitInterrupted
-				return ce
-			}
+		found, err := checkCases(ctx, target, s.cases, stderr)
+		if err != nil {
+			return err
 		}
+		problems = append(problems, found...)
 	}
 	if len(problems) == 0 {
 		return nil
@@ -42,27 +41,99 @@ func checkSuites(ctx context.Context, cwd string, suites []suite, stderr io.Writ
 		WithDetails(map[string]any{"problems": problems})
 }
 
-// checkCase returns the problems of one case, each naming where it is.
-func checkCase(ctx context.Context, target *preparation.Target, c testcases.Case, stderr io.Writer) []string {
-	overrides, problem := caseOverrides(target, c)
-	if problem != "" {
-		return []string{c.Where() + ": " + problem}
+// checkCases returns the problems of one workflow's cases, in case order.
+// The agents entries of every case's overrides are checked together, each
+// distinct entry once: cases share their scripts, and a check is a process
+// of its own.
+func checkCases(ctx context.Context, target *preparation.Target, cases []testcases.Case, stderr io.Writer) ([]string, error) {
+	perCase := make([][]string, len(cases))
+	var batches []*entryBatch
+	for i, c := range cases {
+		overrides, problem := caseOverrides(target, c)
+		if problem != "" {
+			perCase[i] = []string{c.Where() + ": " + problem}
+			continue
+		}
+		var doc struct {
+			Agents map[string]json.RawMessage `json:"agents"`
+		}
+		_ = json.Unmarshal(overrides, &doc) // RunOverrides wrote it
+		for _, t := range slices.Sorted(maps.Keys(doc.Agents)) {
+			batches = addEntry(batches, t, doc.Agents[t], i)
+		}
 	}
-	err := invocation.CheckAgentSettings(ctx, overrides, target.Workflow.Dir, stderr)
-	if err == nil {
-		return nil
-	}
-	ce := clierr.As(err)
-	found, ok := ce.Details["problems"].([]agentapi.ConfigProblem)
-	if !ok {
-		return []string{c.Where() + ": " + ce.Message}
+	for _, b := range batches {
+		err := invocation.CheckAgentSettings(ctx, b.overrides(), target.Workflow.Dir, stderr)
+		if ctx.Err() != nil {
+			ce := clierr.New(runapi.CodeTestCasesInvalid, "interrupted while checking the test cases").Wrap(ctx.Err())
+			ce.Exit = clierr.ExitInterrupted
+			return nil, ce
+		}
+		if err == nil {
+			continue
+		}
+		ce := clierr.As(err)
+		found, ok := ce.Details["problems"].([]agentapi.ConfigProblem)
+		if !ok {
+			return nil, err
+		}
+		for _, p := range found {
+			t := b.target(p.Path)
+			if t == "" {
+				return nil, err
+			}
+			for _, i := range b.users[t] {
+				perCase[i] = append(perCase[i], cases[i].ScriptWhere(t)+": "+problemField(p.Path, t)+p.Message)
+			}
+		}
 	}
 	var out []string
-	for _, p := range found {
-		t := problemTarget(c, p.Path)
-		out = append(out, c.ScriptWhere(t)+": "+problemField(p.Path, t)+p.Message)
+	for _, p := range perCase {
+		out = append(out, p...)
 	}
-	return out
+	return out, nil
+}
+
+// entryBatch is one overrides document of agents entries to check: at
+// most one entry per target, with the cases that use it.
+type entryBatch struct {
+	agents map[string]json.RawMessage
+	users  map[string][]int
+}
+
+// addEntry puts the case's entry for target into the first batch that
+// holds the same entry or none for target.
+func addEntry(batches []*entryBatch, target string, entry json.RawMessage, user int) []*entryBatch {
+	for _, b := range batches {
+		held, ok := b.agents[target]
+		if !ok || bytes.Equal(held, entry) {
+			b.agents[target] = entry
+			b.users[target] = append(b.users[target], user)
+			return batches
+		}
+	}
+	b := &entryBatch{agents: map[string]json.RawMessage{target: entry}, users: map[string][]int{target: {user}}}
+	return append(batches, b)
+}
+
+func (b *entryBatch) overrides() json.RawMessage {
+	raw, _ := json.Marshal(map[string]any{"agents": b.agents})
+	return raw
+}
+
+const overridesAgents = "overrides.agents."
+
+// target is the entry a validate-config problem path names:
+// "overrides.agents.<target>[.field]", targets holding dots included.
+func (b *entryBatch) target(path string) string {
+	rest := strings.TrimPrefix(path, overridesAgents)
+	best := ""
+	for t := range b.agents {
+		if (rest == t || strings.HasPrefix(rest, t+".")) && len(t) > len(best) {
+			best = t
+		}
+	}
+	return best
 }
 
 // caseOverrides is the --overrides document of the case's run, or why the
@@ -81,24 +152,6 @@ func caseOverrides(target *preparation.Target, c testcases.Case) ([]byte, string
 		return nil, strings.TrimPrefix(clierr.As(err).Message, "--overrides: ")
 	}
 	return overrides, ""
-}
-
-const overridesAgents = "overrides.agents."
-
-// problemTarget is the scripts (or overrides) target a validate-config
-// problem path names: "overrides.agents.<target>[.field]".
-func problemTarget(c testcases.Case, path string) string {
-	rest := strings.TrimPrefix(path, overridesAgents)
-	best := ""
-	for _, t := range slices.Sorted(maps.Keys(c.Scripts)) {
-		if (rest == t || strings.HasPrefix(rest, t+".")) && len(t) > len(best) {
-			best = t
-		}
-	}
-	if best == "" {
-		best, _, _ = strings.Cut(rest, ".")
-	}
-	return best
 }
 
 // problemField is the field of the target's entry a problem's path names,

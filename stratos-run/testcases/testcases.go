@@ -129,7 +129,7 @@ func (c Case) RunOverrides(dir string, declared map[string]any) (json.RawMessage
 			if onTestHarness(agents[id]) || onTestHarness(declared[id]) {
 				continue
 			}
-			setScript(agents, id, unscriptedScript(c.Name, id))
+			setScript(agents, id, unscriptedScript(id))
 		}
 	}
 	if len(agents) > 0 {
@@ -157,10 +157,11 @@ func onTestHarness(config any) bool {
 }
 
 // unscriptedScript fails every execute of the configuration id with a
-// message that says how to script it.
-func unscriptedScript(caseName, id string) map[string]any {
-	msg := fmt.Sprintf("test case %q does not script agent configuration %s: give it a script under scripts, "+
-		"or set allowRealHarness: true to let it run on its own harness", caseName, id)
+// message that says how to script it. It is the same for every case, so
+// that checking the cases checks it once.
+func unscriptedScript(id string) map[string]any {
+	msg := fmt.Sprintf("the test case does not script agent configuration %s: give it a script under scripts, "+
+		"or set allowRealHarness: true to let it run on its own harness", id)
 	return map[string]any{"cases": []any{map[string]any{"name": Unscripted, "fail": "execution", "message": msg}}}
 }
 
