@@ -16,8 +16,12 @@ import (
 )
 
 // The test binary doubles as the stdio server: with STRATOS_FAKEMCP set it
-// runs fakemcp instead of the tests.
+// runs fakemcp instead of the tests; and as the client the MCP conformance
+// suite drives (see conformance_test.go).
 func TestMain(m *testing.M) {
+	if os.Getenv(conformanceClientEnv) != "" {
+		os.Exit(conformanceClient(os.Args[len(os.Args)-1], os.Stderr))
+	}
 	if os.Getenv("STRATOS_FAKEMCP") != "" {
 		args := []string{"stratos-fakemcp"}
 		if os.Getenv("STRATOS_FAKEMCP") == "legacy" {
