@@ -50,6 +50,15 @@ type Config struct {
 	Temperature *float64
 	Seed        *int64
 	Reasons     bool
+	// Script answers the decisions of provider test.
+	Script []Scripted
+}
+
+// layerConfig is one layer's fields: the protocol's, and the test
+// provider's script, which only stratos test's overrides give.
+type layerConfig struct {
+	agentproto.DecisionConfig
+	script *[]Scripted
 }
 
 // Layer is one source of configuration, named as errors name it
@@ -63,7 +72,7 @@ type Layer struct {
 // the earlier, field by field: a field a layer does not give keeps the
 // value of the layers before it.
 func Resolve(layers ...Layer) (Config, error) {
-	var merged agentproto.DecisionConfig
+	var merged layerConfig
 	baseURLFrom := ""
 	for _, l := range layers {
 		c, err := decodeLayer(l)
@@ -81,6 +90,9 @@ func Resolve(layers ...Layer) (Config, error) {
 	setString(&cfg.Model, merged.Model)
 	setString(&cfg.BaseURL, merged.BaseURL)
 	cfg.BaseURLFrom = baseURLFrom
+	if merged.script != nil {
+		cfg.Script = *merged.script
+	}
 	if merged.Samples != nil {
 		cfg.Samples = *merged.Samples
 	}
@@ -99,8 +111,8 @@ func Resolve(layers ...Layer) (Config, error) {
 // decodeLayer reads one layer strictly (unknown fields and wrong types
 // are errors) and checks its values' ranges. An absent or null layer
 // gives nothing.
-func decodeLayer(l Layer) (agentproto.DecisionConfig, error) {
-	var c agentproto.DecisionConfig
+func decodeLayer(l Layer) (layerConfig, error) {
+	var c layerConfig
 	raw := bytes.TrimSpace(l.Raw)
 	if len(raw) == 0 || string(raw) == "null" {
 		return c, nil
@@ -122,7 +134,7 @@ func decodeLayer(l Layer) (agentproto.DecisionConfig, error) {
 
 // decodeField sets one field of c from its JSON value, checking its type
 // and range.
-func decodeField(c *agentproto.DecisionConfig, name string, raw json.RawMessage) error {
+func decodeField(c *layerConfig, name string, raw json.RawMessage) error {
 	switch name {
 	case "provider":
 		return decodeString(raw, &c.Provider)
@@ -154,8 +166,14 @@ func decodeField(c *agentproto.DecisionConfig, name string, raw json.RawMessage)
 			return fmt.Errorf("must be true or false, got %s", shown(raw))
 		}
 		c.Reasons = &b
+	case "script":
+		script, err := decodeScript(raw)
+		if err != nil {
+			return err
+		}
+		c.script = &script
 	default:
-		return fmt.Errorf("unknown field (known: provider, model, baseUrl, samples, retries, timeoutMs, temperature, seed, reasons)")
+		return fmt.Errorf("unknown field (known: provider, model, baseUrl, samples, retries, timeoutMs, temperature, seed, reasons, script)")
 	}
 	return nil
 }
@@ -189,7 +207,7 @@ func shown(raw json.RawMessage) string {
 }
 
 // merge sets each field over gives in base.
-func merge(base *agentproto.DecisionConfig, over agentproto.DecisionConfig) {
+func merge(base *layerConfig, over layerConfig) {
 	pick(&base.Provider, over.Provider)
 	pick(&base.Model, over.Model)
 	pick(&base.BaseURL, over.BaseURL)
@@ -199,6 +217,7 @@ func merge(base *agentproto.DecisionConfig, over agentproto.DecisionConfig) {
 	pick(&base.Temperature, over.Temperature)
 	pick(&base.Seed, over.Seed)
 	pick(&base.Reasons, over.Reasons)
+	pick(&base.script, over.script)
 }
 
 func pick[T any](dst **T, v *T) {

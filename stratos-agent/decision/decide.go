@@ -90,6 +90,10 @@ func (a *Asker) decide(ctx context.Context, req Request, emit Emit) (*agentproto
 	if err != nil {
 		return nil, err
 	}
+	if cfg.Provider == ProviderTest {
+		emit(&eventapi.DecisionStarted{Kind: q.Kind, Provider: cfg.Provider, Model: cfg.Model, Samples: cfg.Samples})
+		return answerScripted(q, cfg)
+	}
 	ctx, cancel := context.WithTimeoutCause(ctx, cfg.Timeout, errTimeout)
 	defer cancel()
 	t, err := a.target(ctx, &cfg)

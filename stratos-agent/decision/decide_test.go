@@ -238,8 +238,8 @@ func TestDecideFailures(t *testing.T) {
 		text   string
 	}{
 		{"no model", verdict("x"), nil, agentproto.CodeDecisionConfiguration, "a decision needs a model"},
-		{"no provider", verdict("x"), []Layer{layer("decision() options", `{"model": "qwen3:8b"}`)}, agentproto.CodeDecisionConfiguration, `the decision's model "qwen3:8b" needs a provider (known: anthropic, ollama, openai)`},
-		{"jev", verdict("x"), []Layer{layer("decision() options", `{"provider": "jev", "model": "x"}`)}, agentproto.CodeDecisionConfiguration, `decisions cannot use provider "jev" (known: anthropic, ollama, openai)`},
+		{"no provider", verdict("x"), []Layer{layer("decision() options", `{"model": "qwen3:8b"}`)}, agentproto.CodeDecisionConfiguration, `the decision's model "qwen3:8b" needs a provider (known: anthropic, ollama, openai, test)`},
+		{"jev", verdict("x"), []Layer{layer("decision() options", `{"provider": "jev", "model": "x"}`)}, agentproto.CodeDecisionConfiguration, `decisions cannot use provider "jev" (known: anthropic, ollama, openai, test)`},
 		{"missing model", verdict("x"), []Layer{ollamaLayer(""), layer("o", `{"model": "mistral:7b"}`)}, agentproto.CodeDecisionModelUnavailable, "not installed: mistral:7b (installed: embed:latest, qwen3:8b, tiny:1b)"},
 		{"no completion", verdict("x"), []Layer{ollamaLayer(""), layer("o", `{"model": "embed"}`)}, agentproto.CodeDecisionModelUnavailable, "embed:latest cannot answer decisions: lacks the completion capability"},
 		{"server error", verdict("[busy]"), []Layer{ollamaLayer("")}, agentproto.CodeDecisionEndpoint, "POST /api/chat answered HTTP 500: busy"},

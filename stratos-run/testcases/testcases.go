@@ -37,8 +37,11 @@ type Case struct {
 	// AllowRealHarness lets the configurations the case does not script
 	// run on their own harness; without it an execute of one fails the
 	// case instead of spending tokens.
-	AllowRealHarness bool   `json:"allowRealHarness,omitempty"`
-	Expect           Expect `json:"expect"`
+	AllowRealHarness bool `json:"allowRealHarness,omitempty"`
+	// Decisions answer the run's decisions by prompt match instead of a
+	// model (see decisions.go), inline or {"file": path}.
+	Decisions json.RawMessage `json:"decisions,omitempty"`
+	Expect    Expect          `json:"expect"`
 
 	// File is the case file, relative to the workflow directory; Line is
 	// the case's line in it.
@@ -134,6 +137,9 @@ func (c Case) RunOverrides(dir string, declared map[string]any) (json.RawMessage
 	}
 	if len(agents) > 0 {
 		doc["agents"] = agents
+	}
+	if err := c.setDecisions(doc, dir); err != nil {
+		return nil, err
 	}
 	return json.Marshal(doc)
 }

@@ -57,7 +57,7 @@ func TestRunOverridesPutsScriptedConfigsOnTheTestHarness(t *testing.T) {
 		Scripts:   map[string]json.RawMessage{"critic": json.RawMessage(`{"file":"tests/scripts/critic.yaml"}`), "judge#r1": json.RawMessage(`{"turns":[]}`)},
 	}
 	got, err := c.RunOverrides(dir, map[string]any{"critic": map[string]any{"harness": "claude-code"}})
-	want := `{"agents":{"critic":{"effort":"high","harness":"test","test":{"cases":[{"reply":"ok"}]}},"judge#r1":{"harness":"test","test":{"turns":[]}}},"decision":{"k":1}}`
+	want := `{"agents":{"critic":{"effort":"high","harness":"test","test":{"cases":[{"reply":"ok"}]}},"judge#r1":{"harness":"test","test":{"turns":[]}}},"decision":{"k":1,"provider":"test"}}`
 	if err != nil || string(got) != want {
 		t.Fatalf("got %s, %v\nwant %s", got, err, want)
 	}

@@ -1,0 +1,139 @@
+package decision
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/stratoscli/stratos/shared/agentproto"
+)
+
+// ProviderTest answers decisions from a script instead of a model, as the
+// test harness answers agents: `stratos test` cases select it through the
+// invocation's decision overrides.
+const ProviderTest = "test"
+
+// maxScripted bounds a script's entries.
+const maxScripted = 1000
+
+// Scripted is one scripted decision: the first whose When matches a
+// decision answers it, with Answer (validated against the question as a
+// model's answer is) or with a Fail error.
+type Scripted struct {
+	// Name names the entry in messages.
+	Name string `json:"name,omitempty"`
+	When When   `json:"when,omitzero"`
+	// Answer is the answer's JSON: a choice's option id, a score's
+	// number, "yes", "no" or "unsure".
+	Answer json.RawMessage `json:"answer,omitempty"`
+	// Reason is returned as the reasons when the decision asks for them.
+	Reason string `json:"reason,omitempty"`
+	// Confidence is the answer's confidence (default 1).
+	Confidence *float64 `json:"confidence,omitempty"`
+	// Fail fails the decision with this decision error code instead.
+	Fail    string `json:"fail,omitempty"`
+	Message string `json:"message,omitempty"`
+}
+
+// When restricts a scripted decision to some questions; empty fields
+// match anything.
+type When struct {
+	// Kind is the question's kind: choice, score or verdict.
+	Kind           string `json:"kind,omitempty"`
+	PromptContains string `json:"promptContains,omitempty"`
+	PromptMatches  string `json:"promptMatches,omitempty"`
+	re             *regexp.Regexp
+}
+
+// decodeScript reads a script strictly (unknown fields are errors) and
+// checks each entry, naming it.
+func decodeScript(raw json.RawMessage) ([]Scripted, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	var script []Scripted
+	if err := dec.Decode(&script); err != nil {
+		return nil, fmt.Errorf("must be a list of scripted decisions (when, answer, reason, confidence, or fail and message): %v", err)
+	}
+	if len(script) > maxScripted {
+		return nil, fmt.Errorf("has %d entries (at most %d)", len(script), maxScripted)
+	}
+	for i := range script {
+		if err := script[i].check(); err != nil {
+			return nil, fmt.Errorf("[%d]: %v", i, err)
+		}
+	}
+	return script, nil
+}
+
+func (s *Scripted) check() error {
+	if (len(s.Answer) == 0) == (s.Fail == "") {
+		return fmt.Errorf("give answer or fail, not both")
+	}
+	if s.Fail != "" && !slices.Contains(agentproto.DecisionErrorCodes(), s.Fail) {
+		return fmt.Errorf("fail: %q is not a decision error code (known: %s)", s.Fail, strings.Join(agentproto.DecisionErrorCodes(), ", "))
+	}
+	if c := s.Confidence; c != nil && !(*c >= 0 && *c <= 1) {
+		return fmt.Errorf("confidence: must be a number from 0 to 1, got %v", *c)
+	}
+	switch s.When.Kind {
+	case "", agentproto.QuestionChoice, agentproto.QuestionScore, agentproto.QuestionVerdict:
+	default:
+		return fmt.Errorf("when.kind: %q is not choice, score or verdict", s.When.Kind)
+	}
+	if s.When.PromptMatches != "" {
+		re, err := regexp.Compile(s.When.PromptMatches)
+		if err != nil {
+			return fmt.Errorf("when.promptMatches: %v", err)
+		}
+		s.When.re = re
+	}
+	return nil
+}
+
+func (w When) matches(q question) bool {
+	return (w.Kind == "" || w.Kind == q.Kind) &&
+		strings.Contains(q.Prompt, w.PromptContains) &&
+		(w.re == nil || w.re.MatchString(q.Prompt))
+}
+
+// answerScripted answers q from the script: the first entry whose When
+// matches. Its answer is validated against the question (a scripted
+// answer the question does not allow fails as a model's would, without
+// retries: asking again would get the same); no model is called, so
+// there is no usage.
+func answerScripted(q question, cfg Config) (*agentproto.DecisionResult, error) {
+	i := slices.IndexFunc(cfg.Script, func(s Scripted) bool { return s.When.matches(q) })
+	if i < 0 {
+		return nil, agentproto.Errorf(agentproto.CodeDecisionConfiguration,
+			"no scripted decision matches this %s question (prompt %q): add an entry to the test case's decisions, or set allowRealHarness: true on the case to let its model answer", q.Kind, cut(q.Prompt, 200))
+	}
+	s := cfg.Script[i]
+	name := s.Name
+	if name == "" {
+		name = fmt.Sprintf("decisions[%d]", i)
+	}
+	if s.Fail != "" {
+		msg := s.Message
+		if msg == "" {
+			msg = "the test case's scripted decision fails"
+		}
+		return nil, agentproto.Errorf(s.Fail, "%s (scripted decision %s)", msg, name).WithDetails(map[string]any{"scripted": name})
+	}
+	answer, problem := q.check(s.Answer)
+	if problem != "" {
+		return nil, agentproto.Errorf(agentproto.CodeDecisionInvalidAnswer, "the scripted decision %s's answer is invalid: %s", name, problem).
+			WithDetails(map[string]any{"scripted": name})
+	}
+	res := &agentproto.DecisionResult{Answer: answer, Confidence: 1, Basis: agentproto.BasisAgreement, Samples: cfg.Samples,
+		Provider: ProviderTest, Model: cfg.Model}
+	if s.Confidence != nil {
+		res.Confidence = *s.Confidence
+	}
+	if cfg.Reasons && s.Reason != "" {
+		res.Reasons = []string{s.Reason}
+	}
+	return res, nil
+}
