@@ -23,6 +23,10 @@ type Script struct {
 	CountTokens int `json:"countTokens,omitempty"`
 	// Ollama, when set, makes the fake an Ollama server (see Ollama).
 	Ollama *Ollama `json:"ollama,omitempty"`
+	// Models, when set, is the hosted model list the fake serves at
+	// GET /v1/models (and /models) and GET /v1/models/{id}, in the shapes
+	// OpenAI-compatible and Anthropic clients read.
+	Models []string `json:"models,omitempty"`
 }
 
 // Turn is the answer to one model request.

@@ -26,6 +26,7 @@ type Fake struct {
 	log         *Log
 	countTokens int
 	ollama      *Ollama       // nil: not an Ollama server
+	models      []string      // the hosted model list (see Script.Models)
 	done        chan struct{} // closed by Close: ends delays and streams
 	closeOnce   sync.Once
 }
@@ -39,7 +40,7 @@ func New(s Script, opts Options) (*Fake, error) {
 	if n == 0 {
 		n = 100
 	}
-	return &Fake{queue: newTurnQueue(s), log: newLog(opts.LogFile), countTokens: n, ollama: s.Ollama, done: make(chan struct{})}, nil
+	return &Fake{queue: newTurnQueue(s), log: newLog(opts.LogFile), countTokens: n, ollama: s.Ollama, models: s.Models, done: make(chan struct{})}, nil
 }
 
 // Handler serves every API the fake speaks: one handler type per API, each
@@ -50,6 +51,9 @@ func (f *Fake) Handler() http.Handler {
 	responsesAPI{f}.register(mux)
 	chatAPI{f}.register(mux)
 	geminiAPI{f}.register(mux)
+	if f.models != nil {
+		modelsAPI{f}.register(mux)
+	}
 	if f.ollama != nil {
 		ollamaAPI{f}.register(mux)
 		ollamaChatAPI{f}.register(mux)

@@ -2,6 +2,8 @@ package fakemodel
 
 import (
 	"encoding/json"
+	"io"
+	"net/http"
 	"strings"
 	"testing"
 )
@@ -107,4 +109,18 @@ func TestScriptRejectsPositiveLogprobs(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), `turns[0]: tokenLogprobs["x"]`) {
 		t.Errorf("err = %v", err)
 	}
+}
+
+func get(t *testing.T, url string) (*http.Response, []byte) {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp, body
 }
