@@ -10,11 +10,20 @@ import (
 	"github.com/stratoscli/stratos/shared/toolcall"
 )
 
-// agentConfig checks the workflow.yaml agents section with the agent
+// agentConfig checks the workflow.yaml agents section, then (explicit
+// builds only) the workflow's test cases and the scripts they give agents.
+func (p *preparer) agentConfig(ctx context.Context, w *discovery.Workflow) *Result {
+	if fail := p.agentSection(ctx, w); fail != nil {
+		return fail
+	}
+	return p.testCases(ctx, w)
+}
+
+// agentSection checks the workflow.yaml agents section with the agent
 // host's own validation (stratos-agent validate-config), so a bad agent
 // configuration fails the build with its file and field path instead of
 // waiting for the first execute. Workflows without agents skip the check.
-func (p *preparer) agentConfig(ctx context.Context, w *discovery.Workflow) *Result {
+func (p *preparer) agentSection(ctx context.Context, w *discovery.Workflow) *Result {
 	if _, ok := w.Manifest.Sections["agents"]; !ok {
 		return nil
 	}

@@ -3,6 +3,7 @@ package command
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -29,7 +30,7 @@ func testCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "test",
 		Usage:     "run a workflow's test cases (tests/*.yaml) and report which pass",
-		UsageText: "stratos test [<workflow|path>] [--case NAME] [--json]",
+		UsageText: "stratos test [<workflow|path>] [--case NAME] [--check] [--json]",
 		Description: cliapp.Lines(
 			"Runs every case of <workflow>/tests/*.yaml (without a workflow: of every workflow of the",
 			"project root that has cases), each as a full `stratos run` of its own: its input, its",
@@ -38,11 +39,15 @@ func testCommand() *cli.Command {
 			"number of agent calls per configuration or label. Prints a report (with --json, one JSON",
 			"document); the workflows' own output goes to stderr. See docs/testing.md.",
 			"",
+			"Every case and the scripts it gives are checked before any case runs; --check only checks",
+			"them (`stratos build` does, for the workflows it builds that have cases).",
+			"",
 			"Exit codes: 0 every case passed; 1 a case failed; 2 bad arguments, unknown workflow,",
-			"no cases or an invalid case file; 130 interrupted.",
+			"no cases, or an invalid case or script; 130 interrupted.",
 		),
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "case", Usage: "run only the case of this name"},
+			&cli.BoolFlag{Name: "check", Usage: "check the cases and their scripts, run none"},
 			cliapp.JSONFlag(),
 		},
 		Action: testWorkflows,
@@ -76,7 +81,7 @@ type testReport struct {
 }
 
 func testWorkflows(ctx context.Context, cmd *cli.Command) error {
-	if err := cliapp.ExactArgs(cmd, 0, 1, "[<workflow|path>] [--case NAME] [--json]"); err != nil {
+	if err := cliapp.ExactArgs(cmd, 0, 1, "[<workflow|path>] [--case NAME] [--check] [--json]"); err != nil {
 		return err
 	}
 	root := cmd.Root()
@@ -90,6 +95,9 @@ func testWorkflows(ctx context.Context, cmd *cli.Command) error {
 	}
 	if err := checkSuites(ctx, cwd, suites, root.ErrWriter); err != nil {
 		return err
+	}
+	if cmd.Bool("check") {
+		return reportChecked(cmd, suites)
 	}
 	log := logging.New("stratos", root.ErrWriter)
 	var report testReport
@@ -146,6 +154,10 @@ func findSuites(cwd, arg, only string) ([]suite, error) {
 	var out []suite
 	for _, s := range found {
 		cases, err := testcases.Load(s.dir)
+		var invalid *testcases.Error
+		if errors.As(err, &invalid) {
+			return nil, invalidCases(s.dir, []runapi.TestCaseProblem{invalid.TestCaseProblem})
+		}
 		if err != nil {
 			return nil, clierr.Usage(runapi.CodeTestCasesInvalid, "%s: %v", s.dir, err).Wrap(err)
 		}
@@ -253,4 +265,17 @@ func printReport(w io.Writer, r testReport) {
 		}
 	}
 	fmt.Fprintf(w, "%d passed, %d failed\n", r.Passed, r.Failed)
+}
+
+// reportChecked answers --check once every case is valid.
+func reportChecked(cmd *cli.Command, suites []suite) error {
+	var checked runapi.TestCheck
+	for _, s := range suites {
+		checked.Cases += len(s.cases)
+	}
+	if cmd.Bool("json") {
+		return clierr.PrintJSON(cmd.Root().Writer, checked)
+	}
+	_, err := fmt.Fprintf(cmd.Root().Writer, "%d valid test cases\n", checked.Cases)
+	return err
 }

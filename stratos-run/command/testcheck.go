@@ -19,25 +19,33 @@ import (
 
 // checkSuites validates every case before any runs, as the agent host
 // would check its overrides and scripts when the run creates the agent:
-// a typo in a script the last case uses fails at once, every problem
-// listed with its file, line, case and agent.
+// a typo in a script the last case uses fails at once, every problem of
+// the first workflow that has any listed with its file, line, case and
+// agent.
 func checkSuites(ctx context.Context, cwd string, suites []suite, stderr io.Writer) error {
-	var problems []string
 	for _, s := range suites {
 		target, err := preparation.Resolve(cwd, s.dir)
 		if err != nil {
 			return err
 		}
-		found, err := checkCases(ctx, target, s.cases, stderr)
+		problems, err := checkCases(ctx, target, s.cases, stderr)
 		if err != nil {
 			return err
 		}
-		problems = append(problems, found...)
+		if len(problems) > 0 {
+			return invalidCases(s.dir, problems)
+		}
 	}
-	if len(problems) == 0 {
-		return nil
+	return nil
+}
+
+// invalidCases is the error that lists the problems of a workflow's cases.
+func invalidCases(dir string, problems []runapi.TestCaseProblem) error {
+	lines := make([]string, len(problems))
+	for i, p := range problems {
+		lines[i] = p.String()
 	}
-	return clierr.Usage(runapi.CodeTestCasesInvalid, "invalid test cases (none ran):\n  %s", strings.Join(problems, "\n  ")).
+	return clierr.Usage(runapi.CodeTestCasesInvalid, "invalid test cases of %s:\n  %s", dir, strings.Join(lines, "\n  ")).
 		WithDetails(map[string]any{"problems": problems})
 }
 
@@ -45,13 +53,13 @@ func checkSuites(ctx context.Context, cwd string, suites []suite, stderr io.Writ
 // The agents entries of every case's overrides are checked together, each
 // distinct entry once: cases share their scripts, and a check is a process
 // of its own.
-func checkCases(ctx context.Context, target *preparation.Target, cases []testcases.Case, stderr io.Writer) ([]string, error) {
-	perCase := make([][]string, len(cases))
+func checkCases(ctx context.Context, target *preparation.Target, cases []testcases.Case, stderr io.Writer) ([]runapi.TestCaseProblem, error) {
+	perCase := make([][]runapi.TestCaseProblem, len(cases))
 	var batches []*entryBatch
 	for i, c := range cases {
 		overrides, problem := caseOverrides(target, c)
 		if problem != "" {
-			perCase[i] = []string{c.Where() + ": " + problem}
+			perCase[i] = []runapi.TestCaseProblem{c.Problem("%s", problem)}
 			continue
 		}
 		var doc struct {
@@ -83,11 +91,11 @@ func checkCases(ctx context.Context, target *preparation.Target, cases []testcas
 				return nil, err
 			}
 			for _, i := range b.users[t] {
-				perCase[i] = append(perCase[i], cases[i].ScriptWhere(t)+": "+problemField(p.Path, t)+p.Message)
+				perCase[i] = append(perCase[i], cases[i].ScriptProblem(t, problemField(p.Path, t)+p.Message))
 			}
 		}
 	}
-	var out []string
+	var out []runapi.TestCaseProblem
 	for _, p := range perCase {
 		out = append(out, p...)
 	}

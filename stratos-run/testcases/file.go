@@ -10,6 +10,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/stratoscli/stratos/shared/boundedread"
+	"github.com/stratoscli/stratos/shared/contract/runapi"
 )
 
 // fileFields are the fields of a case file, for its error messages.
@@ -34,7 +35,7 @@ func Load(dir string) ([]Case, error) {
 		}
 		for _, c := range cases {
 			if other, dup := seen[c.Name]; dup {
-				return nil, fmt.Errorf("%s is also in %s", c.Where(), other)
+				return nil, &Error{c.Problem("the name is also a case's in %s", other)}
 			}
 			seen[c.Name] = rel
 			out = append(out, c)
@@ -47,15 +48,15 @@ func Load(dir string) ([]Case, error) {
 func loadFile(path, rel string) ([]Case, error) {
 	b, err := boundedread.RegularFile(path, MaxFileBytes)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", rel, err)
+		return nil, fileError(rel, 0, "%v", err)
 	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(b, &doc); err != nil {
-		return nil, fmt.Errorf("%s: %w", rel, err)
+		return nil, fileError(rel, 0, "%v", err)
 	}
 	top := content(&doc)
 	if top == nil || top.Kind != yaml.MappingNode {
-		return nil, fmt.Errorf("%s: no cases (%s)", rel, fileFields)
+		return nil, fileError(rel, 0, "no cases (%s)", fileFields)
 	}
 	var list *yaml.Node
 	for i := 0; i+1 < len(top.Content); i += 2 {
@@ -64,18 +65,18 @@ func loadFile(path, rel string) ([]Case, error) {
 		case "cases":
 			list = value
 		default:
-			return nil, fmt.Errorf("%s:%d: unknown field %q (%s; harness scripts belong in %s/scripts/)", rel, key.Line, key.Value, fileFields, Dir)
+			return nil, fileError(rel, key.Line, "unknown field %q (%s; harness scripts belong in %s/scripts/)", key.Value, fileFields, Dir)
 		}
 	}
 	if list == nil || list.Kind != yaml.SequenceNode || len(list.Content) == 0 {
-		return nil, fmt.Errorf("%s: no cases (%s)", rel, fileFields)
+		return nil, fileError(rel, 0, "no cases (%s)", fileFields)
 	}
 	out := make([]Case, 0, len(list.Content))
 	for i, n := range list.Content {
 		c, err := decodeCase(n)
 		c.File, c.Line = rel, n.Line
 		if err != nil {
-			return nil, fmt.Errorf("%s:%d: cases[%d]%s: %v", rel, n.Line, i, quoted(c.Name), err)
+			return nil, &Error{c.Problem("cases[%d]: %v", i, err)}
 		}
 		out = append(out, c)
 	}
@@ -141,11 +142,8 @@ func nodeJSON(n *yaml.Node) (json.RawMessage, error) {
 	return json.Marshal(v)
 }
 
-func quoted(name string) string {
-	if name == "" {
-		return ""
-	}
-	return fmt.Sprintf(" %q", name)
+func fileError(rel string, line int, format string, args ...any) *Error {
+	return &Error{runapi.TestCaseProblem{File: rel, Line: line, Message: fmt.Sprintf(format, args...)}}
 }
 
 // yamlToJSON reads a YAML (or JSON) file as JSON: a regular file (a FIFO

@@ -10,6 +10,8 @@ import (
 	"maps"
 	"path/filepath"
 	"slices"
+
+	"github.com/stratoscli/stratos/shared/contract/runapi"
 )
 
 // MaxFileBytes bounds a case file and each file a case names (overrides,
@@ -67,29 +69,33 @@ type Expect struct {
 	Calls map[string]int `json:"calls,omitempty"`
 }
 
-// Where names the case in messages: file, line and name.
-func (c Case) Where() string {
-	return fmt.Sprintf("%s:%d: case %q", c.File, c.Line, c.Name)
+// Problem is a problem of the case, at its line.
+func (c Case) Problem(format string, args ...any) runapi.TestCaseProblem {
+	return runapi.TestCaseProblem{File: c.File, Line: c.Line, Case: c.Name, Message: fmt.Sprintf(format, args...)}
 }
 
-// ScriptWhere names one of the case's scripts entries in messages: file,
-// line (the entry's own when the case gives it), case and agent.
-func (c Case) ScriptWhere(target string) string {
-	line := c.Line
+// ScriptProblem is a problem of one of the case's scripts entries, at the
+// entry's line when the case gives it there.
+func (c Case) ScriptProblem(target, message string) runapi.TestCaseProblem {
+	p := runapi.TestCaseProblem{File: c.File, Line: c.Line, Case: c.Name, Agent: target, Message: message}
 	if l, ok := c.scriptLines[target]; ok {
-		line = l
+		p.Line = l
 	}
-	where := fmt.Sprintf("%s:%d: case %q, agent %s", c.File, line, c.Name, target)
 	// The run's overrides carry a script file's content, so the file is
 	// named here.
 	var ref struct {
 		File string `json:"file"`
 	}
 	if json.Unmarshal(c.Scripts[target], &ref) == nil && ref.File != "" {
-		where += ", script " + ref.File
+		p.Message = "script " + ref.File + ": " + p.Message
 	}
-	return where
+	return p
 }
+
+// Error is a problem of a case file that stops it from loading.
+type Error struct{ runapi.TestCaseProblem }
+
+func (e *Error) Error() string { return e.String() }
 
 // Unscripted is the name of the test-script case that stands in for an
 // agent configuration a case does not script (see RunOverrides); the

@@ -34,9 +34,9 @@ func TestLoadReadsCaseFilesOnly(t *testing.T) {
 func TestLoadRejects(t *testing.T) {
 	for content, want := range map[string]string{
 		"cases:\n  - input: {}\n": "tests/c.yaml:2: cases[0]: name is required",
-		"cases:\n  - name: x\n    scripts: {a: 1}\n  - name: typo\n    expected: {}\n": `tests/c.yaml:4: cases[1] "typo": json: unknown field "expected"`,
+		"cases:\n  - name: x\n    scripts: {a: 1}\n  - name: typo\n    expected: {}\n": `tests/c.yaml:4: case "typo": cases[1]: json: unknown field "expected"`,
 		"cases:\n  - name: a\ncase: []\n":                                              `tests/c.yaml:3: unknown field "case"`,
-		"cases:\n  - name: a\n  - name: a\n":                                           `case "a" is also in`,
+		"cases:\n  - name: a\n  - name: a\n":                                           `tests/c.yaml:3: case "a": the name is also a case's in tests/c.yaml`,
 		"cases:\n  - name: a\n    expected: {}\n":                                      `unknown field "expected"`,
 		"turns:\n  - reply: x\n":                                                       "harness scripts belong in tests/scripts/",
 		"cases:\n  - name: a\n    expect: {calls: x}\n":                                "cannot unmarshal",

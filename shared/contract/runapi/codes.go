@@ -90,7 +90,7 @@ func Codes() []errcode.Code {
 		errcode.Failed(CodeDetachFailed, "`stratos run --detach`: the background run could not start or exited before its record began"),
 		errcode.Failed(CodeBudgetExceeded, "the agents' usage crossed the run's budget (`details.spent`, `details.budget`); the run was cancelled"),
 		errcode.Usage(CodeBudgetInvalid, "a budget (workflow.yaml's `budget` or `--budget-usd`/`--budget-tokens`) that is not a positive finite number (0, negative, NaN and Inf are refused), or an unknown field under `budget`"),
-		errcode.Usage(CodeTestCasesInvalid, "`stratos test`: a tests/*.yaml case file does not parse; the message names the file and the field"),
+		errcode.Usage(CodeTestCasesInvalid, "`stratos test` (and `stratos build` of a workflow with test cases): a tests/*.yaml case, or a script it gives an agent, is invalid; the message names the file, the line, the case and the agent"),
 		errcode.Usage(CodeNoTestCases, "`stratos test`: the workflow has no test cases, or none has the `--case` name"),
 		errcode.Failed(CodeServeListenFailed, "`stratos serve`: the address cannot be listened on (e.g. the port is taken)"),
 		errcode.Usage(CodeServeRequestInvalid, "`stratos serve`: a request to the server names an unknown status"),
