@@ -23,6 +23,7 @@ import (
 	discover "github.com/stratoscli/stratos/stratos-discover/command"
 	models "github.com/stratoscli/stratos/stratos-models/command"
 	run "github.com/stratoscli/stratos/stratos-run/command"
+	temporal "github.com/stratoscli/stratos/stratos-temporal/command"
 	"github.com/stratoscli/stratos/stratos-run/tracing/otlpexport"
 	worktree "github.com/stratoscli/stratos/stratos-worktree/command"
 	"github.com/stratoscli/stratos/testscripts/internal/httpprobe"
@@ -41,6 +42,7 @@ func TestMain(m *testing.M) {
 		"stratos-agent":    func(a []string) int { return agent.Main(a, os.Stdin, os.Stdout, os.Stderr) },
 		"stratos-worktree": func(a []string) int { return worktree.Main(a, os.Stdin, os.Stdout, os.Stderr) },
 		"stratos-models":   func(a []string) int { return models.Main(a, os.Stdin, os.Stdout, os.Stderr) },
+		"stratos-temporal": func(a []string) int { return temporal.Main(a, os.Stdin, os.Stdout, os.Stderr) },
 		"stratos-run-otlp": func(a []string) int { return otlpexport.Main(a, os.Stdin, os.Stdout, os.Stderr) },
 		"mcpdrive":         func(a []string) int { return mcpdrive.Main(a, os.Stdout, os.Stderr) },
 		"stratos-fakemcp":  func(a []string) int { return fakemcp.Main(a, os.Stdin, os.Stdout, os.Stderr) },

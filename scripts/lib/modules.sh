@@ -1,6 +1,6 @@
 # The Go modules of the workspace, in dependency order. Sourced by scripts.
-MODULES=(shared stratos-discover stratos-build stratos-run stratos-agent stratos-worktree stratos-models testscripts)
-TOOLS=(stratos-discover stratos-build stratos-run stratos-agent stratos-worktree stratos-models)
+MODULES=(shared stratos-discover stratos-build stratos-run stratos-agent stratos-temporal stratos-worktree stratos-models testscripts)
+TOOLS=(stratos-discover stratos-build stratos-run stratos-agent stratos-temporal stratos-worktree stratos-models)
 # Binaries besides the tools', as module:command; started by a tool, never
 # dispatched (stratos-run-otlp exports a run's trace; docs/runs.md).
 HELPERS=(stratos-run:stratos-run-otlp)

@@ -127,6 +127,24 @@ type ExecuteParams struct {
 	// (answered from the journal since): the host continues it when the
 	// harness can.
 	Continue *Continuation `json:"continue,omitempty"`
+	// Place is where the execute happened in the workflow code, as the
+	// run's journal keys it (nil in a run without a journal). The host
+	// does not need it; an engine that runs executes elsewhere (Temporal)
+	// keys its own record of finished executes by it, so a retried
+	// workflow-code worker is answered instead of running an agent again.
+	Place *ExecutePlace `json:"place,omitempty"`
+}
+
+// ExecutePlace is an execute's journal key: the invocation path, the
+// agent's configuration, label and number among the agents of that
+// configuration and label, and the SHA-256 of what the execute sends.
+// (Call is ExecuteParams.Call.)
+type ExecutePlace struct {
+	Path        string `json:"path"`
+	ConfigID    string `json:"configId,omitempty"`
+	Label       string `json:"label,omitempty"`
+	Agent       int    `json:"agent"`
+	InputSHA256 string `json:"inputSha256"`
 }
 
 // SessionRef names the harness conversation an execute ran in.

@@ -13,6 +13,7 @@ import (
 	"github.com/stratoscli/stratos/shared/contract/errcode"
 	"github.com/stratoscli/stratos/shared/contract/modelsapi"
 	"github.com/stratoscli/stratos/shared/contract/runapi"
+	"github.com/stratoscli/stratos/shared/contract/temporalapi"
 	"github.com/stratoscli/stratos/shared/contract/toolchainapi"
 	"github.com/stratoscli/stratos/shared/contract/worktreeapi"
 )
@@ -35,6 +36,7 @@ func Tools() []Tool {
 		{"stratos-run", "runapi", "`stratos run`, `stratos runs`, `stratos test`, `stratos serve`, `stratos mcp serve` (stratos-run)", runapi.Codes()},
 		{"stratos-agent", "agentapi", "`stratos tools list`, `stratos mcp tools`, `login`, `logout`, `status`, `stratos provider status`, `stratos-agent`", agentapi.Codes()},
 		{"stratos-worktree", "worktreeapi", "`stratos worktree` (stratos-worktree)", worktreeapi.Codes()},
+		{"stratos-temporal", "temporalapi", "`stratos worker`, `stratos run --engine temporal` (stratos-temporal)", temporalapi.Codes()},
 		{"stratos-models", "modelsapi", "`stratos models` (stratos-models)", modelsapi.Codes()},
 	}
 }

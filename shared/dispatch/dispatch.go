@@ -65,6 +65,7 @@ var Routes = map[string]Route{
 	"mcp": {Tool: "stratos-agent", SubcommandTools: map[string]string{"serve": "stratos-run"},
 		Usage: "MCP: the servers workflows declare (mcp tools, login, logout, status); workflows served to coding agents (mcp serve)"},
 	"skill":    {Tool: "stratos-agent", Usage: "install or print the agent skill that teaches coding agents Stratos"},
+	"worker":   {Tool: "stratos-temporal", Usage: "take runs and agents from a Temporal task queue (stratos run --engine temporal)"},
 	"worktree": {Tool: "stratos-worktree", Nested: true, Usage: "manage git worktrees for agents"},
 	"models":   {Tool: "stratos-models", Nested: true, Usage: "look up the model catalog and harness candidates"},
 }

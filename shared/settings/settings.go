@@ -42,7 +42,16 @@ type Settings struct {
 	Agents    Agents    `json:"agents"`
 	Decisions Decisions `json:"decisions"`
 	Build     Build     `json:"build"`
+	// Engine is where stratos run runs workflows by default: EngineLocal
+	// (this process's machine) or EngineTemporal (Temporal workers).
+	Engine string `json:"engine"`
 }
+
+// Engines.
+const (
+	EngineLocal    = "local"
+	EngineTemporal = "temporal"
+)
 
 // Decisions holds the per-top-level-execution admission limits of
 // decisions, counted apart from agents'.
@@ -70,6 +79,7 @@ func Default() Settings {
 		Agents:    Agents{MaxConcurrent: DefaultMaxConcurrent, MaxOutstanding: DefaultMaxOutstanding},
 		Decisions: Decisions{MaxConcurrent: DefaultDecisionsMaxConcurrent, MaxOutstanding: DefaultDecisionsMaxOutstanding},
 		Build:     Build{DefinitionTimeout: DefaultDefinitionTimeout},
+		Engine:    EngineLocal,
 	}
 }
 
@@ -106,14 +116,26 @@ func Parse(path string, data []byte) (Settings, error) {
 			err = parseLimits(path, key, raw, &s.Decisions.MaxConcurrent, &s.Decisions.MaxOutstanding)
 		case "build":
 			err = parseBuild(path, raw, &s.Build)
+		case "engine":
+			err = parseEngine(path, raw, &s.Engine)
 		default:
-			err = invalid(path, key, "%s: unknown key %q (known: agents, decisions, build)", path, key)
+			err = invalid(path, key, "%s: unknown key %q (known: agents, decisions, build, engine)", path, key)
 		}
 		if err != nil {
 			return Settings{}, err
 		}
 	}
 	return s, nil
+}
+
+// parseEngine reads the default engine.
+func parseEngine(path string, raw json.RawMessage, dst *string) error {
+	var e string
+	if err := json.Unmarshal(raw, &e); err != nil || (e != EngineLocal && e != EngineTemporal) {
+		return invalid(path, "engine", "%s: key \"engine\" must be \"local\" or \"temporal\", not %s", path, raw)
+	}
+	*dst = e
+	return nil
 }
 
 // parseLimits reads the admission limits of section (agents or

@@ -69,7 +69,11 @@ func runCommand() *cli.Command {
 			cliapp.JSONFlag(),
 			// Internal: how a detached run's background process is told its
 			// ID and where to report that its record has begun.
+			&cli.StringFlag{Name: engineFlag, Usage: "where to run: local (this machine) or temporal (Temporal workers, stratos worker; docs/temporal.md); default: settings.json's engine, else local"},
 			&cli.StringFlag{Name: executionIDFlag, Hidden: true},
+			// Internal: the journal a Temporal worker retrying a run's code
+			// replays (docs/design/temporal.md).
+			&cli.StringFlag{Name: replayJournalFlag, Hidden: true},
 			&cli.IntFlag{Name: readyFDFlag, Hidden: true},
 		},
 		Action: runWorkflow,

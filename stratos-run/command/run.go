@@ -19,6 +19,7 @@ import (
 	"github.com/stratoscli/stratos/shared/contract/errcode"
 	"github.com/stratoscli/stratos/shared/contract/runapi"
 	"github.com/stratoscli/stratos/shared/logging"
+	"github.com/stratoscli/stratos/shared/settings"
 	"github.com/stratoscli/stratos/stratos-run/budget"
 	"github.com/stratoscli/stratos/stratos-run/invocation"
 	"github.com/stratoscli/stratos/stratos-run/preparation"
@@ -51,6 +52,11 @@ func runWorkflow(ctx context.Context, cmd *cli.Command) error {
 	if err := cliapp.ExactArgs(cmd, 1, 1, "<workflow|path> [--input JSON|@file|-] [--overrides JSON|@file] [--json]"); err != nil {
 		return err
 	}
+	if e, err := engine(cmd); err != nil {
+		return err
+	} else if e == settings.EngineTemporal {
+		return runOnTemporal(ctx, cmd)
+	}
 	root := cmd.Root()
 	input, err := invocation.ReadInput(ctx, cmd.String("input"), root.Reader)
 	if err != nil {
@@ -82,6 +88,9 @@ func runWorkflow(ctx context.Context, cmd *cli.Command) error {
 		log: logging.New("stratos", root.ErrWriter), stderr: root.ErrWriter, json: cmd.Bool("json"), retries: int(cmd.Int(retryFlag))}
 	if cmd.Bool("detach") {
 		return x.detach(ctx, cmd.Args().First(), root.Writer)
+	}
+	if x.resume, err = replayed(cmd); err != nil {
+		return err
 	}
 	if x.id, err = backgroundID(cmd); err != nil {
 		return err

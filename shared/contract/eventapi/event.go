@@ -50,6 +50,9 @@ type Event struct {
 	// after the fact (background work still running when its agent
 	// closed), not one the harness reported.
 	Reconstructed bool `json:"reconstructed,omitempty"`
+	// Worker names the stratos worker that ran the agent, on the events of
+	// agents a run on the Temporal engine ran on another machine.
+	Worker string `json:"worker,omitempty"`
 	// Details is the kind's own fields: one of the types Kinds lists, or
 	// *Unknown for a kind this version does not know.
 	Details Details `json:"details,omitempty"`
@@ -119,6 +122,7 @@ type envelope struct {
 	Label         string          `json:"label"`
 	IDs           json.RawMessage `json:"ids"`
 	Reconstructed bool            `json:"reconstructed"`
+	Worker        string          `json:"worker"`
 	Details       json.RawMessage `json:"details"`
 }
 
@@ -147,7 +151,7 @@ func (e *Event) UnmarshalJSON(b []byte) error {
 	}
 	*e = Event{V: env.V, Type: env.Type, Timestamp: env.Timestamp, Sequence: env.Sequence,
 		ExecutionID: env.ExecutionID, Workflow: env.Workflow, AgentID: env.AgentID, Label: env.Label,
-		IDs: ids, Reconstructed: env.Reconstructed, Details: d}
+		IDs: ids, Reconstructed: env.Reconstructed, Worker: env.Worker, Details: d}
 	return nil
 }
 

@@ -28,6 +28,7 @@ import (
 	discover "github.com/stratoscli/stratos/stratos-discover/command"
 	models "github.com/stratoscli/stratos/stratos-models/command"
 	run "github.com/stratoscli/stratos/stratos-run/command"
+	temporal "github.com/stratoscli/stratos/stratos-temporal/command"
 	worktree "github.com/stratoscli/stratos/stratos-worktree/command"
 )
 
@@ -54,7 +55,7 @@ type File struct {
 func tools() []*cli.Command {
 	return []*cli.Command{
 		dispatcher(),
-		discover.Root(), build.Root(), run.Root(), agent.Root(), worktree.Root(), models.Root(),
+		discover.Root(), build.Root(), run.Root(), agent.Root(), temporal.Root(), worktree.Root(), models.Root(),
 	}
 }
 

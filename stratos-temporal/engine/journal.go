@@ -1,0 +1,32 @@
+package engine
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/stratoscli/stratos/shared/agentproto"
+	"github.com/stratoscli/stratos/shared/contract/journalapi"
+)
+
+// executeEntry is the journal entry of a finished execute, as the SDK
+// would have written it: the workflow writes it itself, in the same step
+// that records the execute's end, so no crash of the code's worker can
+// lose it.
+func executeEntry(at time.Time, req ExecuteRequest, reply ExecuteReply) (journalapi.Entry, error) {
+	var res agentproto.ExecuteResult
+	if err := json.Unmarshal(reply.Result, &res); err != nil {
+		return journalapi.Entry{}, err
+	}
+	if res.Value == nil && res.Text == nil {
+		empty := ""
+		res.Text = &empty
+	}
+	p := req.Place
+	return journalapi.Entry{
+		V: journalapi.Version, Kind: journalapi.KindExecute, At: at.UTC(), Path: p.Path, InputSHA256: p.InputSHA256,
+		Execute: &journalapi.Execute{
+			ConfigID: p.ConfigID, Label: p.Label, Agent: p.Agent, Call: req.Call,
+			Text: res.Text, Value: res.Value, Usage: res.Usage, Session: res.Session,
+		},
+	}, nil
+}

@@ -1,0 +1,164 @@
+package worker
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"syscall"
+	"time"
+
+	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/temporal"
+
+	"github.com/stratoscli/stratos/shared/contract/journalapi"
+	"github.com/stratoscli/stratos/shared/contract/temporalapi"
+	"github.com/stratoscli/stratos/shared/procgroup"
+	"github.com/stratoscli/stratos/stratos-temporal/engine"
+	"github.com/stratoscli/stratos/stratos-temporal/proxy"
+)
+
+// maxStderr bounds the console output a run's result carries back (a
+// Temporal payload); the run record on the worker keeps all of it.
+const maxStderr = 1 << 20
+
+// code runs the workflow code of runs: stratos run on this worker, with
+// this program as its agent host.
+type code struct {
+	stratosRun string
+	self       string // stratos-temporal: `serve` is the proxy
+	dir        string // the worker's own files (replay journals)
+	worker     string
+	stderr     io.Writer
+}
+
+// Run runs stratos run with the request's arguments in its directory. A
+// retried attempt (the worker of the one before died) replays the journal
+// the run's workflow kept, so finished work is not done again.
+func (c *code) Run(ctx context.Context, req engine.RunRequest) (engine.RunResult, error) {
+	info := activity.GetInfo(ctx)
+	runID := info.WorkflowExecution.ID
+	if st, err := os.Stat(req.Cwd); err != nil || !st.IsDir() {
+		return engine.RunResult{}, temporal.NewNonRetryableApplicationError(
+			fmt.Sprintf("worker %s has no directory %s: a run's workers need its repository at the same path", c.worker, req.Cwd), temporalapi.CodeRepositoryNoted, err)
+	}
+	args := append([]string{"run"}, req.Args...)
+	if info.Attempt > 1 {
+		file, err := c.replayJournal(ctx, runID, int(info.Attempt))
+		if err != nil {
+			return engine.RunResult{}, err
+		}
+		if file != "" {
+			args = append(args, "--replay-journal", file)
+		}
+		fmt.Fprintf(c.stderr, "stratos worker %s: run %s: attempt %d of its code replays what finished before\n", c.worker, runID, info.Attempt)
+	}
+	var stdout, stderr bytes.Buffer
+	cmd := exec.Command(c.stratosRun, args...)
+	cmd.Dir = req.Cwd
+	cmd.Stdin = bytes.NewReader(req.Stdin)
+	cmd.Stdout = &stdout
+	cmd.Stderr = io.MultiWriter(&limited{w: &stderr, n: maxStderr}, c.stderr)
+	cmd.Env = append(os.Environ(), "STRATOS_AGENT_BIN="+c.self, proxy.EnvRun+"="+runID, "STRATOS_WORKER="+c.worker)
+	// When this worker dies, the code dies with it at once (its group,
+	// node and agent host included): another worker takes the run over,
+	// and a dying attempt must not cancel the agents it asked for, which
+	// run on other workers and whose results the next attempt uses.
+	proc, err := procgroup.Start(cmd, procgroup.Options{Watchdog: true})
+	if err != nil {
+		return engine.RunResult{}, fmt.Errorf("start %s: %w", c.stratosRun, err)
+	}
+	waitErr := c.await(ctx, proc)
+	code := 0
+	if cmd.ProcessState != nil {
+		code = cmd.ProcessState.ExitCode()
+	}
+	if code < 0 {
+		var ee *exec.ExitError
+		if !errors.As(waitErr, &ee) {
+			return engine.RunResult{}, waitErr
+		}
+		code = 128 + int(syscall.SIGKILL)
+	}
+	return engine.RunResult{Stdout: stdout.Bytes(), Stderr: stderr.Bytes(), ExitCode: code, Worker: c.worker, Attempt: int(info.Attempt)}, nil
+}
+
+// await waits for stratos run, beating the activity's heart; a cancelled
+// activity (the run was cancelled) interrupts it as Ctrl-C would.
+func (c *code) await(ctx context.Context, proc *procgroup.Process) error {
+	exited := make(chan error, 1)
+	go func() { exited <- proc.Wait() }()
+	beat := time.NewTicker(heartbeatEvery)
+	defer beat.Stop()
+	interrupted := false
+	for {
+		select {
+		case err := <-exited:
+			return err
+		case <-beat.C:
+			activity.RecordHeartbeat(ctx)
+		case <-ctx.Done():
+			if !interrupted {
+				interrupted = true
+				_ = proc.Signal(syscall.SIGINT)
+			}
+		}
+	}
+}
+
+// replayJournal writes the journal the run's workflow kept to a file for
+// stratos run --replay-journal ("" when it holds nothing to replay).
+func (c *code) replayJournal(ctx context.Context, runID string, attempt int) (string, error) {
+	res, err := activity.GetClient(ctx).QueryWorkflow(ctx, runID, "", engine.QueryJournal)
+	if err != nil {
+		return "", fmt.Errorf("read run %s's journal: %w", runID, err)
+	}
+	var entries []journalapi.Entry
+	if err := res.Get(&entries); err != nil {
+		return "", fmt.Errorf("decode run %s's journal: %w", runID, err)
+	}
+	if len(entries) == 0 || entries[0].Kind != journalapi.KindHeader {
+		return "", nil
+	}
+	var buf bytes.Buffer
+	for _, e := range entries {
+		line, err := json.Marshal(e)
+		if err != nil {
+			return "", err
+		}
+		buf.Write(append(line, '\n'))
+	}
+	dir := filepath.Join(c.dir, "runs", runID)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", err
+	}
+	file := filepath.Join(dir, "journal-attempt-"+strconv.Itoa(attempt)+".jsonl")
+	return file, os.WriteFile(file, buf.Bytes(), 0o600)
+}
+
+// limited writes at most n bytes to w, then drops the rest.
+type limited struct {
+	w io.Writer
+	n int
+}
+
+func (l *limited) Write(p []byte) (int, error) {
+	if l.n <= 0 {
+		return len(p), nil
+	}
+	q := p
+	if len(q) > l.n {
+		q = q[:l.n]
+	}
+	l.n -= len(q)
+	if _, err := l.w.Write(q); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}

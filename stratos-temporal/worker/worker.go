@@ -1,0 +1,98 @@
+// Package worker is stratos worker: a long-running process that takes a
+// Temporal task queue's work — runs' workflows, their workflow code (stratos
+// run, on this machine) and their agent executes (an agent host per run,
+// on this machine) — until it is stopped.
+package worker
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/client"
+	tworker "go.temporal.io/sdk/worker"
+	"go.temporal.io/sdk/workflow"
+
+	"github.com/stratoscli/stratos/shared/sibling"
+	"github.com/stratoscli/stratos/stratos-temporal/engine"
+)
+
+// Config is a worker's settings.
+type Config struct {
+	Name      string
+	TaskQueue string
+	// MaxAgents bounds the agent executes this worker runs at once.
+	MaxAgents int
+	// Dir keeps the worker's files: each run's agent host directory and
+	// replayed journals.
+	Dir    string
+	Stderr io.Writer
+}
+
+// AgentQueue is the task queue of the agent executes of runs submitted to
+// queue; OwnQueue is one worker's own, where an agent's later executes go.
+func AgentQueue(queue string) string       { return queue + ".agents" }
+func OwnQueue(queue, worker string) string { return AgentQueue(queue) + "@" + worker }
+
+// Run serves the task queue until ctx ends.
+func Run(ctx context.Context, c client.Client, cfg Config) error {
+	bins, err := findTools()
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(cfg.Dir, 0o700); err != nil {
+		return err
+	}
+	hs := &hosts{bin: bins.agent, dir: filepath.Join(cfg.Dir, "hosts"), worker: cfg.Name, stderr: cfg.Stderr, byRun: map[string]*host{}}
+	defer hs.closeAll()
+	cd := &code{stratosRun: bins.run, self: bins.self, dir: cfg.Dir, worker: cfg.Name, stderr: cfg.Stderr}
+	own := OwnQueue(cfg.TaskQueue, cfg.Name)
+	ag := &agents{hosts: hs, queue: own}
+
+	runs := tworker.New(c, cfg.TaskQueue, tworker.Options{Identity: cfg.Name})
+	runs.RegisterWorkflowWithOptions(engine.Run, workflow.RegisterOptions{Name: engine.WorkflowRun})
+	runs.RegisterActivityWithOptions(cd.Run, activity.RegisterOptions{Name: engine.ActivityRunCode})
+
+	opts := tworker.Options{Identity: cfg.Name, MaxConcurrentActivityExecutionSize: cfg.MaxAgents, DisableWorkflowWorker: true}
+	shared := tworker.New(c, AgentQueue(cfg.TaskQueue), opts)
+	shared.RegisterActivityWithOptions(ag.Execute, activity.RegisterOptions{Name: engine.ActivityAgentExecute})
+	mine := tworker.New(c, own, opts)
+	mine.RegisterActivityWithOptions(ag.Execute, activity.RegisterOptions{Name: engine.ActivityAgentExecute})
+	mine.RegisterActivityWithOptions(ag.CloseRun, activity.RegisterOptions{Name: engine.ActivityCloseRun})
+
+	started := []tworker.Worker{}
+	defer func() {
+		for _, w := range started {
+			w.Stop()
+		}
+	}()
+	for _, w := range []tworker.Worker{runs, shared, mine} {
+		if err := w.Start(); err != nil {
+			return fmt.Errorf("start polling: %w", err)
+		}
+		started = append(started, w)
+	}
+	fmt.Fprintf(cfg.Stderr, "stratos worker %s: taking runs from task queue %s and agents from %s and %s (at most %d at once)\n",
+		cfg.Name, cfg.TaskQueue, AgentQueue(cfg.TaskQueue), own, cfg.MaxAgents)
+	<-ctx.Done()
+	return nil
+}
+
+// tools are the binaries a worker starts.
+type tools struct{ run, agent, self string }
+
+func findTools() (tools, error) {
+	var t tools
+	var err error
+	if t.run, err = sibling.Find("stratos-run"); err != nil {
+		return t, err
+	}
+	if t.agent, err = sibling.Find("stratos-agent"); err != nil {
+		return t, err
+	}
+	t.self, err = sibling.Find("stratos-temporal")
+	return t, err
+}
