@@ -238,11 +238,15 @@ func prepareCase(cwd string, s suite, c testcases.Case, log hclog.Logger, stderr
 	if problem != "" {
 		return nil, "invalid case: " + problem
 	}
+	limits, problem := caseBudget(target, c)
+	if problem != "" {
+		return nil, "invalid case: " + problem
+	}
 	input := c.Input
 	if len(input) == 0 || string(input) == "null" {
 		input = json.RawMessage("{}")
 	}
-	return &execution{target: target, cwd: cwd, input: input, overrides: overrides, log: log, stderr: stderr, json: true}, ""
+	return &execution{target: target, cwd: cwd, input: input, overrides: overrides, budget: limits, log: log, stderr: stderr, json: true}, ""
 }
 
 // errorCodes are a failure's code and the codes of its causes.

@@ -6,12 +6,15 @@ import (
 	"encoding/json"
 	"io"
 	"maps"
+	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/stratoscli/stratos/shared/clierr"
 	"github.com/stratoscli/stratos/shared/contract/agentapi"
 	"github.com/stratoscli/stratos/shared/contract/runapi"
+	"github.com/stratoscli/stratos/shared/manifest"
+	"github.com/stratoscli/stratos/stratos-run/budget"
 	"github.com/stratoscli/stratos/stratos-run/invocation"
 	"github.com/stratoscli/stratos/stratos-run/preparation"
 	"github.com/stratoscli/stratos/stratos-run/testcases"
@@ -58,6 +61,9 @@ func checkCases(ctx context.Context, target *preparation.Target, cases []testcas
 	var batches []*entryBatch
 	for i, c := range cases {
 		overrides, problem := caseOverrides(target, c)
+		if problem == "" {
+			_, problem = caseBudget(target, c)
+		}
 		if problem != "" {
 			perCase[i] = []runapi.TestCaseProblem{c.Problem("%s", problem)}
 			continue
@@ -127,6 +133,24 @@ func addEntry(batches []*entryBatch, target string, entry json.RawMessage, user 
 func (b *entryBatch) overrides() json.RawMessage {
 	raw, _ := json.Marshal(map[string]any{"agents": b.agents})
 	return raw
+}
+
+// caseBudget is the budget of the case's run: workflow.yaml's, with the
+// case's limits instead, as stratos run's flags give them.
+func caseBudget(target *preparation.Target, c testcases.Case) (budget.Limits, string) {
+	w := target.Workflow
+	limits, err := budget.FromManifest(w.Manifest.Sections["budget"], filepath.Join(w.Dir, manifest.FileName))
+	if err != nil {
+		return limits, clierr.As(err).Message
+	}
+	if c.Budget == nil {
+		return limits, ""
+	}
+	limits, err = limits.Override(budget.Flags{USD: c.Budget.USD, Tokens: c.Budget.Tokens})
+	if err != nil {
+		return limits, clierr.As(err).Message
+	}
+	return limits, ""
 }
 
 const overridesAgents = "overrides.agents."

@@ -14,7 +14,7 @@ import (
 )
 
 // fileFields are the fields of a case file, for its error messages.
-const fileFields = "a case file has cases: [{name, input, overrides, scripts, allowRealHarness, expect}]"
+const fileFields = "a case file has cases: [{name, input, overrides, scripts, budget, allowRealHarness, expect}]"
 
 // Load reads every tests/*.yaml of the workflow in dir, in file name order.
 // A workflow without them has no cases. Errors name the file and the line,
@@ -88,7 +88,7 @@ func loadFile(path, rel string) ([]Case, error) {
 func decodeCase(n *yaml.Node) (Case, error) {
 	var c Case
 	if n.Kind != yaml.MappingNode {
-		return c, fmt.Errorf("a case is a mapping {name, input, overrides, scripts, allowRealHarness, expect}")
+		return c, fmt.Errorf("a case is a mapping {name, input, overrides, scripts, budget, allowRealHarness, expect}")
 	}
 	c.Name = field(n, "name").Value
 	raw, err := nodeJSON(n)
@@ -102,6 +102,9 @@ func decodeCase(n *yaml.Node) (Case, error) {
 	}
 	if c.Name == "" {
 		return c, fmt.Errorf("name is required")
+	}
+	if err := c.Budget.check(); err != nil {
+		return c, err
 	}
 	if scripts := field(n, "scripts"); scripts.Kind == yaml.MappingNode {
 		c.scriptLines = map[string]int{}

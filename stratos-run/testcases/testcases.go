@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"math"
 	"path/filepath"
 	"slices"
 
@@ -36,6 +37,9 @@ type Case struct {
 	// test harness with these scripts (inline, or {"file": path} relative
 	// to the workflow directory).
 	Scripts map[string]json.RawMessage `json:"scripts,omitempty"`
+	// Budget limits the case's run, over workflow.yaml's budget (as
+	// --budget-usd and --budget-tokens do for stratos run).
+	Budget *Budget `json:"budget,omitempty"`
 	// AllowRealHarness lets the configurations the case does not script
 	// run on their own harness; without it an execute of one fails the
 	// case instead of spending tokens.
@@ -51,6 +55,27 @@ type Case struct {
 	Line int    `json:"-"`
 	// scriptLines are the lines of the scripts entries, by target.
 	scriptLines map[string]int
+}
+
+// Budget is a case's limits; a field left out keeps workflow.yaml's.
+type Budget struct {
+	USD    *float64 `json:"usd,omitempty"`
+	Tokens *int64   `json:"tokens,omitempty"`
+}
+
+// check refuses a limit that limits nothing: zero, negative or infinite
+// (leave the field out for workflow.yaml's limit).
+func (b *Budget) check() error {
+	if b == nil {
+		return nil
+	}
+	if b.USD != nil && !(*b.USD > 0 && !math.IsInf(*b.USD, 0)) {
+		return fmt.Errorf("budget.usd %v: must be a positive number of US dollars", *b.USD)
+	}
+	if b.Tokens != nil && *b.Tokens <= 0 {
+		return fmt.Errorf("budget.tokens %d: must be a positive whole number", *b.Tokens)
+	}
+	return nil
 }
 
 // Expect is what a case must observe; absent fields are not checked. A case

@@ -35,6 +35,9 @@ func TestLoadRejects(t *testing.T) {
 	for content, want := range map[string]string{
 		"cases:\n  - input: {}\n": "tests/c.yaml:2: cases[0]: name is required",
 		"cases:\n  - name: x\n    scripts: {a: 1}\n  - name: typo\n    expected: {}\n": `tests/c.yaml:4: case "typo": cases[1]: json: unknown field "expected"`,
+		"cases:\n  - name: a\n    budget: {usd: -1}\n":                                 "budget.usd -1: must be a positive number",
+		"cases:\n  - name: a\n    budget: {tokens: 1.5}\n":                             "cannot unmarshal number 1.5",
+		"cases:\n  - name: a\n    budget: {token: 5}\n":                                `unknown field "token"`,
 		"cases:\n  - name: a\ncase: []\n":                                              `tests/c.yaml:3: unknown field "case"`,
 		"cases:\n  - name: a\n  - name: a\n":                                           `tests/c.yaml:3: case "a": the name is also a case's in tests/c.yaml`,
 		"cases:\n  - name: a\n    expected: {}\n":                                      `unknown field "expected"`,
