@@ -66,6 +66,12 @@ type Capabilities struct {
 	// kept in Spec.StateDir), so a resumed run's agent keeps its
 	// conversation.
 	ResumesSessions bool
+	// ToolHooksUnsupported, when set, says why the harness cannot run the
+	// author's beforeToolCall and afterToolCall hooks around its tool
+	// calls; its factory refuses an agent that has them with a
+	// configuration error saying so. "" (every built-in CLI harness
+	// until ACP): they run around every call.
+	ToolHooksUnsupported string
 }
 
 // CheckEffort returns a configuration error when spec asks for an effort

@@ -34,9 +34,9 @@ func pencil(adapter.Options) adapter.Harness {
 		},
 		Tools: &tools.Declaration{Harness: "pencil", Removal: "erasers",
 			Tools: []tools.Declared{tools.Removable("read", "look"), tools.Removable("sharpen", "sharpener")}},
-		// First party for Google's models, which no built-in harness is.
-		Selection: &modelsapi.HarnessRules{Name: "Pencil", FirstPartyCreator: "google", Creators: []string{"google"},
-			DefaultProvider: "google", Providers: map[string]*modelsapi.HarnessProvider{"google": {Note: "drawn by hand"}}},
+		// First party for Mistral's models, which no built-in harness is.
+		Selection: &modelsapi.HarnessRules{Name: "Pencil", FirstPartyCreator: "mistral", Creators: []string{"mistral"},
+			DefaultProvider: "mistral", Providers: map[string]*modelsapi.HarnessProvider{"mistral": {Note: "drawn by hand"}}},
 		Docs: adapter.Docs{Page: "harness-pencil.md"},
 	}
 }
@@ -99,10 +99,10 @@ func TestARegisteredHarnessIsFoundAndSelectedByTheHost(t *testing.T) {
 	for i, c := range []struct{ config, want string }{
 		// Explicit: the host finds the harness by name, and its tool
 		// names are valid selections.
-		{`{"harness": "pencil", "model": "google/gemini-2.5-pro", "disallowedTools": ["sharpen"]}`, "pencil google/gemini-2.5-pro: hi"},
+		{`{"harness": "pencil", "model": "mistral/mistral-medium-latest", "disallowedTools": ["sharpen"]}`, "pencil mistral/mistral-medium-latest: hi"},
 		// Automatic: stratos-models orders candidates with pencil's rules,
-		// which the host sent; pencil is Google's first-party harness.
-		{`{"model": "google/gemini-2.5-pro"}`, "pencil google/gemini-2.5-pro: hi"},
+		// which the host sent; pencil is Mistral's first-party harness.
+		{`{"model": "mistral/mistral-medium-latest"}`, "pencil mistral/mistral-medium-latest: hi"},
 	} {
 		var res agentproto.ExecuteResult
 		p := agentproto.ExecuteParams{AgentID: "a" + string(rune('0'+i)), Name: "a", Call: 1, ExecutionID: "top",

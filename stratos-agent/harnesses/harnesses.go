@@ -16,6 +16,7 @@ import (
 	"github.com/stratoscli/stratos/stratos-agent/adapter"
 	"github.com/stratoscli/stratos/stratos-agent/adapters/claudecode"
 	"github.com/stratoscli/stratos/stratos-agent/adapters/codex"
+	"github.com/stratoscli/stratos/stratos-agent/adapters/gemini"
 	"github.com/stratoscli/stratos/stratos-agent/adapters/opencode"
 	testharness "github.com/stratoscli/stratos/stratos-agent/adapters/test"
 	"github.com/stratoscli/stratos/stratos-agent/tools"
@@ -26,6 +27,7 @@ func Builtin(opts adapter.Options) []adapter.Harness {
 	return []adapter.Harness{
 		claudecode.Registration(opts),
 		codex.Registration(opts),
+		gemini.Registration(opts),
 		opencode.Registration(opts),
 		testharness.Registration(),
 	}

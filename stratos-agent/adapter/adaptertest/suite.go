@@ -50,13 +50,26 @@ func modifiesArguments(c adapter.Capabilities) string {
 	if r := executesTools(c); r != "" {
 		return r + ", so modified arguments cannot change a real output"
 	}
+	if r := toolHooks(c); r != "" {
+		return r
+	}
 	if !c.HooksModifyArguments {
 		return "beforeToolCall cannot modify arguments (Capabilities.HooksModifyArguments is false)"
 	}
 	return ""
 }
 
+func toolHooks(c adapter.Capabilities) string {
+	if c.ToolHooksUnsupported != "" {
+		return "tool hooks cannot run (Capabilities.ToolHooksUnsupported): " + c.ToolHooksUnsupported
+	}
+	return ""
+}
+
 func replacesFailures(c adapter.Capabilities) string {
+	if r := toolHooks(c); r != "" {
+		return r
+	}
 	if !c.AfterHookReplacesFailure {
 		return "afterToolCall can only add to a failed tool's error, not replace it (Capabilities.AfterHookReplacesFailure is false): a documented limit"
 	}
@@ -144,6 +157,11 @@ func (b *bed) make(hooks adapter.Hooks, edit func(*adapter.Spec)) (adapter.Adapt
 	if hooks == nil {
 		hooks = &Hooks{}
 	}
+	if h, ok := hooks.(*Hooks); ok && b.caps.ToolHooksUnsupported != "" && h.Before == nil && h.After == nil {
+		// A harness that cannot run tool hooks refuses an agent that has
+		// them; the cases that need none give it an agent without.
+		hooks = withoutToolHooks{h}
+	}
 	a, err := b.env.New(spec, b.Record, hooks)
 	if err != nil {
 		return nil, err
@@ -155,6 +173,12 @@ func (b *bed) make(hooks adapter.Hooks, edit func(*adapter.Spec)) (adapter.Adapt
 	})
 	return a, nil
 }
+
+// withoutToolHooks are hooks that report having no tool hook
+// (adapter.ToolHookReporter).
+type withoutToolHooks struct{ adapter.Hooks }
+
+func (withoutToolHooks) HasToolHooks() bool { return false }
 
 // ctx bounds one call of a case.
 func (b *bed) ctx() context.Context { return Context(b.t) }

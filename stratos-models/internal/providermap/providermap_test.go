@@ -19,9 +19,9 @@ func shipped(t *testing.T) *Mapping {
 }
 
 func TestShippedMapping(t *testing.T) {
-	const claudeCode, codex, openCode = "claude-code", "codex", "opencode"
+	const claudeCode, codex, gemini, openCode = "claude-code", "codex", "gemini", "opencode"
 	m := shipped(t)
-	if got := m.HarnessIDs(); !reflect.DeepEqual(got, []string{claudeCode, codex, openCode}) {
+	if got := m.HarnessIDs(); !reflect.DeepEqual(got, []string{claudeCode, codex, gemini, openCode}) {
 		t.Fatalf("harnesses = %v", got)
 	}
 	env := func(h, p string) map[string]string { return m.Harnesses[h].Providers[p].Env }
@@ -136,7 +136,7 @@ func TestHarnessHelpers(t *testing.T) {
 	if oc.DefaultProviderFor("google") != "google" || oc.DefaultProviderFor("zhipuai") != "" || cc.DefaultProviderFor("anthropic") != "anthropic" {
 		t.Error("DefaultProviderFor")
 	}
-	if _, err := m.Harness("claude"); err == nil || !strings.Contains(err.Error(), "known: claude-code, codex, opencode") {
+	if _, err := m.Harness("claude"); err == nil || !strings.Contains(err.Error(), "known: claude-code, codex, gemini, opencode") {
 		t.Errorf("Harness(claude) = %v", err)
 	}
 }

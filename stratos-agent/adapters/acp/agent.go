@@ -1,0 +1,44 @@
+package acp
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/stratoscli/stratos/shared/contract/eventapi"
+	"github.com/stratoscli/stratos/stratos-agent/adapter"
+	"github.com/stratoscli/stratos/stratos-agent/jsonrpc"
+)
+
+// Agent is what a harness on ACP says about its agent; the session does
+// the rest.
+type Agent struct {
+	// Harness names the harness in messages and errors ("gemini").
+	Harness string
+	// Launch prepares one session's agent process in dir, a private
+	// directory (mode 0700) the session removes at Close. It returns a
+	// rejection when the agent cannot serve the session (not installed, no
+	// credentials, a model it lacks).
+	Launch func(ctx context.Context, spec adapter.Spec, dir string) (Launch, error)
+	// Refusal reads a failed session/prompt: a rejection (model
+	// unavailable, authentication) or nil for an ordinary failure.
+	// stderr is the tail of the agent's stderr; hadWork says whether the
+	// turn already produced output or tool work.
+	Refusal func(spec adapter.Spec, err *jsonrpc.RemoteError, stderr string, hadWork bool) error
+	// Usage reads the token counts an agent reports in the prompt answer's
+	// _meta (ACP has no field of its own for them); nil when it reports
+	// none.
+	Usage func(meta json.RawMessage) *eventapi.Tokens
+	// ToolName names a tool call for hooks and events from what the agent
+	// sends (default: the call's kind, "execute", "edit", …).
+	ToolName func(toolCallID, kind string) string
+}
+
+// Launch is one agent process to start.
+type Launch struct {
+	Path string
+	Args []string
+	Env  []string
+	// AuthMethod is the auth method to call authenticate with, when the
+	// agent offers it ("" calls none).
+	AuthMethod string
+}

@@ -1,0 +1,98 @@
+package acp
+
+import (
+	"context"
+	"strings"
+	"sync"
+)
+
+// turn is one running session/prompt: the reply text, the tool calls it
+// saw and how it ended early (cancelled, or failed by a hook).
+type turn struct {
+	ctx    context.Context
+	stop   context.CancelFunc
+	cancel func() // idempotent; closes cancelled
+
+	cancelled chan struct{}
+	hooks     sync.WaitGroup // after-hooks still running
+
+	mu      sync.Mutex
+	text    strings.Builder
+	tools   map[string]*toolCall
+	failure error
+	work    bool // output or tool work happened
+}
+
+// toolCall is what the turn knows of one tool call.
+type toolCall struct {
+	name    string
+	started bool
+	done    bool
+	denied  bool
+}
+
+func newTurn(ctx context.Context) *turn {
+	ctx, stop := context.WithCancel(ctx)
+	t := &turn{ctx: ctx, stop: stop, cancelled: make(chan struct{}), tools: map[string]*toolCall{}}
+	var once sync.Once
+	t.cancel = func() { once.Do(func() { close(t.cancelled) }) }
+	return t
+}
+
+// Fail records the first failure (a hook threw, or asked for what the
+// protocol cannot do) and stops the turn.
+func (t *turn) Fail(err error) {
+	t.mu.Lock()
+	if t.failure == nil {
+		t.failure = err
+	}
+	t.mu.Unlock()
+	t.cancel()
+}
+
+func (t *turn) failed() error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.failure
+}
+
+func (t *turn) isCancelled() bool {
+	select {
+	case <-t.cancelled:
+		return true
+	default:
+		return false
+	}
+}
+
+func (t *turn) addText(s string) {
+	t.mu.Lock()
+	t.text.WriteString(s)
+	t.work = true
+	t.mu.Unlock()
+}
+
+func (t *turn) reply() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.text.String()
+}
+
+func (t *turn) hadWork() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.work
+}
+
+// tool returns the call id's record, made on first sight.
+func (t *turn) tool(id string) *toolCall {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.work = true
+	c := t.tools[id]
+	if c == nil {
+		c = &toolCall{}
+		t.tools[id] = c
+	}
+	return c
+}

@@ -1,0 +1,223 @@
+package gemini
+
+import (
+	"context"
+	"encoding/json"
+
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/stratoscli/stratos/stratos-agent/adapter"
+	"github.com/stratoscli/stratos/stratos-agent/adapter/catalog"
+	"github.com/stratoscli/stratos/stratos-agent/adapter/rejection"
+	"github.com/stratoscli/stratos/stratos-agent/adapters/acp"
+)
+
+// keyVars are the variables whose presence (never value) says the CLI
+// can authenticate: the Gemini API key, sent as x-goog-api-key.
+var keyVars = []string{"GEMINI_API_KEY"}
+
+// authMethod is the ACP auth method of the Gemini API key.
+const authMethod = "gemini-api-key"
+
+// isolatedVars are the user's variables that would point the CLI at
+// configuration of theirs; the launch replaces or drops them.
+var isolatedVars = []string{"GEMINI_CLI_HOME", "GEMINI_SYSTEM_MD", "GEMINI_WRITE_SYSTEM_MD",
+	"GEMINI_CLI_SYSTEM_SETTINGS_PATH", "GEMINI_CLI_SYSTEM_DEFAULTS_PATH", "TMPDIR"}
+
+// launcher prepares one session's `gemini --acp`.
+type launcher struct {
+	opts     Options
+	excluded []string
+}
+
+// launch checks the binary, the credentials and the model, writes the
+// session's private configuration into dir and returns the command.
+func (l launcher) launch(ctx context.Context, spec adapter.Spec, dir string) (acp.Launch, error) {
+	env := l.opts.Environ()
+	bin, err := binary(env)
+	if err != nil {
+		return acp.Launch{}, err
+	}
+	if !hasKey(env) {
+		return acp.Launch{}, rejection.New(rejection.Authentication,
+			"harness %s has no usable authentication: set %s (Stratos runs Gemini CLI with a private configuration, so a Google login of the CLI is not used)",
+			Harness, strings.Join(keyVars, " or ")).WithDetails(map[string]any{"harness": Harness})
+	}
+	model, err := resolveModel(ctx, l.opts.Catalog, spec)
+	if err != nil {
+		return acp.Launch{}, err
+	}
+	out := acp.Launch{Path: bin, Args: []string{"--acp"}, AuthMethod: authMethod}
+	if model != "" {
+		out.Args = append(out.Args, "--model", model)
+	}
+	iso, err := isolate(dir, spec, newSettings(l.excluded))
+	if err != nil {
+		return acp.Launch{}, fmt.Errorf("agent %q: gemini's private configuration: %w", spec.Name, err)
+	}
+	out.Env = iso.environ(env)
+	return out, nil
+}
+
+// binary is $STRATOS_GEMINI, else gemini on the environment's PATH.
+func binary(env []string) (string, error) {
+	if b := lookup(env, EnvBinary); b != "" {
+		return b, nil
+	}
+	for _, dir := range filepath.SplitList(lookup(env, "PATH")) {
+		p := filepath.Join(dir, "gemini")
+		if fi, err := os.Stat(p); err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0 {
+			return p, nil
+		}
+	}
+	return "", rejection.New(rejection.HarnessUnavailable, "harness %s is not installed: no gemini on PATH and %s is not set (npm install -g @google/gemini-cli)",
+		Harness, EnvBinary).Wrap(exec.ErrNotFound).WithDetails(map[string]any{"harness": Harness})
+}
+
+func hasKey(env []string) bool {
+	for _, k := range keyVars {
+		if lookup(env, k) != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// lookup is the last value of key in env.
+func lookup(env []string, key string) string {
+	v := ""
+	for _, kv := range env {
+		if k, val, ok := strings.Cut(kv, "="); ok && k == key {
+			v = val
+		}
+	}
+	return v
+}
+
+// resolveModel is the session's model as Gemini CLI names it, from the
+// catalog; "" without a model: the CLI's own default.
+func resolveModel(ctx context.Context, c catalog.Catalog, spec adapter.Spec) (string, error) {
+	if len(spec.Models) == 0 {
+		return "", nil
+	}
+	cands, err := c.Candidates(ctx, catalog.Query{Models: spec.Models[:1], Harness: Harness, Provider: spec.Provider})
+	if err != nil {
+		return "", catalog.Classify(Harness, err)
+	}
+	if len(cands) == 0 {
+		return "", rejection.New(rejection.ModelUnavailable, "agent %q: model %s cannot be used through gemini", spec.Name, spec.Models[0]).
+			WithDetails(map[string]any{"harness": Harness, "model": spec.Models[0]})
+	}
+	return cands[0].NativeModel(), nil
+}
+
+// isolation is a session's private configuration.
+type isolation struct {
+	home, systemSettings, tmp, systemPrompt string
+}
+
+// isolate writes the private configuration: a home for the CLI's own
+// settings (no user settings, extensions, MCP servers, login or policies),
+// empty system settings, a temporary directory of its own (the CLI writes
+// error reports there) and the system prompt file.
+func isolate(dir string, spec adapter.Spec, conf settings) (isolation, error) {
+	// The system settings path names a file that does not exist: the CLI
+	// refuses a settings file below a world-writable directory such as
+	// /tmp, and an absent one is simply no settings.
+	iso := isolation{home: filepath.Join(dir, "home"), systemSettings: filepath.Join(dir, "no-system-settings.json"), tmp: filepath.Join(dir, "tmp")}
+	for _, d := range []string{filepath.Join(iso.home, ".gemini"), iso.tmp} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			return iso, err
+		}
+	}
+	s, err := json.MarshalIndent(conf, "", "  ")
+	if err != nil {
+		return iso, err
+	}
+	if err := os.WriteFile(filepath.Join(iso.home, ".gemini", "settings.json"), s, 0o600); err != nil {
+		return iso, err
+	}
+	if prompt := systemPrompt(spec); prompt != "" {
+		iso.systemPrompt = filepath.Join(dir, "system.md")
+		if err := os.WriteFile(iso.systemPrompt, []byte(prompt), 0o600); err != nil {
+			return iso, err
+		}
+	}
+	return iso, nil
+}
+
+// environ is env with the isolation's variables in place of the user's.
+func (iso isolation) environ(env []string) []string {
+	out := make([]string, 0, len(env)+6)
+	for _, kv := range env {
+		k, _, _ := strings.Cut(kv, "=")
+		if !isIsolated(k) {
+			out = append(out, kv)
+		}
+	}
+	out = append(out, "GEMINI_CLI_HOME="+iso.home, "GEMINI_CLI_SYSTEM_SETTINGS_PATH="+iso.systemSettings,
+		"GEMINI_CLI_SYSTEM_DEFAULTS_PATH="+iso.systemSettings, "TMPDIR="+iso.tmp)
+	if iso.systemPrompt != "" {
+		out = append(out, "GEMINI_SYSTEM_MD="+iso.systemPrompt)
+	}
+	return out
+}
+
+func isIsolated(k string) bool {
+	for _, v := range isolatedVars {
+		if k == v {
+			return true
+		}
+	}
+	return false
+}
+
+// systemPrompt is the agent's system prompt followed by the worktree
+// context. Gemini CLI takes a system prompt only as a whole file
+// (GEMINI_SYSTEM_MD), which replaces its built-in one.
+func systemPrompt(spec adapter.Spec) string {
+	var parts []string
+	for _, p := range []string{spec.SystemPrompt, spec.HarnessContext} {
+		if strings.TrimSpace(p) != "" {
+			parts = append(parts, p)
+		}
+	}
+	return strings.Join(parts, "\n\n")
+}
+
+// settings are the session's settings.json: no update checks, no usage
+// statistics or telemetry, the removed tools excluded.
+type settings struct {
+	General   generalSettings   `json:"general"`
+	Privacy   privacySettings   `json:"privacy"`
+	Telemetry telemetrySettings `json:"telemetry"`
+	Tools     toolSettings      `json:"tools"`
+}
+
+type generalSettings struct {
+	EnableAutoUpdate             bool `json:"enableAutoUpdate"`
+	EnableAutoUpdateNotification bool `json:"enableAutoUpdateNotification"`
+}
+
+type privacySettings struct {
+	UsageStatisticsEnabled bool `json:"usageStatisticsEnabled"`
+}
+
+type telemetrySettings struct {
+	Enabled bool `json:"enabled"`
+}
+
+type toolSettings struct {
+	Exclude []string `json:"exclude"`
+}
+
+func newSettings(excluded []string) settings {
+	if excluded == nil {
+		excluded = []string{}
+	}
+	return settings{Tools: toolSettings{Exclude: excluded}}
+}
