@@ -20,7 +20,7 @@ func geminiBody(prompt string, extra ...any) string {
 }
 
 func TestGeminiStreamsTextAndEndsWithUsage(t *testing.T) {
-	srv := startFake(t, `{"turns":[{"match":{"marker":"[hi]"},"reply":[{"text":"Hello gemini world"}],"usage":{"inputTokens":120,"outputTokens":30}}]}`, Options{})
+	srv := startFake(t, `{"turns":[{"match":{"api":"gemini","marker":"[hi]"},"reply":[{"text":"Hello gemini world"}],"usage":{"inputTokens":120,"outputTokens":30}}]}`, Options{})
 	resp, body := post(t, srv.URL+"/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse", geminiBody("[hi] there"))
 	if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "text/event-stream" {
 		t.Fatalf("status %d, headers %v: %s", resp.StatusCode, resp.Header, body)

@@ -58,8 +58,8 @@ type Turn struct {
 // Match restricts a turn to some requests. Empty fields match anything.
 type Match struct {
 	// API is "anthropic", "responses" (the OpenAI Responses API), "chat"
-	// (the OpenAI Chat Completions API) or "ollama-chat" (Ollama's
-	// /api/chat, served with an Ollama inventory).
+	// (the OpenAI Chat Completions API), "gemini" (the Gemini API) or
+	// "ollama-chat" (Ollama's /api/chat, served with an Ollama inventory).
 	API string `json:"api,omitempty"`
 	// Model must equal the request's model.
 	Model string `json:"model,omitempty"`
@@ -226,9 +226,9 @@ func (t Turn) validate() error {
 		return errors.New("times and repeat are exclusive")
 	}
 	switch t.Match.API {
-	case "", APIAnthropic, APIResponses, APIChat, APIOllamaChat:
+	case "", APIAnthropic, APIResponses, APIChat, APIOllamaChat, APIGemini:
 	default:
-		return fmt.Errorf("match.api: unknown API %q (known: %s, %s, %s, %s)", t.Match.API, APIAnthropic, APIResponses, APIChat, APIOllamaChat)
+		return fmt.Errorf("match.api: unknown API %q (known: %s, %s, %s, %s, %s)", t.Match.API, APIAnthropic, APIResponses, APIChat, APIOllamaChat, APIGemini)
 	}
 	if (len(t.Reply) == 0) == (t.Error == nil) {
 		return errors.New("needs exactly one of reply and error")
