@@ -110,7 +110,7 @@ func (w *worktrees) acquire(ctx context.Context, s *session, dir string, wt agen
 		return nil, contextClosed(s.name)
 	}
 	s.event(&eventapi.WorktreeAcquired{Name: res.Name, Path: res.Path, Branch: res.Branch, Repository: res.Repository,
-		Created: res.Created, Reused: res.Reused, Protected: res.Protected, Warnings: nonNil(res.Warnings)})
+		Created: res.Created, Reused: res.Reused, BranchNew: res.BranchNew, Protected: res.Protected, Warnings: nonNil(res.Warnings)})
 	return &res, nil
 }
 

@@ -30,7 +30,7 @@ func testCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "test",
 		Usage:     "run a workflow's test cases (tests/*.yaml) and report which pass",
-		UsageText: "stratos test [<workflow|path>] [--case NAME] [--check] [--json]",
+		UsageText: "stratos test [<workflow|path>] [--case NAME] [--check] [--keep] [--json]",
 		Description: cliapp.Lines(
 			"Runs every case of <workflow>/tests/*.yaml (without a workflow: of every workflow of the",
 			"project root that has cases), each as a full `stratos run` of its own: its input, its",
@@ -40,7 +40,9 @@ func testCommand() *cli.Command {
 			"document); the workflows' own output goes to stderr. See docs/testing.md.",
 			"",
 			"Every case and the scripts it gives are checked before any case runs; --check only checks",
-			"them (`stratos build` does, for the workflows it builds that have cases).",
+			"them (`stratos build` does, for the workflows it builds that have cases). The worktrees",
+			"(and branches) a case's agents created are removed when it ends, unless --keep; checkouts",
+			"that existed before the case are never touched.",
 			"",
 			"Exit codes: 0 every case passed; 1 a case failed; 2 bad arguments, unknown workflow,",
 			"no cases, or an invalid case or script; 130 interrupted.",
@@ -48,6 +50,7 @@ func testCommand() *cli.Command {
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "case", Usage: "run only the case of this name"},
 			&cli.BoolFlag{Name: "check", Usage: "check the cases and their scripts, run none"},
+			&cli.BoolFlag{Name: "keep", Usage: "keep the worktrees (and branches) the cases' agents created; by default each case's are removed when it ends"},
 			cliapp.JSONFlag(),
 		},
 		Action: testWorkflows,
@@ -81,7 +84,7 @@ type testReport struct {
 }
 
 func testWorkflows(ctx context.Context, cmd *cli.Command) error {
-	if err := cliapp.ExactArgs(cmd, 0, 1, "[<workflow|path>] [--case NAME] [--check] [--json]"); err != nil {
+	if err := cliapp.ExactArgs(cmd, 0, 1, "[<workflow|path>] [--case NAME] [--check] [--keep] [--json]"); err != nil {
 		return err
 	}
 	root := cmd.Root()
@@ -103,7 +106,7 @@ func testWorkflows(ctx context.Context, cmd *cli.Command) error {
 	var report testReport
 	for _, s := range suites {
 		for _, c := range s.cases {
-			res, err := runCase(ctx, cwd, s, c, log, root.ErrWriter)
+			res, err := runCase(ctx, cwd, s, c, cmd.Bool("keep"), log, root.ErrWriter)
 			if err != nil {
 				return err
 			}
@@ -193,7 +196,7 @@ func named(cases []testcases.Case, name string) []testcases.Case {
 
 // runCase runs one case as a full run of its own and judges it. Only an
 // interruption (or a run record that cannot be written) stops the suite.
-func runCase(ctx context.Context, cwd string, s suite, c testcases.Case, log hclog.Logger, stderr io.Writer) (caseResult, error) {
+func runCase(ctx context.Context, cwd string, s suite, c testcases.Case, keep bool, log hclog.Logger, stderr io.Writer) (caseResult, error) {
 	res := caseResult{Workflow: s.workflow, Case: c.Name, File: c.File, Status: "failed", Failures: []string{}}
 	start := time.Now()
 	defer func() { res.DurationMs = time.Since(start).Milliseconds() }()
@@ -210,9 +213,17 @@ func runCase(ctx context.Context, cwd string, s suite, c testcases.Case, log hcl
 	if runErr != nil && runErr.Exit == clierr.ExitInterrupted {
 		return res, x.describe(runErr)
 	}
-	counts, err := testcases.Count(filepath.Join(x.record.Dir(), runs.EventsFile))
+	events := filepath.Join(x.record.Dir(), runs.EventsFile)
+	counts, err := testcases.Count(events)
 	if err != nil {
 		res.Failures = append(res.Failures, fmt.Sprintf("read the run record: %v", err))
+	}
+	if !keep {
+		created, err := testcases.CreatedWorktrees(events)
+		if err != nil {
+			res.Failures = append(res.Failures, fmt.Sprintf("read the run record: %v", err))
+		}
+		removeCreatedWorktrees(ctx, created, log)
 	}
 	res.Counts = counts
 	obs := testcases.Observed{Output: output, Calls: counts.Calls, Served: counts.Served}

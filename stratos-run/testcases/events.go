@@ -50,3 +50,32 @@ func (c Counts) addServed(d *eventapi.TestCase, label string) {
 	}
 	c.Served[config][d.Case]++
 }
+
+// Worktree is a worktree a run's agent acquired and the acquire created.
+type Worktree struct {
+	Name       string
+	Repository string
+	// Branch is the branch the acquire made, "" when it existed before.
+	Branch string
+}
+
+// CreatedWorktrees are the worktrees the run's acquires created, each
+// once, in the order they were created: what the run added to the
+// repositories, as opposed to checkouts it was handed that existed before.
+func CreatedWorktrees(eventsFile string) ([]Worktree, error) {
+	var out []Worktree
+	seen := map[[2]string]bool{}
+	err := runs.EachEvent(eventsFile, func(e eventapi.Event) {
+		d, ok := e.Details.(*eventapi.WorktreeAcquired)
+		if !ok || !d.Created || seen[[2]string{d.Repository, d.Name}] {
+			return
+		}
+		seen[[2]string{d.Repository, d.Name}] = true
+		w := Worktree{Name: d.Name, Repository: d.Repository}
+		if d.BranchNew {
+			w.Branch = d.Branch
+		}
+		out = append(out, w)
+	})
+	return out, err
+}

@@ -360,6 +360,7 @@ type WorktreeAcquired struct {
 	Repository string                   `json:"repository"`
 	Created    bool                     `json:"created"`
 	Reused     bool                     `json:"reused"`
+	BranchNew  bool                     `json:"branchNew"` // the acquire made the branch
 	Protected  bool                     `json:"protected"`
 	Warnings   []worktreeapi.Diagnostic `json:"warnings"`
 }

@@ -299,6 +299,7 @@ export interface WorktreeAcquired {
     repository: string;
     created: boolean;
     reused: boolean;
+    branchNew: boolean;
     protected: boolean;
     warnings: Diagnostic[];
 }

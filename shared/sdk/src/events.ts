@@ -332,6 +332,7 @@ export interface WorktreeAcquired {
   repository: string;
   created: boolean;
   reused: boolean;
+  branchNew: boolean;
   protected: boolean;
   warnings: Diagnostic[];
 }
