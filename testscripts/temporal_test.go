@@ -2,17 +2,24 @@ package testscripts
 
 import (
 	"context"
+	"encoding/base64"
+	"fmt"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
+	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/workflowservice/v1"
 	"go.temporal.io/sdk/client"
+	"google.golang.org/protobuf/encoding/protojson"
 )
 
 // TestTemporal runs testdata/temporal: runs on the Temporal engine (stratos
@@ -31,6 +38,10 @@ import (
 //	temporal-dev restart
 //	                stop the server (SIGKILL) and start it again on the same
 //	                port and database
+//	temporal-history
+//	                print the history of every workflow on the server, one
+//	                event per line as JSON with payloads decoded, for
+//	                stdout/! stdout checks (what a run puts in Temporal)
 //	waitfile <path> wait until the file exists (TestRun's)
 func TestTemporal(t *testing.T) {
 	bin := os.Getenv("STRATOS_TEST_TEMPORAL")
@@ -40,8 +51,9 @@ func TestTemporal(t *testing.T) {
 	p := params(t, "temporal")
 	servers := &devServers{bin: bin, byWork: map[string]*devServer{}}
 	p.Cmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){
-		"temporal-dev": servers.cmd,
-		"waitfile":     cmdRunWaitFile,
+		"temporal-dev":     servers.cmd,
+		"temporal-history": cmdTemporalHistory,
+		"waitfile":         cmdRunWaitFile,
 	}
 	testscript.Run(t, p)
 }
@@ -85,14 +97,37 @@ func (s *devServers) cmd(ts *testscript.TestScript, neg bool, args []string) {
 	default:
 		ts.Fatalf("usage: temporal-dev start|restart")
 	}
-	srv.start(ts, s.bin)
+	srv.start(ts, s.bin, args[0] == "start")
 	ts.Setenv("TEMPORAL_ADDRESS", "127.0.0.1:"+strconv.Itoa(srv.port))
 }
 
-func (d *devServer) start(ts *testscript.TestScript, bin string) {
+func (d *devServer) start(ts *testscript.TestScript, bin string, fresh bool) {
+	// Ports are picked free and released before the server binds them, so
+	// a script running beside this one may take one first: the server
+	// then exits at once, and starts again on other ports (keeping its
+	// main port on a restart, which clients must find again).
+	for attempt := 1; ; attempt++ {
+		exited, err := d.launch(ts, bin)
+		if err == nil {
+			err = d.await(exited)
+		}
+		if err == nil {
+			return
+		}
+		if attempt == 3 {
+			ts.Fatalf("temporal-dev: %v (see $WORK/temporal-dev.log)", err)
+		}
+		if fresh {
+			d.port = freePort(ts)
+		}
+	}
+}
+
+// launch starts the server and returns a channel closed when it exits.
+func (d *devServer) launch(ts *testscript.TestScript, bin string) (<-chan struct{}, error) {
 	log, err := os.OpenFile(filepath.Join(ts.Getenv("WORK"), "temporal-dev.log"), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
 	if err != nil {
-		ts.Fatalf("temporal-dev: %v", err)
+		return nil, err
 	}
 	defer log.Close()
 	d.cmd = exec.Command(bin, "server", "start-dev", "--headless", "--ip", "127.0.0.1",
@@ -100,10 +135,15 @@ func (d *devServer) start(ts *testscript.TestScript, bin string) {
 		"--db-filename", d.db, "--log-level", "error")
 	d.cmd.Stdout, d.cmd.Stderr = log, log
 	if err := d.cmd.Start(); err != nil {
-		ts.Fatalf("temporal-dev: start %s: %v", bin, err)
+		return nil, fmt.Errorf("start %s: %w", bin, err)
 	}
 	exited := make(chan struct{})
 	go func() { _ = d.cmd.Wait(); close(exited) }()
+	return exited, nil
+}
+
+// await waits until the server answers, or exits, or 90 seconds pass.
+func (d *devServer) await(exited <-chan struct{}) error {
 	deadline := time.Now().Add(90 * time.Second)
 	for {
 		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
@@ -111,15 +151,16 @@ func (d *devServer) start(ts *testscript.TestScript, bin string) {
 		cancel()
 		if err == nil {
 			c.Close()
-			return
+			return nil
 		}
 		select {
 		case <-exited:
-			ts.Fatalf("temporal-dev: the dev server exited (see $WORK/temporal-dev.log)")
+			return fmt.Errorf("the dev server exited while starting")
 		default:
 		}
 		if time.Now().After(deadline) {
-			ts.Fatalf("temporal-dev: no answer on port %d within 90s: %v", d.port, err)
+			d.stop()
+			return fmt.Errorf("no answer on port %d within 90s: %v", d.port, err)
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
@@ -140,6 +181,54 @@ func freePort(ts *testscript.TestScript) int {
 	defer l.Close()
 	return l.Addr().(*net.TCPAddr).Port
 }
+
+func cmdTemporalHistory(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 0 {
+		ts.Fatalf("usage: temporal-history")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	c, err := client.DialContext(ctx, client.Options{HostPort: ts.Getenv("TEMPORAL_ADDRESS"), Logger: quietLogger{}})
+	if err != nil {
+		ts.Fatalf("temporal-history: %v", err)
+	}
+	defer c.Close()
+	list, err := c.ListWorkflow(ctx, &workflowservice.ListWorkflowExecutionsRequest{})
+	if err != nil {
+		ts.Fatalf("temporal-history: list: %v", err)
+	}
+	out := ts.Stdout()
+	for _, ex := range list.Executions {
+		it := c.GetWorkflowHistory(ctx, ex.Execution.WorkflowId, ex.Execution.RunId, false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+		for it.HasNext() {
+			e, err := it.Next()
+			if err != nil {
+				ts.Fatalf("temporal-history: %s: %v", ex.Execution.WorkflowId, err)
+			}
+			b, err := protojson.Marshal(e)
+			if err != nil {
+				ts.Fatalf("temporal-history: %v", err)
+			}
+			// Payloads are base64 in the JSON: decode each one so that
+			// a check sees what they hold.
+			fmt.Fprintf(out, "%s %s\n", b, decodedPayloads(b))
+		}
+	}
+}
+
+// decodedPayloads is every "data" field of a history event's JSON, base64
+// decoded, joined by spaces.
+func decodedPayloads(event []byte) string {
+	var parts []string
+	for _, m := range payloadData.FindAllSubmatch(event, -1) {
+		if d, err := base64.StdEncoding.DecodeString(string(m[1])); err == nil {
+			parts = append(parts, string(d))
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+var payloadData = regexp.MustCompile(`"data":"([A-Za-z0-9+/=]*)"`)
 
 // quietLogger drops the Temporal SDK's log while the server starts.
 type quietLogger struct{}

@@ -36,6 +36,12 @@ const EnvTaskQueue = "STRATOS_TASK_QUEUE"
 
 const defaultQueue = "stratos"
 
+// What a worker takes (--take).
+const (
+	roleCode   = "code"
+	roleAgents = "agents"
+)
+
 func newCommand() *cli.Command {
 	return &cli.Command{
 		Name:     "stratos-temporal",
@@ -54,7 +60,7 @@ func workerCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "worker",
 		Usage:     "take runs and agents from a Temporal task queue until stopped",
-		UsageText: "stratos worker [--task-queue NAME] [--max-agents N] [--name NAME]",
+		UsageText: "stratos worker [--task-queue NAME] [--max-agents N] [--name NAME] [--take code,agents]",
 		Description: cliapp.Lines(
 			"Connects to the Temporal server the temporal CLI's variables name (TEMPORAL_ADDRESS,",
 			"default 127.0.0.1:7233; TEMPORAL_NAMESPACE, default default; TEMPORAL_API_KEY;",
@@ -63,13 +69,16 @@ func workerCommand() *cli.Command {
 			"started with stratos run --engine temporal: their workflow code (stratos run, node) and",
 			"their agents (an agent host and the harness CLIs, as locally). Start one per machine; a",
 			"run's work spreads over every worker of its task queue, and goes on elsewhere when a",
-			"worker dies. Ctrl-C stops it (exit 130); what it was running is given to other workers.",
+			"worker dies. --take code or --take agents makes a worker take only that part (a machine",
+			"without harnesses takes code). Ctrl-C stops it (exit 130); what it was running is given to",
+			"other workers.",
 			"See docs/temporal.md.",
 		),
 		Flags: []cli.Flag{
 			queueFlag(),
 			&cli.IntFlag{Name: "max-agents", Value: 8, Usage: "the most agent executes this worker runs at once"},
 			&cli.StringFlag{Name: "name", Usage: "this worker's name in events and logs (default: host name and process ID)"},
+			&cli.StringSliceFlag{Name: "take", Value: []string{roleCode, roleAgents}, Usage: "the work this worker takes: code (runs' workflow code), agents (agent executes), or both"},
 		},
 		Action: runWorker,
 	}
@@ -95,6 +104,16 @@ func runWorker(ctx context.Context, cmd *cli.Command) error {
 	defer c.Close()
 	cfg := worker.Config{Name: name, TaskQueue: cmd.String("task-queue"), MaxAgents: int(cmd.Int("max-agents")),
 		Dir: home + "/.stratos/worker", Stderr: cmd.Root().ErrWriter}
+	for _, r := range cmd.StringSlice("take") {
+		switch r {
+		case roleCode:
+			cfg.Code = true
+		case roleAgents:
+			cfg.Agents = true
+		default:
+			return clierr.Usage(temporalapi.CodeConfig, "--take %q: a worker takes code, agents, or both", r)
+		}
+	}
 	if err := worker.Run(ctx, c, cfg); err != nil {
 		return clierr.New(temporalapi.CodeWorkerFailed, "worker %s: %v", name, err).Wrap(err)
 	}

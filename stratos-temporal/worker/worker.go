@@ -26,6 +26,9 @@ type Config struct {
 	TaskQueue string
 	// MaxAgents bounds the agent executes this worker runs at once.
 	MaxAgents int
+	// Code and Agents say which work the worker takes: runs' workflow
+	// code, agent executes, or both.
+	Code, Agents bool
 	// Dir keeps the worker's files: each run's agent host directory and
 	// replayed journals.
 	Dir    string
@@ -52,31 +55,37 @@ func Run(ctx context.Context, c client.Client, cfg Config) error {
 	own := OwnQueue(cfg.TaskQueue, cfg.Name)
 	ag := &agents{hosts: hs, queue: own}
 
-	runs := tworker.New(c, cfg.TaskQueue, tworker.Options{Identity: cfg.Name})
-	runs.RegisterWorkflowWithOptions(engine.Run, workflow.RegisterOptions{Name: engine.WorkflowRun})
-	runs.RegisterActivityWithOptions(cd.Run, activity.RegisterOptions{Name: engine.ActivityRunCode})
-
-	opts := tworker.Options{Identity: cfg.Name, MaxConcurrentActivityExecutionSize: cfg.MaxAgents, DisableWorkflowWorker: true}
-	shared := tworker.New(c, AgentQueue(cfg.TaskQueue), opts)
-	shared.RegisterActivityWithOptions(ag.Execute, activity.RegisterOptions{Name: engine.ActivityAgentExecute})
-	mine := tworker.New(c, own, opts)
-	mine.RegisterActivityWithOptions(ag.Execute, activity.RegisterOptions{Name: engine.ActivityAgentExecute})
-	mine.RegisterActivityWithOptions(ag.CloseRun, activity.RegisterOptions{Name: engine.ActivityCloseRun})
-
-	started := []tworker.Worker{}
+	var polling []tworker.Worker
+	if cfg.Code {
+		runs := tworker.New(c, cfg.TaskQueue, tworker.Options{Identity: cfg.Name})
+		runs.RegisterWorkflowWithOptions(engine.Run, workflow.RegisterOptions{Name: engine.WorkflowRun})
+		runs.RegisterActivityWithOptions(cd.Run, activity.RegisterOptions{Name: engine.ActivityRunCode})
+		polling = append(polling, runs)
+		fmt.Fprintf(cfg.Stderr, "stratos worker %s: taking runs and their workflow code from task queue %s\n", cfg.Name, cfg.TaskQueue)
+	}
+	if cfg.Agents {
+		opts := tworker.Options{Identity: cfg.Name, MaxConcurrentActivityExecutionSize: cfg.MaxAgents, DisableWorkflowWorker: true}
+		shared := tworker.New(c, AgentQueue(cfg.TaskQueue), opts)
+		shared.RegisterActivityWithOptions(ag.Execute, activity.RegisterOptions{Name: engine.ActivityAgentExecute})
+		mine := tworker.New(c, own, opts)
+		mine.RegisterActivityWithOptions(ag.Execute, activity.RegisterOptions{Name: engine.ActivityAgentExecute})
+		mine.RegisterActivityWithOptions(ag.CloseRun, activity.RegisterOptions{Name: engine.ActivityCloseRun})
+		polling = append(polling, shared, mine)
+		fmt.Fprintf(cfg.Stderr, "stratos worker %s: taking agents from task queues %s and %s (at most %d at once)\n",
+			cfg.Name, AgentQueue(cfg.TaskQueue), own, cfg.MaxAgents)
+	}
+	var started []tworker.Worker
 	defer func() {
 		for _, w := range started {
 			w.Stop()
 		}
 	}()
-	for _, w := range []tworker.Worker{runs, shared, mine} {
+	for _, w := range polling {
 		if err := w.Start(); err != nil {
 			return fmt.Errorf("start polling: %w", err)
 		}
 		started = append(started, w)
 	}
-	fmt.Fprintf(cfg.Stderr, "stratos worker %s: taking runs from task queue %s and agents from %s and %s (at most %d at once)\n",
-		cfg.Name, cfg.TaskQueue, AgentQueue(cfg.TaskQueue), own, cfg.MaxAgents)
 	<-ctx.Done()
 	return nil
 }
