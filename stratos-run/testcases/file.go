@@ -14,7 +14,7 @@ import (
 )
 
 // fileFields are the fields of a case file, for its error messages.
-const fileFields = "a case file has cases: [{name, input, overrides, scripts, budget, allowRealHarness, expect}]"
+const fileFields = "a case file has defaults: {input, overrides, scripts, budget, allowRealHarness, decisions} and cases: [{name, input, overrides, scripts, budget, allowRealHarness, decisions, expect}]"
 
 // Load reads every tests/*.yaml of the workflow in dir, in file name order.
 // A workflow without them has no cases. Errors name the file and the line,
@@ -59,11 +59,16 @@ func loadFile(path, rel string) ([]Case, error) {
 		return nil, fileError(rel, 0, "no cases (%s)", fileFields)
 	}
 	var list *yaml.Node
+	var defaults *Defaults
 	for i := 0; i+1 < len(top.Content); i += 2 {
 		key, value := top.Content[i], top.Content[i+1]
 		switch key.Value {
 		case "cases":
 			list = value
+		case "defaults":
+			if defaults, err = decodeDefaults(value); err != nil {
+				return nil, fileError(rel, value.Line, "defaults: %v", err)
+			}
 		default:
 			return nil, fileError(rel, key.Line, "unknown field %q (%s; harness scripts belong in %s/scripts/)", key.Value, fileFields, Dir)
 		}
@@ -78,6 +83,7 @@ func loadFile(path, rel string) ([]Case, error) {
 		if err != nil {
 			return nil, &Error{c.Problem("cases[%d]: %v", i, err)}
 		}
+		defaults.apply(&c, n)
 		out = append(out, c)
 	}
 	return out, nil
@@ -91,13 +97,7 @@ func decodeCase(n *yaml.Node) (Case, error) {
 		return c, fmt.Errorf("a case is a mapping {name, input, overrides, scripts, budget, allowRealHarness, expect}")
 	}
 	c.Name = field(n, "name").Value
-	raw, err := nodeJSON(n)
-	if err != nil {
-		return c, err
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&c); err != nil {
+	if err := decodeStrict(n, &c); err != nil {
 		return c, err
 	}
 	if c.Name == "" {
@@ -106,13 +106,31 @@ func decodeCase(n *yaml.Node) (Case, error) {
 	if err := c.Budget.check(); err != nil {
 		return c, err
 	}
-	if scripts := field(n, "scripts"); scripts.Kind == yaml.MappingNode {
-		c.scriptLines = map[string]int{}
-		for i := 0; i+1 < len(scripts.Content); i += 2 {
-			c.scriptLines[scripts.Content[i].Value] = scripts.Content[i].Line
-		}
-	}
+	c.scriptLines = keyLines(field(n, "scripts"))
 	return c, nil
+}
+
+// decodeStrict decodes a node into v as JSON, refusing unknown fields.
+func decodeStrict(n *yaml.Node, v any) error {
+	raw, err := nodeJSON(n)
+	if err != nil {
+		return err
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	return dec.Decode(v)
+}
+
+// keyLines are the lines of a mapping's keys.
+func keyLines(m *yaml.Node) map[string]int {
+	if m.Kind != yaml.MappingNode {
+		return nil
+	}
+	lines := map[string]int{}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		lines[m.Content[i].Value] = m.Content[i].Line
+	}
+	return lines
 }
 
 // content is the node a document holds (nil for an empty one).

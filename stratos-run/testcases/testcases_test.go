@@ -183,3 +183,59 @@ func TestJudgeFailsUnscriptedCalls(t *testing.T) {
 		t.Fatalf("got %q", got)
 	}
 }
+
+// A case file's defaults reach every case that does not give its own:
+// scripts per target, the other fields whole; YAML anchors and merge keys
+// work as YAML has them.
+func TestLoadAppliesDefaults(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "tests/d.yaml", `defaults:
+  input: {x: 1}
+  budget: {tokens: 100}
+  allowRealHarness: true
+  scripts:
+    critic: {turns: [{reply: default}]}
+    judge: {turns: [{reply: default}]}
+common: &common
+  input: {x: 3}
+cases:
+  - name: plain
+  - name: own
+    input: {x: 2}
+    allowRealHarness: false
+    scripts:
+      critic: {turns: [{reply: own}]}
+  - <<: *common
+    name: merged
+`)
+	_, err := Load(dir)
+	if err == nil || !strings.Contains(err.Error(), `tests/d.yaml:8: unknown field "common"`) {
+		t.Fatalf("a top-level anchor outside defaults and cases: %v", err)
+	}
+	write(t, dir, "tests/d.yaml", strings.Replace(mustRead(t, dir, "tests/d.yaml"), "common: &common\n  input: {x: 3}\ncases:\n", "cases:\n  - &common\n    name: anchored\n    input: {x: 3}\n", 1))
+	cases, err := Load(dir)
+	if err != nil || len(cases) != 4 {
+		t.Fatalf("got %+v, %v", cases, err)
+	}
+	plain, own, merged := cases[1], cases[2], cases[3]
+	if string(plain.Input) != `{"x":1}` || plain.Budget == nil || *plain.Budget.Tokens != 100 || !plain.AllowRealHarness ||
+		string(plain.Scripts["critic"]) != `{"turns":[{"reply":"default"}]}` || plain.ScriptProblem("judge", "m").Line != 7 {
+		t.Errorf("plain: %+v", plain)
+	}
+	if string(own.Input) != `{"x":2}` || own.AllowRealHarness || string(own.Scripts["critic"]) != `{"turns":[{"reply":"own"}]}` ||
+		string(own.Scripts["judge"]) != `{"turns":[{"reply":"default"}]}` || own.ScriptProblem("critic", "m").Line != 17 {
+		t.Errorf("own: %+v", own)
+	}
+	if merged.Name != "merged" || string(merged.Input) != `{"x":3}` {
+		t.Errorf("merged: %+v", merged)
+	}
+}
+
+func mustRead(t *testing.T, dir, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
