@@ -70,8 +70,6 @@ func (c *conn) call(ctx context.Context, method string, params, result any) erro
 
 func (c *conn) notify(method string, params any) error { return c.rpc.Notify(method, params) }
 
-func (c *conn) exited() <-chan struct{} { return c.p.Exited() }
-
 // exitedError is the answer to a call the agent exited before answering.
 type exitedError struct{ err error }
 
