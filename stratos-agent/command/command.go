@@ -39,6 +39,7 @@ func newCommand() *cli.Command {
 		Commands: []*cli.Command{
 			serveCommand(),
 			validateConfigCommand(),
+			checkDecisionCommand(),
 			toolsCommand(harnesses.Builtin),
 			mcpCommand(),
 			providerCommand(),

@@ -87,7 +87,7 @@ func (b *anthropicBackend) ask(ctx context.Context, messages []message, _ int) (
 		return turn{}, err
 	}
 	if status/100 != 2 {
-		return turn{}, b.api.statusError(messagesPath, status, anthropicMessage(data), keyVarOf(ProviderAnthropic))
+		return turn{}, b.api.statusError("POST "+messagesPath, status, anthropicMessage(data), keyVarOf(ProviderAnthropic))
 	}
 	var r anthropicReply
 	if err := json.Unmarshal(data, &r); err != nil || r.Type != "message" {

@@ -118,7 +118,7 @@ func decodeLayer(l Layer) (layerConfig, error) {
 		return c, nil
 	}
 	if raw[0] != '{' {
-		return c, configError(l.Name, "", "must be a mapping of decision settings (provider, model, baseUrl, samples, retries, timeoutMs, temperature, seed, reasons)")
+		return c, configError(l.Name, "", "must be a mapping of decision settings (provider, model, baseUrl, samples, retries, timeoutMs, temperature, seed, reasons, script)")
 	}
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &fields); err != nil {

@@ -256,3 +256,19 @@ func TestAnswerProbability(t *testing.T) {
 		t.Errorf("a sample without logprobs: %+v", res)
 	}
 }
+
+// startModels runs the fake model server with a hosted model list and
+// returns its URL.
+func startModels(t *testing.T, models string) string {
+	t.Helper()
+	s, err := fakemodel.ParseScript([]byte(`{"models": ` + models + `, "turns": []}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := fakemodel.Start(s, fakemodel.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	return srv.URL
+}

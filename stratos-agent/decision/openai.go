@@ -92,7 +92,7 @@ func (b *openaiBackend) ask(ctx context.Context, messages []message, sample int)
 		}
 	}
 	if status/100 != 2 {
-		return turn{}, b.api.statusError(chatPath, status, openaiMessage(data), keyVarOf(ProviderOpenAI))
+		return turn{}, b.api.statusError("POST "+chatPath, status, openaiMessage(data), keyVarOf(ProviderOpenAI))
 	}
 	var r openaiReply
 	if err := json.Unmarshal(data, &r); err != nil || len(r.Choices) == 0 {

@@ -68,12 +68,12 @@ func (a api) errorf(code, format string, args ...any) *agentproto.Error {
 // the endpoint does not know (404) is decision_model_unavailable, a
 // refused key (401, 403) names the key's variable, every other one is
 // decision_endpoint.
-func (a api) statusError(path string, status int, message, keyVar string) error {
+func (a api) statusError(request string, status int, message, keyVar string) error {
 	switch status {
 	case http.StatusNotFound:
-		return a.errorf(agentproto.CodeDecisionModelUnavailable, "POST %s answered HTTP 404: %s", path, message)
+		return a.errorf(agentproto.CodeDecisionModelUnavailable, "%s answered HTTP 404: %s", request, message)
 	case http.StatusUnauthorized, http.StatusForbidden:
-		return a.errorf(agentproto.CodeDecisionEndpoint, "POST %s answered HTTP %d: %s (the key is read from %s)", path, status, message, keyVar)
+		return a.errorf(agentproto.CodeDecisionEndpoint, "%s answered HTTP %d: %s (the key is read from %s)", request, status, message, keyVar)
 	}
-	return a.errorf(agentproto.CodeDecisionEndpoint, "POST %s answered HTTP %d: %s", path, status, message)
+	return a.errorf(agentproto.CodeDecisionEndpoint, "%s answered HTTP %d: %s", request, status, message)
 }

@@ -3,15 +3,11 @@ package host
 import (
 	"context"
 	"errors"
-	"io"
 	"path/filepath"
 	"sync"
 
 	"github.com/stratoscli/stratos/shared/agentproto"
 	"github.com/stratoscli/stratos/shared/contract/eventapi"
-	"github.com/stratoscli/stratos/shared/contract/modelsapi"
-	"github.com/stratoscli/stratos/shared/toolcall"
-	"github.com/stratoscli/stratos/stratos-agent/adapter/catalog"
 	"github.com/stratoscli/stratos/stratos-agent/decision"
 )
 
@@ -123,22 +119,6 @@ func (h *Host) decide(ctx context.Context, p agentproto.DecisionParams) (*agentp
 		return nil, decisionError(ctx, p.DecisionID, err)
 	}
 	return res, nil
-}
-
-// catalogModel asks `stratos-models resolve --json` for a hosted
-// decision model's native ID and price.
-func catalogModel(stderr io.Writer) decision.Catalog {
-	return func(ctx context.Context, model, provider string) (decision.CatalogModel, error) {
-		var res struct {
-			NativeID string           `json:"nativeId"`
-			Cost     *modelsapi.Price `json:"cost"`
-		}
-		args := []string{"resolve", model, "--provider", provider, "--json"}
-		if err := toolcall.Run(ctx, toolcall.Call{Tool: catalog.Tool, Args: args, Stderr: stderr}, &res); err != nil {
-			return decision.CatalogModel{}, err
-		}
-		return decision.CatalogModel{NativeID: res.NativeID, Price: res.Cost}, nil
-	}
 }
 
 // decisionError is err as the SDK gets it: a cancelled decision is

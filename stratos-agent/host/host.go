@@ -146,7 +146,7 @@ func New(opts Options) (*Host, error) {
 	if opts.Getenv == nil {
 		opts.Getenv = os.Getenv
 	}
-	h.asker = &decision.Asker{HTTP: &http.Client{}, Getenv: opts.Getenv, Catalog: catalogModel(opts.Stderr)}
+	h.asker = &decision.Asker{HTTP: &http.Client{}, Getenv: opts.Getenv, Catalog: decision.SiblingCatalog(opts.Stderr)}
 	h.mcp = newDirectClients(opts.MCPTimeout, opts.Stderr, h.record)
 	h.mcp.tokens, h.relay = &tokens, relay
 	return h, nil

@@ -36,12 +36,21 @@ type preparer struct {
 }
 
 // models is the explicit build's check of the local models w declares
-// (models.go); nil for other preparations.
+// (models.go) and of its decision section's endpoint and model
+// (decision.go); nil for other preparations.
 func (p *preparer) models(ctx context.Context, w *discovery.Workflow) *Result {
 	if !p.checkModels {
 		return nil
 	}
-	return checkDeclaredModels(ctx, w)
+	if fail := checkDeclaredModels(ctx, w); fail != nil {
+		return fail
+	}
+	// A bad section is decision-config-invalid, as in any build, before
+	// its endpoint is reached.
+	if fail := p.decisionSection(ctx, w, false); fail != nil {
+		return fail
+	}
+	return p.decisionSection(ctx, w, true)
 }
 
 // setup runs a build's steps up to its children's wrappers: the agents
@@ -53,6 +62,9 @@ func (p *preparer) setup(ctx context.Context, w *discovery.Workflow) *Result {
 	// it cannot pass for a build of what is being built now.
 	p.progress.enter(PhasePrepare, w)
 	if fail := p.agentConfig(ctx, w); fail != nil {
+		return fail
+	}
+	if fail := p.decisionSection(ctx, w, false); fail != nil {
 		return fail
 	}
 	if fail := p.rootSetup.ensure(ctx, w); fail != nil {
