@@ -7,7 +7,10 @@ import (
 
 // Counts are what a run record says about agent calls.
 type Counts struct {
-	// Calls counts agent executes by configId and by configId#label.
+	// Calls counts the calls the agents' harnesses answered, by configId
+	// and by configId#label: each execute, and each structured-output
+	// retry the host sent back within one, as the test harness numbers
+	// its calls (when: {call}) and counts what each case served.
 	Calls map[string]int `json:"calls"`
 	// Served counts the calls each test-script case served, by
 	// configuration then case name.
@@ -18,10 +21,16 @@ type Counts struct {
 // version). A run that never started an agent host has none: no calls.
 func Count(eventsFile string) (Counts, error) {
 	c := Counts{Calls: map[string]int{}, Served: map[string]map[string]int{}}
+	agents := map[string]*eventapi.AgentInvocationStarted{} // by agent ID
 	err := runs.EachEvent(eventsFile, func(e eventapi.Event) {
 		switch d := e.Details.(type) {
 		case *eventapi.AgentInvocationStarted:
 			c.addCall(d)
+			agents[e.AgentID] = d
+		case *eventapi.AgentStructuredOutputRetry:
+			if started := agents[e.AgentID]; started != nil {
+				c.addCall(started)
+			}
 		case *eventapi.TestCase:
 			c.addServed(d, e.Label)
 		}

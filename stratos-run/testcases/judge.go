@@ -17,7 +17,8 @@ type Observed struct {
 	ErrorCodes []string
 	// ErrorMessage is the failure's message.
 	ErrorMessage string
-	// Calls counts agent executes by configId and by configId#label.
+	// Calls counts the calls agents' harnesses answered (see Counts), by
+	// configId and by configId#label.
 	Calls map[string]int
 	// Served counts the calls each test-script case served, by
 	// configuration then case name.

@@ -89,8 +89,9 @@ type Expect struct {
 	// Error is the code the run must fail with (the error's own, or one of
 	// its causes').
 	Error string `json:"error,omitempty"`
-	// Calls are the agent executes per configId, or per configId#label,
-	// across the run (child workflows included).
+	// Calls are the calls agents' harnesses answered (executes and their
+	// structured-output retries, see Counts) per configId, or per
+	// configId#label, across the run (child workflows included).
 	Calls map[string]int `json:"calls,omitempty"`
 }
 

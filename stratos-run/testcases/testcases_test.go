@@ -239,3 +239,18 @@ func mustRead(t *testing.T, dir, name string) string {
 	}
 	return string(b)
 }
+
+// A structured-output retry is a call of the agent that got it, under its
+// configuration and label, as the test harness numbers calls.
+func TestCountCountsRetriesAsCalls(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "events.jsonl", `{"v":1,"type":"agent.invocation.started","timestamp":"2026-12-06T07:54:27Z","executionId":"x","agentId":"x/agent-1","details":{"name":"critic#a","promptKind":"text","configId":"critic"}}
+{"v":1,"type":"agent.invocation.started","timestamp":"2026-12-06T07:54:27Z","executionId":"x","agentId":"x/agent-2","details":{"name":"critic#b","promptKind":"text","configId":"critic"}}
+{"v":1,"type":"agent.structured_output.retry","timestamp":"2026-12-06T07:54:28Z","executionId":"x","agentId":"x/agent-2","details":{"attempt":2,"of":2,"issues":[]}}
+`)
+	c, err := Count(filepath.Join(dir, "events.jsonl"))
+	want := map[string]int{"critic": 3, "critic#a": 1, "critic#b": 2}
+	if err != nil || !reflect.DeepEqual(c.Calls, want) {
+		t.Fatalf("got %v, %v; want %v", c.Calls, err, want)
+	}
+}
