@@ -82,6 +82,9 @@ func record(tracer trace.Tracer, req tracing.ExportRequest, warn func(string)) {
 	if err := b.addEvents(req.EventsPath); err != nil {
 		warn("trace: the events: " + err.Error())
 	}
+	if err := b.addDecisions(req.EventsPath); err != nil {
+		warn("trace: the decisions: " + err.Error())
+	}
 	span.SetAttributes(attrStatus.String(req.Status))
 	if req.Status != "succeeded" {
 		span.SetStatus(codes.Error, req.Status)
