@@ -55,7 +55,7 @@ func (l launcher) launch(ctx context.Context, spec adapter.Spec, dir string) (ac
 	if model != "" {
 		out.Args = append(out.Args, "--model", model)
 	}
-	iso, err := isolate(dir, spec, newSettings(l.excluded))
+	iso, err := isolate(dir, spec, newSettings(l.excluded, spec.AllowedMcps))
 	if err != nil {
 		return acp.Launch{}, fmt.Errorf("agent %q: gemini's private configuration: %w", spec.Name, err)
 	}
@@ -141,6 +141,11 @@ func isolate(dir string, spec adapter.Spec, conf settings) (isolation, error) {
 	if err := os.WriteFile(filepath.Join(iso.home, ".gemini", "settings.json"), s, 0o600); err != nil {
 		return iso, err
 	}
+	if len(conf.MCP.Allowed) > 0 {
+		if err := trust(iso.home, spec.WorkingDirectory); err != nil {
+			return iso, err
+		}
+	}
 	if prompt := systemPrompt(spec); prompt != "" {
 		iso.systemPrompt = filepath.Join(dir, "system.md")
 		if err := os.WriteFile(iso.systemPrompt, []byte(prompt), 0o600); err != nil {
@@ -190,12 +195,21 @@ func systemPrompt(spec adapter.Spec) string {
 }
 
 // settings are the session's settings.json: no update checks, no usage
-// statistics or telemetry, the removed tools excluded.
+// statistics or telemetry, the removed tools excluded, and only the
+// selected MCP servers allowed.
 type settings struct {
 	General   generalSettings   `json:"general"`
 	Privacy   privacySettings   `json:"privacy"`
 	Telemetry telemetrySettings `json:"telemetry"`
 	Tools     toolSettings      `json:"tools"`
+	MCP       mcpSettings       `json:"mcp"`
+}
+
+// mcpSettings.Allowed names the servers Gemini CLI may start: the agent's
+// allowedMcps, which session/new brings; an empty list allows every
+// server, so the field is left out then (no server is configured).
+type mcpSettings struct {
+	Allowed []string `json:"allowed,omitempty"`
 }
 
 type generalSettings struct {
@@ -215,9 +229,25 @@ type toolSettings struct {
 	Exclude []string `json:"exclude"`
 }
 
-func newSettings(excluded []string) settings {
+func newSettings(excluded, mcps []string) settings {
 	if excluded == nil {
 		excluded = []string{}
 	}
-	return settings{Tools: toolSettings{Exclude: excluded}}
+	return settings{Tools: toolSettings{Exclude: excluded}, MCP: mcpSettings{Allowed: mcps}}
+}
+
+// trust marks the working directory trusted in the private home: Gemini
+// CLI starts a stdio MCP server only in a trusted folder. A trusted folder
+// also loads the project's own .gemini/settings.json, GEMINI.md and agents
+// (docs/harness-gemini.md), so only a session with MCP servers trusts it.
+func trust(home, dir string) error {
+	folders := map[string]string{dir: "TRUST_FOLDER"}
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		folders[real] = "TRUST_FOLDER"
+	}
+	b, err := json.Marshal(folders)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(home, ".gemini", "trustedFolders.json"), b, 0o600)
 }
