@@ -18,7 +18,6 @@ import (
 	"github.com/stratoscli/stratos/shared/contract/temporalapi"
 	"github.com/stratoscli/stratos/stratos-temporal/connect"
 	"github.com/stratoscli/stratos/stratos-temporal/engine"
-	"github.com/stratoscli/stratos/stratos-temporal/worker"
 )
 
 // maxStdin bounds an input read from stdin: it travels in a Temporal
@@ -51,7 +50,7 @@ func submit(ctx context.Context, cmd *cli.Command) error {
 		return clierr.New(temporalapi.CodeSubmit, "find the working directory: %v", err)
 	}
 	args := cmd.Args().Slice()
-	req := engine.RunRequest{Cwd: cwd, Args: args, AgentQueue: worker.AgentQueue(cmd.String("task-queue"))}
+	req := engine.RunRequest{Cwd: cwd, Args: args, AgentQueue: engine.AgentQueue(cmd.String("task-queue"))}
 	if readsStdin(args) {
 		if req.Stdin, err = boundedread.Reader(ctx, cmd.Root().Reader, maxStdin); err != nil {
 			return clierr.Usage(temporalapi.CodeInputTooLarge, "read the input from stdin: %v", err)

@@ -78,6 +78,9 @@ type ExecuteRequest struct {
 	// Place is the execute's journal key (nil: it has none, and is never
 	// answered from the record).
 	Place *agentproto.ExecutePlace `json:"place,omitempty"`
+	// Queue is where the execute goes unless the agent's conversation is
+	// on a worker: its harness's queue, or the run's agent queue.
+	Queue string `json:"queue,omitempty"`
 }
 
 // ExecuteReply is an execute's outcome: the host's result, or its error

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"slices"
@@ -172,7 +173,7 @@ func (r *run) runAgent(ctx workflow.Context, req ExecuteRequest) (ExecuteReply, 
 	for try := 0; try < agentTries; try++ {
 		queue, sticky := r.sticky[req.Agent]
 		opts := workflow.ActivityOptions{
-			TaskQueue:           r.req.AgentQueue,
+			TaskQueue:           cmp.Or(req.Queue, r.req.AgentQueue),
 			StartToCloseTimeout: longest,
 			HeartbeatTimeout:    agentHeartbeat,
 			WaitForCancellation: true,

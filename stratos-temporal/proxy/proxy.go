@@ -32,10 +32,11 @@ const EnvRun = "STRATOS_TEMPORAL_RUN"
 
 // Proxy is one workflow code's agent host.
 type Proxy struct {
-	client client.Client
-	runID  string
-	host   string // the local stratos-agent
-	stderr io.Writer
+	client     client.Client
+	runID      string
+	agentQueue string
+	host       string // the local stratos-agent
+	stderr     io.Writer
 
 	up, down *jsonrpc.Conn
 
@@ -47,8 +48,8 @@ type Proxy struct {
 
 // New returns the proxy of run, passing what stays local to the
 // stratos-agent at host.
-func New(c client.Client, runID, host string, stderr io.Writer) *Proxy {
-	return &Proxy{client: c, runID: runID, host: host, stderr: stderr, remote: map[string]string{}}
+func New(c client.Client, runID, agentQueue, host string, stderr io.Writer) *Proxy {
+	return &Proxy{client: c, runID: runID, agentQueue: agentQueue, host: host, stderr: stderr, remote: map[string]string{}}
 }
 
 // Serve serves the SDK on in/out until in ends, then ends the local host
@@ -175,11 +176,17 @@ func (p *Proxy) execute(ctx context.Context, params json.RawMessage) (any, error
 	if len(ref.Hooks) > 0 || init == nil {
 		return p.forward(ctx, agentproto.MethodAgentExecute, params)
 	}
+	var route routing
+	_ = json.Unmarshal(params, &route)
+	queue, err := queueFor(ctx, p.client, p.agentQueue, route.harness())
+	if err != nil {
+		return nil, err
+	}
 	key := ref.ExecutionID + "/" + ref.AgentID
 	p.mu.Lock()
 	p.remote[ref.AgentID] = key
 	p.mu.Unlock()
-	req := engine.ExecuteRequest{Init: *init, Params: params, Agent: key, Call: ref.Call, Place: ref.Place}
+	req := engine.ExecuteRequest{Init: *init, Params: params, Agent: key, Call: ref.Call, Place: ref.Place, Queue: queue}
 	handle, err := p.client.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
 		WorkflowID: p.runID, UpdateName: engine.UpdateExecute, Args: []any{req}, WaitForStage: client.WorkflowUpdateStageCompleted,
 	})

@@ -65,7 +65,7 @@ func (c *code) Run(ctx context.Context, req engine.RunRequest) (engine.RunResult
 	cmd.Stdin = bytes.NewReader(req.Stdin)
 	cmd.Stdout = &stdout
 	cmd.Stderr = io.MultiWriter(&limited{w: &stderr, n: maxStderr}, c.stderr)
-	cmd.Env = append(os.Environ(), "STRATOS_AGENT_BIN="+c.self, proxy.EnvRun+"="+runID, "STRATOS_WORKER="+c.worker)
+	cmd.Env = append(os.Environ(), "STRATOS_AGENT_BIN="+c.self, proxy.EnvRun+"="+runID, proxy.EnvAgentQueue+"="+req.AgentQueue)
 	// When this worker dies, the code dies with it at once (its group,
 	// node and agent host included): another worker takes the run over,
 	// and a dying attempt must not cancel the agents it asked for, which

@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/client"
@@ -35,11 +36,6 @@ type Config struct {
 	Stderr io.Writer
 }
 
-// AgentQueue is the task queue of the agent executes of runs submitted to
-// queue; OwnQueue is one worker's own, where an agent's later executes go.
-func AgentQueue(queue string) string       { return queue + ".agents" }
-func OwnQueue(queue, worker string) string { return AgentQueue(queue) + "@" + worker }
-
 // Run serves the task queue until ctx ends.
 func Run(ctx context.Context, c client.Client, cfg Config) error {
 	bins, err := findTools()
@@ -52,7 +48,7 @@ func Run(ctx context.Context, c client.Client, cfg Config) error {
 	hs := &hosts{bin: bins.agent, dir: filepath.Join(cfg.Dir, "hosts"), worker: cfg.Name, stderr: cfg.Stderr, byRun: map[string]*host{}}
 	defer hs.closeAll()
 	cd := &code{stratosRun: bins.run, self: bins.self, dir: cfg.Dir, worker: cfg.Name, stderr: cfg.Stderr}
-	own := OwnQueue(cfg.TaskQueue, cfg.Name)
+	own := engine.OwnQueue(cfg.TaskQueue, cfg.Name)
 	ag := &agents{hosts: hs, queue: own}
 
 	var polling []tworker.Worker
@@ -64,15 +60,31 @@ func Run(ctx context.Context, c client.Client, cfg Config) error {
 		fmt.Fprintf(cfg.Stderr, "stratos worker %s: taking runs and their workflow code from task queue %s\n", cfg.Name, cfg.TaskQueue)
 	}
 	if cfg.Agents {
-		opts := tworker.Options{Identity: cfg.Name, MaxConcurrentActivityExecutionSize: cfg.MaxAgents, DisableWorkflowWorker: true}
-		shared := tworker.New(c, AgentQueue(cfg.TaskQueue), opts)
-		shared.RegisterActivityWithOptions(ag.Execute, activity.RegisterOptions{Name: engine.ActivityAgentExecute})
-		mine := tworker.New(c, own, opts)
-		mine.RegisterActivityWithOptions(ag.Execute, activity.RegisterOptions{Name: engine.ActivityAgentExecute})
-		mine.RegisterActivityWithOptions(ag.CloseRun, activity.RegisterOptions{Name: engine.ActivityCloseRun})
-		polling = append(polling, shared, mine)
-		fmt.Fprintf(cfg.Stderr, "stratos worker %s: taking agents from task queues %s and %s (at most %d at once)\n",
-			cfg.Name, AgentQueue(cfg.TaskQueue), own, cfg.MaxAgents)
+		// One slot supplier for every agent queue: --max-agents bounds the
+		// worker's agents together, and a worker with no free slot does
+		// not take a task another worker could run.
+		tuner, err := tworker.NewFixedSizeTuner(tworker.FixedSizeTunerOptions{NumActivitySlots: cfg.MaxAgents})
+		if err != nil {
+			return err
+		}
+		opts := tworker.Options{Identity: cfg.Name, Tuner: tuner, DisableWorkflowWorker: true}
+		// Agents whose harness the code's host knows go to that harness's
+		// queue, which only workers able to run it poll; the others to
+		// the queue every agent worker polls.
+		queues := []string{engine.AgentQueue(cfg.TaskQueue), own}
+		caps := Capabilities(os.Getenv)
+		for _, c := range caps {
+			queues = append(queues, engine.HarnessQueue(engine.AgentQueue(cfg.TaskQueue), c.Harness))
+		}
+		for _, q := range queues {
+			w := tworker.New(c, q, opts)
+			w.RegisterActivityWithOptions(ag.Execute, activity.RegisterOptions{Name: engine.ActivityAgentExecute})
+			if q == own {
+				w.RegisterActivityWithOptions(ag.CloseRun, activity.RegisterOptions{Name: engine.ActivityCloseRun})
+			}
+			polling = append(polling, w)
+		}
+		fmt.Fprintf(cfg.Stderr, "stratos worker %s: taking agents (at most %d at once) of harnesses %s\n", cfg.Name, cfg.MaxAgents, describe(caps))
 	}
 	var started []tworker.Worker
 	defer func() {
@@ -88,6 +100,18 @@ func Run(ctx context.Context, c client.Client, cfg Config) error {
 	}
 	<-ctx.Done()
 	return nil
+}
+
+// describe lists the harnesses and the credential variables set for each.
+func describe(caps []Capability) string {
+	parts := make([]string, len(caps))
+	for i, c := range caps {
+		parts[i] = c.Harness
+		if len(c.Credentials) > 0 {
+			parts[i] += " (credentials: " + strings.Join(c.Credentials, ", ") + ")"
+		}
+	}
+	return strings.Join(parts, ", ")
 }
 
 // tools are the binaries a worker starts.

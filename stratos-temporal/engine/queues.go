@@ -1,0 +1,15 @@
+package engine
+
+// The task queues of a run submitted to queue: its workflow and code go to
+// queue itself; its agents to AgentQueue, to HarnessQueue when the agent
+// names its harness (only workers that can run it poll that one), and to
+// OwnQueue of the worker holding an agent's conversation.
+
+// AgentQueue is the queue of the run's agents that any agent worker takes.
+func AgentQueue(queue string) string { return queue + ".agents" }
+
+// OwnQueue is one worker's own queue.
+func OwnQueue(queue, worker string) string { return AgentQueue(queue) + "@" + worker }
+
+// HarnessQueue is the queue of agents of one harness.
+func HarnessQueue(agentQueue, harness string) string { return agentQueue + "." + harness }
