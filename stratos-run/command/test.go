@@ -249,6 +249,7 @@ func prepareCase(cwd string, s suite, c testcases.Case, log hclog.Logger, stderr
 	if problem != "" {
 		return nil, "invalid case: " + problem
 	}
+	declareChildAgents(target)
 	limits, problem := caseBudget(target, c)
 	if problem != "" {
 		return nil, "invalid case: " + problem

@@ -13,6 +13,7 @@ import (
 	"github.com/stratoscli/stratos/shared/clierr"
 	"github.com/stratoscli/stratos/shared/contract/agentapi"
 	"github.com/stratoscli/stratos/shared/contract/runapi"
+	"github.com/stratoscli/stratos/shared/discovery"
 	"github.com/stratoscli/stratos/shared/manifest"
 	"github.com/stratoscli/stratos/stratos-run/budget"
 	"github.com/stratoscli/stratos/stratos-run/invocation"
@@ -171,8 +172,7 @@ func (b *entryBatch) target(path string) string {
 // caseOverrides is the --overrides document of the case's run, or why the
 // case is invalid.
 func caseOverrides(target *preparation.Target, c testcases.Case) ([]byte, string) {
-	agents := target.Workflow.Manifest.Sections["agents"]
-	declared, _ := agents.(map[string]any)
+	declared := declaredAgents(target)
 	overrides, err := c.RunOverrides(target.Workflow.Dir, declared)
 	if err != nil {
 		return nil, err.Error()
@@ -180,10 +180,50 @@ func caseOverrides(target *preparation.Target, c testcases.Case) ([]byte, string
 	if problem := invocation.OverridesProblem(overrides); problem != "" {
 		return nil, "overrides: " + problem
 	}
-	if err := invocation.CheckOverrideTargets(overrides, target.Name(), agents); err != nil {
+	if err := invocation.CheckOverrideTargets(overrides, target.Name(), declared.All()); err != nil {
 		return nil, strings.TrimPrefix(clierr.As(err).Message, "--overrides: ")
 	}
 	return overrides, ""
+}
+
+// declaredAgents are the agent configurations of the target and of the
+// workflows it runs as children, theirs included.
+func declaredAgents(target *preparation.Target) testcases.Declared {
+	agentsOf := func(w *discovery.Workflow) map[string]any {
+		agents, _ := w.Manifest.Sections["agents"].(map[string]any)
+		return agents
+	}
+	d := testcases.Declared{Own: agentsOf(target.Workflow), Children: map[string]map[string]any{}}
+	queue := slices.Clone(target.Workflow.Sources.References)
+	for len(queue) > 0 {
+		name := queue[0]
+		queue = queue[1:]
+		w, known := target.Root.Workflows[name]
+		if _, seen := d.Children[name]; seen || !known || w == target.Workflow {
+			continue
+		}
+		d.Children[name] = agentsOf(w)
+		queue = append(queue, w.Sources.References...)
+	}
+	return d
+}
+
+// declareChildAgents has the case's run of target declare, besides its
+// own agent configurations, those of its children it does not declare
+// itself, in this process's copy of its workflow.yaml only: the runtime
+// refuses overrides for configurations the top workflow does not declare,
+// and a case's scripts for "child/writer" are overrides for writer, which
+// reach the child by inheritance. The workflow's code creating a writer
+// of its own still fails, as the agent host reads workflow.yaml itself.
+func declareChildAgents(target *preparation.Target) {
+	declared := declaredAgents(target)
+	if len(declared.All()) == len(declared.Own) {
+		return
+	}
+	if target.Workflow.Manifest.Sections == nil {
+		target.Workflow.Manifest.Sections = map[string]any{}
+	}
+	target.Workflow.Manifest.Sections["agents"] = declared.All()
 }
 
 // problemField is the field of the target's entry a problem's path names,

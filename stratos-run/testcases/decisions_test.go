@@ -25,12 +25,12 @@ func TestRunOverridesScriptsDecisions(t *testing.T) {
 		{"none, real harnesses allowed", Case{AllowRealHarness: true, Overrides: json.RawMessage(`{"decision":{"model":"m"}}`)}, `{"decision":{"model":"m"}}`},
 		{"real harnesses allowed, scripted", Case{AllowRealHarness: true, Decisions: json.RawMessage(`[]`)}, `{"decision":{"provider":"test","script":[]}}`},
 	} {
-		got, err := c.c.RunOverrides(dir, nil)
+		got, err := c.c.RunOverrides(dir, Declared{})
 		if err != nil || string(got) != c.want {
 			t.Errorf("%s: got %s, %v\nwant %s", c.name, got, err, c.want)
 		}
 	}
-	if _, err := (Case{Decisions: json.RawMessage(`{"file":"tests/missing.yaml"}`)}).RunOverrides(dir, nil); err == nil {
+	if _, err := (Case{Decisions: json.RawMessage(`{"file":"tests/missing.yaml"}`)}).RunOverrides(dir, Declared{}); err == nil {
 		t.Error("a missing decisions file is no error")
 	}
 }

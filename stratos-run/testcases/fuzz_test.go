@@ -87,7 +87,7 @@ func readsOnlyLocalFiles(c Case) bool {
 func checkRunOverrides(t *testing.T, c Case, dir string) {
 	t.Helper()
 	declared := map[string]any{"critic": map[string]any{"harness": "claude-code"}, "judge": map[string]any{"harness": "test"}}
-	raw, err := c.RunOverrides(dir, declared)
+	raw, err := c.RunOverrides(dir, Declared{Own: declared})
 	if err != nil {
 		return
 	}

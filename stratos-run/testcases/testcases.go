@@ -103,6 +103,7 @@ func (c Case) Problem(format string, args ...any) runapi.TestCaseProblem {
 // ScriptProblem is a problem of one of the case's scripts entries, at the
 // entry's line when the case gives it there.
 func (c Case) ScriptProblem(target, message string) runapi.TestCaseProblem {
+	target = c.scriptsKey(target)
 	p := runapi.TestCaseProblem{File: c.File, Line: c.Line, Case: c.Name, Agent: target, Message: message}
 	if l, ok := c.scriptLines[target]; ok {
 		p.Line = l
@@ -137,7 +138,7 @@ const Unscripted = "(not scripted)"
 // of spending tokens. Files are read here, relative to the workflow
 // directory dir, so that a script inherited by a child workflow means the
 // same file.
-func (c Case) RunOverrides(dir string, declared map[string]any) (json.RawMessage, error) {
+func (c Case) RunOverrides(dir string, declared Declared) (json.RawMessage, error) {
 	doc := map[string]any{}
 	if len(c.Overrides) > 0 {
 		raw, err := inlineOrFile(c.Overrides, dir)
@@ -152,16 +153,26 @@ func (c Case) RunOverrides(dir string, declared map[string]any) (json.RawMessage
 	if agents == nil {
 		agents = map[string]any{}
 	}
+	scriptedBy := map[string]string{} // overrides key → scripts target
 	for _, target := range slices.Sorted(maps.Keys(c.Scripts)) {
+		key, err := declared.overrideKey(target)
+		if err != nil {
+			return nil, err
+		}
+		if other, twice := scriptedBy[key]; twice {
+			return nil, fmt.Errorf("scripts.%s: scripts.%s scripts %s already (a child's agents are scripted through the configuration of their name)", target, other, key)
+		}
+		scriptedBy[key] = target
 		script, err := inlineOrFile(c.Scripts[target], dir)
 		if err != nil {
 			return nil, fmt.Errorf("scripts.%s: %w", target, err)
 		}
-		setScript(agents, target, script)
+		setScript(agents, key, script)
 	}
 	if !c.AllowRealHarness {
-		for _, id := range slices.Sorted(maps.Keys(declared)) {
-			if onTestHarness(agents[id]) || onTestHarness(declared[id]) {
+		all := declared.All()
+		for _, id := range slices.Sorted(maps.Keys(all)) {
+			if onTestHarness(agents[id]) || onTestHarness(all[id]) {
 				continue
 			}
 			setScript(agents, id, unscriptedScript(id))

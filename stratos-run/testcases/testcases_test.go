@@ -59,7 +59,7 @@ func TestRunOverridesPutsScriptedConfigsOnTheTestHarness(t *testing.T) {
 		Overrides: json.RawMessage(`{"agents":{"critic":{"effort":"high"}},"decision":{"k":1}}`),
 		Scripts:   map[string]json.RawMessage{"critic": json.RawMessage(`{"file":"tests/scripts/critic.yaml"}`), "judge#r1": json.RawMessage(`{"turns":[]}`)},
 	}
-	got, err := c.RunOverrides(dir, map[string]any{"critic": map[string]any{"harness": "claude-code"}})
+	got, err := c.RunOverrides(dir, Declared{Own: map[string]any{"critic": map[string]any{"harness": "claude-code"}}})
 	want := `{"agents":{"critic":{"effort":"high","harness":"test","test":{"cases":[{"reply":"ok"}]}},"judge#r1":{"harness":"test","test":{"turns":[]}}},"decision":{"k":1,"provider":"test"}}`
 	if err != nil || string(got) != want {
 		t.Fatalf("got %s, %v\nwant %s", got, err, want)
@@ -70,7 +70,7 @@ func TestRunOverridesRefusesUnscriptedConfigs(t *testing.T) {
 	declared := map[string]any{"critic": map[string]any{"harness": "claude-code"}, "judge": map[string]any{"harness": "codex"},
 		"scripted": map[string]any{"harness": "test", "test": map[string]any{"turns": []any{}}}}
 	c := Case{Name: "c", Scripts: map[string]json.RawMessage{"judge#r1": json.RawMessage(`{"turns":[]}`)}}
-	got, err := c.RunOverrides(t.TempDir(), declared)
+	got, err := c.RunOverrides(t.TempDir(), Declared{Own: declared})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +96,7 @@ func TestRunOverridesRefusesUnscriptedConfigs(t *testing.T) {
 		t.Errorf("a configuration on the test harness in workflow.yaml is refused: %s", got)
 	}
 	c.AllowRealHarness = true
-	if got, err := c.RunOverrides(t.TempDir(), declared); err != nil || strings.Contains(string(got), Unscripted) {
+	if got, err := c.RunOverrides(t.TempDir(), Declared{Own: declared}); err != nil || strings.Contains(string(got), Unscripted) {
 		t.Errorf("allowRealHarness: got %s, %v", got, err)
 	}
 }
@@ -158,7 +158,7 @@ func TestCaseFilesAreBoundedRegularFiles(t *testing.T) {
 		t.Errorf("a case file over the limit: %v", err)
 	}
 	c := Case{Name: "c", Scripts: map[string]json.RawMessage{"writer": json.RawMessage(`{"file": "/dev/zero"}`)}}
-	if _, err := c.RunOverrides(dir, nil); err == nil || !strings.Contains(err.Error(), "scripts.writer: read /dev/zero: not a regular file (a device)") {
+	if _, err := c.RunOverrides(dir, Declared{}); err == nil || !strings.Contains(err.Error(), "scripts.writer: read /dev/zero: not a regular file (a device)") {
 		t.Errorf("a script naming /dev/zero: %v", err)
 	}
 }
@@ -252,5 +252,37 @@ func TestCountCountsRetriesAsCalls(t *testing.T) {
 	want := map[string]int{"critic": 3, "critic#a": 1, "critic#b": 2}
 	if err != nil || !reflect.DeepEqual(c.Calls, want) {
 		t.Fatalf("got %v, %v; want %v", c.Calls, err, want)
+	}
+}
+
+// A case scripts a child's agents by the child's name: the script goes to
+// the configuration of that name, which the child inherits; the child's
+// unscripted configurations are refused as the workflow's own are.
+func TestRunOverridesScriptsChildren(t *testing.T) {
+	declared := Declared{Own: map[string]any{"lead": map[string]any{"harness": "codex"}},
+		Children: map[string]map[string]any{"child": {"writer": map[string]any{"harness": "codex"}, "editor": map[string]any{"harness": "codex"}, "lead": nil}}}
+	c := Case{Name: "c", Scripts: map[string]json.RawMessage{"lead": json.RawMessage(`{"turns":[]}`), "child/writer#w1": json.RawMessage(`{"cases":[]}`)}}
+	got, err := c.RunOverrides(t.TempDir(), declared)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"writer#w1":{"harness":"test","test":{"cases":[]}}`, `"editor":{"harness":"test","test":{"cases":[{"fail":"execution"`, `"writer":{"harness":"test","test":{"cases":[{"fail":"execution"`} {
+		if !strings.Contains(string(got), want) {
+			t.Errorf("%s lacks %s", got, want)
+		}
+	}
+	for target, want := range map[string]string{
+		"other/writer": `scripts.other/writer: "other" is no workflow this one runs as a child (children: child)`,
+		"child/critic": `scripts.child/critic: workflow "child" declares no agent configuration critic (known: editor, lead, writer)`,
+		"child/lead":   `scripts.child/lead: this workflow declares lead too, and its script reaches the child by inheritance: script lead`,
+	} {
+		c := Case{Name: "c", Scripts: map[string]json.RawMessage{target: json.RawMessage(`{"turns":[]}`)}}
+		if _, err := c.RunOverrides(t.TempDir(), declared); err == nil || err.Error() != want {
+			t.Errorf("%s: got %v, want %s", target, err, want)
+		}
+	}
+	c = Case{Name: "c", Scripts: map[string]json.RawMessage{"child/writer": json.RawMessage(`{"turns":[]}`), "writer": json.RawMessage(`{"turns":[]}`)}}
+	if _, err := c.RunOverrides(t.TempDir(), declared); err == nil || !strings.Contains(err.Error(), "scripts writer already") {
+		t.Errorf("twice: %v", err)
 	}
 }
