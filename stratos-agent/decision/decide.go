@@ -162,7 +162,8 @@ func (a *Asker) ask(ctx context.Context, q question, cfg Config, t target, emit 
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			r, err := a.admitted(ctx, func() (reply, error) { return s.sample(ctx, i+1) })
+			queued := func() { emit(&eventapi.DecisionAdmissionQueued{Sample: i + 1}) }
+			r, err := a.admitted(ctx, queued, func() (reply, error) { return s.sample(ctx, i+1) })
 			if err != nil {
 				cancel(err)
 				return
@@ -179,12 +180,13 @@ func (a *Asker) ask(ctx context.Context, q question, cfg Config, t target, emit 
 	return res, nil
 }
 
-// admitted runs fn in a slot of the pool.
-func (a *Asker) admitted(ctx context.Context, fn func() (reply, error)) (reply, error) {
+// admitted runs fn in a slot of the pool; queued is called when it has
+// to wait for one.
+func (a *Asker) admitted(ctx context.Context, queued func(), fn func() (reply, error)) (reply, error) {
 	if a.Slots == nil {
 		return fn()
 	}
-	if err := a.Slots.Acquire(ctx, nil); err != nil {
+	if err := a.Slots.Acquire(ctx, queued); err != nil {
 		return reply{}, err
 	}
 	defer a.Slots.Release()

@@ -343,3 +343,45 @@ func TestDecideSamplesTakeSlots(t *testing.T) {
 		t.Fatalf("a sample while the pool is full: %v", err)
 	}
 }
+
+// A sample that has to wait for a slot of the pool says so with
+// decision.admission.queued, naming the sample, before it is asked.
+func TestDecideRecordsTheWaitForASlot(t *testing.T) {
+	srv := fakeOllama(t, `[{"repeat": true, "reply": [{"structuredOutput": {"answer": "yes"}}]}]`)
+	a := asker(srv)
+	pool := admission.NewWith(1, 10, func(c, o, r, q int) error { return errors.New("full") })
+	if err := pool.Acquire(context.Background(), nil); err != nil { // another decision's slot
+		t.Fatal(err)
+	}
+	a.Slots = pool
+	var ev events
+	var once sync.Once
+	emit := func(d eventapi.Details) {
+		ev.emit(d)
+		ev.mu.Lock()
+		queued := 0
+		for _, e := range ev.got {
+			if _, ok := e.(*eventapi.DecisionAdmissionQueued); ok {
+				queued++
+			}
+		}
+		ev.mu.Unlock()
+		if queued == 2 {
+			once.Do(pool.Release) // the other decision ends
+		}
+	}
+	verdict := Request{Question: agentproto.Question{Kind: agentproto.QuestionVerdict, Prompt: "x"}, Layers: []Layer{ollamaLayer(`, "samples": 2`)}}
+	if _, err := a.Decide(context.Background(), verdict, emit); err != nil {
+		t.Fatal(err)
+	}
+	var samples []int
+	for _, e := range ev.got {
+		if q, ok := e.(*eventapi.DecisionAdmissionQueued); ok {
+			samples = append(samples, q.Sample)
+		}
+	}
+	slices.Sort(samples)
+	if !reflect.DeepEqual(samples, []int{1, 2}) || !strings.HasPrefix(ev.types(), "decision.started decision.admission.queued decision.admission.queued usage") {
+		t.Errorf("queued samples %v, events %s", samples, ev.types())
+	}
+}

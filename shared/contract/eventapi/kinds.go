@@ -22,6 +22,7 @@ const (
 
 	// The agent host, for each decision.
 	TypeDecisionStarted   = "decision.started"
+	TypeDecisionQueued    = "decision.admission.queued"
 	TypeDecisionRetry     = "decision.retry"
 	TypeDecisionCompleted = "decision.completed"
 
@@ -189,6 +190,13 @@ type DecisionStarted struct {
 	// Endpoint is the URL the decision is sent to (without credentials).
 	Endpoint string `json:"endpoint"`
 	Samples  int    `json:"samples"`
+}
+
+// DecisionAdmissionQueued: a sample of the decision waits for a slot of
+// the run's decisions pool (decisions.maxConcurrent requests are
+// running); the decision's span shows how long.
+type DecisionAdmissionQueued struct {
+	Sample int `json:"sample"`
 }
 
 // DecisionRetry: a sample's answer failed the question's validation and
@@ -425,6 +433,7 @@ func (*AgentSessionContinued) EventType() string        { return TypeAgentSessio
 func (*ModelUnavailable) EventType() string             { return TypeModelUnavailable }
 func (*DecisionStarted) EventType() string              { return TypeDecisionStarted }
 func (*DecisionRetry) EventType() string                { return TypeDecisionRetry }
+func (*DecisionAdmissionQueued) EventType() string      { return TypeDecisionQueued }
 func (*DecisionCompleted) EventType() string            { return TypeDecisionCompleted }
 func (*ModelStarted) EventType() string                 { return TypeModelStarted }
 func (*ModelCompleted) EventType() string               { return TypeModelCompleted }
@@ -455,7 +464,7 @@ func Kinds() []Details {
 	return []Details{
 		&AgentAdmissionQueued{}, &AgentInitializationStarted{}, &AgentInitializationCompleted{},
 		&AgentInvocationStarted{}, &AgentInvocationCompleted{}, &AgentStructuredOutputRetry{}, &AgentClosed{},
-		&AgentSessionContinued{}, &DecisionStarted{}, &DecisionRetry{}, &DecisionCompleted{},
+		&AgentSessionContinued{}, &DecisionStarted{}, &DecisionAdmissionQueued{}, &DecisionRetry{}, &DecisionCompleted{},
 		&ModelUnavailable{}, &ModelStarted{}, &ModelCompleted{}, &ModelRetry{}, &MessageDelta{},
 		&ToolStarted{}, &ToolCompleted{}, &BackgroundStarted{}, &BackgroundActivity{}, &BackgroundCompleted{},
 		&CompactionStarted{}, &CompactionCompleted{}, &Usage{}, &TestCase{}, &MCPProgress{},

@@ -127,6 +127,15 @@ export interface DecisionStarted {
 }
 
 /**
+ * DecisionAdmissionQueued: a sample of the decision waits for a slot of
+ * the run's decisions pool (decisions.maxConcurrent requests are
+ * running); the decision's span shows how long.
+ */
+export interface DecisionAdmissionQueued {
+  sample: number;
+}
+
+/**
  * DecisionRetry: a sample's answer failed the question's validation and
  * the model is asked again (Attempt of Of), told what was wrong.
  */
@@ -475,6 +484,7 @@ export interface EventDetails {
   "agent.closed": AgentClosed;
   "agent.session.continued": AgentSessionContinued;
   "decision.started": DecisionStarted;
+  "decision.admission.queued": DecisionAdmissionQueued;
   "decision.retry": DecisionRetry;
   "decision.completed": DecisionCompleted;
   "model.unavailable": ModelUnavailable;

@@ -28,7 +28,8 @@ const (
 // addDecisions makes a span per decision, from its decision.started to
 // its decision.completed, under the invocation that asked it: named by
 // the question's kind, with the provider, model and endpoint, the answer
-// and its confidence, each retry as a span event, and an error status
+// and its confidence, each wait for an admission slot and each retry as a
+// span event, and an error status
 // (code and message) when it failed. A decision that never completed ends
 // with the run; one without a start makes no span.
 func (b *builder) addDecisions(path string) error {
@@ -48,6 +49,10 @@ func (b *builder) addDecisions(path string) error {
 			_, open[id] = b.tracer.Start(parent, "decision "+d.Kind, trace.WithTimestamp(at), trace.WithAttributes(
 				attrDecisionID.String(id), attrExecutionID.String(e.ExecutionID), attrKind.String(d.Kind),
 				attrProvider.String(d.Provider), attrModel.String(d.Model), attrEndpoint.String(d.Endpoint), attrSamples.Int(d.Samples)))
+		case *eventapi.DecisionAdmissionQueued:
+			if s, ok := open[id]; ok {
+				s.AddEvent("admission.queued", trace.WithTimestamp(at), trace.WithAttributes(attribute.Int("stratos.decision.sample", d.Sample)))
+			}
 		case *eventapi.DecisionRetry:
 			if s, ok := open[id]; ok {
 				s.AddEvent("retry", trace.WithTimestamp(at), trace.WithAttributes(

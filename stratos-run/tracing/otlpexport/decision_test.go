@@ -14,11 +14,12 @@ import (
 )
 
 // Each decision is a span under the invocation that asked it, from its
-// start to its end, with what it asked and answered, its retries as span
-// events and a failure as an error status; one that never completed ends
+// start to its end, with what it asked and answered, its waits for a slot
+// and its retries as span events and a failure as an error status; one that never completed ends
 // with the run, a completion without a start makes none.
 func TestAddDecisions(t *testing.T) {
 	events := `{"type":"decision.started","timestamp":"2026-12-03T10:00:00Z","executionId":"X","ids":{"decisionId":"X/decision-1"},"details":{"kind":"choice","provider":"ollama","model":"qwen3:8b","endpoint":"http://127.0.0.1:11434","samples":1}}
+{"type":"decision.admission.queued","timestamp":"2026-12-03T10:00:00.5Z","executionId":"X","ids":{"decisionId":"X/decision-1"},"details":{"sample":1}}
 {"type":"decision.retry","timestamp":"2026-12-03T10:00:01Z","executionId":"X","ids":{"decisionId":"X/decision-1"},"details":{"sample":1,"attempt":1,"of":3,"problem":"the answer \"purple\" is not one of: red, blue"}}
 {"type":"usage","timestamp":"2026-12-03T10:00:01Z","executionId":"X","ids":{"decisionId":"X/decision-1"},"details":{"inputTokens":10,"outputTokens":2}}
 {"type":"decision.completed","timestamp":"2026-12-03T10:00:02Z","executionId":"X","ids":{"decisionId":"X/decision-1"},"details":{"status":"completed","answer":"red","confidence":0.9,"basis":"logprobs"}}
@@ -62,7 +63,7 @@ func TestAddDecisions(t *testing.T) {
 		attrs[attrConfidence].AsFloat64() != 0.9 || attrs[attrBasis].AsString() != "logprobs" || attrs[attrStatus].AsString() != "completed" {
 		t.Errorf("choice attributes %v", attrs)
 	}
-	if ev := choice.Events(); len(ev) != 1 || ev[0].Name != "retry" || !ev[0].Time.Equal(at(1)) {
+	if ev := choice.Events(); len(ev) != 2 || ev[0].Name != "admission.queued" || ev[1].Name != "retry" || !ev[1].Time.Equal(at(1)) {
 		t.Errorf("choice events %v", ev)
 	}
 	if verdict.Parent().SpanID() != spans["workflow child"].SpanContext().SpanID() ||
