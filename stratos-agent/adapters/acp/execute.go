@@ -8,6 +8,7 @@ import (
 
 	"github.com/stratoscli/stratos/shared/agentproto"
 	"github.com/stratoscli/stratos/shared/contract/eventapi"
+	"github.com/stratoscli/stratos/shared/procgroup"
 	"github.com/stratoscli/stratos/stratos-agent/adapter"
 	"github.com/stratoscli/stratos/stratos-agent/jsonrpc"
 )
@@ -51,7 +52,25 @@ func (s *session) Execute(ctx context.Context, prompt string) (adapter.Result, e
 		r = s.stopTurn(c, sid, answered)
 	}
 	t.hooks.Wait()
+	s.noteBackground(c)
 	return s.outcome(t, r)
+}
+
+// noteBackground reports work the turn left running: ACP says nothing of
+// it, but a tool the agent ran in the background (Gemini CLI's
+// is_background shell) is a session of its own still running among the
+// agent's descendants after the turn. More such sessions than after the
+// last turn is background work started by this one.
+func (s *session) noteBackground(c *conn) {
+	n := procgroup.NoteSessions(c.p.Pid()).Len()
+	s.mu.Lock()
+	started := n > s.background
+	s.background = n
+	s.mu.Unlock()
+	if started {
+		yes := true
+		s.emit(eventapi.IDs{}, &eventapi.BackgroundStarted{TaskType: "shell", Description: "a tool left running after the turn", IsBackgrounded: &yes})
+	}
 }
 
 type promptResult struct {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/stratoscli/stratos/shared/agentproto"
 	"github.com/stratoscli/stratos/shared/contract/eventapi"
+	"github.com/stratoscli/stratos/shared/procgroup"
 	"github.com/stratoscli/stratos/shared/version"
 	"github.com/stratoscli/stratos/stratos-agent/adapter"
 	"github.com/stratoscli/stratos/stratos-agent/adapter/mcpconfig"
@@ -26,6 +27,14 @@ const initializeTimeout = 90 * time.Second
 
 // cancelWait bounds the wait for the agent to end a cancelled prompt.
 const cancelWait = 30 * time.Second
+
+const (
+	// toolStopWait bounds the agent's own stop of its tools at close,
+	// before what is left in their sessions is signalled.
+	toolStopWait = 6 * time.Second
+	// leftoverGrace is what a leftover gets between SIGTERM and SIGKILL.
+	leftoverGrace = 2 * time.Second
+)
 
 // Options are the kit's factory options.
 type Options = adapter.Options
@@ -46,6 +55,9 @@ type session struct {
 	sessionID string
 	turn      *turn
 	closed    bool
+	// background counts the tool sessions left running after the last
+	// turn (noteBackground).
+	background int
 }
 
 // New returns a session of agent for spec.
@@ -171,15 +183,24 @@ func nonNil(s []string) []string {
 	return s
 }
 
-// Cancel stops the running prompt (session/cancel); the session stays
-// usable. Without a running prompt there is nothing to stop: the agent
-// starts no work that outlives a turn.
+// Cancel stops the running prompt (session/cancel) and ends the work the
+// agent's tools still run in sessions of their own (background shells),
+// which ACP has no request for; the session stays usable. It returns at
+// once: the tools' end is waited for on a goroutine of its own.
 func (s *session) Cancel() {
 	s.mu.Lock()
-	t := s.turn
+	t, c := s.turn, s.conn
 	s.mu.Unlock()
 	if t != nil {
 		t.cancel()
+	}
+	if c != nil {
+		tools := procgroup.NoteSessions(c.p.Pid())
+		go func() {
+			if ended := tools.End(toolStopWait, leftoverGrace); len(ended) > 0 {
+				s.log.Debug("acp: cancel ended what the agent's tools left running", "pids", ended)
+			}
+		}()
 	}
 }
 
@@ -205,14 +226,21 @@ func (s *session) Close(ctx context.Context) error {
 }
 
 // stop shuts the agent down (stdin closed, then SIGTERM and SIGKILL to its
-// group, each bounded).
+// group, each bounded), then ends what still runs in the sessions of its
+// tools: an agent's background shell runs in a session of its own, out of
+// the group's reach, and outlives the agent otherwise.
 func (s *session) stop(ctx context.Context) {
-	if s.conn != nil {
-		if err := s.conn.p.Shutdown(ctx); err != nil {
-			s.log.Debug("acp: shutdown", "error", err)
-		}
-		<-s.conn.served
-		s.conn = nil
+	if s.conn == nil {
+		return
+	}
+	tools := procgroup.NoteSessions(s.conn.p.Pid())
+	if err := s.conn.p.Shutdown(ctx); err != nil {
+		s.log.Debug("acp: shutdown", "error", err)
+	}
+	<-s.conn.served
+	s.conn = nil
+	if ended := tools.End(toolStopWait, leftoverGrace); len(ended) > 0 {
+		s.log.Debug("acp: ended what the agent's tools left running", "pids", ended)
 	}
 }
 

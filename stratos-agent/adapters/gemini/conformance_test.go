@@ -26,9 +26,14 @@ func (geminiFixture) Start(t *testing.T, s adaptertest.Script) adaptertest.Env {
 		Base: adapter.Spec{Name: "tester", Models: []string{"google/gemini-2.5-flash"}}, Read: geminiRequests}
 }
 
-// geminiTools: a shell command is a call of Gemini CLI's run_shell_command.
+// geminiTools: a shell command is a call of Gemini CLI's run_shell_command
+// (is_background for one that outlives the turn).
 var geminiTools = adaptertest.ToolFormat{Shell: func(sh adaptertest.Shell) fakemodel.ToolUse {
-	return fakemodel.ToolUse{Name: "run_shell_command", Input: adaptertest.ToolInput(map[string]any{"command": sh.Command, "description": "a conformance command"})}
+	in := map[string]any{"command": sh.Command, "description": "a conformance command"}
+	if sh.Background {
+		in["is_background"] = true
+	}
+	return fakemodel.ToolUse{Name: "run_shell_command", Input: adaptertest.ToolInput(in)}
 }}
 
 // asText makes every structured value of the script the reply's text:

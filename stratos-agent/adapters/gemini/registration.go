@@ -29,16 +29,19 @@ func Registration(opts Options) adapter.Harness {
 // deems safe, such as echo or cat, runs unasked), with no way to give the
 // model a reason or to change the input or the result. ACP has no
 // structured-output request: the value is the final message, which the
-// agent host validates. Its shell tool runs commands to their end, so
-// there is no background work. Usage comes from the prompt answer's
-// _meta.quota.
+// agent host validates. Its shell tool can leave a command running in the
+// background (is_background); ACP has no request to stop it, so Cancel and
+// Close end the tool sessions the CLI's descendants run in. Usage comes
+// from the prompt answer's _meta.quota.
 var Capabilities = adapter.Capabilities{
-	ExecutesTools:        true,
-	StructuredOutput:     adapter.StructuredOutputSchema,
-	SelectsModels:        true,
-	ChecksAuthentication: true,
-	ReportsUsage:         true,
-	ToolHooksUnsupported: "Gemini CLI 0.61 runs tools in ACP mode without its BeforeTool/AfterTool hooks and asks permission only for the calls its own policy does not allow (safe shell commands run unasked)",
+	ExecutesTools:         true,
+	StructuredOutput:      adapter.StructuredOutputSchema,
+	SelectsModels:         true,
+	ChecksAuthentication:  true,
+	ReportsUsage:          true,
+	BackgroundWork:        true,
+	CancelsBackgroundWork: true,
+	ToolHooksUnsupported:  "Gemini CLI 0.61 runs tools in ACP mode without its BeforeTool/AfterTool hooks and asks permission only for the calls its own policy does not allow (safe shell commands run unasked)",
 }
 
 // Selection are Gemini CLI's model and provider rules: Google's
