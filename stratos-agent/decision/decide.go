@@ -38,6 +38,8 @@ type Asker struct {
 	ready map[string]bool // "<endpoint> <model>" that passed the check
 	// logprobs remembers the endpoints that refused logprobs.
 	logprobs logprobSupport
+	// catalog keeps the catalog's answers by "<model> <provider>".
+	catalog map[string]CatalogModel
 }
 
 // Slots is an admission pool: Acquire waits for a slot (or fails at once

@@ -272,3 +272,24 @@ func startModels(t *testing.T, models string) string {
 	t.Cleanup(func() { srv.Close() })
 	return srv.URL
 }
+
+// The catalog is asked once per model and provider, not per decision.
+func TestDecideAsksTheCatalogOnce(t *testing.T) {
+	srv := fakeHosted(t, `[{"repeat": true, "reply": [{"structuredOutput": {"answer": "yes"}}]}]`)
+	a := hostedAsker(keys())
+	lookup, asked := a.Catalog, 0
+	a.Catalog = func(ctx context.Context, model, provider string) (CatalogModel, error) {
+		asked++
+		return lookup(ctx, model, provider)
+	}
+	verdict := Request{Question: agentproto.Question{Kind: agentproto.QuestionVerdict, Prompt: "x"},
+		Layers: []Layer{layer("o", `{"model": "openai/gpt-4.1-mini", "baseUrl": "`+srv.URL+`/v1"}`)}}
+	for range 3 {
+		if _, err := a.Decide(context.Background(), verdict, func(eventapi.Details) {}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if asked != 1 {
+		t.Errorf("the catalog was asked %d times", asked)
+	}
+}

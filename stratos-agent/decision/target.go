@@ -135,7 +135,7 @@ func (a *Asker) target(ctx context.Context, cfg *Config) (target, error) {
 	if !strings.Contains(cfg.Model, "/") || a.Catalog == nil {
 		return t, nil
 	}
-	m, err := a.Catalog(ctx, cfg.Model, cfg.Provider)
+	m, err := a.catalogModel(ctx, cfg.Model, cfg.Provider)
 	switch {
 	case err == nil:
 		t.native, t.price = m.NativeID, m.Price
@@ -147,3 +147,27 @@ func (a *Asker) target(ctx context.Context, cfg *Config) (target, error) {
 
 // keyVarOf names the variable of a hosted provider's key.
 func keyVarOf(provider string) string { return hostedProviders[provider].keyVar }
+
+// catalogModel asks the catalog once per model and provider for this
+// Asker: a lookup starts a process, and a run's decisions ask the same
+// few models again and again. Failures are not kept.
+func (a *Asker) catalogModel(ctx context.Context, model, provider string) (CatalogModel, error) {
+	key := model + " " + provider
+	a.mu.Lock()
+	m, ok := a.catalog[key]
+	a.mu.Unlock()
+	if ok {
+		return m, nil
+	}
+	m, err := a.Catalog(ctx, model, provider)
+	if err != nil {
+		return m, err
+	}
+	a.mu.Lock()
+	if a.catalog == nil {
+		a.catalog = map[string]CatalogModel{}
+	}
+	a.catalog[key] = m
+	a.mu.Unlock()
+	return m, nil
+}
