@@ -70,11 +70,21 @@ func submit(ctx context.Context, cmd *cli.Command) error {
 		return clierr.New(temporalapi.CodeSubmit, "start the run on Temporal (task queue %s): %v", cmd.String("task-queue"), err).Wrap(err)
 	}
 	fmt.Fprintf(cmd.Root().ErrWriter, "stratos: running on Temporal as workflow %s (task queue %s)\n", id, cmd.String("task-queue"))
-	res, err := await(ctx, c, run)
+	dc, err := connect.DataConverter(os.Getenv)
 	if err != nil {
 		return err
 	}
-	_, _ = cmd.Root().ErrWriter.Write(res.Stderr)
+	f := &follower{out: cmd.Root().ErrWriter, decode: dc}
+	fctx, stopFollowing := context.WithCancel(context.WithoutCancel(ctx))
+	following := make(chan struct{})
+	go func() { defer close(following); f.follow(fctx, c, id) }()
+	res, err := await(ctx, c, run)
+	stopFollowing()
+	<-following
+	if err != nil {
+		return err
+	}
+	f.finish(res)
 	_, _ = cmd.Root().Writer.Write(res.Stdout)
 	if res.ExitCode != 0 {
 		return &cliapp.SilentError{Code: res.ExitCode}

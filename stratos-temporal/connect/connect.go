@@ -68,6 +68,9 @@ func Options(getenv func(string) string) (client.Options, error) {
 		}
 	}
 	o.ConnectionOptions.TLS = cfg
+	if o.DataConverter, err = DataConverter(getenv); err != nil {
+		return o, err
+	}
 	return o, nil
 }
 

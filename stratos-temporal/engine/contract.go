@@ -121,3 +121,14 @@ type AgentExecute struct {
 	RunID   string         `json:"runId"`
 	Request ExecuteRequest `json:"request"`
 }
+
+// Progress is what the code's activity reports with each heartbeat: the
+// end of the console output so far, so that the submitting terminal shows
+// it while the run runs.
+type Progress struct {
+	Worker  string `json:"worker"`
+	Attempt int    `json:"attempt"`
+	// Total counts the bytes written so far; Tail is the last of them.
+	Total int64  `json:"total"`
+	Tail  []byte `json:"tail"`
+}

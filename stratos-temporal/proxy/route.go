@@ -80,14 +80,29 @@ func queueFor(ctx context.Context, c client.Client, agentQueue, harness string) 
 	q := engine.HarnessQueue(agentQueue, harness)
 	ctx, cancel := context.WithTimeout(ctx, pollerCheck)
 	defer cancel()
-	desc, err := c.DescribeTaskQueue(ctx, q, enumspb.TASK_QUEUE_TYPE_ACTIVITY)
-	if err != nil {
-		// Unknown: let the execute wait for a worker rather than fail it.
-		return q, nil
+	// A queue's pollers are seen on its partitions with a short delay: ask
+	// a few times before saying nobody polls it.
+	for try := 1; ; try++ {
+		desc, err := c.DescribeTaskQueue(ctx, q, enumspb.TASK_QUEUE_TYPE_ACTIVITY)
+		if err != nil {
+			// Unknown: let the execute wait for a worker rather than fail it.
+			return q, nil
+		}
+		if len(desc.GetPollers()) > 0 {
+			return q, nil
+		}
+		if try == pollerTries {
+			break
+		}
+		select {
+		case <-ctx.Done():
+			return q, nil
+		case <-time.After(time.Second):
+		}
 	}
-	if len(desc.GetPollers()) == 0 {
-		return "", &agentproto.Error{Code: agentproto.CodeHarnessUnavailable, Message: fmt.Sprintf(
-			"no stratos worker of task queue %s can run harness %q (none finds its CLI); start a worker where it is installed", agentQueue, harness)}
-	}
-	return q, nil
+	return "", &agentproto.Error{Code: agentproto.CodeHarnessUnavailable, Message: fmt.Sprintf(
+		"no stratos worker of task queue %s can run harness %q (none finds its CLI); start a worker where it is installed", agentQueue, harness)}
 }
+
+// pollerTries is how often an empty queue is asked about.
+const pollerTries = 3

@@ -21,6 +21,25 @@ type agents struct {
 	// queue is this worker's own task queue: an agent's later executes
 	// come back to it.
 	queue string
+	// slots bound the executes running at once (--max-agents), whichever
+	// queue they came from.
+	slots chan struct{}
+}
+
+// acquire waits for a free slot, beating the activity's heart meanwhile.
+func (a *agents) acquire(ctx context.Context) error {
+	beat := time.NewTicker(heartbeatEvery)
+	defer beat.Stop()
+	for {
+		select {
+		case a.slots <- struct{}{}:
+			return nil
+		case <-beat.C:
+			activity.RecordHeartbeat(ctx)
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
 }
 
 // Execute runs one agent execute on this worker's host for the run. The
@@ -28,6 +47,10 @@ type agents struct {
 // workflow code's to handle, not Temporal's to retry). Cancelling the
 // activity cancels the execute; the host's answer to that is the reply.
 func (a *agents) Execute(ctx context.Context, in engine.AgentExecute) (engine.ExecuteReply, error) {
+	if err := a.acquire(ctx); err != nil {
+		return engine.ExecuteReply{}, err
+	}
+	defer func() { <-a.slots }()
 	h, err := a.hosts.get(in.RunID, in.Request.Init)
 	if err != nil {
 		return engine.ExecuteReply{}, err

@@ -64,7 +64,8 @@ func (c *code) Run(ctx context.Context, req engine.RunRequest) (engine.RunResult
 	cmd.Dir = req.Cwd
 	cmd.Stdin = bytes.NewReader(req.Stdin)
 	cmd.Stdout = &stdout
-	cmd.Stderr = io.MultiWriter(&limited{w: &stderr, n: maxStderr}, c.stderr)
+	live := &console{}
+	cmd.Stderr = io.MultiWriter(&limited{w: &stderr, n: maxStderr}, live, c.stderr)
 	cmd.Env = append(os.Environ(), "STRATOS_AGENT_BIN="+c.self, proxy.EnvRun+"="+runID, proxy.EnvAgentQueue+"="+req.AgentQueue)
 	// When this worker dies, the code dies with it at once (its group,
 	// node and agent host included): another worker takes the run over,
@@ -74,7 +75,7 @@ func (c *code) Run(ctx context.Context, req engine.RunRequest) (engine.RunResult
 	if err != nil {
 		return engine.RunResult{}, fmt.Errorf("start %s: %w", c.stratosRun, err)
 	}
-	waitErr := c.await(ctx, proc)
+	waitErr := c.await(ctx, proc, func() engine.Progress { return live.progress(c.worker, int(info.Attempt)) })
 	code := 0
 	if cmd.ProcessState != nil {
 		code = cmd.ProcessState.ExitCode()
@@ -89,9 +90,10 @@ func (c *code) Run(ctx context.Context, req engine.RunRequest) (engine.RunResult
 	return engine.RunResult{Stdout: stdout.Bytes(), Stderr: stderr.Bytes(), ExitCode: code, Worker: c.worker, Attempt: int(info.Attempt)}, nil
 }
 
-// await waits for stratos run, beating the activity's heart; a cancelled
-// activity (the run was cancelled) interrupts it as Ctrl-C would.
-func (c *code) await(ctx context.Context, proc *procgroup.Process) error {
+// await waits for stratos run, beating the activity's heart with the
+// console output so far; a cancelled activity (the run was cancelled)
+// interrupts it as Ctrl-C would.
+func (c *code) await(ctx context.Context, proc *procgroup.Process, progress func() engine.Progress) error {
 	exited := make(chan error, 1)
 	go func() { exited <- proc.Wait() }()
 	beat := time.NewTicker(heartbeatEvery)
@@ -102,7 +104,7 @@ func (c *code) await(ctx context.Context, proc *procgroup.Process) error {
 		case err := <-exited:
 			return err
 		case <-beat.C:
-			activity.RecordHeartbeat(ctx)
+			activity.RecordHeartbeat(ctx, progress())
 		case <-ctx.Done():
 			if !interrupted {
 				interrupted = true

@@ -49,7 +49,7 @@ func Run(ctx context.Context, c client.Client, cfg Config) error {
 	defer hs.closeAll()
 	cd := &code{stratosRun: bins.run, self: bins.self, dir: cfg.Dir, worker: cfg.Name, stderr: cfg.Stderr}
 	own := engine.OwnQueue(cfg.TaskQueue, cfg.Name)
-	ag := &agents{hosts: hs, queue: own}
+	ag := &agents{hosts: hs, queue: own, slots: make(chan struct{}, max(cfg.MaxAgents, 1))}
 
 	var polling []tworker.Worker
 	if cfg.Code {
@@ -60,14 +60,12 @@ func Run(ctx context.Context, c client.Client, cfg Config) error {
 		fmt.Fprintf(cfg.Stderr, "stratos worker %s: taking runs and their workflow code from task queue %s\n", cfg.Name, cfg.TaskQueue)
 	}
 	if cfg.Agents {
-		// One slot supplier for every agent queue: --max-agents bounds the
-		// worker's agents together, and a worker with no free slot does
-		// not take a task another worker could run.
-		tuner, err := tworker.NewFixedSizeTuner(tworker.FixedSizeTunerOptions{NumActivitySlots: cfg.MaxAgents})
-		if err != nil {
-			return err
-		}
-		opts := tworker.Options{Identity: cfg.Name, Tuner: tuner, DisableWorkflowWorker: true}
+		// Each queue takes at most MaxAgents tasks, and the executes of all
+		// of them share MaxAgents slots (agents.slots). One slot supplier
+		// shared by the queues would bound them together before they
+		// take a task, but a poller holds a slot while it waits, so a
+		// queue could go without any poller at all.
+		opts := tworker.Options{Identity: cfg.Name, MaxConcurrentActivityExecutionSize: cfg.MaxAgents, DisableWorkflowWorker: true}
 		// Agents whose harness the code's host knows go to that harness's
 		// queue, which only workers able to run it poll; the others to
 		// the queue every agent worker polls.
