@@ -21,7 +21,7 @@ import (
 
 // fakeOllama runs the fake model server with an Ollama inventory and the
 // given turns on 127.0.0.1.
-func fakeOllama(t *testing.T, turns string) *fakemodel.Server {
+func fakeOllama(t testing.TB, turns string) *fakemodel.Server {
 	t.Helper()
 	s, err := fakemodel.ParseScript([]byte(`{"ollama": {"models": [{"name": "qwen3:8b"}, {"name": "tiny:1b", "capabilities": ["completion"]},
 	  {"name": "embed:latest", "capabilities": ["embedding"]}]}, "turns": ` + turns + `}`))
