@@ -2,6 +2,7 @@ package testcases
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -284,5 +285,24 @@ func TestRunOverridesScriptsChildren(t *testing.T) {
 	c = Case{Name: "c", Scripts: map[string]json.RawMessage{"child/writer": json.RawMessage(`{"turns":[]}`), "writer": json.RawMessage(`{"turns":[]}`)}}
 	if _, err := c.RunOverrides(t.TempDir(), declared); err == nil || !strings.Contains(err.Error(), "scripts writer already") {
 		t.Errorf("twice: %v", err)
+	}
+}
+
+// The worktrees a run created are those whose acquire created the
+// checkout, each once; the branch only when the acquire made it.
+func TestCreatedWorktrees(t *testing.T) {
+	dir := t.TempDir()
+	line := func(agent, name string, created, branchNew bool) string {
+		return fmt.Sprintf(`{"v":1,"type":"worktree.acquired","timestamp":"2026-12-06T07:54:27Z","executionId":"x","agentId":"x/%s","details":{"name":%q,"path":"/r/.stratos/worktrees/%s","branch":"stratos/%s","repository":"/r","created":%t,"reused":%t,"branchNew":%t,"protected":false,"warnings":[]}}`,
+			agent, name, name, name, created, !created, branchNew)
+	}
+	write(t, dir, "events.jsonl", strings.Join([]string{
+		line("agent-1", "scratch", true, true), line("agent-2", "scratch", true, true),
+		line("agent-3", "mine", false, false), line("agent-4", "old-branch", true, false),
+	}, "\n")+"\n")
+	got, err := CreatedWorktrees(filepath.Join(dir, "events.jsonl"))
+	want := []Worktree{{Name: "scratch", Repository: "/r", Branch: "stratos/scratch"}, {Name: "old-branch", Repository: "/r"}}
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Fatalf("got %+v, %v; want %+v", got, err, want)
 	}
 }
