@@ -133,3 +133,20 @@ func TestParseDecisions(t *testing.T) {
 		}
 	}
 }
+
+// engine chooses where stratos run runs; only the known engines are
+// accepted, and the file names the key.
+func TestEngine(t *testing.T) {
+	s, err := Parse("settings.json", []byte(`{"engine": "temporal"}`))
+	if err != nil || s.Engine != EngineTemporal {
+		t.Fatalf("engine temporal: %+v, %v", s, err)
+	}
+	if s, _ := Parse("settings.json", []byte(`{}`)); s.Engine != EngineLocal {
+		t.Errorf("default engine %q, want local", s.Engine)
+	}
+	for _, bad := range []string{`{"engine": "temporl"}`, `{"engine": 1}`} {
+		if _, err := Parse("settings.json", []byte(bad)); err == nil || !strings.Contains(err.Error(), `"engine" must be "local" or "temporal"`) {
+			t.Errorf("%s: %v, want the key and its values named", bad, err)
+		}
+	}
+}

@@ -66,7 +66,12 @@ func runOnTemporal(ctx context.Context, cmd *cli.Command) error {
 		return err
 	}
 	root := cmd.Root()
-	args := append([]string{"run", "--"}, forwardedArgs(cmd)...)
+	args := []string{"run"}
+	if cmd.Bool("json") {
+		// Its own errors (before the run's) as the envelope too.
+		args = append(args, "--json")
+	}
+	args = append(append(args, "--"), forwardedArgs(cmd)...)
 	c := exec.CommandContext(ctx, bin, args...)
 	c.Stdin, c.Stdout, c.Stderr = root.Reader, root.Writer, root.ErrWriter
 	c.WaitDelay = temporalCancelWait

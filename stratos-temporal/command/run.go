@@ -32,14 +32,15 @@ func runCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "run",
 		Usage:     "run a workflow on Temporal workers (what stratos run --engine temporal does)",
-		UsageText: "stratos-temporal run [--task-queue NAME] -- <stratos run arguments>",
+		UsageText: "stratos-temporal run [--task-queue NAME] [--json] -- <stratos run arguments>",
 		Description: cliapp.Lines(
 			"Starts the run as a Temporal workflow on the task queue and waits for it: a worker runs",
 			"stratos run with these arguments in this directory (the same path on the worker), its",
 			"agents run on any worker of the queue. Prints the run's stdout and stderr and exits with",
-			"its exit code. Ctrl-C cancels the run everywhere and exits 130.",
+			"its exit code. Ctrl-C cancels the run everywhere and exits 130. --json: its own errors (the",
+			"server cannot be reached, ...) as the JSON envelope on stdout, as stratos run --json does.",
 		),
-		Flags:  []cli.Flag{queueFlag()},
+		Flags:  []cli.Flag{queueFlag(), cliapp.JSONFlag()},
 		Action: submit,
 	}
 }
