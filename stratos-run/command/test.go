@@ -231,6 +231,7 @@ func runCase(ctx context.Context, cwd string, s suite, c testcases.Case, keep bo
 		obs.ErrorCodes, obs.ErrorMessage = errorCodes(runErr), runErr.Message
 	}
 	res.Failures = append(res.Failures, c.Expect.Judge(obs)...)
+	res.Failures = append(res.Failures, c.RealHarnessFailures(counts)...)
 	if len(res.Failures) == 0 {
 		res.Status = "passed"
 	}

@@ -15,6 +15,9 @@ type Counts struct {
 	// Served counts the calls each test-script case served, by
 	// configuration then case name.
 	Served map[string]map[string]int `json:"served,omitempty"`
+	// Harnesses are the harnesses other than test the run's agents started
+	// sessions on, by agent (its name, or its ID when it has none).
+	Harnesses map[string]string `json:"harnesses,omitempty"`
 }
 
 // Count reads a run record's events file (lines of any vocabulary
@@ -22,6 +25,7 @@ type Counts struct {
 func Count(eventsFile string) (Counts, error) {
 	c := Counts{Calls: map[string]int{}, Served: map[string]map[string]int{}}
 	agents := map[string]*eventapi.AgentInvocationStarted{} // by agent ID
+	harnesses := map[string]string{}                        // by agent ID
 	err := runs.EachEvent(eventsFile, func(e eventapi.Event) {
 		switch d := e.Details.(type) {
 		case *eventapi.AgentInvocationStarted:
@@ -33,10 +37,27 @@ func Count(eventsFile string) (Counts, error) {
 			}
 		case *eventapi.TestCase:
 			c.addServed(d, e.Label)
+		case *eventapi.AgentInitializationCompleted:
+			if d.Harness != "" && d.Harness != testHarness {
+				harnesses[e.AgentID] = d.Harness
+			}
 		}
 	})
+	for id, h := range harnesses {
+		if c.Harnesses == nil {
+			c.Harnesses = map[string]string{}
+		}
+		name := id
+		if started := agents[id]; started != nil && started.Name != "" {
+			name = started.Name
+		}
+		c.Harnesses[name] = h
+	}
 	return c, err
 }
+
+// testHarness is the test harness's name, as sessions report it.
+const testHarness = "test"
 
 func (c Counts) addCall(d *eventapi.AgentInvocationStarted) {
 	if d.ConfigID != "" {

@@ -25,6 +25,23 @@ type Observed struct {
 	Served map[string]map[string]int
 }
 
+// RealHarnessFailures fail a case that does not allow real harnesses when
+// an agent of its run started a session on one anyway: an agent the case's
+// overrides do not reach (a child run without inherited overrides, an
+// agent without a configId).
+func (c Case) RealHarnessFailures(counts Counts) []string {
+	if c.AllowRealHarness {
+		return nil
+	}
+	var out []string
+	for _, agent := range slices.Sorted(maps.Keys(counts.Harnesses)) {
+		out = append(out, fmt.Sprintf("agent %s ran on the %s harness, which the case's scripts do not reach "+
+			"(a child run without createChild({overrides: \"inherit\"}), or an agent without a configId); "+
+			"set allowRealHarness: true if it should", agent, counts.Harnesses[agent]))
+	}
+	return out
+}
+
 // Judge returns every way the observation differs from the expectations;
 // none means the case passed.
 func (e Expect) Judge(o Observed) []string {

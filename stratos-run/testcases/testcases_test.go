@@ -306,3 +306,23 @@ func TestCreatedWorktrees(t *testing.T) {
 		t.Fatalf("got %+v, %v; want %+v", got, err, want)
 	}
 }
+
+// An agent that started a session on a harness other than test fails a
+// case that does not allow real harnesses.
+func TestRealHarnessFailures(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "events.jsonl", `{"v":1,"type":"agent.invocation.started","timestamp":"2026-12-06T07:54:27Z","executionId":"x/c","agentId":"x/c/agent-1","details":{"name":"writer","promptKind":"text","configId":"writer"}}
+{"v":1,"type":"agent.initialization.completed","timestamp":"2026-12-06T07:54:27Z","executionId":"x/c","agentId":"x/c/agent-1","details":{"status":"completed","harness":"codex"}}
+{"v":1,"type":"agent.initialization.completed","timestamp":"2026-12-06T07:54:27Z","executionId":"x","agentId":"x/agent-2","details":{"status":"completed","harness":"test"}}
+`)
+	counts, err := Count(filepath.Join(dir, "events.jsonl"))
+	if err != nil || !reflect.DeepEqual(counts.Harnesses, map[string]string{"writer": "codex"}) {
+		t.Fatalf("got %v, %v", counts.Harnesses, err)
+	}
+	if got := (Case{}).RealHarnessFailures(counts); len(got) != 1 || !strings.Contains(got[0], "agent writer ran on the codex harness") {
+		t.Errorf("got %q", got)
+	}
+	if got := (Case{AllowRealHarness: true}).RealHarnessFailures(counts); len(got) != 0 {
+		t.Errorf("allowRealHarness: got %q", got)
+	}
+}
