@@ -51,7 +51,12 @@ export type AnswerOf<Q extends Question> = Q extends ChoiceQuestion<infer O> ? O
 /** What a decision resolves to. */
 export interface Decision<A> {
   readonly answer: A;
-  /** From 0 to 1: the share of samples that gave the answer (basis "agreement"). */
+  /**
+   * From 0 to 1: the share of samples that gave the answer (basis
+   * "agreement"), or the probability the model gave the answer's tokens,
+   * averaged over the samples (basis "logprobs", where the endpoint reports
+   * log-probabilities).
+   */
   readonly confidence: number;
   /** What confidence is: the samples' agreement, or the answer tokens' probability ("logprobs"). */
   readonly basis: "agreement" | "logprobs";
@@ -66,11 +71,11 @@ export interface Decision<A> {
  * overrides and workflow.yaml's decision section, field by field.
  */
 export interface DecisionOptions {
-  /** The backend: "ollama". */
+  /** The backend: "ollama", "openai" (or a compatible endpoint), "anthropic"; implied by an openai/… or anthropic/… model. */
   provider?: string;
-  /** The provider's model: an installed Ollama name ("qwen3:8b"). */
+  /** The model: an installed Ollama name ("qwen3:8b"), or a catalog ID ("openai/gpt-4.1-mini"). */
   model?: string;
-  /** The endpoint; for Ollama it may carry a path prefix. Default: OLLAMA_HOST, else http://127.0.0.1:11434. */
+  /** The endpoint; it may carry a path prefix. Default: for Ollama OLLAMA_HOST, else http://127.0.0.1:11434; else the provider's own. */
   baseUrl?: string;
   /** How many answers to ask for (1–15); the majority is the answer. Default 1. */
   samples?: number;
