@@ -1,14 +1,23 @@
 package testscripts
 
 import (
+	"bytes"
 	"context"
+	"io"
 	"net"
+	"net/http"
+	"net/http/httputil"
+	"net/url"
 	"os"
+	"os/exec"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/stratoscli/stratos/shared/fakemcp"
+	"github.com/stratoscli/stratos/shared/toolchain/toolchaintest"
 )
 
 // TestMCP covers MCP in workflows: declarations, `stratos mcp`, wrappers
@@ -21,7 +30,16 @@ import (
 //	waitfile <path>               waits until path exists
 //	waitgrep <path> <regexp>      waits until path exists and matches regexp
 //	signal <SIG> <pidfile>        sends INT, TERM or KILL to the process in pidfile
+//	mcpconformance server <urlfile> <baseline>
+//	                              runs the server scenarios of the official MCP
+//	                              conformance suite ($STRATOS_TEST_MCP_CONFORMANCE)
+//	                              against the `stratos mcp serve --http` whose URL
+//	                              urlfile holds, through a proxy on 127.0.0.1 that
+//	                              adds the bearer $STRATOS_MCP_TOKEN (the suite
+//	                              sends no header of ours); fails unless exactly
+//	                              the scenarios the baseline file lists fail
 func TestMCP(t *testing.T) {
+	node := toolchaintest.Ensure(t).Node
 	p := withOAuth(withFakeMCP(params(t, "mcp")))
 	setup := p.Setup
 	p.Setup = func(env *testscript.Env) error {
@@ -41,6 +59,7 @@ func TestMCP(t *testing.T) {
 	p.Cmds["waitfile"] = cmdRunWaitFile
 	p.Cmds["waitgrep"] = cmdFaultWaitGrep
 	p.Cmds["signal"] = cmdFaultSignal
+	p.Cmds["mcpconformance"] = func(ts *testscript.TestScript, neg bool, args []string) { cmdMCPConformance(ts, neg, args, node) }
 	testscript.Run(t, p)
 }
 
@@ -76,4 +95,73 @@ func cmdFakeMCP(ts *testscript.TestScript, neg bool, args []string) {
 	ctx, cancel := context.WithCancel(context.Background())
 	ts.Defer(cancel)
 	ts.Setenv(args[0], fakemcp.Serve(ctx, ln, o))
+}
+
+func cmdMCPConformance(ts *testscript.TestScript, neg bool, args []string, node string) {
+	if neg {
+		ts.Fatalf("unsupported: ! mcpconformance")
+	}
+	if len(args) != 3 || args[0] != "server" {
+		ts.Fatalf("usage: mcpconformance server <urlfile> <baseline>")
+	}
+	suite := os.Getenv("STRATOS_TEST_MCP_CONFORMANCE")
+	if suite == "" {
+		ts.Fatalf("STRATOS_TEST_MCP_CONFORMANCE is not set: run `eval \"$(scripts/prepare-test-cache)\"`, which installs the pinned @modelcontextprotocol/conformance and sets it")
+	}
+	target, err := url.Parse(strings.TrimSpace(ts.ReadFile(args[1])))
+	ts.Check(err)
+	proxyURL := serveBearerProxy(ts, target, ts.Getenv("STRATOS_MCP_TOKEN"))
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, node, suite, "server", "--url", proxyURL, "--suite", "all",
+		"--expected-failures", ts.MkAbs(args[2]), "-o", ts.MkAbs("conformance-results"))
+	cmd.Dir = ts.MkAbs(".")
+	out, err := cmd.CombinedOutput()
+	_, _ = ts.Stdout().Write(out)
+	if err != nil {
+		ts.Fatalf("the conformance suite's server scenarios: %v", err)
+	}
+}
+
+// serveBearerProxy serves, on 127.0.0.1 for the rest of the script, a
+// proxy to target that adds the bearer token to every request. A Host or
+// Origin naming the proxy is sent on as the target's; any other (a
+// scenario probing DNS rebinding) reaches the server as sent. A request's
+// body is read whole before it is sent on: streamed through, a request
+// now and then never reached the server in full and the suite waited out
+// its 60-second timeout (seen only through this proxy, never with the
+// body sent at once).
+func serveBearerProxy(ts *testscript.TestScript, target *url.URL, token string) string {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	ts.Check(err)
+	own := ln.Addr().String()
+	proxy := &httputil.ReverseProxy{
+		Rewrite: func(r *httputil.ProxyRequest) {
+			host := r.In.Host
+			r.SetURL(target)
+			r.Out.URL.Path = r.In.URL.Path
+			r.Out.Host = host
+			if host == own {
+				r.Out.Host = target.Host
+			}
+			if r.In.Header.Get("Origin") == "http://"+own {
+				r.Out.Header.Set("Origin", "http://"+target.Host)
+			}
+			r.Out.Header.Set("Authorization", "Bearer "+token)
+		},
+		FlushInterval: -1,
+	}
+	whole := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, 16<<20))
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		r.Body, r.ContentLength = io.NopCloser(bytes.NewReader(body)), int64(len(body))
+		proxy.ServeHTTP(w, r)
+	})
+	srv := &http.Server{Handler: whole, ReadHeaderTimeout: 10 * time.Second}
+	go func() { _ = srv.Serve(ln) }()
+	ts.Defer(func() { _ = srv.Close() })
+	return "http://" + own + target.Path
 }
