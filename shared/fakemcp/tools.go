@@ -51,6 +51,7 @@ func NewServer(o Options) *mcp.Server {
 	for _, t := range tools() {
 		s.AddTool(t.tool, t.handler)
 	}
+	addResourcesAndPrompts(s)
 	for _, name := range o.ExtraTools {
 		s.AddTool(&mcp.Tool{Name: name, Description: "Returns the text it is given (an extra tool).",
 			InputSchema: schema(`{"type":"object","properties":{"text":{"type":"string"}},"required":["text"],"additionalProperties":false}`)}, echo)
