@@ -112,7 +112,7 @@ class ConfiguredAgent {
             return this.#output({ ...(replayed.text === undefined ? {} : { text: replayed.text }), ...(replayed.value === undefined ? {} : { value: replayed.value }) });
         }
         let recorded = false;
-        const sent = this.#continuing(binding, params);
+        const sent = this.#placed(this.#continuing(binding, params), binding, hash);
         try {
             return await this.#send(sent, call, signal, onAbort, (result) => {
                 recorded = true;
@@ -125,6 +125,13 @@ class ConfiguredAgent {
             }
             throw err;
         }
+    }
+    // placed adds the execute's journal key to params: an engine that runs
+    // executes on other machines (Temporal) keys its record of finished
+    // executes by it.
+    #placed(params, b, hash) {
+        const place = { path: b.path, agent: b.agent, inputSha256: hash, ...(b.configId === "" ? {} : { configId: b.configId }), ...(b.label === "" ? {} : { label: b.label }) };
+        return { ...params, place };
     }
     // send makes the execute on the agent host: the harness runs the prompt.
     // done receives the host's result once it validated, before onComplete.

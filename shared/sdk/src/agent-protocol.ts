@@ -232,6 +232,14 @@ export interface ExecuteParams {
    * harness can.
    */
   continue?: Continuation;
+  /**
+   * Place is where the execute happened in the workflow code, as the
+   * run's journal keys it (nil in a run without a journal). The host
+   * does not need it; an engine that runs executes elsewhere (Temporal)
+   * keys its own record of finished executes by it, so a retried
+   * workflow-code worker is answered instead of running an agent again.
+   */
+  place?: ExecutePlace;
 }
 
 /** Continuation is a conversation to continue. */
@@ -239,6 +247,20 @@ export interface Continuation {
   session: SessionRef;
   /** Calls counts the executes the conversation had. */
   calls: number;
+}
+
+/**
+ * ExecutePlace is an execute's journal key: the invocation path, the
+ * agent's configuration, label and number among the agents of that
+ * configuration and label, and the SHA-256 of what the execute sends.
+ * (Call is ExecuteParams.Call.)
+ */
+export interface ExecutePlace {
+  path: string;
+  configId?: string;
+  label?: string;
+  agent: number;
+  inputSha256: string;
 }
 
 /** SessionRef names the harness conversation an execute ran in. */

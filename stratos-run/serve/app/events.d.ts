@@ -548,6 +548,11 @@ export interface EventOf<T extends EventType> {
    */
   reconstructed?: boolean;
   /**
+   * Worker names the stratos worker that ran the agent, on the events of
+   * agents a run on the Temporal engine ran on another machine.
+   */
+  worker?: string;
+  /**
    * Details is the kind's own fields: one of the types Kinds lists, or
    * *Unknown for a kind this version does not know.
    */
