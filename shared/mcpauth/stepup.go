@@ -28,6 +28,18 @@ func insufficientScope(resp *http.Response) ([]string, bool) {
 	return nil, false
 }
 
+// NoteStepUp notes, when resp is a step-up (403 insufficient_scope), the
+// scopes it asks for with server's login, for the next login to ask for,
+// and returns them; nil for any other answer. It reads only the headers,
+// so a proxy can call it on an answer it passes on.
+func (t Tokens) NoteStepUp(server mcpdecl.Server, resp *http.Response) ([]string, error) {
+	scopes, ok := insufficientScope(resp)
+	if !ok {
+		return nil, nil
+	}
+	return scopes, t.noteStepUp(server, scopes)
+}
+
 // noteStepUp adds scopes to the stored login's StepUpScopes, for the next
 // login to ask for.
 func (t Tokens) noteStepUp(server mcpdecl.Server, scopes []string) error {

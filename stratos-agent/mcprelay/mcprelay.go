@@ -94,8 +94,9 @@ func (r *Relay) Route(ctx context.Context, workflow string, server mcpdecl.Serve
 				u := *rt.target
 				pr.Out.URL, pr.Out.Host = &u, ""
 			},
-			FlushInterval: -1, // server-sent events pass at once
-			ErrorLog:      r.log.StandardLogger(&hclog.StandardLoggerOptions{InferLevels: true}),
+			FlushInterval:  -1, // server-sent events pass at once
+			ErrorLog:       r.log.StandardLogger(&hclog.StandardLoggerOptions{InferLevels: true}),
+			ModifyResponse: r.noteStepUp(workflow, server),
 		}
 		r.routes[seg], r.byKey[key] = rt, seg
 	}
@@ -137,6 +138,21 @@ func (r *Relay) serve(w http.ResponseWriter, req *http.Request) {
 	out := req.Clone(req.Context())
 	out.Header.Set("Authorization", "Bearer "+rec.AccessToken)
 	rt.proxy.ServeHTTP(w, out)
+}
+
+// noteStepUp returns the relay's look at each answer of server: a step-up
+// (403 insufficient_scope) cannot be answered here, where nobody is at a
+// browser, so the harness gets the 403 as sent, and the scopes it asks for
+// are noted with the login, for the next `stratos mcp login` to ask for.
+func (r *Relay) noteStepUp(workflow string, server mcpdecl.Server) func(*http.Response) error {
+	return func(resp *http.Response) error {
+		scopes, err := r.tokens.NoteStepUp(server, resp)
+		if len(scopes) > 0 {
+			r.log.Warn("MCP relay: the server needs more scopes than the login has; log in again", "server", server.Name,
+				"scopes", strings.Join(scopes, " "), "login", mcpauth.LoginCommand(workflow, server.Name), "error", err)
+		}
+		return nil
+	}
 }
 
 // route finds the route whose path segment is seg. Every segment is

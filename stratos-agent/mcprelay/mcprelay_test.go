@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/stratoscli/stratos/shared/fakemcp"
 	"github.com/stratoscli/stratos/shared/fakeoauth"
 	"github.com/stratoscli/stratos/shared/mcpauth"
@@ -217,5 +219,31 @@ func TestOnlyTheHarnessReachesTheRelay(t *testing.T) {
 	}
 	if _, err := harness(t, route).Tools(context.Background()); err != nil {
 		t.Fatalf("the harness's own requests: %v", err)
+	}
+}
+
+// A server that wants a larger scope for a call answers the harness 403
+// insufficient_scope through the relay, which cannot log in again (nobody
+// is at a browser) but notes the scopes with the login, so that the next
+// `stratos mcp login` asks for them.
+func TestAStepUpIsNotedForTheNextLogin(t *testing.T) {
+	server, store, log := loggedIn(t, fakeoauth.Options{StepUpScope: "write"})
+	relay := mcprelay.New(mcpauth.Tokens{Store: store}, nil)
+	defer relay.Close()
+	url, err := relay.Route(context.Background(), "triage", server)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := harness(t, url)
+	if _, err := c.Session.CallTool(context.Background(), &mcp.CallToolParams{Name: "echo", Arguments: map[string]any{"text": "hi"}}); err == nil {
+		t.Fatalf("the call with the small scope succeeded:\n%s", log.since(0))
+	}
+	id, _ := mcpauth.IdentityOf(server.URL, "")
+	rec, err := store.Load(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(rec.StepUpScopes, " "); got != "tools write" {
+		t.Errorf("step-up scopes noted: %q, want \"tools write\"", got)
 	}
 }
