@@ -44,11 +44,11 @@ func (f *follower) follow(ctx context.Context, c client.Client, id string) {
 // codeProgress is the last progress the code's activity reported.
 func codeProgress(ctx context.Context, c client.Client, dc converter.DataConverter, id string) (engine.Progress, bool) {
 	var p engine.Progress
-	desc, err := c.DescribeWorkflowExecution(ctx, id, "")
+	desc, err := c.DescribeWorkflow(ctx, id, "")
 	if err != nil {
 		return p, false
 	}
-	for _, a := range desc.GetPendingActivities() {
+	for _, a := range desc.RawResponse.GetPendingActivities() {
 		if a.GetActivityType().GetName() != engine.ActivityRunCode || a.GetHeartbeatDetails() == nil {
 			continue
 		}
