@@ -124,3 +124,30 @@ func get(t *testing.T, url string) (*http.Response, []byte) {
 	}
 	return resp, body
 }
+
+// A script's models are the hosted model list: listed at /v1/models and
+// /models, each at /v1/models/{id}, anything else 404; a script without
+// models serves no list.
+func TestHostedModelList(t *testing.T) {
+	srv := startFake(t, `{"models": ["gpt-4.1-mini", "claude-haiku-4-5"], "turns": []}`, Options{})
+	for _, path := range []string{"/v1/models", "/models"} {
+		resp, body := get(t, srv.URL+path)
+		if resp.StatusCode != 200 || !strings.Contains(string(body), `"id":"gpt-4.1-mini"`) || !strings.Contains(string(body), `"id":"claude-haiku-4-5"`) {
+			t.Errorf("%s: %d %s", path, resp.StatusCode, body)
+		}
+	}
+	resp, body := get(t, srv.URL+"/v1/models/claude-haiku-4-5")
+	if resp.StatusCode != 200 || !strings.Contains(string(body), `"type":"model"`) {
+		t.Errorf("one model: %d %s", resp.StatusCode, body)
+	}
+	if resp, body := get(t, srv.URL+"/v1/models/gpt-9"); resp.StatusCode != 404 || !strings.Contains(string(body), "gpt-9") {
+		t.Errorf("a model not listed: %d %s", resp.StatusCode, body)
+	}
+	if e := finished(t, srv, 4); e.API != APIModels || e.Model != "gpt-9" || e.Outcome != OutcomeError {
+		t.Errorf("entry %+v", e)
+	}
+	plain := startFake(t, `{"turns": []}`, Options{})
+	if resp, _ := get(t, plain.URL+"/v1/models"); resp.StatusCode != 404 {
+		t.Errorf("a script without models serves a list: %d", resp.StatusCode)
+	}
+}
