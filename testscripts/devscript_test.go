@@ -37,7 +37,7 @@ func TestScriptsStratosSaysWhatItBuilds(t *testing.T) {
 	for _, f := range []string{"scripts/stratos", "scripts/install", "scripts/lib/modules.sh"} {
 		copyFile(t, filepath.Join(repo, f), filepath.Join(root, f))
 	}
-	for _, d := range []string{"shared", "stratos-discover", "stratos-build", "stratos-run", "stratos-agent", "stratos-worktree", "stratos-models"} {
+	for _, d := range []string{"shared", "stratos-discover", "stratos-build", "stratos-run", "stratos-agent", "stratos-temporal", "stratos-worktree", "stratos-models"} {
 		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
 			t.Fatal(err)
 		}
