@@ -81,6 +81,11 @@ type ExecuteRequest struct {
 	// Queue is where the execute goes unless the agent's conversation is
 	// on a worker: its harness's queue, or the run's agent queue.
 	Queue string `json:"queue,omitempty"`
+	// Harness is the harness the execute names ("" for none); Unseen says
+	// no worker was seen polling its queue, so the execute waits only a
+	// bounded time for one and then fails with harness_unavailable.
+	Harness string `json:"harness,omitempty"`
+	Unseen  bool   `json:"unseen,omitempty"`
 }
 
 // ExecuteReply is an execute's outcome: the host's result, or its error

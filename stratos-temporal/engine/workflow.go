@@ -24,6 +24,9 @@ const (
 	// stickyWait is how long an agent's next execute waits for the worker
 	// holding its conversation before it goes to any worker.
 	stickyWait = 30 * time.Second
+	// workerWait is how long an execute whose harness queue was not seen
+	// polled waits for a worker before it fails as harness_unavailable.
+	workerWait = 20 * time.Second
 	longest    = 7 * 24 * time.Hour
 	// agentTries bounds how often one execute is given to another worker
 	// after the one running it died.
@@ -179,8 +182,12 @@ func (r *run) runAgent(ctx workflow.Context, req ExecuteRequest) (ExecuteReply, 
 			WaitForCancellation: true,
 			RetryPolicy:         &temporal.RetryPolicy{MaximumAttempts: 1},
 		}
-		if sticky {
+		probing := !sticky && req.Unseen
+		switch {
+		case sticky:
 			opts.TaskQueue, opts.ScheduleToStartTimeout = queue, stickyWait
+		case probing:
+			opts.ScheduleToStartTimeout = workerWait
 		}
 		actx, cancel := workflow.WithCancel(workflow.WithActivityOptions(ctx, opts))
 		r.running[req.Agent] = cancel
@@ -190,6 +197,9 @@ func (r *run) runAgent(ctx workflow.Context, req ExecuteRequest) (ExecuteReply, 
 		if err == nil {
 			r.sticky[req.Agent], r.hosts[reply.Queue] = reply.Queue, true
 			return reply, nil
+		}
+		if probing && workerLost(err) {
+			return unavailableReply(opts.TaskQueue, req.Harness), nil
 		}
 		if !workerLost(err) {
 			if temporal.IsCanceledError(err) {
@@ -213,6 +223,13 @@ func workerLost(err error) bool {
 		return false
 	}
 	return slices.Contains([]enumspb.TimeoutType{enumspb.TIMEOUT_TYPE_HEARTBEAT, enumspb.TIMEOUT_TYPE_SCHEDULE_TO_START}, te.TimeoutType())
+}
+
+// unavailableReply is the error of an execute no worker took: none of the
+// queue's workers can run its harness.
+func unavailableReply(queue, harness string) ExecuteReply {
+	msg := fmt.Sprintf("no stratos worker took the agent from task queue %s within %s: no worker of the run's queue can run harness %q (none finds its CLI); start a worker where it is installed", queue, workerWait, harness)
+	return ExecuteReply{Error: &RPCError{Code: agentproto.RPCAgentError, Message: msg, Data: []byte(`{"code":"harness_unavailable"}`)}}
 }
 
 // cancelledReply is the host's answer to a cancelled execute, for one the

@@ -164,3 +164,24 @@ func TestAnAgentErrorIsPassedOnOnce(t *testing.T) {
 		t.Errorf("replies = %+v, want the agent's error", h.replies)
 	}
 }
+
+// An execute whose harness queue nobody was seen polling waits a bounded
+// time for a worker; when none takes it, it fails as harness_unavailable,
+// as a local run without the harness's CLI does.
+func TestAnExecuteNoWorkerTakesIsUnavailable(t *testing.T) {
+	var h *harness
+	h = newHarness(t, func(ctx context.Context, in AgentExecute) (ExecuteReply, error) {
+		h.noteQueue(ctx)
+		return ExecuteReply{}, temporal.NewTimeoutError(enumspb.TIMEOUT_TYPE_SCHEDULE_TO_START, nil)
+	})
+	req := request(1, nil)
+	req.Queue, req.Harness, req.Unseen = "q.agents.claude-code", "claude-code", true
+	h.execute(time.Minute, req)
+	h.run()
+	if len(h.queues) != 1 || h.queues[0] != "q.agents.claude-code" {
+		t.Errorf("queues = %v, want one try on the harness's queue", h.queues)
+	}
+	if len(h.replies) != 1 || h.replies[0].Error == nil || string(h.replies[0].Error.Data) != `{"code":"harness_unavailable"}` {
+		t.Errorf("replies = %+v, want harness_unavailable", h.replies)
+	}
+}

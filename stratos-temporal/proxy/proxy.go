@@ -43,13 +43,14 @@ type Proxy struct {
 	mu      sync.Mutex
 	init    *agentproto.InitializeParams
 	remote  map[string]string // agent ID → the workflow's key of the agent, once it ran remotely
+	polled  map[string]bool   // harness queues seen polled
 	journal *tail
 }
 
 // New returns the proxy of run, passing what stays local to the
 // stratos-agent at host.
 func New(c client.Client, runID, agentQueue, host string, stderr io.Writer) *Proxy {
-	return &Proxy{client: c, runID: runID, agentQueue: agentQueue, host: host, stderr: stderr, remote: map[string]string{}}
+	return &Proxy{client: c, runID: runID, agentQueue: agentQueue, host: host, stderr: stderr, remote: map[string]string{}, polled: map[string]bool{}}
 }
 
 // Serve serves the SDK on in/out until in ends, then ends the local host
@@ -178,15 +179,13 @@ func (p *Proxy) execute(ctx context.Context, params json.RawMessage) (any, error
 	}
 	var route routing
 	_ = json.Unmarshal(params, &route)
-	queue, err := queueFor(ctx, p.client, p.agentQueue, route.harness())
-	if err != nil {
-		return nil, err
-	}
+	harness := route.harness()
+	queue, seen := p.queueFor(ctx, harness)
 	key := ref.ExecutionID + "/" + ref.AgentID
 	p.mu.Lock()
 	p.remote[ref.AgentID] = key
 	p.mu.Unlock()
-	req := engine.ExecuteRequest{Init: *init, Params: params, Agent: key, Call: ref.Call, Place: ref.Place, Queue: queue}
+	req := engine.ExecuteRequest{Init: *init, Params: params, Agent: key, Call: ref.Call, Place: ref.Place, Queue: queue, Harness: harness, Unseen: !seen}
 	handle, err := p.client.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
 		WorkflowID: p.runID, UpdateName: engine.UpdateExecute, Args: []any{req}, WaitForStage: client.WorkflowUpdateStageCompleted,
 	})

@@ -3,11 +3,9 @@ package proxy
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"time"
 
 	enumspb "go.temporal.io/api/enums/v1"
-	"go.temporal.io/sdk/client"
 
 	"github.com/stratoscli/stratos/shared/agentproto"
 	"github.com/stratoscli/stratos/shared/manifest"
@@ -71,38 +69,31 @@ func (r routing) harness() string {
 const pollerCheck = 10 * time.Second
 
 // queueFor is the task queue of an execute that names harness: the
-// harness's own queue, which only workers able to run it poll. With no
-// such worker it fails at once, as a local run does without the CLI.
-func queueFor(ctx context.Context, c client.Client, agentQueue, harness string) (string, error) {
+// harness's own queue, which only workers able to run it poll, and whether
+// a poller of it was seen. The server reports the pollers of one of a
+// queue's partitions only, so not seeing one proves nothing: the workflow
+// then gives the execute a bounded wait for a worker and fails it with
+// harness_unavailable when none takes it. A queue seen polled is
+// remembered for the run.
+func (p *Proxy) queueFor(ctx context.Context, harness string) (queue string, seen bool) {
 	if harness == "" {
-		return agentQueue, nil
+		return p.agentQueue, true
 	}
-	q := engine.HarnessQueue(agentQueue, harness)
+	q := engine.HarnessQueue(p.agentQueue, harness)
+	p.mu.Lock()
+	known := p.polled[q]
+	p.mu.Unlock()
+	if known {
+		return q, true
+	}
 	ctx, cancel := context.WithTimeout(ctx, pollerCheck)
 	defer cancel()
-	// A queue's pollers are seen on its partitions with a short delay: ask
-	// a few times before saying nobody polls it.
-	for try := 1; ; try++ {
-		desc, err := c.DescribeTaskQueue(ctx, q, enumspb.TASK_QUEUE_TYPE_ACTIVITY)
-		if err != nil {
-			// Unknown: let the execute wait for a worker rather than fail it.
-			return q, nil
-		}
-		if len(desc.GetPollers()) > 0 {
-			return q, nil
-		}
-		if try == pollerTries {
-			break
-		}
-		select {
-		case <-ctx.Done():
-			return q, nil
-		case <-time.After(time.Second):
-		}
+	desc, err := p.client.DescribeTaskQueue(ctx, q, enumspb.TASK_QUEUE_TYPE_ACTIVITY)
+	if err != nil || len(desc.GetPollers()) == 0 {
+		return q, false
 	}
-	return "", &agentproto.Error{Code: agentproto.CodeHarnessUnavailable, Message: fmt.Sprintf(
-		"no stratos worker of task queue %s can run harness %q (none finds its CLI); start a worker where it is installed", agentQueue, harness)}
+	p.mu.Lock()
+	p.polled[q] = true
+	p.mu.Unlock()
+	return q, true
 }
-
-// pollerTries is how often an empty queue is asked about.
-const pollerTries = 3
