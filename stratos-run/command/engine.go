@@ -59,7 +59,7 @@ func engine(cmd *cli.Command) (string, error) {
 // the run's.
 func runOnTemporal(ctx context.Context, cmd *cli.Command) error {
 	if cmd.Bool("detach") {
-		return clierr.Usage(temporalapi.CodeEngineUnknown, "--detach with the temporal engine is not available yet: the run keeps running on the workers if you stop waiting, but nothing here would follow it")
+		return clierr.Usage(temporalapi.CodeDetachUnsupported, "--detach with the temporal engine is not available yet: the run keeps running on the workers if you stop waiting, but nothing here would follow it")
 	}
 	bin, err := sibling.Find("stratos-temporal")
 	if err != nil {

@@ -161,6 +161,7 @@ type executeRef struct {
 	Call        int                      `json:"call"`
 	Hooks       []string                 `json:"hooks"`
 	Place       *agentproto.ExecutePlace `json:"place"`
+	routing
 }
 
 // execute runs an execute through the run's workflow. An agent with hooks
@@ -177,9 +178,7 @@ func (p *Proxy) execute(ctx context.Context, params json.RawMessage) (any, error
 	if len(ref.Hooks) > 0 || init == nil {
 		return p.forward(ctx, agentproto.MethodAgentExecute, params)
 	}
-	var route routing
-	_ = json.Unmarshal(params, &route)
-	harness := route.harness()
+	harness := ref.harness()
 	queue, seen := p.queueFor(ctx, harness)
 	key := ref.ExecutionID + "/" + ref.AgentID
 	p.mu.Lock()

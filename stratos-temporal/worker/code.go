@@ -46,7 +46,7 @@ func (c *code) Run(ctx context.Context, req engine.RunRequest) (engine.RunResult
 	runID := info.WorkflowExecution.ID
 	if st, err := os.Stat(req.Cwd); err != nil || !st.IsDir() {
 		return engine.RunResult{}, temporal.NewNonRetryableApplicationError(
-			fmt.Sprintf("worker %s has no directory %s: a run's workers need its repository at the same path", c.worker, req.Cwd), temporalapi.CodeRepositoryNoted, err)
+			fmt.Sprintf("worker %s has no directory %s: a run's workers need its repository at the same path", c.worker, req.Cwd), temporalapi.CodeRepositoryMissing, err)
 	}
 	args := append([]string{"run"}, req.Args...)
 	if info.Attempt > 1 {

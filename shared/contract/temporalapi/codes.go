@@ -6,16 +6,17 @@ import "github.com/stratoscli/stratos/shared/contract/errcode"
 
 // Error codes of stratos-temporal.
 const (
-	CodeConnection      = "temporal_connection"
-	CodeConfig          = "temporal_config"
-	CodeSubmit          = "temporal_submit"
-	CodeRunFailed       = "temporal_run_failed"
-	CodeWorkerFailed    = "temporal_worker_failed"
-	CodeProxyFailed     = "temporal_proxy_failed"
-	CodeInputTooLarge   = "temporal_input_too_large"
-	CodeNoRunToServe    = "temporal_no_run"
-	CodeEngineUnknown   = "engine_unknown"
-	CodeRepositoryNoted = "temporal_repository"
+	CodeConnection        = "temporal_connection"
+	CodeConfig            = "temporal_config"
+	CodeSubmit            = "temporal_submit"
+	CodeRunFailed         = "temporal_run_failed"
+	CodeWorkerFailed      = "temporal_worker_failed"
+	CodeProxyFailed       = "temporal_proxy_failed"
+	CodeInputTooLarge     = "temporal_input_too_large"
+	CodeNoRunToServe      = "temporal_no_run"
+	CodeEngineUnknown     = "engine_unknown"
+	CodeRepositoryMissing = "temporal_repository"
+	CodeDetachUnsupported = "temporal_detach_unsupported"
 )
 
 // Codes describes the error codes of stratos-temporal.
@@ -30,6 +31,7 @@ func Codes() []errcode.Code {
 		errcode.Usage(CodeInputTooLarge, "the run's input (stdin) is larger than a Temporal payload may be"),
 		errcode.Usage(CodeNoRunToServe, "`stratos-temporal serve` was started outside a Temporal run"),
 		errcode.Usage(CodeEngineUnknown, "`--engine` or settings.json's engine names no engine (local, temporal)"),
-		errcode.Usage(CodeRepositoryNoted, "the run's working directory does not exist on the worker that took the run's code"),
+		errcode.Usage(CodeDetachUnsupported, "`stratos run --detach` with the temporal engine (not available yet)"),
+		errcode.Usage(CodeRepositoryMissing, "the run's working directory does not exist on the worker that took the run's code"),
 	}
 }
