@@ -3,6 +3,7 @@ package mcpauth_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"net/http"
 	"os"
@@ -324,5 +325,36 @@ func TestLoginToA20250326Server(t *testing.T) {
 	r := login(t, store, url, &mcpdecl.OAuth{})
 	if r.AccessToken == "" || !strings.Contains(log.String(), "GET /.well-known/oauth-authorization-server") {
 		t.Errorf("record %v, log:\n%s", r, log)
+	}
+}
+
+// Step-ups noted at once (parallel calls each told to ask for another
+// scope) all reach the stored login: none saves over another's scopes.
+func TestConcurrentStepUpsKeepEveryScope(t *testing.T) {
+	url, _ := serve(t, fakeoauth.Options{})
+	store := mcpauth.Open(t.TempDir())
+	first := login(t, store, url, &mcpdecl.OAuth{})
+	tokens := mcpauth.Tokens{Store: store}
+	server := mcpdecl.Server{Name: "s", Transport: mcpdecl.TransportHTTP, URL: url, OAuth: &mcpdecl.OAuth{}}
+	const n = 16
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			resp := &http.Response{StatusCode: http.StatusForbidden, Header: http.Header{}}
+			resp.Header.Set("WWW-Authenticate", fmt.Sprintf(`Bearer error="insufficient_scope", scope="extra:%d"`, i))
+			if _, err := tokens.NoteStepUp(server, resp); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	r, err := store.Load(first.Identity)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.StepUpScopes) != n {
+		t.Fatalf("stored step-up scopes = %q, want all %d", r.StepUpScopes, n)
 	}
 }

@@ -1,14 +1,22 @@
 package mcpauth
 
 import (
+	"context"
+	"fmt"
 	"net/http"
 	"slices"
 	"strings"
+	"time"
 
+	"github.com/gofrs/flock"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 
 	"github.com/stratoscli/stratos/shared/mcpdecl"
 )
+
+// stepUpLockWait bounds the wait for the record's lock, which another
+// process holds only while it refreshes the token (one HTTP exchange).
+const stepUpLockWait = 30 * time.Second
 
 // insufficientScope returns the scopes a 403 answer asks for when it is a
 // step-up (a Bearer challenge with error="insufficient_scope").
@@ -41,12 +49,25 @@ func (t Tokens) NoteStepUp(server mcpdecl.Server, resp *http.Response) ([]string
 }
 
 // noteStepUp adds scopes to the stored login's StepUpScopes, for the next
-// login to ask for.
+// login to ask for. It holds the record's lock, as a refresh does: two
+// calls asking for different scopes at once (or a refresh saving the
+// record meanwhile) would otherwise each save the record they read, and
+// the scopes of one would be lost.
 func (t Tokens) noteStepUp(server mcpdecl.Server, scopes []string) error {
 	id, err := IdentityOf(server.URL, server.OAuth.ClientID)
 	if err != nil {
 		return err
 	}
+	if err := t.Store.ensureDir(); err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), stepUpLockWait)
+	defer cancel()
+	lock := flock.New(t.Store.path(id)+".lock", flock.SetPermissions(0o600))
+	if _, err := lock.TryLockContext(ctx, lockRetry); err != nil {
+		return fmt.Errorf("lock the MCP credentials of %s: %w", id.Resource, err)
+	}
+	defer lock.Unlock()
 	r, err := t.load(id)
 	if err != nil {
 		return err
