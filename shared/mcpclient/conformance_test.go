@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"gopkg.in/yaml.v3"
 
 	"github.com/stratoscli/stratos/shared/mcpauth"
 	"github.com/stratoscli/stratos/shared/mcpdecl"
@@ -48,15 +49,73 @@ func TestConformanceClient(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, tc.Node, suite, "client", "--command", exe, "--suite", "all",
-		"--expected-failures", baseline, "--timeout", "30000", "-o", t.TempDir())
-	cmd.Env = append(os.Environ(), conformanceClientEnv+"=1")
-	cmd.Dir = t.TempDir()
-	out, err := cmd.CombinedOutput()
-	if err != nil {
+	suiteRun := func(args ...string) ([]byte, error) {
+		args = append([]string{suite, "client", "--command", exe, "--timeout", "30000", "-o", t.TempDir()}, args...)
+		cmd := exec.CommandContext(ctx, tc.Node, args...)
+		cmd.Env = append(os.Environ(), conformanceClientEnv+"=1")
+		cmd.Dir = t.TempDir()
+		return cmd.CombinedOutput()
+	}
+	out, err := suiteRun("--suite", "all", "--expected-failures", baseline)
+	if err == nil {
+		t.Logf("%s", out)
+		return
+	}
+	// The suite starts all 26 scenarios at once, and some of its checks are
+	// timed (sse-retry fails a reconnect later than twice the server's
+	// retry field): on a loaded two-core machine they fail for want of CPU.
+	// A scenario that failed is run again alone, once; it must pass then.
+	listed, lerr := baselineScenarios(baseline)
+	if lerr != nil {
+		t.Fatal(lerr)
+	}
+	unexpected := failedScenarios(string(out), listed)
+	if len(unexpected) == 0 {
 		t.Fatalf("the conformance suite's client scenarios: %v\n%s", err, out)
 	}
-	t.Logf("%s", out)
+	t.Logf("with all scenarios at once, these failed: %s; each runs again alone\n%s", strings.Join(unexpected, ", "), out)
+	for _, name := range unexpected {
+		alone, err := suiteRun("--scenario", name)
+		if err != nil {
+			t.Errorf("scenario %s failed again when run alone: %v\n%s", name, err, alone)
+		}
+	}
+}
+
+// baselineScenarios reads the scenario names listed in the baseline file.
+func baselineScenarios(path string) (map[string]bool, error) {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var b struct {
+		Client []string `yaml:"client"`
+	}
+	if err := yaml.Unmarshal(raw, &b); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	names := map[string]bool{}
+	for _, n := range b.Client {
+		names[n] = true
+	}
+	return names, nil
+}
+
+// failedScenarios returns the scenarios the suite's summary marks failed
+// ("✗ name: 8 passed, 2 failed") that the baseline does not list.
+func failedScenarios(out string, listed map[string]bool) []string {
+	var names []string
+	for _, line := range strings.Split(out, "\n") {
+		rest, ok := strings.CutPrefix(strings.TrimSpace(line), "✗ ")
+		if !ok {
+			continue
+		}
+		name, _, ok := strings.Cut(rest, ": ")
+		if ok && !listed[name] {
+			names = append(names, name)
+		}
+	}
+	return names
 }
 
 // conformanceClient is the client the suite runs with a scenario's server
@@ -139,4 +198,13 @@ func followRedirects(authURL string) error {
 		return fmt.Errorf("the authorization redirect answered %s", resp.Status)
 	}
 	return nil
+}
+
+func TestFailedScenariosSkipsPassedAndListed(t *testing.T) {
+	out := "=== SUITE SUMMARY ===\n✓ initialize: 1 passed, 0 failed\n✗ sse-retry: 2 passed, 1 failed\n" +
+		"✗ auth/basic-cimd: 14 passed, 0 failed, 1 warnings\n✗ auth/resource-mismatch: 2 passed, 1 failed\n"
+	got := failedScenarios(out, map[string]bool{"auth/basic-cimd": true})
+	if strings.Join(got, ",") != "sse-retry,auth/resource-mismatch" {
+		t.Fatalf("failedScenarios = %q", got)
+	}
 }
