@@ -9,10 +9,13 @@
 package testscripts
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
@@ -68,6 +71,7 @@ func params(t *testing.T, dir string) testscript.Params {
 			if err := os.MkdirAll(home, 0o755); err != nil {
 				return err
 			}
+			recordDuration(env, dir)
 			env.Setenv("HOME", home)
 			env.Setenv("USERPROFILE", home)
 			env.Setenv("NO_COLOR", "1")
@@ -80,4 +84,24 @@ func params(t *testing.T, dir string) testscript.Params {
 			return nil
 		},
 	}
+}
+
+// recordDuration appends "<dir>/<script> <seconds>" to the file named by
+// $STRATOS_TEST_TIMINGS when the script ends, so that scripts/test can list
+// the slowest scripts (what to trim when the suite grows too slow).
+func recordDuration(env *testscript.Env, dir string) {
+	path := os.Getenv("STRATOS_TEST_TIMINGS")
+	if path == "" {
+		return
+	}
+	start := time.Now()
+	name := strings.TrimPrefix(filepath.Base(env.WorkDir), "script-")
+	env.Defer(func() {
+		f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+		if err != nil {
+			return
+		}
+		defer f.Close()
+		fmt.Fprintf(f, "%s/%s %.0f\n", dir, name, time.Since(start).Seconds())
+	})
 }
