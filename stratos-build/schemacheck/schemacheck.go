@@ -2,9 +2,11 @@
 // (docs/building.md, "Schema conventions") on the JSON Schemas the SDK loader
 // derives from a workflow's zod input and output schemas:
 //
-//   - input and output are objects (schema_not_object);
-//   - every field, nested ones included, has a description, which may be
-//     empty (field_undescribed);
+//   - input and output are objects, and the output may also be a union
+//     of objects such as a z.discriminatedUnion (schema_not_object);
+//   - every top-level field has a description, which may be empty; the
+//     discriminator of a union output and nested fields need none
+//     (field_undescribed);
 //   - "overrides" is reserved and cannot be a top-level input field
 //     (input_overrides_reserved);
 //   - nothing JSON Schema cannot represent appears: dates, transforms,
@@ -120,10 +122,13 @@ func (c *checker) checkSide(side string, raw json.RawMessage) *walker {
 		return nil
 	}
 	m, _ := root.(map[string]any)
-	if !isObjectSchema(m) {
+	w := &walker{checker: c, side: side, root: m, defPaths: map[string]string{}}
+	if m == nil {
 		c.add(side, side, "", CodeSchemaNotObject, "",
 			"the %s schema must describe an object (z.strictObject({...})), not %s; a workflow without %[1]s data declares z.strictObject({})",
 			side, schemaSummary(root))
+	} else {
+		w.checkDescriptions(w.topObjects())
 	}
 	if side == SideInput {
 		if props, ok := m["properties"].(map[string]any); ok {
@@ -133,7 +138,6 @@ func (c *checker) checkSide(side string, raw json.RawMessage) *walker {
 			}
 		}
 	}
-	w := &walker{checker: c, side: side, root: m, defPaths: map[string]string{}}
 	w.walk(root, side, "")
 	w.walkUnusedDefs()
 	return w

@@ -84,21 +84,30 @@ func TestZodDefinitions(t *testing.T) {
 		{"union-input", []want{
 			{in, "input", "", CodeSchemaNotObject, ""},
 		}},
+		// Only top-level fields need a description; nested ones (in
+		// objects, arrays, records, union branches, tuples, $defs) do not.
 		{"undescribed", []want{
-			{in, "input.labels{}.color", "/properties/labels/additionalProperties/properties/color", CodeFieldUndescribed, ""},
 			{in, "input.options", "/properties/options", CodeFieldUndescribed, ""},
-			{in, "input.options.depth", "/properties/options/properties/depth", CodeFieldUndescribed, ""},
-			{in, "input.options.paths[].glob", "/properties/options/properties/paths/items/properties/glob", CodeFieldUndescribed, ""},
-			{in, "input.target<oneOf 0>.kind", "/properties/target/oneOf/0/properties/kind", CodeFieldUndescribed, ""},
-			{in, "input.target<oneOf 1>.tag", "/properties/target/oneOf/1/properties/tag", CodeFieldUndescribed, ""},
 			{in, "input.top", "/properties/top", CodeFieldUndescribed, ""},
 			{in, `input["odd key"]`, "/properties/odd key", CodeFieldUndescribed, ""},
 			// pid's $defs entry has no description; other's has one.
 			{out, "output.pid", "/properties/pid", CodeFieldUndescribed, ""},
-			// The recursive node: inlined at tree, then a $defs entry for children.
-			{out, "output.tree.children[].name", "/$defs/__schema0/items/properties/name", CodeFieldUndescribed, ""},
-			{out, "output.tree.name", "/properties/tree/properties/name", CodeFieldUndescribed, ""},
-			{out, "output.tuple[0].x", "/properties/tuple/prefixItems/0/properties/x", CodeFieldUndescribed, ""},
+		}},
+		// A discriminated union output: its discriminator (const in one
+		// branch, enum in the other) needs no description, its other
+		// top-level fields do; nested fields need none on either side.
+		{"union-output", []want{
+			{out, "output<oneOf 1>.reason", "/oneOf/1/properties/reason", CodeFieldUndescribed, ""},
+		}},
+		// A z.union of objects whose shared literal does not tell them
+		// apart: every top-level field of each branch needs a description.
+		{"union-output-plain", []want{
+			{out, "output<anyOf 0>.kind", "/anyOf/0/properties/kind", CodeFieldUndescribed, ""},
+			{out, "output<anyOf 1>.b", "/anyOf/1/properties/b", CodeFieldUndescribed, ""},
+			{out, "output<anyOf 1>.kind", "/anyOf/1/properties/kind", CodeFieldUndescribed, ""},
+		}},
+		{"union-output-not-objects", []want{
+			{out, "output<anyOf 0>", "/anyOf/0", CodeSchemaNotObject, ""},
 		}},
 		{"overrides-field", []want{
 			{in, "input.overrides", "/properties/overrides", CodeInputOverridesReserved, ""},
@@ -173,11 +182,28 @@ func TestHandWrittenSchemas(t *testing.T) {
 			}},
 		{"draft-7 definitions, unused defs and recursion",
 			`{"type":"object","properties":{"self":{"$ref":"#","description":""},"d":{"$ref":"#/definitions/D"}},"additionalProperties":false,
-			"definitions":{"D":{"type":"object","properties":{"x":{"type":"number"}},"description":"d"},"Unused":{"type":"object","properties":{"y":{"type":"number"}},"additionalProperties":false}}}`,
+			"definitions":{"D":{"type":"object","properties":{"x":{"type":"number"}},"description":"d"},"Unused":{"type":"object","properties":{"y":{"type":"number"}}}}}`,
 			strictEmpty, nil, []want{
 				{"input", "input.d", "/definitions/D", CodeInputNotStrict, ""},
-				{"input", "input.d.x", "/definitions/D/properties/x", CodeFieldUndescribed, ""},
-				{"input", "input.definitions.Unused.y", "/definitions/Unused/properties/y", CodeFieldUndescribed, ""},
+				{"input", "input.definitions.Unused", "/definitions/Unused", CodeInputNotStrict, ""},
+			}},
+		{"union output branches through $ref, described or not", strictEmpty,
+			`{"$defs":{"A":{"type":"object","properties":{"t":{"const":"a"},"x":{"type":"string"}},"required":["t","x"]},
+			"B":{"type":"object","properties":{"t":{"const":"b"},"y":{"type":"string","description":""}},"required":["t"]}},
+			"oneOf":[{"$ref":"#/$defs/A"},{"$ref":"#/$defs/B"}]}`, nil, []want{
+				{"output", "output<oneOf 0>.x", "/$defs/A/properties/x", CodeFieldUndescribed, ""},
+			}},
+		{"a discriminator must be required in every branch", strictEmpty,
+			`{"anyOf":[{"type":"object","properties":{"t":{"const":"a"}},"required":["t"]},{"type":"object","properties":{"t":{"const":"b"}}}]}`, nil, []want{
+				{"output", "output<anyOf 0>.t", "/anyOf/0/properties/t", CodeFieldUndescribed, ""},
+				{"output", "output<anyOf 1>.t", "/anyOf/1/properties/t", CodeFieldUndescribed, ""},
+			}},
+		{"nullable output root", strictEmpty, `{"anyOf":[{"type":"object","properties":{}},{"type":"null"}]}`, nil, []want{
+			{"output", "output<anyOf 1>", "/anyOf/1", CodeSchemaNotObject, ""},
+		}},
+		{"union roots with a type or both keywords are not unions of objects", strictEmpty,
+			`{"type":"string","anyOf":[{"type":"object"}]}`, nil, []want{
+				{"output", "output", "", CodeSchemaNotObject, ""},
 			}},
 		{"ref cycles end", `{"$defs":{"a":{"$ref":"#/$defs/b"},"b":{"$ref":"#/$defs/a"}},"type":"object","properties":{"x":{"$ref":"#/$defs/a"}},"additionalProperties":false}`,
 			strictEmpty, nil, []want{
@@ -186,7 +212,6 @@ func TestHandWrittenSchemas(t *testing.T) {
 		{"pattern properties and boolean schemas", strictEmpty,
 			`{"type":"object","properties":{"t":true},"patternProperties":{"^x":{"type":"object","properties":{"q":{}}}}}`, nil, []want{
 				{"output", "output.t", "/properties/t", CodeFieldUndescribed, ""},
-				{"output", "output{}.q", "/patternProperties/^x/properties/q", CodeFieldUndescribed, ""},
 			}},
 		{"unrepresentable pointers", `{"type":"object","properties":{"a/b":{"type":"array","items":{"description":""},"description":""},
 			"t":{"type":"array","prefixItems":[{"description":""}],"description":""},"n":{"anyOf":[{"description":""},{"type":"null"}],"description":""}},"additionalProperties":false}`,
@@ -234,6 +259,21 @@ func TestMessagesExplainTheFix(t *testing.T) {
 		"input_overrides_reserved input.overrides": `"overrides" is reserved`,
 		"schema_unrepresentable input.when":        "z.iso.datetime()",
 		"schema_not_object output":                 `not type "number"`,
+	} {
+		if msg, ok := byCode[key]; !ok || !strings.Contains(msg, want) {
+			t.Errorf("%s: message %q lacks %q", key, msg, want)
+		}
+	}
+	vs = append(Check("review-pr", loadFixture(t, "union-input")), Check("review-pr", loadFixture(t, "union-output-not-objects"))...)
+	vs = append(vs, Check("review-pr", loadFixture(t, "union-output"))...)
+	byCode = map[string]string{}
+	for _, v := range vs {
+		byCode[v.Code+" "+v.Path] = v.Message
+	}
+	for key, want := range map[string]string{
+		"schema_not_object input":                  "MCP requires a tool's input to be an object",
+		"schema_not_object output<anyOf 0>":        `branch 0 of the output union is type "string", but every branch of a union output must be an object, as in z.discriminatedUnion(`,
+		"field_undescribed output<oneOf 1>.reason": "nested fields need none",
 	} {
 		if msg, ok := byCode[key]; !ok || !strings.Contains(msg, want) {
 			t.Errorf("%s: message %q lacks %q", key, msg, want)

@@ -7,8 +7,9 @@ import (
 	"strings"
 )
 
-// walker visits every schema of one side, checking objects for strictness
-// and their fields for descriptions. A $defs entry is walked once, at its
+// walker visits every schema of one side, checking input objects for
+// strictness (descriptions are the top-level fields' alone, fields.go). A
+// $defs entry is walked once, at its
 // first use in walking order (keys sorted), so that a field in it is named by
 // a path a person recognises (input.tree.children[].name) rather than by
 // zod's generated def names; defs nothing refers to are walked at
@@ -56,12 +57,7 @@ func (w *walker) object(m map[string]any, path, ptr string) {
 	}
 	props, _ := m["properties"].(map[string]any)
 	for _, name := range slices.Sorted(maps.Keys(props)) {
-		fieldPath, fieldPtr := path+fieldSegment(name), ptr+"/properties/"+escapeToken(name)
-		if !w.described(props[name], map[string]bool{}) {
-			w.add(w.side, fieldPath, fieldPtr, CodeFieldUndescribed, "",
-				"the field has no description; add .describe(\"…\") (an empty string is fine when the name explains itself)")
-		}
-		w.walk(props[name], fieldPath, fieldPtr)
+		w.walk(props[name], path+fieldSegment(name), ptr+"/properties/"+escapeToken(name))
 	}
 	if ap, ok := m["additionalProperties"].(map[string]any); ok {
 		w.walk(ap, path+"{}", ptr+"/additionalProperties")
@@ -70,43 +66,6 @@ func (w *walker) object(m map[string]any, path, ptr string) {
 	for _, p := range slices.Sorted(maps.Keys(patterns)) {
 		w.walk(patterns[p], path+"{}", ptr+"/patternProperties/"+escapeToken(p))
 	}
-}
-
-// described reports whether a field's schema carries a description key. The
-// description may sit on the schema a $ref names (zod's .meta({id})), or, for
-// a field described before .nullable(), on the non-null branch of the anyOf
-// zod emits; a union counts when every non-null branch is described.
-func (w *walker) described(s any, seen map[string]bool) bool {
-	m, ok := s.(map[string]any)
-	if !ok {
-		return false
-	}
-	if _, ok := m["description"]; ok {
-		return true
-	}
-	if ref, ok := m["$ref"].(string); ok && !seen[ref] {
-		seen[ref] = true
-		if target := w.resolve(ref); target != nil {
-			return w.described(target, seen)
-		}
-	}
-	for _, kw := range []string{"anyOf", "oneOf"} {
-		branches, _ := m[kw].([]any)
-		nonNull := 0
-		for _, b := range branches {
-			if isNullSchema(b) {
-				continue
-			}
-			nonNull++
-			if !w.described(b, seen) {
-				return false
-			}
-		}
-		if nonNull > 0 {
-			return true
-		}
-	}
-	return false
 }
 
 // follow walks the def a $ref names, the first time it is reached.

@@ -68,6 +68,35 @@ const cases = {
       return z.strictObject({ tree: Node.describe("Tree."), pid: Pid, other: Described, tuple: z.tuple([z.strictObject({ x: z.number() })]).describe("Tuple.") });
     })()`,
   },
+  // Undescribed nested fields everywhere and a discriminated union output,
+  // whose discriminator needs no description but whose other top-level
+  // fields do.
+  "union-output": {
+    input: `z.strictObject({
+      target: z.discriminatedUnion("kind", [
+        z.strictObject({ kind: z.literal("branch"), name: z.string() }),
+        z.strictObject({ kind: z.literal("tag"), tag: z.string(), options: z.strictObject({ annotated: z.boolean() }) }),
+      ]).describe("Target."),
+      paths: z.array(z.strictObject({ glob: z.string(), depth: z.number().optional() })).describe("Paths."),
+    })`,
+    output: `z.discriminatedUnion("status", [
+      z.strictObject({ status: z.literal("done"), items: z.array(z.strictObject({ id: z.string(), n: z.number() })).describe("Items.") }),
+      z.strictObject({ status: z.enum(["failed", "cancelled"]), reason: z.string() }),
+    ])`,
+  },
+  // A plain z.union of objects is an output too; with no discriminator,
+  // every top-level field of each branch needs a description.
+  "union-output-plain": {
+    input: `z.strictObject({})`,
+    output: `z.union([
+      z.strictObject({ kind: z.literal("same"), a: z.string().describe("A.") }),
+      z.strictObject({ kind: z.literal("same"), b: z.object({ c: z.number() }) }),
+    ])`,
+  },
+  "union-output-not-objects": {
+    input: `z.strictObject({})`,
+    output: `z.union([z.string(), z.strictObject({ a: z.string().describe("") })])`,
+  },
   "overrides-field": {
     input: `z.strictObject({ overrides: z.record(z.string(), z.string()).describe("Clashes with the reserved name."), task: z.string().describe("") })`,
     output: `z.strictObject({ overrides: z.string().describe("Fine on the output side.") })`,
