@@ -131,6 +131,22 @@ const cases = {
     }).describe("Root description */ too.")`,
     output: `z.strictObject({ ok: z.boolean().describe("Done.") })`,
   },
+  "union-output": {
+    input: `z.strictObject({
+      task: z.string().describe("What to do."),
+      target: z.discriminatedUnion("kind", [
+        z.strictObject({ kind: z.literal("branch"), name: z.string() }),
+        z.strictObject({ kind: z.literal("tag"), tag: z.string(), annotated: z.boolean().default(false) }),
+      ]).describe("Nested fields need no description."),
+    })`,
+    output: `z.discriminatedUnion("status", [
+      z.strictObject({
+        status: z.literal("done"),
+        items: z.array(z.strictObject({ id: z.string(), score: z.number().nullable() })).describe("What was done."),
+      }).describe("It worked."),
+      z.strictObject({ status: z.enum(["failed", "skipped"]), reason: z.string().describe("Why not.") }),
+    ]).describe("Done, or why not.")`,
+  },
   "empty-io": {
     input: `z.strictObject({})`,
     output: `z.strictObject({})`,

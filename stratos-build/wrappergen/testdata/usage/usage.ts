@@ -10,6 +10,7 @@ import createRecords from "../.generated/records.js";
 import createRecursiveTree, { type RecursiveTreeInput } from "../.generated/recursive-tree.js";
 import createTrickyDescriptions from "../.generated/tricky-descriptions.js";
 import createEmptyIo from "../.generated/empty-io.js";
+import createUnionOutput, { type UnionOutputOutput } from "../.generated/union-output.js";
 import createV2Deploy3d from "../.generated/v2-deploy-3d.js";
 import type { ChildWorkflow } from "@stratoscli/stratos";
 
@@ -152,4 +153,31 @@ export async function deploy(): Promise<void> {
   const url: string = out.url;
   const at: string = out.meta.at;
   void url, at;
+}
+
+export async function unionOutput(): Promise<string> {
+  const child = createUnionOutput();
+  const out: UnionOutputOutput = await child.execute({ task: "t", target: { kind: "branch", name: "main" } });
+  await child.execute({ task: "t", target: { kind: "tag", tag: "v1", annotated: true } });
+  // @ts-expect-error a branch's fields go with its discriminator
+  await child.execute({ task: "t", target: { kind: "branch", tag: "v1" } });
+  // @ts-expect-error nested union branches are closed like other input objects
+  await child.execute({ task: "t", target: { kind: "tag", tag: "v1", name: "main" } });
+  // @ts-expect-error items exist only once the status says "done"
+  void out.items;
+  switch (out.status) {
+    case "done": {
+      const score: number | null | undefined = out.items[0]?.score;
+      return `${out.items.length}${score}`;
+    }
+    case "failed":
+    case "skipped": {
+      const reason: string = out.reason;
+      return reason;
+    }
+    default: {
+      const none: never = out;
+      return none;
+    }
+  }
 }
