@@ -38,6 +38,9 @@ import (
 //	temporal-dev restart
 //	                stop the server (SIGKILL) and start it again on the same
 //	                port and database
+//	temporal-dev wait-run
+//	                wait until the server holds a workflow (a background
+//	                stratos run has submitted its run)
 //	temporal-history
 //	                print the history of every workflow on the server, one
 //	                event per line as JSON with payloads decoded, for
@@ -73,7 +76,11 @@ type devServer struct {
 
 func (s *devServers) cmd(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 1 {
-		ts.Fatalf("usage: temporal-dev start|restart")
+		ts.Fatalf("usage: temporal-dev start|restart|wait-run")
+	}
+	if args[0] == "wait-run" {
+		waitRun(ts)
+		return
 	}
 	work := ts.Getenv("WORK")
 	s.mu.Lock()
@@ -95,10 +102,34 @@ func (s *devServers) cmd(ts *testscript.TestScript, neg bool, args []string) {
 		}
 		srv.stop()
 	default:
-		ts.Fatalf("usage: temporal-dev start|restart")
+		ts.Fatalf("usage: temporal-dev start|restart|wait-run")
 	}
 	srv.start(ts, s.bin, args[0] == "start")
 	ts.Setenv("TEMPORAL_ADDRESS", "127.0.0.1:"+strconv.Itoa(srv.port))
+}
+
+// waitRun waits until the server holds a workflow: a run has been
+// submitted (a script's background `stratos run` may take seconds to get
+// there on a loaded machine).
+func waitRun(ts *testscript.TestScript) {
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	c, err := client.DialContext(ctx, client.Options{HostPort: ts.Getenv("TEMPORAL_ADDRESS"), Logger: quietLogger{}})
+	if err != nil {
+		ts.Fatalf("temporal-dev wait-run: %v", err)
+	}
+	defer c.Close()
+	for {
+		list, err := c.ListWorkflow(ctx, &workflowservice.ListWorkflowExecutionsRequest{})
+		if err == nil && len(list.Executions) > 0 {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			ts.Fatalf("temporal-dev wait-run: no workflow on the server within 90s (last error: %v)", err)
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
 }
 
 func (d *devServer) start(ts *testscript.TestScript, bin string, fresh bool) {
