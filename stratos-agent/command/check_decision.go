@@ -61,7 +61,7 @@ func checkDecision(ctx context.Context, cmd *cli.Command) error {
 	res := agentapi.ConfigValidation{Dir: dir, File: file, Valid: true, Problems: []agentapi.ConfigProblem{}}
 	if section, ok := m.Sections["decision"]; ok {
 		if err := checkSection(ctx, section, cmd.Bool("reach"), cmd.Root().ErrWriter); err != nil {
-			res.Valid, res.Problems = false, []agentapi.ConfigProblem{decisionProblem(file, err)}
+			res.Valid, res.Problems = false, []agentapi.ConfigProblem{decisionProblem(file, "decision", err)}
 		}
 	}
 	if cmd.Bool("json") {
@@ -103,20 +103,21 @@ func checkSection(ctx context.Context, section any, reach bool, stderr io.Writer
 	return a.CheckReach(ctx, cfg)
 }
 
-// decisionProblem is a decision error as a problem of the section: the
+// decisionProblem is a decision error as a problem of the layer
+// ("decision" for workflow.yaml's section, "overrides.decision"): the
 // field it names ("decision.baseUrl"), the model when the model is
-// unavailable, else the section.
-func decisionProblem(file string, err error) agentapi.ConfigProblem {
-	path := "decision"
+// unavailable, else the layer.
+func decisionProblem(file, layer string, err error) agentapi.ConfigProblem {
+	path := layer
 	var e *agentproto.Error
 	if errors.As(err, &e) {
 		switch field, _ := e.Details["field"].(string); {
-		case strings.HasPrefix(field, "decision."):
+		case strings.HasPrefix(field, layer+"."):
 			path = field
 		case field != "":
-			path = "decision." + field
+			path = layer + "." + field
 		case e.Code == agentproto.CodeDecisionModelUnavailable:
-			path = "decision.model"
+			path = layer + ".model"
 		}
 	}
 	return agentapi.ConfigProblem{File: file, Path: path, Message: strings.TrimPrefix(err.Error(), path+": ")}

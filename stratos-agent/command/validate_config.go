@@ -18,6 +18,7 @@ import (
 	"github.com/stratoscli/stratos/shared/manifest"
 	testharness "github.com/stratoscli/stratos/stratos-agent/adapters/test"
 	"github.com/stratoscli/stratos/stratos-agent/agentconfig"
+	"github.com/stratoscli/stratos/stratos-agent/decision"
 )
 
 // validateConfigCommand is `stratos-agent validate-config`: the build-time
@@ -32,7 +33,9 @@ func validateConfigCommand() *cli.Command {
 			"Validates the agents section of <workflow-dir>/workflow.yaml against the agent configuration",
 			"schema and checks the MCP server and built-in tool names it uses. Without an argument the",
 			`directory comes as {"dir": "..."} on stdin, optionally with "overrides": an invocation's`,
-			"overrides, whose agents entries are checked the same way (stratos run sends its --overrides).",
+			"overrides, whose agents entries are checked the same way, and whose decision settings are",
+			"checked as a decision checks that layer on its own, test script included (stratos run sends",
+			"the agents entries of its --overrides, stratos test each case's overrides).",
 			"Exit 0 when valid, 1 with the problems listed (each names the file and the path of the",
 			"field) when not."),
 		Flags:  []cli.Flag{cliapp.JSONFlag()},
@@ -104,8 +107,27 @@ func testScriptProblems(wf *agentconfig.Workflow) []agentconfig.Problem {
 	return out
 }
 
+// decisionOverridesProblems checks an invocation's decision overrides as
+// a decision checks that layer on its own: its fields, their ranges and
+// the test provider's script, entry by entry. What depends on the other
+// layers (the provider and model they complete, the endpoint) is checked
+// when a decision uses them.
+func decisionOverridesProblems(raw json.RawMessage) []agentconfig.Problem {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil
+	}
+	if _, err := decision.Resolve(decision.Layer{Name: overridesDecision, Raw: raw}); err != nil {
+		return []agentconfig.Problem{decisionProblem("", overridesDecision, err)}
+	}
+	return nil
+}
+
+// overridesDecision names the invocation's decision overrides as a layer.
+const overridesDecision = "overrides.decision"
+
 // overridesProblems checks the agents entries of an invocation's overrides
-// as the host checks them when it creates an agent: each against the
+// as the host checks them when it creates an agent, and its decision
+// overrides as a decision checks them: each against the
 // schema, then its references to MCP servers and tools (when the
 // workflow's own section is valid, which names the servers) and its test
 // script. dir is the workflow directory, which script files resolve
@@ -115,7 +137,8 @@ func overridesProblems(v *agentconfig.Validator, wf *agentconfig.Workflow, dir s
 		return nil
 	}
 	var doc struct {
-		Agents map[string]json.RawMessage `json:"agents"`
+		Agents   map[string]json.RawMessage `json:"agents"`
+		Decision json.RawMessage            `json:"decision"`
 	}
 	if err := json.Unmarshal(raw, &doc); err != nil {
 		return []agentconfig.Problem{{Path: "overrides", Message: err.Error()}}
@@ -147,5 +170,5 @@ func overridesProblems(v *agentconfig.Validator, wf *agentconfig.Workflow, dir s
 			}
 		}
 	}
-	return out
+	return append(out, decisionOverridesProblems(doc.Decision)...)
 }

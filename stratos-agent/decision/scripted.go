@@ -90,7 +90,43 @@ func (s *Scripted) check() error {
 		}
 		s.When.re = re
 	}
+	if len(s.Answer) > 0 {
+		if problem := answerProblem(s.When.Kind, s.Answer); problem != "" {
+			return fmt.Errorf("answer: %s", problem)
+		}
+	}
 	return nil
+}
+
+// answerProblem is what is wrong with a scripted answer that no question
+// of the entry's kind could allow (a verdict's "maybe", a score's "high"):
+// the entry could never answer, so it is refused with the script instead
+// of failing the run that reaches it. Whether a choice's id is one of its
+// options, or a score is in its range, depends on the question, which only
+// the run has. An entry without a kind may answer any question, so its
+// answer must be a string or a number.
+func answerProblem(kind string, raw json.RawMessage) string {
+	var v any
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if err := dec.Decode(&v); err != nil {
+		return fmt.Sprintf("%s is not JSON", shown(raw))
+	}
+	s, isString := v.(string)
+	_, isNumber := v.(json.Number)
+	switch {
+	case kind == agentproto.QuestionVerdict && !slices.Contains(verdicts, s):
+		return fmt.Sprintf("%s is not yes, no or unsure (when.kind is verdict)", shown(raw))
+	case kind == agentproto.QuestionScore && !isNumber:
+		return fmt.Sprintf("%s is not a number (when.kind is score)", shown(raw))
+	case kind == agentproto.QuestionChoice && !isString:
+		return fmt.Sprintf("%s is not an option id (when.kind is choice)", shown(raw))
+	case kind == "" && !isString && !isNumber:
+		return fmt.Sprintf("%s is not a choice's option id, a score's number, or yes, no or unsure", shown(raw))
+	case isString && (s == "" || len(s) > maxOptionID):
+		return fmt.Sprintf("%s is empty or longer than %d characters, which no option id is", shown(raw), maxOptionID)
+	}
+	return ""
 }
 
 func (w When) matches(q question) bool {

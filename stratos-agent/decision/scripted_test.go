@@ -67,6 +67,11 @@ func TestScriptIsChecked(t *testing.T) {
 		`[{"when": {"promptMatches": "("}, "answer": 1}]`:          `overrides.decision.script: [0]: when.promptMatches: error parsing regexp`,
 		`[{"answer": 1, "confidence": 2}]`:                         `overrides.decision.script: [0]: confidence: must be a number from 0 to 1, got 2`,
 		`[{"answer": 1, "replay": true}]`:                          `overrides.decision.script: must be a list of scripted decisions`,
+		`[{"when": {"kind": "verdict"}, "answer": "maybe"}]`:       `overrides.decision.script: [0]: answer: "maybe" is not yes, no or unsure (when.kind is verdict)`,
+		`[{"when": {"kind": "score"}, "answer": "7"}]`:             `overrides.decision.script: [0]: answer: "7" is not a number (when.kind is score)`,
+		`[{"when": {"kind": "choice"}, "answer": 2}]`:              `overrides.decision.script: [0]: answer: 2 is not an option id (when.kind is choice)`,
+		`[{"answer": true}]`:                                       `overrides.decision.script: [0]: answer: true is not a choice's option id, a score's number, or yes, no or unsure`,
+		`[{"when": {"kind": "choice"}, "answer": ""}]`:             `overrides.decision.script: [0]: answer: "" is empty or longer than 200 characters`,
 	} {
 		_, err := (&Asker{}).Decide(context.Background(), Request{Question: agentproto.Question{Kind: agentproto.QuestionVerdict, Prompt: "x"},
 			Layers: testLayers(script, "")}, func(eventapi.Details) {})

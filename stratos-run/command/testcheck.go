@@ -54,9 +54,9 @@ func invalidCases(dir string, problems []runapi.TestCaseProblem) error {
 }
 
 // checkCases returns the problems of one workflow's cases, in case order.
-// The agents entries of every case's overrides are checked together, each
-// distinct entry once: cases share their scripts, and a check is a process
-// of its own.
+// The agents entries and decision overrides (where the case's decisions
+// go) of every case's overrides are checked together, each distinct entry
+// once: cases share their scripts, and a check is a process of its own.
 func checkCases(ctx context.Context, target *preparation.Target, cases []testcases.Case, stderr io.Writer) ([]runapi.TestCaseProblem, error) {
 	perCase := make([][]runapi.TestCaseProblem, len(cases))
 	var batches []*entryBatch
@@ -70,15 +70,19 @@ func checkCases(ctx context.Context, target *preparation.Target, cases []testcas
 			continue
 		}
 		var doc struct {
-			Agents map[string]json.RawMessage `json:"agents"`
+			Agents   map[string]json.RawMessage `json:"agents"`
+			Decision json.RawMessage            `json:"decision"`
 		}
 		_ = json.Unmarshal(overrides, &doc) // RunOverrides wrote it
 		for _, t := range slices.Sorted(maps.Keys(doc.Agents)) {
 			batches = addEntry(batches, t, doc.Agents[t], i)
 		}
+		if len(doc.Decision) > 0 {
+			batches = addDecision(batches, doc.Decision, i)
+		}
 	}
 	for _, b := range batches {
-		err := invocation.CheckAgentSettings(ctx, b.overrides(), target.Workflow.Dir, stderr)
+		err := invocation.CheckSettings(ctx, b.overrides(), target.Workflow.Dir, stderr)
 		if ctx.Err() != nil {
 			ce := clierr.New(runapi.CodeTestCasesInvalid, "interrupted while checking the test cases").Wrap(ctx.Err())
 			ce.Exit = clierr.ExitInterrupted
@@ -93,6 +97,12 @@ func checkCases(ctx context.Context, target *preparation.Target, cases []testcas
 			return nil, err
 		}
 		for _, p := range found {
+			if strings.HasPrefix(p.Path, overridesDecision) {
+				for _, i := range b.decisionUsers {
+					perCase[i] = append(perCase[i], cases[i].DecisionProblem(p.Path, p.Message))
+				}
+				continue
+			}
 			t := b.target(p.Path)
 			if t == "" {
 				return nil, err
@@ -109,11 +119,14 @@ func checkCases(ctx context.Context, target *preparation.Target, cases []testcas
 	return out, nil
 }
 
-// entryBatch is one overrides document of agents entries to check: at
-// most one entry per target, with the cases that use it.
+// entryBatch is one overrides document to check: at most one agents
+// entry per target and one decision layer, each with the cases that use
+// it.
 type entryBatch struct {
-	agents map[string]json.RawMessage
-	users  map[string][]int
+	agents        map[string]json.RawMessage
+	users         map[string][]int
+	decision      json.RawMessage
+	decisionUsers []int
 }
 
 // addEntry puts the case's entry for target into the first batch that
@@ -131,10 +144,32 @@ func addEntry(batches []*entryBatch, target string, entry json.RawMessage, user 
 	return append(batches, b)
 }
 
+// addDecision puts the case's decision overrides into the first batch
+// that holds the same ones or none.
+func addDecision(batches []*entryBatch, layer json.RawMessage, user int) []*entryBatch {
+	for _, b := range batches {
+		if b.decision == nil || bytes.Equal(b.decision, layer) {
+			b.decision = layer
+			b.decisionUsers = append(b.decisionUsers, user)
+			return batches
+		}
+	}
+	b := &entryBatch{agents: map[string]json.RawMessage{}, users: map[string][]int{}, decision: layer, decisionUsers: []int{user}}
+	return append(batches, b)
+}
+
 func (b *entryBatch) overrides() json.RawMessage {
-	raw, _ := json.Marshal(map[string]any{"agents": b.agents})
+	doc := map[string]any{"agents": b.agents}
+	if b.decision != nil {
+		doc["decision"] = b.decision
+	}
+	raw, _ := json.Marshal(doc)
 	return raw
 }
+
+// overridesDecision starts the paths of the agent host's problems with
+// the decision overrides.
+const overridesDecision = "overrides.decision"
 
 // caseBudget is the budget of the case's run: workflow.yaml's, with the
 // case's limits instead, as stratos run's flags give them.

@@ -21,12 +21,33 @@ import (
 // when the workflow creates that agent, failing the run midway with exit
 // 1, or never, for an agent that run does not create. The check is the
 // host's own, `stratos-agent validate-config`, run only when overrides
-// set agents.
+// set agents. Only the agents entries are checked: decision overrides are
+// checked when a decision uses them (docs/design/decision.md).
 func CheckAgentSettings(ctx context.Context, overrides json.RawMessage, workflowDir string, stderr io.Writer) error {
 	var doc struct {
 		Agents map[string]json.RawMessage `json:"agents"`
 	}
 	if len(overrides) == 0 || json.Unmarshal(overrides, &doc) != nil || len(doc.Agents) == 0 {
+		return nil
+	}
+	agents, err := json.Marshal(doc)
+	if err != nil {
+		return err
+	}
+	return CheckSettings(ctx, agents, workflowDir, stderr)
+}
+
+// CheckSettings is CheckAgentSettings for the agents entries and the
+// decision overrides both, the decision layer checked on its own as a
+// decision checks it (its fields and the test provider's script):
+// `stratos test` checks every case's overrides so before any case runs,
+// whether or not the case's run would reach them.
+func CheckSettings(ctx context.Context, overrides json.RawMessage, workflowDir string, stderr io.Writer) error {
+	var doc struct {
+		Agents   map[string]json.RawMessage `json:"agents"`
+		Decision json.RawMessage            `json:"decision"`
+	}
+	if len(overrides) == 0 || json.Unmarshal(overrides, &doc) != nil || (len(doc.Agents) == 0 && len(doc.Decision) == 0) {
 		return nil
 	}
 	res, err := validateConfig(ctx, agentapi.ConfigValidationRequest{Dir: workflowDir, Overrides: overrides}, stderr)

@@ -18,7 +18,8 @@ type Defaults struct {
 	AllowRealHarness bool                       `json:"allowRealHarness,omitempty"`
 	Decisions        json.RawMessage            `json:"decisions,omitempty"`
 
-	scriptLines map[string]int
+	scriptLines   map[string]int
+	decisionsLine int
 }
 
 func decodeDefaults(n *yaml.Node) (*Defaults, error) {
@@ -33,11 +34,13 @@ func decodeDefaults(n *yaml.Node) (*Defaults, error) {
 		return nil, err
 	}
 	d.scriptLines = keyLines(field(n, "scripts"))
+	d.decisionsLine = keyLines(n)["decisions"]
 	return &d, nil
 }
 
 // apply gives c (decoded from n) the defaults it does not override. A
-// script from the defaults is reported at its line in the defaults.
+// script or decisions from the defaults are reported at their line in the
+// defaults.
 func (d *Defaults) apply(c *Case, n *yaml.Node) {
 	if d == nil {
 		return
@@ -52,7 +55,7 @@ func (d *Defaults) apply(c *Case, n *yaml.Node) {
 		c.Budget = d.Budget
 	}
 	if len(c.Decisions) == 0 {
-		c.Decisions = d.Decisions
+		c.Decisions, c.decisionsLine = d.Decisions, d.decisionsLine
 	}
 	if field(n, "allowRealHarness").Kind == 0 {
 		c.AllowRealHarness = d.AllowRealHarness

@@ -107,6 +107,7 @@ func decodeCase(n *yaml.Node) (Case, error) {
 		return c, err
 	}
 	c.scriptLines = keyLines(field(n, "scripts"))
+	c.decisionsLine = keyLines(n)["decisions"]
 	return c, nil
 }
 

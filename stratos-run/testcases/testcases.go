@@ -55,6 +55,8 @@ type Case struct {
 	Line int    `json:"-"`
 	// scriptLines are the lines of the scripts entries, by target.
 	scriptLines map[string]int
+	// decisionsLine is the line of the decisions field (0 without one).
+	decisionsLine int
 }
 
 // Budget is a case's limits; a field left out keeps workflow.yaml's.

@@ -8,9 +8,14 @@ type ConfigValidationRequest struct {
 	Dir string `json:"dir"`
 	// Overrides is an invocation's overrides document ({"agents": {<id>:
 	// {…}}, "decision": {…}}), whose agents entries are checked too, as
-	// the agent host checks them when it creates an agent: `stratos run`
-	// sends its --overrides, so that an invalid setting is refused before
-	// the run starts. Their problems' paths start with "overrides.agents.".
+	// the agent host checks them when it creates an agent, and whose
+	// decision layer is checked on its own as a decision checks it (its
+	// fields and the test provider's script). `stratos run` sends the
+	// agents entries of its --overrides, so that an invalid setting is
+	// refused before the run starts (its decision overrides are checked
+	// when a decision uses them); `stratos test --check` sends each case's
+	// overrides. Their problems' paths start with "overrides.agents." or
+	// "overrides.decision".
 	Overrides json.RawMessage `json:"overrides,omitempty"`
 }
 
