@@ -240,6 +240,12 @@ export interface ExecuteParams {
    * workflow-code worker is answered instead of running an agent again.
    */
   place?: ExecutePlace;
+  /**
+   * Phase is the phase of workflow code the execute was started in (a
+   * path of nested phases, "review/fix"; "" outside any): the host puts
+   * it on the execute's events.
+   */
+  phase?: string;
 }
 
 /** Continuation is a conversation to continue. */
@@ -476,28 +482,70 @@ export interface ChoiceOption {
 
 /**
  * DecisionConfig is one layer of a decision's configuration: the
- * decision section of workflow.yaml, the invocation's decision overrides,
- * or the call's options. Nil fields are not given by that layer.
+ * decision section of workflow.yaml, the invocation's decision overrides
+ * (`stratos run --overrides`, a child wrapper's overrides.decision; never
+ * inherited by children), or the decision() call's options. Nil fields
+ * are not given by that layer. The layers merge field by field, the call
+ * over the invocation over workflow.yaml: a field a layer leaves out keeps
+ * the value of the layers below it, and a field no layer gives has the
+ * default named on it. Each layer is checked on its own, and a bad value
+ * is a decision_configuration error naming the layer and the field. The
+ * test provider's script is a field of every layer too, read by the host
+ * alone (stratos-agent/decision), so it is not part of this type.
  */
 export interface DecisionConfig {
-  /** Provider chooses the backend: "ollama". */
+  /**
+   * Provider chooses the backend: "ollama", "openai" (OpenAI or a
+   * compatible endpoint), "anthropic", or "test" (answered from the
+   * script). Without one in any layer, a catalog ID whose creator is
+   * openai or anthropic implies it; any other model needs it.
+   */
   provider?: string;
-  /** Model is the provider's model (an installed Ollama name). */
+  /**
+   * Model is the model that answers: an installed Ollama name (no tag
+   * means ":latest"), or for a hosted provider a catalog ID
+   * ("openai/gpt-4.1-mini") or the endpoint's own name. No layer giving
+   * one is a configuration error.
+   */
   model?: string;
-  /** BaseURL is the endpoint; for Ollama it may carry a path prefix. */
+  /**
+   * BaseURL is the endpoint: an HTTP(S) URL without credentials, query
+   * or fragment, which may carry a path prefix. The effective one wins
+   * over OLLAMA_HOST for Ollama, and an invalid one is an error that
+   * falls back to nothing; without one, Ollama uses OLLAMA_HOST, then
+   * http://127.0.0.1:11434, and a hosted provider its own endpoint.
+   */
   baseUrl?: string;
-  /** Samples is how many answers to ask for (1–15). */
+  /**
+   * Samples is how many answers to ask for (1–15, default 1); the
+   * majority answers, with the agreement as its confidence.
+   */
   samples?: number;
   /**
    * Retries is how many times an invalid answer is asked again, per
-   * sample (0–10).
+   * sample (0–10, default 2).
    */
   retries?: number;
-  /** TimeoutMs bounds the whole decision. */
+  /**
+   * TimeoutMs bounds the whole decision, every sample and retry
+   * included (1–3600000, default 120000).
+   */
   timeoutMs?: number;
+  /**
+   * Temperature (0–2) is sent to the model when a layer gives it;
+   * otherwise the model's own applies.
+   */
   temperature?: number;
+  /**
+   * Seed is sent when a layer gives it: the first sample with Seed,
+   * each further one with one more, so that samples differ (the
+   * Anthropic API takes none); no default.
+   */
   seed?: number;
-  /** Reasons asks the model for its reasons beside the answer. */
+  /**
+   * Reasons asks the model for its reasons beside the answer (default
+   * false: they cost output tokens).
+   */
   reasons?: boolean;
 }
 
