@@ -133,6 +133,10 @@ type ExecuteParams struct {
 	// keys its own record of finished executes by it, so a retried
 	// workflow-code worker is answered instead of running an agent again.
 	Place *ExecutePlace `json:"place,omitempty"`
+	// Phase is the phase of workflow code the execute was started in (a
+	// path of nested phases, "review/fix"; "" outside any): the host puts
+	// it on the execute's events.
+	Phase string `json:"phase,omitempty"`
 }
 
 // ExecutePlace is an execute's journal key: the invocation path, the

@@ -23,8 +23,8 @@ func TestProgressRecordLinesConform(t *testing.T) {
 const record = progressRecorder(process.argv[2], (message) => { throw new Error(message); });
 const started = { parentExecutionId: "p", parentWorkflow: "parent", runId: "p" };
 record({ type: "workflow.log", executionId: "p", workflow: "parent", details: { message: "hello" } });
-record({ type: "workflow.phase", executionId: "p", workflow: "parent", details: { phase: "plan" } });
-record({ type: "workflow.child.started", executionId: "c", workflow: "kid", details: started });
+record({ type: "workflow.phase", executionId: "p", workflow: "parent", details: { phase: "plan" }, phase: "review/plan" });
+record({ type: "workflow.child.started", executionId: "c", workflow: "kid", details: started, phase: "review" });
 record({ type: "workflow.child.completed", executionId: "c", workflow: "kid",
   details: { ...started, status: "failed", durationMs: 3, error: { code: "execution_failed", message: "boom" } } });
 `
@@ -40,11 +40,17 @@ record({ type: "workflow.child.completed", executionId: "c", workflow: "kid",
 	if err != nil {
 		t.Fatal(err)
 	}
-	n := 0
+	n, phased := 0, 0
 	for sc := bufio.NewScanner(bytes.NewReader(b)); sc.Scan(); n++ {
 		if err := eventapi.Check(sc.Bytes()); err != nil {
 			t.Errorf("%s: %v", sc.Bytes(), err)
 		}
+		if e, err := eventapi.Decode(sc.Bytes()); err == nil && e.Phase != "" {
+			phased++
+		}
+	}
+	if phased != 2 {
+		t.Errorf("%d lines carry their phase, want the phase's and the child start's:\n%s", phased, b)
 	}
 	if n != 4 {
 		t.Fatalf("%d lines recorded, want 4:\n%s", n, b)

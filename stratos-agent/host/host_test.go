@@ -109,6 +109,7 @@ type call struct {
 	hooks       []string
 	schema      string
 	execution   string
+	phase       string
 }
 
 func (f *fixture) execute(c call) (*agentproto.ExecuteResult, error) {
@@ -124,7 +125,7 @@ func (f *fixture) execute(c call) (*agentproto.ExecuteResult, error) {
 	f.mu.Unlock()
 	p := agentproto.ExecuteParams{AgentID: c.agent, Name: c.name, Call: n, ExecutionID: c.execution,
 		Workflow: agentproto.WorkflowRef{Name: "wf", Dir: f.dir}, Cwd: f.dir, Config: json.RawMessage(c.config),
-		Hooks: c.hooks, Prompt: promptSource(f.t, c.prompt)}
+		Hooks: c.hooks, Prompt: promptSource(f.t, c.prompt), Phase: c.phase}
 	if c.vars != "" {
 		_ = json.Unmarshal([]byte(c.vars), &p.TemplateVariables)
 	}
@@ -232,6 +233,35 @@ func TestConversationContinues(t *testing.T) {
 		"agent.invocation.started model.started message.delta model.completed agent.invocation.completed agent.closed"
 	if strings.Join(types, " ") != want {
 		t.Fatalf("events of a1:\n%s\nwant\n%s", strings.Join(types, " "), want)
+	}
+}
+
+// Every event of an execute carries the phase the execute was started in,
+// the model's turns included; an execute outside any phase carries none.
+func TestEventsCarryTheirExecutesPhase(t *testing.T) {
+	f := start(t, echoAgent, defaults)
+	f.text(call{agent: "a1", config: `{"configId":"echo"}`, prompt: `"plan it"`, phase: "plan"})
+	f.text(call{agent: "a1", config: `{"configId":"echo"}`, prompt: `"review it"`, phase: "review/fix"})
+	f.text(call{agent: "a1", config: `{"configId":"echo"}`, prompt: `"no phase"`})
+	f.closeIn()
+	want := map[string]string{"a1/1": "plan", "a1/2": "review/fix", "a1/3": ""}
+	seen := map[string]int{}
+	for e := range f.events {
+		if e.AgentID != "a1" || e.Type == eventapi.TypeAgentClosed {
+			continue
+		}
+		seen[e.IDs.InvocationID]++
+		if w, ok := want[e.IDs.InvocationID]; !ok || e.Phase != w {
+			t.Errorf("%s of invocation %s carries phase %q, want %q", e.Type, e.IDs.InvocationID, e.Phase, w)
+		}
+		if e.Type == eventapi.TypeAgentInvocationCompleted && e.IDs.InvocationID == "a1/3" {
+			break
+		}
+	}
+	for inv := range want {
+		if seen[inv] < 4 { // started, model started and completed, completed
+			t.Errorf("invocation %s had %d events, want its model turn's too", inv, seen[inv])
+		}
 	}
 }
 

@@ -56,6 +56,10 @@ type session struct {
 	stateDirs map[string]string
 	// worktree is the name of the managed worktree the agent works in.
 	worktree string
+	// phases is the workflow code's phase each invocation was started in,
+	// by invocation ID (only those started in one): an event carries the
+	// phase of the invocation it belongs to, background work's included.
+	phases map[string]string
 }
 
 // continuation is the conversation the session was asked to continue.
@@ -131,6 +135,12 @@ func (s *session) execute(ctx context.Context, p agentproto.ExecuteParams) (*age
 	s.invocation = s.id + "/" + strconv.Itoa(s.calls)
 	s.call = p.Call
 	s.usage = nil
+	if p.Phase != "" {
+		if s.phases == nil {
+			s.phases = map[string]string{}
+		}
+		s.phases[s.invocation] = p.Phase
+	}
 	if p.Call > 0 && p.Call <= s.cancelledUpTo {
 		cancel(errCancelled) // the cancel overtook this execute
 	}
@@ -323,6 +333,7 @@ func (s *session) onAdapterEvent(e adapter.Event) {
 		ev.IDs.InvocationID = s.invocationOf(e)
 	}
 	ev.AgentID, ev.ExecutionID, ev.Label = s.id, s.executionID, s.label
+	ev.Phase = s.phaseOf(ev.IDs.InvocationID)
 	if u, ok := e.Details.(*eventapi.Usage); ok {
 		s.addUsage(ev.IDs.InvocationID, u)
 	}
@@ -380,6 +391,13 @@ func (s *session) invocationOf(e adapter.Event) string {
 		}
 	}
 	return s.invocation
+}
+
+// phaseOf is the phase invocation was started in ("" outside any).
+func (s *session) phaseOf(invocation string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.phases[invocation]
 }
 
 // endUnfinishedTasks records the end of the background work still running

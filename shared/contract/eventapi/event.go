@@ -53,6 +53,11 @@ type Event struct {
 	// Worker names the stratos worker that ran the agent, on the events of
 	// agents a run on the Temporal engine ran on another machine.
 	Worker string `json:"worker,omitempty"`
+	// Phase is the phase of workflow code (phase()) the event happened in,
+	// as a path of nested phases ("review/fix"): on an agent's events, the
+	// phase its execute was started in; on a child's start and end, the
+	// phase of its parent that executed it. Absent outside any phase.
+	Phase string `json:"phase,omitempty"`
 	// Details is the kind's own fields: one of the types Kinds lists, or
 	// *Unknown for a kind this version does not know.
 	Details Details `json:"details,omitempty"`
@@ -123,6 +128,7 @@ type envelope struct {
 	IDs           json.RawMessage `json:"ids"`
 	Reconstructed bool            `json:"reconstructed"`
 	Worker        string          `json:"worker"`
+	Phase         string          `json:"phase"`
 	Details       json.RawMessage `json:"details"`
 }
 
@@ -151,7 +157,7 @@ func (e *Event) UnmarshalJSON(b []byte) error {
 	}
 	*e = Event{V: env.V, Type: env.Type, Timestamp: env.Timestamp, Sequence: env.Sequence,
 		ExecutionID: env.ExecutionID, Workflow: env.Workflow, AgentID: env.AgentID, Label: env.Label,
-		IDs: ids, Reconstructed: env.Reconstructed, Worker: env.Worker, Details: d}
+		IDs: ids, Reconstructed: env.Reconstructed, Worker: env.Worker, Phase: env.Phase, Details: d}
 	return nil
 }
 

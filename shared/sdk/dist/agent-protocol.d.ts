@@ -191,6 +191,12 @@ export interface ExecuteParams {
      * workflow-code worker is answered instead of running an agent again.
      */
     place?: ExecutePlace;
+    /**
+     * Phase is the phase of workflow code the execute was started in (a
+     * path of nested phases, "review/fix"; "" outside any): the host puts
+     * it on the execute's events.
+     */
+    phase?: string;
 }
 /** Continuation is a conversation to continue. */
 export interface Continuation {

@@ -91,7 +91,14 @@ class ConfiguredAgent {
         const signal = this.#ctx.signal;
         const onAbort = () => this.cancel();
         try {
-            const params = { ...this.#params(), call: call.n, prompt, ...(templateVariables === undefined ? {} : { templateVariables }) };
+            const phase = this.#ctx.phase(); // not hashed: renaming a phase does not change what resuming replays
+            const params = {
+                ...this.#params(),
+                call: call.n,
+                prompt,
+                ...(templateVariables === undefined ? {} : { templateVariables }),
+                ...(phase === "" ? {} : { phase }),
+            };
             const journal = this.#ctx.host.journal;
             return journal === undefined ? await this.#send(params, call, signal, onAbort) : await this.#journalled(journal, params, call, signal, onAbort);
         }

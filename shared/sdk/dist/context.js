@@ -25,6 +25,8 @@ export class ExecutionContext {
     node;
     /** The invocation's place in the run's journal: the top-level workflow, then "<child>#<k>" per level. */
     journalPath;
+    /** The invocation's phases outside any phase(name, fn): set by phase(name). */
+    #rootPhase = { execution: this, path: "", current: "" };
     #controller = new AbortController();
     #resources = new Set();
     #activeChildren = new Set();
@@ -163,6 +165,36 @@ export class ExecutionContext {
         }
         this.#markClosed();
     }
+    /**
+     * The phase the calling code runs in, as a path of nested phases
+     * ("review/fix"; "" outside any): the innermost phase(name, fn) of this
+     * invocation around the caller's asynchronous flow, followed by the last
+     * phase(name) called in it. A child invocation starts outside any phase:
+     * its parent's phase is on its start and end, not on its own calls.
+     */
+    phase() {
+        const frame = this.#phaseFrame();
+        return joinPhase(frame.path, frame.current);
+    }
+    /** Marks that the calling flow enters phase name (phase(name)); returns the phase's path. */
+    enterPhase(name) {
+        const frame = this.#phaseFrame();
+        frame.current = name;
+        return joinPhase(frame.path, name);
+    }
+    /** Runs fn inside phase name, nested in the caller's phase (phase(name, fn)); path receives its path first. */
+    inPhase(name, fn, path) {
+        const frame = { execution: this, path: joinPhase(this.phase(), name), current: "" };
+        path(frame.path);
+        return phaseStorage().run(frame, async () => fn());
+    }
+    // phaseFrame is the innermost phase(name, fn) of this invocation around
+    // the caller; a frame of another invocation (the parent's, around a
+    // child's execute) does not count.
+    #phaseFrame() {
+        const frame = phaseStorage().getStore();
+        return frame !== undefined && frame.execution === this ? frame : this.#rootPhase;
+    }
     /** The read-only view authors get. */
     info() {
         const parents = [];
@@ -183,6 +215,16 @@ export class ExecutionContext {
         this.#activeChildren.add(child);
         this.node.children.push(child.node);
     }
+}
+function joinPhase(path, name) {
+    return path === "" ? name : name === "" ? path : `${path}/${name}`;
+}
+const phaseKey = Symbol.for("stratos.sdk.phase.als");
+// phaseStorage is the process-wide store of phase frames, shared by every
+// copy of the SDK as the context store is.
+function phaseStorage() {
+    const slot = globalThis;
+    return (slot[phaseKey] ??= new AsyncLocalStorage());
 }
 const storeKey = Symbol.for("stratos.sdk.als");
 /** The process-wide context store. @internal */

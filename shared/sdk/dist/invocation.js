@@ -22,8 +22,10 @@ export async function invoke(spec) {
         ...(spec.journalPath === undefined ? {} : { journalPath: spec.journalPath }),
     });
     spec.onContext?.(ctx);
+    // The parent's phase at the call, for the child's start and end alike.
+    const phase = spec.parent?.phase() ?? "";
     if (spec.parent !== undefined) {
-        recordChildStart(ctx, spec.parent);
+        recordChildStart(ctx, spec.parent, phase);
     }
     const unlink = linkSignal(spec.signal, ctx);
     let error;
@@ -55,17 +57,17 @@ export async function invoke(spec) {
         unlink();
         await ctx.close(error);
         if (spec.parent !== undefined) {
-            recordChildEnd(ctx, spec.parent);
+            recordChildEnd(ctx, spec.parent, phase);
         }
     }
 }
-// recordChildStart records that ctx, a child of parent, started.
-function recordChildStart(ctx, parent) {
-    ctx.host.progress?.({ type: "workflow.child.started", executionId: ctx.executionId, workflow: ctx.workflow, details: childOf(parent) });
+// recordChildStart records that ctx, a child of parent, started in parent's phase.
+function recordChildStart(ctx, parent, phase) {
+    ctx.host.progress?.({ type: "workflow.child.started", executionId: ctx.executionId, workflow: ctx.workflow, details: childOf(parent), ...phaseField(phase) });
 }
 // recordChildEnd records how ctx, a child of parent, ended: its tree node's
 // outcome, once it is closed.
-function recordChildEnd(ctx, parent) {
+function recordChildEnd(ctx, parent, phase) {
     const node = ctx.node;
     if (node.status === "running") {
         return; // not closed: nothing ended
@@ -76,7 +78,11 @@ function recordChildEnd(ctx, parent) {
         executionId: ctx.executionId,
         workflow: ctx.workflow,
         details: { ...childOf(parent), status: node.status, durationMs, ...(node.error === undefined ? {} : { error: node.error }) },
+        ...phaseField(phase),
     });
+}
+function phaseField(phase) {
+    return phase === "" ? {} : { phase };
 }
 // childOf is where a child of parent sits in the run: its parent and the
 // top-level invocation (the run's record).

@@ -27,7 +27,8 @@ export function progressRecorder(runDir, warn) {
         }
         try {
             fd ??= openSync(join(runDir, eventsFile), "a");
-            write(fd, stringify({ v: eventsVersion, type: event.type, timestamp: new Date().toISOString(), executionId: event.executionId, workflow: event.workflow, details: event.details }) + "\n");
+            const phase = "phase" in event ? event.phase : undefined;
+            write(fd, stringify({ v: eventsVersion, type: event.type, timestamp: new Date().toISOString(), executionId: event.executionId, workflow: event.workflow, ...(phase ? { phase } : {}), details: event.details }) + "\n");
         }
         catch (err) {
             failed = true; // one warning, not one per line

@@ -9,6 +9,18 @@ export declare function log(message: string): void;
 /**
  * Records that the current workflow execution enters the phase `name`
  * (type `workflow.phase`): a coarser step than log, e.g. "plan", "fix",
- * "verify". Throws NoExecutionContextError outside a workflow execution.
+ * "verify". The agent executes and child workflows started after it, in
+ * the same flow, carry the phase on their events until the next phase(),
+ * and `stratos runs show` and `stratos serve` group agents by it.
+ *
+ * With `fn`, the phase holds for fn only, and for everything fn starts,
+ * however it runs alongside other code: `await phase("review", async () =>
+ * ...)` resolves with fn's result. Use this form in concurrent branches
+ * (`parallel`, `Promise.all`): phase(name) alone changes the phase of every
+ * branch of the same scope. Phases nest: inside phase("review", fn), a call
+ * runs in "review", and phase("fix") or phase("fix", fn2) there gives
+ * "review/fix". A child workflow starts outside any phase of its own.
+ * Throws NoExecutionContextError outside a workflow execution.
  */
 export declare function phase(name: string): void;
+export declare function phase<T>(name: string, fn: () => T | Promise<T>): Promise<T>;

@@ -13,12 +13,12 @@ export function log(message) {
     const ctx = getContext("log()");
     ctx.host.progress?.({ type: "workflow.log", executionId: ctx.executionId, workflow: ctx.workflow, details: { message: String(message) } });
 }
-/**
- * Records that the current workflow execution enters the phase `name`
- * (type `workflow.phase`): a coarser step than log, e.g. "plan", "fix",
- * "verify". Throws NoExecutionContextError outside a workflow execution.
- */
-export function phase(name) {
+export function phase(name, fn) {
     const ctx = getContext("phase()");
-    ctx.host.progress?.({ type: "workflow.phase", executionId: ctx.executionId, workflow: ctx.workflow, details: { phase: String(name) } });
+    const record = (path) => ctx.host.progress?.({ type: "workflow.phase", executionId: ctx.executionId, workflow: ctx.workflow, details: { phase: String(name) }, phase: path });
+    if (fn === undefined) {
+        record(ctx.enterPhase(String(name)));
+        return;
+    }
+    return ctx.inPhase(String(name), fn, record);
 }

@@ -118,6 +118,8 @@ export class ExecutionContext {
   /** The invocation's place in the run's journal: the top-level workflow, then "<child>#<k>" per level. */
   readonly journalPath: string;
 
+  /** The invocation's phases outside any phase(name, fn): set by phase(name). */
+  readonly #rootPhase: PhaseFrame = { execution: this, path: "", current: "" };
   readonly #controller = new AbortController();
   readonly #resources = new Set<OwnedResource>();
   readonly #activeChildren = new Set<ExecutionContext>();
@@ -267,6 +269,40 @@ export class ExecutionContext {
     this.#markClosed();
   }
 
+  /**
+   * The phase the calling code runs in, as a path of nested phases
+   * ("review/fix"; "" outside any): the innermost phase(name, fn) of this
+   * invocation around the caller's asynchronous flow, followed by the last
+   * phase(name) called in it. A child invocation starts outside any phase:
+   * its parent's phase is on its start and end, not on its own calls.
+   */
+  phase(): string {
+    const frame = this.#phaseFrame();
+    return joinPhase(frame.path, frame.current);
+  }
+
+  /** Marks that the calling flow enters phase name (phase(name)); returns the phase's path. */
+  enterPhase(name: string): string {
+    const frame = this.#phaseFrame();
+    frame.current = name;
+    return joinPhase(frame.path, name);
+  }
+
+  /** Runs fn inside phase name, nested in the caller's phase (phase(name, fn)); path receives its path first. */
+  inPhase<T>(name: string, fn: () => T | Promise<T>, path: (path: string) => void): Promise<T> {
+    const frame: PhaseFrame = { execution: this, path: joinPhase(this.phase(), name), current: "" };
+    path(frame.path);
+    return phaseStorage().run(frame, async () => fn());
+  }
+
+  // phaseFrame is the innermost phase(name, fn) of this invocation around
+  // the caller; a frame of another invocation (the parent's, around a
+  // child's execute) does not count.
+  #phaseFrame(): PhaseFrame {
+    const frame = phaseStorage().getStore();
+    return frame !== undefined && frame.execution === this ? frame : this.#rootPhase;
+  }
+
   /** The read-only view authors get. */
   info(): ExecutionInfo {
     const parents: ExecutionContext[] = [];
@@ -288,6 +324,29 @@ export class ExecutionContext {
     this.#activeChildren.add(child);
     this.node.children.push(child.node);
   }
+}
+
+// PhaseFrame is one phase(name, fn) of an invocation (or its root, outside
+// any): its path, and the last phase(name) called inside it. Frames live in
+// their own AsyncLocalStorage, so that concurrent branches of one
+// invocation, each in its phase(name, fn), each see their own.
+interface PhaseFrame {
+  readonly execution: ExecutionContext;
+  readonly path: string;
+  current: string;
+}
+
+function joinPhase(path: string, name: string): string {
+  return path === "" ? name : name === "" ? path : `${path}/${name}`;
+}
+
+const phaseKey = Symbol.for("stratos.sdk.phase.als");
+
+// phaseStorage is the process-wide store of phase frames, shared by every
+// copy of the SDK as the context store is.
+function phaseStorage(): AsyncLocalStorage<PhaseFrame> {
+  const slot = globalThis as { [phaseKey]?: AsyncLocalStorage<PhaseFrame> };
+  return (slot[phaseKey] ??= new AsyncLocalStorage<PhaseFrame>());
 }
 
 const storeKey = Symbol.for("stratos.sdk.als");

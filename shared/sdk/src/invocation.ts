@@ -47,8 +47,10 @@ export async function invoke(spec: InvocationSpec): Promise<unknown> {
     ...(spec.journalPath === undefined ? {} : { journalPath: spec.journalPath }),
   });
   spec.onContext?.(ctx);
+  // The parent's phase at the call, for the child's start and end alike.
+  const phase = spec.parent?.phase() ?? "";
   if (spec.parent !== undefined) {
-    recordChildStart(ctx, spec.parent);
+    recordChildStart(ctx, spec.parent, phase);
   }
   const unlink = linkSignal(spec.signal, ctx);
   let error: Error | undefined;
@@ -78,19 +80,19 @@ export async function invoke(spec: InvocationSpec): Promise<unknown> {
     unlink();
     await ctx.close(error);
     if (spec.parent !== undefined) {
-      recordChildEnd(ctx, spec.parent);
+      recordChildEnd(ctx, spec.parent, phase);
     }
   }
 }
 
-// recordChildStart records that ctx, a child of parent, started.
-function recordChildStart(ctx: ExecutionContext, parent: ExecutionContext): void {
-  ctx.host.progress?.({ type: "workflow.child.started", executionId: ctx.executionId, workflow: ctx.workflow, details: childOf(parent) });
+// recordChildStart records that ctx, a child of parent, started in parent's phase.
+function recordChildStart(ctx: ExecutionContext, parent: ExecutionContext, phase: string): void {
+  ctx.host.progress?.({ type: "workflow.child.started", executionId: ctx.executionId, workflow: ctx.workflow, details: childOf(parent), ...phaseField(phase) });
 }
 
 // recordChildEnd records how ctx, a child of parent, ended: its tree node's
 // outcome, once it is closed.
-function recordChildEnd(ctx: ExecutionContext, parent: ExecutionContext): void {
+function recordChildEnd(ctx: ExecutionContext, parent: ExecutionContext, phase: string): void {
   const node = ctx.node;
   if (node.status === "running") {
     return; // not closed: nothing ended
@@ -101,7 +103,12 @@ function recordChildEnd(ctx: ExecutionContext, parent: ExecutionContext): void {
     executionId: ctx.executionId,
     workflow: ctx.workflow,
     details: { ...childOf(parent), status: node.status, durationMs, ...(node.error === undefined ? {} : { error: node.error }) },
+    ...phaseField(phase),
   });
+}
+
+function phaseField(phase: string): { phase?: string } {
+  return phase === "" ? {} : { phase };
 }
 
 // childOf is where a child of parent sits in the run: its parent and the

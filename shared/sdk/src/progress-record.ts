@@ -30,7 +30,8 @@ export function progressRecorder(runDir: string | undefined, warn: (message: str
     }
     try {
       fd ??= openSync(join(runDir, eventsFile), "a");
-      write(fd, stringify({ v: eventsVersion, type: event.type, timestamp: new Date().toISOString(), executionId: event.executionId, workflow: event.workflow, details: event.details }) + "\n");
+      const phase = "phase" in event ? event.phase : undefined;
+      write(fd, stringify({ v: eventsVersion, type: event.type, timestamp: new Date().toISOString(), executionId: event.executionId, workflow: event.workflow, ...(phase ? { phase } : {}), details: event.details }) + "\n");
     } catch (err) {
       failed = true; // one warning, not one per line
       warn(`recording progress in ${join(runDir, eventsFile)} failed: ${toError(err).message}`);

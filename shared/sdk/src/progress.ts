@@ -16,6 +16,8 @@ export interface ProgressEvent {
   executionId: string;
   workflow: string;
   details: { message: string } | { phase: string };
+  /** The phase path it happened in (for workflow.phase: the one it entered); absent outside any. */
+  phase?: string;
 }
 
 /**
@@ -37,6 +39,8 @@ export interface ChildStartedEvent {
     /** The top-level invocation's execution ID: the run's record. */
     runId: string;
   };
+  /** The parent's phase (path) the child was executed in; absent outside any. */
+  phase?: string;
 }
 
 /**
@@ -59,6 +63,8 @@ export interface ChildCompletedEvent {
     /** Why it did not succeed, as in the run's tree. */
     error?: { code: string; message: string };
   };
+  /** The parent's phase (path) the child was executed in; absent outside any. */
+  phase?: string;
 }
 
 /** The event the runtime records for each call a resumed run answered from its journal. @internal */
@@ -86,9 +92,28 @@ export function log(message: string): void {
 /**
  * Records that the current workflow execution enters the phase `name`
  * (type `workflow.phase`): a coarser step than log, e.g. "plan", "fix",
- * "verify". Throws NoExecutionContextError outside a workflow execution.
+ * "verify". The agent executes and child workflows started after it, in
+ * the same flow, carry the phase on their events until the next phase(),
+ * and `stratos runs show` and `stratos serve` group agents by it.
+ *
+ * With `fn`, the phase holds for fn only, and for everything fn starts,
+ * however it runs alongside other code: `await phase("review", async () =>
+ * ...)` resolves with fn's result. Use this form in concurrent branches
+ * (`parallel`, `Promise.all`): phase(name) alone changes the phase of every
+ * branch of the same scope. Phases nest: inside phase("review", fn), a call
+ * runs in "review", and phase("fix") or phase("fix", fn2) there gives
+ * "review/fix". A child workflow starts outside any phase of its own.
+ * Throws NoExecutionContextError outside a workflow execution.
  */
-export function phase(name: string): void {
+export function phase(name: string): void;
+export function phase<T>(name: string, fn: () => T | Promise<T>): Promise<T>;
+export function phase<T>(name: string, fn?: () => T | Promise<T>): void | Promise<T> {
   const ctx = getContext("phase()");
-  ctx.host.progress?.({ type: "workflow.phase", executionId: ctx.executionId, workflow: ctx.workflow, details: { phase: String(name) } });
+  const record = (path: string) =>
+    ctx.host.progress?.({ type: "workflow.phase", executionId: ctx.executionId, workflow: ctx.workflow, details: { phase: String(name) }, phase: path });
+  if (fn === undefined) {
+    record(ctx.enterPhase(String(name)));
+    return;
+  }
+  return ctx.inPhase(String(name), fn, record);
 }

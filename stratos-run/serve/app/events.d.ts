@@ -553,6 +553,13 @@ export interface EventOf<T extends EventType> {
    */
   worker?: string;
   /**
+   * Phase is the phase of workflow code (phase()) the event happened in,
+   * as a path of nested phases ("review/fix"): on an agent's events, the
+   * phase its execute was started in; on a child's start and end, the
+   * phase of its parent that executed it. Absent outside any phase.
+   */
+  phase?: string;
+  /**
    * Details is the kind's own fields: one of the types Kinds lists, or
    * *Unknown for a kind this version does not know.
    */
