@@ -269,6 +269,7 @@ func writeDetails(w io.Writer, d *runs.Details) {
 		fmt.Fprintf(w, "budget    %s\n", budgetText(*d.Budget))
 	}
 	writeResumeChain(w, d)
+	runs.WritePhases(w, d.Phases)
 }
 
 // writeResumeChain writes the run's links to the runs it resumes and that

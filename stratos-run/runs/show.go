@@ -21,6 +21,10 @@ type Details struct {
 	Output     json.RawMessage    `json:"output,omitempty"`
 	Error      json.RawMessage    `json:"error,omitempty"`
 	Events     EventCounts        `json:"events"`
+	// Phases are the run's agents grouped by the phase of the workflow
+	// code they executed in, in the order of their first execute; nil when
+	// no agent executed.
+	Phases []PhaseGroup `json:"phases,omitempty"`
 	// Usage rolls up the usage events; nil when there are none.
 	Usage *UsageRollup `json:"usage,omitempty"`
 	// Budget is the run's budget and what was spent against it; nil when
@@ -73,10 +77,11 @@ func (s *Store) Show(id string) (*Details, error) {
 	if d.Error, err = records.ReadResultFile(r.Dir, records.ErrorFile); err != nil {
 		return nil, unreadable(id, err)
 	}
-	usage := &UsageRollup{}
-	if d.Events, err = countEvents(filepath.Join(r.Dir, EventsFile), usage); err != nil {
+	usage, phases := &UsageRollup{}, newPhaseIndex()
+	if d.Events, err = countEvents(filepath.Join(r.Dir, EventsFile), usage, phases); err != nil {
 		return nil, unreadable(id, err)
 	}
+	d.Phases = phases.result(r.ExecutionID, r.Workflow)
 	if usage.Run.Turns > 0 {
 		d.Usage = usage
 	}
@@ -120,8 +125,8 @@ const unreadableType = "(unreadable)"
 
 // countEvents counts the events of a log that may still be growing (a last
 // line without its newline is still being written and is not counted), and
-// rolls their usage up into usage.
-func countEvents(path string, usage *UsageRollup) (EventCounts, error) {
+// rolls their usage up into usage and their agents into phases.
+func countEvents(path string, usage *UsageRollup, phases *phaseIndex) (EventCounts, error) {
 	c := EventCounts{ByType: map[string]int{}}
 	t := &tail{path: path, max: MaxEventLine}
 	defer t.close()
@@ -134,6 +139,7 @@ func countEvents(path string, usage *UsageRollup) (EventCounts, error) {
 		}
 		c.ByType[e.Type]++
 		usage.addEvent(e)
+		phases.add(e)
 		return nil
 	})
 	return c, err

@@ -30,7 +30,7 @@ func TestUsageRollsUpPerRunExecutionAndAgentWithProvenance(t *testing.T) {
 		t.Fatal(err)
 	}
 	u := &UsageRollup{}
-	counts, err := countEvents(path, u)
+	counts, err := countEvents(path, u, newPhaseIndex())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -83,7 +83,7 @@ func TestShowCountsEveryVersionAlike(t *testing.T) {
 	count := func(lines [][]byte) (EventCounts, *UsageRollup) {
 		t.Helper()
 		u := &UsageRollup{}
-		c, err := countEvents(writeEvents(t, lines...), u)
+		c, err := countEvents(writeEvents(t, lines...), u, newPhaseIndex())
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,0 +1,59 @@
+package runs
+
+import (
+	"fmt"
+	"io"
+	"text/tabwriter"
+	"time"
+)
+
+// WritePhases writes a run's agents for people, a section per phase in
+// the order of its first execute, agents of no phase under "(no phase)":
+// each agent's name, workflow, last status, executes (and how many
+// failed), time busy and first start (local time).
+func WritePhases(w io.Writer, groups []PhaseGroup) {
+	if len(groups) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "agents    by phase, in order of first start")
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	for _, g := range groups {
+		name := "phase " + g.Phase
+		if g.Phase == "" {
+			name = "(no phase)"
+		}
+		fmt.Fprintf(tw, "  %s\n", name)
+		for _, a := range g.Agents {
+			fmt.Fprintf(tw, "    %s\t%s\t%s\t%s\t%s\tstarted %s\n", agentName(a), a.Workflow, a.Status, executesText(a),
+				(time.Duration(a.BusyMs) * time.Millisecond).Round(100*time.Millisecond), localClock(a.StartedAt))
+		}
+	}
+	tw.Flush()
+}
+
+// agentName is the agent's name as its executes gave it, else its ID's
+// last segment.
+func agentName(a PhaseAgent) string {
+	if a.Name != "" {
+		return a.Name
+	}
+	return lastSegment(a.AgentID)
+}
+
+func executesText(a PhaseAgent) string {
+	text := fmt.Sprintf("%d execute(s)", a.Executes)
+	if a.Failed > 0 {
+		text += fmt.Sprintf(", %d failed", a.Failed)
+	}
+	return text
+}
+
+// localClock is the local time of day of an RFC 3339 timestamp, as show
+// writes the run's start; the timestamp itself when it does not parse.
+func localClock(ts string) string {
+	t, err := time.Parse(time.RFC3339Nano, ts)
+	if err != nil {
+		return ts
+	}
+	return t.Local().Format("15:04:05")
+}
