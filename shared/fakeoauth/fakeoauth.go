@@ -157,7 +157,7 @@ func (s *Server) metadata(w http.ResponseWriter, r *http.Request) {
 		"authorization_endpoint":                s.issuer + "/authorize",
 		"token_endpoint":                        s.issuer + "/token",
 		"response_types_supported":              []string{"code"},
-		"grant_types_supported":                 []string{"authorization_code", "refresh_token"},
+		"grant_types_supported":                 []string{"authorization_code", "refresh_token", "client_credentials"},
 		"code_challenge_methods_supported":      []string{"S256"},
 		"token_endpoint_auth_methods_supported": authMethods,
 		"scopes_supported":                      s.scopes("offline_access"),
@@ -307,6 +307,8 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 		s.exchangeCode(w, r)
 	case "refresh_token":
 		s.refreshToken(w, r)
+	case "client_credentials":
+		s.clientCredentials(w, r)
 	default:
 		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "unsupported_grant_type"})
 	}
@@ -345,6 +347,26 @@ func (s *Server) refreshToken(w http.ResponseWriter, r *http.Request) {
 	}
 	prev.expiry = time.Now().Add(s.o.RefreshedLifetime)
 	s.issue(w, prev)
+}
+
+// clientCredentials issues a token to the confidential pre-registered
+// client itself (a machine client: no user, no code, no refresh token).
+func (s *Server) clientCredentials(w http.ResponseWriter, r *http.Request) {
+	if s.o.ClientSecret == "" || requestClientID(r) != PreregisteredClient {
+		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "unauthorized_client"})
+		return
+	}
+	scope := r.PostForm.Get("scope")
+	if scope == "" {
+		scope = baseScope
+	}
+	access := PrefixAccess + rand.Text()
+	tok := issued{clientID: PreregisteredClient, scope: scope, expiry: time.Now().Add(s.o.TokenLifetime)}
+	s.mu.Lock()
+	s.access[access] = tok
+	s.mu.Unlock()
+	writeJSON(w, http.StatusOK, map[string]any{"access_token": access, "token_type": "Bearer",
+		"expires_in": int(time.Until(tok.expiry).Round(time.Second).Seconds()), "scope": scope})
 }
 
 func (s *Server) issue(w http.ResponseWriter, tok issued) {

@@ -22,9 +22,15 @@ func LoginCommand(workflow, server string) string {
 type ServerError struct {
 	Workflow, Server string
 	Err              error
+	// Machine is set for a client-credentials server, which nobody logs
+	// in to: the error does not point at the login command.
+	Machine bool
 }
 
 func (e *ServerError) Error() string {
+	if e.Machine {
+		return fmt.Sprintf("MCP server %q: %v", e.Server, e.Err)
+	}
 	return fmt.Sprintf("MCP server %q: %v; run `%s`", e.Server, e.Err, LoginCommand(e.Workflow, e.Server))
 }
 
@@ -37,6 +43,13 @@ func (t Tokens) ForServer(ctx context.Context, workflow string, server mcpdecl.S
 	id, err := IdentityOf(server.URL, server.OAuth.ClientID)
 	if err != nil {
 		return Record{}, &ServerError{Workflow: workflow, Server: server.Name, Err: err}
+	}
+	if server.OAuth.ClientCredentials() {
+		r, err := t.clientCredentials(ctx, server, id)
+		if err != nil {
+			return Record{}, &ServerError{Workflow: workflow, Server: server.Name, Err: err, Machine: true}
+		}
+		return r, nil
 	}
 	get := t.token
 	if check {
@@ -76,6 +89,9 @@ func (h handler) TokenSource(ctx context.Context) (oauth2.TokenSource, error) {
 func (h handler) Authorize(ctx context.Context, _ *http.Request, resp *http.Response) error {
 	resp.Body.Close()
 	scopes, stepUp := insufficientScope(resp)
+	if !stepUp && h.server.OAuth.ClientCredentials() {
+		return h.renewClientCredentials(ctx)
+	}
 	if !stepUp {
 		return &ServerError{Workflow: h.workflow, Server: h.server.Name,
 			Err: fmt.Errorf("the server refused the stored access token (HTTP %d)", resp.StatusCode)}
@@ -91,6 +107,23 @@ func (h handler) Authorize(ctx context.Context, _ *http.Request, resp *http.Resp
 	}
 	return &ServerError{Workflow: h.workflow, Server: h.server.Name,
 		Err: fmt.Errorf("the server needs scopes %s, more than the login has (insufficient_scope)", strings.Join(scopes, " "))}
+}
+
+// renewClientCredentials replaces a token the server no longer takes (it
+// was revoked, or the server restarted) with a new one, which a machine
+// client can obtain without anyone; the request is then sent again.
+func (h handler) renewClientCredentials(ctx context.Context) error {
+	id, err := IdentityOf(h.server.URL, h.server.OAuth.ClientID)
+	if err == nil {
+		_, err = h.tokens.Store.Delete(id)
+	}
+	if err == nil {
+		_, err = h.tokens.clientCredentials(ctx, h.server, id)
+	}
+	if err != nil {
+		return &ServerError{Workflow: h.workflow, Server: h.server.Name, Err: err, Machine: true}
+	}
+	return nil
 }
 
 // tokenSource reads the store on every request: another process may have

@@ -43,7 +43,9 @@ func NewHTTPClient() *http.Client {
 }
 
 // Login runs the authorization code flow with PKCE for server (resolved:
-// no ${NAME} left) and stores the tokens: it asks the server for the
+// no ${NAME} left), or for a client-credentials server obtains a token
+// without anyone (loginClientCredentials). For the authorization code flow
+// it stores the tokens: it asks the server for the
 // challenge its endpoint answers without a token, discovers the
 // authorization server from the protected-resource metadata, registers a
 // client dynamically unless workflow.yaml names one, sends the user to the
@@ -62,6 +64,9 @@ func Login(ctx context.Context, store Store, server mcpdecl.Server, o LoginOptio
 		client = NewHTTPClient()
 	}
 	client, legacy := withLegacyIssuer(client, server.URL)
+	if server.OAuth.ClientCredentials() {
+		return loginClientCredentials(ctx, store, server, client, id)
+	}
 	stepUp := previousStepUp(store, id)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

@@ -358,3 +358,45 @@ func TestConcurrentStepUpsKeepEveryScope(t *testing.T) {
 		t.Fatalf("stored step-up scopes = %q, want all %d", r.StepUpScopes, n)
 	}
 }
+
+// A machine client (oauth.grant: client_credentials) gets its token
+// itself the first time a run needs one: no login, no browser, no
+// authorization code; the token is reused while it lasts and a new one is
+// obtained the same way when it runs out. The secret is stored nowhere.
+func TestClientCredentialsNeedNoLogin(t *testing.T) {
+	const secret = "machine-secret-Zt42"
+	url, log := serve(t, fakeoauth.Options{NoRegistration: true, ClientSecret: secret, TokenLifetime: time.Hour})
+	store := mcpauth.Open(t.TempDir())
+	now := time.Now()
+	tokens := mcpauth.Tokens{Store: store, Now: func() time.Time { return now }}
+	server := mcpdecl.Server{Name: "tracker", Transport: mcpdecl.TransportHTTP, URL: url,
+		OAuth: &mcpdecl.OAuth{ClientID: fakeoauth.PreregisteredClient, ClientSecret: secret, Grant: mcpdecl.GrantClientCredentials}}
+	first, err := tokens.ForServer(context.Background(), "triage", server, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(first.AccessToken, fakeoauth.PrefixAccess) || first.Grant != mcpdecl.GrantClientCredentials {
+		t.Fatalf("record = %+v, want a client-credentials token from the fake", first)
+	}
+	again, err := tokens.ForServer(context.Background(), "triage", server, false)
+	if err != nil || again.AccessToken != first.AccessToken {
+		t.Fatalf("a second use obtained another token (%v): the first one lasts an hour", err)
+	}
+	now = now.Add(58 * time.Minute) // less than MinValidity left
+	renewed, err := tokens.ForServer(context.Background(), "triage", server, true)
+	if err != nil || renewed.AccessToken == first.AccessToken {
+		t.Fatalf("an expiring token was not replaced (%v)", err)
+	}
+	if got := strings.Count(log.String(), "grant=client_credentials auth=client_secret_"); got != 2 {
+		t.Errorf("client-credentials exchanges = %d, want 2:\n%s", got, log)
+	}
+	if strings.Contains(log.String(), "/authorize") || strings.Contains(log.String(), "/register") {
+		t.Errorf("a machine client was sent through a login:\n%s", log)
+	}
+	files, _ := filepath.Glob(filepath.Join(store.Dir(), "*.json"))
+	for _, f := range files {
+		if data, _ := os.ReadFile(f); strings.Contains(string(data), secret) {
+			t.Errorf("%s holds the client secret", f)
+		}
+	}
+}

@@ -160,6 +160,11 @@ func conformanceRun(ctx context.Context, scenario, url string) error {
 			}
 		}
 		server.OAuth.ClientID, server.OAuth.ClientSecret = cc.ClientID, cc.ClientSecret
+		if scenario == "auth/client-credentials-basic" {
+			// A machine client, as workflow.yaml declares it with
+			// oauth.grant: client_credentials.
+			server.OAuth.Grant = mcpdecl.GrantClientCredentials
+		}
 		if err := login(ctx, server); err != nil {
 			return fmt.Errorf("login: %w", err)
 		}

@@ -85,7 +85,21 @@ type OAuth struct {
 	// It is never encoded, so no declaration that is written or sent
 	// anywhere carries it.
 	ClientSecret string `json:"-"`
+	// Grant is how tokens are obtained: GrantAuthorizationCode (empty: a
+	// user logs in in a browser) or GrantClientCredentials (a machine
+	// client with clientId and clientSecret gets them itself, no login).
+	Grant string `json:"grant,omitempty"`
 }
+
+// The OAuth grants a declaration may name.
+const (
+	GrantAuthorizationCode = "authorization_code"
+	GrantClientCredentials = "client_credentials"
+)
+
+// ClientCredentials reports whether tokens come from the client-credentials
+// grant, with nobody logging in.
+func (o *OAuth) ClientCredentials() bool { return o != nil && o.Grant == GrantClientCredentials }
 
 // Problem is one invalid field of the mcp section.
 type Problem struct {
@@ -304,16 +318,17 @@ func (p *parser) oauth(field string, v any) *OAuth {
 		return &OAuth{}
 	case map[string]any:
 		for _, k := range slices.Sorted(maps.Keys(v)) {
-			if k != "scopes" && k != "clientId" && k != "clientSecret" {
-				p.add(field+"."+k, "unknown field (known: clientId, clientSecret, scopes)")
+			if k != "scopes" && k != "clientId" && k != "clientSecret" && k != "grant" {
+				p.add(field+"."+k, "unknown field (known: clientId, clientSecret, grant, scopes)")
 			}
 		}
 		o := &OAuth{Scopes: p.strs(field+".scopes", v["scopes"]), ClientID: p.str(field+".clientId", v["clientId"]),
-			ClientSecret: p.str(field+".clientSecret", v["clientSecret"])}
+			ClientSecret: p.str(field+".clientSecret", v["clientSecret"]), Grant: p.str(field+".grant", v["grant"])}
 		p.checkClientSecret(field, o)
+		p.checkGrant(field, o)
 		return o
 	}
-	p.add(field, "must be true or a mapping with scopes, clientId and clientSecret")
+	p.add(field, "must be true or a mapping with scopes, clientId, clientSecret and grant")
 	return nil
 }
 
@@ -327,6 +342,20 @@ func (p *parser) checkClientSecret(field string, o *OAuth) {
 		p.add(field+".clientSecret", "needs oauth.clientId: a secret belongs to a client registered beforehand")
 	case !isWholeReference(o.ClientSecret):
 		p.add(field+".clientSecret", "must be an environment reference such as \"${TRACKER_CLIENT_SECRET}\", never the secret itself (workflow.yaml is committed)")
+	}
+}
+
+// checkGrant accepts the grants Stratos implements; client credentials need
+// the client registered beforehand and its secret, as nobody logs in.
+func (p *parser) checkGrant(field string, o *OAuth) {
+	switch o.Grant {
+	case "", GrantAuthorizationCode:
+	case GrantClientCredentials:
+		if o.ClientID == "" || o.ClientSecret == "" {
+			p.add(field+".grant", "client_credentials needs oauth.clientId and oauth.clientSecret: a machine client is registered beforehand")
+		}
+	default:
+		p.add(field+".grant", "%q is not a grant Stratos uses (known: %s, %s)", o.Grant, GrantAuthorizationCode, GrantClientCredentials)
 	}
 }
 

@@ -35,11 +35,14 @@ servers:
   typed:
     type: http
     url: http://127.0.0.1:9/mcp
+  machine:
+    url: https://m.example.test/mcp
+    oauth: {grant: client_credentials, clientId: svc, clientSecret: "${SVC_SECRET}"}
 `)
 	if len(problems) > 0 {
 		t.Fatalf("problems: %v", problems)
 	}
-	if got := strings.Join(servers.Names(), ","); got != "files,github,typed" {
+	if got := strings.Join(servers.Names(), ","); got != "files,github,machine,typed" {
 		t.Fatalf("names = %s", got)
 	}
 	if s := servers["files"]; s.Transport != TransportStdio || s.Cwd != "tools" || len(s.Args) != 3 {
@@ -47,6 +50,9 @@ servers:
 	}
 	if s := servers["github"]; s.Transport != TransportHTTP || s.OAuth == nil || s.OAuth.Scopes[0] != "repo" {
 		t.Fatalf("github = %+v", s)
+	}
+	if s := servers["machine"]; !s.OAuth.ClientCredentials() || servers["github"].OAuth.ClientCredentials() {
+		t.Fatalf("machine = %+v: want the client-credentials grant there only", s.OAuth)
 	}
 }
 
@@ -68,6 +74,8 @@ func TestParseProblemsNameFieldPaths(t *testing.T) {
 		{`servers: {a: {url: "http://h", oauth: {clientId: c, clientSecret: s3cret}}}`, "mcp.servers.a.oauth.clientSecret", "must be an environment reference"},
 		{`servers: {a: {url: "http://h", oauth: {clientId: c, clientSecret: "x${S}"}}}`, "mcp.servers.a.oauth.clientSecret", "must be an environment reference"},
 		{`servers: {a: {url: "http://h", oauth: {clientSecret: "${S}"}}}`, "mcp.servers.a.oauth.clientSecret", "needs oauth.clientId"},
+		{`servers: {a: {url: "http://h", oauth: {grant: client_credentials, clientId: c}}}`, "mcp.servers.a.oauth.grant", "needs oauth.clientId and oauth.clientSecret"},
+		{`servers: {a: {url: "http://h", oauth: {grant: password, clientId: c}}}`, "mcp.servers.a.oauth.grant", `"password" is not a grant`},
 		{`servers: {a: {url: "http://h", oauth: {clientId: "${C"}}}`, "mcp.servers.a.oauth.clientId", "malformed environment reference"},
 		{`other: 1`, "mcp.other", "unknown field"},
 		{`servers: [a]`, "mcp.servers", "must be a mapping"},
