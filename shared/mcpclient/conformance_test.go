@@ -134,8 +134,9 @@ func conformanceClient(url string, stderr io.Writer) int {
 
 // conformanceContext is what the suite gives a scenario that needs it.
 type conformanceContext struct {
-	ClientID     string `json:"client_id"`
-	ClientSecret string `json:"client_secret"`
+	ClientID      string `json:"client_id"`
+	ClientSecret  string `json:"client_secret"`
+	PrivateKeyPEM string `json:"private_key_pem"`
 }
 
 func conformanceRun(ctx context.Context, scenario, url string) error {
@@ -160,10 +161,11 @@ func conformanceRun(ctx context.Context, scenario, url string) error {
 			}
 		}
 		server.OAuth.ClientID, server.OAuth.ClientSecret = cc.ClientID, cc.ClientSecret
-		if scenario == "auth/client-credentials-basic" {
+		if strings.HasPrefix(scenario, "auth/client-credentials-") {
 			// A machine client, as workflow.yaml declares it with
-			// oauth.grant: client_credentials.
+			// oauth.grant: client_credentials (and privateKey for JWT).
 			server.OAuth.Grant = mcpdecl.GrantClientCredentials
+			server.OAuth.PrivateKey = cc.PrivateKeyPEM
 		}
 		if err := login(ctx, server); err != nil {
 			return fmt.Errorf("login: %w", err)

@@ -85,9 +85,15 @@ type OAuth struct {
 	// It is never encoded, so no declaration that is written or sent
 	// anywhere carries it.
 	ClientSecret string `json:"-"`
+	// PrivateKey is, for a client-credentials client that authenticates
+	// with a signed JWT (private_key_jwt) instead of a secret, its PEM
+	// private key: like ClientSecret, always a ${NAME} reference and
+	// never encoded.
+	PrivateKey string `json:"-"`
 	// Grant is how tokens are obtained: GrantAuthorizationCode (empty: a
 	// user logs in in a browser) or GrantClientCredentials (a machine
-	// client with clientId and clientSecret gets them itself, no login).
+	// client with clientId and clientSecret or privateKey gets them
+	// itself, no login).
 	Grant string `json:"grant,omitempty"`
 }
 
@@ -318,19 +324,22 @@ func (p *parser) oauth(field string, v any) *OAuth {
 		return &OAuth{}
 	case map[string]any:
 		for _, k := range slices.Sorted(maps.Keys(v)) {
-			if k != "scopes" && k != "clientId" && k != "clientSecret" && k != "grant" {
-				p.add(field+"."+k, "unknown field (known: clientId, clientSecret, grant, scopes)")
+			if !oauthFields[k] {
+				p.add(field+"."+k, "unknown field (known: clientId, clientSecret, grant, privateKey, scopes)")
 			}
 		}
 		o := &OAuth{Scopes: p.strs(field+".scopes", v["scopes"]), ClientID: p.str(field+".clientId", v["clientId"]),
-			ClientSecret: p.str(field+".clientSecret", v["clientSecret"]), Grant: p.str(field+".grant", v["grant"])}
+			ClientSecret: p.str(field+".clientSecret", v["clientSecret"]), Grant: p.str(field+".grant", v["grant"]),
+			PrivateKey: p.str(field+".privateKey", v["privateKey"])}
 		p.checkClientSecret(field, o)
 		p.checkGrant(field, o)
 		return o
 	}
-	p.add(field, "must be true or a mapping with scopes, clientId, clientSecret and grant")
+	p.add(field, "must be true or a mapping with scopes, clientId, clientSecret, privateKey and grant")
 	return nil
 }
+
+var oauthFields = map[string]bool{"scopes": true, "clientId": true, "clientSecret": true, "grant": true, "privateKey": true}
 
 // checkClientSecret accepts a client secret only as an environment
 // reference, and only beside the clientId it belongs to: a dynamically
@@ -343,6 +352,13 @@ func (p *parser) checkClientSecret(field string, o *OAuth) {
 	case !isWholeReference(o.ClientSecret):
 		p.add(field+".clientSecret", "must be an environment reference such as \"${TRACKER_CLIENT_SECRET}\", never the secret itself (workflow.yaml is committed)")
 	}
+	switch {
+	case o.PrivateKey == "":
+	case o.Grant != GrantClientCredentials:
+		p.add(field+".privateKey", "needs oauth.grant: client_credentials: a private key signs a machine client's token requests")
+	case !isWholeReference(o.PrivateKey):
+		p.add(field+".privateKey", "must be an environment reference such as \"${TRACKER_PRIVATE_KEY}\" holding the PEM key, never the key itself (workflow.yaml is committed)")
+	}
 }
 
 // checkGrant accepts the grants Stratos implements; client credentials need
@@ -351,8 +367,8 @@ func (p *parser) checkGrant(field string, o *OAuth) {
 	switch o.Grant {
 	case "", GrantAuthorizationCode:
 	case GrantClientCredentials:
-		if o.ClientID == "" || o.ClientSecret == "" {
-			p.add(field+".grant", "client_credentials needs oauth.clientId and oauth.clientSecret: a machine client is registered beforehand")
+		if o.ClientID == "" || (o.ClientSecret == "") == (o.PrivateKey == "") {
+			p.add(field+".grant", "client_credentials needs oauth.clientId and one of oauth.clientSecret and oauth.privateKey: a machine client is registered beforehand")
 		}
 	default:
 		p.add(field+".grant", "%q is not a grant Stratos uses (known: %s, %s)", o.Grant, GrantAuthorizationCode, GrantClientCredentials)

@@ -74,7 +74,9 @@ func TestParseProblemsNameFieldPaths(t *testing.T) {
 		{`servers: {a: {url: "http://h", oauth: {clientId: c, clientSecret: s3cret}}}`, "mcp.servers.a.oauth.clientSecret", "must be an environment reference"},
 		{`servers: {a: {url: "http://h", oauth: {clientId: c, clientSecret: "x${S}"}}}`, "mcp.servers.a.oauth.clientSecret", "must be an environment reference"},
 		{`servers: {a: {url: "http://h", oauth: {clientSecret: "${S}"}}}`, "mcp.servers.a.oauth.clientSecret", "needs oauth.clientId"},
-		{`servers: {a: {url: "http://h", oauth: {grant: client_credentials, clientId: c}}}`, "mcp.servers.a.oauth.grant", "needs oauth.clientId and oauth.clientSecret"},
+		{`servers: {a: {url: "http://h", oauth: {grant: client_credentials, clientId: c}}}`, "mcp.servers.a.oauth.grant", "needs oauth.clientId and one of oauth.clientSecret and oauth.privateKey"},
+		{`servers: {a: {url: "http://h", oauth: {grant: client_credentials, clientId: c, privateKey: "-----BEGIN"}}}`, "mcp.servers.a.oauth.privateKey", "must be an environment reference"},
+		{`servers: {a: {url: "http://h", oauth: {clientId: c, privateKey: "${K}"}}}`, "mcp.servers.a.oauth.privateKey", "needs oauth.grant: client_credentials"},
 		{`servers: {a: {url: "http://h", oauth: {grant: password, clientId: c}}}`, "mcp.servers.a.oauth.grant", `"password" is not a grant`},
 		{`servers: {a: {url: "http://h", oauth: {clientId: "${C"}}}`, "mcp.servers.a.oauth.clientId", "malformed environment reference"},
 		{`other: 1`, "mcp.other", "unknown field"},
@@ -253,11 +255,11 @@ servers:
 // A declaration is encoded for other processes and records; the client
 // secret never is.
 func TestClientSecretIsNeverEncoded(t *testing.T) {
-	data, err := json.Marshal(Server{Name: "wiki", OAuth: &OAuth{ClientID: "c", ClientSecret: "s3cret"}})
+	data, err := json.Marshal(Server{Name: "wiki", OAuth: &OAuth{ClientID: "c", ClientSecret: "s3cret", PrivateKey: "-----BEGIN PRIVATE KEY-----k3y"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Contains(string(data), "s3cret") {
+	if strings.Contains(string(data), "s3cret") || strings.Contains(string(data), "k3y") {
 		t.Errorf("encoded declaration carries the secret: %s", data)
 	}
 }

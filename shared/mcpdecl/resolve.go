@@ -81,6 +81,7 @@ func (s Server) Resolve(workflowDir string, lookup Lookup) (Server, error) {
 		o.Scopes = slices.Clone(s.OAuth.Scopes)
 		o.ClientID = sub(path+".oauth.clientId", o.ClientID)
 		o.ClientSecret = sub(path+".oauth.clientSecret", o.ClientSecret)
+		o.PrivateKey = sub(path+".oauth.privateKey", o.PrivateKey)
 		out.OAuth = &o
 	}
 	if firstErr != nil {
