@@ -182,9 +182,13 @@ export class ExecutionContext {
         frame.current = name;
         return joinPhase(frame.path, name);
     }
-    /** Runs fn inside phase name, nested in the caller's phase (phase(name, fn)); path receives its path first. */
+    /**
+     * Runs fn inside phase name (phase(name, fn)), nested in the phase(name,
+     * fn) around the caller but not in a phase(name) marker: a marker only
+     * says which step sequential code is in. path receives its path first.
+     */
     inPhase(name, fn, path) {
-        const frame = { execution: this, path: joinPhase(this.phase(), name), current: "" };
+        const frame = { execution: this, path: joinPhase(this.#phaseFrame().path, name), current: "" };
         path(frame.path);
         return phaseStorage().run(frame, async () => fn());
     }

@@ -19,7 +19,10 @@ export declare function log(message: string): void;
  * (`parallel`, `Promise.all`): phase(name) alone changes the phase of every
  * branch of the same scope. Phases nest: inside phase("review", fn), a call
  * runs in "review", and phase("fix") or phase("fix", fn2) there gives
- * "review/fix". A child workflow starts outside any phase of its own.
+ * "review/fix". phase(name, fn) does not nest in a phase(name) before it
+ * (after phase("plan"), phase("review", fn) runs fn in "review", and the
+ * calls after it are in "plan" again). A child workflow starts outside any
+ * phase of its own; `stratos runs show` puts its phases under the parent's.
  * Throws NoExecutionContextError outside a workflow execution.
  */
 export declare function phase(name: string): void;

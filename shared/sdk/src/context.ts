@@ -288,9 +288,13 @@ export class ExecutionContext {
     return joinPhase(frame.path, name);
   }
 
-  /** Runs fn inside phase name, nested in the caller's phase (phase(name, fn)); path receives its path first. */
+  /**
+   * Runs fn inside phase name (phase(name, fn)), nested in the phase(name,
+   * fn) around the caller but not in a phase(name) marker: a marker only
+   * says which step sequential code is in. path receives its path first.
+   */
   inPhase<T>(name: string, fn: () => T | Promise<T>, path: (path: string) => void): Promise<T> {
-    const frame: PhaseFrame = { execution: this, path: joinPhase(this.phase(), name), current: "" };
+    const frame: PhaseFrame = { execution: this, path: joinPhase(this.#phaseFrame().path, name), current: "" };
     path(frame.path);
     return phaseStorage().run(frame, async () => fn());
   }

@@ -59,6 +59,15 @@ describe("phase", () => {
     assert.deepEqual(recorded.map((e) => e.phase), ["review", "review/fix", "review/verify"]);
   });
 
+  it("with fn, does not nest in a phase(name) marker, which holds again after it", async () => {
+    const seen = await inParent(async (ctx) => {
+      phase("plan");
+      const review = await phase("review", async () => [ctx.phase(), await phase("a", () => ctx.phase())]);
+      return [...review, ctx.phase()];
+    });
+    assert.deepEqual(seen, ["review", "review/a", "plan"]);
+  });
+
   it("keeps concurrent branches apart, each in its own phase", async () => {
     const seen = await inParent(async (ctx) => {
       const branch = (name, waits) =>
