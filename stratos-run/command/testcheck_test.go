@@ -28,3 +28,28 @@ func TestAddEntryChecksEachDistinctEntryOnce(t *testing.T) {
 		t.Errorf("target of a dotted label: %q", got)
 	}
 }
+
+// Cases' decision overrides ride in the agents entries' batches, each
+// distinct layer checked once, and a batch sends both.
+func TestAddDecisionChecksEachDistinctLayerOnce(t *testing.T) {
+	entry := json.RawMessage(`{"harness":"test"}`)
+	x, y := json.RawMessage(`{"provider":"test","script":[{"answer":"a"}]}`), json.RawMessage(`{"provider":"test"}`)
+	var batches []*entryBatch
+	batches = addEntry(batches, "critic", entry, 0)
+	batches = addDecision(batches, x, 0)
+	batches = addDecision(batches, x, 1)
+	batches = addDecision(batches, y, 2)
+	if len(batches) != 2 {
+		t.Fatalf("got %d batches, want 2", len(batches))
+	}
+	if got := batches[0].decisionUsers; !reflect.DeepEqual(got, []int{0, 1}) {
+		t.Errorf("first batch's decision users: %v", got)
+	}
+	if got := batches[1].decisionUsers; !reflect.DeepEqual(got, []int{2}) {
+		t.Errorf("second batch's decision users: %v", got)
+	}
+	want := `{"agents":{"critic":{"harness":"test"}},"decision":{"provider":"test","script":[{"answer":"a"}]}}`
+	if got := string(batches[0].overrides()); got != want {
+		t.Errorf("overrides %s, want %s", got, want)
+	}
+}
