@@ -240,7 +240,7 @@ function errorHTML(e) {
 
 function ensureExec(st, id) {
   let x = st.execs.get(id);
-  if (!x) { x = { id, workflow: "", status: "", parent: undefined, agents: [], children: [] }; st.execs.set(id, x); }
+  if (!x) { x = { id, workflow: "", status: "", parent: undefined, phase: "", agents: [], children: [] }; st.execs.set(id, x); }
   return x;
 }
 
@@ -260,7 +260,7 @@ function apply(st, ev) {
   const d = ev.details || {};
   const type = String(ev.type || "");
   if (type === "usage") addSpent(st.spent, d);
-  if (type === "workflow.child.started" || type === "workflow.child.completed") placeChild(st, ev);
+  if (type === "workflow.child.started" || type === "workflow.child.completed") placeChild(st, ev, type);
   if (type === "workflow.phase") st.logs.push({ phase: true, t: ev.timestamp, text: d.phase ?? "" });
   else if (type === "workflow.log") st.logs.push({ t: ev.timestamp, text: d.message ?? "" });
   if (ev.agentId) applyAgent(st, ev, type, d);
@@ -274,16 +274,19 @@ function applyAgent(st, ev, type, d) {
   if (ev.workflow && !exec.workflow) exec.workflow = ev.workflow;
   let a = st.agents.get(ev.agentId);
   if (!a) {
-    a = { id: ev.agentId, name: "", model: "", state: "starting", busySince: null, busyMs: 0, tokens: undefined, cost: undefined };
+    a = { id: ev.agentId, name: "", model: "", phases: [], state: "starting", busySince: null, busyMs: 0, tokens: undefined, cost: undefined };
     st.agents.set(ev.agentId, a);
     exec.agents.push(a);
   }
   const t = Date.parse(ev.timestamp);
   const idle = () => { if (a.busySince) a.busyMs += t - a.busySince; a.busySince = null; };
   switch (type) {
-    case "agent.invocation.started":
+    case "agent.invocation.started": {
       a.name = d.name || a.name; a.state = "running"; a.busySince = t;
+      const phase = joinPhase(exec.phase, ev.phase);
+      if (!a.phases.includes(phase)) a.phases.push(phase);
       break;
+    }
     case "agent.invocation.completed":
       idle(); a.state = d.status || "completed";
       break;
@@ -305,12 +308,31 @@ function applyAgent(st, ev, type, d) {
 
 // placeChild puts a child invocation under its parent as soon as it starts,
 // and gives it its status once it has ended (workflow.child.completed),
-// while the run goes on.
-function placeChild(st, ev) {
+// while the run goes on. Its phases nest under the phase its parent
+// started it in, as `stratos runs show` nests them.
+function placeChild(st, ev, type) {
   const x = ensureExec(st, ev.executionId);
   x.workflow = ev.workflow || x.workflow;
   if (ev.details?.parentExecutionId) x.parent = ev.details.parentExecutionId;
+  if (type === "workflow.child.started") x.phase = joinPhase(st.execs.get(x.parent)?.phase, ev.phase);
   if (ev.details?.status) x.status = ev.details.status;
+}
+
+// joinPhase nests phase name in path ("review" and "fix": "review/fix").
+function joinPhase(path, name) {
+  return [path, name].filter((p) => typeof p === "string" && p !== "").join("/");
+}
+
+// phaseGroups groups a node's agents by the phase of their first execute,
+// in the order of its first agent; an agent not started yet is of no phase.
+function phaseGroups(agents) {
+  const groups = new Map();
+  for (const a of agents) {
+    const p = a.phases[0] ?? "";
+    if (!groups.has(p)) groups.set(p, []);
+    groups.get(p).push(a);
+  }
+  return groups;
 }
 
 // addSpent adds one usage event's details to what the budget counts.
@@ -333,12 +355,20 @@ function drawTree(st) {
   const agent = (a) => {
     const ms = a.busyMs + (a.busySince && live ? Date.now() - a.busySince : 0);
     const state = a.busySince && !live ? st.run.status : a.state;
+    const phases = a.phases.filter((p) => p !== "").join(", ");
     return `<div class="agent" data-agent="${esc(a.id)}"><span class="name" title="${esc(a.id)}">${esc(a.name || a.id.split("/").pop())}</span>
+      <span class="phase" title="${esc(phases)}">${esc(phases || "—")}</span>
       <span class="model" title="${esc(a.model)}">${esc(a.model || "—")}</span>
       ${badge(state)}<span class="num">${duration(ms)}</span><span class="num tok">${tokens(a.tokens)}</span><span class="num cost">${money(a.cost)}</span></div>`;
   };
+  // A node's agents, a group per phase once any of them ran in one.
+  const agentsHTML = (agents) => {
+    const groups = phaseGroups(agents);
+    if (groups.size === 1 && groups.has("")) return agents.map(agent).join("");
+    return [...groups].map(([p, as]) => `<div class="phasegroup" data-phase="${esc(p)}"><div class="phasehead">${p ? esc(p) : "no phase"}</div>${as.map(agent).join("")}</div>`).join("");
+  };
   const node = (x) => `<li class="node" data-exec="${esc(x.id)}"><div class="inv">${esc(x.workflow || "child workflow")} ${x.status ? badge(x.status) : ""} <code class="muted">${esc(x.id)}</code></div>
-    ${x.agents.map(agent).join("")}${(kids.get(x.id) || []).length ? `<ul>${kids.get(x.id).map(node).join("")}</ul>` : ""}</li>`;
+    ${agentsHTML(x.agents)}${(kids.get(x.id) || []).length ? `<ul>${kids.get(x.id).map(node).join("")}</ul>` : ""}</li>`;
   const tree = document.getElementById("tree");
   if (!tree) return;
   tree.innerHTML = `<ul>${node(root)}</ul>`;
