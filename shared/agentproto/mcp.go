@@ -12,7 +12,23 @@ const (
 	// that every server its workflow.yaml declares with oauth has a login
 	// with five minutes left (refreshed when possible).
 	MethodMCPAuthenticate = "mcp.authenticate"
+	// The server's resources and prompts, on the connection the tool
+	// calls use. Lists are read to their last page (at most
+	// mcpclient.MaxListed entries).
+	MethodMCPResources         = "mcp.resources"
+	MethodMCPResourceTemplates = "mcp.resourceTemplates"
+	MethodMCPReadResource      = "mcp.readResource"
+	MethodMCPPrompts           = "mcp.prompts"
+	MethodMCPGetPrompt         = "mcp.getPrompt"
 )
+
+// MCPMethods lists the direct MCP client methods.
+func MCPMethods() []string {
+	return []string{
+		MethodMCPAuthenticate, MethodMCPCall, MethodMCPClose, MethodMCPConnect,
+		MethodMCPGetPrompt, MethodMCPPrompts, MethodMCPReadResource, MethodMCPResourceTemplates, MethodMCPResources,
+	}
+}
 
 // Error codes of direct MCP clients (err.code of the SDK's McpError
 // classes).
@@ -21,12 +37,15 @@ const (
 	CodeMCPConnection    = "mcp_connection"    // the server could not be started or reached, or the connection broke
 	CodeMCPTimeout       = "mcp_timeout"       // a request took longer than five minutes
 	CodeMCPProtocol      = "mcp_protocol"      // the server answered with a JSON-RPC error (unknown tool, invalid arguments, ...)
+	// CodeMCPResourceTooLarge: a resource read is larger than its limit
+	// (details.uri, details.limit, details.size).
+	CodeMCPResourceTooLarge = "mcp_resource_too_large"
 )
 
 // MCPErrorCodes lists the MCP error codes (the TypeScript file must list
 // the same).
 func MCPErrorCodes() []string {
-	return []string{CodeMCPConfiguration, CodeMCPConnection, CodeMCPProtocol, CodeMCPTimeout}
+	return []string{CodeMCPConfiguration, CodeMCPConnection, CodeMCPProtocol, CodeMCPResourceTooLarge, CodeMCPTimeout}
 }
 
 // MCPConnectParams creates a direct client of one declared server, owned by
@@ -68,4 +87,108 @@ type MCPCallResult struct {
 // MCPClientRef names a client.
 type MCPClientRef struct {
 	ClientID string `json:"clientId"`
+}
+
+// Resource reads' size limits: the bytes of a read's contents (text as
+// UTF-8, blobs decoded), summed. The ceiling keeps the base64 of a read
+// within one protocol message (64 MiB).
+const (
+	DefaultResourceLimit = 16 << 20
+	MaxResourceLimit     = 32 << 20
+)
+
+// MCPResource is one resource a server lists.
+type MCPResource struct {
+	URI         string `json:"uri"`
+	Name        string `json:"name"`
+	Title       string `json:"title,omitempty"`
+	Description string `json:"description,omitempty"`
+	MIMEType    string `json:"mimeType,omitempty"`
+	// Size is the raw size in bytes, when the server says.
+	Size int64 `json:"size,omitempty"`
+}
+
+// MCPResourcesResult lists every resource of a server, sorted by URI.
+type MCPResourcesResult struct {
+	Resources []MCPResource `json:"resources"`
+}
+
+// MCPResourceTemplate is one resource template a server lists: a URI
+// template (RFC 6570) whose expansions readResource reads.
+type MCPResourceTemplate struct {
+	URITemplate string `json:"uriTemplate"`
+	Name        string `json:"name"`
+	Title       string `json:"title,omitempty"`
+	Description string `json:"description,omitempty"`
+	MIMEType    string `json:"mimeType,omitempty"`
+}
+
+// MCPResourceTemplatesResult lists every resource template of a server,
+// sorted by URI template.
+type MCPResourceTemplatesResult struct {
+	ResourceTemplates []MCPResourceTemplate `json:"resourceTemplates"`
+}
+
+// MCPReadResourceParams reads one resource by URI.
+type MCPReadResourceParams struct {
+	ClientID string `json:"clientId"`
+	URI      string `json:"uri"`
+	// MaxBytes is the read's size limit (0: DefaultResourceLimit; at most
+	// MaxResourceLimit).
+	MaxBytes int `json:"maxBytes,omitempty"`
+}
+
+// MCPResourceContents is one part of a resource: text, or a blob in
+// base64 (exactly one is set).
+type MCPResourceContents struct {
+	URI      string  `json:"uri"`
+	MIMEType string  `json:"mimeType,omitempty"`
+	Text     *string `json:"text,omitempty"`
+	Blob     *string `json:"blob,omitempty"`
+}
+
+// MCPReadResourceResult is a resource's contents.
+type MCPReadResourceResult struct {
+	Contents []MCPResourceContents `json:"contents"`
+}
+
+// MCPPromptArgument is one argument a prompt takes.
+type MCPPromptArgument struct {
+	Name        string `json:"name"`
+	Title       string `json:"title,omitempty"`
+	Description string `json:"description,omitempty"`
+	Required    bool   `json:"required,omitempty"`
+}
+
+// MCPPrompt is one prompt a server lists.
+type MCPPrompt struct {
+	Name        string              `json:"name"`
+	Title       string              `json:"title,omitempty"`
+	Description string              `json:"description,omitempty"`
+	Arguments   []MCPPromptArgument `json:"arguments,omitempty"`
+}
+
+// MCPPromptsResult lists every prompt of a server, sorted by name.
+type MCPPromptsResult struct {
+	Prompts []MCPPrompt `json:"prompts"`
+}
+
+// MCPGetPromptParams gets one prompt with its arguments filled in.
+type MCPGetPromptParams struct {
+	ClientID  string            `json:"clientId"`
+	Name      string            `json:"name"`
+	Arguments map[string]string `json:"arguments,omitempty"`
+}
+
+// MCPPromptMessage is one message of a prompt: its role and one content
+// block as the server sent it.
+type MCPPromptMessage struct {
+	Role    string          `json:"role" ts:"\"user\" | \"assistant\""`
+	Content json.RawMessage `json:"content" ts:"Record<string, unknown>"`
+}
+
+// MCPGetPromptResult is a prompt's messages.
+type MCPGetPromptResult struct {
+	Description string             `json:"description,omitempty"`
+	Messages    []MCPPromptMessage `json:"messages"`
 }

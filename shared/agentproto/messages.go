@@ -27,11 +27,12 @@ const (
 
 // Methods lists every method name (the TypeScript file must list the same).
 func Methods() []string {
-	return []string{
+	methods := []string{
 		MethodAgentCancel, MethodAgentClose, MethodAgentExecute, MethodEvent, MethodExecutionClose,
 		MethodHookAfterToolCall, MethodHookBeforeToolCall, MethodHookOnStart, MethodInitialize, MethodShutdown,
-		MethodMCPAuthenticate, MethodMCPCall, MethodMCPClose, MethodMCPConnect, MethodDecisionAsk, MethodDecisionCancel,
 	}
+	methods = append(methods, MCPMethods()...)
+	return append(methods, MethodDecisionAsk, MethodDecisionCancel)
 }
 
 // Hook names as they appear in ExecuteParams.Hooks.

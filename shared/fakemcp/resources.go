@@ -2,6 +2,7 @@ package fakemcp
 
 import (
 	"context"
+	"strconv"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -40,4 +41,36 @@ func addResourcesAndPrompts(s *mcp.Server) {
 
 func textResource(uri, text string) *mcp.ReadResourceResult {
 	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: "text/plain", Text: text}}}
+}
+
+// With Options.Links: the open-issue tool links to the issue (a resource
+// of IssueTemplate) and to LogoURI, a binary resource of LogoBytes.
+const (
+	OpenIssueTool = "open-issue"
+	LogoURI       = "fake://logo.png"
+)
+
+// LogoBytes are the binary resource's bytes: a PNG signature, which is not
+// UTF-8, so only a blob carries it intact.
+var LogoBytes = []byte{0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'}
+
+func addLinks(s *mcp.Server) {
+	s.AddResource(&mcp.Resource{URI: LogoURI, Name: "logo", MIMEType: "image/png", Description: "A binary resource."},
+		func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, MIMEType: "image/png", Blob: LogoBytes}}}, nil
+		})
+	s.AddTool(&mcp.Tool{Name: OpenIssueTool, Description: "Opens an issue: its result links to the issue and to the logo.",
+		InputSchema: schema(`{"type":"object","properties":{"id":{"type":"integer"}},"required":["id"],"additionalProperties":false}`)},
+		func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			in, err := args[struct{ ID int }](req)
+			if err != nil {
+				return nil, err
+			}
+			id := strconv.Itoa(in.ID)
+			return &mcp.CallToolResult{Content: []mcp.Content{
+				&mcp.TextContent{Text: "Issue " + id + " is open."},
+				&mcp.ResourceLink{URI: "fake://issues/" + id, Name: "issue " + id, MIMEType: "text/plain"},
+				&mcp.ResourceLink{URI: LogoURI, Name: "logo", MIMEType: "image/png"},
+			}}, nil
+		})
 }

@@ -35,6 +35,10 @@ type Options struct {
 	// OAuth, with streamable HTTP, guards the server with bearer tokens of
 	// a built-in authorization server at the same origin.
 	OAuth *fakeoauth.Options
+	// Links adds what following resource links needs (a tool whose result
+	// links to resources, and a binary resource), kept out of the default
+	// lists the other tests assert.
+	Links bool
 }
 
 // NewServer returns the test server with every tool.
@@ -52,6 +56,9 @@ func NewServer(o Options) *mcp.Server {
 		s.AddTool(t.tool, t.handler)
 	}
 	addResourcesAndPrompts(s)
+	if o.Links {
+		addLinks(s)
+	}
 	for _, name := range o.ExtraTools {
 		s.AddTool(&mcp.Tool{Name: name, Description: "Returns the text it is given (an extra tool).",
 			InputSchema: schema(`{"type":"object","properties":{"text":{"type":"string"}},"required":["text"],"additionalProperties":false}`)}, echo)

@@ -3,24 +3,48 @@ package mcpclient
 import (
 	"context"
 	"fmt"
+	"iter"
 	"sort"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
+// MaxListed bounds every list a client reads page by page: a server that
+// keeps sending next cursors must not keep the client reading forever.
+const MaxListed = 10000
+
+// ListTooLongError says a server listed more than MaxListed entries.
+type ListTooLongError struct {
+	Server, What string // What: "resources", "resource templates", "prompts"
+	Limit        int
+}
+
+func (e *ListTooLongError) Error() string {
+	return fmt.Sprintf("MCP server %q lists more than %d %s; Stratos reads at most %d", e.Server, e.Limit, e.What, e.Limit)
+}
+
+// collect reads a paginated list to its end, at most MaxListed entries,
+// sorted by key.
+func collect[T any](c *Client, what string, pages iter.Seq2[T, error], key func(T) string) ([]T, error) {
+	var out []T
+	for item, err := range pages {
+		if err != nil {
+			return nil, fmt.Errorf("list the %s of MCP server %q: %w", what, c.Name, err)
+		}
+		if len(out) == MaxListed {
+			return nil, &ListTooLongError{Server: c.Name, What: what, Limit: MaxListed}
+		}
+		out = append(out, item)
+	}
+	sort.Slice(out, func(i, j int) bool { return key(out[i]) < key(out[j]) })
+	return out, nil
+}
+
 // Resources lists every resource the server offers, sorted by URI.
 func (c *Client) Resources(ctx context.Context) ([]*mcp.Resource, error) {
 	ctx, cancel := context.WithTimeout(ctx, RequestTimeout)
 	defer cancel()
-	var out []*mcp.Resource
-	for r, err := range c.Session.Resources(ctx, nil) {
-		if err != nil {
-			return nil, fmt.Errorf("list the resources of MCP server %q: %w", c.Name, err)
-		}
-		out = append(out, r)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].URI < out[j].URI })
-	return out, nil
+	return collect(c, "resources", c.Session.Resources(ctx, nil), func(r *mcp.Resource) string { return r.URI })
 }
 
 // ResourceTemplates lists every resource template the server offers,
@@ -28,15 +52,7 @@ func (c *Client) Resources(ctx context.Context) ([]*mcp.Resource, error) {
 func (c *Client) ResourceTemplates(ctx context.Context) ([]*mcp.ResourceTemplate, error) {
 	ctx, cancel := context.WithTimeout(ctx, RequestTimeout)
 	defer cancel()
-	var out []*mcp.ResourceTemplate
-	for t, err := range c.Session.ResourceTemplates(ctx, nil) {
-		if err != nil {
-			return nil, fmt.Errorf("list the resource templates of MCP server %q: %w", c.Name, err)
-		}
-		out = append(out, t)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].URITemplate < out[j].URITemplate })
-	return out, nil
+	return collect(c, "resource templates", c.Session.ResourceTemplates(ctx, nil), func(t *mcp.ResourceTemplate) string { return t.URITemplate })
 }
 
 // ReadResource reads the resource at uri: a listed resource, one a
@@ -55,15 +71,7 @@ func (c *Client) ReadResource(ctx context.Context, uri string) (*mcp.ReadResourc
 func (c *Client) Prompts(ctx context.Context) ([]*mcp.Prompt, error) {
 	ctx, cancel := context.WithTimeout(ctx, RequestTimeout)
 	defer cancel()
-	var out []*mcp.Prompt
-	for p, err := range c.Session.Prompts(ctx, nil) {
-		if err != nil {
-			return nil, fmt.Errorf("list the prompts of MCP server %q: %w", c.Name, err)
-		}
-		out = append(out, p)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-	return out, nil
+	return collect(c, "prompts", c.Session.Prompts(ctx, nil), func(p *mcp.Prompt) string { return p.Name })
 }
 
 // GetPrompt returns the prompt name with its arguments filled in.

@@ -2,6 +2,8 @@ package mcpclient
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -75,5 +77,36 @@ func TestResourcesAndPrompts(t *testing.T) {
 				t.Errorf("prompt message = %#v", got.Messages[0].Content)
 			}
 		})
+	}
+}
+
+// A server whose prompt list goes on past MaxListed (page after page) is
+// refused with a ListTooLongError instead of being read forever.
+func TestListsStopAtMaxListed(t *testing.T) {
+	ctx := context.Background()
+	server := mcp.NewServer(&mcp.Implementation{Name: "many", Version: "1"}, &mcp.ServerOptions{PageSize: 1000})
+	for i := range MaxListed + 1 {
+		server.AddPrompt(&mcp.Prompt{Name: fmt.Sprintf("p%05d", i)}, func(context.Context, *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+			return &mcp.GetPromptResult{}, nil
+		})
+	}
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := server.Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ss.Close()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	_, err = (&Client{Name: "many", Session: cs}).Prompts(ctx)
+	var tooLong *ListTooLongError
+	if !errors.As(err, &tooLong) || tooLong.Limit != MaxListed || tooLong.What != "prompts" {
+		t.Fatalf("err = %v, want a ListTooLongError for prompts", err)
+	}
+	if want := `MCP server "many" lists more than 10000 prompts`; !strings.Contains(err.Error(), want) {
+		t.Errorf("err = %q, want it to contain %q", err, want)
 	}
 }

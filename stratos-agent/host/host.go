@@ -220,6 +220,9 @@ func (h *Host) Handle(ctx context.Context, method string, params json.RawMessage
 		return h.closeAgents(ctx, func(s *session) bool { return s.executionID == p.ExecutionID })
 	case agentproto.MethodMCPConnect, agentproto.MethodMCPCall, agentproto.MethodMCPClose:
 		return h.handleMCP(ctx, method, params)
+	case agentproto.MethodMCPResources, agentproto.MethodMCPResourceTemplates, agentproto.MethodMCPReadResource,
+		agentproto.MethodMCPPrompts, agentproto.MethodMCPGetPrompt:
+		return h.mcp.serveFeature(ctx, method, params)
 	case agentproto.MethodMCPAuthenticate:
 		var p agentproto.MCPAuthenticateParams
 		if err := decodeParams(params, &p); err != nil {

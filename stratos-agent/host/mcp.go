@@ -142,7 +142,7 @@ func (d *directClients) call(ctx context.Context, p agentproto.MCPCallParams) (*
 	defer stop()
 	res, err := c.conn.Session.CallTool(cctx, params)
 	if err != nil {
-		return nil, callError(c, p.Tool, cctx, err, d.timeout)
+		return nil, requestError(c, toolRequest(p.Tool), cctx, err, d.timeout)
 	}
 	content, err := json.Marshal(res.Content)
 	if err != nil {
@@ -157,20 +157,41 @@ func (d *directClients) call(ctx context.Context, p agentproto.MCPCallParams) (*
 	return out, nil
 }
 
-// callError classifies a failed call: the timeout, a JSON-RPC error the
-// server answered with, or a broken or closed connection.
-func callError(c *directClient, tool string, ctx context.Context, err error, timeout time.Duration) error {
-	details := map[string]any{"server": c.server, "tool": tool}
+// request names a request to a server in errors: text ("tool \"add\"")
+// and the details that say which (besides the server).
+type request struct {
+	text    string
+	details map[string]any
+}
+
+func toolRequest(tool string) request {
+	return request{text: fmt.Sprintf("tool %q", tool), details: map[string]any{"tool": tool}}
+}
+
+// requestError classifies a failed request: an error already coded, the
+// timeout, a JSON-RPC error the server answered with, a list too long to
+// read, or a broken or closed connection.
+func requestError(c *directClient, r request, ctx context.Context, err error, timeout time.Duration) error {
+	if isAgentError(err) {
+		return err
+	}
+	details := map[string]any{"server": c.server}
+	for k, v := range r.details {
+		details[k] = v
+	}
 	var wire *jsonrpc.Error
+	var tooLong *mcpclient.ListTooLongError
 	switch {
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
-		return agentproto.Errorf(agentproto.CodeMCPTimeout, "MCP server %q, tool %q: no answer within %s (not retried)", c.server, tool, timeout).WithDetails(details).Wrap(err)
+		return agentproto.Errorf(agentproto.CodeMCPTimeout, "MCP server %q, %s: no answer within %s (not retried)", c.server, r.text, timeout).WithDetails(details).Wrap(err)
 	case errors.As(err, &wire):
-		return agentproto.Errorf(agentproto.CodeMCPProtocol, "MCP server %q, tool %q: %s", c.server, tool, wire.Message).WithDetails(details).Wrap(err)
+		return agentproto.Errorf(agentproto.CodeMCPProtocol, "MCP server %q, %s: %s", c.server, r.text, wire.Message).WithDetails(details).Wrap(err)
+	case errors.As(err, &tooLong):
+		return agentproto.Errorf(agentproto.CodeMCPProtocol, "%v", tooLong).WithDetails(details).Wrap(err)
 	case c.ctx.Err() != nil:
-		return agentproto.Errorf(agentproto.CodeMCPConnection, "MCP server %q, tool %q: the client was closed", c.server, tool).WithDetails(details).Wrap(err)
+		return agentproto.Errorf(agentproto.CodeMCPConnection, "MCP server %q, %s: the client was closed", c.server, r.text).WithDetails(details).Wrap(err)
 	}
-	return agentproto.Errorf(agentproto.CodeMCPConnection, "MCP server %q, tool %q: %v", c.server, tool, err).WithDetails(details).Wrap(err)
+	return agentproto.Errorf(agentproto.CodeMCPConnection, "MCP server %q, %s: %v", c.server, r.text, err).WithDetails(details).Wrap(err)
 }
 
 // ready returns a connected client.

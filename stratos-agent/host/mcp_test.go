@@ -2,8 +2,10 @@ package host
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -31,7 +33,7 @@ func startMCP(t *testing.T, serversYAML string, timeout time.Duration) *fixture 
 		if err != nil {
 			t.Fatal(err)
 		}
-		t.Setenv(env, fakemcp.Serve(ctx, ln, fakemcp.Options{Legacy: legacy}))
+		t.Setenv(env, fakemcp.Serve(ctx, ln, fakemcp.Options{Legacy: legacy, Links: true}))
 	}
 	dir := t.TempDir()
 	yaml := "name: wf\nshortDescription: x\nlongDescription: x\nmcp:\n  servers:\n" + serversYAML
@@ -79,6 +81,11 @@ func (f *fixture) mcpCall(id, tool string, args any) (*agentproto.MCPCallResult,
 	var res agentproto.MCPCallResult
 	err := f.client.Call(context.Background(), agentproto.MethodMCPCall, agentproto.MCPCallParams{ClientID: id, Tool: tool, Arguments: raw}, &res)
 	return &res, err
+}
+
+// mcpRequest sends one MCP method and decodes its result into out.
+func (f *fixture) mcpRequest(method string, params, out any) error {
+	return f.client.Call(context.Background(), method, params, out)
 }
 
 // errCode returns the agent error code of a failed call and its details.
@@ -242,5 +249,116 @@ func TestDirectClientConfigurationErrors(t *testing.T) {
 	_, err = f.mcpConnect("c", "top", "down")
 	if code, details := errCode(t, err); code != agentproto.CodeMCPConnection || details["server"] != "down" {
 		t.Errorf("unreachable: %s %v %v", code, details, err)
+	}
+}
+
+// Resources, templates and prompts reach workflow code on the client's
+// connection, both protocol generations: lists, text and blob reads, a
+// tool result's resource link followed, and the errors' codes.
+func TestDirectClientsReadResourcesAndPrompts(t *testing.T) {
+	f := startMCP(t, twoServers, time.Minute)
+	for _, server := range []string{"modern", "legacy"} {
+		t.Run(server, func(t *testing.T) {
+			id := "c-" + server
+			if _, err := f.mcpConnect(id, "top", server); err != nil {
+				t.Fatal(err)
+			}
+			ref := agentproto.MCPClientRef{ClientID: id}
+			var resources agentproto.MCPResourcesResult
+			if err := f.mcpRequest(agentproto.MethodMCPResources, ref, &resources); err != nil {
+				t.Fatal(err)
+			}
+			if got := fmt.Sprint(resources.Resources); got != "[{fake://logo.png logo  A binary resource. image/png 0} {fake://readme readme  A static text resource. text/plain 0}]" {
+				t.Errorf("resources = %s", got)
+			}
+			var templates agentproto.MCPResourceTemplatesResult
+			if err := f.mcpRequest(agentproto.MethodMCPResourceTemplates, ref, &templates); err != nil {
+				t.Fatal(err)
+			}
+			if len(templates.ResourceTemplates) != 1 || templates.ResourceTemplates[0].URITemplate != fakemcp.IssueTemplate {
+				t.Errorf("templates = %+v", templates.ResourceTemplates)
+			}
+			var prompts agentproto.MCPPromptsResult
+			if err := f.mcpRequest(agentproto.MethodMCPPrompts, ref, &prompts); err != nil {
+				t.Fatal(err)
+			}
+			if len(prompts.Prompts) != 1 || prompts.Prompts[0].Name != fakemcp.GreetPrompt || !prompts.Prompts[0].Arguments[0].Required {
+				t.Errorf("prompts = %+v", prompts.Prompts)
+			}
+			var prompt agentproto.MCPGetPromptResult
+			if err := f.mcpRequest(agentproto.MethodMCPGetPrompt, agentproto.MCPGetPromptParams{ClientID: id, Name: fakemcp.GreetPrompt, Arguments: map[string]string{"name": "Ada"}}, &prompt); err != nil {
+				t.Fatal(err)
+			}
+			if len(prompt.Messages) != 1 || prompt.Messages[0].Role != "user" || string(prompt.Messages[0].Content) != `{"type":"text","text":"Say hello to Ada."}` {
+				t.Errorf("prompt = %+v", prompt)
+			}
+
+			// The tool's result links to the issue and the logo; each link
+			// is read by its URI.
+			call, err := f.mcpCall(id, fakemcp.OpenIssueTool, map[string]any{"id": 7})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var content []struct{ Type, URI string }
+			if err := json.Unmarshal(call.Content, &content); err != nil {
+				t.Fatal(err)
+			}
+			var links []string
+			for _, c := range content {
+				if c.Type == "resource_link" {
+					links = append(links, c.URI)
+				}
+			}
+			if fmt.Sprint(links) != "[fake://issues/7 fake://logo.png]" {
+				t.Fatalf("links = %v (content %s)", links, call.Content)
+			}
+			var issue agentproto.MCPReadResourceResult
+			if err := f.mcpRequest(agentproto.MethodMCPReadResource, agentproto.MCPReadResourceParams{ClientID: id, URI: links[0]}, &issue); err != nil {
+				t.Fatal(err)
+			}
+			if len(issue.Contents) != 1 || issue.Contents[0].Text == nil || *issue.Contents[0].Text != "Issue 7" || issue.Contents[0].Blob != nil {
+				t.Errorf("issue = %+v", issue.Contents)
+			}
+			var logo agentproto.MCPReadResourceResult
+			if err := f.mcpRequest(agentproto.MethodMCPReadResource, agentproto.MCPReadResourceParams{ClientID: id, URI: links[1]}, &logo); err != nil {
+				t.Fatal(err)
+			}
+			if len(logo.Contents) != 1 || logo.Contents[0].Blob == nil || logo.Contents[0].Text != nil ||
+				*logo.Contents[0].Blob != base64.StdEncoding.EncodeToString(fakemcp.LogoBytes) || logo.Contents[0].MIMEType != "image/png" {
+				t.Errorf("logo = %+v", logo.Contents)
+			}
+
+			// Over its limit, a read is refused naming the URI and the limit.
+			err = f.mcpRequest(agentproto.MethodMCPReadResource, agentproto.MCPReadResourceParams{ClientID: id, URI: fakemcp.ReadmeURI, MaxBytes: 5}, &agentproto.MCPReadResourceResult{})
+			code, details := errCode(t, err)
+			if code != agentproto.CodeMCPResourceTooLarge || details["uri"] != fakemcp.ReadmeURI || details["limit"] != float64(5) || details["size"] != float64(len(fakemcp.ReadmeText)) {
+				t.Errorf("over the limit: code %s, details %v", code, details)
+			}
+			if !strings.Contains(err.Error(), `resource "fake://readme": 29 bytes, over the limit of 5`) {
+				t.Errorf("over the limit: %v", err)
+			}
+			err = f.mcpRequest(agentproto.MethodMCPReadResource, agentproto.MCPReadResourceParams{ClientID: id, URI: fakemcp.ReadmeURI, MaxBytes: agentproto.MaxResourceLimit + 1}, &agentproto.MCPReadResourceResult{})
+			if code, _ := errCode(t, err); code != agentproto.CodeProtocol {
+				t.Errorf("maxBytes over the ceiling: code %s (%v)", code, err)
+			}
+
+			// What the server does not know is its protocol error.
+			err = f.mcpRequest(agentproto.MethodMCPReadResource, agentproto.MCPReadResourceParams{ClientID: id, URI: "fake://nothing"}, &agentproto.MCPReadResourceResult{})
+			if code, details := errCode(t, err); code != agentproto.CodeMCPProtocol || details["uri"] != "fake://nothing" || details["server"] != server {
+				t.Errorf("unknown resource: code %s, details %v", code, details)
+			}
+			err = f.mcpRequest(agentproto.MethodMCPGetPrompt, agentproto.MCPGetPromptParams{ClientID: id, Name: "nope"}, &agentproto.MCPGetPromptResult{})
+			if code, details := errCode(t, err); code != agentproto.CodeMCPProtocol || details["prompt"] != "nope" {
+				t.Errorf("unknown prompt: code %s, details %v", code, details)
+			}
+		})
+	}
+	// A closed client answers nothing more.
+	if err := f.mcpRequest(agentproto.MethodMCPClose, agentproto.MCPClientRef{ClientID: "c-modern"}, &struct{}{}); err != nil {
+		t.Fatal(err)
+	}
+	err := f.mcpRequest(agentproto.MethodMCPResources, agentproto.MCPClientRef{ClientID: "c-modern"}, &agentproto.MCPResourcesResult{})
+	if code, _ := errCode(t, err); code != agentproto.CodeMCPConnection {
+		t.Errorf("after close: code %s (%v)", code, err)
 	}
 }

@@ -69,7 +69,15 @@ func TestMCPWrapperNamesAndErrors(t *testing.T) {
 			t.Errorf("methodName(%q) = %q, want %q", tool, got, method)
 		}
 	}
-	_, err := GenerateMCP(MCPServer{Workflow: "w", Name: "gh", Tools: []MCPTool{{Name: "bad", Input: json.RawMessage(`{"type":"object","properties":{"x":{"$ref":"#/nowhere"}}}`)}}})
+	// A tool named like a method every wrapper has gets another name.
+	src, err := GenerateMCP(MCPServer{Workflow: "w", Name: "gh", Tools: []MCPTool{{Name: "resources", Input: json.RawMessage(`{"type":"object"}`)}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(src), `resources2: (input) => client.callTool("resources", input, false)`) || !strings.Contains(string(src), "resources: () => client.resources(),") {
+		t.Errorf("a tool named resources:\n%s", src)
+	}
+	_, err = GenerateMCP(MCPServer{Workflow: "w", Name: "gh", Tools: []MCPTool{{Name: "bad", Input: json.RawMessage(`{"type":"object","properties":{"x":{"$ref":"#/nowhere"}}}`)}}})
 	if err == nil || !strings.Contains(err.Error(), `MCP server "gh", tool "bad": input schema at #/properties/x`) {
 		t.Fatalf("err = %v", err)
 	}

@@ -44,6 +44,10 @@ var messages = []any{
 	agentproto.AfterToolCallResult{}, agentproto.LifecycleParams{}, agentproto.Event{}, eventapi.IDs{}, agentproto.ErrorData{},
 	agentproto.MCPConnectParams{}, agentproto.MCPConnectResult{}, agentproto.MCPCallParams{}, agentproto.MCPCallResult{},
 	agentproto.MCPClientRef{}, agentproto.MCPAuthenticateParams{},
+	agentproto.MCPResource{}, agentproto.MCPResourcesResult{}, agentproto.MCPResourceTemplate{}, agentproto.MCPResourceTemplatesResult{},
+	agentproto.MCPReadResourceParams{}, agentproto.MCPResourceContents{}, agentproto.MCPReadResourceResult{},
+	agentproto.MCPPromptArgument{}, agentproto.MCPPrompt{}, agentproto.MCPPromptsResult{},
+	agentproto.MCPGetPromptParams{}, agentproto.MCPPromptMessage{}, agentproto.MCPGetPromptResult{},
 	agentproto.Question{}, agentproto.ChoiceOption{}, agentproto.DecisionConfig{}, agentproto.DecisionLayers{},
 	agentproto.DecisionParams{}, agentproto.DecisionResult{}, agentproto.DecisionRef{},
 }

@@ -14,6 +14,11 @@ export declare const Methods: {
     readonly mcpCall: "mcp.call";
     readonly mcpClose: "mcp.close";
     readonly mcpConnect: "mcp.connect";
+    readonly mcpGetPrompt: "mcp.getPrompt";
+    readonly mcpPrompts: "mcp.prompts";
+    readonly mcpReadResource: "mcp.readResource";
+    readonly mcpResourceTemplates: "mcp.resourceTemplates";
+    readonly mcpResources: "mcp.resources";
     readonly decisionAsk: "decision.ask";
     readonly decisionCancel: "decision.cancel";
 };
@@ -21,7 +26,7 @@ export declare const Methods: {
 export declare const ErrorCodes: readonly ["admission", "authentication", "cancelled", "concurrent_use", "configuration", "context_closed", "execution", "harness_unavailable", "hook_failed", "initialization", "internal", "model_unavailable", "prompt_file", "protocol", "structured_output", "template_variable_missing"];
 export type ErrorCode = (typeof ErrorCodes)[number];
 /** Every direct MCP client error code (error.data.code of an mcp.* error response). */
-export declare const MCPErrorCodes: readonly ["mcp_configuration", "mcp_connection", "mcp_protocol", "mcp_timeout"];
+export declare const MCPErrorCodes: readonly ["mcp_configuration", "mcp_connection", "mcp_protocol", "mcp_resource_too_large", "mcp_timeout"];
 export type MCPErrorCode = (typeof MCPErrorCodes)[number];
 /** Every decision error code (error.data.code of a decision.ask error response). */
 export declare const DecisionErrorCodes: readonly ["decision_admission", "decision_configuration", "decision_endpoint", "decision_invalid_answer", "decision_model_unavailable", "decision_timeout"];
@@ -378,6 +383,99 @@ export interface MCPClientRef {
 /** MCPAuthenticateParams names the workflow whose OAuth servers to check. */
 export interface MCPAuthenticateParams {
     workflow: WorkflowRef;
+}
+/** MCPResource is one resource a server lists. */
+export interface MCPResource {
+    uri: string;
+    name: string;
+    title?: string;
+    description?: string;
+    mimeType?: string;
+    /** Size is the raw size in bytes, when the server says. */
+    size?: number;
+}
+/** MCPResourcesResult lists every resource of a server, sorted by URI. */
+export interface MCPResourcesResult {
+    resources: MCPResource[];
+}
+/**
+ * MCPResourceTemplate is one resource template a server lists: a URI
+ * template (RFC 6570) whose expansions readResource reads.
+ */
+export interface MCPResourceTemplate {
+    uriTemplate: string;
+    name: string;
+    title?: string;
+    description?: string;
+    mimeType?: string;
+}
+/**
+ * MCPResourceTemplatesResult lists every resource template of a server,
+ * sorted by URI template.
+ */
+export interface MCPResourceTemplatesResult {
+    resourceTemplates: MCPResourceTemplate[];
+}
+/** MCPReadResourceParams reads one resource by URI. */
+export interface MCPReadResourceParams {
+    clientId: string;
+    uri: string;
+    /**
+     * MaxBytes is the read's size limit (0: DefaultResourceLimit; at most
+     * MaxResourceLimit).
+     */
+    maxBytes?: number;
+}
+/**
+ * MCPResourceContents is one part of a resource: text, or a blob in
+ * base64 (exactly one is set).
+ */
+export interface MCPResourceContents {
+    uri: string;
+    mimeType?: string;
+    text?: string;
+    blob?: string;
+}
+/** MCPReadResourceResult is a resource's contents. */
+export interface MCPReadResourceResult {
+    contents: MCPResourceContents[];
+}
+/** MCPPromptArgument is one argument a prompt takes. */
+export interface MCPPromptArgument {
+    name: string;
+    title?: string;
+    description?: string;
+    required?: boolean;
+}
+/** MCPPrompt is one prompt a server lists. */
+export interface MCPPrompt {
+    name: string;
+    title?: string;
+    description?: string;
+    arguments?: MCPPromptArgument[];
+}
+/** MCPPromptsResult lists every prompt of a server, sorted by name. */
+export interface MCPPromptsResult {
+    prompts: MCPPrompt[];
+}
+/** MCPGetPromptParams gets one prompt with its arguments filled in. */
+export interface MCPGetPromptParams {
+    clientId: string;
+    name: string;
+    arguments?: Record<string, string>;
+}
+/**
+ * MCPPromptMessage is one message of a prompt: its role and one content
+ * block as the server sent it.
+ */
+export interface MCPPromptMessage {
+    role: "user" | "assistant";
+    content: Record<string, unknown>;
+}
+/** MCPGetPromptResult is a prompt's messages. */
+export interface MCPGetPromptResult {
+    description?: string;
+    messages: MCPPromptMessage[];
 }
 /**
  * Question is what a decision asks, as the SDK's builders made it: a

@@ -20,6 +20,11 @@ export const Methods = {
     mcpCall: "mcp.call",
     mcpClose: "mcp.close",
     mcpConnect: "mcp.connect",
+    mcpGetPrompt: "mcp.getPrompt",
+    mcpPrompts: "mcp.prompts",
+    mcpReadResource: "mcp.readResource",
+    mcpResourceTemplates: "mcp.resourceTemplates",
+    mcpResources: "mcp.resources",
     decisionAsk: "decision.ask",
     decisionCancel: "decision.cancel",
 };
@@ -47,6 +52,7 @@ export const MCPErrorCodes = [
     "mcp_configuration",
     "mcp_connection",
     "mcp_protocol",
+    "mcp_resource_too_large",
     "mcp_timeout",
 ];
 /** Every decision error code (error.data.code of a decision.ask error response). */

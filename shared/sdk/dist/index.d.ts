@@ -24,8 +24,8 @@ export { AgentError, AgentConfigurationError, TemplateVariableMissingError, Agen
 export type { AgentErrorOptions, AgentErrorCode, AnyAgentError } from "./agent-errors.js";
 export { isSdkError } from "./sdk-errors.js";
 export type { StratosErrorCode, SdkError } from "./sdk-errors.js";
-export { McpError, McpToolError, McpConfigurationError, McpConnectionError, McpTimeoutError, McpProtocolError } from "./mcp.js";
-export type { McpErrorCode, McpContent, McpToolResult } from "./mcp.js";
+export { McpError, McpToolError, McpConfigurationError, McpConnectionError, McpTimeoutError, McpProtocolError, McpResourceTooLargeError, resourceLinks, } from "./mcp.js";
+export type { McpErrorCode, McpContent, McpToolResult, McpResourceLink, McpResource, McpResourceTemplate, McpResourceContents, McpResourceRead, McpReadResourceOptions, McpPrompt, McpPromptArgument, McpPromptMessage, McpPromptResult, McpResourcesAndPrompts, } from "./mcp.js";
 export { choice, score, verdict, decision } from "./decision.js";
 export type { Question, ChoiceQuestion, ScoreQuestion, VerdictQuestion, ChoiceOption, Verdict, AnswerOf, Decision, DecisionOptions } from "./decision.js";
 export { DecisionError, DecisionConfigurationError, DecisionEndpointError, DecisionModelUnavailableError, DecisionInvalidAnswerError, DecisionTimeoutError, DecisionAdmissionError, } from "./decision-errors.js";

@@ -13,7 +13,7 @@ export { parallel, pipeline, nonNull, isExecutionFailure } from "./parallel.js";
 export { AgentError, AgentConfigurationError, TemplateVariableMissingError, AgentInitializationError, AgentAuthenticationError, ModelUnavailableError, HarnessUnavailableError, AgentExecutionError, ConcurrentUseError, AdmissionError, StructuredOutputError, AgentHookError, } from "./agent-errors.js";
 export { isSdkError } from "./sdk-errors.js";
 // Direct MCP clients: the generated wrappers (generated/mcp/<server>.ts) create them.
-export { McpError, McpToolError, McpConfigurationError, McpConnectionError, McpTimeoutError, McpProtocolError } from "./mcp.js";
+export { McpError, McpToolError, McpConfigurationError, McpConnectionError, McpTimeoutError, McpProtocolError, McpResourceTooLargeError, resourceLinks, } from "./mcp.js";
 // Decisions: typed judgements answered by a model directly.
 export { choice, score, verdict, decision } from "./decision.js";
 export { DecisionError, DecisionConfigurationError, DecisionEndpointError, DecisionModelUnavailableError, DecisionInvalidAnswerError, DecisionTimeoutError, DecisionAdmissionError, } from "./decision-errors.js";

@@ -1,6 +1,6 @@
 import { StratosError } from "./errors.js";
 /** The codes of direct MCP client errors: one per class below. */
-export type McpErrorCode = "mcp_tool_error" | "mcp_configuration" | "mcp_connection" | "mcp_timeout" | "mcp_protocol";
+export type McpErrorCode = "mcp_tool_error" | "mcp_configuration" | "mcp_connection" | "mcp_timeout" | "mcp_protocol" | "mcp_resource_too_large";
 /** The base class of direct MCP client errors; `server` is the mcp.servers key. */
 export declare class McpError<C extends McpErrorCode = McpErrorCode> extends StratosError<C> {
     readonly server: string;
@@ -14,6 +14,19 @@ export declare class McpToolError extends McpError<"mcp_tool_error"> {
     readonly tool: string;
     readonly content: readonly McpContent[];
     constructor(server: string, tool: string, content: McpContent[]);
+}
+/**
+ * A resource read holds more bytes than its limit (code
+ * mcp_resource_too_large): `uri`, `limit` (readResource's maxBytes) and,
+ * when the host measured it, `size`.
+ */
+export declare class McpResourceTooLargeError extends McpError<"mcp_resource_too_large"> {
+    readonly uri: string;
+    readonly limit: number;
+    constructor(server: string, uri: string, limit: number, message: string, options?: {
+        cause?: unknown;
+        details?: Record<string, unknown>;
+    });
 }
 /** The server is not declared or invalid, or a ${NAME} it references is unset (code mcp_configuration). */
 export declare const McpConfigurationError: {
@@ -104,4 +117,114 @@ export interface McpToolResult {
     text: string;
     /** Structured content, when the server sent some. */
     structuredContent?: unknown;
+}
+/** A resource link in a tool result (content type "resource_link"): read it with readResource. */
+export type McpResourceLink = McpContent & {
+    type: "resource_link";
+    uri: string;
+    name: string;
+    title?: string;
+    description?: string;
+    mimeType?: string;
+    size?: number;
+};
+/** The resource links among a tool result's content blocks, in order. */
+export declare function resourceLinks(result: McpToolResult | readonly McpContent[]): McpResourceLink[];
+/** One resource a server lists. */
+export interface McpResource {
+    uri: string;
+    name: string;
+    title?: string;
+    description?: string;
+    mimeType?: string;
+    /** The raw size in bytes, when the server says. */
+    size?: number;
+}
+/** One resource template a server lists: its expansions (URIs) are read with readResource. */
+export interface McpResourceTemplate {
+    /** An RFC 6570 URI template, such as "tracker://issues/{id}". */
+    uriTemplate: string;
+    name: string;
+    title?: string;
+    description?: string;
+    mimeType?: string;
+}
+/** One part of a resource: text, or binary data as base64 (`Buffer.from(blob, "base64")`). */
+export type McpResourceContents = {
+    uri: string;
+    mimeType?: string;
+    text: string;
+    blob?: never;
+} | {
+    uri: string;
+    mimeType?: string;
+    blob: string;
+    text?: never;
+};
+/** A resource read. */
+export interface McpResourceRead {
+    /** Its parts, as the server sent them. */
+    contents: McpResourceContents[];
+    /** The text parts joined by newlines ("" when there are none). */
+    text: string;
+}
+/** Options of readResource. */
+export interface McpReadResourceOptions {
+    /**
+     * The most bytes the read may hold (text as UTF-8, blobs decoded,
+     * summed); more rejects with McpResourceTooLargeError. Default 16 MiB,
+     * at most 32 MiB.
+     */
+    maxBytes?: number;
+}
+/** One argument a prompt takes. */
+export interface McpPromptArgument {
+    name: string;
+    title?: string;
+    description?: string;
+    required?: boolean;
+}
+/** One prompt a server lists. */
+export interface McpPrompt {
+    name: string;
+    title?: string;
+    description?: string;
+    arguments?: McpPromptArgument[];
+}
+/** One message of a prompt. */
+export interface McpPromptMessage {
+    role: "user" | "assistant";
+    /** One content block (text, image, resource, ...), as the server sent it. */
+    content: McpContent;
+}
+/** A prompt with its arguments filled in. */
+export interface McpPromptResult {
+    description?: string;
+    messages: McpPromptMessage[];
+    /** The messages' text blocks joined by newlines ("" when there are none). */
+    text: string;
+}
+/**
+ * A server's resources and prompts, on the connection its tools use (every
+ * generated wrapper has them). Lists are read to their last page (at most
+ * 10,000 entries, more reject with McpProtocolError). Like tool calls, a
+ * request takes at most five minutes and is not retried; unlike them, it is
+ * not journaled: a resumed run asks the server again.
+ */
+export interface McpResourcesAndPrompts {
+    /** Every resource the server lists, sorted by URI. */
+    resources(): Promise<McpResource[]>;
+    /** Every resource template the server lists, sorted by URI template. */
+    resourceTemplates(): Promise<McpResourceTemplate[]>;
+    /**
+     * Reads a resource: by URI (listed, a template's expansion) or a tool
+     * result's resource link (see resourceLinks). An unknown URI rejects with
+     * McpProtocolError; a read over options.maxBytes with
+     * McpResourceTooLargeError.
+     */
+    readResource(resource: string | McpResourceLink, options?: McpReadResourceOptions): Promise<McpResourceRead>;
+    /** Every prompt the server lists, sorted by name. */
+    prompts(): Promise<McpPrompt[]>;
+    /** The prompt with its arguments filled in; an unknown prompt rejects with McpProtocolError. */
+    getPrompt(name: string, args?: Record<string, string>): Promise<McpPromptResult>;
 }

@@ -5,7 +5,7 @@
 // closed with it, even when the execution fails.
 import { getContext } from "./context.js";
 import { agentHostFor, HostError } from "./agent-host.js";
-import { Methods } from "./agent-protocol.js";
+import { Methods, } from "./agent-protocol.js";
 import { StratosError, toError } from "./errors.js";
 import { inputHash } from "./journal.js";
 /** The base class of direct MCP client errors; `server` is the mcp.servers key. */
@@ -29,6 +29,21 @@ export class McpToolError extends McpError {
         this.content = Object.freeze(content);
     }
 }
+/**
+ * A resource read holds more bytes than its limit (code
+ * mcp_resource_too_large): `uri`, `limit` (readResource's maxBytes) and,
+ * when the host measured it, `size`.
+ */
+export class McpResourceTooLargeError extends McpError {
+    uri;
+    limit;
+    constructor(server, uri, limit, message, options) {
+        super("mcp_resource_too_large", server, message, { cause: options?.cause, details: { ...options?.details, uri, limit } });
+        this.name = "McpResourceTooLargeError";
+        this.uri = uri;
+        this.limit = limit;
+    }
+}
 function mcpErrorClass(name, code) {
     const cls = class extends McpError {
         constructor(server, message, options) {
@@ -47,6 +62,13 @@ export const McpConnectionError = mcpErrorClass("McpConnectionError", "mcp_conne
 export const McpTimeoutError = mcpErrorClass("McpTimeoutError", "mcp_timeout");
 /** The server rejected the request: unknown tool, invalid arguments, ... (code mcp_protocol). */
 export const McpProtocolError = mcpErrorClass("McpProtocolError", "mcp_protocol");
+/** The resource links among a tool result's content blocks, in order. */
+export function resourceLinks(result) {
+    const content = Array.isArray(result) ? result : result.content;
+    return content.filter((c) => c.type === "resource_link" && typeof c.uri === "string");
+}
+/** The most a readResource may allow (options.maxBytes). */
+const maxResourceBytes = 32 << 20;
 let nextClient = 0;
 /**
  * Connects to a server the workflow declares and resolves once it is ready.
@@ -145,6 +167,51 @@ class DirectClient {
             ...(result.structuredContent === undefined ? {} : { structuredContent: result.structuredContent }),
         };
     }
+    async resources() {
+        const result = (await this.#feature("listing resources", Methods.mcpResources, { clientId: this.#id }));
+        return result.resources ?? [];
+    }
+    async resourceTemplates() {
+        const result = (await this.#feature("listing resource templates", Methods.mcpResourceTemplates, { clientId: this.#id }));
+        return result.resourceTemplates ?? [];
+    }
+    async readResource(resource, options) {
+        const uri = typeof resource === "string" ? resource : resource?.uri;
+        if (typeof uri !== "string" || uri === "") {
+            throw new TypeError(`MCP server "${this.#server}": readResource needs a URI or a resource link, got ${JSON.stringify(resource)}`);
+        }
+        const maxBytes = options?.maxBytes;
+        if (maxBytes !== undefined && (!Number.isInteger(maxBytes) || maxBytes < 1 || maxBytes > maxResourceBytes)) {
+            throw new RangeError(`MCP server "${this.#server}", resource "${uri}": maxBytes must be a whole number from 1 to ${maxResourceBytes}, got ${maxBytes}`);
+        }
+        const params = { clientId: this.#id, uri, ...(maxBytes === undefined ? {} : { maxBytes }) };
+        const result = (await this.#feature(`reading resource "${uri}"`, Methods.mcpReadResource, params));
+        const contents = (result.contents ?? []);
+        return { contents, text: contents.flatMap((c) => (typeof c.text === "string" ? [c.text] : [])).join("\n") };
+    }
+    async prompts() {
+        const result = (await this.#feature("listing prompts", Methods.mcpPrompts, { clientId: this.#id }));
+        return result.prompts ?? [];
+    }
+    async getPrompt(name, args) {
+        const params = { clientId: this.#id, name, ...(args === undefined ? {} : { arguments: args }) };
+        const result = (await this.#feature(`getting prompt "${name}"`, Methods.mcpGetPrompt, params));
+        const messages = (result.messages ?? []);
+        return {
+            ...(result.description ? { description: result.description } : {}),
+            messages,
+            text: contentText(messages.map((m) => m.content)),
+        };
+    }
+    /** Sends a resource or prompt request once the client is connected. */
+    async #feature(what, method, params) {
+        if (this.#closing !== undefined) {
+            throw new McpConnectionError(this.#server, `MCP server "${this.#server}": the client is closed`);
+        }
+        this.#ctx.assertAccepting(`${what} of MCP server "${this.#server}"`);
+        await this.connect();
+        return this.#request(method, params);
+    }
     close() {
         this.#closing ??= (async () => {
             this.#ctx.unregister(this);
@@ -197,6 +264,10 @@ function toMcpError(server, err) {
                 return new McpTimeoutError(server, err.message, options);
             case "mcp_protocol":
                 return new McpProtocolError(server, err.message, options);
+            case "mcp_resource_too_large": {
+                const details = options.details;
+                return new McpResourceTooLargeError(server, String(details.uri ?? ""), Number(details.limit ?? 0), err.message, options);
+            }
             default:
                 return new McpConnectionError(server, err.message, options);
         }

@@ -1,6 +1,6 @@
 import * as errors from "./errors.js";
 import { type AgentErrorCode, type AnyAgentError } from "./agent-errors.js";
-import { type McpErrorCode, type McpToolError, type McpConfigurationError, type McpConnectionError, type McpTimeoutError, type McpProtocolError } from "./mcp.js";
+import { type McpErrorCode, type McpToolError, type McpConfigurationError, type McpConnectionError, type McpTimeoutError, type McpProtocolError, type McpResourceTooLargeError } from "./mcp.js";
 import { type AnyDecisionError, type DecisionErrorCode } from "./decision-errors.js";
 /** Every code of an error the SDK raises. */
 export type StratosErrorCode = errors.WorkflowErrorCode | AgentErrorCode | McpErrorCode | DecisionErrorCode;
@@ -9,6 +9,6 @@ export type StratosErrorCode = errors.WorkflowErrorCode | AgentErrorCode | McpEr
  *
  *     if (isSdkError(err) && err.code === "child_failed") err.workflow // ChildWorkflowError
  */
-export type SdkError = errors.InputValidationError | errors.OutputValidationError | errors.WorkflowCycleError | errors.ChildWorkflowError | errors.CancelledError | errors.ContextClosedError | errors.NoExecutionContextError | errors.WorkflowNotFoundError | errors.WorkflowNotReferencedError | errors.WorkflowNotBuiltError | errors.NonErrorThrownError | AnyAgentError | McpToolError | McpConfigurationError | McpConnectionError | McpTimeoutError | McpProtocolError | AnyDecisionError;
+export type SdkError = errors.InputValidationError | errors.OutputValidationError | errors.WorkflowCycleError | errors.ChildWorkflowError | errors.CancelledError | errors.ContextClosedError | errors.NoExecutionContextError | errors.WorkflowNotFoundError | errors.WorkflowNotReferencedError | errors.WorkflowNotBuiltError | errors.NonErrorThrownError | AnyAgentError | McpToolError | McpConfigurationError | McpConnectionError | McpTimeoutError | McpProtocolError | McpResourceTooLargeError | AnyDecisionError;
 /** Whether value is one of the SDK's own errors (not a StratosError that workflow code raised). */
 export declare function isSdkError(value: unknown): value is SdkError;

@@ -22,6 +22,11 @@ export const Methods = {
   mcpCall: "mcp.call",
   mcpClose: "mcp.close",
   mcpConnect: "mcp.connect",
+  mcpGetPrompt: "mcp.getPrompt",
+  mcpPrompts: "mcp.prompts",
+  mcpReadResource: "mcp.readResource",
+  mcpResourceTemplates: "mcp.resourceTemplates",
+  mcpResources: "mcp.resources",
   decisionAsk: "decision.ask",
   decisionCancel: "decision.cancel",
 } as const;
@@ -53,6 +58,7 @@ export const MCPErrorCodes = [
   "mcp_configuration",
   "mcp_connection",
   "mcp_protocol",
+  "mcp_resource_too_large",
   "mcp_timeout",
 ] as const;
 
@@ -451,6 +457,112 @@ export interface MCPClientRef {
 /** MCPAuthenticateParams names the workflow whose OAuth servers to check. */
 export interface MCPAuthenticateParams {
   workflow: WorkflowRef;
+}
+
+/** MCPResource is one resource a server lists. */
+export interface MCPResource {
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  /** Size is the raw size in bytes, when the server says. */
+  size?: number;
+}
+
+/** MCPResourcesResult lists every resource of a server, sorted by URI. */
+export interface MCPResourcesResult {
+  resources: MCPResource[];
+}
+
+/**
+ * MCPResourceTemplate is one resource template a server lists: a URI
+ * template (RFC 6570) whose expansions readResource reads.
+ */
+export interface MCPResourceTemplate {
+  uriTemplate: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+}
+
+/**
+ * MCPResourceTemplatesResult lists every resource template of a server,
+ * sorted by URI template.
+ */
+export interface MCPResourceTemplatesResult {
+  resourceTemplates: MCPResourceTemplate[];
+}
+
+/** MCPReadResourceParams reads one resource by URI. */
+export interface MCPReadResourceParams {
+  clientId: string;
+  uri: string;
+  /**
+   * MaxBytes is the read's size limit (0: DefaultResourceLimit; at most
+   * MaxResourceLimit).
+   */
+  maxBytes?: number;
+}
+
+/**
+ * MCPResourceContents is one part of a resource: text, or a blob in
+ * base64 (exactly one is set).
+ */
+export interface MCPResourceContents {
+  uri: string;
+  mimeType?: string;
+  text?: string;
+  blob?: string;
+}
+
+/** MCPReadResourceResult is a resource's contents. */
+export interface MCPReadResourceResult {
+  contents: MCPResourceContents[];
+}
+
+/** MCPPromptArgument is one argument a prompt takes. */
+export interface MCPPromptArgument {
+  name: string;
+  title?: string;
+  description?: string;
+  required?: boolean;
+}
+
+/** MCPPrompt is one prompt a server lists. */
+export interface MCPPrompt {
+  name: string;
+  title?: string;
+  description?: string;
+  arguments?: MCPPromptArgument[];
+}
+
+/** MCPPromptsResult lists every prompt of a server, sorted by name. */
+export interface MCPPromptsResult {
+  prompts: MCPPrompt[];
+}
+
+/** MCPGetPromptParams gets one prompt with its arguments filled in. */
+export interface MCPGetPromptParams {
+  clientId: string;
+  name: string;
+  arguments?: Record<string, string>;
+}
+
+/**
+ * MCPPromptMessage is one message of a prompt: its role and one content
+ * block as the server sent it.
+ */
+export interface MCPPromptMessage {
+  role: "user" | "assistant";
+  content: Record<string, unknown>;
+}
+
+/** MCPGetPromptResult is a prompt's messages. */
+export interface MCPGetPromptResult {
+  description?: string;
+  messages: MCPPromptMessage[];
 }
 
 /**

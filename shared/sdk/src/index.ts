@@ -82,8 +82,32 @@ export { isSdkError } from "./sdk-errors.js";
 export type { StratosErrorCode, SdkError } from "./sdk-errors.js";
 
 // Direct MCP clients: the generated wrappers (generated/mcp/<server>.ts) create them.
-export { McpError, McpToolError, McpConfigurationError, McpConnectionError, McpTimeoutError, McpProtocolError } from "./mcp.js";
-export type { McpErrorCode, McpContent, McpToolResult } from "./mcp.js";
+export {
+  McpError,
+  McpToolError,
+  McpConfigurationError,
+  McpConnectionError,
+  McpTimeoutError,
+  McpProtocolError,
+  McpResourceTooLargeError,
+  resourceLinks,
+} from "./mcp.js";
+export type {
+  McpErrorCode,
+  McpContent,
+  McpToolResult,
+  McpResourceLink,
+  McpResource,
+  McpResourceTemplate,
+  McpResourceContents,
+  McpResourceRead,
+  McpReadResourceOptions,
+  McpPrompt,
+  McpPromptArgument,
+  McpPromptMessage,
+  McpPromptResult,
+  McpResourcesAndPrompts,
+} from "./mcp.js";
 
 // Decisions: typed judgements answered by a model directly.
 export { choice, score, verdict, decision } from "./decision.js";

@@ -5,12 +5,27 @@
 // closed with it, even when the execution fails.
 import { getContext, type ExecutionContext, type OwnedResource } from "./context.js";
 import { agentHostFor, HostError, type AgentHost } from "./agent-host.js";
-import { Methods, type MCPCallResult, type MCPConnectResult } from "./agent-protocol.js";
+import {
+  Methods,
+  type MCPCallResult,
+  type MCPConnectResult,
+  type MCPGetPromptResult,
+  type MCPPromptsResult,
+  type MCPReadResourceResult,
+  type MCPResourcesResult,
+  type MCPResourceTemplatesResult,
+} from "./agent-protocol.js";
 import { StratosError, toError } from "./errors.js";
 import { inputHash } from "./journal.js";
 
 /** The codes of direct MCP client errors: one per class below. */
-export type McpErrorCode = "mcp_tool_error" | "mcp_configuration" | "mcp_connection" | "mcp_timeout" | "mcp_protocol";
+export type McpErrorCode =
+  | "mcp_tool_error"
+  | "mcp_configuration"
+  | "mcp_connection"
+  | "mcp_timeout"
+  | "mcp_protocol"
+  | "mcp_resource_too_large";
 
 /** The base class of direct MCP client errors; `server` is the mcp.servers key. */
 export class McpError<C extends McpErrorCode = McpErrorCode> extends StratosError<C> {
@@ -35,7 +50,23 @@ export class McpToolError extends McpError<"mcp_tool_error"> {
   }
 }
 
-function mcpErrorClass<C extends Exclude<McpErrorCode, "mcp_tool_error">>(name: string, code: C) {
+/**
+ * A resource read holds more bytes than its limit (code
+ * mcp_resource_too_large): `uri`, `limit` (readResource's maxBytes) and,
+ * when the host measured it, `size`.
+ */
+export class McpResourceTooLargeError extends McpError<"mcp_resource_too_large"> {
+  readonly uri: string;
+  readonly limit: number;
+  constructor(server: string, uri: string, limit: number, message: string, options?: { cause?: unknown; details?: Record<string, unknown> }) {
+    super("mcp_resource_too_large", server, message, { cause: options?.cause, details: { ...options?.details, uri, limit } });
+    this.name = "McpResourceTooLargeError";
+    this.uri = uri;
+    this.limit = limit;
+  }
+}
+
+function mcpErrorClass<C extends Exclude<McpErrorCode, "mcp_tool_error" | "mcp_resource_too_large">>(name: string, code: C) {
   const cls = class extends McpError<C> {
     constructor(server: string, message: string, options?: { cause?: unknown; details?: Record<string, unknown> }) {
       super(code, server, message, options);
@@ -72,8 +103,128 @@ export interface McpToolResult {
   structuredContent?: unknown;
 }
 
+/** A resource link in a tool result (content type "resource_link"): read it with readResource. */
+export type McpResourceLink = McpContent & {
+  type: "resource_link";
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  size?: number;
+};
+
+/** The resource links among a tool result's content blocks, in order. */
+export function resourceLinks(result: McpToolResult | readonly McpContent[]): McpResourceLink[] {
+  const content: readonly McpContent[] = Array.isArray(result) ? result : (result as McpToolResult).content;
+  return content.filter((c): c is McpResourceLink => c.type === "resource_link" && typeof c.uri === "string");
+}
+
+/** One resource a server lists. */
+export interface McpResource {
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  /** The raw size in bytes, when the server says. */
+  size?: number;
+}
+
+/** One resource template a server lists: its expansions (URIs) are read with readResource. */
+export interface McpResourceTemplate {
+  /** An RFC 6570 URI template, such as "tracker://issues/{id}". */
+  uriTemplate: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+}
+
+/** One part of a resource: text, or binary data as base64 (`Buffer.from(blob, "base64")`). */
+export type McpResourceContents =
+  | { uri: string; mimeType?: string; text: string; blob?: never }
+  | { uri: string; mimeType?: string; blob: string; text?: never };
+
+/** A resource read. */
+export interface McpResourceRead {
+  /** Its parts, as the server sent them. */
+  contents: McpResourceContents[];
+  /** The text parts joined by newlines ("" when there are none). */
+  text: string;
+}
+
+/** Options of readResource. */
+export interface McpReadResourceOptions {
+  /**
+   * The most bytes the read may hold (text as UTF-8, blobs decoded,
+   * summed); more rejects with McpResourceTooLargeError. Default 16 MiB,
+   * at most 32 MiB.
+   */
+  maxBytes?: number;
+}
+
+/** One argument a prompt takes. */
+export interface McpPromptArgument {
+  name: string;
+  title?: string;
+  description?: string;
+  required?: boolean;
+}
+
+/** One prompt a server lists. */
+export interface McpPrompt {
+  name: string;
+  title?: string;
+  description?: string;
+  arguments?: McpPromptArgument[];
+}
+
+/** One message of a prompt. */
+export interface McpPromptMessage {
+  role: "user" | "assistant";
+  /** One content block (text, image, resource, ...), as the server sent it. */
+  content: McpContent;
+}
+
+/** A prompt with its arguments filled in. */
+export interface McpPromptResult {
+  description?: string;
+  messages: McpPromptMessage[];
+  /** The messages' text blocks joined by newlines ("" when there are none). */
+  text: string;
+}
+
+/**
+ * A server's resources and prompts, on the connection its tools use (every
+ * generated wrapper has them). Lists are read to their last page (at most
+ * 10,000 entries, more reject with McpProtocolError). Like tool calls, a
+ * request takes at most five minutes and is not retried; unlike them, it is
+ * not journaled: a resumed run asks the server again.
+ */
+export interface McpResourcesAndPrompts {
+  /** Every resource the server lists, sorted by URI. */
+  resources(): Promise<McpResource[]>;
+  /** Every resource template the server lists, sorted by URI template. */
+  resourceTemplates(): Promise<McpResourceTemplate[]>;
+  /**
+   * Reads a resource: by URI (listed, a template's expansion) or a tool
+   * result's resource link (see resourceLinks). An unknown URI rejects with
+   * McpProtocolError; a read over options.maxBytes with
+   * McpResourceTooLargeError.
+   */
+  readResource(resource: string | McpResourceLink, options?: McpReadResourceOptions): Promise<McpResourceRead>;
+  /** Every prompt the server lists, sorted by name. */
+  prompts(): Promise<McpPrompt[]>;
+  /** The prompt with its arguments filled in; an unknown prompt rejects with McpProtocolError. */
+  getPrompt(name: string, args?: Record<string, string>): Promise<McpPromptResult>;
+}
+
+/** The most a readResource may allow (options.maxBytes). */
+const maxResourceBytes = 32 << 20;
+
 /** A ready direct client. @internal */
-export interface McpClient {
+export interface McpClient extends McpResourcesAndPrompts {
   callTool(tool: string, input: unknown, structured: boolean): Promise<unknown>;
   close(): Promise<void>;
 }
@@ -181,6 +332,57 @@ class DirectClient implements McpClient, OwnedResource {
     } satisfies McpToolResult;
   }
 
+  async resources(): Promise<McpResource[]> {
+    const result = (await this.#feature("listing resources", Methods.mcpResources, { clientId: this.#id })) as MCPResourcesResult;
+    return result.resources ?? [];
+  }
+
+  async resourceTemplates(): Promise<McpResourceTemplate[]> {
+    const result = (await this.#feature("listing resource templates", Methods.mcpResourceTemplates, { clientId: this.#id })) as MCPResourceTemplatesResult;
+    return result.resourceTemplates ?? [];
+  }
+
+  async readResource(resource: string | McpResourceLink, options?: McpReadResourceOptions): Promise<McpResourceRead> {
+    const uri = typeof resource === "string" ? resource : resource?.uri;
+    if (typeof uri !== "string" || uri === "") {
+      throw new TypeError(`MCP server "${this.#server}": readResource needs a URI or a resource link, got ${JSON.stringify(resource)}`);
+    }
+    const maxBytes = options?.maxBytes;
+    if (maxBytes !== undefined && (!Number.isInteger(maxBytes) || maxBytes < 1 || maxBytes > maxResourceBytes)) {
+      throw new RangeError(`MCP server "${this.#server}", resource "${uri}": maxBytes must be a whole number from 1 to ${maxResourceBytes}, got ${maxBytes}`);
+    }
+    const params = { clientId: this.#id, uri, ...(maxBytes === undefined ? {} : { maxBytes }) };
+    const result = (await this.#feature(`reading resource "${uri}"`, Methods.mcpReadResource, params)) as MCPReadResourceResult;
+    const contents = (result.contents ?? []) as McpResourceContents[];
+    return { contents, text: contents.flatMap((c) => (typeof c.text === "string" ? [c.text] : [])).join("\n") };
+  }
+
+  async prompts(): Promise<McpPrompt[]> {
+    const result = (await this.#feature("listing prompts", Methods.mcpPrompts, { clientId: this.#id })) as MCPPromptsResult;
+    return result.prompts ?? [];
+  }
+
+  async getPrompt(name: string, args?: Record<string, string>): Promise<McpPromptResult> {
+    const params = { clientId: this.#id, name, ...(args === undefined ? {} : { arguments: args }) };
+    const result = (await this.#feature(`getting prompt "${name}"`, Methods.mcpGetPrompt, params)) as MCPGetPromptResult;
+    const messages = (result.messages ?? []) as McpPromptMessage[];
+    return {
+      ...(result.description ? { description: result.description } : {}),
+      messages,
+      text: contentText(messages.map((m) => m.content)),
+    };
+  }
+
+  /** Sends a resource or prompt request once the client is connected. */
+  async #feature(what: string, method: string, params: unknown): Promise<unknown> {
+    if (this.#closing !== undefined) {
+      throw new McpConnectionError(this.#server, `MCP server "${this.#server}": the client is closed`);
+    }
+    this.#ctx.assertAccepting(`${what} of MCP server "${this.#server}"`);
+    await this.connect();
+    return this.#request(method, params);
+  }
+
   close(): Promise<void> {
     this.#closing ??= (async () => {
       this.#ctx.unregister(this);
@@ -234,6 +436,10 @@ function toMcpError(server: string, err: unknown): Error {
         return new McpTimeoutError(server, err.message, options);
       case "mcp_protocol":
         return new McpProtocolError(server, err.message, options);
+      case "mcp_resource_too_large": {
+        const details = options.details as { uri?: unknown; limit?: unknown };
+        return new McpResourceTooLargeError(server, String(details.uri ?? ""), Number(details.limit ?? 0), err.message, options);
+      }
       default:
         return new McpConnectionError(server, err.message, options);
     }
@@ -244,7 +450,7 @@ function toMcpError(server: string, err: unknown): Error {
   return new McpConnectionError(server, `MCP server "${server}": ${err instanceof Error ? err.message : String(err)}`, { cause: err });
 }
 
-function contentText(content: McpContent[]): string {
+function contentText(content: readonly McpContent[]): string {
   return content
     .filter((c) => c.type === "text" && typeof c.text === "string")
     .map((c) => c.text)

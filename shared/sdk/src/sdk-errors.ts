@@ -9,6 +9,7 @@ import {
   type McpConnectionError,
   type McpTimeoutError,
   type McpProtocolError,
+  type McpResourceTooLargeError,
 } from "./mcp.js";
 import { DecisionError, type AnyDecisionError, type DecisionErrorCode } from "./decision-errors.js";
 
@@ -38,6 +39,7 @@ export type SdkError =
   | McpConnectionError
   | McpTimeoutError
   | McpProtocolError
+  | McpResourceTooLargeError
   | AnyDecisionError;
 
 /** Whether value is one of the SDK's own errors (not a StratosError that workflow code raised). */

@@ -2,7 +2,15 @@
 // TestMCPWrapperCompilesWithTsc. Each `@ts-expect-error` line must fail to
 // compile (tsc reports an unused directive otherwise).
 import connectIssueTracker, { type IssueTrackerServer, type SearchIssuesInput } from "./generated/mcp/issue_tracker.js";
-import { McpToolError, type McpToolResult } from "@stratoscli/stratos";
+import {
+  McpResourceTooLargeError,
+  McpToolError,
+  resourceLinks,
+  type McpPrompt,
+  type McpResource,
+  type McpResourceTemplate,
+  type McpToolResult,
+} from "@stratoscli/stratos";
 
 export async function useTools(): Promise<number> {
   const tracker: IssueTrackerServer = await connectIssueTracker();
@@ -35,6 +43,31 @@ export async function useTools(): Promise<number> {
   // @ts-expect-error there is no such tool
   await tracker.deleteEverything({});
 
+  // The server's resources and prompts, and a tool result's links.
+  const resources: McpResource[] = await tracker.resources();
+  const templates: McpResourceTemplate[] = await tracker.resourceTemplates();
+  const readme: string = (await tracker.readResource(resources[0]!.uri, { maxBytes: 1024 })).text;
+  for (const link of resourceLinks(echoed)) {
+    const part = (await tracker.readResource(link)).contents[0];
+    const bytes: string | undefined = part?.blob ?? part?.text;
+    void bytes;
+  }
+  const prompts: McpPrompt[] = await tracker.prompts();
+  const greeting: string = (await tracker.getPrompt(prompts[0]!.name, { name: "Ada" })).text;
+  try {
+    await tracker.readResource("fake://big", { maxBytes: 1 });
+  } catch (err) {
+    if (err instanceof McpResourceTooLargeError) {
+      const limit: number = err.limit;
+      void limit;
+    }
+  }
+  // @ts-expect-error prompt arguments are strings
+  await tracker.getPrompt("greet", { name: 1 });
+  // @ts-expect-error readResource needs a URI or a link
+  await tracker.readResource(42);
+
   await tracker.close();
-  return sum + text.length + (title?.length ?? 0) + a.text.length + b.content.length;
+  void templates;
+  return readme.length + greeting.length + sum + text.length + (title?.length ?? 0) + a.text.length + b.content.length;
 }
