@@ -1,6 +1,7 @@
 package runs
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -17,16 +18,18 @@ import (
 const maxValueText = 80
 
 // EventText renders one events.jsonl line for people: time, type, the
-// agent (its last ID segment), the invocation's and tool call's IDs, then
-// the details as key=value, as the vocabulary spells them (an error as
-// error=<message> errorCode=<code>). Progress from workflow code reads as
-// "<time> log <workflow>: <message>" and "<time> phase <workflow>: <name>",
-// the message whole, a child's start as "<time> child <workflow>
-// <execution ID> started by <parent workflow> <parent execution ID>" and
-// its end as "<time> child <workflow> <execution ID> <status> after
-// <duration>", with the error's code when it has one. Lines of every
-// vocabulary version read alike; a line that is not an event is returned
-// as is.
+// agent (its last ID segment), the phase its execute was started in
+// (phase=<path>), the tool call's ID, then the details as key=value, as
+// the vocabulary spells them (an error as error=<message>
+// errorCode=<code>). Progress from workflow code reads as "<time> log
+// <workflow>: <message>" and "<time> phase <workflow>: <path>" (the phase
+// entered, nested in those around it), the message whole, a child's start
+// as "<time> child <workflow> <execution ID> started by <parent workflow>
+// <parent execution ID>" and its end as "<time> child <workflow>
+// <execution ID> <status> after <duration>", with the error's code when it
+// has one, each followed by " in phase <path>" when its parent started it
+// in one. Lines of every vocabulary version read alike; a line that is not
+// an event is returned as is.
 func EventText(line []byte) string {
 	e, err := eventapi.Decode(line)
 	if err != nil {
@@ -37,16 +40,19 @@ func EventText(line []byte) string {
 	case *eventapi.WorkflowLog:
 		return fmt.Sprintf("%s log %s: %s", at, e.Workflow, d.Message)
 	case *eventapi.WorkflowPhase:
-		return fmt.Sprintf("%s phase %s: %s", at, e.Workflow, d.Phase)
+		return fmt.Sprintf("%s phase %s: %s", at, e.Workflow, cmp.Or(e.Phase, d.Phase))
 	case *eventapi.WorkflowChildStarted:
-		return fmt.Sprintf("%s child %s %s started by %s %s", at, e.Workflow, e.ExecutionID, d.ParentWorkflow, d.ParentExecutionID)
+		return fmt.Sprintf("%s child %s %s started by %s %s%s", at, e.Workflow, e.ExecutionID, d.ParentWorkflow, d.ParentExecutionID, inPhase(e.Phase))
 	case *eventapi.WorkflowChildCompleted:
-		return fmt.Sprintf("%s child %s %s %s after %s%s", at, e.Workflow, e.ExecutionID, d.Status,
-			time.Duration(d.DurationMs)*time.Millisecond, errorCode(d.Error))
+		return fmt.Sprintf("%s child %s %s %s after %s%s%s", at, e.Workflow, e.ExecutionID, d.Status,
+			time.Duration(d.DurationMs)*time.Millisecond, errorCode(d.Error), inPhase(e.Phase))
 	}
 	parts := []string{at, e.Type}
 	if e.AgentID != "" {
 		parts = append(parts, lastSegment(e.AgentID))
+	}
+	if e.Phase != "" {
+		parts = append(parts, "phase="+valueText(stringJSON(e.Phase)))
 	}
 	if id := e.IDs.ToolCallID; id != "" {
 		parts = append(parts, "tool="+id)
@@ -61,6 +67,20 @@ func clock(ts string) string {
 		return ts
 	}
 	return t.UTC().Format("15:04:05.000")
+}
+
+// inPhase is " in phase <path>", or "" outside any phase.
+func inPhase(path string) string {
+	if path == "" {
+		return ""
+	}
+	return " in phase " + path
+}
+
+// stringJSON is a string as JSON (marshalling a string cannot fail).
+func stringJSON(s string) json.RawMessage {
+	b, _ := json.Marshal(s)
+	return b
 }
 
 // errorCode is ": <code>" of an error with a code, or "".

@@ -261,7 +261,7 @@ function apply(st, ev) {
   const type = String(ev.type || "");
   if (type === "usage") addSpent(st.spent, d);
   if (type === "workflow.child.started" || type === "workflow.child.completed") placeChild(st, ev, type);
-  if (type === "workflow.phase") st.logs.push({ phase: true, t: ev.timestamp, text: d.phase ?? "" });
+  if (type === "workflow.phase") st.logs.push({ phase: true, t: ev.timestamp, text: ev.phase || d.phase || "" });
   else if (type === "workflow.log") st.logs.push({ t: ev.timestamp, text: d.message ?? "" });
   if (ev.agentId) applyAgent(st, ev, type, d);
 }
