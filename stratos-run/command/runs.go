@@ -63,7 +63,7 @@ func runsListCommand() *cli.Command {
 func runsShowCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "show",
-		Usage:     "show a run: status, invocation, output or error, event counts, the runs it resumes and that resume it",
+		Usage:     "show a run: status, invocation, output or error, event counts, the runs it resumes and that resume it, its agents by phase",
 		UsageText: "stratos runs show <id> [--json]",
 		Flags:     []cli.Flag{cliapp.JSONFlag()},
 		Action:    showRun,
