@@ -38,6 +38,7 @@ type Issue struct {
 // Schema is a compiled JSON Schema.
 type Schema struct {
 	schema *jsonschema.Schema
+	unions map[string]discriminator // union.go
 }
 
 // schemaURL names the one schema of a compiler; its own $id, if any, wins.
@@ -68,7 +69,7 @@ func Compile(raw json.RawMessage) (*Schema, error) {
 	if err != nil {
 		return nil, readable(err)
 	}
-	return &Schema{schema: s}, nil
+	return &Schema{schema: s, unions: discriminators(s)}, nil
 }
 
 // readable is a compilation error with a breach of the meta-schema told as
@@ -84,7 +85,7 @@ func readable(err error) error {
 	if se.URL != schemaURL+"#" {
 		doc = "the schema's resource " + strings.TrimSuffix(se.URL, "#")
 	}
-	return fmt.Errorf("%s is not a valid JSON Schema: %s", doc, Text(issuesOf(ve)))
+	return fmt.Errorf("%s is not a valid JSON Schema: %s", doc, Text(issuesOf(ve, nil)))
 }
 
 // Validate checks the JSON document value and returns every issue, sorted
@@ -103,23 +104,30 @@ func (s *Schema) Validate(value json.RawMessage) []Issue {
 	if !errors.As(err, &ve) {
 		return []Issue{{Path: "", Message: err.Error()}}
 	}
-	return issuesOf(ve)
+	return issuesOf(ve, s.unions)
 }
 
 // issuesOf is the tree of a validation error as sorted issues.
-func issuesOf(ve *jsonschema.ValidationError) []Issue {
-	issues := leaves(ve, message.NewPrinter(language.English), nil)
+func issuesOf(ve *jsonschema.ValidationError, unions map[string]discriminator) []Issue {
+	r := &reporter{printer: message.NewPrinter(language.English), unions: unions}
+	issues := r.leaves(ve, nil)
 	slices.SortFunc(issues, compareIssues)
 	return slices.Compact(issues)
 }
 
 // leaves collects the innermost errors of the tree: the ones that say what
 // is wrong, where. A missing required field or an unknown one becomes an
-// issue at that field's own path.
-func leaves(ve *jsonschema.ValidationError, p *message.Printer, out []Issue) []Issue {
+// issue at that field's own path; a discriminated union reports only the
+// branches its value selects (union.go).
+func (r *reporter) leaves(ve *jsonschema.ValidationError, out []Issue) []Issue {
+	if d, ok := r.unions[ve.SchemaURL]; ok && isUnionFailure(ve.ErrorKind) {
+		if reported, ok := r.unionLeaves(ve, d, out); ok {
+			return reported
+		}
+	}
 	if len(ve.Causes) > 0 {
 		for _, c := range ve.Causes {
-			out = leaves(c, p, out)
+			out = r.leaves(c, out)
 		}
 		return out
 	}
@@ -136,7 +144,19 @@ func leaves(ve *jsonschema.ValidationError, p *message.Printer, out []Issue) []I
 		}
 		return out
 	}
-	return append(out, Issue{Path: dotted(at), Message: ve.ErrorKind.LocalizedString(p)})
+	return append(out, Issue{Path: dotted(at), Message: ve.ErrorKind.LocalizedString(r.printer)})
+}
+
+// isUnionFailure reports whether an error is a union that no branch matched
+// (not a oneOf that two branches matched).
+func isUnionFailure(k jsonschema.ErrorKind) bool {
+	switch k := k.(type) {
+	case *kind.AnyOf:
+		return true
+	case *kind.OneOf:
+		return k.Subschemas == nil
+	}
+	return false
 }
 
 func dotted(tokens []string) string { return strings.Join(tokens, ".") }
