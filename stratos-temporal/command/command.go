@@ -143,7 +143,7 @@ func serveCommand() *cli.Command {
 			defer c.Close()
 			// Like stratos-agent serve, it ends when its input ends, not on
 			// a signal: the SDK cancels its agents itself.
-			if err := proxy.New(c, runID, os.Getenv(proxy.EnvAgentQueue), host, cmd.Root().ErrWriter).Serve(context.WithoutCancel(ctx), cmd.Root().Reader, cmd.Root().Writer); err != nil {
+			if err := proxy.New(c, proxy.Run{ID: runID, Queue: os.Getenv(proxy.EnvQueue), AgentQueue: os.Getenv(proxy.EnvAgentQueue)}, host, cmd.Root().ErrWriter).Serve(context.WithoutCancel(ctx), cmd.Root().Reader, cmd.Root().Writer); err != nil {
 				return clierr.New(temporalapi.CodeProxyFailed, "agent host of run %s: %v", runID, err)
 			}
 			return nil

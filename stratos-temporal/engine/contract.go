@@ -1,6 +1,6 @@
-// Package engine is the Temporal side of a Stratos run: the one Temporal
-// workflow every run is, the names of its update, signals, query and
-// activities, and the payloads that cross between the submitting process,
+// Package engine is the Temporal side of a Stratos run: the Temporal
+// workflow every run is, the workflow every agent execute is, the names of
+// their signals, query and activities, and the payloads that cross between the submitting process,
 // the worker running the workflow code and the workers running agents.
 // Everything here is data every party decodes with these types; nothing in
 // it may carry a credential (payloads are stored in the Temporal server's
@@ -11,17 +11,20 @@ import (
 	"encoding/json"
 
 	"github.com/stratoscli/stratos/shared/agentproto"
+	"github.com/stratoscli/stratos/shared/contract/journalapi"
 )
 
 // Names of the workflow and its handlers, as Temporal registers them.
 const (
 	WorkflowRun = "stratos.run"
+	// WorkflowExecute is one agent execute of a run (ExecuteID names it).
+	WorkflowExecute = "stratos.execute"
 
-	// UpdateExecute asks the run's workflow to execute an agent (or to
-	// answer from its record of finished executes).
-	UpdateExecute = "agent.execute"
-	// SignalCancelAgent cancels an agent's running execute.
-	SignalCancelAgent = "agent.cancel"
+	// SignalExecuteStarted tells the run's workflow an execute workflow of
+	// the run started (ExecuteStarted); SignalExecuteFinished that one
+	// finished (ExecuteFinished).
+	SignalExecuteStarted  = "execute.started"
+	SignalExecuteFinished = "execute.finished"
 	// SignalJournal appends an entry of the workflow code's journal (a
 	// child workflow, an MCP call, a decision, a budget reading).
 	SignalJournal = "journal.append"
@@ -61,8 +64,8 @@ type RunResult struct {
 	Attempt int `json:"attempt"`
 }
 
-// ExecuteRequest is one agent execute sent to the run's workflow by the
-// agent host of the workflow code.
+// ExecuteRequest is one agent execute, as the agent host of the workflow
+// code asks for it.
 type ExecuteRequest struct {
 	// Init is how the workflow code's host was initialized; an agent
 	// worker initializes its own host with it (its own run directory).
@@ -109,10 +112,20 @@ type RPCError struct {
 	Data    json.RawMessage `json:"data,omitempty"`
 }
 
-// CancelAgent names the agent whose running execute is cancelled.
-type CancelAgent struct {
-	Agent string `json:"agent"`
-	Call  int    `json:"call"`
+// ExecuteStarted names an execute workflow of the run, which the run's
+// workflow cancels if it is still running when the run ends.
+type ExecuteStarted struct {
+	ID string `json:"id"`
+}
+
+// ExecuteFinished is an execute workflow's end, as the code's agent host
+// saw it: the journal entry of a successful execute that has a place (nil
+// otherwise) and the queue of the worker that keeps an agent host for the
+// run.
+type ExecuteFinished struct {
+	ID    string            `json:"id"`
+	Queue string            `json:"queue,omitempty"`
+	Entry *journalapi.Entry `json:"entry,omitempty"`
 }
 
 // CloseRun asks a worker to close the agent host it kept for a run.
@@ -120,11 +133,15 @@ type CloseRun struct {
 	RunID string `json:"runId"`
 }
 
-// AgentExecute is an agent worker's activity input: the request and the
-// run it belongs to (the workflow ID, which keys the worker's host).
+// AgentExecute is an execute workflow's input and an agent worker's
+// activity input: the request and the run it belongs to (the run's
+// workflow ID, which keys the worker's host).
 type AgentExecute struct {
 	RunID   string         `json:"runId"`
 	Request ExecuteRequest `json:"request"`
+	// Sticky is the own queue of the worker holding the agent's
+	// conversation ("" when no execute of the agent finished yet).
+	Sticky string `json:"sticky,omitempty"`
 }
 
 // Progress is what the code's activity reports with each heartbeat: the

@@ -1,48 +1,35 @@
 package engine
 
 import (
-	"cmp"
-	"errors"
-	"fmt"
 	"slices"
 	"time"
 
-	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 
-	"github.com/stratoscli/stratos/shared/agentproto"
 	"github.com/stratoscli/stratos/shared/contract/journalapi"
 )
 
-// Timeouts of the run's activities. The code and agents may run for hours;
-// what bounds them is the heartbeat: a worker that dies stops beating, and
-// after HeartbeatTimeout Temporal gives the activity to another worker.
+// Timeouts of the run's code. It may run for hours; what bounds it is the
+// heartbeat: a worker that dies stops beating, and after codeHeartbeat
+// Temporal gives the code to another worker.
 const (
-	codeHeartbeat  = 10 * time.Second
-	agentHeartbeat = 20 * time.Second
-	// stickyWait is how long an agent's next execute waits for the worker
-	// holding its conversation before it goes to any worker.
-	stickyWait = 30 * time.Second
-	// workerWait is how long an execute whose harness queue was not seen
-	// polled waits for a worker before it fails as harness_unavailable.
-	workerWait = 20 * time.Second
-	longest    = 7 * 24 * time.Hour
-	// agentTries bounds how often one execute is given to another worker
-	// after the one running it died.
-	agentTries = 3
+	codeHeartbeat = 10 * time.Second
+	longest       = 7 * 24 * time.Hour
 )
 
 // Run is the Temporal workflow of one Stratos run. Workflow code may do
 // I/O, so it cannot run inside Temporal's deterministic workflow; it runs
 // as an activity (stratos run on a worker), and this workflow records what
-// must survive that worker: every finished agent execute (the workflow
-// runs each as an activity of its own, on the agent workers) and the rest
-// of the code's journal. When the code's worker dies, the activity is
-// retried on another, which replays the journal and gets every finished
-// execute from this record instead of running it again.
+// must survive that worker: the code's journal, with an entry for every
+// finished agent execute (each execute is a workflow of its own, Execute,
+// which the code's agent host starts and whose end it signals here). When
+// the code's worker dies, the activity is retried on another, which replays
+// the journal, and attaches to an execute the journal does not hold yet by
+// its workflow ID instead of running it again. When the run ends, the
+// executes still running are cancelled.
 func Run(ctx workflow.Context, req RunRequest) (RunResult, error) {
-	r := &run{req: req, calls: map[string]*call{}, sticky: map[string]string{}, running: map[string]workflow.CancelFunc{}, hosts: map[string]bool{}}
+	r := &run{req: req, executes: map[string]bool{}, cancelled: map[string]bool{}, hosts: map[string]bool{}}
 	if err := r.register(ctx); err != nil {
 		return RunResult{}, err
 	}
@@ -52,15 +39,19 @@ func Run(ctx workflow.Context, req RunRequest) (RunResult, error) {
 		WaitForCancellation: true,
 		RetryPolicy:         &temporal.RetryPolicy{InitialInterval: time.Second, MaximumInterval: 10 * time.Second, MaximumAttempts: 20},
 	})
+	done, _ := workflow.NewDisconnectedContext(ctx)
+	// A cancelled run cancels its agents at once, on every worker, while
+	// its code is being interrupted.
+	workflow.Go(ctx, func(gctx workflow.Context) {
+		workflow.NewSelector(gctx).AddReceive(ctx.Done(), func(workflow.ReceiveChannel, bool) {}).Select(gctx)
+		r.cancelExecutes(done)
+	})
 	var res RunResult
 	err := workflow.ExecuteActivity(codeCtx, ActivityRunCode, req).Get(ctx, &res)
-	// Executes the code's lost attempts asked for, still running on agent
-	// workers, are no longer awaited by anyone.
-	for _, cancel := range r.running {
-		cancel()
-	}
-	done, _ := workflow.NewDisconnectedContext(ctx)
-	_ = workflow.Await(done, func() bool { return workflow.AllHandlersFinished(done) })
+	// Executes the code's lost attempts asked for, or the code left
+	// running when it ended, are no longer awaited by anyone.
+	r.cancelExecutes(done)
+	r.awaitCancels(done)
 	r.closeHosts(done)
 	return res, err
 }
@@ -70,32 +61,23 @@ type run struct {
 	req     RunRequest
 	header  *journalapi.Entry
 	journal []journalapi.Entry
-	// calls are the executes asked for, by journal key.
-	calls map[string]*call
-	// sticky is the task queue of the worker holding each agent's
-	// conversation.
-	sticky map[string]string
-	// running cancels each agent's execute in flight.
-	running map[string]workflow.CancelFunc
+	// executes are the run's execute workflows by ID: true once finished.
+	executes map[string]bool
+	// cancelled are the executes this workflow cancelled, cancels the
+	// requests.
+	cancelled map[string]bool
+	cancels   []workflow.Future
 	// hosts are the worker queues that keep an agent host for this run.
 	hosts map[string]bool
-}
-
-// call is one execute by journal key: in flight, or finished.
-type call struct {
-	done  bool
-	reply ExecuteReply
 }
 
 func (r *run) register(ctx workflow.Context) error {
 	if err := workflow.SetQueryHandler(ctx, QueryJournal, r.journalEntries); err != nil {
 		return err
 	}
-	if err := workflow.SetUpdateHandler(ctx, UpdateExecute, r.execute); err != nil {
-		return err
-	}
 	entries := workflow.GetSignalChannel(ctx, SignalJournal)
-	cancels := workflow.GetSignalChannel(ctx, SignalCancelAgent)
+	started := workflow.GetSignalChannel(ctx, SignalExecuteStarted)
+	finished := workflow.GetSignalChannel(ctx, SignalExecuteFinished)
 	workflow.Go(ctx, func(ctx workflow.Context) {
 		for {
 			sel := workflow.NewSelector(ctx)
@@ -104,12 +86,17 @@ func (r *run) register(ctx workflow.Context) error {
 				c.Receive(ctx, &e)
 				r.append(e)
 			})
-			sel.AddReceive(cancels, func(c workflow.ReceiveChannel, _ bool) {
-				var ca CancelAgent
-				c.Receive(ctx, &ca)
-				if cancel := r.running[ca.Agent]; cancel != nil {
-					cancel()
+			sel.AddReceive(started, func(c workflow.ReceiveChannel, _ bool) {
+				var s ExecuteStarted
+				c.Receive(ctx, &s)
+				if _, known := r.executes[s.ID]; !known {
+					r.executes[s.ID] = false
 				}
+			})
+			sel.AddReceive(finished, func(c workflow.ReceiveChannel, _ bool) {
+				var f ExecuteFinished
+				c.Receive(ctx, &f)
+				r.finish(f)
 			})
 			sel.Select(ctx)
 		}
@@ -136,119 +123,49 @@ func (r *run) append(e journalapi.Entry) {
 	r.journal = append(r.journal, e)
 }
 
-// execute answers an execute from the record when its key finished (or is
-// in flight: a lost attempt of the code asked for it), else runs it on an
-// agent worker.
-func (r *run) execute(ctx workflow.Context, req ExecuteRequest) (ExecuteReply, error) {
-	key := placeKey(req.Place, req.Call)
-	if c := r.calls[key]; key != "" && c != nil {
-		if err := workflow.Await(ctx, func() bool { return c.done }); err != nil {
-			return ExecuteReply{}, err
-		}
-		if c.reply.Error == nil {
-			return c.reply, nil
-		}
+// finish records an execute's end: its journal entry (once, though a
+// retried attempt of the code that attached to it signals it again) and
+// the worker that keeps a host for the run.
+func (r *run) finish(f ExecuteFinished) {
+	if f.Queue != "" {
+		r.hosts[f.Queue] = true
 	}
-	c := &call{}
-	if key != "" {
-		r.calls[key] = c
+	if r.executes[f.ID] {
+		return
 	}
-	reply, err := r.runAgent(ctx, req)
-	c.reply, c.done = reply, true
-	if err != nil {
-		delete(r.calls, key)
-		return ExecuteReply{}, err
+	r.executes[f.ID] = true
+	if f.Entry != nil {
+		r.journal = append(r.journal, *f.Entry)
 	}
-	if reply.Error == nil && req.Place != nil {
-		if e, jerr := executeEntry(workflow.Now(ctx), req, reply); jerr == nil {
-			r.journal = append(r.journal, e)
-		}
-	}
-	return reply, nil
 }
 
-// runAgent runs the execute as an activity: on the worker that holds the
-// agent's conversation if it has one, else on any agent worker; again on
-// any worker when the one it went to died or never came.
-func (r *run) runAgent(ctx workflow.Context, req ExecuteRequest) (ExecuteReply, error) {
-	input := AgentExecute{RunID: workflow.GetInfo(ctx).WorkflowExecution.ID, Request: req}
-	var last error
-	for try := 0; try < agentTries; try++ {
-		queue, sticky := r.sticky[req.Agent]
-		opts := workflow.ActivityOptions{
-			TaskQueue:           cmp.Or(req.Queue, r.req.AgentQueue),
-			StartToCloseTimeout: longest,
-			HeartbeatTimeout:    agentHeartbeat,
-			WaitForCancellation: true,
-			RetryPolicy:         &temporal.RetryPolicy{MaximumAttempts: 1},
+// cancelExecutes cancels the execute workflows not known to have finished
+// (once each); one that finished meanwhile has nothing to cancel.
+func (r *run) cancelExecutes(ctx workflow.Context) {
+	for _, id := range sortedKeys(r.executes) {
+		if !r.executes[id] && !r.cancelled[id] {
+			r.cancelled[id] = true
+			r.cancels = append(r.cancels, workflow.RequestCancelExternalWorkflow(ctx, id, ""))
 		}
-		probing := !sticky && req.Unseen
-		switch {
-		case sticky:
-			opts.TaskQueue, opts.ScheduleToStartTimeout = queue, stickyWait
-		case probing:
-			opts.ScheduleToStartTimeout = workerWait
-		}
-		actx, cancel := workflow.WithCancel(workflow.WithActivityOptions(ctx, opts))
-		r.running[req.Agent] = cancel
-		var reply ExecuteReply
-		err := workflow.ExecuteActivity(actx, ActivityAgentExecute, input).Get(actx, &reply)
-		delete(r.running, req.Agent)
-		if err == nil {
-			r.sticky[req.Agent], r.hosts[reply.Queue] = reply.Queue, true
-			return reply, nil
-		}
-		if probing && workerLost(err) {
-			return unavailableReply(opts.TaskQueue, req.Harness), nil
-		}
-		if !workerLost(err) {
-			if temporal.IsCanceledError(err) {
-				return cancelledReply(), nil
-			}
-			return ExecuteReply{}, err
-		}
-		// The worker died or never took it: its conversation is gone with
-		// it, and the execute starts over on any worker.
-		delete(r.sticky, req.Agent)
-		last = err
 	}
-	return ExecuteReply{}, fmt.Errorf("agent execute: no worker finished it in %d tries: %w", agentTries, last)
 }
 
-// workerLost reports whether err means the worker running (or meant to run)
-// an activity is gone: its heartbeat stopped, or it never took the task.
-func workerLost(err error) bool {
-	var te *temporal.TimeoutError
-	if !errors.As(err, &te) {
-		return false
+// awaitCancels waits until every cancellation requested reached its
+// execute (or found it ended): the run must not end before, or the server
+// drops them.
+func (r *run) awaitCancels(ctx workflow.Context) {
+	// By index: a cancellation of the run may add one meanwhile.
+	for i := 0; i < len(r.cancels); i++ {
+		_ = r.cancels[i].Get(ctx, nil)
 	}
-	return slices.Contains([]enumspb.TimeoutType{enumspb.TIMEOUT_TYPE_HEARTBEAT, enumspb.TIMEOUT_TYPE_SCHEDULE_TO_START}, te.TimeoutType())
-}
-
-// unavailableReply is the error of an execute no worker took: none of the
-// queue's workers can run its harness.
-func unavailableReply(queue, harness string) ExecuteReply {
-	msg := fmt.Sprintf("no stratos worker took the agent from task queue %s within %s: no worker of the run's queue can run harness %q (none finds its CLI); start a worker where it is installed", queue, workerWait, harness)
-	return ExecuteReply{Error: &RPCError{Code: agentproto.RPCAgentError, Message: msg, Data: []byte(`{"code":"harness_unavailable"}`)}}
-}
-
-// cancelledReply is the host's answer to a cancelled execute, for one the
-// workflow cancelled before the worker's host could answer.
-func cancelledReply() ExecuteReply {
-	return ExecuteReply{Error: &RPCError{Code: agentproto.RPCAgentError, Message: "the execute was cancelled", Data: []byte(`{"code":"cancelled"}`)}}
 }
 
 // closeHosts tells every worker that kept a host for the run to close it; a
 // worker that is gone has nothing to close.
 func (r *run) closeHosts(ctx workflow.Context) {
-	queues := make([]string, 0, len(r.hosts))
-	for q := range r.hosts {
-		queues = append(queues, q)
-	}
-	slices.Sort(queues)
 	id := workflow.GetInfo(ctx).WorkflowExecution.ID
 	var futures []workflow.Future
-	for _, q := range queues {
+	for _, q := range sortedKeys(r.hosts) {
 		actx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
 			TaskQueue: q, ScheduleToCloseTimeout: time.Minute, RetryPolicy: &temporal.RetryPolicy{MaximumAttempts: 1},
 		})
@@ -259,10 +176,13 @@ func (r *run) closeHosts(ctx workflow.Context) {
 	}
 }
 
-// placeKey is the record's key of an execute ("" when it has no place).
-func placeKey(p *agentproto.ExecutePlace, call int) string {
-	if p == nil {
-		return ""
+// sortedKeys are m's keys in order: the workflow's commands must come in
+// the same order on every replay.
+func sortedKeys(m map[string]bool) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
 	}
-	return fmt.Sprintf("%q %q %q %d %d %s", p.Path, p.ConfigID, p.Label, p.Agent, call, p.InputSHA256)
+	slices.Sort(keys)
+	return keys
 }

@@ -3,6 +3,8 @@ package engine
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -18,150 +20,106 @@ import (
 	"github.com/stratoscli/stratos/shared/contract/journalapi"
 )
 
-// harness is a test environment whose code activity runs for an hour of
-// the test clock, while the test sends the run's updates.
-type harness struct {
+// executeEnv is a test environment of one execute workflow of run "r".
+type executeEnv struct {
 	t   *testing.T
 	env *testsuite.TestWorkflowEnvironment
 
-	mu      sync.Mutex
-	queues  []string // the task queue of each agent activity, in order
-	replies []ExecuteReply
+	mu     sync.Mutex
+	queues []string // the task queue of each agent activity, in order
 }
 
-func newHarness(t *testing.T, agent func(ctx context.Context, in AgentExecute) (ExecuteReply, error)) *harness {
+// newExecuteEnv registers the execute workflow with agent as its activity;
+// the run's workflow takes the started signal unless runGone.
+func newExecuteEnv(t *testing.T, runGone bool, agent func(ctx context.Context, in AgentExecute) (ExecuteReply, error)) *executeEnv {
 	var s testsuite.WorkflowTestSuite
-	h := &harness{t: t, env: s.NewTestWorkflowEnvironment()}
-	h.env.RegisterWorkflowWithOptions(Run, workflow.RegisterOptions{Name: WorkflowRun})
-	h.env.RegisterActivityWithOptions(func(context.Context, RunRequest) (RunResult, error) { return RunResult{}, nil }, activity.RegisterOptions{Name: ActivityRunCode})
-	h.env.RegisterActivityWithOptions(agent, activity.RegisterOptions{Name: ActivityAgentExecute})
-	h.env.RegisterActivityWithOptions(func(context.Context, CloseRun) error { return nil }, activity.RegisterOptions{Name: ActivityCloseRun})
-	h.env.OnActivity(ActivityRunCode, mock.Anything, mock.Anything).After(time.Hour).Return(RunResult{ExitCode: 0}, nil)
-	return h
-}
-
-// noteQueue records the activity's task queue.
-func (h *harness) noteQueue(ctx context.Context) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.queues = append(h.queues, activity.GetInfo(ctx).TaskQueue)
-}
-
-// execute sends an execute update at the given time of the test clock.
-func (h *harness) execute(at time.Duration, req ExecuteRequest) {
-	h.env.RegisterDelayedCallback(func() {
-		h.env.UpdateWorkflow(UpdateExecute, at.String(), &testsuite.TestUpdateCallback{
-			OnAccept: func() {},
-			OnReject: func(err error) { h.t.Errorf("update at %s rejected: %v", at, err) },
-			OnComplete: func(v any, err error) {
-				if err != nil {
-					h.t.Errorf("update at %s: %v", at, err)
-					return
-				}
-				h.mu.Lock()
-				h.replies = append(h.replies, v.(ExecuteReply))
-				h.mu.Unlock()
-			},
-		}, req)
-	}, at)
-}
-
-func (h *harness) run() {
-	h.env.ExecuteWorkflow(WorkflowRun, RunRequest{AgentQueue: "q.agents"})
-	if !h.env.IsWorkflowCompleted() {
-		h.t.Fatal("the workflow did not complete")
+	x := &executeEnv{t: t, env: s.NewTestWorkflowEnvironment()}
+	x.env.RegisterWorkflowWithOptions(Execute, workflow.RegisterOptions{Name: WorkflowExecute})
+	x.env.RegisterActivityWithOptions(func(ctx context.Context, in AgentExecute) (ExecuteReply, error) {
+		x.mu.Lock()
+		x.queues = append(x.queues, activity.GetInfo(ctx).TaskQueue)
+		x.mu.Unlock()
+		return agent(ctx, in)
+	}, activity.RegisterOptions{Name: ActivityAgentExecute})
+	var signalErr error
+	if runGone {
+		signalErr = errors.New("unknown external workflow execution")
 	}
-	if err := h.env.GetWorkflowError(); err != nil {
-		h.t.Fatalf("workflow: %v", err)
+	x.env.OnSignalExternalWorkflow(mock.Anything, "r", "", SignalExecuteStarted, mock.Anything).Return(signalErr).Once()
+	return x
+}
+
+// run executes in and returns the workflow's reply.
+func (x *executeEnv) run(in AgentExecute) ExecuteReply {
+	in.RunID = "r"
+	x.env.ExecuteWorkflow(WorkflowExecute, in)
+	if !x.env.IsWorkflowCompleted() {
+		x.t.Fatal("the execute workflow did not complete")
 	}
+	if err := x.env.GetWorkflowError(); err != nil {
+		x.t.Fatalf("execute workflow: %v", err)
+	}
+	var reply ExecuteReply
+	if err := x.env.GetWorkflowResult(&reply); err != nil {
+		x.t.Fatal(err)
+	}
+	x.env.AssertExpectations(x.t)
+	return reply
 }
 
 func okReply(queue string) ExecuteReply {
 	return ExecuteReply{Result: json.RawMessage(`{"text":"done"}`), Worker: "w1", Queue: queue}
 }
 
-func request(call int, place *agentproto.ExecutePlace) ExecuteRequest {
-	return ExecuteRequest{Params: json.RawMessage(`{"agentId":"agent-1"}`), Agent: "x/agent-1", Call: call, Place: place}
+func request(call int) ExecuteRequest {
+	return ExecuteRequest{Params: json.RawMessage(`{"agentId":"agent-1"}`), Agent: "x/agent-1", Call: call, Queue: "q.agents"}
 }
 
-// A retried attempt of the code asks again for an execute that finished:
-// the record answers it, and the agent ran once. The journal holds the
-// execute's entry, as the SDK would have written it.
-func TestAnExecuteOfOnePlaceRunsOnce(t *testing.T) {
-	var h *harness
-	h = newHarness(t, func(ctx context.Context, in AgentExecute) (ExecuteReply, error) {
-		h.noteQueue(ctx)
+// An execute runs its agent once, on its queue, tells the run's workflow
+// it started, and returns the host's reply.
+func TestAnExecuteRunsItsAgentOnce(t *testing.T) {
+	x := newExecuteEnv(t, false, func(ctx context.Context, in AgentExecute) (ExecuteReply, error) {
 		return okReply("q.agents@w1"), nil
 	})
-	place := &agentproto.ExecutePlace{Path: `"wf"`, ConfigID: "writer", Agent: 1, InputSHA256: "abc"}
-	h.execute(time.Minute, request(1, place))
-	h.execute(2*time.Minute, request(1, place))
-	var journal []journalapi.Entry
-	h.env.RegisterDelayedCallback(func() {
-		v, err := h.env.QueryWorkflow(QueryJournal)
-		if err != nil {
-			t.Errorf("query: %v", err)
-			return
-		}
-		if err := v.Get(&journal); err != nil {
-			t.Errorf("decode: %v", err)
-		}
-	}, 3*time.Minute)
-	h.run()
-	if len(h.queues) != 1 {
-		t.Errorf("the agent ran %d times (queues %v), want once", len(h.queues), h.queues)
+	reply := x.run(AgentExecute{Request: request(1)})
+	if !slices.Equal(x.queues, []string{"q.agents"}) {
+		t.Errorf("queues = %v, want one activity on the execute's queue", x.queues)
 	}
-	if len(h.replies) != 2 || string(h.replies[1].Result) != `{"text":"done"}` {
-		t.Errorf("replies = %+v, want the same result twice", h.replies)
-	}
-	if len(journal) != 1 || journal[0].Kind != journalapi.KindExecute || journal[0].Execute.ConfigID != "writer" ||
-		journal[0].Execute.Call != 1 || journal[0].InputSHA256 != "abc" || *journal[0].Execute.Text != "done" {
-		t.Errorf("journal = %+v, want the execute's entry", journal)
+	if string(reply.Result) != `{"text":"done"}` || reply.Queue != "q.agents@w1" {
+		t.Errorf("reply = %+v, want the host's result", reply)
 	}
 }
 
 // An agent's next execute goes to the worker holding its conversation;
 // when that worker is gone (its heartbeat timed out), to any worker.
 func TestAnAgentFollowsItsWorkerUntilItIsLost(t *testing.T) {
-	var h *harness
-	calls := 0
-	h = newHarness(t, func(ctx context.Context, in AgentExecute) (ExecuteReply, error) {
-		h.noteQueue(ctx)
-		calls++
-		if calls == 2 {
+	x := newExecuteEnv(t, false, func(ctx context.Context, in AgentExecute) (ExecuteReply, error) {
+		if activity.GetInfo(ctx).TaskQueue == "q.agents@w1" {
 			return ExecuteReply{}, temporal.NewTimeoutError(enumspb.TIMEOUT_TYPE_HEARTBEAT, nil)
 		}
-		return okReply("q.agents@w1"), nil
+		return okReply("q.agents@w2"), nil
 	})
-	h.execute(time.Minute, request(1, nil))
-	h.execute(2*time.Minute, request(2, nil))
-	h.run()
-	want := []string{"q.agents", "q.agents@w1", "q.agents"}
-	if len(h.queues) != len(want) || h.queues[0] != want[0] || h.queues[1] != want[1] || h.queues[2] != want[2] {
-		t.Errorf("queues = %v, want %v", h.queues, want)
+	reply := x.run(AgentExecute{Request: request(2), Sticky: "q.agents@w1"})
+	if want := []string{"q.agents@w1", "q.agents"}; !slices.Equal(x.queues, want) {
+		t.Errorf("queues = %v, want %v", x.queues, want)
 	}
-	if len(h.replies) != 2 || h.replies[1].Error != nil {
-		t.Errorf("replies = %+v, want two results", h.replies)
+	if reply.Error != nil || reply.Queue != "q.agents@w2" {
+		t.Errorf("reply = %+v, want the result of the worker that took it over", reply)
 	}
 }
 
 // An agent's own error is the workflow code's to handle: it is passed on,
-// not retried, and not recorded as finished work.
+// not retried.
 func TestAnAgentErrorIsPassedOnOnce(t *testing.T) {
-	var h *harness
-	h = newHarness(t, func(ctx context.Context, in AgentExecute) (ExecuteReply, error) {
-		h.noteQueue(ctx)
+	x := newExecuteEnv(t, false, func(ctx context.Context, in AgentExecute) (ExecuteReply, error) {
 		return ExecuteReply{Error: &RPCError{Code: agentproto.RPCAgentError, Message: "model unavailable", Data: json.RawMessage(`{"code":"model_unavailable"}`)}, Queue: "q.agents@w1"}, nil
 	})
-	place := &agentproto.ExecutePlace{Path: `"wf"`, Agent: 1, InputSHA256: "abc"}
-	h.execute(time.Minute, request(1, place))
-	h.execute(2*time.Minute, request(1, place))
-	h.run()
-	if len(h.queues) != 2 {
-		t.Errorf("the agent ran %d times, want twice (a failed execute runs again)", len(h.queues))
+	reply := x.run(AgentExecute{Request: request(1)})
+	if len(x.queues) != 1 {
+		t.Errorf("the agent ran %d times, want once", len(x.queues))
 	}
-	if len(h.replies) != 2 || h.replies[0].Error == nil || h.replies[0].Error.Message != "model unavailable" {
-		t.Errorf("replies = %+v, want the agent's error", h.replies)
+	if reply.Error == nil || reply.Error.Message != "model unavailable" {
+		t.Errorf("reply = %+v, want the agent's error", reply)
 	}
 }
 
@@ -169,19 +127,177 @@ func TestAnAgentErrorIsPassedOnOnce(t *testing.T) {
 // time for a worker; when none takes it, it fails as harness_unavailable,
 // as a local run without the harness's CLI does.
 func TestAnExecuteNoWorkerTakesIsUnavailable(t *testing.T) {
-	var h *harness
-	h = newHarness(t, func(ctx context.Context, in AgentExecute) (ExecuteReply, error) {
-		h.noteQueue(ctx)
+	x := newExecuteEnv(t, false, func(ctx context.Context, in AgentExecute) (ExecuteReply, error) {
 		return ExecuteReply{}, temporal.NewTimeoutError(enumspb.TIMEOUT_TYPE_SCHEDULE_TO_START, nil)
 	})
-	req := request(1, nil)
+	req := request(1)
 	req.Queue, req.Harness, req.Unseen = "q.agents.claude-code", "claude-code", true
-	h.execute(time.Minute, req)
-	h.run()
-	if len(h.queues) != 1 || h.queues[0] != "q.agents.claude-code" {
-		t.Errorf("queues = %v, want one try on the harness's queue", h.queues)
+	reply := x.run(AgentExecute{Request: req})
+	if !slices.Equal(x.queues, []string{"q.agents.claude-code"}) {
+		t.Errorf("queues = %v, want one try on the harness's queue", x.queues)
 	}
-	if len(h.replies) != 1 || h.replies[0].Error == nil || string(h.replies[0].Error.Data) != `{"code":"harness_unavailable"}` {
-		t.Errorf("replies = %+v, want harness_unavailable", h.replies)
+	if reply.Error == nil || string(reply.Error.Data) != `{"code":"harness_unavailable"}` {
+		t.Errorf("reply = %+v, want harness_unavailable", reply)
+	}
+}
+
+// An execute started after its run ended (the run's workflow does not take
+// its signal) cancels itself: nobody would cancel it or wait for it.
+func TestAnExecuteOfAnEndedRunCancelsItself(t *testing.T) {
+	x := newExecuteEnv(t, true, func(ctx context.Context, in AgentExecute) (ExecuteReply, error) {
+		select {
+		case <-ctx.Done():
+			return ExecuteReply{}, ctx.Err()
+		case <-time.After(time.Minute):
+			return okReply("q.agents@w1"), nil
+		}
+	})
+	reply := x.run(AgentExecute{Request: request(1)})
+	if reply.Error == nil || string(reply.Error.Data) != `{"code":"cancelled"}` {
+		t.Errorf("reply = %+v, want cancelled", reply)
+	}
+}
+
+// The same execute ID names the same execute for every attempt of the
+// code, and another place or call another one.
+func TestExecuteIDIsTheJournalKey(t *testing.T) {
+	place := &agentproto.ExecutePlace{Path: `"wf"`, ConfigID: "writer", Agent: 1, InputSHA256: "abc"}
+	other := *place
+	other.InputSHA256 = "abd"
+	a, b := ExecuteID("run-1", place, 1), ExecuteID("run-1", &agentproto.ExecutePlace{Path: `"wf"`, ConfigID: "writer", Agent: 1, InputSHA256: "abc"}, 1)
+	if a != b {
+		t.Errorf("ExecuteID of one place: %q and %q", a, b)
+	}
+	for _, id := range []string{ExecuteID("run-1", place, 2), ExecuteID("run-1", &other, 1), ExecuteID("run-2", place, 1)} {
+		if id == a {
+			t.Errorf("ExecuteID %q names two executes", id)
+		}
+	}
+}
+
+// runEnv is a test environment of a run whose code activity runs for an
+// hour of the test clock, while the test sends the run's signals.
+type runEnv struct {
+	t   *testing.T
+	env *testsuite.TestWorkflowEnvironment
+
+	mu        sync.Mutex
+	closed    []string // queues told to close the run's host
+	cancelled []string // execute workflows cancelled
+}
+
+func newRunEnv(t *testing.T) *runEnv {
+	var s testsuite.WorkflowTestSuite
+	r := &runEnv{t: t, env: s.NewTestWorkflowEnvironment()}
+	r.env.RegisterWorkflowWithOptions(Run, workflow.RegisterOptions{Name: WorkflowRun})
+	r.env.RegisterActivityWithOptions(func(context.Context, RunRequest) (RunResult, error) { return RunResult{}, nil }, activity.RegisterOptions{Name: ActivityRunCode})
+	r.env.RegisterActivityWithOptions(func(ctx context.Context, _ CloseRun) error {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		r.closed = append(r.closed, activity.GetInfo(ctx).TaskQueue)
+		return nil
+	}, activity.RegisterOptions{Name: ActivityCloseRun})
+	r.env.OnActivity(ActivityRunCode, mock.Anything, mock.Anything).After(time.Hour).Return(RunResult{ExitCode: 0}, nil)
+	r.env.OnRequestCancelExternalWorkflow(mock.Anything, mock.Anything, "").Return(func(_, id, _ string) error {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		r.cancelled = append(r.cancelled, id)
+		return nil
+	}).Maybe()
+	return r
+}
+
+func (r *runEnv) signal(at time.Duration, name string, arg any) {
+	r.env.RegisterDelayedCallback(func() { r.env.SignalWorkflow(name, arg) }, at)
+}
+
+func (r *runEnv) journalAt(at time.Duration) *[]journalapi.Entry {
+	var journal []journalapi.Entry
+	r.env.RegisterDelayedCallback(func() {
+		v, err := r.env.QueryWorkflow(QueryJournal)
+		if err != nil {
+			r.t.Errorf("query: %v", err)
+			return
+		}
+		if err := v.Get(&journal); err != nil {
+			r.t.Errorf("decode: %v", err)
+		}
+	}, at)
+	return &journal
+}
+
+func (r *runEnv) run() {
+	r.env.ExecuteWorkflow(WorkflowRun, RunRequest{AgentQueue: "q.agents"})
+	if !r.env.IsWorkflowCompleted() {
+		r.t.Fatal("the workflow did not complete")
+	}
+	if err := r.env.GetWorkflowError(); err != nil {
+		r.t.Fatalf("workflow: %v", err)
+	}
+}
+
+func executeJournalEntry(configID string) *journalapi.Entry {
+	text := "done"
+	return &journalapi.Entry{V: journalapi.Version, Kind: journalapi.KindExecute, Path: `"wf"`, InputSHA256: "abc",
+		Execute: &journalapi.Execute{ConfigID: configID, Agent: 1, Call: 1, Text: &text}}
+}
+
+// The journal a retried attempt of the code replays holds the header, the
+// code's own entries and each finished execute's entry once, though a
+// retried attempt that attached to a finished execute signals its end
+// again.
+func TestTheJournalHoldsEachFinishedExecuteOnce(t *testing.T) {
+	r := newRunEnv(t)
+	r.signal(time.Minute, SignalJournal, journalapi.Entry{V: journalapi.Version, Kind: journalapi.KindHeader, Header: &journalapi.Header{ExecutionID: "x"}})
+	r.signal(2*time.Minute, SignalExecuteStarted, ExecuteStarted{ID: "e1"})
+	r.signal(3*time.Minute, SignalExecuteFinished, ExecuteFinished{ID: "e1", Queue: "q.agents@w1", Entry: executeJournalEntry("writer")})
+	r.signal(4*time.Minute, SignalJournal, journalapi.Entry{V: journalapi.Version, Kind: journalapi.KindHeader, Header: &journalapi.Header{ExecutionID: "y"}})
+	r.signal(5*time.Minute, SignalExecuteFinished, ExecuteFinished{ID: "e1", Queue: "q.agents@w1", Entry: executeJournalEntry("writer")})
+	journal := r.journalAt(6 * time.Minute)
+	r.run()
+	j := *journal
+	if len(j) != 2 || j[0].Kind != journalapi.KindHeader || j[0].Header.ExecutionID != "x" || j[1].Kind != journalapi.KindExecute || j[1].Execute.ConfigID != "writer" {
+		t.Errorf("journal = %+v, want the first header and the execute's entry once", j)
+	}
+	if len(r.cancelled) != 0 {
+		t.Errorf("cancelled %v, want none (the execute finished)", r.cancelled)
+	}
+	if !slices.Equal(r.closed, []string{"q.agents@w1"}) {
+		t.Errorf("closed hosts on %v, want the worker that ran the execute", r.closed)
+	}
+}
+
+// An execute still running when the run ends (a lost attempt of the code
+// asked for it, and the next one did not) is cancelled; a finished one is
+// not, and an execute that failed is not journalled.
+func TestARunCancelsItsExecutesStillRunning(t *testing.T) {
+	r := newRunEnv(t)
+	r.signal(time.Minute, SignalExecuteStarted, ExecuteStarted{ID: "e1"})
+	r.signal(time.Minute, SignalExecuteStarted, ExecuteStarted{ID: "e2"})
+	r.signal(time.Minute, SignalExecuteStarted, ExecuteStarted{ID: "e3"})
+	r.signal(2*time.Minute, SignalExecuteFinished, ExecuteFinished{ID: "e2", Queue: "q.agents@w2"})
+	journal := r.journalAt(3 * time.Minute)
+	r.run()
+	if len(*journal) != 0 {
+		t.Errorf("journal = %+v, want nothing", *journal)
+	}
+	slices.Sort(r.cancelled)
+	if !slices.Equal(r.cancelled, []string{"e1", "e3"}) {
+		t.Errorf("cancelled %v, want e1 and e3", r.cancelled)
+	}
+}
+
+// A cancelled run (Ctrl-C on the submitting terminal) cancels its executes
+// (at once, while its code is being interrupted), and each once.
+func TestACancelledRunCancelsItsExecutes(t *testing.T) {
+	r := newRunEnv(t)
+	r.signal(time.Minute, SignalExecuteStarted, ExecuteStarted{ID: "e1"})
+	r.env.RegisterDelayedCallback(r.env.CancelWorkflow, 2*time.Minute)
+	r.env.ExecuteWorkflow(WorkflowRun, RunRequest{AgentQueue: "q.agents"})
+	if !r.env.IsWorkflowCompleted() {
+		t.Fatal("the workflow did not complete")
+	}
+	if !slices.Equal(r.cancelled, []string{"e1"}) {
+		t.Errorf("cancelled %v, want e1 once", r.cancelled)
 	}
 }

@@ -9,6 +9,8 @@ package proxy
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -17,8 +19,11 @@ import (
 	"path/filepath"
 	"sync"
 	"syscall"
+	"time"
 
+	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/temporal"
 
 	"github.com/stratoscli/stratos/shared/agentproto"
 	"github.com/stratoscli/stratos/shared/procgroup"
@@ -26,31 +31,50 @@ import (
 	"github.com/stratoscli/stratos/stratos-temporal/engine"
 )
 
-// EnvRun names the run's Temporal workflow ID; the worker that runs the
-// code sets it for the proxy.
-const EnvRun = "STRATOS_TEMPORAL_RUN"
+// EnvRun names the run's Temporal workflow ID, EnvQueue its task queue
+// (where its execute workflows go); the worker that runs the code sets
+// them for the proxy.
+const (
+	EnvRun   = "STRATOS_TEMPORAL_RUN"
+	EnvQueue = "STRATOS_TEMPORAL_QUEUE"
+)
+
+// Run names the run a proxy serves: its workflow ID and task queues.
+type Run struct {
+	ID, Queue, AgentQueue string
+}
 
 // Proxy is one workflow code's agent host.
 type Proxy struct {
-	client     client.Client
-	runID      string
-	agentQueue string
-	host       string // the local stratos-agent
-	stderr     io.Writer
+	client client.Client
+	run    Run
+	host   string // the local stratos-agent
+	stderr io.Writer
 
 	up, down *jsonrpc.Conn
 
 	mu      sync.Mutex
 	init    *agentproto.InitializeParams
-	remote  map[string]string // agent ID → the workflow's key of the agent, once it ran remotely
+	remote  map[string]*agent // by agent ID, once it ran remotely
 	polled  map[string]bool   // harness queues seen polled
 	journal *tail
+	// signals are the executes' ends still being signalled to the run.
+	signals sync.WaitGroup
+}
+
+// agent is what the proxy knows of an agent that runs remotely.
+type agent struct {
+	// sticky is the own queue of the worker holding its conversation.
+	sticky string
+	// running is the execute workflow of its call in flight ("" none).
+	running string
+	call    int
 }
 
 // New returns the proxy of run, passing what stays local to the
 // stratos-agent at host.
-func New(c client.Client, runID, agentQueue, host string, stderr io.Writer) *Proxy {
-	return &Proxy{client: c, runID: runID, agentQueue: agentQueue, host: host, stderr: stderr, remote: map[string]string{}, polled: map[string]bool{}}
+func New(c client.Client, run Run, host string, stderr io.Writer) *Proxy {
+	return &Proxy{client: c, run: run, host: host, stderr: stderr, remote: map[string]*agent{}, polled: map[string]bool{}}
 }
 
 // Serve serves the SDK on in/out until in ends, then ends the local host
@@ -76,6 +100,7 @@ func (p *Proxy) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	serveErr := p.up.Serve(ctx)
 	_ = hostIn.Close()
 	_ = proc.Wait()
+	p.signals.Wait()
 	if t := p.tail(); t != nil {
 		t.stop(ctx)
 	}
@@ -164,7 +189,7 @@ type executeRef struct {
 	routing
 }
 
-// execute runs an execute through the run's workflow. An agent with hooks
+// execute runs an execute as a workflow of its own. An agent with hooks
 // runs on the local host instead: its hooks are workflow code, which runs
 // here.
 func (p *Proxy) execute(ctx context.Context, params json.RawMessage) (any, error) {
@@ -180,26 +205,120 @@ func (p *Proxy) execute(ctx context.Context, params json.RawMessage) (any, error
 	}
 	harness := ref.harness()
 	queue, seen := p.queueFor(ctx, harness)
-	key := ref.ExecutionID + "/" + ref.AgentID
-	p.mu.Lock()
-	p.remote[ref.AgentID] = key
-	p.mu.Unlock()
-	req := engine.ExecuteRequest{Init: *init, Params: params, Agent: key, Call: ref.Call, Place: ref.Place, Queue: queue, Harness: harness, Unseen: !seen}
-	handle, err := p.client.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
-		WorkflowID: p.runID, UpdateName: engine.UpdateExecute, Args: []any{req}, WaitForStage: client.WorkflowUpdateStageCompleted,
-	})
-	var reply engine.ExecuteReply
-	if err == nil {
-		err = handle.Get(ctx, &reply)
-	}
+	id, err := p.executeID(ref)
 	if err != nil {
-		return nil, &agentproto.Error{Code: agentproto.CodeInternal, Message: fmt.Sprintf("agent execute on Temporal (run %s): %v", p.runID, err)}
+		return nil, &agentproto.Error{Code: agentproto.CodeInternal, Message: "agent execute on Temporal: " + err.Error()}
 	}
+	in := engine.AgentExecute{
+		RunID:   p.run.ID,
+		Request: engine.ExecuteRequest{Init: *init, Params: params, Agent: ref.ExecutionID + "/" + ref.AgentID, Call: ref.Call, Place: ref.Place, Queue: queue, Harness: harness, Unseen: !seen},
+		Sticky:  p.begin(ref.AgentID, ref.Call, id),
+	}
+	reply, err := p.await(ctx, id, in)
+	p.end(ref.AgentID, reply.Queue)
+	if err != nil {
+		return nil, &agentproto.Error{Code: agentproto.CodeInternal, Message: fmt.Sprintf("agent execute on Temporal (run %s, execute %s): %v", p.run.ID, id, err)}
+	}
+	p.finished(id, in.Request, reply)
 	p.tail().appendEvents(reply.Events)
 	if reply.Error != nil {
 		return nil, &jsonrpc.RemoteError{Code: reply.Error.Code, Message: reply.Error.Message, Data: reply.Error.Data}
 	}
 	return reply.Result, nil
+}
+
+// executeID is the workflow ID of an execute: derived from its journal key
+// when it has one (a retried attempt of the code asking for it again gets
+// the same ID), else unique.
+func (p *Proxy) executeID(ref executeRef) (string, error) {
+	if ref.Place != nil {
+		return engine.ExecuteID(p.run.ID, ref.Place, ref.Call), nil
+	}
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", err
+	}
+	return p.run.ID + "/execute/" + hex.EncodeToString(b[:]), nil
+}
+
+// await starts the execute's workflow, or attaches to the one of its ID
+// already running or finished (a lost attempt of the code started it), and
+// waits for its reply.
+func (p *Proxy) await(ctx context.Context, id string, in engine.AgentExecute) (engine.ExecuteReply, error) {
+	run, err := p.client.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
+		ID:                       id,
+		TaskQueue:                p.run.Queue,
+		WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,
+		WorkflowIDReusePolicy:    enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
+		WorkflowExecutionTimeout: executeTimeout,
+	}, engine.WorkflowExecute, in)
+	var reply engine.ExecuteReply
+	if err == nil {
+		err = run.Get(ctx, &reply)
+	}
+	if temporal.IsCanceledError(err) {
+		// The run cancelled it before its activity answered.
+		return cancelledReply(), nil
+	}
+	return reply, err
+}
+
+// executeTimeout bounds an execute workflow, should nothing cancel it.
+const executeTimeout = 7 * 24 * time.Hour
+
+// cancelledReply is the host's answer to a cancelled execute.
+func cancelledReply() engine.ExecuteReply {
+	return engine.ExecuteReply{Error: &engine.RPCError{Code: agentproto.RPCAgentError, Message: "the execute was cancelled", Data: []byte(`{"code":"cancelled"}`)}}
+}
+
+// begin notes the agent's execute in flight and returns the queue of the
+// worker holding its conversation.
+func (p *Proxy) begin(agentID string, call int, id string) string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	a := p.remote[agentID]
+	if a == nil {
+		a = &agent{}
+		p.remote[agentID] = a
+	}
+	a.running, a.call = id, call
+	return a.sticky
+}
+
+// end notes the agent's execute ended on the worker of queue ("": it did
+// not run anywhere, and the conversation stays where it was).
+func (p *Proxy) end(agentID, queue string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	a := p.remote[agentID]
+	a.running = ""
+	if queue != "" {
+		a.sticky = queue
+	}
+}
+
+// finished signals the execute's end to the run's workflow, with its
+// journal entry: the run's journal then holds it for a retried attempt of
+// the code (until the signal arrives, the execute's own history does).
+func (p *Proxy) finished(id string, req engine.ExecuteRequest, reply engine.ExecuteReply) {
+	f := engine.ExecuteFinished{ID: id, Queue: reply.Queue}
+	if reply.Error == nil && req.Place != nil {
+		e, err := executeEntry(time.Now(), req, reply)
+		if err != nil {
+			fmt.Fprintf(p.stderr, "stratos-temporal: the journal entry of execute %s: %v\n", id, err)
+		} else {
+			f.Entry = &e
+		}
+	}
+	p.signals.Add(1)
+	go func() {
+		defer p.signals.Done()
+		ctx, cancel := context.WithTimeout(context.Background(), signalTimeout)
+		defer cancel()
+		if err := p.client.SignalWorkflow(ctx, p.run.ID, "", engine.SignalExecuteFinished, f); err != nil {
+			fmt.Fprintf(p.stderr, "stratos-temporal: the end of execute %s could not be passed to the run's workflow (its history keeps the result): %v\n", id, err)
+		}
+	}()
 }
 
 // cancelRemote cancels a remote agent's execute; false when the agent runs
@@ -210,11 +329,21 @@ func (p *Proxy) cancelRemote(params json.RawMessage) bool {
 		return false
 	}
 	p.mu.Lock()
-	key := p.remote[c.AgentID]
+	a := p.remote[c.AgentID]
+	var id string
+	if a != nil && a.running != "" && (c.Call == 0 || c.Call == a.call) {
+		id = a.running
+	}
 	p.mu.Unlock()
-	if key == "" {
+	if a == nil {
 		return false
 	}
-	_ = p.client.SignalWorkflow(context.Background(), p.runID, "", engine.SignalCancelAgent, engine.CancelAgent{Agent: key, Call: c.Call})
+	if id != "" {
+		ctx, cancel := context.WithTimeout(context.Background(), signalTimeout)
+		defer cancel()
+		if err := p.client.CancelWorkflow(ctx, id, ""); err != nil {
+			fmt.Fprintf(p.stderr, "stratos-temporal: cancel execute %s: %v\n", id, err)
+		}
+	}
 	return true
 }

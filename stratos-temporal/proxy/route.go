@@ -77,9 +77,9 @@ const pollerCheck = 10 * time.Second
 // remembered for the run.
 func (p *Proxy) queueFor(ctx context.Context, harness string) (queue string, seen bool) {
 	if harness == "" {
-		return p.agentQueue, true
+		return p.run.AgentQueue, true
 	}
-	q := engine.HarnessQueue(p.agentQueue, harness)
+	q := engine.HarnessQueue(p.run.AgentQueue, harness)
 	p.mu.Lock()
 	known := p.polled[q]
 	p.mu.Unlock()

@@ -17,8 +17,11 @@ import (
 // tailEvery is how often the journal is read for new entries. An entry the
 // code's worker loses in between is a child start, an MCP call or a
 // decision that runs again on the next attempt; finished agent executes
-// the workflow records itself.
+// the proxy signals itself, and each one's workflow keeps its result.
 const tailEvery = 200 * time.Millisecond
+
+// signalTimeout bounds each call that tells the run's workflow something.
+const signalTimeout = 30 * time.Second
 
 // tail passes the journal's new entries to the run's workflow as the SDK
 // appends them, and appends remote agents' events to events.jsonl.
@@ -62,7 +65,7 @@ func (t *tail) stop(context.Context) {
 }
 
 // read sends the complete lines appended since the last read. The agent
-// executes among them are skipped: the workflow wrote its own entry for
+// executes among them are skipped: the proxy signalled its own entry for
 // each when it finished.
 func (t *tail) read() {
 	t.mu.Lock()
@@ -114,7 +117,7 @@ func (t *tail) appendEvents(lines []json.RawMessage) {
 
 // signalEntry passes one journal entry to the run's workflow.
 func (p *Proxy) signalEntry(e journalapi.Entry) error {
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), signalTimeout)
 	defer cancel()
-	return p.client.SignalWorkflow(ctx, p.runID, "", engine.SignalJournal, e)
+	return p.client.SignalWorkflow(ctx, p.run.ID, "", engine.SignalJournal, e)
 }

@@ -66,7 +66,7 @@ func (c *code) Run(ctx context.Context, req engine.RunRequest) (engine.RunResult
 	cmd.Stdout = &stdout
 	live := &console{}
 	cmd.Stderr = io.MultiWriter(&limited{w: &stderr, n: maxStderr}, live, c.stderr)
-	cmd.Env = append(os.Environ(), "STRATOS_AGENT_BIN="+c.self, proxy.EnvRun+"="+runID, proxy.EnvAgentQueue+"="+req.AgentQueue)
+	cmd.Env = append(os.Environ(), "STRATOS_AGENT_BIN="+c.self, proxy.EnvRun+"="+runID, proxy.EnvQueue+"="+info.TaskQueue, proxy.EnvAgentQueue+"="+req.AgentQueue)
 	// When this worker dies, the code dies with it at once (its group,
 	// node and agent host included): another worker takes the run over,
 	// and a dying attempt must not cancel the agents it asked for, which
@@ -125,7 +125,11 @@ func (c *code) replayJournal(ctx context.Context, runID string, attempt int) (st
 	if err := res.Get(&entries); err != nil {
 		return "", fmt.Errorf("decode run %s's journal: %w", runID, err)
 	}
-	if len(entries) == 0 || entries[0].Kind != journalapi.KindHeader {
+	// A journal of the header alone holds nothing to replay (an execute
+	// the attempt before asked for is attached to by its workflow ID), and
+	// stratos run cannot replay one (its SDK finds no entries): the
+	// attempt starts afresh.
+	if len(entries) < 2 || entries[0].Kind != journalapi.KindHeader {
 		return "", nil
 	}
 	var buf bytes.Buffer

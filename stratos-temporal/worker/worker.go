@@ -55,9 +55,10 @@ func Run(ctx context.Context, c client.Client, cfg Config) error {
 	if cfg.Code {
 		runs := tworker.New(c, cfg.TaskQueue, tworker.Options{Identity: cfg.Name})
 		runs.RegisterWorkflowWithOptions(engine.Run, workflow.RegisterOptions{Name: engine.WorkflowRun})
+		runs.RegisterWorkflowWithOptions(engine.Execute, workflow.RegisterOptions{Name: engine.WorkflowExecute})
 		runs.RegisterActivityWithOptions(cd.Run, activity.RegisterOptions{Name: engine.ActivityRunCode})
 		polling = append(polling, runs)
-		fmt.Fprintf(cfg.Stderr, "stratos worker %s: taking runs and their workflow code from task queue %s\n", cfg.Name, cfg.TaskQueue)
+		fmt.Fprintf(cfg.Stderr, "stratos worker %s: taking runs, their workflow code and their executes' workflows from task queue %s\n", cfg.Name, cfg.TaskQueue)
 	}
 	if cfg.Agents {
 		// Each queue takes at most MaxAgents tasks, and the executes of all

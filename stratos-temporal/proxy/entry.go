@@ -1,4 +1,4 @@
-package engine
+package proxy
 
 import (
 	"encoding/json"
@@ -6,13 +6,15 @@ import (
 
 	"github.com/stratoscli/stratos/shared/agentproto"
 	"github.com/stratoscli/stratos/shared/contract/journalapi"
+	"github.com/stratoscli/stratos/stratos-temporal/engine"
 )
 
 // executeEntry is the journal entry of a finished execute, as the SDK
-// would have written it: the workflow writes it itself, in the same step
-// that records the execute's end, so no crash of the code's worker can
-// lose it.
-func executeEntry(at time.Time, req ExecuteRequest, reply ExecuteReply) (journalapi.Entry, error) {
+// would have written it: the proxy signals it to the run's workflow as soon
+// as the execute's workflow answers, without waiting for the SDK's own
+// line (a crash of the code's worker before the signal loses nothing
+// either: the next attempt attaches to the finished execute workflow).
+func executeEntry(at time.Time, req engine.ExecuteRequest, reply engine.ExecuteReply) (journalapi.Entry, error) {
 	var res agentproto.ExecuteResult
 	if err := json.Unmarshal(reply.Result, &res); err != nil {
 		return journalapi.Entry{}, err
