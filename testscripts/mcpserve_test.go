@@ -11,6 +11,8 @@ import (
 // SDK's MCP client (mcpdrive, see internal/mcpdrive) over stdio and
 // streamable HTTP, with the modern and the legacy protocol, and line by
 // line by a client that may send anything (mcpstdio, see cmdMCPStdio).
+// mcpserve-gone waits until no process of the script's servers (their
+// environment holds the script's HOME) is left, naming the survivors.
 func TestMCPServe(t *testing.T) {
 	p := params(t, "mcpserve")
 	setup := p.Setup
@@ -31,6 +33,9 @@ func TestMCPServe(t *testing.T) {
 		"jsonget":  cmdRunJSONGet,
 		"waitfor":  cmdWaitFile,
 		"mcpstdio": cmdMCPStdio,
+		// The script's HOME is its own: every process a server of the
+		// script started, and theirs, inherit it.
+		"mcpserve-gone": cmdGone("mcpserve-gone", "HOME"),
 	}
 	testscript.Run(t, p)
 }

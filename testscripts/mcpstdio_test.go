@@ -40,6 +40,9 @@ const signalBound = 60 * time.Second
 //	kill <SIG> <code> send the server SIGTERM or SIGINT with its stdin still
 //	                  open, and wait until it exits with this code (the last
 //	                  step: the session ends by the signal, not by EOF)
+//	kill KILL         send the server SIGKILL and wait until it has died
+//	                  and the processes it started that share its stderr
+//	                  (its runs) have closed it (the last step too)
 //
 // Then it closes the server's stdin and waits for it to exit. Every line
 // the server wrote on stdout becomes the command's stdout, its stderr the
@@ -57,13 +60,19 @@ func cmdMCPStdio(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(err)
 	stdout, err := cmd.StdoutPipe()
 	ts.Check(err)
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
+	// Stderr goes to a file, not a pipe the test copies: the runs the
+	// server starts inherit it, and a killed server's exit must not wait for
+	// them (whether they end is the script's to check).
+	stderr, err := os.CreateTemp(ts.MkAbs("."), ".mcpstdio-stderr-*")
+	ts.Check(err)
+	defer os.Remove(stderr.Name())
+	defer stderr.Close()
+	cmd.Stderr = stderr
 	ts.Check(cmd.Start())
 	out := newLineLog(stdout)
 	defer func() {
 		fmt.Fprint(ts.Stdout(), strings.Join(out.all(), "\n")+"\n")
-		fmt.Fprint(ts.Stderr(), stderr.String())
+		fmt.Fprint(ts.Stderr(), ts.ReadFile(stderr.Name()))
 	}()
 	exited := make(chan error, 1)
 	go func() { out.wait(); exited <- cmd.Wait() }()
@@ -101,7 +110,10 @@ func killStep(ts *testscript.TestScript, steps []string) (sig os.Signal, code in
 		return nil, 0, false
 	}
 	if len(f) != 3 {
-		ts.Fatalf("usage: kill TERM|INT <exit code>")
+		if len(f) == 2 && f[1] == "KILL" {
+			return syscall.SIGKILL, killedBySignal, true
+		}
+		ts.Fatalf("usage: kill TERM|INT <exit code>, or kill KILL")
 	}
 	switch f[1] {
 	case "TERM":
@@ -109,12 +121,16 @@ func killStep(ts *testscript.TestScript, steps []string) (sig os.Signal, code in
 	case "INT":
 		sig = os.Interrupt
 	default:
-		ts.Fatalf("kill: unknown signal %q (TERM, INT)", f[1])
+		ts.Fatalf("kill: unknown signal %q (TERM, INT; KILL without a code)", f[1])
 	}
 	code, err := strconv.Atoi(f[2])
 	ts.Check(err)
 	return sig, code, true
 }
+
+// killedBySignal is the exit code os/exec reports for a process a signal
+// killed.
+const killedBySignal = -1
 
 // awaitExit waits, stdin still open, until the signalled server exits with
 // code; a server that stays up fails the script within its grace period
@@ -136,7 +152,7 @@ func awaitExit(ts *testscript.TestScript, cmd *exec.Cmd, exited <-chan error, co
 		ts.Fatalf("stratos mcp serve: %v", err)
 	}
 	if got != code {
-		ts.Fatalf("stratos mcp serve exited with %d, want %d", got, code)
+		ts.Fatalf("stratos mcp serve exited with %d (-1: killed by a signal), want %d", got, code)
 	}
 }
 
