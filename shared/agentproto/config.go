@@ -34,6 +34,34 @@ type AgentConfig struct {
 	StructuredOutputRetries *int `json:"structuredOutputRetries,omitempty"`
 	// Test is the script of the test harness: inline, or {"file": path}.
 	Test json.RawMessage `json:"test,omitempty"`
+	// ACP is the agent the acp harness runs: any agent that speaks the
+	// Agent Client Protocol on its stdin and stdout.
+	ACP *ACPAgent `json:"acp,omitempty"`
+}
+
+// ACPAgent is the program the acp harness starts for each session of an
+// agent. Env values may reference the host's environment as ${NAME} (a
+// credential stays out of the workflow's files); the program sees PATH,
+// the locale, a private HOME and these variables, nothing else of the
+// user's environment.
+type ACPAgent struct {
+	// Command is the program: a name looked up on PATH, or a path
+	// (relative to the workflow directory when it has a slash).
+	Command string `json:"command"`
+	// Args are its arguments, e.g. ["--acp"].
+	Args []string `json:"args,omitempty"`
+	// Env are variables set for it, by name.
+	Env map[string]string `json:"env,omitempty"`
+	// AuthMethod is the ACP auth method to authenticate with when the
+	// agent offers it (Gemini CLI's "gemini-api-key"); "" authenticates
+	// with none.
+	AuthMethod string `json:"authMethod,omitempty"`
+	// SystemPromptFileVar names the variable through which the agent reads
+	// its system prompt from a file (Gemini CLI's GEMINI_SYSTEM_MD): the
+	// harness writes the agent's system prompt and worktree context to a
+	// private file and sets the variable to its path. ACP has no system
+	// prompt of its own, so without it an agent with either is refused.
+	SystemPromptFileVar string `json:"systemPromptFileVar,omitempty"`
 }
 
 // ModelList is an ordered list of preferred model IDs; a single string is a

@@ -73,6 +73,8 @@ type Spec struct {
 	OutputSchema json.RawMessage
 	// Test is the harness-specific configuration of the test harness.
 	Test json.RawMessage
+	// ACP is the agent the acp harness runs (nil for the other harnesses).
+	ACP *agentproto.ACPAgent
 	// StateDir, for a harness that ResumesSessions, is a private directory
 	// (in the run record, mode 0700) where the adapter keeps what a later
 	// execution needs to continue the session: never credentials. It

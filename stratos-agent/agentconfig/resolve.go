@@ -123,6 +123,7 @@ func Merge(lower, higher agentproto.AgentConfig) agentproto.AgentConfig {
 	if len(higher.Test) > 0 {
 		out.Test = higher.Test
 	}
+	pick(&out.ACP, higher.ACP)
 	out.TemplateVariables = mergeVariables(lower.TemplateVariables, higher.TemplateVariables)
 	return out
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/stratoscli/stratos/shared/contract/modelsapi"
 	"github.com/stratoscli/stratos/stratos-agent/adapter"
+	"github.com/stratoscli/stratos/stratos-agent/adapters/acpgeneric"
 	"github.com/stratoscli/stratos/stratos-agent/adapters/claudecode"
 	"github.com/stratoscli/stratos/stratos-agent/adapters/codex"
 	"github.com/stratoscli/stratos/stratos-agent/adapters/gemini"
@@ -25,6 +26,7 @@ import (
 // Builtin are the harnesses Stratos ships, with opts for their factories.
 func Builtin(opts adapter.Options) []adapter.Harness {
 	return []adapter.Harness{
+		acpgeneric.Registration(opts),
 		claudecode.Registration(opts),
 		codex.Registration(opts),
 		gemini.Registration(opts),

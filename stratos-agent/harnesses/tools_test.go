@@ -306,7 +306,7 @@ func TestHarnessLookup(t *testing.T) {
 		}
 	}
 	_, err := table.Harness("claude")
-	if err == nil || !strings.Contains(err.Error(), "known: claude-code, codex, gemini, opencode") {
+	if err == nil || !strings.Contains(err.Error(), "known: acp, claude-code, codex, gemini, opencode") {
 		t.Errorf("Harness(claude): %v", err)
 	}
 }
@@ -314,7 +314,7 @@ func TestHarnessLookup(t *testing.T) {
 func TestListShowsAlwaysOnSeparately(t *testing.T) {
 	table := builtinTable(t)
 	l := table.List(table.Harnesses()...)
-	if len(l.Harnesses) != 4 {
+	if len(l.Harnesses) != 5 {
 		t.Fatalf("got %d harnesses", len(l.Harnesses))
 	}
 	byHarness := map[string]tools.HarnessListing{}

@@ -189,6 +189,44 @@ export interface AgentConfig {
   structuredOutputRetries?: number;
   /** Test is the script of the test harness: inline, or {"file": path}. */
   test?: unknown;
+  /**
+   * ACP is the agent the acp harness runs: any agent that speaks the
+   * Agent Client Protocol on its stdin and stdout.
+   */
+  acp?: ACPAgent;
+}
+
+/**
+ * ACPAgent is the program the acp harness starts for each session of an
+ * agent. Env values may reference the host's environment as ${NAME} (a
+ * credential stays out of the workflow's files); the program sees PATH,
+ * the locale, a private HOME and these variables, nothing else of the
+ * user's environment.
+ */
+export interface ACPAgent {
+  /**
+   * Command is the program: a name looked up on PATH, or a path
+   * (relative to the workflow directory when it has a slash).
+   */
+  command: string;
+  /** Args are its arguments, e.g. ["--acp"]. */
+  args?: string[];
+  /** Env are variables set for it, by name. */
+  env?: Record<string, string>;
+  /**
+   * AuthMethod is the ACP auth method to authenticate with when the
+   * agent offers it (Gemini CLI's "gemini-api-key"); "" authenticates
+   * with none.
+   */
+  authMethod?: string;
+  /**
+   * SystemPromptFileVar names the variable through which the agent reads
+   * its system prompt from a file (Gemini CLI's GEMINI_SYSTEM_MD): the
+   * harness writes the agent's system prompt and worktree context to a
+   * private file and sets the variable to its path. ACP has no system
+   * prompt of its own, so without it an agent with either is refused.
+   */
+  systemPromptFileVar?: string;
 }
 
 /** ExecuteParams is one execute(prompt, templateVariables?) call. */
