@@ -73,8 +73,7 @@ type ExecuteRequest struct {
 	// Params is the execute exactly as the SDK sent it.
 	Params json.RawMessage `json:"params"`
 	// Agent identifies the agent object across its executes (the
-	// execution's ID and the object's ID): its executes go to the worker
-	// that holds its conversation.
+	// execution's ID and the object's ID), in the execute's history.
 	Agent string `json:"agent"`
 	// Call is the execute's ordinal on the agent object.
 	Call int `json:"call"`

@@ -44,19 +44,12 @@ func ExecuteID(run string, place *agentproto.ExecutePlace, call int) string {
 // execute as an activity on the agent workers and returns the host's reply.
 // Its history keeps the reply, so the code's agent host gets it even when
 // the code's worker died after the agent finished: the next attempt starts
-// the same workflow ID and attaches to this one. It tells the run's
-// workflow it started, so that the run cancels it if the run ends first;
-// when the run has ended already, it cancels itself.
+// the same workflow ID and attaches to this one. The code's agent host
+// tells the run's workflow it started (so that the run cancels it if the
+// run ends first) and that it finished: a signal from here would cost each
+// execute two more events and a workflow task of its own.
 func Execute(ctx workflow.Context, in AgentExecute) (ExecuteReply, error) {
-	told, _ := workflow.NewDisconnectedContext(ctx)
-	started := workflow.SignalExternalWorkflow(told, in.RunID, "", SignalExecuteStarted, ExecuteStarted{ID: workflow.GetInfo(ctx).WorkflowExecution.ID})
-	actx, cancel := workflow.WithCancel(ctx)
-	workflow.Go(told, func(ctx workflow.Context) {
-		if started.Get(ctx, nil) != nil {
-			cancel()
-		}
-	})
-	return runAgent(actx, in)
+	return runAgent(ctx, in)
 }
 
 // runAgent runs the execute as an activity: on the worker that holds the

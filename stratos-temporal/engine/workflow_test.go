@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"slices"
 	"sync"
 	"testing"
@@ -29,9 +28,8 @@ type executeEnv struct {
 	queues []string // the task queue of each agent activity, in order
 }
 
-// newExecuteEnv registers the execute workflow with agent as its activity;
-// the run's workflow takes the started signal unless runGone.
-func newExecuteEnv(t *testing.T, runGone bool, agent func(ctx context.Context, in AgentExecute) (ExecuteReply, error)) *executeEnv {
+// newExecuteEnv registers the execute workflow with agent as its activity.
+func newExecuteEnv(t *testing.T, agent func(ctx context.Context, in AgentExecute) (ExecuteReply, error)) *executeEnv {
 	var s testsuite.WorkflowTestSuite
 	x := &executeEnv{t: t, env: s.NewTestWorkflowEnvironment()}
 	x.env.RegisterWorkflowWithOptions(Execute, workflow.RegisterOptions{Name: WorkflowExecute})
@@ -41,11 +39,6 @@ func newExecuteEnv(t *testing.T, runGone bool, agent func(ctx context.Context, i
 		x.mu.Unlock()
 		return agent(ctx, in)
 	}, activity.RegisterOptions{Name: ActivityAgentExecute})
-	var signalErr error
-	if runGone {
-		signalErr = errors.New("unknown external workflow execution")
-	}
-	x.env.OnSignalExternalWorkflow(mock.Anything, "r", "", SignalExecuteStarted, mock.Anything).Return(signalErr).Once()
 	return x
 }
 
@@ -75,10 +68,10 @@ func request(call int) ExecuteRequest {
 	return ExecuteRequest{Params: json.RawMessage(`{"agentId":"agent-1"}`), Agent: "x/agent-1", Call: call, Queue: "q.agents"}
 }
 
-// An execute runs its agent once, on its queue, tells the run's workflow
-// it started, and returns the host's reply.
+// An execute runs its agent once, on its queue, and returns the host's
+// reply.
 func TestAnExecuteRunsItsAgentOnce(t *testing.T) {
-	x := newExecuteEnv(t, false, func(ctx context.Context, in AgentExecute) (ExecuteReply, error) {
+	x := newExecuteEnv(t, func(ctx context.Context, in AgentExecute) (ExecuteReply, error) {
 		return okReply("q.agents@w1"), nil
 	})
 	reply := x.run(AgentExecute{Request: request(1)})
@@ -93,7 +86,7 @@ func TestAnExecuteRunsItsAgentOnce(t *testing.T) {
 // An agent's next execute goes to the worker holding its conversation;
 // when that worker is gone (its heartbeat timed out), to any worker.
 func TestAnAgentFollowsItsWorkerUntilItIsLost(t *testing.T) {
-	x := newExecuteEnv(t, false, func(ctx context.Context, in AgentExecute) (ExecuteReply, error) {
+	x := newExecuteEnv(t, func(ctx context.Context, in AgentExecute) (ExecuteReply, error) {
 		if activity.GetInfo(ctx).TaskQueue == "q.agents@w1" {
 			return ExecuteReply{}, temporal.NewTimeoutError(enumspb.TIMEOUT_TYPE_HEARTBEAT, nil)
 		}
@@ -111,7 +104,7 @@ func TestAnAgentFollowsItsWorkerUntilItIsLost(t *testing.T) {
 // An agent's own error is the workflow code's to handle: it is passed on,
 // not retried.
 func TestAnAgentErrorIsPassedOnOnce(t *testing.T) {
-	x := newExecuteEnv(t, false, func(ctx context.Context, in AgentExecute) (ExecuteReply, error) {
+	x := newExecuteEnv(t, func(ctx context.Context, in AgentExecute) (ExecuteReply, error) {
 		return ExecuteReply{Error: &RPCError{Code: agentproto.RPCAgentError, Message: "model unavailable", Data: json.RawMessage(`{"code":"model_unavailable"}`)}, Queue: "q.agents@w1"}, nil
 	})
 	reply := x.run(AgentExecute{Request: request(1)})
@@ -127,7 +120,7 @@ func TestAnAgentErrorIsPassedOnOnce(t *testing.T) {
 // time for a worker; when none takes it, it fails as harness_unavailable,
 // as a local run without the harness's CLI does.
 func TestAnExecuteNoWorkerTakesIsUnavailable(t *testing.T) {
-	x := newExecuteEnv(t, false, func(ctx context.Context, in AgentExecute) (ExecuteReply, error) {
+	x := newExecuteEnv(t, func(ctx context.Context, in AgentExecute) (ExecuteReply, error) {
 		return ExecuteReply{}, temporal.NewTimeoutError(enumspb.TIMEOUT_TYPE_SCHEDULE_TO_START, nil)
 	})
 	req := request(1)
@@ -138,23 +131,6 @@ func TestAnExecuteNoWorkerTakesIsUnavailable(t *testing.T) {
 	}
 	if reply.Error == nil || string(reply.Error.Data) != `{"code":"harness_unavailable"}` {
 		t.Errorf("reply = %+v, want harness_unavailable", reply)
-	}
-}
-
-// An execute started after its run ended (the run's workflow does not take
-// its signal) cancels itself: nobody would cancel it or wait for it.
-func TestAnExecuteOfAnEndedRunCancelsItself(t *testing.T) {
-	x := newExecuteEnv(t, true, func(ctx context.Context, in AgentExecute) (ExecuteReply, error) {
-		select {
-		case <-ctx.Done():
-			return ExecuteReply{}, ctx.Err()
-		case <-time.After(time.Minute):
-			return okReply("q.agents@w1"), nil
-		}
-	})
-	reply := x.run(AgentExecute{Request: request(1)})
-	if reply.Error == nil || string(reply.Error.Data) != `{"code":"cancelled"}` {
-		t.Errorf("reply = %+v, want cancelled", reply)
 	}
 }
 

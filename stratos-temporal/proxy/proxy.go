@@ -245,6 +245,8 @@ func (p *Proxy) executeID(ref executeRef) (string, error) {
 // already running or finished (a lost attempt of the code started it), and
 // waits for its reply.
 func (p *Proxy) await(ctx context.Context, id string, in engine.AgentExecute) (engine.ExecuteReply, error) {
+	// Beside the start, not before it: the execute waits for no signal.
+	p.signal(engine.SignalExecuteStarted, engine.ExecuteStarted{ID: id}, "the start of execute "+id)
 	run, err := p.client.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
 		ID:                       id,
 		TaskQueue:                p.run.Queue,
@@ -310,13 +312,19 @@ func (p *Proxy) finished(id string, req engine.ExecuteRequest, reply engine.Exec
 			f.Entry = &e
 		}
 	}
+	p.signal(engine.SignalExecuteFinished, f, "the end of execute "+id)
+}
+
+// signal sends a signal to the run's workflow without waiting for it;
+// Serve waits for every one before it ends.
+func (p *Proxy) signal(name string, arg any, what string) {
 	p.signals.Add(1)
 	go func() {
 		defer p.signals.Done()
 		ctx, cancel := context.WithTimeout(context.Background(), signalTimeout)
 		defer cancel()
-		if err := p.client.SignalWorkflow(ctx, p.run.ID, "", engine.SignalExecuteFinished, f); err != nil {
-			fmt.Fprintf(p.stderr, "stratos-temporal: the end of execute %s could not be passed to the run's workflow (its history keeps the result): %v\n", id, err)
+		if err := p.client.SignalWorkflow(ctx, p.run.ID, "", name, arg); err != nil {
+			fmt.Fprintf(p.stderr, "stratos-temporal: %s could not be passed to the run's workflow: %v\n", what, err)
 		}
 	}()
 }
