@@ -40,5 +40,5 @@ var Capabilities = adapter.Capabilities{
 // refused when the agent is made.
 var Tools = tools.Declaration{
 	Harness: Harness,
-	Removal: "none: an ACP agent's tools are its own; allowedTools and disallowedTools are a configuration error",
+	Removal: "nothing: an ACP agent's tools are its own (allowedTools and disallowedTools are a configuration error)",
 }
