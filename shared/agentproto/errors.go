@@ -23,6 +23,7 @@ const (
 	CodeHookFailed              = "hook_failed"               // an author hook threw or rejected
 	CodeContextClosed           = "context_closed"            // the owning execution has ended
 	CodeProtocol                = "protocol"                  // a malformed message (a bug, not an author error)
+	CodeUnscriptedAgent         = "unscripted_agent"          // a test case's agent would run on a harness other than test
 	CodeInternal                = "internal"                  // anything else
 )
 
@@ -32,6 +33,7 @@ func ErrorCodes() []string {
 		CodeAdmission, CodeAuthentication, CodeCancelled, CodeConcurrentUse, CodeConfiguration, CodeContextClosed,
 		CodeExecution, CodeHarnessUnavailable, CodeHookFailed, CodeInitialization, CodeInternal,
 		CodeModelUnavailable, CodePromptFile, CodeProtocol, CodeStructuredOutput, CodeTemplateVariableMissing,
+		CodeUnscriptedAgent,
 	}
 }
 

@@ -69,8 +69,8 @@ type Options struct {
 	// NativeListBound bounds each harness's own model list during
 	// selection; zero means nativeListBound.
 	NativeListBound time.Duration
-	// Getenv reads the environment decisions consult (OLLAMA_HOST); nil:
-	// os.Getenv.
+	// Getenv reads the environment decisions consult (OLLAMA_HOST) and
+	// agentproto.TestCaseEnv; nil: os.Getenv.
 	Getenv func(string) string
 }
 
@@ -85,6 +85,10 @@ type Host struct {
 	validator  *agentconfig.Validator
 	peer       Peer
 	stderr     io.Writer
+	// testCase names the test case the host's run is, when the case does
+	// not allow real harnesses ("" otherwise): every agent not on the test
+	// harness is refused (testcase.go).
+	testCase string
 	// nativeBound bounds each harness's own model list (native.go).
 	nativeBound time.Duration
 	native      nativeCache
@@ -146,6 +150,7 @@ func New(opts Options) (*Host, error) {
 	if opts.Getenv == nil {
 		opts.Getenv = os.Getenv
 	}
+	h.testCase = opts.Getenv(agentproto.TestCaseEnv)
 	h.asker = &decision.Asker{HTTP: &http.Client{}, Getenv: opts.Getenv, Catalog: decision.SiblingCatalog(opts.Stderr)}
 	h.mcp = newDirectClients(opts.MCPTimeout, opts.Stderr, h.record)
 	h.mcp.tokens, h.relay = &tokens, relay

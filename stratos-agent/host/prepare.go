@@ -40,6 +40,9 @@ func (h *Host) prepare(ctx context.Context, s *session, p agentproto.ExecutePara
 	if err != nil {
 		return nil, err
 	}
+	if err := refuseRealHarness(h.testCase, cfg, wf.Name, s.name); err != nil {
+		return nil, err
+	}
 	overrides, _ := h.validator.Overrides(p.Overrides) // validated by Resolve
 	spec := adapter.Spec{AgentID: s.id, Name: s.name, ConfigID: cfg.ConfigID, Label: s.label, ExecutionID: s.executionID, WorkflowDir: wf.Dir, Test: cfg.Test, ACP: cfg.ACP, OutputSchema: p.OutputSchema}
 	if cfg.Harness != nil {

@@ -46,6 +46,9 @@ type execution struct {
 	json      bool
 	resume    *resumption // nil unless stratos runs resume
 	retries   int         // --retry
+	// env is added to the runtime's environment, which the agent host and
+	// the harnesses inherit (stratos test marks its cases' runs so).
+	env []string
 }
 
 func runWorkflow(ctx context.Context, cmd *cli.Command) error {

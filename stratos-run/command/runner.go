@@ -58,6 +58,7 @@ func (x *execution) newRunner(ctx context.Context) (*runner, *clierr.Error) {
 		return nil, clierr.New(errcode.CodeInternal, "create the run's result key: %v", err).Wrap(err)
 	}
 	node := tc.NodeCommand(context.Background(), sdk.RunnerPath(x.target.Root.Root.Dir))
+	node.Env = append(node.Env, x.env...)
 	if tp := x.trace.Traceparent(); tp != "" {
 		// The runtime, the agent host and the harnesses inherit it: a
 		// harness that traces itself joins the run's trace.

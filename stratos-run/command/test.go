@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 	"github.com/urfave/cli/v3"
 
+	"github.com/stratoscli/stratos/shared/agentproto"
 	"github.com/stratoscli/stratos/shared/cliapp"
 	"github.com/stratoscli/stratos/shared/clierr"
 	"github.com/stratoscli/stratos/shared/contract/discoverapi"
@@ -259,7 +260,13 @@ func prepareCase(cwd string, s suite, c testcases.Case, log hclog.Logger, stderr
 	if len(input) == 0 || string(input) == "null" {
 		input = json.RawMessage("{}")
 	}
-	return &execution{target: target, cwd: cwd, input: input, overrides: overrides, budget: limits, log: log, stderr: stderr, json: true}, ""
+	x := &execution{target: target, cwd: cwd, input: input, overrides: overrides, budget: limits, log: log, stderr: stderr, json: true}
+	if !c.AllowRealHarness {
+		// The host refuses every agent of the run that is not on the test
+		// harness, those the case's overrides do not reach included.
+		x.env = append(x.env, agentproto.TestCaseEnv+"="+fmt.Sprintf("%q (%s)", s.workflow+" / "+c.Name, c.File))
+	}
+	return x, ""
 }
 
 // errorCodes are a failure's code and the codes of its causes.

@@ -1,6 +1,7 @@
 package testcases
 
 import (
+	"github.com/stratoscli/stratos/shared/agentproto"
 	"github.com/stratoscli/stratos/shared/contract/eventapi"
 	"github.com/stratoscli/stratos/stratos-run/runs"
 )
@@ -18,6 +19,10 @@ type Counts struct {
 	// Harnesses are the harnesses other than test the run's agents started
 	// sessions on, by agent (its name, or its ID when it has none).
 	Harnesses map[string]string `json:"harnesses,omitempty"`
+	// Refused are the agents the host refused because the case does not
+	// put them on the test harness (unscripted_agent), by agent name, with
+	// the host's message.
+	Refused map[string]string `json:"refused,omitempty"`
 }
 
 // Count reads a run record's events file (lines of any vocabulary
@@ -37,6 +42,10 @@ func Count(eventsFile string) (Counts, error) {
 			}
 		case *eventapi.TestCase:
 			c.addServed(d, e.Label)
+		case *eventapi.AgentInvocationCompleted:
+			if d.Error != nil && d.Error.Code == agentproto.CodeUnscriptedAgent {
+				c.addRefused(agents[e.AgentID], e.AgentID, d.Error.Message)
+			}
 		case *eventapi.AgentInitializationCompleted:
 			if d.Harness != "" && d.Harness != testHarness {
 				harnesses[e.AgentID] = d.Harness
@@ -54,6 +63,19 @@ func Count(eventsFile string) (Counts, error) {
 		c.Harnesses[name] = h
 	}
 	return c, err
+}
+
+// addRefused notes an agent the host refused, by its name (its ID when
+// its start was not recorded).
+func (c *Counts) addRefused(started *eventapi.AgentInvocationStarted, id, message string) {
+	name := id
+	if started != nil && started.Name != "" {
+		name = started.Name
+	}
+	if c.Refused == nil {
+		c.Refused = map[string]string{}
+	}
+	c.Refused[name] = message
 }
 
 // testHarness is the test harness's name, as sessions report it.

@@ -26,14 +26,20 @@ type Observed struct {
 }
 
 // RealHarnessFailures fail a case that does not allow real harnesses when
-// an agent of its run started a session on one anyway: an agent the case's
+// an agent of its run was not on the test harness: an agent the case's
 // overrides do not reach (a child run without inherited overrides, an
-// agent without a configId).
+// agent without a configId). The host refuses such an agent before it
+// starts (Counts.Refused), even when the workflow catches the error; one
+// that started a session on a real harness all the same (Counts.Harnesses)
+// fails the case too.
 func (c Case) RealHarnessFailures(counts Counts) []string {
 	if c.AllowRealHarness {
 		return nil
 	}
 	var out []string
+	for _, agent := range slices.Sorted(maps.Keys(counts.Refused)) {
+		out = append(out, fmt.Sprintf("agent %s was refused rather than run on a real harness: %s", agent, counts.Refused[agent]))
+	}
 	for _, agent := range slices.Sorted(maps.Keys(counts.Harnesses)) {
 		out = append(out, fmt.Sprintf("agent %s ran on the %s harness, which the case's scripts do not reach "+
 			"(a child run without createChild({overrides: \"inherit\"}), or an agent without a configId); "+

@@ -326,3 +326,23 @@ func TestRealHarnessFailures(t *testing.T) {
 		t.Errorf("allowRealHarness: got %q", got)
 	}
 }
+
+// An agent the host refused (unscripted_agent) fails the case, named by
+// its agent name, with the host's message; other failed invocations do not.
+func TestRefusedAgentsFailTheCase(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "events.jsonl", `{"v":1,"type":"agent.invocation.started","timestamp":"2026-12-06T07:54:27Z","executionId":"x/c","agentId":"x/c/agent-1","details":{"name":"agent #1","promptKind":"text"}}
+{"v":1,"type":"agent.invocation.completed","timestamp":"2026-12-06T07:54:27Z","executionId":"x/c","agentId":"x/c/agent-1","details":{"status":"failed","error":{"code":"unscripted_agent","message":"agent \"agent #1\" of workflow \"c\" would run on a real harness (codex)"}}}
+{"v":1,"type":"agent.invocation.started","timestamp":"2026-12-06T07:54:27Z","executionId":"x","agentId":"x/agent-2","details":{"name":"critic","promptKind":"text","configId":"critic"}}
+{"v":1,"type":"agent.invocation.completed","timestamp":"2026-12-06T07:54:27Z","executionId":"x","agentId":"x/agent-2","details":{"status":"failed","error":{"code":"execution","message":"boom"}}}
+`)
+	counts, err := Count(filepath.Join(dir, "events.jsonl"))
+	want := map[string]string{"agent #1": `agent "agent #1" of workflow "c" would run on a real harness (codex)`}
+	if err != nil || !reflect.DeepEqual(counts.Refused, want) {
+		t.Fatalf("got %v, %v", counts.Refused, err)
+	}
+	got := (Case{}).RealHarnessFailures(counts)
+	if len(got) != 1 || !strings.Contains(got[0], `agent agent #1 was refused rather than run on a real harness: agent "agent #1" of workflow "c"`) {
+		t.Errorf("got %q", got)
+	}
+}

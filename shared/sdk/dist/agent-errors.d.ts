@@ -1,6 +1,6 @@
 import { StratosError } from "./errors.js";
-/** The codes of agent errors: one per class below (configuration errors also prompt_file; execution errors also internal and protocol). */
-export type AgentErrorCode = "configuration" | "prompt_file" | "template_variable_missing" | "initialization" | "authentication" | "model_unavailable" | "harness_unavailable" | "execution" | "internal" | "protocol" | "concurrent_use" | "admission" | "structured_output" | "hook_failed";
+/** The codes of agent errors: one per class below (configuration errors also prompt_file and unscripted_agent; execution errors also internal and protocol). */
+export type AgentErrorCode = "configuration" | "prompt_file" | "unscripted_agent" | "template_variable_missing" | "initialization" | "authentication" | "model_unavailable" | "harness_unavailable" | "execution" | "internal" | "protocol" | "concurrent_use" | "admission" | "structured_output" | "hook_failed";
 /** The base class of agent errors; `agent` names the agent object (its configId or "agent #n"). */
 export declare class AgentError<C extends AgentErrorCode = AgentErrorCode> extends StratosError<C> {
     readonly agent: string;
@@ -16,12 +16,12 @@ export interface AgentErrorOptions<C extends AgentErrorCode = AgentErrorCode> {
     code?: C;
 }
 declare const AgentConfigurationError_base: {
-    new (agent: string, message: string, options?: AgentErrorOptions<"configuration" | "prompt_file"> | undefined): {
+    new (agent: string, message: string, options?: AgentErrorOptions<"configuration" | "prompt_file" | "unscripted_agent"> | undefined): {
         name: string;
         message: string;
         stack?: string;
         cause?: unknown;
-        readonly code: "configuration" | "prompt_file";
+        readonly code: "configuration" | "prompt_file" | "unscripted_agent";
         readonly details: Record<string, unknown>;
         readonly agent: string;
     };
@@ -29,7 +29,10 @@ declare const AgentConfigurationError_base: {
     prepareStackTrace(err: Error, stackTraces: NodeJS.CallSite[]): any;
     stackTraceLimit: number;
 };
-/** Invalid or unknown configuration: configId, MCP server, tool name, effort, harness, prompt file (codes configuration, prompt_file). */
+/**
+ * Invalid or unknown configuration: configId, MCP server, tool name, effort, harness, prompt file (codes configuration,
+ * prompt_file), or, in a `stratos test` case, an agent the case does not put on the test harness (code unscripted_agent).
+ */
 export declare class AgentConfigurationError extends AgentConfigurationError_base {
 }
 declare const TemplateVariableMissingError_base: {

@@ -21,7 +21,10 @@ function agentErrorClass(name, code) {
     Object.defineProperty(cls, "name", { value: name });
     return cls;
 }
-/** Invalid or unknown configuration: configId, MCP server, tool name, effort, harness, prompt file (codes configuration, prompt_file). */
+/**
+ * Invalid or unknown configuration: configId, MCP server, tool name, effort, harness, prompt file (codes configuration,
+ * prompt_file), or, in a `stratos test` case, an agent the case does not put on the test harness (code unscripted_agent).
+ */
 export class AgentConfigurationError extends agentErrorClass("AgentConfigurationError", "configuration") {
 }
 /** A template uses a variable nobody supplied (code template_variable_missing); details.variable names it. */
@@ -58,6 +61,7 @@ export class AgentHookError extends agentErrorClass("AgentHookError", "hook_fail
 const byCode = {
     configuration: (a, m, details) => new AgentConfigurationError(a, m, { details }),
     prompt_file: (a, m, details) => new AgentConfigurationError(a, m, { details, code: "prompt_file" }),
+    unscripted_agent: (a, m, details) => new AgentConfigurationError(a, m, { details, code: "unscripted_agent" }),
     template_variable_missing: (a, m, details) => new TemplateVariableMissingError(a, m, { details }),
     initialization: (a, m, details) => new AgentInitializationError(a, m, { details }),
     authentication: (a, m, details) => new AgentAuthenticationError(a, m, { details }),

@@ -23,7 +23,7 @@ export declare const Methods: {
     readonly decisionCancel: "decision.cancel";
 };
 /** Every agent error code (error.data.code of an error response). */
-export declare const ErrorCodes: readonly ["admission", "authentication", "cancelled", "concurrent_use", "configuration", "context_closed", "execution", "harness_unavailable", "hook_failed", "initialization", "internal", "model_unavailable", "prompt_file", "protocol", "structured_output", "template_variable_missing"];
+export declare const ErrorCodes: readonly ["admission", "authentication", "cancelled", "concurrent_use", "configuration", "context_closed", "execution", "harness_unavailable", "hook_failed", "initialization", "internal", "model_unavailable", "prompt_file", "protocol", "structured_output", "template_variable_missing", "unscripted_agent"];
 export type ErrorCode = (typeof ErrorCodes)[number];
 /** Every direct MCP client error code (error.data.code of an mcp.* error response). */
 export declare const MCPErrorCodes: readonly ["mcp_configuration", "mcp_connection", "mcp_protocol", "mcp_resource_too_large", "mcp_timeout"];

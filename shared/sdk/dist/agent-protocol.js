@@ -46,6 +46,7 @@ export const ErrorCodes = [
     "protocol",
     "structured_output",
     "template_variable_missing",
+    "unscripted_agent",
 ];
 /** Every direct MCP client error code (error.data.code of an mcp.* error response). */
 export const MCPErrorCodes = [

@@ -3,10 +3,11 @@
 // agent host's stable error code.
 import { StratosError } from "./errors.js";
 
-/** The codes of agent errors: one per class below (configuration errors also prompt_file; execution errors also internal and protocol). */
+/** The codes of agent errors: one per class below (configuration errors also prompt_file and unscripted_agent; execution errors also internal and protocol). */
 export type AgentErrorCode =
   | "configuration"
   | "prompt_file"
+  | "unscripted_agent"
   | "template_variable_missing"
   | "initialization"
   | "authentication"
@@ -48,8 +49,11 @@ function agentErrorClass<C extends AgentErrorCode>(name: string, code: C) {
   return cls;
 }
 
-/** Invalid or unknown configuration: configId, MCP server, tool name, effort, harness, prompt file (codes configuration, prompt_file). */
-export class AgentConfigurationError extends agentErrorClass<"configuration" | "prompt_file">("AgentConfigurationError", "configuration") {}
+/**
+ * Invalid or unknown configuration: configId, MCP server, tool name, effort, harness, prompt file (codes configuration,
+ * prompt_file), or, in a `stratos test` case, an agent the case does not put on the test harness (code unscripted_agent).
+ */
+export class AgentConfigurationError extends agentErrorClass<"configuration" | "prompt_file" | "unscripted_agent">("AgentConfigurationError", "configuration") {}
 /** A template uses a variable nobody supplied (code template_variable_missing); details.variable names it. */
 export class TemplateVariableMissingError extends agentErrorClass("TemplateVariableMissingError", "template_variable_missing") {}
 /** The harness could not start the session (code initialization); the next execute() tries again. */
@@ -77,6 +81,7 @@ type AgentErrorFactory = (agent: string, message: string, details: Record<string
 const byCode: Record<AgentErrorCode, AgentErrorFactory> = {
   configuration: (a, m, details) => new AgentConfigurationError(a, m, { details }),
   prompt_file: (a, m, details) => new AgentConfigurationError(a, m, { details, code: "prompt_file" }),
+  unscripted_agent: (a, m, details) => new AgentConfigurationError(a, m, { details, code: "unscripted_agent" }),
   template_variable_missing: (a, m, details) => new TemplateVariableMissingError(a, m, { details }),
   initialization: (a, m, details) => new AgentInitializationError(a, m, { details }),
   authentication: (a, m, details) => new AgentAuthenticationError(a, m, { details }),

@@ -49,6 +49,7 @@ export const ErrorCodes = [
   "protocol",
   "structured_output",
   "template_variable_missing",
+  "unscripted_agent",
 ] as const;
 
 export type ErrorCode = (typeof ErrorCodes)[number];
