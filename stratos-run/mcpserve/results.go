@@ -1,9 +1,8 @@
 package mcpserve
 
 import (
-	"encoding/json"
-
 	"github.com/stratoscli/stratos/shared/contract/eventapi"
+	"github.com/stratoscli/stratos/shared/manifest"
 )
 
 // The tools' inputs and results. Their JSON Schemas (the tools' input and
@@ -22,8 +21,8 @@ type Workflow struct {
 
 // WorkflowList is the result of list_workflows.
 type WorkflowList struct {
-	Workflows []Workflow        `json:"workflows"`
-	Problems  []json.RawMessage `json:"problems,omitempty" jsonschema:"workflow directories whose workflow.yaml has problems"`
+	Workflows []Workflow         `json:"workflows"`
+	Problems  []manifest.Problem `json:"problems,omitempty" jsonschema:"workflow directories whose workflow.yaml has problems"`
 }
 
 // NameInput names a workflow.
@@ -51,7 +50,7 @@ type RunInput struct {
 type RunResult struct {
 	ExecutionID string `json:"executionId" jsonschema:"the run's ID (run_status, run_logs, stratos runs show)"`
 	Workflow    string `json:"workflow"`
-	Output      any    `json:"output" jsonschema:"the workflow's output, matching its output schema"`
+	Output      Object `json:"output" jsonschema:"the workflow's output, matching its output schema"`
 }
 
 // Started is the result of start_workflow.
@@ -77,7 +76,7 @@ type Run struct {
 	PID         int            `json:"pid,omitempty"`
 	ExitCode    *int           `json:"exitCode,omitempty"`
 	Dir         string         `json:"dir,omitempty" jsonschema:"the run record's directory"`
-	Output      any            `json:"output,omitempty" jsonschema:"the output of a succeeded run"`
+	Output      Object         `json:"output,omitempty" jsonschema:"the output of a succeeded run"`
 	Error       map[string]any `json:"error,omitempty" jsonschema:"how a run that did not succeed ended: code, message, ..."`
 	Events      map[string]any `json:"events,omitempty" jsonschema:"the number of events, in total and by type"`
 }

@@ -1,6 +1,7 @@
 package mcpserve
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -75,11 +76,22 @@ func (s stratos) stop(ctx context.Context, id string) (Stopped, error) {
 // --json`, one event per line).
 func (s stratos) logs(ctx context.Context, id string) ([]eventapi.Event, error) {
 	events := []eventapi.Event{}
-	err := toolcall.Lines(ctx, s.call(toolRun, "runs", "logs", id, "--json"), eachEvent(func(e eventapi.Event) { events = append(events, e) }))
+	err := toolcall.Lines(ctx, s.call(toolRun, "runs", "logs", id, "--json"), eachEvent(func(e eventapi.Event) { events = append(events, objectDetails(e)) }))
 	if err != nil {
 		return nil, err
 	}
 	return events, nil
+}
+
+// objectDetails leaves out the details of an event of a kind this version
+// does not know when they are no JSON object (a line of a newer writer, or
+// a damaged one): run_logs' output schema says details are an object, and
+// a client checks the result against it.
+func objectDetails(e eventapi.Event) eventapi.Event {
+	if u, ok := e.Details.(*eventapi.Unknown); ok && len(u.Raw) > 0 && !bytes.HasPrefix(bytes.TrimSpace(u.Raw), []byte("{")) {
+		e.Details = nil
+	}
+	return e
 }
 
 // eachEvent reads a line `stratos runs logs --json` prints (of any

@@ -17,7 +17,8 @@ import (
 type handler[In, Out any] func(ctx context.Context, req *mcp.CallToolRequest, in In) (Out, error)
 
 // addTool registers a tool whose input and output schemas are inferred from
-// In and Out (the MCP SDK's own schema type, which it lists to clients).
+// In and Out (the MCP SDK's own schema type, which it lists to clients) in
+// their portable form (inferSchema).
 // The arguments are checked against the input schema by jsonvalidate, like
 // every other JSON Schema check of Stratos, so a call names every argument
 // at fault. Unlike mcp.AddTool, a failure is an isError result carrying
@@ -25,11 +26,11 @@ type handler[In, Out any] func(ctx context.Context, req *mcp.CallToolRequest, in
 // its text, so a client reads the same code `stratos … --json` prints; no
 // structured content then, as it would not match the output schema.
 func addTool[In, Out any](s *mcp.Server, t *mcp.Tool, h handler[In, Out]) error {
-	in, err := jsonschema.For[In](nil)
+	in, err := inferSchema[In]()
 	if err != nil {
 		return fmt.Errorf("tool %s: input schema: %w", t.Name, err)
 	}
-	out, err := jsonschema.For[Out](nil)
+	out, err := inferSchema[Out]()
 	if err != nil {
 		return fmt.Errorf("tool %s: output schema: %w", t.Name, err)
 	}
