@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"strconv"
 	"strings"
 
 	"github.com/stratoscli/stratos/shared/agentproto"
@@ -57,10 +58,33 @@ func (v *Validator) Resolve(src Sources) (agentproto.AgentConfig, error) {
 	}
 	out = Merge(out, creation)
 	out.ConfigID = creation.ConfigID
-	if problems := v.CheckReferences(out, src.Workflow.MCPServers, "", "agent"); len(problems) > 0 {
+	problems := v.CheckReferences(out, src.Workflow.MCPServers, "", "agent")
+	if p, ok := acpWithoutItsHarness(out); ok {
+		problems = append(problems, p)
+	}
+	if len(problems) > 0 {
 		return out, problemsError("the agent's configuration", problems)
 	}
 	return out, nil
+}
+
+// acpHarness is the harness that reads the acp field (stratos-agent's
+// adapters/acpgeneric).
+const acpHarness = "acp"
+
+// acpWithoutItsHarness is the problem of an agent whose resolved
+// configuration names an ACP agent for another harness, which would ignore
+// it: only the resolved configuration can tell, since the field and the
+// harness may come from different sources.
+func acpWithoutItsHarness(c agentproto.AgentConfig) (Problem, bool) {
+	if c.ACP == nil || (c.Harness != nil && *c.Harness == acpHarness) {
+		return Problem{}, false
+	}
+	harness := "none (the harness is chosen from model, and never acp)"
+	if c.Harness != nil {
+		harness = strconv.Quote(*c.Harness)
+	}
+	return Problem{Path: "agent.acp", Message: fmt.Sprintf("only harness %s runs an ACP agent; the agent's harness is %s", acpHarness, harness)}, true
 }
 
 // Overrides validates and decodes an execution's overrides.agents payload

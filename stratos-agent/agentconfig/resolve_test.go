@@ -133,6 +133,10 @@ func TestResolveErrors(t *testing.T) {
 		{"bad harness", ``, `{"harness":"claude"}`, agentproto.CodeConfiguration, `createAgent.harness: must be one of`},
 		{"bad override field", `{"agents":{"reviewer":{"modle":"x"}}}`, `{"configId":"reviewer"}`, agentproto.CodeConfiguration, `overrides.agents.reviewer.modle: unknown field`},
 		{"configId in override", `{"agents":{"reviewer":{"configId":"x"}}}`, `{"configId":"reviewer"}`, agentproto.CodeConfiguration, `unknown field "configId"`},
+		{"acp without its harness", ``, `{"harness":"test","acp":{"command":"agent"}}`, agentproto.CodeConfiguration, `agent.acp: only harness acp runs an ACP agent; the agent's harness is "test"`},
+		{"acp without a harness", ``, `{"model":"openai/x","acp":{"command":"agent"}}`, agentproto.CodeConfiguration, `agent.acp: only harness acp runs an ACP agent; the agent's harness is none`},
+		{"acp without command", ``, `{"harness":"acp","acp":{"args":["--acp"]}}`, agentproto.CodeConfiguration, `createAgent.acp.command: required field is missing`},
+		{"acp unknown key", ``, `{"harness":"acp","acp":{"command":"a","cmd":"b"}}`, agentproto.CodeConfiguration, `createAgent.acp.cmd: unknown field`},
 		{"wrong type", ``, `{"model":5}`, agentproto.CodeConfiguration, `createAgent.model: must be a model ID string or an ordered array`},
 	}
 	for _, c := range cases {
