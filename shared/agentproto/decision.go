@@ -132,6 +132,10 @@ type DecisionParams struct {
 	Workflow    WorkflowRef    `json:"workflow"`
 	Question    Question       `json:"question"`
 	Config      DecisionLayers `json:"config"`
+	// Phase is the phase of workflow code the decision was asked in (a
+	// path of nested phases, "review/fix"; "" outside any): the host puts
+	// it on the decision's events, as on an execute's.
+	Phase string `json:"phase,omitempty"`
 }
 
 // Confidence bases: what a decision's confidence is.

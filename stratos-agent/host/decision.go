@@ -111,7 +111,7 @@ func (h *Host) decide(ctx context.Context, p agentproto.DecisionParams) (*agentp
 	}}
 	emit := func(d eventapi.Details) {
 		e := eventapi.New(d)
-		e.ExecutionID, e.IDs.DecisionID = p.ExecutionID, p.DecisionID
+		e.ExecutionID, e.IDs.DecisionID, e.Phase = p.ExecutionID, p.DecisionID, p.Phase
 		h.record(e)
 	}
 	res, err := h.asker.Decide(ctx, req, emit)

@@ -181,3 +181,28 @@ func TestDecisionAdmission(t *testing.T) {
 	}
 	wantCode(t, <-done, agentproto.CodeCancelled, "was cancelled")
 }
+
+// A decision asked inside a phase carries it on its events, as an
+// execute's do; one asked outside any carries none.
+func TestDecisionEventsCarryItsPhase(t *testing.T) {
+	f := start(t, echoAgent, defaults)
+	p := agentproto.DecisionParams{DecisionID: "top/decision-1", ExecutionID: "top", Workflow: agentproto.WorkflowRef{Name: "wf", Dir: f.dir},
+		Question: agentproto.Question{Kind: agentproto.QuestionVerdict, Prompt: "Is it done?"},
+		Config:   agentproto.DecisionLayers{Overrides: raw(`{"provider": "test", "script": [{"answer": "yes"}]}`)},
+		Phase:    "review/fix"}
+	var res agentproto.DecisionResult
+	if err := f.client.Call(context.Background(), agentproto.MethodDecisionAsk, p, &res); err != nil {
+		t.Fatal(err)
+	}
+	for _, typ := range []string{eventapi.TypeDecisionStarted, eventapi.TypeDecisionCompleted} {
+		if e := f.waitEvent(typ); e.Phase != "review/fix" {
+			t.Errorf("%s: phase %q, want review/fix", typ, e.Phase)
+		}
+	}
+	if _, err := f.ask("top/decision-2", "top", ``, `{"provider": "test", "script": [{"answer": "no"}]}`, ``); err != nil {
+		t.Fatal(err)
+	}
+	if e := f.waitEvent(eventapi.TypeDecisionStarted); e.IDs.DecisionID != "top/decision-2" || e.Phase != "" {
+		t.Errorf("outside a phase: %s phase %q", e.IDs.DecisionID, e.Phase)
+	}
+}

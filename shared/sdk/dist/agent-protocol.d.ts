@@ -630,6 +630,12 @@ export interface DecisionParams {
     workflow: WorkflowRef;
     question: Question;
     config: DecisionLayers;
+    /**
+     * Phase is the phase of workflow code the decision was asked in (a
+     * path of nested phases, "review/fix"; "" outside any): the host puts
+     * it on the decision's events, as on an execute's.
+     */
+    phase?: string;
 }
 /** DecisionResult is a validated answer. */
 export interface DecisionResult {

@@ -91,12 +91,14 @@ export async function decision(question, options) {
         ...(overrides === undefined ? {} : { overrides: overrides }),
         ...(Object.keys(call).length === 0 ? {} : { call: call }),
     };
+    const phase = ctx.phase(); // not hashed (journalled): renaming a phase does not change what resuming replays
     const params = {
         decisionId: `${ctx.executionId}/decision-${n}`,
         executionId: ctx.executionId,
         workflow: { name: ctx.workflow, dir: entry?.dir ?? "" },
         question: wire,
         config,
+        ...(phase === "" ? {} : { phase }),
     };
     const result = await journalled(ctx, params, signal);
     return answerOf(question, result, params.decisionId);

@@ -178,12 +178,14 @@ export async function decision<Q extends Question>(question: Q, options?: Decisi
     ...(overrides === undefined ? {} : { overrides: overrides as DecisionConfig }),
     ...(Object.keys(call).length === 0 ? {} : { call: call as DecisionConfig }),
   };
+  const phase = ctx.phase(); // not hashed (journalled): renaming a phase does not change what resuming replays
   const params: DecisionParams = {
     decisionId: `${ctx.executionId}/decision-${n}`,
     executionId: ctx.executionId,
     workflow: { name: ctx.workflow, dir: entry?.dir ?? "" },
     question: wire,
     config,
+    ...(phase === "" ? {} : { phase }),
   };
   const result = await journalled(ctx, params, signal);
   return answerOf(question, result, params.decisionId) as Decision<AnswerOf<Q>>;
