@@ -198,9 +198,26 @@ func (s *Store) Resolve(ref string) (string, error) {
 		return "", clierr.Usage(runapi.CodeRunNotFound, "no run %q in %s", ref, s.Dir).
 			WithDetails(map[string]any{"ref": ref, "candidates": []string{}})
 	default:
-		return "", clierr.Usage(runapi.CodeRunAmbiguous, "run %q is ambiguous: %s", ref, strings.Join(matches, ", ")).
-			WithDetails(map[string]any{"ref": ref, "candidates": matches})
+		return "", ambiguous(ref, matches)
 	}
+}
+
+// maxCandidates bounds the runs an ambiguous prefix names: a short prefix
+// ("2026") may match thousands, and a message listing them all says
+// nothing more than the count.
+const maxCandidates = 10
+
+// ambiguous is the error of a prefix that matches several runs (sorted
+// IDs): it names the newest maxCandidates of them and says how many there
+// are (details.matches).
+func ambiguous(ref string, matches []string) error {
+	shown := matches[max(len(matches)-maxCandidates, 0):]
+	list := strings.Join(shown, ", ")
+	if len(shown) < len(matches) {
+		list = fmt.Sprintf("%d runs start with it, the newest %d: %s", len(matches), len(shown), list)
+	}
+	return clierr.Usage(runapi.CodeRunAmbiguous, "run %q is ambiguous: %s; give more of the execution ID", ref, list).
+		WithDetails(map[string]any{"ref": ref, "matches": len(matches), "candidates": shown})
 }
 
 // ids lists the run directories, sorted. A missing runs directory holds no

@@ -3,6 +3,7 @@ package runs
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -151,6 +152,28 @@ func TestResolveTakesAUniquePrefix(t *testing.T) {
 	_, err = s.Resolve("2025")
 	if ce := clierr.As(err); ce.Code != runapi.CodeRunNotFound || ce.Exit != clierr.ExitUsage {
 		t.Errorf("unknown run: %v", err)
+	}
+}
+
+// A prefix many runs share names only the newest few of them, and how
+// many there are.
+func TestAmbiguousPrefixNamesABoundedFew(t *testing.T) {
+	s := newStore(t)
+	var ids []string
+	for i := range 25 {
+		id := fmt.Sprintf("20261202T1700%02dZ-%08d", i, i)
+		begin(t, s, id, "w", os.Getpid(), t0)
+		ids = append(ids, id)
+	}
+	_, err := s.Resolve("2026")
+	ce := clierr.As(err)
+	newest := ids[15:]
+	want := fmt.Sprintf(`run "2026" is ambiguous: 25 runs start with it, the newest 10: %s; give more of the execution ID`, strings.Join(newest, ", "))
+	if ce.Code != runapi.CodeRunAmbiguous || ce.Message != want {
+		t.Errorf("error %s %q\nwant %s %q", ce.Code, ce.Message, runapi.CodeRunAmbiguous, want)
+	}
+	if got, _ := ce.Details["candidates"].([]string); !reflect.DeepEqual(got, newest) || ce.Details["matches"] != 25 {
+		t.Errorf("details %v, want the newest 10 candidates and matches 25", ce.Details)
 	}
 }
 
