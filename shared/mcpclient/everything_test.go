@@ -42,6 +42,16 @@ func TestAgainstServerEverything(t *testing.T) {
 		t.Errorf("echo = %#v", echo.Content)
 	}
 
+	// A tool it does not have and arguments its schema refuses are tool
+	// errors (isError results), not JSON-RPC errors: workflow code gets an
+	// McpToolError for them from such a server (docs/mcp.md, Errors).
+	for name, args := range map[string]map[string]any{"no-such-tool": {}, "echo": {"message": 5}} {
+		res, err := c.Session.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+		if err != nil || !res.IsError {
+			t.Errorf("call %s %v = %+v, %v; want an isError result", name, args, res, err)
+		}
+	}
+
 	links, err := c.Session.CallTool(ctx, &mcp.CallToolParams{Name: "get-resource-links", Arguments: map[string]any{"count": 2}})
 	if err != nil {
 		t.Fatal(err)

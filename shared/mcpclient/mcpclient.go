@@ -164,7 +164,7 @@ func (c *Client) ProtocolVersion() string {
 func (c *Client) Tools(ctx context.Context) ([]*mcp.Tool, error) {
 	ctx, cancel := context.WithTimeout(ctx, RequestTimeout)
 	defer cancel()
-	var out []*mcp.Tool
+	out := []*mcp.Tool{} // a server without tools lists [], not null
 	for t, err := range c.Session.Tools(ctx, nil) {
 		if err != nil {
 			return nil, fmt.Errorf("list the tools of MCP server %q: %w", c.Name, err)

@@ -2,7 +2,10 @@ package mcpclient
 
 import (
 	"context"
+	"encoding/json"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"strings"
 	"sync"
@@ -149,5 +152,29 @@ func TestFailedStartNamesTheServer(t *testing.T) {
 	_, err := Connect(context.Background(), s, Options{})
 	if err == nil || !strings.Contains(err.Error(), `"ghost"`) {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+// A server without tools lists none as an empty list, so `stratos mcp
+// tools --json` prints "tools": [] for it, never null.
+func TestNoToolsIsAnEmptyList(t *testing.T) {
+	bare := mcp.NewServer(&mcp.Implementation{Name: "bare", Version: "1"}, nil)
+	srv := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return bare }, nil))
+	defer srv.Close()
+	c, err := Connect(context.Background(), mcpdecl.Server{Name: "bare", Transport: mcpdecl.TransportHTTP, URL: srv.URL}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	tools, err := c.Tools(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := json.Marshal(ServerTools{Server: "bare", Tools: tools})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(got), `"tools":[]`) {
+		t.Errorf("listing %s, want \"tools\":[]", got)
 	}
 }
