@@ -178,3 +178,32 @@ func TestNoToolsIsAnEmptyList(t *testing.T) {
 		t.Errorf("listing %s, want \"tools\":[]", got)
 	}
 }
+
+// Stratos's clients offer no elicitation: a server that would ask its
+// user for input mid-call (elicitation/create) sees that the client does
+// not support it and fails or goes on without, at once, so a run, which has
+// nobody to ask, never waits for an answer (docs/mcp.md, MCP features).
+func TestElicitationIsRefusedAtOnce(t *testing.T) {
+	asker := mcp.NewServer(&mcp.Implementation{Name: "asker", Version: "1"}, nil)
+	asker.AddTool(&mcp.Tool{Name: "ask", InputSchema: json.RawMessage(`{"type":"object"}`)}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		_, err := req.Session.Elicit(ctx, &mcp.ElicitParams{Message: "Which branch?", RequestedSchema: json.RawMessage(`{"type":"object","properties":{"branch":{"type":"string"}}}`)})
+		if err == nil {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "answered"}}}, nil
+		}
+		return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}}, nil
+	})
+	srv := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return asker }, nil))
+	defer srv.Close()
+	c, err := Connect(context.Background(), mcpdecl.Server{Name: "asker", Transport: mcpdecl.TransportHTTP, URL: srv.URL}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	res, err := c.Session.CallTool(context.Background(), &mcp.CallToolParams{Name: "ask"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text, _ := res.Content[0].(*mcp.TextContent); !res.IsError || text == nil || text.Text != "client does not support elicitation" {
+		t.Errorf("the elicitation was not refused: %#v", res.Content[0])
+	}
+}
