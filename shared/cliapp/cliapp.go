@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -43,8 +44,41 @@ func Run(cmd *cli.Command, args []string, stdio IO) int {
 	return RunContext(ctx, cmd, args, stdio)
 }
 
+// InvokedAsEnv is how the stratos dispatcher tells the tool it starts
+// what the user typed for it: "<tool>=<words>", e.g. "stratos-run=stratos"
+// for `stratos run …` and "stratos-models=stratos models" for `stratos
+// models …`. The tool then names itself that way in its errors, usage
+// hints and help ("stratos: …", "see stratos run --help"), not by a
+// binary name the user never typed. The tool's name is part of the value
+// because the variable reaches the tools it starts in turn, which must
+// keep their own names.
+const InvokedAsEnv = "STRATOS_INVOKED_AS"
+
+// invokedAs is the name tool goes by for the user: the words the
+// dispatcher passed for it, else its own name.
+func invokedAs(tool string) string {
+	named, words, ok := strings.Cut(os.Getenv(InvokedAsEnv), "=")
+	if !ok || named != tool || strings.TrimSpace(words) == "" {
+		return tool
+	}
+	return words
+}
+
+// WithInvokedAs is env with InvokedAsEnv saying that tool runs as words
+// (what the user typed for it), replacing a value inherited from a caller.
+// The dispatcher sets it for the tool it execs, and a tool that hands the
+// user's command over to another (stratos run to stratos-temporal) passes
+// on its own name as shown.
+func WithInvokedAs(env []string, tool, words string) []string {
+	out := slices.DeleteFunc(slices.Clone(env), func(kv string) bool {
+		return strings.HasPrefix(kv, InvokedAsEnv+"=")
+	})
+	return append(out, InvokedAsEnv+"="+tool+"="+words)
+}
+
 // RunContext is Run with a caller-supplied context.
 func RunContext(ctx context.Context, cmd *cli.Command, args []string, stdio IO) int {
+	cmd.Name = invokedAs(cmd.Name)
 	cmd.Reader, cmd.Writer, cmd.ErrWriter = stdio.Stdin, stdio.Stdout, stdio.Stderr
 	// urfave/cli would otherwise call os.Exit itself for ExitCoder errors.
 	cmd.ExitErrHandler = func(context.Context, *cli.Command, error) {}

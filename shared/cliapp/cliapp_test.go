@@ -107,3 +107,30 @@ func TestRefusedFlagValuesSayWhatIsWrong(t *testing.T) {
 		})
 	}
 }
+
+// Started by the dispatcher, a tool names itself as the user typed it, in
+// its error line and its usage hint; the variable naming another tool (a
+// caller's, inherited) changes nothing.
+func TestErrorsNameTheCommandTheUserTyped(t *testing.T) {
+	for _, tc := range []struct{ env, want string }{
+		{"tool=stratos", `stratos: flag provided but not defined: -jsn (see stratos do --help)` + "\n"},
+		{"tool=stratos tool", `stratos tool: flag provided but not defined: -jsn (see stratos tool do --help)` + "\n"},
+		{"other=stratos", `tool: flag provided but not defined: -jsn (see tool do --help)` + "\n"},
+		{"", `tool: flag provided but not defined: -jsn (see tool do --help)` + "\n"},
+	} {
+		t.Setenv(InvokedAsEnv, tc.env)
+		var stdout, stderr bytes.Buffer
+		RunContext(context.Background(), newTestCommand(func(context.Context, *cli.Command) error { return nil }),
+			[]string{"tool", "do", "--jsn"}, IO{Stdout: &stdout, Stderr: &stderr})
+		if stderr.String() != tc.want {
+			t.Errorf("%s=%q: stderr = %q, want %q", InvokedAsEnv, tc.env, stderr.String(), tc.want)
+		}
+	}
+}
+
+func TestWithInvokedAsReplacesAnInheritedValue(t *testing.T) {
+	env := WithInvokedAs([]string{"HOME=/h", "STRATOS_INVOKED_AS=stratos-run=stratos", "X=1"}, "stratos-models", "stratos models")
+	if strings.Join(env, "\n") != "HOME=/h\nX=1\nSTRATOS_INVOKED_AS=stratos-models=stratos models" {
+		t.Fatalf("env = %q", env)
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/stratoscli/stratos/shared/cliapp"
 	"github.com/stratoscli/stratos/shared/clierr"
 	"github.com/stratoscli/stratos/shared/sibling"
 	"github.com/stratoscli/stratos/shared/version"
@@ -89,7 +90,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		if len(args) > 2 {
 			// `stratos help mcp serve` is `stratos mcp serve --help`.
 			if r, ok := Routes[args[2]]; ok {
-				return execTool(r, args[2], append(slices.Clone(args[3:]), "--help"), stderr)
+				return execTool(prog, r, args[2], append(slices.Clone(args[3:]), "--help"), stderr)
 			}
 			return unknown(stderr, prog, args[2])
 		}
@@ -100,10 +101,10 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return unknown(stderr, prog, sub)
 	}
-	return execTool(r, sub, args[2:], stderr)
+	return execTool(prog, r, sub, args[2:], stderr)
 }
 
-func execTool(r Route, sub string, rest []string, stderr io.Writer) int {
+func execTool(prog string, r Route, sub string, rest []string, stderr io.Writer) int {
 	tool := r.ToolFor(rest)
 	path, err := sibling.Find(tool)
 	if err != nil {
@@ -111,11 +112,14 @@ func execTool(r Route, sub string, rest []string, stderr io.Writer) int {
 		return clierr.ExitCode(err)
 	}
 	argv := []string{tool}
-	if !r.Nested {
+	words := prog
+	if r.Nested {
+		words += " " + sub
+	} else {
 		argv = append(argv, sub)
 	}
 	argv = append(argv, rest...)
-	err = syscall.Exec(path, argv, os.Environ())
+	err = syscall.Exec(path, argv, cliapp.WithInvokedAs(os.Environ(), tool, words))
 	fmt.Fprintf(stderr, "stratos: exec %s: %v\n", path, err)
 	return clierr.ExitFailed
 }

@@ -74,6 +74,8 @@ func runOnTemporal(ctx context.Context, cmd *cli.Command) error {
 	args = append(append(args, "--"), forwardedArgs(cmd)...)
 	c := exec.CommandContext(ctx, bin, args...)
 	c.Stdin, c.Stdout, c.Stderr = root.Reader, root.Writer, root.ErrWriter
+	// It speaks for the command the user typed: its errors name that.
+	c.Env = cliapp.WithInvokedAs(os.Environ(), "stratos-temporal", root.Name)
 	c.WaitDelay = temporalCancelWait
 	err = procgroup.Run(c, procgroup.Options{DeathSignal: syscall.SIGTERM, CancelSignal: syscall.SIGINT})
 	if c.ProcessState != nil && c.ProcessState.ExitCode() >= 0 {
