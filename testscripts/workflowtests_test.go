@@ -7,7 +7,11 @@ import (
 )
 
 // TestWorkflowTests runs testdata/test: `stratos test` over workflows with
-// test cases, each case a real run on the test harness.
+// test cases, each case a real run on the test harness. Its own command:
+//
+//	lastrun  sets $RUN to the newest run's directory (the last case's) and $RUNID to its ID
 func TestWorkflowTests(t *testing.T) {
-	testscript.Run(t, params(t, "test"))
+	p := params(t, "test")
+	p.Cmds = map[string]func(*testscript.TestScript, bool, []string){"lastrun": cmdRunLastRun}
+	testscript.Run(t, p)
 }

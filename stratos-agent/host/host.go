@@ -85,10 +85,10 @@ type Host struct {
 	validator  *agentconfig.Validator
 	peer       Peer
 	stderr     io.Writer
-	// testCase names the test case the host's run is, when the case does
-	// not allow real harnesses ("" otherwise): every agent not on the test
-	// harness is refused (testcase.go).
-	testCase string
+	// testCase is the test case the host's run is (nil outside one):
+	// unless it allows real harnesses, every agent not on the test harness
+	// is refused, and its worktrees' warnings are not printed (testcase.go).
+	testCase *agentproto.TestCase
 	// nativeBound bounds each harness's own model list (native.go).
 	nativeBound time.Duration
 	native      nativeCache
@@ -150,7 +150,7 @@ func New(opts Options) (*Host, error) {
 	if opts.Getenv == nil {
 		opts.Getenv = os.Getenv
 	}
-	h.testCase = opts.Getenv(agentproto.TestCaseEnv)
+	h.testCase = agentproto.ParseTestCase(opts.Getenv(agentproto.TestCaseEnv))
 	h.asker = &decision.Asker{HTTP: &http.Client{}, Getenv: opts.Getenv, Catalog: decision.SiblingCatalog(opts.Stderr)}
 	h.mcp = newDirectClients(opts.MCPTimeout, opts.Stderr, h.record)
 	h.mcp.tokens, h.relay = &tokens, relay
@@ -321,7 +321,7 @@ func (h *Host) initialize(p agentproto.InitializeParams) (*agentproto.Initialize
 	h.pool = admission.New(limits.MaxConcurrent, limits.MaxOutstanding)
 	h.asker.Slots = admission.NewWith(limits.Decisions.MaxConcurrent, limits.Decisions.MaxOutstanding, decisionRejection)
 	h.events = rec
-	h.worktrees = newWorktrees(p.ExecutionID, h.log, h.stderr, h.record)
+	h.worktrees = newWorktrees(p.ExecutionID, h.log, worktreeToolStderr(h.testCase, h.stderr), h.record)
 	h.log.Debug("initialized", "execution", p.ExecutionID, "maxConcurrent", limits.MaxConcurrent, "maxOutstanding", limits.MaxOutstanding)
 	return &agentproto.InitializeResult{ProtocolVersion: agentproto.ProtocolVersion, Version: version.Version, Settings: limits, EventsFile: path}, nil
 }

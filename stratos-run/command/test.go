@@ -19,6 +19,7 @@ import (
 	"github.com/stratoscli/stratos/shared/clierr"
 	"github.com/stratoscli/stratos/shared/contract/discoverapi"
 	"github.com/stratoscli/stratos/shared/contract/runapi"
+	"github.com/stratoscli/stratos/shared/contract/worktreeapi"
 	"github.com/stratoscli/stratos/shared/discovery"
 	"github.com/stratoscli/stratos/shared/logging"
 	"github.com/stratoscli/stratos/shared/roots"
@@ -75,6 +76,9 @@ type caseResult struct {
 	ExecutionID string           `json:"executionId,omitempty"`
 	DurationMs  int64            `json:"durationMs"`
 	Counts      testcases.Counts `json:"counts"`
+	// warnings are the worktree tool's warnings in the case's run record,
+	// printed once for the suite (worktreeWarnings).
+	warnings []worktreeapi.Diagnostic
 }
 
 // testReport is the --json document.
@@ -105,6 +109,7 @@ func testWorkflows(ctx context.Context, cmd *cli.Command) error {
 	}
 	log := logging.New("stratos", root.ErrWriter)
 	var report testReport
+	var warned worktreeWarnings
 	for _, s := range suites {
 		for _, c := range s.cases {
 			res, err := runCase(ctx, cwd, s, c, cmd.Bool("keep"), log, root.ErrWriter)
@@ -117,8 +122,10 @@ func testWorkflows(ctx context.Context, cmd *cli.Command) error {
 				report.Failed++
 			}
 			report.Cases = append(report.Cases, res)
+			warned.add(s.workflow+" / "+c.Name, res.warnings)
 		}
 	}
+	warned.report(log)
 	if cmd.Bool("json") {
 		if err := clierr.PrintJSON(root.Writer, report); err != nil {
 			return err
@@ -219,6 +226,9 @@ func runCase(ctx context.Context, cwd string, s suite, c testcases.Case, keep bo
 	if err != nil {
 		res.Failures = append(res.Failures, fmt.Sprintf("read the run record: %v", err))
 	}
+	if res.warnings, err = testcases.WorktreeWarnings(events); err != nil {
+		res.Failures = append(res.Failures, fmt.Sprintf("read the run record: %v", err))
+	}
 	if !keep {
 		created, err := testcases.CreatedWorktrees(events)
 		if err != nil {
@@ -260,13 +270,13 @@ func prepareCase(cwd string, s suite, c testcases.Case, log hclog.Logger, stderr
 	if len(input) == 0 || string(input) == "null" {
 		input = json.RawMessage("{}")
 	}
-	x := &execution{target: target, cwd: cwd, input: input, overrides: overrides, budget: limits, log: log, stderr: stderr, json: true}
-	if !c.AllowRealHarness {
-		// The host refuses every agent of the run that is not on the test
-		// harness, those the case's overrides do not reach included.
-		x.env = append(x.env, agentproto.TestCaseEnv+"="+fmt.Sprintf("%q (%s)", s.workflow+" / "+c.Name, c.File))
-	}
-	return x, ""
+	// The run's agent host knows it serves this case: unless the case
+	// allows real harnesses, it refuses every agent not on the test
+	// harness (those the case's overrides do not reach included), and it
+	// does not print the warnings of the case's worktrees.
+	mark, _ := json.Marshal(agentproto.TestCase{Name: s.workflow + " / " + c.Name, File: c.File, AllowRealHarness: c.AllowRealHarness}) // strings and a bool
+	env := []string{agentproto.TestCaseEnv + "=" + string(mark)}
+	return &execution{target: target, cwd: cwd, input: input, overrides: overrides, budget: limits, log: log, stderr: stderr, json: true, env: env}, ""
 }
 
 // errorCodes are a failure's code and the codes of its causes.

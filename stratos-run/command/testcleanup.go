@@ -38,3 +38,40 @@ func removeCreatedWorktrees(ctx context.Context, created []testcases.Worktree, l
 		log.Info("removed the case's worktree and branch", "worktree", w.Name, "path", res.Path, "branch", w.Branch)
 	}
 }
+
+// worktreeWarnings gathers the worktree tool's warnings over a suite's
+// cases, which the agent host does not print in a case (its worktrees are
+// the case's own, removed when it ends): each code is logged once, after
+// the cases, with the first case that had it and how many did. Every
+// warning stays in its case's run record (worktree.acquired and
+// worktree.released events).
+type worktreeWarnings struct {
+	codes []string // in order of first appearance
+	first map[string]worktreeapi.Diagnostic
+	in    map[string]string // the first case, by code
+	cases map[string]int    // how many cases had it, by code
+}
+
+func (w *worktreeWarnings) add(testCase string, diags []worktreeapi.Diagnostic) {
+	seen := map[string]bool{}
+	for _, d := range diags {
+		if seen[d.Code] {
+			continue
+		}
+		seen[d.Code] = true
+		if w.first == nil {
+			w.first, w.in, w.cases = map[string]worktreeapi.Diagnostic{}, map[string]string{}, map[string]int{}
+		}
+		if _, ok := w.first[d.Code]; !ok {
+			w.codes = append(w.codes, d.Code)
+			w.first[d.Code], w.in[d.Code] = d, testCase
+		}
+		w.cases[d.Code]++
+	}
+}
+
+func (w *worktreeWarnings) report(log hclog.Logger) {
+	for _, code := range w.codes {
+		log.Warn(w.first[code].Message, "code", code, "case", w.in[code], "cases", w.cases[code])
+	}
+}

@@ -3,6 +3,7 @@ package testcases
 import (
 	"github.com/stratoscli/stratos/shared/agentproto"
 	"github.com/stratoscli/stratos/shared/contract/eventapi"
+	"github.com/stratoscli/stratos/shared/contract/worktreeapi"
 	"github.com/stratoscli/stratos/stratos-run/runs"
 )
 
@@ -128,6 +129,30 @@ func CreatedWorktrees(eventsFile string) ([]Worktree, error) {
 			w.Branch = d.Branch
 		}
 		out = append(out, w)
+	})
+	return out, err
+}
+
+// WorktreeWarnings are the warnings of the worktree tool in a run record:
+// those of each acquire, and those of each release but worktree_dirty (a
+// case's own scripted changes kept at release, which stratos test then
+// removes with the worktree).
+func WorktreeWarnings(eventsFile string) ([]worktreeapi.Diagnostic, error) {
+	var out []worktreeapi.Diagnostic
+	err := runs.EachEvent(eventsFile, func(e eventapi.Event) {
+		switch d := e.Details.(type) {
+		case *eventapi.WorktreeAcquired:
+			out = append(out, d.Warnings...)
+		case *eventapi.WorktreeReleased:
+			if d.ReleaseResult == nil {
+				return
+			}
+			for _, w := range d.Warnings {
+				if w.Code != worktreeapi.DiagDirty {
+					out = append(out, w)
+				}
+			}
+		}
 	})
 	return out, err
 }
