@@ -346,3 +346,20 @@ func TestRefusedAgentsFailTheCase(t *testing.T) {
 		t.Errorf("got %q", got)
 	}
 }
+
+// A run record's worktree warnings are its acquires' and its releases'
+// but worktree_dirty (the case's own changes, removed with the worktree).
+func TestWorktreeWarnings(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "events.jsonl", `{"v":1,"type":"worktree.acquired","timestamp":"2026-12-06T07:54:27Z","executionId":"x","agentId":"x/agent-1","details":{"name":"scratch","path":"/r/.stratos/worktrees/scratch","branch":"stratos/scratch","repository":"/r","created":true,"reused":false,"branchNew":true,"protected":false,"warnings":[{"code":"origin_head_unavailable","message":"no origin"}]}}
+{"v":1,"type":"worktree.released","timestamp":"2026-12-06T07:54:28Z","executionId":"x","details":{"status":"released","agents":["x/agent-1"],"repository":"/r","name":"scratch","path":"/r/.stratos/worktrees/scratch","outcome":"kept","warnings":[{"code":"worktree_dirty","message":"changes"},{"code":"lock_timeout","message":"locked"}]}}
+`)
+	got, err := WorktreeWarnings(filepath.Join(dir, "events.jsonl"))
+	var codes []string
+	for _, d := range got {
+		codes = append(codes, d.Code)
+	}
+	if err != nil || !reflect.DeepEqual(codes, []string{"origin_head_unavailable", "lock_timeout"}) {
+		t.Errorf("got %v, %v", codes, err)
+	}
+}
