@@ -36,6 +36,10 @@ type Config struct {
 	Stderr io.Writer
 }
 
+// workflowPollers is how many workflow tasks a code worker asks for at
+// once.
+const workflowPollers = 8
+
 // Run serves the task queue until ctx ends.
 func Run(ctx context.Context, c client.Client, cfg Config) error {
 	bins, err := findTools()
@@ -53,7 +57,10 @@ func Run(ctx context.Context, c client.Client, cfg Config) error {
 
 	var polling []tworker.Worker
 	if cfg.Code {
-		runs := tworker.New(c, cfg.TaskQueue, tworker.Options{Identity: cfg.Name})
+		// Every agent execute is a workflow whose first task goes to this
+		// queue (a fan-out starts many at once): the SDK's 2 pollers left
+		// them waiting 1-2 s each for one on a loaded machine.
+		runs := tworker.New(c, cfg.TaskQueue, tworker.Options{Identity: cfg.Name, MaxConcurrentWorkflowTaskPollers: workflowPollers})
 		runs.RegisterWorkflowWithOptions(engine.Run, workflow.RegisterOptions{Name: engine.WorkflowRun})
 		runs.RegisterWorkflowWithOptions(engine.Execute, workflow.RegisterOptions{Name: engine.WorkflowExecute})
 		runs.RegisterActivityWithOptions(cd.Run, activity.RegisterOptions{Name: engine.ActivityRunCode})
