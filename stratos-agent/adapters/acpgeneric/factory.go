@@ -38,6 +38,9 @@ func check(spec adapter.Spec, hooks adapter.Hooks) error {
 	case len(spec.Models) > 0:
 		return configError(spec, "harness %s cannot choose model %s: ACP's session/new has no model; pass the agent's own model option in acp.args", Harness, spec.Models[0]).
 			WithDetails(map[string]any{"harness": Harness, "model": spec.Models[0]})
+	case spec.Provider != "":
+		return configError(spec, "harness %s cannot choose provider %s: ACP has no provider; configure the agent's own through acp.args or acp.env", Harness, spec.Provider).
+			WithDetails(map[string]any{"harness": Harness, "provider": spec.Provider})
 	case spec.Effort != "":
 		return configError(spec, "harness %s cannot set effort %q: ACP has no reasoning effort; pass the agent's own option in acp.args", Harness, spec.Effort).
 			WithDetails(map[string]any{"harness": Harness, "effort": spec.Effort})
