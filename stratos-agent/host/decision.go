@@ -114,6 +114,10 @@ func (h *Host) decide(ctx context.Context, p agentproto.DecisionParams) (*agentp
 		e.ExecutionID, e.IDs.DecisionID, e.Phase = p.ExecutionID, p.DecisionID, p.Phase
 		h.record(e)
 	}
+	if err := refuseRealDecision(h.testCase, req, p); err != nil {
+		emit(&eventapi.DecisionCompleted{Status: eventapi.StatusFailed, Error: eventError(err)})
+		return nil, decisionError(ctx, p.DecisionID, err)
+	}
 	res, err := h.asker.Decide(ctx, req, emit)
 	if err != nil {
 		return nil, decisionError(ctx, p.DecisionID, err)

@@ -5,6 +5,7 @@ import (
 
 	"github.com/stratoscli/stratos/shared/agentproto"
 	"github.com/stratoscli/stratos/stratos-agent/adapters/test"
+	"github.com/stratoscli/stratos/stratos-agent/decision"
 )
 
 // refuseRealHarness refuses an agent of a test case (nil outside one)
@@ -41,4 +42,26 @@ func worktreeToolStderr(testCase *agentproto.TestCase, stderr io.Writer) io.Writ
 		return io.Discard
 	}
 	return stderr
+}
+
+// refuseRealDecision refuses a decision of a test case that does not
+// allow real harnesses when its configuration does not put it on the test
+// provider: the case's decisions reach the tested workflow's own decisions
+// only (decision overrides are never inherited, and a decision() call that
+// names its provider is not scripted), and any other would ask a model
+// and spend tokens. A configuration that does not resolve is left to the
+// decision, which reports it.
+func refuseRealDecision(testCase *agentproto.TestCase, req decision.Request, p agentproto.DecisionParams) error {
+	if testCase == nil || testCase.AllowRealHarness {
+		return nil
+	}
+	cfg, err := decision.Resolve(req.Layers...)
+	if err != nil || cfg.Provider == decision.ProviderTest {
+		return nil
+	}
+	return agentproto.Errorf(agentproto.CodeDecisionConfiguration,
+		"test case %s: decision %s of workflow %q would ask a model (provider %q), which the case does not allow: "+
+			"the case's decisions script the tested workflow's decisions only (not a child's, nor a decision() that names its provider); "+
+			"set allowRealHarness: true on the case", testCase, p.DecisionID, p.Workflow.Name, cfg.Provider).
+		WithDetails(map[string]any{"testCase": testCase.Name, "workflow": p.Workflow.Name, "provider": cfg.Provider})
 }

@@ -1,10 +1,12 @@
 package host
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
 	"github.com/stratoscli/stratos/shared/agentproto"
+	"github.com/stratoscli/stratos/stratos-agent/decision"
 )
 
 // In a test case that does not allow real harnesses, only an agent on the
@@ -46,5 +48,31 @@ func TestParseTestCase(t *testing.T) {
 	}
 	if tc := agentproto.ParseTestCase("{not json"); tc == nil || tc.AllowRealHarness || tc.Name != "{not json" {
 		t.Errorf("mangled mark: %+v", tc)
+	}
+}
+
+// In a test case that does not allow real harnesses, a decision on the
+// test provider passes and one on another provider is refused naming the
+// case, the decision and its workflow; one whose layers do not resolve is
+// left to the decision.
+func TestRefuseRealDecision(t *testing.T) {
+	tc := agentproto.ParseTestCase(`{"name": "wf / c", "file": "tests/cases.yaml"}`)
+	p := agentproto.DecisionParams{DecisionID: "x/decision-1", Workflow: agentproto.WorkflowRef{Name: "child"}}
+	req := func(overrides string) decision.Request {
+		return decision.Request{Layers: []decision.Layer{{Name: "overrides.decision", Raw: json.RawMessage(overrides)}}}
+	}
+	if err := refuseRealDecision(tc, req(`{"provider": "test", "script": []}`), p); err != nil {
+		t.Errorf("test provider: %v", err)
+	}
+	if err := refuseRealDecision(tc, req(`{"provider": "ollama", "samples": 99}`), p); err != nil {
+		t.Errorf("unresolved: %v", err)
+	}
+	if err := refuseRealDecision(nil, req(`{"provider": "ollama", "model": "qwen3:8b"}`), p); err != nil {
+		t.Errorf("outside a test case: %v", err)
+	}
+	err := refuseRealDecision(tc, req(`{"provider": "ollama", "model": "qwen3:8b"}`), p)
+	want := `test case "wf / c" (tests/cases.yaml): decision x/decision-1 of workflow "child" would ask a model (provider "ollama")`
+	if err == nil || agentproto.CodeOf(err) != agentproto.CodeDecisionConfiguration || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("ollama: got %v", err)
 	}
 }
