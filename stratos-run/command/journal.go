@@ -140,7 +140,13 @@ func (r *resumption) source() *replaySource {
 	if r == nil {
 		return nil
 	}
-	return &replaySource{From: r.from, Entries: r.journal.Entries}
+	// A journal of its header alone (the run ended before its first
+	// call) still sends a list: the runtime iterates it.
+	entries := r.journal.Entries
+	if entries == nil {
+		entries = []journalapi.Entry{}
+	}
+	return &replaySource{From: r.from, Entries: entries}
 }
 
 // report completes the runtime's report of the replay (nil when it sent
