@@ -20,6 +20,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/stratoscli/stratos/shared/boundedread"
+	"github.com/stratoscli/stratos/shared/yamlline"
 )
 
 // FileName is the manifest's file name inside a workflow directory.
@@ -131,7 +132,7 @@ func Parse(dir, file string, data []byte) (Manifest, []Problem) {
 	var doc yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&doc); err != nil {
-		v.add("", CodeInvalidYAML, "%s: invalid YAML: %v", file, err)
+		v.add("", CodeInvalidYAML, "%s: invalid YAML: %v", file, yamlline.Correct(err))
 		return Manifest{}, v.problems
 	}
 	if len(doc.Content) != 1 || doc.Content[0].Kind != yaml.MappingNode {

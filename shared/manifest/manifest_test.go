@@ -36,6 +36,17 @@ func TestCodePointLimits(t *testing.T) {
 	}
 }
 
+// A YAML syntax error names its line counted from 1 (yaml.v3 counts its
+// parser's errors from 0): here the sequence on line 3 in which the entry
+// on line 4 lacks its '-'.
+func TestInvalidYAMLNamesItsLine(t *testing.T) {
+	_, ps := Parse("d", "workflow.yaml", []byte("name: a\nagents:\n  - x\n  y: 1\n"))
+	want := "workflow.yaml: invalid YAML: yaml: line 3: did not find expected '-' indicator"
+	if len(ps) != 1 || ps[0].Message != want {
+		t.Fatalf("problems = %+v, want one: %s", ps, want)
+	}
+}
+
 func TestProblems(t *testing.T) {
 	cases := []struct{ yaml, want string }{
 		{"", ":manifest_invalid_yaml"},

@@ -22,6 +22,7 @@ import (
 	"github.com/stratoscli/stratos/shared/clierr"
 	"github.com/stratoscli/stratos/shared/contract/errcode"
 	"github.com/stratoscli/stratos/shared/contract/runapi"
+	"github.com/stratoscli/stratos/shared/yamlline"
 )
 
 // Size limits of what --input and --overrides read, from a file, a FIFO or
@@ -167,7 +168,7 @@ func yamlToJSON(data []byte) ([]byte, error) {
 		if errors.Is(err, io.EOF) {
 			return nil, errors.New("the file is empty")
 		}
-		return nil, err
+		return nil, yamlline.Correct(err)
 	}
 	var extra any
 	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {

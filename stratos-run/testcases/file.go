@@ -11,6 +11,7 @@ import (
 
 	"github.com/stratoscli/stratos/shared/boundedread"
 	"github.com/stratoscli/stratos/shared/contract/runapi"
+	"github.com/stratoscli/stratos/shared/yamlline"
 )
 
 // fileFields are the fields of a case file, for its error messages.
@@ -52,7 +53,7 @@ func loadFile(path, rel string) ([]Case, error) {
 	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(b, &doc); err != nil {
-		return nil, fileError(rel, 0, "%v", err)
+		return nil, fileError(rel, 0, "%v", yamlline.Correct(err))
 	}
 	top := content(&doc)
 	if top == nil || top.Kind != yaml.MappingNode {
@@ -178,7 +179,7 @@ func yamlToJSON(path string) (json.RawMessage, error) {
 	}
 	var doc any
 	if err := yaml.Unmarshal(b, &doc); err != nil {
-		return nil, err
+		return nil, yamlline.Correct(err)
 	}
 	return json.Marshal(doc)
 }

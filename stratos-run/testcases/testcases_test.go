@@ -44,6 +44,7 @@ func TestLoadRejects(t *testing.T) {
 		"cases:\n  - name: a\n    expected: {}\n":                                      `unknown field "expected"`,
 		"turns:\n  - reply: x\n":                                                       "harness scripts belong in tests/scripts/",
 		"cases:\n  - name: a\n    expect: {calls: x}\n":                                "cannot unmarshal",
+		"cases:\n  - name: a\n    input: {}\n  nmae: b\n":                              "tests/c.yaml: yaml: line 2: did not find expected '-' indicator",
 	} {
 		dir := t.TempDir()
 		write(t, dir, "tests/c.yaml", content)

@@ -20,6 +20,7 @@ import (
 	"github.com/stratoscli/stratos/shared/agentproto"
 	"github.com/stratoscli/stratos/shared/boundedread"
 	"github.com/stratoscli/stratos/shared/contract/eventapi"
+	"github.com/stratoscli/stratos/shared/yamlline"
 )
 
 // MaxScriptFileBytes bounds a script file ({"file": path}): replies and
@@ -202,7 +203,7 @@ func LoadScript(raw json.RawMessage, dir string) (*Script, error) {
 		}
 		var doc any
 		if err := yaml.Unmarshal(b, &doc); err != nil {
-			return nil, agentproto.Errorf(agentproto.CodeConfiguration, "test script %s: %v", path, err)
+			return nil, agentproto.Errorf(agentproto.CodeConfiguration, "test script %s: %v", path, yamlline.Correct(err))
 		}
 		if raw, err = json.Marshal(doc); err != nil {
 			return nil, agentproto.Errorf(agentproto.CodeConfiguration, "test script %s: %v", path, err)
