@@ -64,9 +64,20 @@ func runsShowCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "show",
 		Usage:     "show a run: status, invocation, output or error, event counts, the runs it resumes and that resume it, its agents by phase",
-		UsageText: "stratos runs show <id> [--json]",
-		Flags:     []cli.Flag{cliapp.JSONFlag()},
-		Action:    showRun,
+		UsageText: "stratos runs show <id> " + showUsage,
+		Description: cliapp.Lines(
+			"With --timeline, shows instead the run's workflow invocations and agents over time: a row",
+			"per invocation and per agent in order of start, with its harness/model, phase, start,",
+			"duration, tokens, cost and status, then its bar on a time axis from the run's start",
+			"(= running, . waiting for an admission slot, x where an execute failed). The chart is",
+			"--width columns wide; with --json, the rows as data (offsets in ms from the run's start).",
+		),
+		Flags: []cli.Flag{
+			cliapp.JSONFlag(),
+			&cli.BoolFlag{Name: "timeline", Usage: "show the run's invocations and agents over time"},
+			&cli.IntFlag{Name: "width", Value: runs.DefaultTimelineWidth, Usage: "the width of the --timeline chart in columns"},
+		},
+		Action: showRun,
 	}
 }
 
@@ -218,10 +229,18 @@ func durationText(ms int64) string {
 	return d.Round(time.Second).String()
 }
 
+const showUsage = "[--timeline [--width N]] [--json]"
+
 func showRun(ctx context.Context, cmd *cli.Command) error {
-	store, id, err := resolveArg(cmd, "<id> [--json]")
+	store, id, err := resolveArg(cmd, "<id> "+showUsage)
 	if err != nil {
 		return err
+	}
+	if cmd.Bool("timeline") {
+		return showTimeline(cmd, store, id)
+	}
+	if cmd.IsSet("width") {
+		return clierr.Usage(errcode.CodeUsage, "--width %d: only with --timeline", cmd.Int("width"))
 	}
 	d, err := store.Show(id)
 	if err != nil {
@@ -231,6 +250,23 @@ func showRun(ctx context.Context, cmd *cli.Command) error {
 		return clierr.PrintJSON(cmd.Root().Writer, d)
 	}
 	writeDetails(cmd.Root().Writer, d)
+	return nil
+}
+
+// showTimeline writes run id's timeline: a chart, or its rows as JSON.
+func showTimeline(cmd *cli.Command, store *runs.Store, id string) error {
+	width := int(cmd.Int("width"))
+	if width < 1 {
+		return clierr.Usage(errcode.CodeUsage, "--width %d: must be 1 or more", width)
+	}
+	tl, err := store.Timeline(id)
+	if err != nil {
+		return err
+	}
+	if cmd.Bool("json") {
+		return clierr.PrintJSON(cmd.Root().Writer, tl)
+	}
+	runs.WriteTimeline(cmd.Root().Writer, tl, width)
 	return nil
 }
 

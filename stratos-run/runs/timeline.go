@@ -1,0 +1,256 @@
+package runs
+
+import (
+	"cmp"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/stratoscli/stratos/shared/contract/eventapi"
+)
+
+// Timeline is a run's workflow invocations and agents over time, from the
+// run's start: when each ran, how long its agents waited for an admission
+// slot, and where they failed.
+type Timeline struct {
+	ExecutionID string    `json:"executionId"`
+	StartedAt   time.Time `json:"startedAt"`
+	// DurationMs is the time the rows cover: the run's duration, or its
+	// last event's offset when that is later (a run still running).
+	DurationMs int64         `json:"durationMs"`
+	Rows       []TimelineRow `json:"rows"`
+}
+
+// Kinds of a timeline row.
+const (
+	RowInvocation = "invocation"
+	RowAgent      = "agent"
+)
+
+// TimelineRow is one workflow invocation (the run's own or a child's) or
+// one agent, its offsets in milliseconds from the run's start.
+type TimelineRow struct {
+	Kind string `json:"kind"`
+	// ID is the invocation's execution ID or the agent's ID.
+	ID          string `json:"id"`
+	ExecutionID string `json:"executionId"`
+	// Depth nests the rows: the run's invocation 0, its agents and
+	// children 1, a child's agents 2.
+	Depth    int    `json:"depth"`
+	Workflow string `json:"workflow,omitempty"`
+	// Name is an agent's label, else its configuration name; an
+	// invocation's workflow.
+	Name    string `json:"name"`
+	Harness string `json:"harness,omitempty"`
+	Model   string `json:"model,omitempty"`
+	// Phase is the phase of workflow code an agent first executed in, or
+	// a child was started in (nested under its parent's).
+	Phase string `json:"phase,omitempty"`
+	// Status is an invocation's end (running until it ends) or an agent's
+	// last execute's: running, completed or failed.
+	Status  string `json:"status"`
+	StartMs int64  `json:"startMs"`
+	EndMs   int64  `json:"endMs"`
+	// Busy are an agent's executes (an invocation's one span), Queued the
+	// parts of them spent waiting for an admission slot, QueuedMs their
+	// sum, and FailedAtMs where executes failed.
+	Busy       []Span  `json:"busy"`
+	Queued     []Span  `json:"queued,omitempty"`
+	QueuedMs   int64   `json:"queuedMs"`
+	FailedAtMs []int64 `json:"failedAtMs,omitempty"`
+	// Usage is the agent's turns, or the turns of the agents an invocation
+	// created; nil without any.
+	Usage *Usage `json:"usage,omitempty"`
+}
+
+// Span is a stretch of a row, in milliseconds from the run's start.
+type Span struct {
+	StartMs int64 `json:"startMs"`
+	EndMs   int64 `json:"endMs"`
+}
+
+// Timeline reads the timeline of run id from its events.
+func (s *Store) Timeline(id string) (*Timeline, error) {
+	r, err := s.Load(id)
+	if err != nil {
+		return nil, err
+	}
+	x := newTimelineIndex(r)
+	if err := EachEvent(filepath.Join(r.Dir, EventsFile), x.add); err != nil {
+		return nil, unreadable(id, err)
+	}
+	return x.result(), nil
+}
+
+// timelineIndex builds a timeline from a run's events, read in the order
+// they were written.
+type timelineIndex struct {
+	run   Run
+	rows  []*TimelineRow
+	byID  map[string]*TimelineRow // by execution ID or agent ID
+	usage UsageRollup
+	// open is each execute not yet ended, by invocation ID: its row and the
+	// start of its admission wait, when it is waiting.
+	open map[string]*openExecute
+	// execPhase is each invocation's phase, by execution ID.
+	execPhase map[string]string
+	last      int64 // the latest event's offset
+}
+
+type openExecute struct {
+	row      *TimelineRow
+	queuedAt int64 // -1 when not waiting
+}
+
+func newTimelineIndex(r Run) *timelineIndex {
+	top := &TimelineRow{Kind: RowInvocation, ID: r.ExecutionID, ExecutionID: r.ExecutionID,
+		Workflow: r.Workflow, Name: r.Workflow, Status: r.Status, EndMs: r.DurationMs}
+	return &timelineIndex{run: r, rows: []*TimelineRow{top}, byID: map[string]*TimelineRow{r.ExecutionID: top},
+		open: map[string]*openExecute{}, execPhase: map[string]string{}}
+}
+
+// add reads one event.
+func (x *timelineIndex) add(e eventapi.Event) {
+	at := x.offset(e.Timestamp)
+	x.last = max(x.last, at)
+	x.usage.addEvent(e)
+	if ex, ok := x.open[e.IDs.InvocationID]; ok && ex.queuedAt >= 0 && e.Type != eventapi.TypeAgentAdmissionQueued {
+		ex.row.Queued = append(ex.row.Queued, Span{ex.queuedAt, at})
+		ex.queuedAt = -1
+	}
+	switch d := e.Details.(type) {
+	case *eventapi.WorkflowChildStarted:
+		x.childStarted(e, d, at)
+	case *eventapi.WorkflowChildCompleted:
+		if row, ok := x.byID[e.ExecutionID]; ok && row.Kind == RowInvocation {
+			row.Status, row.EndMs = d.Status, at
+		}
+	case *eventapi.AgentInvocationStarted:
+		x.executeStarted(e, d, at)
+	case *eventapi.AgentAdmissionQueued:
+		if ex, ok := x.open[e.IDs.InvocationID]; ok && ex.queuedAt < 0 {
+			ex.queuedAt = at
+		}
+	case *eventapi.AgentInvocationCompleted:
+		x.executeCompleted(e, d, at)
+	case *eventapi.AgentInitializationCompleted:
+		if row := x.agent(e); row != nil && d.Harness != "" {
+			row.Harness = d.Harness
+		}
+	case *eventapi.ModelStarted:
+		x.model(e, d.Model)
+	case *eventapi.ModelCompleted:
+		x.model(e, d.Model)
+	case *eventapi.Usage:
+		x.model(e, d.Model)
+	}
+}
+
+func (x *timelineIndex) childStarted(e eventapi.Event, d *eventapi.WorkflowChildStarted, at int64) {
+	depth := 1
+	if parent, ok := x.byID[d.ParentExecutionID]; ok {
+		depth = parent.Depth + 1
+	}
+	phase := joinPhase(x.execPhase[d.ParentExecutionID], e.Phase)
+	x.execPhase[e.ExecutionID] = phase
+	x.push(&TimelineRow{Kind: RowInvocation, ID: e.ExecutionID, ExecutionID: e.ExecutionID, Depth: depth,
+		Workflow: e.Workflow, Name: e.Workflow, Phase: phase, Status: statusRunning, StartMs: at, EndMs: at})
+}
+
+func (x *timelineIndex) executeStarted(e eventapi.Event, d *eventapi.AgentInvocationStarted, at int64) {
+	row := x.agent(e)
+	if row == nil {
+		depth := 1
+		if inv, ok := x.byID[e.ExecutionID]; ok {
+			depth = inv.Depth + 1
+		}
+		name := e.Label
+		if name == "" {
+			name = d.Name
+		}
+		row = &TimelineRow{Kind: RowAgent, ID: e.AgentID, ExecutionID: e.ExecutionID, Depth: depth,
+			Name: name, Phase: joinPhase(x.execPhase[e.ExecutionID], e.Phase), StartMs: at}
+		x.push(row)
+	}
+	row.Status = statusRunning
+	row.Busy = append(row.Busy, Span{at, at})
+	row.EndMs = at
+	x.open[e.IDs.InvocationID] = &openExecute{row: row, queuedAt: -1}
+}
+
+func (x *timelineIndex) executeCompleted(e eventapi.Event, d *eventapi.AgentInvocationCompleted, at int64) {
+	ex, ok := x.open[e.IDs.InvocationID]
+	if !ok {
+		return // its start is not in the record
+	}
+	delete(x.open, e.IDs.InvocationID)
+	row := ex.row
+	row.Status = d.Status
+	row.Busy[len(row.Busy)-1].EndMs = at
+	row.EndMs = max(row.EndMs, at)
+	if d.Status == eventapi.StatusFailed {
+		row.FailedAtMs = append(row.FailedAtMs, at)
+	}
+}
+
+// model notes the first model an agent's events name.
+func (x *timelineIndex) model(e eventapi.Event, model string) {
+	if row := x.agent(e); row != nil && row.Model == "" {
+		row.Model = model
+	}
+}
+
+// agent is e's agent's row; nil before its first execute.
+func (x *timelineIndex) agent(e eventapi.Event) *TimelineRow {
+	if e.AgentID == "" {
+		return nil
+	}
+	return x.byID[e.AgentID]
+}
+
+func (x *timelineIndex) push(row *TimelineRow) {
+	x.rows = append(x.rows, row)
+	x.byID[row.ID] = row
+}
+
+// offset is ts in milliseconds from the run's start; 0 when it does not
+// parse or is earlier.
+func (x *timelineIndex) offset(ts string) int64 {
+	t := timeOf(ts)
+	if t.IsZero() {
+		return 0
+	}
+	return max(0, t.Sub(x.run.StartedAt).Milliseconds())
+}
+
+// result is the rows in order of their start (the order of their first
+// event among rows starting at once), the executes and invocations not yet
+// ended running to the run's last event.
+func (x *timelineIndex) result() *Timeline {
+	end := max(x.run.DurationMs, x.last)
+	tl := &Timeline{ExecutionID: x.run.ExecutionID, StartedAt: x.run.StartedAt, DurationMs: end, Rows: []TimelineRow{}}
+	for _, ex := range x.open {
+		ex.row.Busy[len(ex.row.Busy)-1].EndMs = x.last
+		ex.row.EndMs = max(ex.row.EndMs, x.last)
+		if ex.queuedAt >= 0 {
+			ex.row.Queued = append(ex.row.Queued, Span{ex.queuedAt, x.last})
+		}
+	}
+	for _, row := range x.rows {
+		if row.Kind == RowInvocation {
+			if row.Status == statusRunning || row.ID == x.run.ExecutionID {
+				row.EndMs = max(row.EndMs, x.last)
+			}
+			row.Busy = []Span{{row.StartMs, row.EndMs}}
+			row.Usage = x.usage.ByExecution[row.ID]
+		} else {
+			row.Usage = x.usage.ByAgent[row.ID]
+		}
+		for _, q := range row.Queued {
+			row.QueuedMs += q.EndMs - q.StartMs
+		}
+		tl.Rows = append(tl.Rows, *row)
+	}
+	slices.SortStableFunc(tl.Rows, func(a, b TimelineRow) int { return cmp.Compare(a.StartMs, b.StartMs) })
+	return tl
+}
