@@ -7,6 +7,7 @@ import (
 	"maps"
 	"reflect"
 	"slices"
+	"strings"
 )
 
 // Observed is what one run of a case produced.
@@ -83,10 +84,18 @@ func (e Expect) Judge(o Observed) []string {
 	return out
 }
 
+// containsKey makes an object of outputIncludes a substring match: {"$contains":
+// "text"} is included in a string that contains text. The "$" keeps it
+// apart from an output field named contains.
+const containsKey = "$contains"
+
 // includes reports the first place where got does not include want.
 func includes(path string, want, got any) string {
 	switch w := want.(type) {
 	case map[string]any:
+		if sub, ok := w[containsKey]; ok {
+			return includesText(path, w, sub, got)
+		}
 		g, ok := got.(map[string]any)
 		if !ok {
 			return fmt.Sprintf("%s: expected an object, got %s", path, show(got))
@@ -115,6 +124,20 @@ func includes(path string, want, got any) string {
 	}
 	if !reflect.DeepEqual(want, got) {
 		return fmt.Sprintf("%s: expected %s, got %s", path, show(want), show(got))
+	}
+	return ""
+}
+
+// includesText reports whether got is a string that contains sub, the
+// text of the {"$contains": sub} matcher m.
+func includesText(path string, m map[string]any, sub, got any) string {
+	text, ok := sub.(string)
+	if !ok || len(m) != 1 {
+		return fmt.Sprintf("%s: %s must be the only field of its object and a string, got %s", path, containsKey, show(m))
+	}
+	g, ok := got.(string)
+	if !ok || !strings.Contains(g, text) {
+		return fmt.Sprintf("%s: expected a string containing %s, got %s", path, show(text), show(got))
 	}
 	return ""
 }

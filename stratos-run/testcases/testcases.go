@@ -86,7 +86,8 @@ type Expect struct {
 	// Output must equal the workflow's output exactly.
 	Output json.RawMessage `json:"output,omitempty"`
 	// OutputIncludes must be included in the output: objects by the fields
-	// given, arrays element by element (same length), values by equality.
+	// given, arrays element by element (same length), {"$contains": text}
+	// by a string containing text, other values by equality.
 	OutputIncludes json.RawMessage `json:"outputIncludes,omitempty"`
 	// Error is the code the run must fail with (the error's own, or one of
 	// its causes').
