@@ -54,5 +54,10 @@ export declare function pipeline<I, A, B, const O extends ParallelOptions | unde
 export declare function pipeline<I, A, B, C, const O extends ParallelOptions | undefined = undefined>(items: readonly I[], s1: Stage<I, A>, s2: Stage<A, B>, s3: Stage<B, C>, options?: O): Promise<Settled<C, O>[]>;
 export declare function pipeline<I, A, B, C, D, const O extends ParallelOptions | undefined = undefined>(items: readonly I[], s1: Stage<I, A>, s2: Stage<A, B>, s3: Stage<B, C>, s4: Stage<C, D>, options?: O): Promise<Settled<D, O>[]>;
 export declare function pipeline<I, A, B, C, D, E, const O extends ParallelOptions | undefined = undefined>(items: readonly I[], s1: Stage<I, A>, s2: Stage<A, B>, s3: Stage<B, C>, s4: Stage<C, D>, s5: Stage<D, E>, options?: O): Promise<Settled<E, O>[]>;
-/** A filter that drops null and undefined, typed: `xs.filter(nonNull)` is NonNullable<T>[]. */
+/**
+ * A type guard, not a filter: nonNull(value) says whether one value is
+ * neither null nor undefined. Hand it to an array's filter to drop the
+ * nulls, typed: `xs.filter(nonNull)` is NonNullable<T>[]. `nonNull(xs)` is
+ * a boolean about the array itself.
+ */
 export declare function nonNull<T>(value: T): value is NonNullable<T>;

@@ -10,7 +10,11 @@
 // itself is broken, or that it was cancelled, always reject. On a rejection
 // the work not started yet never starts, the signal handed to the running
 // work aborts, and the call rejects once that work has settled: nothing a
-// parallel or pipeline started outlives it.
+// parallel or pipeline started outlives it. A parallel or pipeline started
+// inside a thunk (or stage) aborts with the enclosing call's signal, so the
+// signal to pass in nested fan-outs is always the innermost one, the one
+// the running thunk was given.
+import { AsyncLocalStorage } from "node:async_hooks";
 import { contextStorage } from "./context.js";
 import { ChildWorkflowError, toError } from "./errors.js";
 import { isSdkError } from "./sdk-errors.js";
@@ -77,7 +81,12 @@ export function pipeline(items, ...rest) {
     });
     return run(thunks, options, "pipeline()");
 }
-/** A filter that drops null and undefined, typed: `xs.filter(nonNull)` is NonNullable<T>[]. */
+/**
+ * A type guard, not a filter: nonNull(value) says whether one value is
+ * neither null nor undefined. Hand it to an array's filter to drop the
+ * nulls, typed: `xs.filter(nonNull)` is NonNullable<T>[]. `nonNull(xs)` is
+ * a boolean about the array itself.
+ */
 export function nonNull(value) {
     return value !== null && value !== undefined;
 }
@@ -102,6 +111,10 @@ function checkOptions(options, operation) {
     }
     return options;
 }
+// The signal of the parallel or pipeline whose thunk is running: a call
+// started inside that thunk follows it, as it follows the execution's
+// cancellation, so that its thunks need only the signal they are given.
+const enclosingSignal = new AsyncLocalStorage();
 /** The shared scheduler of parallel and pipeline. */
 async function run(thunks, rawOptions, operation) {
     if (!Array.isArray(thunks) || thunks.some((t) => typeof t !== "function")) {
@@ -111,12 +124,18 @@ async function run(thunks, rawOptions, operation) {
     const limit = options.concurrency ?? Number.POSITIVE_INFINITY;
     const keepGoing = options.onError === "null" ? isExecutionFailure : () => false;
     const controller = new AbortController();
-    // Cancelling the execution abandons the call like a failure does.
-    const outer = contextStorage().getStore()?.signal;
-    const onCancel = () => controller.abort(toError(outer?.reason));
-    outer?.addEventListener("abort", onCancel, { once: true });
-    if (outer?.aborted) {
-        onCancel();
+    // Cancelling the execution, or abandoning the enclosing parallel or
+    // pipeline, abandons the call like a failure does.
+    const outers = [contextStorage().getStore()?.signal, enclosingSignal.getStore()].filter(nonNull);
+    const onCancel = (outer) => () => controller.abort(toError(outer.reason));
+    const listeners = outers.map((outer) => {
+        const listener = onCancel(outer);
+        outer.addEventListener("abort", listener, { once: true });
+        return { outer, listener };
+    });
+    const aborted = outers.find((outer) => outer.aborted);
+    if (aborted !== undefined) {
+        onCancel(aborted)();
     }
     const results = new Array(thunks.length);
     let next = 0;
@@ -125,7 +144,7 @@ async function run(thunks, rawOptions, operation) {
         while (next < thunks.length && !controller.signal.aborted) {
             const i = next++;
             try {
-                results[i] = await thunks[i](controller.signal);
+                results[i] = await enclosingSignal.run(controller.signal, () => thunks[i](controller.signal));
             }
             catch (err) {
                 if (!controller.signal.aborted && keepGoing(err)) {
@@ -141,7 +160,9 @@ async function run(thunks, rawOptions, operation) {
         await Promise.all(Array.from({ length: Math.min(limit, thunks.length) }, worker));
     }
     finally {
-        outer?.removeEventListener("abort", onCancel);
+        for (const { outer, listener } of listeners) {
+            outer.removeEventListener("abort", listener);
+        }
     }
     if (controller.signal.aborted) {
         // A cancellation that arrived with no thunk failing rejects with its reason.

@@ -175,6 +175,36 @@ describe("parallel", () => {
   });
 });
 
+describe("nested fan-outs", () => {
+  it("abort a parallel started inside a thunk with the enclosing call's signal", async () => {
+    const boom = new AgentExecutionError("a", "boom");
+    const fail = gate();
+    const seen = {};
+    const call = parallel([
+      async () => {
+        await fail.promise;
+        throw boom;
+      },
+      (outerSignal) =>
+        pipeline(
+          [0],
+          (_, __, stageSignal) =>
+            parallel([
+              async (innerSignal) => {
+                fail.open();
+                await new Promise((resolve) => outerSignal.addEventListener("abort", resolve, { once: true }));
+                seen.stage = stageSignal.aborted;
+                seen.inner = innerSignal.aborted;
+                return "done";
+              },
+            ]),
+        ),
+    ]);
+    await assert.rejects(call, (err) => err === boom);
+    assert.deepEqual(seen, { stage: true, inner: true });
+  });
+});
+
 describe("pipeline", () => {
   it("sends each item through the stages in order, on its own", async () => {
     const order = [];
