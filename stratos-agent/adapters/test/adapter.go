@@ -206,6 +206,7 @@ type step struct {
 	expect   *Expect
 	reaction Reaction
 	captures map[string]any
+	matches  []any
 }
 
 // name is how errors refer to the step.
@@ -257,7 +258,7 @@ func (s *session) chooseCase(turnNo int, text string) (step, error) {
 	}
 	served := s.calls.serve(config + "\x00" + got.c.Name)
 	s.event(&eventapi.TestCase{Case: got.c.Name, Call: call, Served: served, Config: s.spec.ConfigID, Label: s.spec.Label, Script: s.script.describe()})
-	return step{turnNo: turnNo, call: call, c: got.c, expect: got.c.Expect, reaction: got.c.Reaction, captures: got.captures}, nil
+	return step{turnNo: turnNo, call: call, c: got.c, expect: got.c.Expect, reaction: got.c.Reaction, captures: got.captures, matches: got.matches}, nil
 }
 
 // configKey identifies the agent's configuration in this run: the same
@@ -445,6 +446,7 @@ func (s *session) replyContext(st step, text string, calls []map[string]any) map
 		"call":             st.call,
 		"case":             caseName(st),
 		"captures":         st.captures,
+		"matches":          st.matches,
 		"label":            s.spec.Label,
 		"configId":         s.spec.ConfigID,
 		"history":          history,

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strings"
 	"sync"
 
@@ -47,10 +48,12 @@ type callInfo struct {
 	call int
 }
 
-// chosen is the case serving a call, with the prompt's captures.
+// chosen is the case serving a call, with the prompt's captures: those of
+// promptMatches' first match, and every match's for templates that loop.
 type chosen struct {
 	c        *Case
 	captures map[string]any
+	matches  []any
 }
 
 // choose returns the first case whose `when` holds for the call.
@@ -58,7 +61,7 @@ func (s *Script) choose(info callInfo) (chosen, bool) {
 	for i := range s.Cases {
 		c := &s.Cases[i]
 		if captures, ok := c.When.holds(info); ok {
-			return chosen{c: c, captures: captures}, true
+			return chosen{c: c, captures: captures, matches: c.When.allMatches(info.prompt)}, true
 		}
 	}
 	return chosen{}, false
@@ -81,18 +84,38 @@ func (w *When) holds(info callInfo) (map[string]any, bool) {
 	if w.PromptMatches == "" {
 		return captures, true
 	}
-	re := w.re
-	m := re.FindStringSubmatch(info.prompt)
+	m := w.re.FindStringSubmatch(info.prompt)
 	if m == nil {
 		return nil, false
 	}
+	return groups(w.re, m), true
+}
+
+// allMatches are the groups of every match of promptMatches in the prompt
+// (none without promptMatches): `{{#each matches}}` answers a prompt that
+// lists items with one entry per item.
+func (w *When) allMatches(prompt string) []any {
+	if w == nil || w.re == nil {
+		return []any{}
+	}
+	all := w.re.FindAllStringSubmatch(prompt, -1)
+	out := make([]any, len(all))
+	for i, m := range all {
+		out[i] = groups(w.re, m)
+	}
+	return out
+}
+
+// groups are a match's groups by index ("0" is the whole match) and by name.
+func groups(re *regexp.Regexp, m []string) map[string]any {
+	captures := map[string]any{}
 	for i, g := range m {
 		captures[fmt.Sprint(i)] = g
 		if name := re.SubexpNames()[i]; name != "" {
 			captures[name] = g
 		}
 	}
-	return captures, true
+	return captures
 }
 
 // caseNames lists the names of the cases, for "no case matched" errors.

@@ -150,8 +150,8 @@ type Expect struct {
 type When struct {
 	PromptContains    string `json:"promptContains,omitempty"`
 	PromptNotContains string `json:"promptNotContains,omitempty"`
-	// PromptMatches is a regular expression (Go syntax); its groups are the
-	// reply context's captures.
+	// PromptMatches is a regular expression (Go syntax); its first match's
+	// groups are the reply context's captures, every match's its matches.
 	PromptMatches string `json:"promptMatches,omitempty"`
 	// Label is the agent's label (createAgent({label})).
 	Label string `json:"label,omitempty"`

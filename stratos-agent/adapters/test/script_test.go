@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/stratoscli/stratos/shared/agentproto"
+	"github.com/stratoscli/stratos/stratos-agent/prompt"
 )
 
 func TestLoadScript(t *testing.T) {
@@ -88,5 +89,27 @@ func TestRenderValueKeepsTypes(t *testing.T) {
 		map[string]any{"captures": map[string]any{"1": "x"}, "label": "r1"})
 	if err != nil || string(out) != `{"l":[true,"r1"],"n":1.50,"s":"x"}` {
 		t.Fatalf("got %s, %v", out, err)
+	}
+}
+
+// A case answers a prompt that lists items with one entry per item:
+// matches holds every match of promptMatches, for {{#each matches}}.
+func TestValueJSONLoopsOverEveryMatch(t *testing.T) {
+	s, err := LoadScript(json.RawMessage(`{"cases":[{"when":{"promptMatches":"- (?P<file>\\S+)"}}]}`), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, ok := s.choose(callInfo{prompt: "Review these files:\n- a.go\n- b.go\n- c.go\n", call: 1})
+	if !ok {
+		t.Fatal("no case chosen")
+	}
+	tpl := `{"findings": [{{#each matches}}{{#unless @first}}, {{/unless}}{"n": {{@index}}, "file": "{{file}}"}{{/each}}], "first": "{{captures.file}}"}`
+	out, err := prompt.RenderString(tpl, map[string]any{"captures": got.captures, "matches": got.matches})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"findings": [{"n": 0, "file": "a.go"}, {"n": 1, "file": "b.go"}, {"n": 2, "file": "c.go"}], "first": "a.go"}`
+	if out != want {
+		t.Fatalf("rendered %s\nwant     %s", out, want)
 	}
 }
