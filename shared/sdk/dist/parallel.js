@@ -111,10 +111,16 @@ function checkOptions(options, operation) {
     }
     return options;
 }
-// The signal of the parallel or pipeline whose thunk is running: a call
-// started inside that thunk follows it, as it follows the execution's
-// cancellation, so that its thunks need only the signal they are given.
-const enclosingSignal = new AsyncLocalStorage();
+const enclosingKey = Symbol.for("stratos.sdk.parallel.als");
+// enclosingSignal holds the signal of the parallel or pipeline whose thunk
+// is running: a call started inside that thunk follows it, as it follows
+// the execution's cancellation, so that its thunks need only the signal
+// they are given. Process-wide like the context store, so that two copies
+// of the SDK nest too.
+function enclosingSignal() {
+    const slot = globalThis;
+    return (slot[enclosingKey] ??= new AsyncLocalStorage());
+}
 /** The shared scheduler of parallel and pipeline. */
 async function run(thunks, rawOptions, operation) {
     if (!Array.isArray(thunks) || thunks.some((t) => typeof t !== "function")) {
@@ -126,7 +132,7 @@ async function run(thunks, rawOptions, operation) {
     const controller = new AbortController();
     // Cancelling the execution, or abandoning the enclosing parallel or
     // pipeline, abandons the call like a failure does.
-    const outers = [contextStorage().getStore()?.signal, enclosingSignal.getStore()].filter(nonNull);
+    const outers = [contextStorage().getStore()?.signal, enclosingSignal().getStore()].filter(nonNull);
     const onCancel = (outer) => () => controller.abort(toError(outer.reason));
     const listeners = outers.map((outer) => {
         const listener = onCancel(outer);
@@ -144,7 +150,7 @@ async function run(thunks, rawOptions, operation) {
         while (next < thunks.length && !controller.signal.aborted) {
             const i = next++;
             try {
-                results[i] = await enclosingSignal.run(controller.signal, () => thunks[i](controller.signal));
+                results[i] = await enclosingSignal().run(controller.signal, () => thunks[i](controller.signal));
             }
             catch (err) {
                 if (!controller.signal.aborted && keepGoing(err)) {

@@ -186,10 +186,17 @@ function checkOptions(options: unknown, operation: string): ParallelOptions {
   return options as ParallelOptions;
 }
 
-// The signal of the parallel or pipeline whose thunk is running: a call
-// started inside that thunk follows it, as it follows the execution's
-// cancellation, so that its thunks need only the signal they are given.
-const enclosingSignal = new AsyncLocalStorage<AbortSignal>();
+const enclosingKey = Symbol.for("stratos.sdk.parallel.als");
+
+// enclosingSignal holds the signal of the parallel or pipeline whose thunk
+// is running: a call started inside that thunk follows it, as it follows
+// the execution's cancellation, so that its thunks need only the signal
+// they are given. Process-wide like the context store, so that two copies
+// of the SDK nest too.
+function enclosingSignal(): AsyncLocalStorage<AbortSignal> {
+  const slot = globalThis as { [enclosingKey]?: AsyncLocalStorage<AbortSignal> };
+  return (slot[enclosingKey] ??= new AsyncLocalStorage<AbortSignal>());
+}
 
 /** The shared scheduler of parallel and pipeline. */
 async function run(thunks: readonly Thunk<unknown>[], rawOptions: unknown, operation: string): Promise<unknown[]> {
@@ -202,7 +209,7 @@ async function run(thunks: readonly Thunk<unknown>[], rawOptions: unknown, opera
   const controller = new AbortController();
   // Cancelling the execution, or abandoning the enclosing parallel or
   // pipeline, abandons the call like a failure does.
-  const outers = [contextStorage().getStore()?.signal, enclosingSignal.getStore()].filter(nonNull);
+  const outers = [contextStorage().getStore()?.signal, enclosingSignal().getStore()].filter(nonNull);
   const onCancel = (outer: AbortSignal) => () => controller.abort(toError(outer.reason));
   const listeners = outers.map((outer) => {
     const listener = onCancel(outer);
@@ -221,7 +228,7 @@ async function run(thunks: readonly Thunk<unknown>[], rawOptions: unknown, opera
     while (next < thunks.length && !controller.signal.aborted) {
       const i = next++;
       try {
-        results[i] = await enclosingSignal.run(controller.signal, () => thunks[i]!(controller.signal));
+        results[i] = await enclosingSignal().run(controller.signal, () => thunks[i]!(controller.signal));
       } catch (err) {
         if (!controller.signal.aborted && keepGoing(err)) {
           results[i] = null;
