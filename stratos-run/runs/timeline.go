@@ -10,13 +10,18 @@ import (
 )
 
 // Timeline is a run's workflow invocations and agents over time, from the
-// run's start: when each ran, how long its agents waited for an admission
-// slot, and where they failed.
+// run's first event: when each ran, how long its agents waited for an
+// admission slot, and where they failed.
 type Timeline struct {
-	ExecutionID string    `json:"executionId"`
-	StartedAt   time.Time `json:"startedAt"`
-	// DurationMs is the time the rows cover: the run's duration, or its
-	// last event's offset when that is later (a run still running).
+	ExecutionID string `json:"executionId"`
+	// StartedAt is the run's first event, where the offsets start: a run
+	// that first builds its workflow started its record seconds before
+	// (BuildMs after the run's start), which would leave the chart's first
+	// part empty.
+	StartedAt time.Time `json:"startedAt"`
+	BuildMs   int64     `json:"buildMs,omitempty"`
+	// DurationMs is the time the rows cover: to the run's end, or to its
+	// last event when that is later (a run still running).
 	DurationMs int64         `json:"durationMs"`
 	Rows       []TimelineRow `json:"rows"`
 }
@@ -94,7 +99,9 @@ type timelineIndex struct {
 	open map[string]*openExecute
 	// execPhase is each invocation's phase, by execution ID.
 	execPhase map[string]string
-	last      int64 // the latest event's offset
+	// first and last are the earliest and the latest event's offset from
+	// the run's start; first is -1 before any event.
+	first, last int64
 }
 
 type openExecute struct {
@@ -106,13 +113,16 @@ func newTimelineIndex(r Run) *timelineIndex {
 	top := &TimelineRow{Kind: RowInvocation, ID: r.ExecutionID, ExecutionID: r.ExecutionID,
 		Workflow: r.Workflow, Name: r.Workflow, Status: r.Status, EndMs: r.DurationMs}
 	return &timelineIndex{run: r, rows: []*TimelineRow{top}, byID: map[string]*TimelineRow{r.ExecutionID: top},
-		open: map[string]*openExecute{}, execPhase: map[string]string{}}
+		open: map[string]*openExecute{}, execPhase: map[string]string{}, first: -1}
 }
 
 // add reads one event.
 func (x *timelineIndex) add(e eventapi.Event) {
 	at := x.offset(e.Timestamp)
 	x.last = max(x.last, at)
+	if x.first < 0 || at < x.first {
+		x.first = at
+	}
 	x.usage.addEvent(e)
 	if ex, ok := x.open[e.IDs.InvocationID]; ok && ex.queuedAt >= 0 && e.Type != eventapi.TypeAgentAdmissionQueued {
 		ex.row.Queued = append(ex.row.Queued, Span{ex.queuedAt, at})
@@ -227,8 +237,10 @@ func (x *timelineIndex) offset(ts string) int64 {
 // event among rows starting at once), the executes and invocations not yet
 // ended running to the run's last event.
 func (x *timelineIndex) result() *Timeline {
-	end := max(x.run.DurationMs, x.last)
-	tl := &Timeline{ExecutionID: x.run.ExecutionID, StartedAt: x.run.StartedAt, DurationMs: end, Rows: []TimelineRow{}}
+	from := max(x.first, 0)
+	tl := &Timeline{ExecutionID: x.run.ExecutionID, StartedAt: x.run.StartedAt.Add(time.Duration(from) * time.Millisecond),
+		BuildMs: from, DurationMs: max(x.run.DurationMs, x.last) - from, Rows: []TimelineRow{}}
+	x.rows[0].StartMs = from
 	for _, ex := range x.open {
 		ex.row.Busy[len(ex.row.Busy)-1].EndMs = x.last
 		ex.row.EndMs = max(ex.row.EndMs, x.last)
@@ -249,8 +261,33 @@ func (x *timelineIndex) result() *Timeline {
 		for _, q := range row.Queued {
 			row.QueuedMs += q.EndMs - q.StartMs
 		}
-		tl.Rows = append(tl.Rows, *row)
+		tl.Rows = append(tl.Rows, row.shifted(from))
 	}
 	slices.SortStableFunc(tl.Rows, func(a, b TimelineRow) int { return cmp.Compare(a.StartMs, b.StartMs) })
 	return tl
+}
+
+// shifted is r with its offsets from ms later.
+func (r TimelineRow) shifted(ms int64) TimelineRow {
+	r.StartMs, r.EndMs = r.StartMs-ms, r.EndMs-ms
+	r.Busy, r.Queued = shiftSpans(r.Busy, ms), shiftSpans(r.Queued, ms)
+	if r.FailedAtMs != nil {
+		at := make([]int64, len(r.FailedAtMs))
+		for i, f := range r.FailedAtMs {
+			at[i] = f - ms
+		}
+		r.FailedAtMs = at
+	}
+	return r
+}
+
+func shiftSpans(spans []Span, ms int64) []Span {
+	if spans == nil {
+		return nil
+	}
+	out := make([]Span, len(spans))
+	for i, s := range spans {
+		out[i] = Span{s.StartMs - ms, s.EndMs - ms}
+	}
+	return out
 }

@@ -115,3 +115,18 @@ func TestTimelineOfARunningRun(t *testing.T) {
 		t.Errorf("the run's own row does not span the chart:\n%s", b.String())
 	}
 }
+
+// A run that built its workflow first: its record started 3 s before its
+// first event, and the chart starts at that event, not at an empty stretch.
+func TestTimelineStartsAtTheFirstEvent(t *testing.T) {
+	built := timelineRun
+	built.StartedAt, built.DurationMs = built.StartedAt.Add(-3*time.Second), 13000
+	want, got := timelineOf(t, timelineRun, timelineEvents), timelineOf(t, built, timelineEvents)
+	if got.BuildMs != 3000 || !got.StartedAt.Equal(timelineRun.StartedAt) {
+		t.Errorf("build %d ms, start %s; want 3000 ms and the first event's", got.BuildMs, got.StartedAt)
+	}
+	got.BuildMs = 0
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("timeline\n%+v\nwant the one without a build\n%+v", got, want)
+	}
+}
