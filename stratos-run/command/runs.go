@@ -68,9 +68,9 @@ func runsShowCommand() *cli.Command {
 		Description: cliapp.Lines(
 			"With --timeline, shows instead the run's workflow invocations and agents over time: a row",
 			"per invocation and per agent in order of start, with its harness/model, phase, start,",
-			"duration, tokens, cost and status, then its bar on a time axis from the run's start",
+			"duration, tokens, cost and status, then its bar on a time axis from the run's first event",
 			"(= running, . waiting for an admission slot, x where an execute failed). The chart is",
-			"--width columns wide; with --json, the rows as data (offsets in ms from the run's start).",
+			"--width columns wide; with --json, the rows as data (offsets in ms from the first event).",
 		),
 		Flags: []cli.Flag{
 			cliapp.JSONFlag(),
