@@ -118,10 +118,12 @@ func newTimelineIndex(r Run) *timelineIndex {
 
 // add reads one event.
 func (x *timelineIndex) add(e eventapi.Event) {
-	at := x.offset(e.Timestamp)
-	x.last = max(x.last, at)
-	if x.first < 0 || at < x.first {
-		x.first = at
+	at, ok := x.offset(e.Timestamp)
+	if ok {
+		x.last = max(x.last, at)
+		if x.first < 0 || at < x.first {
+			x.first = at
+		}
 	}
 	x.usage.addEvent(e)
 	if ex, ok := x.open[e.IDs.InvocationID]; ok && ex.queuedAt >= 0 && e.Type != eventapi.TypeAgentAdmissionQueued {
@@ -223,14 +225,15 @@ func (x *timelineIndex) push(row *TimelineRow) {
 	x.byID[row.ID] = row
 }
 
-// offset is ts in milliseconds from the run's start; 0 when it does not
-// parse or is earlier.
-func (x *timelineIndex) offset(ts string) int64 {
+// offset is ts in milliseconds from the run's start, 0 when earlier; not
+// ok (and 0) when it does not parse, which leaves the chart's bounds as
+// they were.
+func (x *timelineIndex) offset(ts string) (int64, bool) {
 	t := timeOf(ts)
 	if t.IsZero() {
-		return 0
+		return 0, false
 	}
-	return max(0, t.Sub(x.run.StartedAt).Milliseconds())
+	return max(0, t.Sub(x.run.StartedAt).Milliseconds()), true
 }
 
 // result is the rows in order of their start (the order of their first

@@ -130,3 +130,15 @@ func TestTimelineStartsAtTheFirstEvent(t *testing.T) {
 		t.Errorf("timeline\n%+v\nwant the one without a build\n%+v", got, want)
 	}
 }
+
+// An event whose timestamp does not parse does not move the chart's start
+// back to the run's record: the bounds stay those of the events that
+// parse.
+func TestTimelineIgnoresAnUnparsableTimestampForItsBounds(t *testing.T) {
+	built := timelineRun
+	built.StartedAt, built.DurationMs = built.StartedAt.Add(-3*time.Second), 13000
+	lines := append([]string{strings.Replace(timelineEvents[1], `"2026-12-02T14:00:00.1Z"`, `"soon"`, 1)}, timelineEvents...)
+	if got := timelineOf(t, built, lines); got.BuildMs != 3000 || got.DurationMs != 10000 {
+		t.Errorf("build %d ms, duration %d ms; want 3000 and 10000", got.BuildMs, got.DurationMs)
+	}
+}
