@@ -63,6 +63,10 @@ func TestMain(m *testing.M) {
 // inherited Stratos configuration, and the shared toolchain cache when
 // scripts/test prepared one.
 func params(t *testing.T, dir string) testscript.Params {
+	// The areas run beside each other, not one after another: -parallel
+	// still bounds how many scripts run at once, but the last slow script
+	// of an area no longer leaves the other slots idle until it ends.
+	t.Parallel()
 	return testscript.Params{
 		Dir:                 filepath.Join("testdata", dir),
 		RequireExplicitExec: false,
