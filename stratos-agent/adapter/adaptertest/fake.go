@@ -157,3 +157,26 @@ func requestOf(e fakemodel.Entry, conversation string) Request {
 	}
 	return r
 }
+
+// GeminiRequests are the Gemini API's generateContent requests a fake
+// model saw, for harnesses whose CLI speaks it (gemini, and acp pointed at
+// the Gemini CLI); Conversation is the contents array (the system
+// instruction is apart).
+func GeminiRequests(entries []fakemodel.Entry) []Request {
+	var out []Request
+	for _, e := range entries {
+		if e.API != fakemodel.APIGemini || !strings.Contains(e.Path, "enerateContent") {
+			continue
+		}
+		var body struct {
+			Contents json.RawMessage `json:"contents"`
+		}
+		_ = json.Unmarshal(e.Body, &body)
+		r := Request{System: e.System, Prompt: e.Prompt, Conversation: string(body.Contents)}
+		for _, tr := range e.ToolResults {
+			r.ToolResults = append(r.ToolResults, ToolResult{Content: tr.Content, IsError: tr.IsError})
+		}
+		out = append(out, r)
+	}
+	return out
+}

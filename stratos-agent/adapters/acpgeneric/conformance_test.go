@@ -1,10 +1,8 @@
 package acpgeneric
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/stratoscli/stratos/shared/agentproto"
@@ -32,7 +30,7 @@ func (acpFixture) Start(t *testing.T, s adaptertest.Script) adaptertest.Env {
 	t.Helper()
 	b := geminiBed(t, asText(adaptertest.FakeScript(s.Turns, geminiTools)))
 	return &adaptertest.FakeEnv{Bed: b, Factory: NewFactory(options(b)),
-		Base: adapter.Spec{Name: "tester", ACP: geminiAgent(t)}, Read: geminiRequests}
+		Base: adapter.Spec{Name: "tester", ACP: geminiAgent(t)}, Read: adaptertest.GeminiRequests}
 }
 
 // geminiAgent is Gemini CLI as an acp agent: its model chosen by its own
@@ -104,25 +102,4 @@ func asText(s fakemodel.Script) fakemodel.Script {
 		}
 	}
 	return s
-}
-
-// geminiRequests are the generateContent requests; Conversation is the
-// contents array (the system instruction is apart).
-func geminiRequests(entries []fakemodel.Entry) []adaptertest.Request {
-	var out []adaptertest.Request
-	for _, e := range entries {
-		if e.API != fakemodel.APIGemini || !strings.Contains(e.Path, "enerateContent") {
-			continue
-		}
-		var body struct {
-			Contents json.RawMessage `json:"contents"`
-		}
-		_ = json.Unmarshal(e.Body, &body)
-		r := adaptertest.Request{System: e.System, Prompt: e.Prompt, Conversation: string(body.Contents)}
-		for _, tr := range e.ToolResults {
-			r.ToolResults = append(r.ToolResults, adaptertest.ToolResult{Content: tr.Content, IsError: tr.IsError})
-		}
-		out = append(out, r)
-	}
-	return out
 }

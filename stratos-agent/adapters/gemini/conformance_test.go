@@ -23,7 +23,7 @@ func (geminiFixture) Start(t *testing.T, s adaptertest.Script) adaptertest.Env {
 	t.Helper()
 	b := geminiBed(t, asText(adaptertest.FakeScript(s.Turns, geminiTools)), !s.NoCredentials)
 	return &adaptertest.FakeEnv{Bed: b.Bed, Factory: NewFactory(b.options()),
-		Base: adapter.Spec{Name: "tester", Models: []string{"google/gemini-2.5-flash"}}, Read: geminiRequests}
+		Base: adapter.Spec{Name: "tester", Models: []string{"google/gemini-2.5-flash"}}, Read: adaptertest.GeminiRequests}
 }
 
 // geminiTools: a shell command is a call of Gemini CLI's run_shell_command

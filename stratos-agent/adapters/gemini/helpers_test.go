@@ -2,7 +2,6 @@ package gemini
 
 import (
 	"context"
-	"encoding/json"
 	"strings"
 	"testing"
 
@@ -56,25 +55,4 @@ func geminiBed(t *testing.T, script fakemodel.Script, withKey bool) *bed {
 func (b *bed) options() Options {
 	return Options{Log: testLog(b.T), Environ: b.Environ, Catalog: fixedCatalog{},
 		MCPServers: func(string, []string) ([]mcpconfig.Server, error) { return nil, nil }}
-}
-
-// geminiRequests are the generateContent requests; Conversation is the
-// contents array (the system instruction is apart).
-func geminiRequests(entries []fakemodel.Entry) []adaptertest.Request {
-	var out []adaptertest.Request
-	for _, e := range entries {
-		if e.API != fakemodel.APIGemini || !strings.Contains(e.Path, "enerateContent") {
-			continue
-		}
-		var body struct {
-			Contents json.RawMessage `json:"contents"`
-		}
-		_ = json.Unmarshal(e.Body, &body)
-		r := adaptertest.Request{System: e.System, Prompt: e.Prompt, Conversation: string(body.Contents)}
-		for _, tr := range e.ToolResults {
-			r.ToolResults = append(r.ToolResults, adaptertest.ToolResult{Content: tr.Content, IsError: tr.IsError})
-		}
-		out = append(out, r)
-	}
-	return out
 }

@@ -27,7 +27,7 @@ func toolsOffered(t *testing.T, userEnv []string, edit func(*adapter.Spec)) (off
 	if _, err := a.Execute(b.Context(), "[hello] there"); err != nil {
 		t.Fatal(err)
 	}
-	reqs := geminiRequests(b.Server.Log().Entries())
+	reqs := adaptertest.GeminiRequests(b.Server.Log().Entries())
 	if len(reqs) == 0 {
 		t.Fatal("no model request")
 	}
