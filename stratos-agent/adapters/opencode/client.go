@@ -18,14 +18,20 @@ import (
 // the server's password and the session's directory (OpenCode keys its
 // instances by directory).
 type client struct {
-	base string // http://127.0.0.1:<port>
-	auth string // the Authorization header value
-	dir  string
-	hc   *http.Client
+	base     string // http://127.0.0.1:<port>
+	auth     string // the Authorization header value
+	dir      string
+	hc       *http.Client
+	maxReply int64 // bytes of one answer read at most
 }
 
+// maxReplyBytes bounds one answer of the server. The largest are a
+// session's message lists, a few MB for long sessions; a server that
+// sends more is broken, and reading on would only grow the host's memory.
+const maxReplyBytes = 64 << 20
+
 func newClient(base, password, dir string) *client {
-	return &client{base: base, dir: dir, hc: &http.Client{},
+	return &client{base: base, dir: dir, hc: &http.Client{}, maxReply: maxReplyBytes,
 		auth: "Basic " + base64.StdEncoding.EncodeToString([]byte("opencode:"+password))}
 }
 
@@ -78,9 +84,12 @@ func (c *client) call(ctx context.Context, method, path string, body, out any) e
 		return fmt.Errorf("%s %s: %w", method, path, err)
 	}
 	defer resp.Body.Close()
-	data, err := io.ReadAll(resp.Body)
+	data, err := io.ReadAll(io.LimitReader(resp.Body, c.maxReply+1))
 	if err != nil {
 		return fmt.Errorf("%s %s: %w", method, path, err)
+	}
+	if int64(len(data)) > c.maxReply {
+		return fmt.Errorf("%s %s: the answer is larger than %d bytes", method, path, c.maxReply)
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		return &httpError{Method: method, Path: path, Status: resp.StatusCode, Body: string(data)}
