@@ -92,20 +92,31 @@ const Redacted = "[redacted]"
 
 // Redact returns msg with the value of every field whose name looks like
 // a credential replaced by Redacted, and bearer credentials inside strings
-// cut out. A message that is not JSON is described, not shown: it cannot
-// be redacted field by field.
+// cut out. A message of several JSON values (a stream of lines) is shown
+// value by value, one per line. A message that is not JSON is described,
+// not shown: it cannot be redacted field by field.
 func Redact(msg []byte) []byte {
-	var v any
 	dec := json.NewDecoder(bytes.NewReader(msg))
 	dec.UseNumber()
-	if err := dec.Decode(&v); err != nil {
-		return fmt.Appendf(nil, "(%d bytes that are not JSON)", len(msg))
+	var out []byte
+	for {
+		var v any
+		err := dec.Decode(&v)
+		if err == io.EOF && out != nil {
+			return out
+		}
+		if err != nil {
+			return fmt.Appendf(nil, "(%d bytes that are not JSON)", len(msg))
+		}
+		b, err := json.Marshal(redact(v))
+		if err != nil {
+			return fmt.Appendf(nil, "(%d bytes that could not be shown: %v)", len(msg), err)
+		}
+		if out != nil {
+			out = append(out, '\n')
+		}
+		out = append(out, b...)
 	}
-	out, err := json.Marshal(redact(v))
-	if err != nil {
-		return fmt.Appendf(nil, "(%d bytes that could not be shown: %v)", len(msg), err)
-	}
-	return out
 }
 
 func redact(v any) any {

@@ -72,3 +72,15 @@ func TestLongMessagesAreCut(t *testing.T) {
 		t.Errorf("a %d-byte line: %.100s…", b.Len(), b.String())
 	}
 }
+
+// A message of several JSON values is shown whole, each value redacted;
+// before, only the first was shown and the rest dropped unseen.
+func TestEveryValueOfAStreamIsShownRedacted(t *testing.T) {
+	got := string(Redact([]byte("{\"a\":1}\n{\"token\":\"t-secret\",\"b\":2}\n")))
+	if got != "{\"a\":1}\n{\"b\":2,\"token\":\"[redacted]\"}" {
+		t.Errorf("got %q", got)
+	}
+	if got := string(Redact([]byte(`{"a":1} password=hunter2`))); strings.Contains(got, "hunter2") {
+		t.Errorf("JSON then text shown: %q", got)
+	}
+}
