@@ -36,7 +36,11 @@ const (
 	CodeMCPConfiguration = "mcp_configuration" // undeclared or invalid server, unset ${NAME}
 	CodeMCPConnection    = "mcp_connection"    // the server could not be started or reached, or the connection broke
 	CodeMCPTimeout       = "mcp_timeout"       // a request took longer than five minutes
-	CodeMCPProtocol      = "mcp_protocol"      // the server answered with a JSON-RPC error (unknown tool, invalid arguments, ...)
+	// CodeMCPProtocol: the server answered with a JSON-RPC error. Most
+	// servers answer an unknown tool or invalid arguments with a tool
+	// result marked as an error instead, which the SDK throws as
+	// McpToolError, not as this code.
+	CodeMCPProtocol = "mcp_protocol"
 	// CodeMCPResourceTooLarge: a resource read is larger than its limit
 	// (details.uri, details.limit, details.size).
 	CodeMCPResourceTooLarge = "mcp_resource_too_large"
