@@ -172,6 +172,23 @@ type Continuation struct {
 	Session SessionRef `json:"session"`
 	// Calls counts the executes the conversation had.
 	Calls int `json:"calls"`
+	// Transcript is the conversation's exchanges whose prompts the journal
+	// kept (those of a harness that cannot continue a session), in order:
+	// when the harness cannot continue the session, the new session's
+	// first prompt carries them.
+	Transcript []Exchange `json:"transcript,omitempty"`
+}
+
+// Exchange is one execute of a conversation: what the harness was asked
+// and what it replied.
+type Exchange struct {
+	// Call is the execute's number on its agent object (1, 2, ...).
+	Call int `json:"call"`
+	// Prompt is the prompt as the harness was sent it (rendered).
+	Prompt string `json:"prompt"`
+	// Reply is the reply's text, or the JSON of the value of an agent with
+	// an output schema.
+	Reply string `json:"reply"`
 }
 
 // ExecuteResult is Text without an output schema, Value with one.
@@ -185,6 +202,11 @@ type ExecuteResult struct {
 	// Session is the conversation the execute ran in; the journal keeps
 	// it, so that a resumed run can continue it.
 	Session *SessionRef `json:"session,omitempty"`
+	// Prompt is the prompt the harness was sent (rendered, without an
+	// exchange a continuation carried), set only when the harness cannot
+	// continue a session itself: the journal keeps it, so that a resumed
+	// run's new session can carry the exchange (Continuation.Transcript).
+	Prompt *string `json:"prompt,omitempty"`
 }
 
 // CallUsage is the usage of some model turns, summed as budgets count it.

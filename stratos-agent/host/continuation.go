@@ -65,7 +65,9 @@ func (h *Host) sessionSpec(s *session, reg adapter.Harness, cs *adapter.Spec) er
 }
 
 // reportContinuation records, once the session started on harness,
-// whether it continued the conversation the execute asked for.
+// whether it continued the conversation the execute asked for; when the
+// harness cannot, it frames the conversation's replayed exchange for the
+// session's first prompt (carryTranscript).
 func (s *session) reportContinuation(harness string, reg adapter.Harness, known bool) {
 	c := s.continuation()
 	if c == nil {
@@ -73,14 +75,57 @@ func (s *session) reportContinuation(harness string, reg adapter.Harness, known 
 	}
 	e := &eventapi.AgentSessionContinued{Harness: harness, SessionID: c.Session.ID, Calls: c.Calls}
 	switch {
-	case !known || !reg.Capabilities.ResumesSessions:
-		e.Reason = fmt.Sprintf("harness %s cannot continue a session: the agent starts a new conversation", harness)
+	case !continuesNatively(reg, known):
+		e.Reason = fmt.Sprintf("harness %s cannot continue a session", harness)
 	case c.Session.Harness != harness:
-		e.Reason = fmt.Sprintf("the conversation ran on harness %s, the agent now runs on %s: it starts a new conversation", c.Session.Harness, harness)
+		e.Reason = fmt.Sprintf("the conversation ran on harness %s, the agent now runs on %s", c.Session.Harness, harness)
 	default:
 		e.Continued = true
 	}
+	if !e.Continued {
+		t := frameTranscript(c, transcriptLimit)
+		if t.carried > 0 {
+			e.ByTranscript, e.Exchanges, e.Omitted = true, t.carried, t.omitted
+			e.Reason += ": the agent starts a new session whose first prompt carries the replayed exchange"
+			s.mu.Lock()
+			s.transcript = t.text
+			s.mu.Unlock()
+		} else {
+			e.Reason += ": the agent starts a new conversation"
+		}
+	}
 	s.event(e)
+}
+
+// continuesNatively reports whether harness reg continues a session itself.
+func continuesNatively(reg adapter.Harness, known bool) bool {
+	return known && reg.Capabilities.ResumesSessions
+}
+
+// carryTranscript is prompt as the harness is sent it: on the session's
+// first execute after a conversation it could not continue, with that
+// conversation's exchange before it (once).
+func (s *session) carryTranscript(prompt string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t := s.transcript
+	s.transcript = ""
+	return t + prompt
+}
+
+// keepPrompt sets res's prompt, for the journal, when the session's
+// harness cannot continue a session: a resumed run then carries it in a
+// new session's first prompt. A harness that continues sessions itself
+// does not need it, and its journal stays small.
+func (s *session) keepPrompt(pr *prepared, res *agentproto.ExecuteResult, prompt string) *agentproto.ExecuteResult {
+	if res == nil {
+		return nil
+	}
+	reg, known := s.h.harnesses[pr.selection.harness()]
+	if !continuesNatively(reg, known) {
+		res.Prompt = &prompt
+	}
+	return res
 }
 
 // resumedWorktree is wt for an agent that continues a conversation: one

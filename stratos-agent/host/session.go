@@ -48,8 +48,11 @@ type session struct {
 	cancelledUpTo int
 	// usage sums the usage events of the running call.
 	usage *agentproto.CallUsage
-	// cont is the conversation the first execute asked to continue.
-	cont *agentproto.Continuation
+	// cont is the conversation the first execute asked to continue;
+	// transcript its framed exchange, for a harness that cannot continue
+	// it, until the first prompt carried it (transcript.go).
+	cont       *agentproto.Continuation
+	transcript string
 	// native is the harness's own session ID its events last named;
 	// stateDirs the state directory of each harness opened (continuation.go).
 	native    string
@@ -202,14 +205,15 @@ func (s *session) run(ctx context.Context, p agentproto.ExecuteParams) (*agentpr
 		// Cancelled before the harness got the prompt: it never sees it.
 		return nil, context.Cause(ctx)
 	}
-	out, err := pr.adapter.Execute(ctx, text)
+	out, err := pr.adapter.Execute(ctx, s.carryTranscript(text))
 	if pr.schema != nil {
-		return s.structured(ctx, pr, out, err)
+		res, err := s.structured(ctx, pr, out, err)
+		return s.keepPrompt(pr, res, text), err
 	}
 	if err != nil {
 		return nil, err
 	}
-	return &agentproto.ExecuteResult{Text: &out.Text}, nil
+	return s.keepPrompt(pr, &agentproto.ExecuteResult{Text: &out.Text}, text), nil
 }
 
 // initialize starts the harness session unless an earlier call did. A

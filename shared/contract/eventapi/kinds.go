@@ -114,7 +114,8 @@ type AgentInitializationCompleted struct {
 
 // AgentSessionContinued: a resumed run's agent, whose earlier executes
 // were answered from the journal, continues the harness conversation they
-// had (Continued), or starts a new one (Reason says why).
+// had (Continued), or starts a new one (Reason says why) — whose first
+// prompt carries the replayed exchange when ByTranscript.
 type AgentSessionContinued struct {
 	Harness string `json:"harness"`
 	// SessionID is the harness's own session (thread) ID continued.
@@ -123,6 +124,13 @@ type AgentSessionContinued struct {
 	Calls     int    `json:"calls"`
 	Continued bool   `json:"continued"`
 	Reason    string `json:"reason,omitempty"`
+	// ByTranscript: the conversation continues by transcript, not
+	// natively: the new session's first prompt carries Exchanges of its
+	// exchanges (prompts and replies); Omitted, the oldest, are left out
+	// to bound its size or because their prompts were not kept.
+	ByTranscript bool `json:"byTranscript,omitempty"`
+	Exchanges    int  `json:"exchanges,omitempty"`
+	Omitted      int  `json:"omitted,omitempty"`
 }
 
 // CallReplayed: a resumed run answered a call from the journal of the

@@ -118,6 +118,11 @@ type Execute struct {
 	// Session is the harness conversation the execute ran in: a resumed
 	// run's agent continues it.
 	Session *agentproto.SessionRef `json:"session,omitempty"`
+	// Prompt is the prompt the harness was sent, kept only for a harness
+	// that cannot continue a session (agentproto.ExecuteResult.Prompt): a
+	// resumed run's agent then starts a new session whose first prompt
+	// carries the replayed exchange.
+	Prompt *string `json:"prompt,omitempty"`
 }
 
 // Child is a child workflow invocation: started (Output and Error empty)

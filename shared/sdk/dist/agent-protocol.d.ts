@@ -245,6 +245,13 @@ export interface Continuation {
     session: SessionRef;
     /** Calls counts the executes the conversation had. */
     calls: number;
+    /**
+     * Transcript is the conversation's exchanges whose prompts the journal
+     * kept (those of a harness that cannot continue a session), in order:
+     * when the harness cannot continue the session, the new session's
+     * first prompt carries them.
+     */
+    transcript?: Exchange[];
 }
 /**
  * ExecutePlace is an execute's journal key: the invocation path, the
@@ -277,6 +284,21 @@ export interface SessionRef {
      */
     worktree?: string;
 }
+/**
+ * Exchange is one execute of a conversation: what the harness was asked
+ * and what it replied.
+ */
+export interface Exchange {
+    /** Call is the execute's number on its agent object (1, 2, ...). */
+    call: number;
+    /** Prompt is the prompt as the harness was sent it (rendered). */
+    prompt: string;
+    /**
+     * Reply is the reply's text, or the JSON of the value of an agent with
+     * an output schema.
+     */
+    reply: string;
+}
 /** ExecuteResult is Text without an output schema, Value with one. */
 export interface ExecuteResult {
     text?: string;
@@ -292,6 +314,13 @@ export interface ExecuteResult {
      * it, so that a resumed run can continue it.
      */
     session?: SessionRef;
+    /**
+     * Prompt is the prompt the harness was sent (rendered, without an
+     * exchange a continuation carried), set only when the harness cannot
+     * continue a session itself: the journal keeps it, so that a resumed
+     * run's new session can carry the exchange (Continuation.Transcript).
+     */
+    prompt?: string;
 }
 /** CallUsage is the usage of some model turns, summed as budgets count it. */
 export interface CallUsage {

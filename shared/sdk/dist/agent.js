@@ -200,7 +200,8 @@ class ConfiguredAgent {
             this.#ctx.host.warn(`agent "${this.#name}" in workflow "${this.#ctx.workflow}": its first ${binding.replayed} execute(s) were answered from the journal, which names no harness session to continue; it starts a new conversation`);
             return params;
         }
-        return { ...params, continue: { session: binding.session, calls: binding.replayed } };
+        const transcript = binding.transcript === undefined ? {} : { transcript: binding.transcript };
+        return { ...params, continue: { session: binding.session, calls: binding.replayed, ...transcript } };
     }
     cancel() {
         if (this.#host === undefined || this.#closed) {

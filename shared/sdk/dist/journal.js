@@ -31,6 +31,11 @@ const journalFile = "journal.jsonl";
 const writeAsync = promisify(write);
 // How long a written line may wait for its sync to disk (see Journal.#sync).
 const syncDelayMs = 1000;
+// exchangeOf is a replayed execute as a new session's first prompt
+// carries it: its prompt and its reply (a value as its JSON).
+function exchangeOf(e, prompt) {
+    return { call: e.call, prompt, reply: e.text ?? JSON.stringify(e.value ?? null) };
+}
 /** The hex SHA-256 of value's canonical JSON (object keys sorted). @internal */
 export function inputHash(value) {
     return createHash("sha256").update(canonicalJSON(value) ?? "null").digest("hex");
@@ -110,6 +115,9 @@ export class Journal {
             if (e.execute?.session !== undefined) {
                 b.session = e.execute.session;
             }
+            if (e.execute?.prompt !== undefined) {
+                (b.transcript ??= []).push(exchangeOf(e.execute, e.execute.prompt));
+            }
             addUsage(this.#replayedUsage, e.execute?.usage);
             this.#append({ ...e, at: new Date().toISOString(), replayed: true });
         }
@@ -123,6 +131,9 @@ export class Journal {
         }
         if (result?.session !== undefined) {
             execute.session = result.session;
+        }
+        if (result?.prompt !== undefined) {
+            execute.prompt = result.prompt;
         }
         if (error !== undefined) {
             execute.error = errorOf(error);

@@ -398,7 +398,8 @@ class ConfiguredAgent implements OwnedResource, HookTarget {
       );
       return params;
     }
-    return { ...params, continue: { session: binding.session, calls: binding.replayed } };
+    const transcript = binding.transcript === undefined ? {} : { transcript: binding.transcript };
+    return { ...params, continue: { session: binding.session, calls: binding.replayed, ...transcript } };
   }
 
 

@@ -25,7 +25,7 @@ import { createHash } from "node:crypto";
 import { fdatasync, fdatasyncSync, openSync, write } from "node:fs";
 import { promisify } from "node:util";
 import { join } from "node:path";
-import type { DecisionResult } from "./agent-protocol.js";
+import type { DecisionResult, Exchange } from "./agent-protocol.js";
 import type { ExecutionContext } from "./context.js";
 import type { CallReplayed } from "./events.js";
 
@@ -76,6 +76,7 @@ export interface JournalEntry {
     error?: JournalError;
     usage?: CallUsage;
     session?: SessionRef;
+    prompt?: string;
   };
   child?: { name: string; k: number; status?: string; output?: unknown; error?: JournalError };
   budget?: { ordinal: number; tokens: number; usd: number; turns: number; unknownCostTurns: number };
@@ -122,6 +123,8 @@ export interface AgentBinding {
   session?: SessionRef;
   /** Whether the object's first real call asked to continue it. */
   continued?: boolean;
+  /** The replayed calls' exchanges whose prompts the journal kept: a harness that cannot continue the session carries them in a new one. */
+  transcript?: Exchange[];
 }
 
 /** A child invocation's place. @internal */
@@ -130,6 +133,12 @@ export interface ChildPlace {
   k: number;
   /** The journal's completed entry of this place, when it succeeded: its output is the call's. */
   completed?: JournalEntry;
+}
+
+// exchangeOf is a replayed execute as a new session's first prompt
+// carries it: its prompt and its reply (a value as its JSON).
+function exchangeOf(e: NonNullable<JournalEntry["execute"]>, prompt: string): Exchange {
+  return { call: e.call, prompt, reply: e.text ?? JSON.stringify(e.value ?? null) };
 }
 
 /** The hex SHA-256 of value's canonical JSON (object keys sorted). @internal */
@@ -224,6 +233,9 @@ export class Journal {
       if (e.execute?.session !== undefined) {
         b.session = e.execute.session;
       }
+      if (e.execute?.prompt !== undefined) {
+        (b.transcript ??= []).push(exchangeOf(e.execute, e.execute.prompt));
+      }
       addUsage(this.#replayedUsage, e.execute?.usage);
       this.#append({ ...e, at: new Date().toISOString(), replayed: true });
     }
@@ -231,13 +243,16 @@ export class Journal {
   }
 
   /** Records a finished execute. */
-  recordExecute(b: AgentBinding, call: number, hash: string, result: { text?: string; value?: unknown; usage?: CallUsage; session?: SessionRef } | undefined, error?: Error): void {
+  recordExecute(b: AgentBinding, call: number, hash: string, result: { text?: string; value?: unknown; usage?: CallUsage; session?: SessionRef; prompt?: string } | undefined, error?: Error): void {
     const execute: NonNullable<JournalEntry["execute"]> = { agent: b.agent, call, ...(b.configId === "" ? {} : { configId: b.configId }), ...(b.label === "" ? {} : { label: b.label }) };
     if (result?.usage !== undefined) {
       execute.usage = result.usage;
     }
     if (result?.session !== undefined) {
       execute.session = result.session;
+    }
+    if (result?.prompt !== undefined) {
+      execute.prompt = result.prompt;
     }
     if (error !== undefined) {
       execute.error = errorOf(error);
