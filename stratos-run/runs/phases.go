@@ -36,6 +36,10 @@ type PhaseAgent struct {
 	StartedAt string `json:"startedAt"`
 	// BusyMs sums the executes that ended, from their start to their end.
 	BusyMs int64 `json:"busyMs"`
+	// Conversation is how a resumed run's agent, whose earlier executes
+	// were replayed, went on with their conversation (its
+	// agent.session.continued event); nil for any other agent.
+	Conversation *eventapi.AgentSessionContinued `json:"conversation,omitempty"`
 }
 
 // Status of an execute that has not ended.
@@ -79,6 +83,10 @@ func (x *phaseIndex) add(e eventapi.Event) {
 		x.started(e, d)
 	case *eventapi.AgentInvocationCompleted:
 		x.completed(e, d)
+	case *eventapi.AgentSessionContinued:
+		if r, ok := x.running[e.IDs.InvocationID]; ok {
+			x.byName[r.phase].Agents[x.agents[r.phase][r.agentID]].Conversation = d
+		}
 	}
 }
 

@@ -5,6 +5,8 @@ import (
 	"io"
 	"text/tabwriter"
 	"time"
+
+	"github.com/stratoscli/stratos/shared/contract/eventapi"
 )
 
 // WritePhases writes a run's agents for people, a section per phase in
@@ -24,8 +26,8 @@ func WritePhases(w io.Writer, groups []PhaseGroup) {
 		}
 		fmt.Fprintf(tw, "  %s\n", name)
 		for _, a := range g.Agents {
-			fmt.Fprintf(tw, "    %s\t%s\t%s\t%s\t%s\tstarted %s\n", agentName(a), a.Workflow, a.Status, executesText(a),
-				(time.Duration(a.BusyMs) * time.Millisecond).Round(100*time.Millisecond), localClock(a.StartedAt))
+			fmt.Fprintf(tw, "    %s\t%s\t%s\t%s\t%s\tstarted %s%s\n", agentName(a), a.Workflow, a.Status, executesText(a),
+				(time.Duration(a.BusyMs) * time.Millisecond).Round(100*time.Millisecond), localClock(a.StartedAt), conversationText(a.Conversation))
 		}
 	}
 	tw.Flush()
@@ -38,6 +40,20 @@ func agentName(a PhaseAgent) string {
 		return a.Name
 	}
 	return lastSegment(a.AgentID)
+}
+
+// conversationText says, after a tab, how a resumed agent went on with
+// its replayed executes' conversation; "" for any other agent.
+func conversationText(c *eventapi.AgentSessionContinued) string {
+	switch {
+	case c == nil:
+		return ""
+	case c.Continued:
+		return fmt.Sprintf("\tconversation continued (%d replayed execute(s))", c.Calls)
+	case c.ByTranscript:
+		return fmt.Sprintf("\tconversation continued by transcript, not natively: a new session's first prompt carried %d exchange(s), %d left out", c.Exchanges, c.Omitted)
+	}
+	return "\tconversation not continued: " + c.Reason
 }
 
 func executesText(a PhaseAgent) string {
