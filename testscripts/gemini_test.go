@@ -23,6 +23,9 @@ import (
 //	             containing text
 //	gemini-noproc <text>
 //	             fail while any process runs a command line containing text
+//
+// and lastrun (TestRun's), for the run record of a run the script stopped
+// and resumed.
 func TestGemini(t *testing.T) {
 	bin := os.Getenv("STRATOS_TEST_GEMINI")
 	if bin == "" {
@@ -42,5 +45,6 @@ func TestGemini(t *testing.T) {
 	p.Cmds["gemini-gone"] = cmdGone("gemini-gone", "STRATOS_TEST_GEMINI_RUN")
 	p.Cmds["gemini-mine"] = cmdMine("gemini-mine", "STRATOS_TEST_GEMINI_RUN")
 	p.Cmds["gemini-noproc"] = cmdNoProc("gemini-noproc")
+	p.Cmds["lastrun"] = cmdRunLastRun
 	testscript.Run(t, p)
 }
