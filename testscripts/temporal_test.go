@@ -46,6 +46,8 @@ import (
 //	                event per line as JSON with payloads decoded, for
 //	                stdout/! stdout checks (what a run puts in Temporal)
 //	waitfile <path> wait until the file exists (TestRun's)
+//	jsonget KEY VAR set $VAR to the field at KEY of the JSON on the last
+//	                command's stdout (TestWorktree's)
 func TestTemporal(t *testing.T) {
 	bin := os.Getenv("STRATOS_TEST_TEMPORAL")
 	if bin == "" {
@@ -57,6 +59,7 @@ func TestTemporal(t *testing.T) {
 		"temporal-dev":     servers.cmd,
 		"temporal-history": cmdTemporalHistory,
 		"waitfile":         cmdRunWaitFile,
+		"jsonget":          cmdJSONGet,
 	}
 	testscript.Run(t, p)
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"syscall"
 	"time"
 
@@ -16,9 +17,12 @@ import (
 	"github.com/stratoscli/stratos/shared/contract/journalapi"
 	"github.com/stratoscli/stratos/shared/contract/runapi"
 	"github.com/stratoscli/stratos/shared/contract/temporalapi"
+	"github.com/stratoscli/stratos/shared/logging"
 	"github.com/stratoscli/stratos/shared/procgroup"
 	"github.com/stratoscli/stratos/shared/settings"
 	"github.com/stratoscli/stratos/shared/sibling"
+	"github.com/stratoscli/stratos/stratos-run/detach"
+	"github.com/stratoscli/stratos/stratos-run/records"
 )
 
 const (
@@ -56,17 +60,28 @@ func engine(cmd *cli.Command) (string, error) {
 
 // runOnTemporal hands the run to stratos-temporal, which starts it on
 // Temporal workers and prints what the run printed there; its exit code is
-// the run's.
+// the run's. The run has a record here, as a local run does, that names
+// its workflow: this process writes its end, or, when this process is
+// gone first, the runs commands ask Temporal for it.
 func runOnTemporal(ctx context.Context, cmd *cli.Command) error {
 	if cmd.Bool("detach") {
-		return clierr.Usage(temporalapi.CodeDetachUnsupported, "--detach with the temporal engine is not available yet: the run keeps running on the workers if you stop waiting, but nothing here would follow it")
+		return detachOnTemporal(ctx, cmd)
 	}
 	bin, err := sibling.Find("stratos-temporal")
 	if err != nil {
 		return err
 	}
+	rec, err := beginTemporalRecord(ctx, cmd)
+	if err != nil {
+		return err
+	}
+	if fd := int(cmd.Int(readyFDFlag)); fd > 0 {
+		_ = detach.Ready(fd) // the detaching process prints the ID now
+	}
 	root := cmd.Root()
-	args := []string{"run"}
+	stateFile := filepath.Join(rec.dir, temporalStateFile)
+	args := []string{"run", "--workflow-id", rec.run.WorkflowID, "--state-file", stateFile,
+		"--events-file", filepath.Join(rec.dir, records.EventsFile)}
 	if cmd.Bool("json") {
 		// Its own errors (before the run's) as the envelope too.
 		args = append(args, "--json")
@@ -77,9 +92,17 @@ func runOnTemporal(ctx context.Context, cmd *cli.Command) error {
 	// It speaks for the command the user typed: its errors name that.
 	c.Env = cliapp.WithInvokedAs(os.Environ(), "stratos-temporal", root.Name)
 	c.WaitDelay = temporalCancelWait
-	err = procgroup.Run(c, procgroup.Options{DeathSignal: syscall.SIGTERM, CancelSignal: syscall.SIGINT})
-	if c.ProcessState != nil && c.ProcessState.ExitCode() >= 0 {
-		if code := c.ProcessState.ExitCode(); code != 0 {
+	// SIGKILL when this process dies: a submitter killed outright is a
+	// machine that died, and the run goes on on the workers (Ctrl-C and
+	// runs stop cancel it: this process passes them on as SIGINT).
+	err = procgroup.Run(c, procgroup.Options{DeathSignal: syscall.SIGKILL, CancelSignal: syscall.SIGINT})
+	code := -1
+	if c.ProcessState != nil {
+		code = c.ProcessState.ExitCode()
+	}
+	rec.finish(stateFile, code, logging.New("stratos", root.ErrWriter))
+	if code >= 0 {
+		if code != 0 {
 			return &cliapp.SilentError{Code: code}
 		}
 		return nil
@@ -87,12 +110,16 @@ func runOnTemporal(ctx context.Context, cmd *cli.Command) error {
 	return clierr.New(runapi.CodeRunnerFailed, "run %s on Temporal: %v", bin, err)
 }
 
-// forwardedArgs are the run's flags and arguments without --engine.
+// localFlags are the run's flags that the submitting process answers
+// (the worker's stratos run does not get them).
+var localFlags = []string{engineFlag, "detach", executionIDFlag, readyFDFlag}
+
+// forwardedArgs are the run's flags and arguments without localFlags.
 func forwardedArgs(cmd *cli.Command) []string {
 	var args []string
 	for _, f := range cmd.Flags {
 		name := f.Names()[0]
-		if name == engineFlag || !cmd.IsSet(name) {
+		if slices.Contains(localFlags, name) || !cmd.IsSet(name) {
 			continue
 		}
 		args = append(args, fmt.Sprintf("--%s=%v", name, cmd.Value(name)))

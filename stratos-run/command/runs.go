@@ -123,6 +123,13 @@ func openStore() (*runs.Store, error) {
 	return &runs.Store{Dir: dir}, nil
 }
 
+// askTemporal lets the store ask Temporal about runs on the Temporal
+// engine whose submitting process is gone, saying on stderr when it
+// cannot.
+func askTemporal(cmd *cli.Command, store *runs.Store) {
+	store.Temporal = newTemporalRuns(logging.New("stratos", cmd.Root().ErrWriter))
+}
+
 // reconcileStale marks the runs whose process died without a final status
 // as crashed; `stratos run` does it before it starts. Problems are logged:
 // they must not stop the run.
@@ -148,6 +155,7 @@ func resolveArg(cmd *cli.Command, usage string) (*runs.Store, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
+	askTemporal(cmd, store)
 	id, err := store.Resolve(cmd.Args().First())
 	return store, id, err
 }
@@ -164,6 +172,7 @@ func listRuns(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
+	askTemporal(cmd, store)
 	list, problems, err := store.List(f)
 	if err != nil {
 		return err
@@ -212,13 +221,32 @@ func writeRunsTable(w io.Writer, list []runs.Run) {
 		fmt.Fprintln(w, "no runs")
 		return
 	}
+	// An ENGINE column only beside runs of another engine than local:
+	// the table of local runs stays as it always was.
+	engines := slices.ContainsFunc(list, func(r runs.Run) bool { return r.Engine != "" })
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tWORKFLOW\tSTATUS\tSTARTED\tDURATION\tPID")
+	header := "ID\tWORKFLOW\tSTATUS\tSTARTED\tDURATION\tPID"
+	if engines {
+		header += "\tENGINE"
+	}
+	fmt.Fprintln(tw, header)
 	for _, r := range list {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\n", r.ExecutionID, r.Workflow, r.Status,
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d", r.ExecutionID, r.Workflow, r.Status,
 			r.StartedAt.Local().Format(time.DateTime), durationText(r.DurationMs), r.PID)
+		if engines {
+			fmt.Fprintf(tw, "\t%s", engineName(r.Engine))
+		}
+		fmt.Fprintln(tw)
 	}
 	tw.Flush()
+}
+
+// engineName is a run's engine for people: local when the run names none.
+func engineName(e string) string {
+	if e == "" {
+		return "local"
+	}
+	return e
 }
 
 func durationText(ms int64) string {
@@ -288,6 +316,9 @@ func writeDetails(w io.Writer, d *runs.Details) {
 	}
 	fmt.Fprintf(w, "duration  %s\n", durationText(d.DurationMs))
 	fmt.Fprintf(w, "pid       %d\n", d.PID)
+	if t := d.Invocation.Temporal; t != nil {
+		fmt.Fprintf(w, "engine    temporal: workflow %s on %s (namespace %s, task queue %s)\n", t.WorkflowID, t.Address, t.Namespace, t.TaskQueue)
+	}
 	fmt.Fprintf(w, "cwd       %s\n", d.Invocation.Cwd)
 	fmt.Fprintf(w, "record    %s\n", d.Dir)
 	fmt.Fprintf(w, "input     %s\n", compact(d.Invocation.Input))

@@ -118,6 +118,10 @@ type Invocation struct {
 	// Carried is what the executions this one resumes spent, the whole
 	// chain before it: its budget counts it (nil for a first run).
 	Carried *Spent `json:"carried,omitempty"`
+	// Temporal names the run's Temporal workflow when it runs on the
+	// Temporal engine (nil for a local run): its code runs on a worker,
+	// and PID is the process here that submitted it and waits for it.
+	Temporal *TemporalRun `json:"temporal,omitempty"`
 }
 
 // Spent is what agents spent, in a budget's terms: tokens are every token

@@ -87,7 +87,7 @@ func (l *listing) add(id string, now statusStat) {
 	}
 	l.runs = append(l.runs, r)
 	switch {
-	case r.Status == records.StatusRunning:
+	case r.Status == records.StatusRunning || r.Engine != "":
 	case st == (filestat.Stat{}) || st.Racy(l.scanned):
 		l.recent = append(l.recent, len(l.runs)-1)
 	default:

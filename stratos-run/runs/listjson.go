@@ -80,6 +80,10 @@ func appendRun(b []byte, r Run) []byte {
 	}
 	b = append(b, ",\n"+in+`"dir": `...)
 	b = jsonappend.String(b, r.Dir)
+	if r.Engine != "" {
+		b = append(b, ",\n"+in+`"engine": `...)
+		b = jsonappend.String(b, r.Engine)
+	}
 	return append(b, "\n    }"...)
 }
 

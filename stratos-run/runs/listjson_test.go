@@ -25,6 +25,9 @@ func TestWriteListJSONIsPrintJSON(t *testing.T) {
 		if i%4 == 1 {
 			r.ResumedFrom = s
 		}
+		if i%5 == 2 {
+			r.Engine = records.EngineTemporal
+		}
 		if i%3 == 0 {
 			r.Reconciled = &records.Reconciliation{At: end, Reason: s}
 			if i%2 == 0 {

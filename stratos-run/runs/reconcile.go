@@ -83,6 +83,9 @@ func (s *Store) reconcileLive(id string) (crashed bool, err error) {
 			return false, err
 		}
 	}
+	if inv.Temporal != nil {
+		return false, nil // its submitter may be gone while it runs on: a runs command asks Temporal
+	}
 	reason, err := processGone(inv)
 	if err != nil || reason == "" {
 		return false, err
@@ -147,6 +150,9 @@ func (s *Store) ReconcileAll() (crashed []string, problems []error, err error) {
 func (s *Store) reconcile(dir string, st records.Status, inv records.Invocation) (records.Status, error) {
 	if st.Status != records.StatusRunning {
 		return st, nil
+	}
+	if inv.Temporal != nil {
+		return s.reconcileTemporal(dir, st, inv)
 	}
 	reason, err := processGone(inv)
 	if err != nil || reason == "" {

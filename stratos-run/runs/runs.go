@@ -26,6 +26,9 @@ type Store struct {
 	Dir string
 	// Now is the clock reconciliation stamps; time.Now when nil.
 	Now func() time.Time
+	// Temporal answers for runs on the Temporal engine whose submitting
+	// process is gone; nil leaves them as their record says.
+	Temporal TemporalRuns
 }
 
 func (s *Store) now() time.Time {
@@ -49,6 +52,11 @@ type Run struct {
 	// ResumedFrom is the execution this run resumes (stratos runs resume).
 	ResumedFrom string `json:"resumedFrom,omitempty"`
 	Dir         string `json:"dir"`
+	// Engine is "temporal" for a run on the Temporal engine, whose status
+	// comes from its Temporal workflow once the process that submitted it
+	// is gone; empty for a local run. (Such runs are never indexed: the
+	// index has no place for it.)
+	Engine string `json:"engine,omitempty"`
 }
 
 // List returns the runs that pass f, newest first. Records that cannot be
@@ -172,6 +180,7 @@ func (s *Store) summary(dir string, st records.Status, inv records.Invocation) R
 		ExecutionID: st.ExecutionID, Workflow: st.Workflow, Status: st.Status,
 		StartedAt: st.StartedAt, EndedAt: st.EndedAt, DurationMs: end.Sub(st.StartedAt).Milliseconds(),
 		PID: inv.PID, ExitCode: st.ExitCode, Reconciled: st.Reconciled, ResumedFrom: st.ResumedFrom, Dir: dir,
+		Engine: engineOf(inv),
 	}
 }
 

@@ -46,6 +46,9 @@ func (s *Store) Stop(ctx context.Context, id string, opts StopOptions) (Run, err
 		return r, unreadable(id, err)
 	}
 	ours, err := ownProcess(inv)
+	if err == nil && !ours && inv.Temporal != nil {
+		return s.stopTemporal(ctx, id, inv)
+	}
 	if err != nil || !ours {
 		return r, clierr.New(runapi.CodeRunProcessUnconfirmed, "run %s: cannot confirm that process %d is this run's, so it was not signalled", id, inv.PID).
 			WithDetails(map[string]any{"executionId": id, "pid": inv.PID})

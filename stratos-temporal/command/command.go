@@ -47,7 +47,7 @@ func newCommand() *cli.Command {
 		Name:     "stratos-temporal",
 		Version:  version.Version,
 		Usage:    "run workflows and agents on Temporal workers",
-		Commands: []*cli.Command{workerCommand(), runCommand(), serveCommand()},
+		Commands: []*cli.Command{workerCommand(), runCommand(), serveCommand(), describeCommand(), cancelCommand()},
 	}
 }
 

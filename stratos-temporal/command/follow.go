@@ -23,6 +23,7 @@ type follower struct {
 	decode  converter.DataConverter
 	attempt int
 	printed int64 // bytes of this attempt's output printed
+	events  *eventMirror
 }
 
 // follow polls until ctx ends.
@@ -67,7 +68,9 @@ func (f *follower) show(p engine.Progress) {
 			fmt.Fprintf(f.out, "stratos: the run's code goes on as attempt %d on worker %s (the finished agent work is not repeated)\n", p.Attempt, p.Worker)
 		}
 		f.attempt, f.printed = p.Attempt, 0
+		f.events.newAttempt()
 	}
+	f.events.add(p.EventsTotal, p.EventsTail)
 	start := p.Total - int64(len(p.Tail))
 	if f.printed < start {
 		fmt.Fprintf(f.out, "stratos: [%d bytes of console output not shown]\n", start-f.printed)

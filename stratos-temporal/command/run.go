@@ -20,6 +20,13 @@ import (
 	"github.com/stratoscli/stratos/stratos-temporal/engine"
 )
 
+// Hidden flags of run.
+const (
+	workflowIDFlag = "workflow-id"
+	stateFileFlag  = "state-file"
+	eventsFileFlag = "events-file"
+)
+
 // maxStdin bounds an input read from stdin: it travels in a Temporal
 // payload.
 const maxStdin = 1 << 20
@@ -40,7 +47,13 @@ func runCommand() *cli.Command {
 			"its exit code. Ctrl-C cancels the run everywhere and exits 130. --json: its own errors (the",
 			"server cannot be reached, ...) as the JSON envelope on stdout, as stratos run --json does.",
 		),
-		Flags:  []cli.Flag{queueFlag(), cliapp.JSONFlag()},
+		Flags: []cli.Flag{queueFlag(), cliapp.JSONFlag(),
+			// Internal: what stratos run passes for the run record on the
+			// submitting machine.
+			&cli.StringFlag{Name: workflowIDFlag, Hidden: true, Usage: "the run's workflow ID (default: a new one)"},
+			&cli.StringFlag{Name: stateFileFlag, Hidden: true, Usage: "write how the run ended (its RunState) to this file"},
+			&cli.StringFlag{Name: eventsFileFlag, Hidden: true, Usage: "append the run's events to this file as they are reported"},
+		},
 		Action: submit,
 	}
 }
@@ -62,9 +75,11 @@ func submit(ctx context.Context, cmd *cli.Command) error {
 		return err
 	}
 	defer c.Close()
-	id, err := newRunID()
-	if err != nil {
-		return clierr.New(temporalapi.CodeSubmit, "make the run's ID: %v", err)
+	id := cmd.String(workflowIDFlag)
+	if id == "" {
+		if id, err = newRunID(); err != nil {
+			return clierr.New(temporalapi.CodeSubmit, "make the run's ID: %v", err)
+		}
 	}
 	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: id, TaskQueue: cmd.String("task-queue")}, engine.WorkflowRun, req)
 	if err != nil {
@@ -75,7 +90,8 @@ func submit(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	f := &follower{out: cmd.Root().ErrWriter, decode: dc}
+	f := &follower{out: cmd.Root().ErrWriter, decode: dc, events: openEvents(cmd.String(eventsFileFlag), cmd.Root().ErrWriter)}
+	defer f.events.close()
 	fctx, stopFollowing := context.WithCancel(context.WithoutCancel(ctx))
 	following := make(chan struct{})
 	go func() { defer close(following); f.follow(fctx, c, id) }()
@@ -86,6 +102,9 @@ func submit(ctx context.Context, cmd *cli.Command) error {
 		return err
 	}
 	f.finish(res)
+	if err := writeState(cmd.String(stateFileFlag), id, res.State); err != nil {
+		fmt.Fprintf(cmd.Root().ErrWriter, "stratos: %v\n", err)
+	}
 	_, _ = cmd.Root().Writer.Write(res.Stdout)
 	if res.ExitCode != 0 {
 		return &cliapp.SilentError{Code: res.ExitCode}

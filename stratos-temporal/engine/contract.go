@@ -12,6 +12,7 @@ import (
 
 	"github.com/stratoscli/stratos/shared/agentproto"
 	"github.com/stratoscli/stratos/shared/contract/journalapi"
+	"github.com/stratoscli/stratos/shared/contract/temporalapi"
 )
 
 // Names of the workflow and its handlers, as Temporal registers them.
@@ -62,6 +63,9 @@ type RunResult struct {
 	Worker string `json:"worker"`
 	// Attempt counts the attempts at running the code (1: no retry).
 	Attempt int `json:"attempt"`
+	// State is how the run ended as the worker's run record says, for the
+	// submitting machine's record.
+	State temporalapi.RunState `json:"state"`
 }
 
 // ExecuteRequest is one agent execute, as the agent host of the workflow
@@ -152,4 +156,8 @@ type Progress struct {
 	// Total counts the bytes written so far; Tail is the last of them.
 	Total int64  `json:"total"`
 	Tail  []byte `json:"tail"`
+	// EventsTotal counts the bytes of complete lines in the attempt's
+	// events.jsonl; EventsTail is the last of those lines.
+	EventsTotal int64  `json:"eventsTotal,omitempty"`
+	EventsTail  []byte `json:"eventsTail,omitempty"`
 }

@@ -34,6 +34,7 @@ type code struct {
 	stratosRun string
 	self       string // stratos-temporal: `serve` is the proxy
 	dir        string // the worker's own files (replay journals)
+	runs       string // the run records of the code's stratos run (~/.stratos/runs)
 	worker     string
 	stderr     io.Writer
 }
@@ -48,7 +49,12 @@ func (c *code) Run(ctx context.Context, req engine.RunRequest) (engine.RunResult
 		return engine.RunResult{}, temporal.NewNonRetryableApplicationError(
 			fmt.Sprintf("worker %s has no directory %s: a run's workers need its repository at the same path", c.worker, req.Cwd), temporalapi.CodeRepositoryMissing, err)
 	}
+	rec, err := newCodeRecord(c.runs, time.Now())
+	if err != nil {
+		return engine.RunResult{}, fmt.Errorf("name the run's record: %w", err)
+	}
 	args := append([]string{"run"}, req.Args...)
+	args = append(args, "--execution-id", rec.id)
 	if info.Attempt > 1 {
 		file, err := c.replayJournal(ctx, runID, int(info.Attempt))
 		if err != nil {
@@ -75,7 +81,11 @@ func (c *code) Run(ctx context.Context, req engine.RunRequest) (engine.RunResult
 	if err != nil {
 		return engine.RunResult{}, fmt.Errorf("start %s: %w", c.stratosRun, err)
 	}
-	waitErr := c.await(ctx, proc, func() engine.Progress { return live.progress(c.worker, int(info.Attempt)) })
+	waitErr := c.await(ctx, proc, func() engine.Progress {
+		p := live.progress(c.worker, int(info.Attempt))
+		p.EventsTotal, p.EventsTail = rec.eventTail()
+		return p
+	})
 	code := 0
 	if cmd.ProcessState != nil {
 		code = cmd.ProcessState.ExitCode()
@@ -87,7 +97,8 @@ func (c *code) Run(ctx context.Context, req engine.RunRequest) (engine.RunResult
 		}
 		code = 128 + int(syscall.SIGKILL)
 	}
-	return engine.RunResult{Stdout: stdout.Bytes(), Stderr: stderr.Bytes(), ExitCode: code, Worker: c.worker, Attempt: int(info.Attempt)}, nil
+	return engine.RunResult{Stdout: stdout.Bytes(), Stderr: stderr.Bytes(), ExitCode: code, Worker: c.worker, Attempt: int(info.Attempt),
+		State: rec.state(code, c.worker)}, nil
 }
 
 // await waits for stratos run, beating the activity's heart with the

@@ -16,7 +16,7 @@ const (
 	CodeNoRunToServe      = "temporal_no_run"
 	CodeEngineUnknown     = "engine_unknown"
 	CodeRepositoryMissing = "temporal_repository"
-	CodeDetachUnsupported = "temporal_detach_unsupported"
+	CodeRunNotFound       = "temporal_run_not_found"
 )
 
 // Codes describes the error codes of stratos-temporal.
@@ -31,7 +31,7 @@ func Codes() []errcode.Code {
 		errcode.Usage(CodeInputTooLarge, "the run's input (stdin) is larger than a Temporal payload may be"),
 		errcode.Usage(CodeNoRunToServe, "`stratos-temporal serve` was started outside a Temporal run"),
 		errcode.Usage(CodeEngineUnknown, "`--engine` or settings.json's engine names no engine (local, temporal)"),
-		errcode.Usage(CodeDetachUnsupported, "`stratos run --detach` with the temporal engine (not available yet)"),
+		errcode.Failed(CodeRunNotFound, "the Temporal server has no workflow of a run the record names (another server or namespace, or its history was removed)"),
 		errcode.Usage(CodeRepositoryMissing, "the run's working directory does not exist on the worker that took the run's code"),
 	}
 }
