@@ -101,7 +101,8 @@ export interface AgentClosed {
 /**
  * AgentSessionContinued: a resumed run's agent, whose earlier executes
  * were answered from the journal, continues the harness conversation they
- * had (Continued), or starts a new one (Reason says why).
+ * had (Continued), or starts a new one (Reason says why) — whose first
+ * prompt carries the replayed exchange when ByTranscript.
  */
 export interface AgentSessionContinued {
   harness: string;
@@ -111,6 +112,15 @@ export interface AgentSessionContinued {
   calls: number;
   continued: boolean;
   reason?: string;
+  /**
+   * ByTranscript: the conversation continues by transcript, not
+   * natively: the new session's first prompt carries Exchanges of its
+   * exchanges (prompts and replies); Omitted, the oldest, are left out
+   * to bound its size or because their prompts were not kept.
+   */
+  byTranscript?: boolean;
+  exchanges?: number;
+  omitted?: number;
 }
 
 /**
