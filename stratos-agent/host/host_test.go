@@ -662,3 +662,14 @@ func TestCloseCancelsARunningCall(t *testing.T) {
 	}
 	wantCode(t, <-done, agentproto.CodeCancelled, "the owning workflow execution ended")
 }
+
+// An agent-start event previews a prompt given as text by its first line,
+// never the whole prompt.
+func TestAgentStartPreviewsATextPromptsFirstLine(t *testing.T) {
+	f := start(t, echoAgent, defaults)
+	f.text(call{agent: "a1", config: `{"configId":"echo"}`, prompt: `"Review src/a.go\nthe rest, which no event keeps"`})
+	e := f.waitEvent(eventapi.TypeAgentInvocationStarted)
+	if d := e.Details.(*eventapi.AgentInvocationStarted); d.PromptPreview != "Review src/a.go" {
+		t.Errorf("agent.invocation.started has promptPreview %q, want the prompt's first line", d.PromptPreview)
+	}
+}

@@ -149,7 +149,7 @@ func (s *session) execute(ctx context.Context, p agentproto.ExecuteParams) (*age
 	}
 	s.mu.Unlock()
 
-	s.event(&eventapi.AgentInvocationStarted{Name: s.name, PromptKind: p.Prompt.Kind(), ConfigID: configID(p.Config)})
+	s.event(&eventapi.AgentInvocationStarted{Name: s.name, PromptKind: p.Prompt.Kind(), ConfigID: configID(p.Config), PromptPreview: promptPreview(p.Prompt)})
 	res, err := s.run(ctx, p)
 	if err != nil {
 		err = s.classify(ctx, err)
@@ -446,4 +446,14 @@ func configID(config json.RawMessage) string {
 	}
 	_ = json.Unmarshal(config, &c)
 	return c.ConfigID
+}
+
+// promptPreview is the first line of a prompt given as text, for the
+// agent-start event; a prompt from a file or a template is rendered later,
+// after the event, and previews as nothing.
+func promptPreview(p agentproto.PromptSource) string {
+	if p.Text == nil {
+		return ""
+	}
+	return eventapi.PromptPreview(*p.Text)
 }

@@ -157,7 +157,16 @@ type AgentInvocationStarted struct {
 	// PromptKind says how the prompt was given: text, file, template, config.
 	PromptKind string `json:"promptKind"`
 	ConfigID   string `json:"configId,omitempty"`
+	// PromptPreview is the first line of a prompt given as text, cut to
+	// MaxPromptPreview characters: what tells apart the agents of one
+	// configuration that a fan-out gave different work. Never the whole
+	// prompt; empty for a prompt from a file, a template or a configuration.
+	PromptPreview string `json:"promptPreview,omitempty"`
 }
+
+// MaxPromptPreview is the most characters an agent-start event keeps of
+// its prompt's first line.
+const MaxPromptPreview = 120
 
 // AgentInvocationCompleted: an execute ended.
 type AgentInvocationCompleted struct {

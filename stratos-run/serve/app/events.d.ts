@@ -67,6 +67,13 @@ export interface AgentInvocationStarted {
   /** PromptKind says how the prompt was given: text, file, template, config. */
   promptKind: string;
   configId?: string;
+  /**
+   * PromptPreview is the first line of a prompt given as text, cut to
+   * MaxPromptPreview characters: what tells apart the agents of one
+   * configuration that a fan-out gave different work. Never the whole
+   * prompt; empty for a prompt from a file, a template or a configuration.
+   */
+  promptPreview?: string;
 }
 
 /** AgentInvocationCompleted: an execute ended. */
