@@ -45,7 +45,12 @@ type TimelineRow struct {
 	Workflow string `json:"workflow,omitempty"`
 	// Name is an agent's label, else its configuration name; an
 	// invocation's workflow.
-	Name    string `json:"name"`
+	Name string `json:"name"`
+	// Label is an agent's label; Prompt the first line of its first
+	// prompt given as text (the start event's promptPreview). A page that
+	// names an agent by what it was asked names it by Label, else Prompt.
+	Label   string `json:"label,omitempty"`
+	Prompt  string `json:"prompt,omitempty"`
 	Harness string `json:"harness,omitempty"`
 	Model   string `json:"model,omitempty"`
 	// Phase is the phase of workflow code an agent first executed in, or
@@ -66,6 +71,9 @@ type TimelineRow struct {
 	// Usage is the agent's turns, or the turns of the agents an invocation
 	// created; nil without any.
 	Usage *Usage `json:"usage,omitempty"`
+	// Error is why an agent's last failed execute, or a child invocation,
+	// failed.
+	Error *eventapi.Error `json:"error,omitempty"`
 }
 
 // Span is a stretch of a row, in milliseconds from the run's start.
@@ -86,6 +94,27 @@ func (s *Store) Timeline(id string) (*Timeline, error) {
 	}
 	return x.result(), nil
 }
+
+// TimelineBuilder builds the timeline of a run whose events are being read,
+// a line at a time (as a page following the run reads them), with the
+// same rows Store.Timeline reads from the whole record.
+type TimelineBuilder struct{ x *timelineIndex }
+
+// NewTimelineBuilder starts the timeline of run r, before any event.
+func NewTimelineBuilder(r Run) *TimelineBuilder {
+	return &TimelineBuilder{x: newTimelineIndex(r)}
+}
+
+// Add reads one line of the run's events.jsonl; a line that is not an
+// event is skipped, as Store.Timeline skips it.
+func (b *TimelineBuilder) Add(line []byte) {
+	if e, why := (eventLine{text: line, size: int64(len(line))}).event(); why == "" {
+		b.x.add(e)
+	}
+}
+
+// Timeline is the timeline of the events added so far.
+func (b *TimelineBuilder) Timeline() *Timeline { return b.x.result() }
 
 // timelineIndex builds a timeline from a run's events, read in the order
 // they were written.
@@ -135,7 +164,7 @@ func (x *timelineIndex) add(e eventapi.Event) {
 		x.childStarted(e, d, at)
 	case *eventapi.WorkflowChildCompleted:
 		if row, ok := x.byID[e.ExecutionID]; ok && row.Kind == RowInvocation {
-			row.Status, row.EndMs = d.Status, at
+			row.Status, row.EndMs, row.Error = d.Status, at, d.Error
 		}
 	case *eventapi.AgentInvocationStarted:
 		x.executeStarted(e, d, at)
@@ -181,7 +210,7 @@ func (x *timelineIndex) executeStarted(e eventapi.Event, d *eventapi.AgentInvoca
 			name = d.Name
 		}
 		row = &TimelineRow{Kind: RowAgent, ID: e.AgentID, ExecutionID: e.ExecutionID, Depth: depth,
-			Name: name, Phase: joinPhase(x.execPhase[e.ExecutionID], e.Phase), StartMs: at}
+			Name: name, Label: e.Label, Prompt: d.PromptPreview, Phase: joinPhase(x.execPhase[e.ExecutionID], e.Phase), StartMs: at}
 		x.push(row)
 	}
 	row.Status = statusRunning
@@ -202,6 +231,7 @@ func (x *timelineIndex) executeCompleted(e eventapi.Event, d *eventapi.AgentInvo
 	row.EndMs = max(row.EndMs, at)
 	if d.Status == eventapi.StatusFailed {
 		row.FailedAtMs = append(row.FailedAtMs, at)
+		row.Error = d.Error
 	}
 }
 
@@ -238,20 +268,29 @@ func (x *timelineIndex) offset(ts string) (int64, bool) {
 
 // result is the rows in order of their start (the order of their first
 // event among rows starting at once), the executes and invocations not yet
-// ended running to the run's last event.
+// ended running to the run's last event. It leaves the index as it was, so
+// that more events may follow (TimelineBuilder).
 func (x *timelineIndex) result() *Timeline {
 	from := max(x.first, 0)
 	tl := &Timeline{ExecutionID: x.run.ExecutionID, StartedAt: x.run.StartedAt.Add(time.Duration(from) * time.Millisecond),
 		BuildMs: from, DurationMs: max(x.run.DurationMs, x.last) - from, Rows: []TimelineRow{}}
-	x.rows[0].StartMs = from
+	open := map[*TimelineRow]*openExecute{}
 	for _, ex := range x.open {
-		ex.row.Busy[len(ex.row.Busy)-1].EndMs = x.last
-		ex.row.EndMs = max(ex.row.EndMs, x.last)
-		if ex.queuedAt >= 0 {
-			ex.row.Queued = append(ex.row.Queued, Span{ex.queuedAt, x.last})
-		}
+		open[ex.row] = ex
 	}
-	for _, row := range x.rows {
+	for i, r := range x.rows {
+		row := *r
+		row.Busy, row.Queued = slices.Clone(row.Busy), slices.Clone(row.Queued)
+		if i == 0 {
+			row.StartMs = from
+		}
+		if ex, ok := open[r]; ok {
+			row.Busy[len(row.Busy)-1].EndMs = x.last
+			row.EndMs = max(row.EndMs, x.last)
+			if ex.queuedAt >= 0 {
+				row.Queued = append(row.Queued, Span{ex.queuedAt, x.last})
+			}
+		}
 		if row.Kind == RowInvocation {
 			if row.Status == statusRunning || row.ID == x.run.ExecutionID {
 				row.EndMs = max(row.EndMs, x.last)

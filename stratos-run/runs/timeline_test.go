@@ -14,10 +14,10 @@ var timelineEvents = []string{
 	`{"v":1,"type":"agent.invocation.started","timestamp":"2026-12-02T14:00:00Z","executionId":"top","agentId":"top/a1","ids":{"invocationId":"top/a1/1"},"details":{"name":"setup","promptKind":"text"}}`,
 	`{"v":1,"type":"agent.initialization.completed","timestamp":"2026-12-02T14:00:00.1Z","executionId":"top","agentId":"top/a1","ids":{"invocationId":"top/a1/1"},"details":{"status":"completed","harness":"test"}}`,
 	`{"v":1,"type":"usage","timestamp":"2026-12-02T14:00:01Z","executionId":"top","agentId":"top/a1","ids":{"invocationId":"top/a1/1"},"details":{"inputTokens":100,"outputTokens":20,"cacheReadInputTokens":0,"cacheCreationInputTokens":0,"reasoningOutputTokens":0,"costUsd":0.012,"costProvenance":"reported","model":"test-model"}}`,
-	`{"v":1,"type":"agent.invocation.started","timestamp":"2026-12-02T14:00:01Z","executionId":"top","agentId":"top/a2","label":"x","phase":"plan","ids":{"invocationId":"top/a2/1"},"details":{"name":"planner#x","promptKind":"text"}}`,
+	`{"v":1,"type":"agent.invocation.started","timestamp":"2026-12-02T14:00:01Z","executionId":"top","agentId":"top/a2","label":"x","phase":"plan","ids":{"invocationId":"top/a2/1"},"details":{"name":"planner#x","promptKind":"text","promptPreview":"Plan the fix"}}`,
 	`{"v":1,"type":"agent.admission.queued","timestamp":"2026-12-02T14:00:01Z","executionId":"top","agentId":"top/a2","label":"x","phase":"plan","ids":{"invocationId":"top/a2/1"},"details":{}}`,
 	`{"v":1,"type":"agent.invocation.completed","timestamp":"2026-12-02T14:00:02Z","executionId":"top","agentId":"top/a1","ids":{"invocationId":"top/a1/1"},"details":{"status":"completed"}}`,
-	`{"v":1,"type":"agent.invocation.started","timestamp":"2026-12-02T14:00:02Z","executionId":"top","agentId":"top/a3","phase":"plan","ids":{"invocationId":"top/a3/1"},"details":{"name":"checker","promptKind":"text"}}`,
+	`{"v":1,"type":"agent.invocation.started","timestamp":"2026-12-02T14:00:02Z","executionId":"top","agentId":"top/a3","phase":"plan","ids":{"invocationId":"top/a3/1"},"details":{"name":"checker","promptKind":"text","promptPreview":"Check src/a.go"}}`,
 	`{"v":1,"type":"agent.initialization.started","timestamp":"2026-12-02T14:00:03Z","executionId":"top","agentId":"top/a2","label":"x","phase":"plan","ids":{"invocationId":"top/a2/1"},"details":{}}`,
 	`{"v":1,"type":"agent.invocation.completed","timestamp":"2026-12-02T14:00:04Z","executionId":"top","agentId":"top/a3","phase":"plan","ids":{"invocationId":"top/a3/1"},"details":{"status":"failed","error":{"message":"no"}}}`,
 	`{"v":1,"type":"agent.invocation.completed","timestamp":"2026-12-02T14:00:05Z","executionId":"top","agentId":"top/a2","label":"x","phase":"plan","ids":{"invocationId":"top/a2/1"},"details":{"status":"completed"}}`,
@@ -140,5 +140,35 @@ func TestTimelineIgnoresAnUnparsableTimestampForItsBounds(t *testing.T) {
 	lines := append([]string{strings.Replace(timelineEvents[1], `"2026-12-02T14:00:00.1Z"`, `"soon"`, 1)}, timelineEvents...)
 	if got := timelineOf(t, built, lines); got.BuildMs != 3000 || got.DurationMs != 10000 {
 		t.Errorf("build %d ms, duration %d ms; want 3000 and 10000", got.BuildMs, got.DurationMs)
+	}
+}
+
+// A row names what its agent was asked: its label, the first line of its
+// first prompt; a failed agent's row carries its error.
+func TestTimelineRowsSayWhatTheirAgentWasAsked(t *testing.T) {
+	tl := timelineOf(t, timelineRun, timelineEvents)
+	x, checker := tl.Rows[2], tl.Rows[3]
+	if x.Label != "x" || x.Prompt != "Plan the fix" || checker.Label != "" || checker.Prompt != "Check src/a.go" {
+		t.Errorf("x: label %q, prompt %q; checker: label %q, prompt %q", x.Label, x.Prompt, checker.Label, checker.Prompt)
+	}
+	if checker.Error == nil || checker.Error.Message != "no" || x.Error != nil {
+		t.Errorf("checker's error %+v, x's %+v; want the checker's only", checker.Error, x.Error)
+	}
+}
+
+// A timeline built a line at a time is, after every line, the timeline of
+// the lines so far, and taking one does not change the next (a page
+// following a run takes one after every few lines).
+func TestTimelineBuilderAgreesAtEveryLine(t *testing.T) {
+	run := timelineRun
+	run.Status, run.DurationMs = statusRunning, 0
+	b := NewTimelineBuilder(run)
+	for i, line := range timelineEvents {
+		b.Add([]byte(line))
+		b.Add([]byte("not an event"))
+		got, again := b.Timeline(), b.Timeline()
+		if want := timelineOf(t, run, timelineEvents[:i+1]); !reflect.DeepEqual(got, want) || !reflect.DeepEqual(again, want) {
+			t.Fatalf("after line %d the builder says\n%+v\nthen\n%+v\nwant\n%+v", i+1, got, again, want)
+		}
 	}
 }
