@@ -117,6 +117,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /api/runs/stream", s.streamList)
 	mux.HandleFunc("GET /api/runs/{id}", s.showRun)
 	mux.HandleFunc("GET /api/runs/{id}/events", s.streamRun)
+	mux.HandleFunc("GET /api/runs/{id}/timeline", s.showTimeline)
 	mux.HandleFunc("POST /api/runs/{id}/stop", s.stopRun)
 	return securityHeaders(s.guardReads(mux))
 }

@@ -2,6 +2,7 @@ package serve
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -318,7 +319,28 @@ type sseReader struct{ r *bufio.Reader }
 
 type sseEvent struct{ name, id, data string }
 
+// next is the next event that is not a timeline, which a stream sends
+// whenever events came since its last (nextNamed reads those).
 func (s sseReader) next(t testing.TB) sseEvent {
+	t.Helper()
+	for {
+		if e := s.read(t); e.name != "timeline" {
+			return e
+		}
+	}
+}
+
+// nextNamed is the next event called name, skipping the others.
+func (s sseReader) nextNamed(t testing.TB, name string) sseEvent {
+	t.Helper()
+	for {
+		if e := s.read(t); e.name == name {
+			return e
+		}
+	}
+}
+
+func (s sseReader) read(t testing.TB) sseEvent {
 	t.Helper()
 	var e sseEvent
 	for {
@@ -459,4 +481,57 @@ func TestPageIsSelfContained(t *testing.T) {
 			t.Errorf("GET %s: %d %.100s", p, code, body)
 		}
 	}
+}
+
+// agentEvent is an event of agent run/<agent>'s first execute at second sec
+// of the run.
+func agentEvent(typ, agent string, sec int, details string) string {
+	return `{"v":1,"type":"` + typ + `","timestamp":"2026-12-03T09:00:0` + itoa(sec) + `Z","executionId":"run","agentId":"run/` + agent +
+		`","ids":{"invocationId":"run/` + agent + `/1"},"details":` + details + `}`
+}
+
+// A live run's stream sends its timeline as its events come, the rows
+// `runs show --timeline` draws; once the run ended, the whole timeline,
+// which GET /api/runs/<id>/timeline answers too.
+func TestRunStreamSendsTheTimelineAsEventsCome(t *testing.T) {
+	f := newFixture(t, true)
+	id := "20261203T090000Z-live0001"
+	r := f.begin(id, "w", sleeper(t).Process.Pid, t0)
+	s := openStream(t, f.srv.URL+"/api/runs/"+id+"/events", nil)
+	s.next(t) // run
+	f.appendEvents(id, agentEvent("agent.invocation.started", "agent-1", 1, `{"name":"reviewer","promptKind":"text","promptPreview":"Review a.go"}`))
+	tl := timelineOf(t, s.nextNamed(t, "timeline"))
+	if len(tl.Rows) != 2 || tl.Rows[1].Prompt != "Review a.go" || tl.Rows[1].Status != "running" {
+		t.Fatalf("timeline after the agent started: %+v", tl.Rows)
+	}
+	f.appendEvents(id, agentEvent("agent.invocation.completed", "agent-1", 3, `{"status":"failed","error":{"message":"boom"}}`))
+	tl = timelineOf(t, s.nextNamed(t, "timeline"))
+	if a := tl.Rows[1]; a.Status != "failed" || a.Error == nil || a.Error.Message != "boom" || a.EndMs-a.StartMs != 2000 {
+		t.Fatalf("timeline after the agent failed: %+v", a)
+	}
+	if err := r.Finish(records.Final{Status: records.StatusFailed, ExitCode: 1, EndedAt: t0.Add(5 * time.Second)}); err != nil {
+		t.Fatal(err)
+	}
+	final := s.nextNamed(t, "timeline")
+	if tl := timelineOf(t, final); tl.Rows[0].Status != "failed" || tl.DurationMs != 4000 {
+		t.Fatalf("final timeline: %+v", tl)
+	}
+	if e := s.next(t); e.name != "run" {
+		t.Fatalf("after the final timeline: %+v", e)
+	}
+	var want, got bytes.Buffer
+	_ = json.Compact(&want, []byte(final.data))
+	_ = json.Compact(&got, []byte(get(t, f.srv.URL+"/api/runs/"+id+"/timeline")))
+	if got.String() != want.String() {
+		t.Errorf("GET timeline\n%s\nwant the stream's\n%s", got.String(), want.String())
+	}
+}
+
+func timelineOf(t *testing.T, e sseEvent) runs.Timeline {
+	t.Helper()
+	var tl runs.Timeline
+	if err := json.Unmarshal([]byte(e.data), &tl); err != nil {
+		t.Fatalf("timeline %q: %v", e.data, err)
+	}
+	return tl
 }

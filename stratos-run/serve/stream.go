@@ -77,8 +77,10 @@ func (s *sse) sendError(err error) {
 
 // streamRun streams one run: a "run" event with the run as it is, each
 // event of its log as an unnamed message whose id is its line number (so a
-// reconnecting browser resumes after Last-Event-ID), and once the run is no
-// longer running, a "run" event with how it ended and an "end" event. A
+// reconnecting browser resumes after Last-Event-ID), a "timeline" event
+// (runs.Timeline) at most once per poll while events come, and once the run
+// is no longer running, its whole "timeline", a "run" event with how it
+// ended and an "end" event. A
 // finished run thus replays from its record alone and ends at once.
 func (s *Server) streamRun(w http.ResponseWriter, r *http.Request) {
 	id, err := s.store.Resolve(r.PathValue("id"))
@@ -100,17 +102,19 @@ func (s *Server) streamRun(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	skip, _ := strconv.Atoi(r.Header.Get("Last-Event-ID"))
-	n := 0
-	err = s.store.Logs(r.Context(), id, runs.LogOptions{Follow: true, Poll: s.poll}, func(line []byte) error {
-		n++
-		if n <= skip {
-			return nil
-		}
-		return out.send("", strconv.Itoa(n), line)
-	})
+	feed := &runFeed{out: out, b: runs.NewTimelineBuilder(v.Run), skip: skip}
+	stopTimelines := feed.sendTimelines(r.Context(), s.poll)
+	err = s.store.Logs(r.Context(), id, runs.LogOptions{Follow: true, Poll: s.poll}, feed.line)
+	stopTimelines()
 	if r.Context().Err() != nil {
 		return
 	}
+	if err != nil {
+		out.sendError(err)
+		return
+	}
+	// The run has ended: its timeline, read whole, now spans to its end.
+	tl, err := s.store.Timeline(id)
 	if err != nil {
 		out.sendError(err)
 		return
@@ -119,7 +123,7 @@ func (s *Server) streamRun(w http.ResponseWriter, r *http.Request) {
 		out.sendError(err)
 		return
 	}
-	if out.sendJSON("run", v) == nil {
+	if out.sendJSON("timeline", tl) == nil && out.sendJSON("run", v) == nil {
 		_ = out.send("end", "", []byte("{}"))
 	}
 }
