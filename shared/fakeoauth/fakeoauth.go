@@ -68,6 +68,12 @@ type Options struct {
 	// issuer that is not that origin (LegacyIssuerPath under it), which
 	// that protocol version allows.
 	Legacy bool
+	// ClientMetadataURL makes the server advertise client ID metadata
+	// documents (client_id_metadata_document_supported) and know this URL
+	// as a client. A real server fetches the document and checks the
+	// redirect URI against it; on loopback there is no HTTPS to fetch
+	// from, so any loopback redirect is taken, as for a registered client.
+	ClientMetadataURL string
 	// StepUpScope is a scope that only tools/call requests need: a token
 	// without it may list tools, and a call gets 403 insufficient_scope
 	// naming it (the step-up of the MCP authorization spec).
@@ -109,9 +115,12 @@ func New(issuer string, o Options) *Server {
 	if o.RefreshedLifetime == 0 {
 		o.RefreshedLifetime = o.TokenLifetime
 	}
-	return &Server{o: o, issuer: strings.TrimSuffix(issuer, "/"),
-		clients: map[string][]string{PreregisteredClient: nil},
-		codes:   map[string]grant{}, access: map[string]issued{}, refresh: map[string]issued{}}
+	clients := map[string][]string{PreregisteredClient: nil}
+	if o.ClientMetadataURL != "" {
+		clients[o.ClientMetadataURL] = nil
+	}
+	return &Server{o: o, issuer: strings.TrimSuffix(issuer, "/"), clients: clients,
+		codes: map[string]grant{}, access: map[string]issued{}, refresh: map[string]issued{}}
 }
 
 // Mount adds the authorization server's endpoints to mux and guards
@@ -164,6 +173,9 @@ func (s *Server) metadata(w http.ResponseWriter, r *http.Request) {
 	}
 	if !s.o.NoRegistration {
 		meta["registration_endpoint"] = s.issuer + "/register"
+	}
+	if s.o.ClientMetadataURL != "" {
+		meta["client_id_metadata_document_supported"] = true
 	}
 	writeJSON(w, http.StatusOK, meta)
 }
@@ -414,13 +426,18 @@ func (s *Server) clientAuthNote(r *http.Request) string {
 
 // requestClientID is the client of a token request: in the form, or as
 // the user of HTTP Basic authentication (client_secret_basic, which
-// clients try first when the server does not say).
+// clients try first when the server does not say; RFC 6749 form-encodes
+// it, which a URL client ID shows).
 func requestClientID(r *http.Request) string {
 	if id := r.PostForm.Get("client_id"); id != "" {
 		return id
 	}
 	id, _, _ := r.BasicAuth()
-	return id
+	decoded, err := url.QueryUnescape(id)
+	if err != nil {
+		return id
+	}
+	return decoded
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {

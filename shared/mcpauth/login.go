@@ -67,6 +67,11 @@ func Login(ctx context.Context, store Store, server mcpdecl.Server, o LoginOptio
 	if server.OAuth.ClientCredentials() {
 		return loginClientCredentials(ctx, store, server, client, id)
 	}
+	if doc := server.OAuth.ClientMetadataURL; doc != "" {
+		if problem := mcpdecl.CheckClientMetadataURL(doc); problem != "" {
+			return Record{}, fmt.Errorf("MCP server %q: mcp.servers.%s.oauth.clientMetadataUrl %q %s", server.Name, server.Name, doc, problem)
+		}
+	}
 	stepUp := previousStepUp(store, id)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -104,7 +109,7 @@ func Login(ctx context.Context, store Store, server mcpdecl.Server, o LoginOptio
 		if ctx.Err() != nil {
 			return Record{}, ctx.Err()
 		}
-		return Record{}, fmt.Errorf("MCP server %q: authorization failed: %w", server.Name, err)
+		return Record{}, fmt.Errorf("MCP server %q: authorization failed: %w%s", server.Name, err, registrationHint(server))
 	}
 	if got.token == nil {
 		return Record{}, fmt.Errorf("MCP server %q: the authorization server issued no token", server.Name)
@@ -121,10 +126,28 @@ func Login(ctx context.Context, store Store, server mcpdecl.Server, o LoginOptio
 	return r, nil
 }
 
-// handlerConfig configures the SDK's flow: the declared client (with its
-// secret, for a confidential client) or dynamic registration, and the
-// scopes: the declared ones, else those the server names, plus those it
-// asked for in a step-up since the last login.
+// registrationHint says, after a failed authorization of a server declared
+// with a client ID metadata document, which of the client's ways the
+// authorization server may have refused: the document's URL is used only
+// where it advertises support, the fallback is the declared clientId or
+// dynamic registration.
+func registrationHint(server mcpdecl.Server) string {
+	if server.OAuth.ClientMetadataURL == "" {
+		return ""
+	}
+	fallback := "dynamic registration (if it offers a registration_endpoint)"
+	if server.OAuth.ClientID != "" {
+		fallback = "mcp.servers." + server.Name + ".oauth.clientId"
+	}
+	return fmt.Sprintf(" (mcp.servers.%s.oauth.clientMetadataUrl is the client_id only where the authorization server's metadata advertises client_id_metadata_document_supported; elsewhere the login uses %s)", server.Name, fallback)
+}
+
+// handlerConfig configures the SDK's flow: the declared client ID metadata
+// document's URL where the authorization server advertises support, else
+// the declared client (with its secret, for a confidential client) or
+// dynamic registration, and the scopes: the declared ones, else those the
+// server names, plus those it asked for in a step-up since the last login.
+// The SDK tries them in that order.
 func handlerConfig(server mcpdecl.Server, client *http.Client, redirect string, fetch auth.AuthorizationCodeFetcher, stepUp []string, keep func(*oauth2.Config, *oauth2.Token)) *auth.AuthorizationCodeHandlerConfig {
 	cfg := &auth.AuthorizationCodeHandlerConfig{
 		RedirectURL:              redirect,
@@ -135,6 +158,9 @@ func handlerConfig(server mcpdecl.Server, client *http.Client, redirect string, 
 			keep(c, tok)
 			return oauth2.StaticTokenSource(tok), nil
 		},
+	}
+	if doc := server.OAuth.ClientMetadataURL; doc != "" {
+		cfg.ClientIDMetadataDocumentConfig = &auth.ClientIDMetadataDocumentConfig{URL: doc}
 	}
 	if id := server.OAuth.ClientID; id != "" {
 		cfg.PreregisteredClient = &oauthex.ClientCredentials{ClientID: id}

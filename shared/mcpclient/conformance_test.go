@@ -132,6 +132,10 @@ func conformanceClient(url string, stderr io.Writer) int {
 	return 0
 }
 
+// conformanceClientDocument is the client ID metadata document URL the
+// suite's auth/basic-cimd scenario expects as client_id.
+const conformanceClientDocument = "https://conformance-test.local/client-metadata.json"
+
 // conformanceContext is what the suite gives a scenario that needs it.
 type conformanceContext struct {
 	ClientID      string `json:"client_id"`
@@ -153,7 +157,11 @@ func conformanceRun(ctx context.Context, scenario, url string) error {
 	}
 	tokens := mcpauth.Tokens{Store: store, StepUp: login}
 	if strings.HasPrefix(scenario, "auth/") {
-		server.OAuth = &mcpdecl.OAuth{}
+		// Declared as a user who publishes a client ID metadata document
+		// declares it (at the URL the suite expects): used only where the
+		// authorization server advertises support; elsewhere the login
+		// falls back to the declared clientId or dynamic registration.
+		server.OAuth = &mcpdecl.OAuth{ClientMetadataURL: conformanceClientDocument}
 		var cc conformanceContext
 		if raw := os.Getenv("MCP_CONFORMANCE_CONTEXT"); raw != "" {
 			if err := json.Unmarshal([]byte(raw), &cc); err != nil {

@@ -14,6 +14,7 @@ package mcpdecl
 import (
 	"fmt"
 	"maps"
+	"net/url"
 	"regexp"
 	"slices"
 	"strings"
@@ -57,7 +58,21 @@ type Server struct {
 	// ConnectTimeout is the declared connectTimeout, zero when none (see
 	// Timeout).
 	ConnectTimeout time.Duration `json:"connectTimeout,omitempty"`
+	// Elicitation is how Stratos's clients answer the server's
+	// elicitation requests: ElicitationRefuse (empty: the default) or
+	// ElicitationAcceptDefaults.
+	Elicitation string `json:"elicitation,omitempty"`
 }
+
+// The elicitation policies a declaration may name. A run has nobody to
+// ask, so neither waits for anyone: refuse offers no elicitation at all
+// (servers hide the tools that need it or go on without), and
+// accept-defaults answers every form at once with the defaults its schema
+// gives, declining one that asks for a required value without a default.
+const (
+	ElicitationRefuse         = "refuse"
+	ElicitationAcceptDefaults = "accept-defaults"
+)
 
 // Timeout bounds connecting to the server: starting or reaching it and the
 // protocol's handshake. It is the declared connectTimeout, or
@@ -79,6 +94,11 @@ type OAuth struct {
 	Scopes []string `json:"scopes,omitempty"`
 	// ClientID is a pre-registered client; empty uses dynamic registration.
 	ClientID string `json:"clientId,omitempty"`
+	// ClientMetadataURL is the HTTPS URL of a client ID metadata document
+	// the user publishes: the client_id at authorization servers that
+	// advertise client_id_metadata_document_supported. Elsewhere the login
+	// falls back to ClientID, else to dynamic registration.
+	ClientMetadataURL string `json:"clientMetadataUrl,omitempty"`
 	// ClientSecret is the pre-registered client's secret, for a
 	// confidential client: always a ${NAME} reference (workflow.yaml is
 	// committed), resolved from the environment when the server is used.
@@ -167,8 +187,8 @@ func (p *parser) add(field, format string, args ...any) {
 }
 
 var fieldsByTransport = map[string]map[string]bool{
-	TransportStdio: {"type": true, "command": true, "args": true, "env": true, "cwd": true, "connectTimeout": true},
-	TransportHTTP:  {"type": true, "url": true, "headers": true, "oauth": true, "connectTimeout": true},
+	TransportStdio: {"type": true, "command": true, "args": true, "env": true, "cwd": true, "connectTimeout": true, "elicitation": true},
+	TransportHTTP:  {"type": true, "url": true, "headers": true, "oauth": true, "connectTimeout": true, "elicitation": true},
 }
 
 func (p *parser) server(name string, v any) (Server, bool) {
@@ -200,6 +220,7 @@ func (p *parser) server(name string, v any) (Server, bool) {
 	s.Headers = p.strMap(path+".headers", m["headers"])
 	s.OAuth = p.oauth(path+".oauth", m["oauth"])
 	s.ConnectTimeout = p.duration(path+".connectTimeout", m["connectTimeout"])
+	s.Elicitation = p.elicitation(path+".elicitation", m["elicitation"])
 	if s.Transport == TransportHTTP {
 		p.checkURL(path+".url", s.URL)
 	}
@@ -313,6 +334,17 @@ func (p *parser) duration(field string, v any) time.Duration {
 	return d
 }
 
+// elicitation reads an elicitation policy.
+func (p *parser) elicitation(field string, v any) string {
+	s := p.str(field, v)
+	switch s {
+	case "", ElicitationRefuse, ElicitationAcceptDefaults:
+		return s
+	}
+	p.add(field, "%q is not an elicitation policy (known: %s, %s)", s, ElicitationRefuse, ElicitationAcceptDefaults)
+	return ""
+}
+
 func (p *parser) oauth(field string, v any) *OAuth {
 	switch v := v.(type) {
 	case nil:
@@ -325,21 +357,56 @@ func (p *parser) oauth(field string, v any) *OAuth {
 	case map[string]any:
 		for _, k := range slices.Sorted(maps.Keys(v)) {
 			if !oauthFields[k] {
-				p.add(field+"."+k, "unknown field (known: clientId, clientSecret, grant, privateKey, scopes)")
+				p.add(field+"."+k, "unknown field (known: clientId, clientMetadataUrl, clientSecret, grant, privateKey, scopes)")
 			}
 		}
 		o := &OAuth{Scopes: p.strs(field+".scopes", v["scopes"]), ClientID: p.str(field+".clientId", v["clientId"]),
 			ClientSecret: p.str(field+".clientSecret", v["clientSecret"]), Grant: p.str(field+".grant", v["grant"]),
-			PrivateKey: p.str(field+".privateKey", v["privateKey"])}
+			PrivateKey: p.str(field+".privateKey", v["privateKey"]), ClientMetadataURL: p.str(field+".clientMetadataUrl", v["clientMetadataUrl"])}
 		p.checkClientSecret(field, o)
+		p.checkClientMetadataURL(field, o)
 		p.checkGrant(field, o)
 		return o
 	}
-	p.add(field, "must be true or a mapping with scopes, clientId, clientSecret, privateKey and grant")
+	p.add(field, "must be true or a mapping with scopes, clientId, clientMetadataUrl, clientSecret, privateKey and grant")
 	return nil
 }
 
-var oauthFields = map[string]bool{"scopes": true, "clientId": true, "clientSecret": true, "grant": true, "privateKey": true}
+var oauthFields = map[string]bool{"scopes": true, "clientId": true, "clientMetadataUrl": true, "clientSecret": true, "grant": true, "privateKey": true}
+
+// checkClientMetadataURL accepts a client ID metadata document's URL as
+// its specification has it: https with a path (the document's own URL is
+// the client_id, so a bare origin cannot be one), used by a user's login
+// only: a machine client is registered beforehand.
+func (p *parser) checkClientMetadataURL(field string, o *OAuth) {
+	raw := o.ClientMetadataURL
+	switch {
+	case raw == "":
+	case o.Grant == GrantClientCredentials:
+		p.add(field+".clientMetadataUrl", "is for a user's login (grant: authorization_code): a client_credentials client is registered beforehand with clientId")
+	case !strings.Contains(raw, "${"):
+		if err := CheckClientMetadataURL(raw); err != "" {
+			p.add(field+".clientMetadataUrl", "%q %s", raw, err)
+		}
+	}
+}
+
+// CheckClientMetadataURL says what is wrong with a client ID metadata
+// document's URL ("" when nothing): it must be https, with a path beyond
+// "/", and no fragment.
+func CheckClientMetadataURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.Scheme != "https" || u.Host == "" {
+		return "must be an https:// URL (the client ID metadata document's own address)"
+	}
+	if u.Path == "" || u.Path == "/" {
+		return "must have a path, such as https://example.com/stratos-client.json: a client ID metadata document's URL is more than an origin"
+	}
+	if u.Fragment != "" {
+		return "must not have a fragment"
+	}
+	return ""
+}
 
 // checkClientSecret accepts a client secret only as an environment
 // reference, and only beside the clientId it belongs to: a dynamically
@@ -440,6 +507,7 @@ func each(path string, s Server, f func(field, value string)) {
 	if s.OAuth != nil {
 		f(path+".oauth.clientId", s.OAuth.ClientID)
 		f(path+".oauth.clientSecret", s.OAuth.ClientSecret)
+		f(path+".oauth.clientMetadataUrl", s.OAuth.ClientMetadataURL)
 	}
 }
 

@@ -38,11 +38,15 @@ servers:
   machine:
     url: https://m.example.test/mcp
     oauth: {grant: client_credentials, clientId: svc, clientSecret: "${SVC_SECRET}"}
+  published:
+    url: https://p.example.test/mcp
+    oauth: {clientMetadataUrl: "https://stratos.example.test/oauth/client.json"}
+    elicitation: accept-defaults
 `)
 	if len(problems) > 0 {
 		t.Fatalf("problems: %v", problems)
 	}
-	if got := strings.Join(servers.Names(), ","); got != "files,github,machine,typed" {
+	if got := strings.Join(servers.Names(), ","); got != "files,github,machine,published,typed" {
 		t.Fatalf("names = %s", got)
 	}
 	if s := servers["files"]; s.Transport != TransportStdio || s.Cwd != "tools" || len(s.Args) != 3 {
@@ -53,6 +57,12 @@ servers:
 	}
 	if s := servers["machine"]; !s.OAuth.ClientCredentials() || servers["github"].OAuth.ClientCredentials() {
 		t.Fatalf("machine = %+v: want the client-credentials grant there only", s.OAuth)
+	}
+	if s := servers["published"]; s.OAuth.ClientMetadataURL != "https://stratos.example.test/oauth/client.json" || s.Elicitation != ElicitationAcceptDefaults {
+		t.Fatalf("published = %+v, oauth %+v", s, s.OAuth)
+	}
+	if s := servers["files"]; s.Elicitation != "" {
+		t.Fatalf("files.elicitation = %q, want none (refuse)", s.Elicitation)
 	}
 }
 
@@ -79,6 +89,12 @@ func TestParseProblemsNameFieldPaths(t *testing.T) {
 		{`servers: {a: {url: "http://h", oauth: {clientId: c, privateKey: "${K}"}}}`, "mcp.servers.a.oauth.privateKey", "needs oauth.grant: client_credentials"},
 		{`servers: {a: {url: "http://h", oauth: {grant: password, clientId: c}}}`, "mcp.servers.a.oauth.grant", `"password" is not a grant`},
 		{`servers: {a: {url: "http://h", oauth: {clientId: "${C"}}}`, "mcp.servers.a.oauth.clientId", "malformed environment reference"},
+		{`servers: {a: {url: "http://h", oauth: {clientMetadataUrl: "http://c.example.test/client.json"}}}`, "mcp.servers.a.oauth.clientMetadataUrl", "must be an https:// URL"},
+		{`servers: {a: {url: "http://h", oauth: {clientMetadataUrl: "https://c.example.test/"}}}`, "mcp.servers.a.oauth.clientMetadataUrl", "must have a path"},
+		{`servers: {a: {url: "http://h", oauth: {clientMetadataUrl: "https://c.example.test/c.json#x"}}}`, "mcp.servers.a.oauth.clientMetadataUrl", "must not have a fragment"},
+		{`servers: {a: {url: "http://h", oauth: {grant: client_credentials, clientId: c, clientSecret: "${S}", clientMetadataUrl: "https://c.example.test/c.json"}}}`, "mcp.servers.a.oauth.clientMetadataUrl", "is for a user's login"},
+		{`servers: {a: {url: "http://h", oauth: {clientMetadataUrl: "https://${H"}}}`, "mcp.servers.a.oauth.clientMetadataUrl", "malformed environment reference"},
+		{`servers: {a: {command: x, elicitation: ask}}`, "mcp.servers.a.elicitation", `"ask" is not an elicitation policy (known: refuse, accept-defaults)`},
 		{`other: 1`, "mcp.other", "unknown field"},
 		{`servers: [a]`, "mcp.servers", "must be a mapping"},
 		{`servers: {a: {command: x, connectTimeout: 30}}`, "mcp.servers.a.connectTimeout", "a duration with its unit"},
@@ -226,19 +242,19 @@ func TestResolveOAuthClient(t *testing.T) {
 servers:
   wiki:
     url: https://wiki.example.test/mcp
-    oauth: {clientId: "${CONF_CLIENT_ID}", clientSecret: "${CONF_CLIENT_SECRET}", scopes: [read]}
+    oauth: {clientId: "${CONF_CLIENT_ID}", clientSecret: "${CONF_CLIENT_SECRET}", scopes: [read], clientMetadataUrl: "https://${CONF_HOST}/client.json"}
 `)
 	if len(problems) > 0 {
 		t.Fatal(problems)
 	}
-	env := map[string]string{"CONF_CLIENT_ID": "stratos-cli", "CONF_CLIENT_SECRET": "s3cret"}
+	env := map[string]string{"CONF_CLIENT_ID": "stratos-cli", "CONF_CLIENT_SECRET": "s3cret", "CONF_HOST": "c.example.test"}
 	lookup := func(n string) (string, bool) { v, ok := env[n]; return v, ok }
 	decl := servers["wiki"]
 	wiki, err := decl.Resolve("/w", lookup)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if wiki.OAuth.ClientID != "stratos-cli" || wiki.OAuth.ClientSecret != "s3cret" {
+	if wiki.OAuth.ClientID != "stratos-cli" || wiki.OAuth.ClientSecret != "s3cret" || wiki.OAuth.ClientMetadataURL != "https://c.example.test/client.json" {
 		t.Errorf("resolved oauth = %+v", *wiki.OAuth)
 	}
 	if decl.OAuth.ClientID != "${CONF_CLIENT_ID}" {

@@ -82,6 +82,7 @@ func (s Server) Resolve(workflowDir string, lookup Lookup) (Server, error) {
 		o.ClientID = sub(path+".oauth.clientId", o.ClientID)
 		o.ClientSecret = sub(path+".oauth.clientSecret", o.ClientSecret)
 		o.PrivateKey = sub(path+".oauth.privateKey", o.PrivateKey)
+		o.ClientMetadataURL = sub(path+".oauth.clientMetadataUrl", o.ClientMetadataURL)
 		out.OAuth = &o
 	}
 	if firstErr != nil {
