@@ -145,6 +145,11 @@ type conformanceContext struct {
 
 func conformanceRun(ctx context.Context, scenario, url string) error {
 	server := mcpdecl.Server{Name: "conformance", Transport: mcpdecl.TransportHTTP, URL: url}
+	if strings.HasPrefix(scenario, "elicitation-") {
+		// As workflow.yaml declares a server whose forms are to be
+		// answered with their defaults (elicitation: accept-defaults).
+		server.Elicitation = mcpdecl.ElicitationAcceptDefaults
+	}
 	home, err := os.MkdirTemp("", "stratos-conformance-")
 	if err != nil {
 		return err

@@ -82,6 +82,7 @@ func Connect(ctx context.Context, server mcpdecl.Server, opts Options) (*Client,
 				opts.Progress(req.Params)
 			}
 		},
+		ElicitationHandler: elicitationHandler(server),
 	})
 	connectCtx, cancel := context.WithTimeout(ctx, server.Timeout())
 	defer cancel()
