@@ -21,6 +21,7 @@ import (
 
 	"github.com/stratoscli/stratos/shared/dispatch"
 	"github.com/stratoscli/stratos/shared/fakemcp"
+	jsonserve "github.com/stratoscli/stratos/shared/jsonvalidate/serve"
 	agent "github.com/stratoscli/stratos/stratos-agent/command"
 	build "github.com/stratoscli/stratos/stratos-build/command"
 	discover "github.com/stratoscli/stratos/stratos-discover/command"
@@ -37,19 +38,20 @@ type mainFunc func(args []string) int
 
 func TestMain(m *testing.M) {
 	tools := map[string]mainFunc{
-		"stratos":          func(a []string) int { return dispatch.Main(a, os.Stdout, os.Stderr) },
-		"st":               func(a []string) int { return dispatch.Main(a, os.Stdout, os.Stderr) },
-		"stratos-discover": func(a []string) int { return discover.Main(a, os.Stdin, os.Stdout, os.Stderr) },
-		"stratos-build":    func(a []string) int { return build.Main(a, os.Stdin, os.Stdout, os.Stderr) },
-		"stratos-run":      func(a []string) int { return run.Main(a, os.Stdin, os.Stdout, os.Stderr) },
-		"stratos-agent":    func(a []string) int { return agent.Main(a, os.Stdin, os.Stdout, os.Stderr) },
-		"stratos-worktree": func(a []string) int { return worktree.Main(a, os.Stdin, os.Stdout, os.Stderr) },
-		"stratos-models":   func(a []string) int { return models.Main(a, os.Stdin, os.Stdout, os.Stderr) },
-		"stratos-temporal": func(a []string) int { return temporal.Main(a, os.Stdin, os.Stdout, os.Stderr) },
-		"stratos-run-otlp": func(a []string) int { return otlpexport.Main(a, os.Stdin, os.Stdout, os.Stderr) },
-		"mcpdrive":         func(a []string) int { return mcpdrive.Main(a, os.Stdout, os.Stderr) },
-		"stratos-fakemcp":  func(a []string) int { return fakemcp.Main(a, os.Stdin, os.Stdout, os.Stderr) },
-		"httpprobe":        func(a []string) int { return httpprobe.Main(a, os.Stdout, os.Stderr) },
+		"stratos":              func(a []string) int { return dispatch.Main(a, os.Stdout, os.Stderr) },
+		"st":                   func(a []string) int { return dispatch.Main(a, os.Stdout, os.Stderr) },
+		"stratos-discover":     func(a []string) int { return discover.Main(a, os.Stdin, os.Stdout, os.Stderr) },
+		"stratos-build":        func(a []string) int { return build.Main(a, os.Stdin, os.Stdout, os.Stderr) },
+		"stratos-run":          func(a []string) int { return run.Main(a, os.Stdin, os.Stdout, os.Stderr) },
+		"stratos-agent":        func(a []string) int { return agent.Main(a, os.Stdin, os.Stdout, os.Stderr) },
+		"stratos-worktree":     func(a []string) int { return worktree.Main(a, os.Stdin, os.Stdout, os.Stderr) },
+		"stratos-models":       func(a []string) int { return models.Main(a, os.Stdin, os.Stdout, os.Stderr) },
+		"stratos-temporal":     func(a []string) int { return temporal.Main(a, os.Stdin, os.Stdout, os.Stderr) },
+		"stratos-run-otlp":     func(a []string) int { return otlpexport.Main(a, os.Stdin, os.Stdout, os.Stderr) },
+		"stratos-run-validate": func(a []string) int { return jsonserve.Main(a, os.Stdin, os.Stdout, os.Stderr) },
+		"mcpdrive":             func(a []string) int { return mcpdrive.Main(a, os.Stdout, os.Stderr) },
+		"stratos-fakemcp":      func(a []string) int { return fakemcp.Main(a, os.Stdin, os.Stdout, os.Stderr) },
+		"httpprobe":            func(a []string) int { return httpprobe.Main(a, os.Stdout, os.Stderr) },
 	}
 	cmds := make(map[string]func(), len(tools))
 	for name, f := range tools {

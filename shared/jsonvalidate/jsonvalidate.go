@@ -7,8 +7,10 @@
 // It is Stratos's one JSON Schema validator, over santhosh-tekuri/jsonschema.
 // That library compiles the meta-schemas of every draft it knows in its
 // package initialization (a few milliseconds of CPU, docs/performance.md),
-// in every process that links this package, so only the tools that validate
-// import it.
+// in every process that links this package, so only the processes that
+// validate import it: the agent host, and stratos-run-validate, which
+// validates for stratos run (package remote) so that a run does not pay for
+// the library's start-up before its workflow starts.
 package jsonvalidate
 
 import (
@@ -26,14 +28,12 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+
+	"github.com/stratoscli/stratos/shared/jsonvalidate/verdict"
 )
 
 // Issue is one failing field.
-type Issue struct {
-	// Path is the field's dotted path ("items.2.name"); "" is the value itself.
-	Path    string `json:"path"`
-	Message string `json:"message"`
-}
+type Issue = verdict.Issue
 
 // Schema is a compiled JSON Schema.
 type Schema struct {
@@ -184,19 +184,4 @@ func compareSegment(a, b string) int {
 
 // Text is the issues for people: `field "a.b": message; …`, at most the first
 // five, then how many more.
-func Text(issues []Issue) string {
-	const shown = 5
-	parts := make([]string, 0, min(len(issues), shown)+1)
-	for i, is := range issues {
-		if i == shown {
-			parts = append(parts, fmt.Sprintf("and %d more", len(issues)-shown))
-			break
-		}
-		if is.Path == "" {
-			parts = append(parts, is.Message)
-		} else {
-			parts = append(parts, fmt.Sprintf("field %q: %s", is.Path, is.Message))
-		}
-	}
-	return strings.Join(parts, "; ")
-}
+func Text(issues []Issue) string { return verdict.Text(issues) }

@@ -82,7 +82,7 @@ func TestText(t *testing.T) {
 	}{
 		{"root", []Issue{{Path: "", Message: "bad"}}, "bad"},
 		{"fields", []Issue{{Path: "a", Message: "x"}, {Path: "b.c", Message: "y"}}, `field "a": x; field "b.c": y`},
-		{"more than five", []Issue{{"a", "m"}, {"b", "m"}, {"c", "m"}, {"d", "m"}, {"e", "m"}, {"f", "m"}, {"g", "m"}},
+		{"more than five", []Issue{{Path: "a", Message: "m"}, {Path: "b", Message: "m"}, {Path: "c", Message: "m"}, {Path: "d", Message: "m"}, {Path: "e", Message: "m"}, {Path: "f", Message: "m"}, {Path: "g", Message: "m"}},
 			`field "a": m; field "b": m; field "c": m; field "d": m; field "e": m; and 2 more`},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -3,11 +3,13 @@ package command
 import (
 	"context"
 	"encoding/json"
+	"errors"
 
 	"github.com/stratoscli/stratos/shared/clierr"
 	"github.com/stratoscli/stratos/shared/contract/errcode"
 	"github.com/stratoscli/stratos/shared/contract/runapi"
-	"github.com/stratoscli/stratos/shared/jsonvalidate"
+	"github.com/stratoscli/stratos/shared/jsonvalidate/remote"
+	"github.com/stratoscli/stratos/shared/jsonvalidate/verdict"
 	"github.com/stratoscli/stratos/shared/sdk"
 	"github.com/stratoscli/stratos/shared/toolchain"
 )
@@ -35,15 +37,21 @@ func (x *execution) checkInput(ctx context.Context) error {
 
 // validateInput is the runtime's input_validation error, or nil when
 // input matches schema.
+// It validates in the validator process (shared/jsonvalidate/remote), as
+// the output check does: a detached run pays for that process's start, so
+// that every run does not pay for the library's in stratos-run's.
 func validateInput(workflow string, schema, input json.RawMessage) error {
-	compiled, err := jsonvalidate.Compile(schema)
-	if err != nil {
+	issues, err := remote.Validate(schema, input)
+	var se *remote.SchemaError
+	if errors.As(err, &se) {
 		return clierr.New(errcode.CodeInternal, "the input schema of workflow %s does not compile: %v", workflow, err).Wrap(err)
 	}
-	issues := compiled.Validate(input)
+	if err != nil {
+		return err
+	}
 	if issues == nil {
 		return nil
 	}
-	return clierr.Usage(runapi.CodeInputValidation, "invalid input for workflow %q: %s", workflow, jsonvalidate.Text(issues)).
+	return clierr.Usage(runapi.CodeInputValidation, "invalid input for workflow %q: %s", workflow, verdict.Text(issues)).
 		WithDetails(map[string]any{"workflow": workflow, "issues": issues})
 }

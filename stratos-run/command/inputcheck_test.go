@@ -7,7 +7,7 @@ import (
 
 	"github.com/stratoscli/stratos/shared/clierr"
 	"github.com/stratoscli/stratos/shared/contract/runapi"
-	"github.com/stratoscli/stratos/shared/jsonvalidate"
+	"github.com/stratoscli/stratos/shared/jsonvalidate/verdict"
 )
 
 // A detached run's input is refused as the runtime refuses it: code
@@ -24,7 +24,7 @@ func TestValidateInputIsTheRuntimesVerdict(t *testing.T) {
 		!strings.HasPrefix(ce.Message, `invalid input for workflow "greet": field "loud": `) || !strings.Contains(ce.Message, `; field "name": `) {
 		t.Fatalf("invalid input: %v (code %s, exit %d)", err, ce.Code, ce.Exit)
 	}
-	if issues, _ := ce.Details["issues"].([]jsonvalidate.Issue); len(issues) != 2 || ce.Details["workflow"] != "greet" {
+	if issues, _ := ce.Details["issues"].([]verdict.Issue); len(issues) != 2 || ce.Details["workflow"] != "greet" {
 		t.Errorf("details = %v", ce.Details)
 	}
 }

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/stratoscli/stratos/shared/freshness"
-	"github.com/stratoscli/stratos/shared/jsonvalidate"
+	"github.com/stratoscli/stratos/shared/jsonvalidate/verdict"
 )
 
 func writeRecord(t *testing.T, schema string) string {
@@ -34,7 +34,7 @@ func TestCheckOutputRejectsAMismatch(t *testing.T) {
 	if err == nil || err.Code != "output_validation" || err.Exit != 1 {
 		t.Fatalf("checkOutput = %+v, want output_validation exiting 1", err)
 	}
-	issues, _ := err.Details["issues"].([]jsonvalidate.Issue)
+	issues, _ := err.Details["issues"].([]verdict.Issue)
 	if len(issues) != 1 || issues[0].Path != "n" {
 		t.Errorf("issues = %+v, want the missing n", issues)
 	}

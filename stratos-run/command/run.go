@@ -208,7 +208,9 @@ func (x *execution) run(ctx context.Context) (json.RawMessage, *clierr.Error) {
 			return nil, x.finish(failure(ce, nil))
 		}
 	}
-	out, ahead := x.await(runCtx, node, doc)
+	check := startOutputCheck(x.target.Workflow.Dir, x.target.Name())
+	defer check.close()
+	out, ahead := x.await(runCtx, node, doc, check)
 	cancelRun()
 	if watcher != nil {
 		if spent, crossed := watcher.Stop(); crossed && ctx.Err() == nil && out != nil && out.Cancelled {
@@ -223,7 +225,7 @@ func (x *execution) run(ctx context.Context) (json.RawMessage, *clierr.Error) {
 	if o.err != nil {
 		return nil, x.finish(o)
 	}
-	if ce := ahead.outputCheck(x, o.output); ce != nil {
+	if ce := ahead.outputCheck(check, o.output); ce != nil {
 		return nil, x.finish(failure(ce, o.tree))
 	}
 	if ferr := x.end(o.final(0)); ferr != nil {
@@ -241,11 +243,11 @@ type checkedAhead struct {
 
 // outputCheck is the output check's result: the one made ahead, else one
 // made now.
-func (a checkedAhead) outputCheck(x *execution, output json.RawMessage) *clierr.Error {
+func (a checkedAhead) outputCheck(check *outputCheck, output json.RawMessage) *clierr.Error {
 	if a.checked {
 		return a.err
 	}
-	return checkOutput(x.target.Workflow.Dir, x.target.Name(), output)
+	return check.check(output)
 }
 
 // await sends node its invocation and waits for it to exit. node reports
@@ -256,7 +258,7 @@ func (a checkedAhead) outputCheck(x *execution, output json.RawMessage) *clierr.
 // written last, and only after node's exit: what the run ends with is
 // decided as before, from the whole outcome; a run that ends otherwise
 // after all (its budget crossed) rewrites those files (records.Run.Finish).
-func (x *execution) await(ctx context.Context, node *runner, doc []byte) (*supervise.Outcome, checkedAhead) {
+func (x *execution) await(ctx context.Context, node *runner, doc []byte, check *outputCheck) (*supervise.Outcome, checkedAhead) {
 	done := make(chan *supervise.Outcome, 1)
 	go func() { done <- node.Run(ctx, doc) }()
 	select {
@@ -266,7 +268,7 @@ func (x *execution) await(ctx context.Context, node *runner, doc []byte) (*super
 	}
 	var ahead checkedAhead
 	if o := interpret(&supervise.Outcome{Result: node.ReadResult()}, x.target.Name()); o.err == nil {
-		ahead = checkedAhead{checked: true, err: checkOutput(x.target.Workflow.Dir, x.target.Name(), o.output)}
+		ahead = checkedAhead{checked: true, err: check.check(o.output)}
 		if ahead.err == nil {
 			// A failure here leaves the files to Finish, which reports it.
 			_ = x.record.WriteResult(o.final(0))

@@ -37,16 +37,18 @@ func TestCheckInputNamesEveryField(t *testing.T) {
 		"required":             []any{"name"},
 		"additionalProperties": false,
 	}}
-	raw, err := checkInput(d, map[string]any{"name": "Ada"})
+	var val validator
+	defer val.close()
+	raw, err := checkInput(d, map[string]any{"name": "Ada"}, &val)
 	if err != nil || string(raw) != `{"name":"Ada"}` {
 		t.Fatalf("valid input: %s, %v", raw, err)
 	}
-	_, err = checkInput(d, map[string]any{"name": 1, "loud": true})
+	_, err = checkInput(d, map[string]any{"name": 1, "loud": true}, &val)
 	ce := clierr.As(err)
 	if ce.Code != runapi.CodeInputValidation || !strings.Contains(ce.Message, `field "loud"`) || !strings.Contains(ce.Message, `field "name"`) {
 		t.Fatalf("invalid input: %#v", ce)
 	}
-	if _, err := checkInput(d, nil); clierr.As(err).Code != runapi.CodeInputValidation {
+	if _, err := checkInput(d, nil, &val); clierr.As(err).Code != runapi.CodeInputValidation {
 		t.Fatalf("no input for a required field: %v", err)
 	}
 }

@@ -8,6 +8,7 @@ package mcpserve
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"strings"
 	"sync"
@@ -18,7 +19,8 @@ import (
 	"github.com/stratoscli/stratos/shared/contract/errcode"
 	"github.com/stratoscli/stratos/shared/contract/eventapi"
 	"github.com/stratoscli/stratos/shared/contract/runapi"
-	"github.com/stratoscli/stratos/shared/jsonvalidate"
+	"github.com/stratoscli/stratos/shared/jsonvalidate/remote"
+	"github.com/stratoscli/stratos/shared/jsonvalidate/verdict"
 	"github.com/stratoscli/stratos/shared/version"
 )
 
@@ -49,6 +51,8 @@ type Server struct {
 	running sync.WaitGroup
 
 	sessions sessionRuns
+
+	val validator
 }
 
 // instructions tell the client's model what the server is for.
@@ -80,6 +84,7 @@ func New(opts Options) (*Server, error) {
 func (s *Server) Close() {
 	s.CancelRuns()
 	s.running.Wait()
+	s.val.close()
 }
 
 // CancelRuns cancels the runs the server started and refuses new ones,
@@ -110,36 +115,36 @@ func (s *Server) MCP() *mcp.Server { return s.mcp }
 func (s *Server) addTools() error {
 	readOnly := &mcp.ToolAnnotations{ReadOnlyHint: true}
 	return firstErr(
-		addTool(s.mcp, &mcp.Tool{Name: "list_workflows", Annotations: readOnly,
+		addTool(s.mcp, &s.val, &mcp.Tool{Name: "list_workflows", Annotations: readOnly,
 			Description: "List the Stratos workflows of the project and the user root, with whether each is built."},
 			func(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (WorkflowList, error) {
 				return s.st.list(ctx)
 			}),
-		addTool(s.mcp, &mcp.Tool{Name: "describe_workflow",
+		addTool(s.mcp, &s.val, &mcp.Tool{Name: "describe_workflow",
 			Description: "Describe a workflow: its manual and the JSON Schemas of its input and output. Builds it first when it is not fresh."},
 			func(ctx context.Context, _ *mcp.CallToolRequest, in NameInput) (Description, error) {
 				defer s.resyncAfter(ctx)
 				return s.st.describe(ctx, in.Name)
 			}),
-		addTool(s.mcp, &mcp.Tool{Name: "run_workflow",
+		addTool(s.mcp, &s.val, &mcp.Tool{Name: "run_workflow",
 			Description: "Run a workflow with an input matching its input schema and return its output. Builds it first when it is not fresh. Cancelling the call, or ending the session, cancels the run. For runs longer than the client waits for a call, use start_workflow and run_result."},
 			s.runWorkflow),
-		addTool(s.mcp, &mcp.Tool{Name: "start_workflow",
+		addTool(s.mcp, &s.val, &mcp.Tool{Name: "start_workflow",
 			Description: "Start a workflow in the background, as run_workflow would run it, and return its execution ID at once. The run goes on when the call, the session or the server ends; run_result waits for its output, stop_run stops it."},
 			s.startWorkflow),
-		addTool(s.mcp, &mcp.Tool{Name: "run_result", Annotations: readOnly,
+		addTool(s.mcp, &s.val, &mcp.Tool{Name: "run_result", Annotations: readOnly,
 			Description: "Wait until a run has ended and return its output, or its error. Cancelling the call stops the waiting, not the run; call it again to wait again."},
 			s.runResult),
-		addTool(s.mcp, &mcp.Tool{Name: "run_status", Annotations: readOnly,
+		addTool(s.mcp, &s.val, &mcp.Tool{Name: "run_status", Annotations: readOnly,
 			Description: "Show a run: its status, and its output or error once it has ended."},
 			func(ctx context.Context, _ *mcp.CallToolRequest, in RunRef) (RunStatus, error) {
 				r, err := s.st.show(ctx, in.ID)
 				return RunStatus{Run: r}, err
 			}),
-		addTool(s.mcp, &mcp.Tool{Name: "run_logs", Annotations: readOnly,
+		addTool(s.mcp, &s.val, &mcp.Tool{Name: "run_logs", Annotations: readOnly,
 			Description: "The events a run has recorded so far (agents, model turns, tool calls, logs)."},
 			s.runLogs),
-		addTool(s.mcp, &mcp.Tool{Name: "stop_run",
+		addTool(s.mcp, &s.val, &mcp.Tool{Name: "stop_run",
 			Description: "Stop a running run as Ctrl-C would: the workflow is cancelled and cleaned up. Returns how it ended."},
 			func(ctx context.Context, _ *mcp.CallToolRequest, in RunRef) (Stopped, error) {
 				return s.st.stop(ctx, in.ID)
@@ -226,7 +231,7 @@ func (s *Server) prepare(ctx context.Context, in RunInput) (input, overrides jso
 	if err != nil {
 		return nil, nil, err
 	}
-	if input, err = checkInput(d, in.Input); err != nil {
+	if input, err = checkInput(d, in.Input, &s.val); err != nil {
 		return nil, nil, err
 	}
 	if in.Overrides != nil {
@@ -240,7 +245,7 @@ func (s *Server) prepare(ctx context.Context, in RunInput) (input, overrides jso
 // checkInput validates input against the workflow's input schema and
 // returns it as JSON; the error names every failing field, as the
 // runtime's input_validation does.
-func checkInput(d Description, input map[string]any) (json.RawMessage, error) {
+func checkInput(d Description, input map[string]any, val *validator) (json.RawMessage, error) {
 	if input == nil {
 		input = map[string]any{}
 	}
@@ -252,12 +257,16 @@ func checkInput(d Description, input map[string]any) (json.RawMessage, error) {
 	if err != nil {
 		return nil, errorf("encode the input schema of %s: %v", d.Name, err)
 	}
-	compiled, err := jsonvalidate.Compile(schema)
-	if err != nil {
+	issues, err := val.validate(schema, raw)
+	var se *remote.SchemaError
+	if errors.As(err, &se) {
 		return nil, errorf("the input schema of %s does not compile: %v", d.Name, err)
 	}
-	if issues := compiled.Validate(raw); len(issues) > 0 {
-		return nil, clierr.Usage(runapi.CodeInputValidation, "invalid input for workflow %q: %s", d.Name, jsonvalidate.Text(issues)).
+	if err != nil {
+		return nil, err
+	}
+	if len(issues) > 0 {
+		return nil, clierr.Usage(runapi.CodeInputValidation, "invalid input for workflow %q: %s", d.Name, verdict.Text(issues)).
 			WithDetails(map[string]any{"workflow": d.Name, "issues": issues})
 	}
 	return raw, nil

@@ -5,12 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/stratoscli/stratos/shared/clierr"
 	"github.com/stratoscli/stratos/shared/contract/errcode"
-	"github.com/stratoscli/stratos/shared/jsonvalidate"
+	"github.com/stratoscli/stratos/shared/jsonvalidate/verdict"
 )
 
 // handler is a tool's behaviour on decoded arguments.
@@ -19,13 +18,13 @@ type handler[In, Out any] func(ctx context.Context, req *mcp.CallToolRequest, in
 // addTool registers a tool whose input and output schemas are inferred from
 // In and Out (the MCP SDK's own schema type, which it lists to clients) in
 // their portable form (inferSchema).
-// The arguments are checked against the input schema by jsonvalidate, like
-// every other JSON Schema check of Stratos, so a call names every argument
-// at fault. Unlike mcp.AddTool, a failure is an isError result carrying
+// The arguments are checked against the input schema by jsonvalidate (in
+// the server's validator process), like every other JSON Schema check of
+// Stratos, so a call names every argument at fault. Unlike mcp.AddTool, a failure is an isError result carrying
 // Stratos's error envelope ({"error": {"code", "message", "details"}}) as
 // its text, so a client reads the same code `stratos … --json` prints; no
 // structured content then, as it would not match the output schema.
-func addTool[In, Out any](s *mcp.Server, t *mcp.Tool, h handler[In, Out]) error {
+func addTool[In, Out any](s *mcp.Server, val *validator, t *mcp.Tool, h handler[In, Out]) error {
 	in, err := inferSchema[In]()
 	if err != nil {
 		return fmt.Errorf("tool %s: input schema: %w", t.Name, err)
@@ -34,13 +33,13 @@ func addTool[In, Out any](s *mcp.Server, t *mcp.Tool, h handler[In, Out]) error 
 	if err != nil {
 		return fmt.Errorf("tool %s: output schema: %w", t.Name, err)
 	}
-	check, err := compile(in)
+	check, err := json.Marshal(in)
 	if err != nil {
 		return fmt.Errorf("tool %s: input schema: %w", t.Name, err)
 	}
 	t.InputSchema, t.OutputSchema = in, out
 	s.AddTool(t, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		args, err := decodeArgs[In](req.Params.Arguments, check)
+		args, err := decodeArgs[In](req.Params.Arguments, check, val)
 		if err != nil {
 			return errorResult(err), nil
 		}
@@ -53,26 +52,21 @@ func addTool[In, Out any](s *mcp.Server, t *mcp.Tool, h handler[In, Out]) error 
 	return nil
 }
 
-// compile compiles an inferred schema for jsonvalidate.
-func compile(s *jsonschema.Schema) (*jsonvalidate.Schema, error) {
-	raw, err := json.Marshal(s)
-	if err != nil {
-		return nil, err
-	}
-	return jsonvalidate.Compile(raw)
-}
-
 // decodeArgs validates the tool's arguments against its input schema and
 // decodes them. A mismatch names every failing argument, in the message and
 // as details.issues ([{path, message}]), as input_validation does for a
 // workflow's input.
-func decodeArgs[In any](raw json.RawMessage, schema *jsonvalidate.Schema) (In, error) {
+func decodeArgs[In any](raw, schema json.RawMessage, val *validator) (In, error) {
 	var in In
 	if len(raw) == 0 {
 		raw = json.RawMessage("{}")
 	}
-	if issues := schema.Validate(raw); len(issues) > 0 {
-		return in, clierr.Usage(errcode.CodeUsage, "invalid arguments: %s", jsonvalidate.Text(issues)).
+	issues, err := val.validate(schema, raw)
+	if err != nil {
+		return in, fmt.Errorf("check the arguments: %w", err)
+	}
+	if len(issues) > 0 {
+		return in, clierr.Usage(errcode.CodeUsage, "invalid arguments: %s", verdict.Text(issues)).
 			WithDetails(map[string]any{"issues": issues})
 	}
 	if err := json.Unmarshal(raw, &in); err != nil {

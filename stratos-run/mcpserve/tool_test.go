@@ -72,19 +72,21 @@ func TestDecodeArgs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	check, err := compile(in)
+	check, err := json.Marshal(in)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := decodeArgs[RunInput](json.RawMessage(`{"name": "greet", "input": {"who": "Ada"}}`), check)
+	var val validator
+	defer val.close()
+	got, err := decodeArgs[RunInput](json.RawMessage(`{"name": "greet", "input": {"who": "Ada"}}`), check, &val)
 	if err != nil || got.Name != "greet" || got.Input["who"] != "Ada" {
 		t.Errorf("decoded %+v, %v", got, err)
 	}
-	if _, err := decodeArgs[RunInput](nil, check); clierr.As(err).Message != `invalid arguments: field "name": required field is missing` {
+	if _, err := decodeArgs[RunInput](nil, check, &val); clierr.As(err).Message != `invalid arguments: field "name": required field is missing` {
 		t.Errorf("no arguments: %v", err)
 	}
 	for _, raw := range []string{`[]`, `"greet"`, `{`} {
-		_, err := decodeArgs[RunInput](json.RawMessage(raw), check)
+		_, err := decodeArgs[RunInput](json.RawMessage(raw), check, &val)
 		if ce := clierr.As(err); ce.Code != errcode.CodeUsage || !strings.HasPrefix(ce.Message, "invalid arguments: ") || strings.Contains(ce.Message, "field ") {
 			t.Errorf("arguments %s: %v, want one usage error for the whole value", raw, err)
 		}
