@@ -11,12 +11,12 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"slices"
 	"strings"
 	"syscall"
 
 	"github.com/urfave/cli/v3"
 
+	"github.com/stratoscli/stratos/shared/cliapp/invokedas"
 	"github.com/stratoscli/stratos/shared/clierr"
 	"github.com/stratoscli/stratos/shared/contract/errcode"
 	"github.com/stratoscli/stratos/shared/toolcall"
@@ -52,7 +52,7 @@ func Run(cmd *cli.Command, args []string, stdio IO) int {
 // binary name the user never typed. The tool's name is part of the value
 // because the variable reaches the tools it starts in turn, which must
 // keep their own names.
-const InvokedAsEnv = "STRATOS_INVOKED_AS"
+const InvokedAsEnv = invokedas.Env
 
 // invokedAs is the name tool goes by for the user: the words the
 // dispatcher passed for it, else its own name.
@@ -70,10 +70,7 @@ func invokedAs(tool string) string {
 // user's command over to another (stratos run to stratos-temporal) passes
 // on its own name as shown.
 func WithInvokedAs(env []string, tool, words string) []string {
-	out := slices.DeleteFunc(slices.Clone(env), func(kv string) bool {
-		return strings.HasPrefix(kv, InvokedAsEnv+"=")
-	})
-	return append(out, InvokedAsEnv+"="+tool+"="+words)
+	return invokedas.With(env, tool, words)
 }
 
 // RunContext is Run with a caller-supplied context.

@@ -14,7 +14,7 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/stratoscli/stratos/shared/cliapp"
+	"github.com/stratoscli/stratos/shared/cliapp/invokedas"
 	"github.com/stratoscli/stratos/shared/clierr"
 	"github.com/stratoscli/stratos/shared/sibling"
 	"github.com/stratoscli/stratos/shared/version"
@@ -119,7 +119,7 @@ func execTool(prog string, r Route, sub string, rest []string, stderr io.Writer)
 		argv = append(argv, sub)
 	}
 	argv = append(argv, rest...)
-	err = syscall.Exec(path, argv, cliapp.WithInvokedAs(os.Environ(), tool, words))
+	err = syscall.Exec(path, argv, invokedas.With(os.Environ(), tool, words))
 	fmt.Fprintf(stderr, "stratos: exec %s: %v\n", path, err)
 	return clierr.ExitFailed
 }
