@@ -74,6 +74,11 @@ type Options struct {
 	// redirect URI against it; on loopback there is no HTTPS to fetch
 	// from, so any loopback redirect is taken, as for a registered client.
 	ClientMetadataURL string
+	// IDToken makes the server also play an enterprise identity provider
+	// for cross-app access: IdPTokenPath exchanges this ID token for an
+	// ID-JAG, which the token endpoint takes (jwt-bearer grant) from
+	// PreregisteredClient for an access token (see idp.go).
+	IDToken string
 	// StepUpScope is a scope that only tools/call requests need: a token
 	// without it may list tools, and a call gets 403 insufficient_scope
 	// naming it (the step-up of the MCP authorization spec).
@@ -94,6 +99,7 @@ type Server struct {
 	codes   map[string]grant
 	access  map[string]issued
 	refresh map[string]issued // refresh token → what it renews
+	grants  map[string]string // ID-JAG → the resource it is for
 }
 
 type grant struct {
@@ -120,7 +126,7 @@ func New(issuer string, o Options) *Server {
 		clients[o.ClientMetadataURL] = nil
 	}
 	return &Server{o: o, issuer: strings.TrimSuffix(issuer, "/"), clients: clients,
-		codes: map[string]grant{}, access: map[string]issued{}, refresh: map[string]issued{}}
+		codes: map[string]grant{}, access: map[string]issued{}, refresh: map[string]issued{}, grants: map[string]string{}}
 }
 
 // Mount adds the authorization server's endpoints to mux and guards
@@ -132,6 +138,9 @@ func (s *Server) Mount(mux *http.ServeMux, path string, mcp http.Handler) {
 	}
 	if !s.o.NoRegistration {
 		mux.HandleFunc("POST /register", s.register)
+	}
+	if s.o.IDToken != "" {
+		mux.HandleFunc("POST "+IdPTokenPath, s.exchangeIDToken)
 	}
 	mux.HandleFunc("GET /authorize", s.authorize)
 	mux.HandleFunc("POST /token", s.token)
@@ -166,7 +175,7 @@ func (s *Server) metadata(w http.ResponseWriter, r *http.Request) {
 		"authorization_endpoint":                s.issuer + "/authorize",
 		"token_endpoint":                        s.issuer + "/token",
 		"response_types_supported":              []string{"code"},
-		"grant_types_supported":                 []string{"authorization_code", "refresh_token", "client_credentials"},
+		"grant_types_supported":                 []string{"authorization_code", "refresh_token", "client_credentials", grantJWTBearer},
 		"code_challenge_methods_supported":      []string{"S256"},
 		"token_endpoint_auth_methods_supported": authMethods,
 		"scopes_supported":                      s.scopes("offline_access"),
@@ -321,6 +330,8 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 		s.refreshToken(w, r)
 	case "client_credentials":
 		s.clientCredentials(w, r)
+	case grantJWTBearer:
+		s.jwtBearer(w, r)
 	default:
 		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "unsupported_grant_type"})
 	}

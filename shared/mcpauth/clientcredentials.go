@@ -28,18 +28,23 @@ import (
 func loginClientCredentials(ctx context.Context, store Store, server mcpdecl.Server, client *http.Client, id Identity) (Record, error) {
 	var tok *oauth2.Token
 	var err error
-	if server.OAuth.PrivateKey != "" {
+	what := "client credentials"
+	switch {
+	case server.OAuth.Grant == mcpdecl.GrantCrossAppAccess:
+		what = "cross-app access"
+		tok, err = crossAppGrant(ctx, client, server)
+	case server.OAuth.PrivateKey != "":
 		tok, err = assertionGrant(ctx, client, server)
-	} else {
+	default:
 		tok, err = secretGrant(ctx, client, server)
 	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return Record{}, ctx.Err()
 		}
-		return Record{}, fmt.Errorf("MCP server %q: client credentials: %w", server.Name, err)
+		return Record{}, fmt.Errorf("MCP server %q: %s: %w", server.Name, what, err)
 	}
-	r := Record{Identity: id, ClientID: server.OAuth.ClientID, Grant: mcpdecl.GrantClientCredentials,
+	r := Record{Identity: id, ClientID: server.OAuth.ClientID, Grant: server.OAuth.Grant,
 		AccessToken: tok.AccessToken, TokenType: tok.TokenType, Expiry: tok.Expiry}
 	if err := store.Save(r); err != nil {
 		return Record{}, err
@@ -104,10 +109,13 @@ func assertionGrant(ctx context.Context, client *http.Client, server mcpdecl.Ser
 	return cfg.Token(context.WithValue(ctx, oauth2.HTTPClient, client))
 }
 
-// tokenEndpoint is where, and for whom, a machine client asks for tokens.
+// tokenEndpoint is where, and for whom, a machine client asks for tokens:
+// the authorization server's issuer and token endpoint, the client
+// authentications it takes, the scopes to ask for, and the server's
+// resource identifier (RFC 9728).
 type tokenEndpoint struct {
-	issuer, tokenURL string
-	scopes           []string
+	issuer, tokenURL, resource string
+	authMethods, scopes        []string
 }
 
 // discoverTokenEndpoint follows the server's challenge to its
@@ -130,12 +138,19 @@ func discoverTokenEndpoint(ctx context.Context, client *http.Client, serverURL s
 		return tokenEndpoint{}, err
 	}
 	issuer := u.Scheme + "://" + u.Host
+	resource, err := CanonicalResource(serverURL)
+	if err != nil {
+		return tokenEndpoint{}, err
+	}
 	for _, candidate := range resourceMetadataURLs(metadataURL, u) {
 		prm, err := oauthex.GetProtectedResourceMetadata(ctx, candidate, serverURL, client)
 		if err != nil || prm == nil || len(prm.AuthorizationServers) == 0 {
 			continue
 		}
 		issuer = prm.AuthorizationServers[0]
+		if prm.Resource != "" {
+			resource = prm.Resource
+		}
 		if len(scopes) == 0 {
 			scopes = prm.ScopesSupported
 		}
@@ -146,9 +161,10 @@ func discoverTokenEndpoint(ctx context.Context, client *http.Client, serverURL s
 		return tokenEndpoint{}, fmt.Errorf("the authorization server's metadata: %w", err)
 	}
 	if asm == nil {
-		return tokenEndpoint{issuer: issuer, tokenURL: strings.TrimSuffix(issuer, "/") + "/token", scopes: scopes}, nil
+		return tokenEndpoint{issuer: issuer, tokenURL: strings.TrimSuffix(issuer, "/") + "/token", resource: resource, scopes: scopes}, nil
 	}
-	return tokenEndpoint{issuer: asm.Issuer, tokenURL: asm.TokenEndpoint, scopes: scopes}, nil
+	return tokenEndpoint{issuer: asm.Issuer, tokenURL: asm.TokenEndpoint, resource: resource,
+		authMethods: asm.TokenEndpointAuthMethodsSupported, scopes: scopes}, nil
 }
 
 // resourceMetadataURLs are where protected-resource metadata may be: the

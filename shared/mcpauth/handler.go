@@ -44,7 +44,7 @@ func (t Tokens) ForServer(ctx context.Context, workflow string, server mcpdecl.S
 	if err != nil {
 		return Record{}, &ServerError{Workflow: workflow, Server: server.Name, Err: err}
 	}
-	if server.OAuth.ClientCredentials() {
+	if server.OAuth.Unattended() {
 		r, err := t.clientCredentials(ctx, server, id)
 		if err != nil {
 			return Record{}, &ServerError{Workflow: workflow, Server: server.Name, Err: err, Machine: true}
@@ -89,7 +89,7 @@ func (h handler) TokenSource(ctx context.Context) (oauth2.TokenSource, error) {
 func (h handler) Authorize(ctx context.Context, _ *http.Request, resp *http.Response) error {
 	resp.Body.Close()
 	scopes, stepUp := insufficientScope(resp)
-	if !stepUp && h.server.OAuth.ClientCredentials() {
+	if !stepUp && h.server.OAuth.Unattended() {
 		return h.renewClientCredentials(ctx)
 	}
 	if !stepUp {

@@ -64,7 +64,7 @@ func Login(ctx context.Context, store Store, server mcpdecl.Server, o LoginOptio
 		client = NewHTTPClient()
 	}
 	client, legacy := withLegacyIssuer(client, server.URL)
-	if server.OAuth.ClientCredentials() {
+	if server.OAuth.Unattended() {
 		return loginClientCredentials(ctx, store, server, client, id)
 	}
 	if doc := server.OAuth.ClientMetadataURL; doc != "" {

@@ -98,9 +98,9 @@ type Record struct {
 	// StepUpScopes are scopes the server asked for beyond the login's
 	// (insufficient_scope): the next login requests them too.
 	StepUpScopes []string `json:"stepUpScopes,omitempty"`
-	// Grant is mcpdecl.GrantClientCredentials for a token the client
-	// obtained itself (renewed the same way, not refreshed); empty for a
-	// user's login.
+	// Grant is mcpdecl.GrantClientCredentials or GrantCrossAppAccess for
+	// a token obtained without a login (renewed the same way, not
+	// refreshed); empty for a user's login.
 	Grant string `json:"grant,omitempty"`
 }
 

@@ -138,9 +138,12 @@ const conformanceClientDocument = "https://conformance-test.local/client-metadat
 
 // conformanceContext is what the suite gives a scenario that needs it.
 type conformanceContext struct {
-	ClientID      string `json:"client_id"`
-	ClientSecret  string `json:"client_secret"`
-	PrivateKeyPEM string `json:"private_key_pem"`
+	ClientID         string `json:"client_id"`
+	ClientSecret     string `json:"client_secret"`
+	PrivateKeyPEM    string `json:"private_key_pem"`
+	IdPClientID      string `json:"idp_client_id"`
+	IdPIDToken       string `json:"idp_id_token"`
+	IdPTokenEndpoint string `json:"idp_token_endpoint"`
 }
 
 func conformanceRun(ctx context.Context, scenario, url string) error {
@@ -162,11 +165,7 @@ func conformanceRun(ctx context.Context, scenario, url string) error {
 	}
 	tokens := mcpauth.Tokens{Store: store, StepUp: login}
 	if strings.HasPrefix(scenario, "auth/") {
-		// Declared as a user who publishes a client ID metadata document
-		// declares it (at the URL the suite expects): used only where the
-		// authorization server advertises support; elsewhere the login
-		// falls back to the declared clientId or dynamic registration.
-		server.OAuth = &mcpdecl.OAuth{ClientMetadataURL: conformanceClientDocument}
+		server.OAuth = &mcpdecl.OAuth{}
 		var cc conformanceContext
 		if raw := os.Getenv("MCP_CONFORMANCE_CONTEXT"); raw != "" {
 			if err := json.Unmarshal([]byte(raw), &cc); err != nil {
@@ -174,11 +173,25 @@ func conformanceRun(ctx context.Context, scenario, url string) error {
 			}
 		}
 		server.OAuth.ClientID, server.OAuth.ClientSecret = cc.ClientID, cc.ClientSecret
-		if strings.HasPrefix(scenario, "auth/client-credentials-") {
+		switch {
+		case strings.HasPrefix(scenario, "auth/client-credentials-"):
 			// A machine client, as workflow.yaml declares it with
 			// oauth.grant: client_credentials (and privateKey for JWT).
 			server.OAuth.Grant = mcpdecl.GrantClientCredentials
 			server.OAuth.PrivateKey = cc.PrivateKeyPEM
+		case strings.HasPrefix(scenario, "auth/cross-app-access-"):
+			// An enterprise user, as workflow.yaml declares it with
+			// oauth.grant: cross_app_access and the identity provider
+			// (the ID token from the environment).
+			server.OAuth.Grant = mcpdecl.GrantCrossAppAccess
+			server.OAuth.IdP = &mcpdecl.IdP{TokenURL: cc.IdPTokenEndpoint, ClientID: cc.IdPClientID, IDToken: cc.IdPIDToken}
+		default:
+			// A user's login, declared as by a user who publishes a
+			// client ID metadata document (at the URL the suite
+			// expects): used only where the authorization server
+			// advertises support; elsewhere the login falls back to the
+			// declared clientId or dynamic registration.
+			server.OAuth.ClientMetadataURL = conformanceClientDocument
 		}
 		if err := login(ctx, server); err != nil {
 			return fmt.Errorf("login: %w", err)

@@ -111,21 +111,53 @@ type OAuth struct {
 	// never encoded.
 	PrivateKey string `json:"-"`
 	// Grant is how tokens are obtained: GrantAuthorizationCode (empty: a
-	// user logs in in a browser) or GrantClientCredentials (a machine
+	// user logs in in a browser), GrantClientCredentials (a machine
 	// client with clientId and clientSecret or privateKey gets them
-	// itself, no login).
+	// itself, no login) or GrantCrossAppAccess (the user's identity
+	// assertion from the enterprise's identity provider, IdP, is
+	// exchanged for them, no login).
 	Grant string `json:"grant,omitempty"`
+	// IdP is, for GrantCrossAppAccess, the enterprise identity provider
+	// that exchanges the user's ID token for an authorization grant.
+	IdP *IdP `json:"idp,omitempty"`
+}
+
+// IdP is the identity provider of cross-app access (the MCP
+// enterprise-managed authorization extension): its token endpoint
+// exchanges the user's ID token (RFC 8693) for an identity assertion
+// authorization grant (ID-JAG) that the MCP server's authorization server
+// takes for an access token (RFC 7523).
+type IdP struct {
+	// TokenURL is the identity provider's token endpoint.
+	TokenURL string `json:"tokenUrl"`
+	// ClientID is Stratos's client at the identity provider.
+	ClientID string `json:"clientId"`
+	// ClientSecret is that client's secret, if it is confidential: like
+	// OAuth.ClientSecret, always a ${NAME} reference and never encoded.
+	ClientSecret string `json:"-"`
+	// IDToken is the user's OpenID Connect ID token from the identity
+	// provider (obtained by the enterprise's single sign-on, outside
+	// Stratos): always a ${NAME} reference and never encoded.
+	IDToken string `json:"-"`
 }
 
 // The OAuth grants a declaration may name.
 const (
 	GrantAuthorizationCode = "authorization_code"
 	GrantClientCredentials = "client_credentials"
+	GrantCrossAppAccess    = "cross_app_access"
 )
 
 // ClientCredentials reports whether tokens come from the client-credentials
 // grant, with nobody logging in.
 func (o *OAuth) ClientCredentials() bool { return o != nil && o.Grant == GrantClientCredentials }
+
+// Unattended reports whether tokens are obtained without anyone at a
+// browser (client credentials, cross-app access): there is no login, and
+// a token that runs out or is refused is replaced the same way.
+func (o *OAuth) Unattended() bool {
+	return o != nil && (o.Grant == GrantClientCredentials || o.Grant == GrantCrossAppAccess)
+}
 
 // Problem is one invalid field of the mcp section.
 type Problem struct {
@@ -357,22 +389,59 @@ func (p *parser) oauth(field string, v any) *OAuth {
 	case map[string]any:
 		for _, k := range slices.Sorted(maps.Keys(v)) {
 			if !oauthFields[k] {
-				p.add(field+"."+k, "unknown field (known: clientId, clientMetadataUrl, clientSecret, grant, privateKey, scopes)")
+				p.add(field+"."+k, "unknown field (known: clientId, clientMetadataUrl, clientSecret, grant, idp, privateKey, scopes)")
 			}
 		}
 		o := &OAuth{Scopes: p.strs(field+".scopes", v["scopes"]), ClientID: p.str(field+".clientId", v["clientId"]),
 			ClientSecret: p.str(field+".clientSecret", v["clientSecret"]), Grant: p.str(field+".grant", v["grant"]),
-			PrivateKey: p.str(field+".privateKey", v["privateKey"]), ClientMetadataURL: p.str(field+".clientMetadataUrl", v["clientMetadataUrl"])}
+			PrivateKey: p.str(field+".privateKey", v["privateKey"]), ClientMetadataURL: p.str(field+".clientMetadataUrl", v["clientMetadataUrl"]),
+			IdP: p.idp(field+".idp", v["idp"])}
 		p.checkClientSecret(field, o)
 		p.checkClientMetadataURL(field, o)
 		p.checkGrant(field, o)
 		return o
 	}
-	p.add(field, "must be true or a mapping with scopes, clientId, clientMetadataUrl, clientSecret, privateKey and grant")
+	p.add(field, "must be true or a mapping with scopes, clientId, clientMetadataUrl, clientSecret, privateKey, grant and idp")
 	return nil
 }
 
-var oauthFields = map[string]bool{"scopes": true, "clientId": true, "clientMetadataUrl": true, "clientSecret": true, "grant": true, "privateKey": true}
+var oauthFields = map[string]bool{"scopes": true, "clientId": true, "clientMetadataUrl": true, "clientSecret": true, "grant": true, "idp": true, "privateKey": true}
+
+var idpFields = map[string]bool{"tokenUrl": true, "clientId": true, "clientSecret": true, "idToken": true}
+
+// idp reads the identity provider of cross-app access: its token
+// endpoint, Stratos's client there, and the user's ID token, which like a
+// client secret must come from the environment.
+func (p *parser) idp(field string, v any) *IdP {
+	if v == nil {
+		return nil
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		p.add(field, "must be a mapping with tokenUrl, clientId, idToken and, for a confidential client, clientSecret")
+		return nil
+	}
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		if !idpFields[k] {
+			p.add(field+"."+k, "unknown field (known: clientId, clientSecret, idToken, tokenUrl)")
+		}
+	}
+	idp := &IdP{TokenURL: p.str(field+".tokenUrl", m["tokenUrl"]), ClientID: p.str(field+".clientId", m["clientId"]),
+		ClientSecret: p.str(field+".clientSecret", m["clientSecret"]), IDToken: p.str(field+".idToken", m["idToken"])}
+	for _, required := range []struct{ name, value string }{{"tokenUrl", idp.TokenURL}, {"clientId", idp.ClientID}, {"idToken", idp.IDToken}} {
+		if required.value == "" {
+			p.add(field+"."+required.name, "is required for cross-app access")
+		}
+	}
+	p.checkURL(field+".tokenUrl", idp.TokenURL)
+	if idp.ClientSecret != "" && !isWholeReference(idp.ClientSecret) {
+		p.add(field+".clientSecret", "must be an environment reference such as \"${IDP_CLIENT_SECRET}\", never the secret itself (workflow.yaml is committed)")
+	}
+	if idp.IDToken != "" && !isWholeReference(idp.IDToken) {
+		p.add(field+".idToken", "must be an environment reference such as \"${IDP_ID_TOKEN}\", never the token itself (workflow.yaml is committed)")
+	}
+	return idp
+}
 
 // checkClientMetadataURL accepts a client ID metadata document's URL as
 // its specification has it: https with a path (the document's own URL is
@@ -382,8 +451,8 @@ func (p *parser) checkClientMetadataURL(field string, o *OAuth) {
 	raw := o.ClientMetadataURL
 	switch {
 	case raw == "":
-	case o.Grant == GrantClientCredentials:
-		p.add(field+".clientMetadataUrl", "is for a user's login (grant: authorization_code): a client_credentials client is registered beforehand with clientId")
+	case o.Grant != "" && o.Grant != GrantAuthorizationCode:
+		p.add(field+".clientMetadataUrl", "is for a user's login (grant: authorization_code): a %s client is registered beforehand with clientId", o.Grant)
 	case !strings.Contains(raw, "${"):
 		if err := CheckClientMetadataURL(raw); err != "" {
 			p.add(field+".clientMetadataUrl", "%q %s", raw, err)
@@ -437,8 +506,15 @@ func (p *parser) checkGrant(field string, o *OAuth) {
 		if o.ClientID == "" || (o.ClientSecret == "") == (o.PrivateKey == "") {
 			p.add(field+".grant", "client_credentials needs oauth.clientId and one of oauth.clientSecret and oauth.privateKey: a machine client is registered beforehand")
 		}
+	case GrantCrossAppAccess:
+		if o.ClientID == "" || o.IdP == nil {
+			p.add(field+".grant", "cross_app_access needs oauth.clientId (registered with the server's authorization server beforehand) and oauth.idp (tokenUrl, clientId, idToken)")
+		}
 	default:
-		p.add(field+".grant", "%q is not a grant Stratos uses (known: %s, %s)", o.Grant, GrantAuthorizationCode, GrantClientCredentials)
+		p.add(field+".grant", "%q is not a grant Stratos uses (known: %s, %s, %s)", o.Grant, GrantAuthorizationCode, GrantClientCredentials, GrantCrossAppAccess)
+	}
+	if o.IdP != nil && o.Grant != GrantCrossAppAccess {
+		p.add(field+".idp", "needs oauth.grant: cross_app_access: an identity provider stands in for the login only there")
 	}
 }
 
@@ -508,6 +584,12 @@ func each(path string, s Server, f func(field, value string)) {
 		f(path+".oauth.clientId", s.OAuth.ClientID)
 		f(path+".oauth.clientSecret", s.OAuth.ClientSecret)
 		f(path+".oauth.clientMetadataUrl", s.OAuth.ClientMetadataURL)
+		if idp := s.OAuth.IdP; idp != nil {
+			f(path+".oauth.idp.tokenUrl", idp.TokenURL)
+			f(path+".oauth.idp.clientId", idp.ClientID)
+			f(path+".oauth.idp.clientSecret", idp.ClientSecret)
+			f(path+".oauth.idp.idToken", idp.IDToken)
+		}
 	}
 }
 

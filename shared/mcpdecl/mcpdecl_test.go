@@ -95,6 +95,13 @@ func TestParseProblemsNameFieldPaths(t *testing.T) {
 		{`servers: {a: {url: "http://h", oauth: {grant: client_credentials, clientId: c, clientSecret: "${S}", clientMetadataUrl: "https://c.example.test/c.json"}}}`, "mcp.servers.a.oauth.clientMetadataUrl", "is for a user's login"},
 		{`servers: {a: {url: "http://h", oauth: {clientMetadataUrl: "https://${H"}}}`, "mcp.servers.a.oauth.clientMetadataUrl", "malformed environment reference"},
 		{`servers: {a: {command: x, elicitation: ask}}`, "mcp.servers.a.elicitation", `"ask" is not an elicitation policy (known: refuse, accept-defaults)`},
+		{`servers: {a: {url: "http://h", oauth: {grant: cross_app_access, clientId: c}}}`, "mcp.servers.a.oauth.grant", "cross_app_access needs oauth.clientId"},
+		{`servers: {a: {url: "http://h", oauth: {grant: cross_app_access, clientId: c, idp: {tokenUrl: "https://idp/token", clientId: i}}}}`, "mcp.servers.a.oauth.idp.idToken", "is required for cross-app access"},
+		{`servers: {a: {url: "http://h", oauth: {grant: cross_app_access, clientId: c, idp: {tokenUrl: "https://idp/token", clientId: i, idToken: eyJhbGciOi}}}}`, "mcp.servers.a.oauth.idp.idToken", "must be an environment reference"},
+		{`servers: {a: {url: "http://h", oauth: {grant: cross_app_access, clientId: c, idp: {tokenUrl: "https://idp/token", clientId: i, idToken: "${T}", clientSecret: s3cret}}}}`, "mcp.servers.a.oauth.idp.clientSecret", "must be an environment reference"},
+		{`servers: {a: {url: "http://h", oauth: {grant: cross_app_access, clientId: c, idp: {tokenUrl: "idp/token", clientId: i, idToken: "${T}"}}}}`, "mcp.servers.a.oauth.idp.tokenUrl", "must be an http:// or https:// URL"},
+		{`servers: {a: {url: "http://h", oauth: {grant: cross_app_access, clientId: c, idp: {tokenUrl: "https://idp/token", clientId: i, idToken: "${T}", issuer: x}}}}`, "mcp.servers.a.oauth.idp.issuer", "unknown field"},
+		{`servers: {a: {url: "http://h", oauth: {clientId: c, idp: {tokenUrl: "https://idp/token", clientId: i, idToken: "${T}"}}}}`, "mcp.servers.a.oauth.idp", "needs oauth.grant: cross_app_access"},
 		{`other: 1`, "mcp.other", "unknown field"},
 		{`servers: [a]`, "mcp.servers", "must be a mapping"},
 		{`servers: {a: {command: x, connectTimeout: 30}}`, "mcp.servers.a.connectTimeout", "a duration with its unit"},
@@ -254,7 +261,8 @@ servers:
 	if err != nil {
 		t.Fatal(err)
 	}
-	if wiki.OAuth.ClientID != "stratos-cli" || wiki.OAuth.ClientSecret != "s3cret" || wiki.OAuth.ClientMetadataURL != "https://c.example.test/client.json" {
+	if wiki.OAuth.ClientID != "stratos-cli" || wiki.OAuth.ClientSecret != "s3cret" || wiki.OAuth.ClientMetadataURL != "https://c.example.test/client.json" ||
+		wiki.OAuth.IdP != nil {
 		t.Errorf("resolved oauth = %+v", *wiki.OAuth)
 	}
 	if decl.OAuth.ClientID != "${CONF_CLIENT_ID}" {
@@ -277,5 +285,49 @@ func TestClientSecretIsNeverEncoded(t *testing.T) {
 	}
 	if strings.Contains(string(data), "s3cret") || strings.Contains(string(data), "k3y") {
 		t.Errorf("encoded declaration carries the secret: %s", data)
+	}
+}
+
+// Cross-app access: the identity provider's fields resolve from the
+// environment, and neither its client secret nor the user's ID token is
+// ever encoded.
+func TestCrossAppAccessResolvesAndNeverEncodesTheIDToken(t *testing.T) {
+	servers, problems := parseYAML(t, `
+servers:
+  tracker:
+    url: https://tracker.example.test/mcp
+    oauth:
+      grant: cross_app_access
+      clientId: stratos-at-tracker
+      clientSecret: "${TRACKER_SECRET}"
+      idp: {tokenUrl: "https://${IDP_HOST}/oauth2/token", clientId: stratos-at-acme, clientSecret: "${IDP_SECRET}", idToken: "${ACME_ID_TOKEN}"}
+`)
+	if len(problems) > 0 {
+		t.Fatal(problems)
+	}
+	decl := servers["tracker"]
+	if !decl.OAuth.Unattended() || decl.OAuth.ClientCredentials() {
+		t.Fatalf("grant %q: want unattended, not client credentials", decl.OAuth.Grant)
+	}
+	env := map[string]string{"TRACKER_SECRET": "tr-s3cret", "IDP_HOST": "acme.example.test", "IDP_SECRET": "idp-s3cret", "ACME_ID_TOKEN": "id-t0ken"}
+	got, err := decl.Resolve("/w", func(n string) (string, bool) { v, ok := env[n]; return v, ok })
+	if err != nil {
+		t.Fatal(err)
+	}
+	idp := got.OAuth.IdP
+	if idp.TokenURL != "https://acme.example.test/oauth2/token" || idp.ClientSecret != "idp-s3cret" || idp.IDToken != "id-t0ken" || decl.OAuth.IdP.IDToken != "${ACME_ID_TOKEN}" {
+		t.Fatalf("resolved idp = %+v (declared %+v)", *idp, *decl.OAuth.IdP)
+	}
+	data, err := json.Marshal(got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(data), "s3cret") || strings.Contains(string(data), "id-t0ken") || !strings.Contains(string(data), "acme.example.test") {
+		t.Errorf("encoded declaration: %s", data)
+	}
+	delete(env, "ACME_ID_TOKEN")
+	var missing *MissingVariableError
+	if _, err := decl.Resolve("/w", func(n string) (string, bool) { v, ok := env[n]; return v, ok }); !errors.As(err, &missing) || missing.Field != "mcp.servers.tracker.oauth.idp.idToken" {
+		t.Errorf("err = %v, want the missing ID token named", err)
 	}
 }

@@ -83,6 +83,14 @@ func (s Server) Resolve(workflowDir string, lookup Lookup) (Server, error) {
 		o.ClientSecret = sub(path+".oauth.clientSecret", o.ClientSecret)
 		o.PrivateKey = sub(path+".oauth.privateKey", o.PrivateKey)
 		o.ClientMetadataURL = sub(path+".oauth.clientMetadataUrl", o.ClientMetadataURL)
+		if s.OAuth.IdP != nil {
+			idp := *s.OAuth.IdP
+			idp.TokenURL = sub(path+".oauth.idp.tokenUrl", idp.TokenURL)
+			idp.ClientID = sub(path+".oauth.idp.clientId", idp.ClientID)
+			idp.ClientSecret = sub(path+".oauth.idp.clientSecret", idp.ClientSecret)
+			idp.IDToken = sub(path+".oauth.idp.idToken", idp.IDToken)
+			o.IdP = &idp
+		}
 		out.OAuth = &o
 	}
 	if firstErr != nil {
