@@ -13,7 +13,7 @@ import (
 
 func resumesSessions(c adapter.Capabilities) string {
 	if !c.ResumesSessions {
-		return "the harness cannot continue an earlier execution's session (Capabilities.ResumesSessions is false): a resumed run's agent starts a new conversation"
+		return "the harness cannot continue an earlier execution's session (Capabilities.ResumesSessions is false): a resumed run's agent goes on by transcript, in a new session whose first prompt carries the replayed exchange (host/transcript.go)"
 	}
 	return ""
 }
