@@ -38,6 +38,8 @@ import (
 //	temporal-dev restart
 //	                stop the server (SIGKILL) and start it again on the same
 //	                port and database
+//	temporal-dev stop
+//	                stop the server (SIGKILL), leaving it stopped
 //	temporal-dev wait-run
 //	                wait until the server holds a workflow (a background
 //	                stratos run has submitted its run)
@@ -79,7 +81,7 @@ type devServer struct {
 
 func (s *devServers) cmd(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 1 {
-		ts.Fatalf("usage: temporal-dev start|restart|wait-run")
+		ts.Fatalf("usage: temporal-dev start|restart|stop|wait-run")
 	}
 	if args[0] == "wait-run" {
 		waitRun(ts)
@@ -99,13 +101,16 @@ func (s *devServers) cmd(ts *testscript.TestScript, neg bool, args []string) {
 		s.byWork[work] = srv
 		s.mu.Unlock()
 		ts.Defer(srv.stop)
-	case "restart":
+	case "restart", "stop":
 		if srv == nil {
 			ts.Fatalf("temporal-dev: not started")
 		}
 		srv.stop()
+		if args[0] == "stop" {
+			return
+		}
 	default:
-		ts.Fatalf("usage: temporal-dev start|restart|wait-run")
+		ts.Fatalf("usage: temporal-dev start|restart|stop|wait-run")
 	}
 	srv.start(ts, s.bin, args[0] == "start")
 	ts.Setenv("TEMPORAL_ADDRESS", "127.0.0.1:"+strconv.Itoa(srv.port))
