@@ -32,7 +32,8 @@ func runsCommand() *cli.Command {
 		UsageText: "stratos runs [list|show|logs|result|stop|prune] ...",
 		Description: cliapp.Lines(
 			"Reads the run records in ~/.stratos/runs. Every command first reconciles: a record that",
-			"says running while its process (pid and start time) is gone becomes crashed.",
+			"says running while its process (pid and start time) is gone becomes crashed; for a run on",
+			"the Temporal engine, the Temporal server the record names is asked how the run is instead.",
 			"A run is named by its execution ID or a unique prefix of it.",
 			"",
 			"Exit codes: 0 ok; 1 failed (e.g. stop of a run that is not running); 2 bad arguments,",

@@ -75,11 +75,11 @@ func answer(ctx context.Context, cmd *cli.Command, ask func(context.Context, cli
 func describe(ctx context.Context, c client.Client, id string) (temporalapi.RunState, error) {
 	actx, cancel := context.WithTimeout(ctx, askWait)
 	defer cancel()
-	desc, err := c.DescribeWorkflowExecution(actx, id, "")
+	desc, err := c.DescribeWorkflow(actx, id, "")
 	if err != nil {
 		return temporalapi.RunState{}, askError(id, "describe", err)
 	}
-	info := desc.GetWorkflowExecutionInfo()
+	info := desc.RawResponse.GetWorkflowExecutionInfo()
 	s := temporalapi.RunState{WorkflowID: id}
 	switch info.GetStatus() {
 	case enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING, enumspb.WORKFLOW_EXECUTION_STATUS_CONTINUED_AS_NEW:
