@@ -35,8 +35,48 @@ type AgentConfig struct {
 	// Test is the script of the test harness: inline, or {"file": path}.
 	Test json.RawMessage `json:"test,omitempty"`
 	// ACP is the agent the acp harness runs: any agent that speaks the
-	// Agent Client Protocol on its stdin and stdout.
-	ACP *ACPAgent `json:"acp,omitempty"`
+	// Agent Client Protocol on its stdin and stdout, given whole or by
+	// the name the machine's ~/.stratos/settings.json gives it.
+	ACP *ACPRef `json:"acp,omitempty"`
+}
+
+// ACPRef is the acp field: the program given whole (Agent), or the name
+// of one the machine's ~/.stratos/settings.json declares under acpAgents
+// (Name), so that a workflow can say "qwen" and each machine say where
+// its Qwen Code is and which credential it reads. In JSON it is the
+// ACPAgent object or the name as a string.
+type ACPRef struct {
+	Name  string
+	Agent *ACPAgent
+}
+
+// MarshalJSON writes the object or the name.
+func (r ACPRef) MarshalJSON() ([]byte, error) {
+	if r.Agent != nil {
+		return json.Marshal(r.Agent)
+	}
+	return json.Marshal(r.Name)
+}
+
+// UnmarshalJSON reads a name (a non-empty string) or an ACPAgent object.
+func (r *ACPRef) UnmarshalJSON(b []byte) error {
+	if t := bytes.TrimSpace(b); len(t) > 0 && t[0] == '"' {
+		var name string
+		if err := json.Unmarshal(t, &name); err != nil {
+			return err
+		}
+		if name == "" {
+			return fmt.Errorf("acp must be an object or the non-empty name of an ACP agent in settings.json")
+		}
+		*r = ACPRef{Name: name}
+		return nil
+	}
+	var a ACPAgent
+	if err := json.Unmarshal(b, &a); err != nil {
+		return err
+	}
+	*r = ACPRef{Agent: &a}
+	return nil
 }
 
 // ACPAgent is the program the acp harness starts for each session of an

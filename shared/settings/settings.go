@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/stratoscli/stratos/shared/agentproto"
 	"github.com/stratoscli/stratos/shared/boundedread"
 	"github.com/stratoscli/stratos/shared/clierr"
 	"github.com/stratoscli/stratos/shared/contract/discoverapi"
@@ -45,6 +46,9 @@ type Settings struct {
 	// Engine is where stratos run runs workflows by default: EngineLocal
 	// (this process's machine) or EngineTemporal (Temporal workers).
 	Engine string `json:"engine"`
+	// ACPAgents are the ACP agents this machine runs by name: an agent
+	// configuration's acp field may name one instead of giving the program.
+	ACPAgents map[string]agentproto.ACPAgent `json:"acpAgents"`
 }
 
 // Engines.
@@ -118,8 +122,10 @@ func Parse(path string, data []byte) (Settings, error) {
 			err = parseBuild(path, raw, &s.Build)
 		case "engine":
 			err = parseEngine(path, raw, &s.Engine)
+		case "acpAgents":
+			s.ACPAgents, err = parseACPAgents(path, raw)
 		default:
-			err = invalid(path, key, "%s: unknown key %q (known: agents, decisions, build, engine)", path, key)
+			err = invalid(path, key, "%s: unknown key %q (known: acpAgents, agents, build, decisions, engine)", path, key)
 		}
 		if err != nil {
 			return Settings{}, err

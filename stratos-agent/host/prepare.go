@@ -44,7 +44,11 @@ func (h *Host) prepare(ctx context.Context, s *session, p agentproto.ExecutePara
 		return nil, err
 	}
 	overrides, _ := h.validator.Overrides(p.Overrides) // validated by Resolve
-	spec := adapter.Spec{AgentID: s.id, Name: s.name, ConfigID: cfg.ConfigID, Label: s.label, ExecutionID: s.executionID, WorkflowDir: wf.Dir, Test: cfg.Test, ACP: cfg.ACP, OutputSchema: p.OutputSchema}
+	acp, err := h.acpAgent(cfg.ACP, s.name)
+	if err != nil {
+		return nil, err
+	}
+	spec := adapter.Spec{AgentID: s.id, Name: s.name, ConfigID: cfg.ConfigID, Label: s.label, ExecutionID: s.executionID, WorkflowDir: wf.Dir, Test: cfg.Test, ACP: acp, OutputSchema: p.OutputSchema}
 	if cfg.Harness != nil {
 		spec.Harness = *cfg.Harness
 		if _, ok := h.harnesses[spec.Harness]; !ok {

@@ -38,7 +38,7 @@ const protoDir = "shared/agentproto"
 var messages = []any{
 	agentproto.InitializeParams{}, agentproto.Settings{}, agentproto.Limits{}, agentproto.InitializeResult{}, agentproto.WorkflowRef{},
 	agentproto.Overrides{}, agentproto.PromptSource{}, agentproto.TemplateVariables{}, agentproto.Worktree{},
-	agentproto.AgentConfig{}, agentproto.ExecuteParams{}, agentproto.ExecuteResult{}, agentproto.AgentRef{},
+	agentproto.AgentConfig{}, agentproto.ACPRef{}, agentproto.ACPAgent{}, agentproto.ExecuteParams{}, agentproto.ExecuteResult{}, agentproto.AgentRef{},
 	agentproto.CancelParams{}, agentproto.ExecutionRef{}, agentproto.CloseResult{}, agentproto.ToolCallParams{},
 	agentproto.AfterToolCallParams{}, agentproto.ToolError{}, agentproto.BeforeToolCallResult{},
 	agentproto.AfterToolCallResult{}, agentproto.LifecycleParams{}, agentproto.Event{}, eventapi.IDs{}, agentproto.ErrorData{},
@@ -71,6 +71,7 @@ func aliases() map[reflect.Type]string {
 	a := map[reflect.Type]string{
 		reflect.TypeFor[agentproto.PromptSource](): `string | { file: string } | { template: string } | { configId: string }`,
 		reflect.TypeFor[agentproto.ModelList]():    `string | string[]`,
+		reflect.TypeFor[agentproto.ACPRef]():       `string | ACPAgent`,
 	}
 	for t, name := range fromEvents {
 		a[t] = fmt.Sprintf("import(%q).%s", eventsModule, name)
