@@ -142,10 +142,19 @@ export interface AgentConfig {
     test?: unknown;
     /**
      * ACP is the agent the acp harness runs: any agent that speaks the
-     * Agent Client Protocol on its stdin and stdout.
+     * Agent Client Protocol on its stdin and stdout, given whole or by
+     * the name the machine's ~/.stratos/settings.json gives it.
      */
-    acp?: ACPAgent;
+    acp?: ACPRef;
 }
+/**
+ * ACPRef is the acp field: the program given whole (Agent), or the name
+ * of one the machine's ~/.stratos/settings.json declares under acpAgents
+ * (Name), so that a workflow can say "qwen" and each machine say where
+ * its Qwen Code is and which credential it reads. In JSON it is the
+ * ACPAgent object or the name as a string.
+ */
+export type ACPRef = string | ACPAgent;
 /**
  * ACPAgent is the program the acp harness starts for each session of an
  * agent. Env values may reference the host's environment as ${NAME} (a

@@ -85,7 +85,7 @@ export declare const McpTimeoutError: {
     stackTraceLimit: number;
 };
 export type McpTimeoutError = InstanceType<typeof McpTimeoutError>;
-/** The server rejected the request: unknown tool, invalid arguments, ... (code mcp_protocol). */
+/** The server answered with a JSON-RPC error: an unknown resource or prompt, or for some servers an unknown tool or invalid arguments (most answer those with a tool error: McpToolError) (code mcp_protocol). */
 export declare const McpProtocolError: {
     new (server: string, message: string, options?: {
         cause?: unknown;

@@ -60,7 +60,7 @@ export const McpConfigurationError = mcpErrorClass("McpConfigurationError", "mcp
 export const McpConnectionError = mcpErrorClass("McpConnectionError", "mcp_connection");
 /** A request took longer than five minutes; it is not retried (code mcp_timeout). */
 export const McpTimeoutError = mcpErrorClass("McpTimeoutError", "mcp_timeout");
-/** The server rejected the request: unknown tool, invalid arguments, ... (code mcp_protocol). */
+/** The server answered with a JSON-RPC error: an unknown resource or prompt, or for some servers an unknown tool or invalid arguments (most answer those with a tool error: McpToolError) (code mcp_protocol). */
 export const McpProtocolError = mcpErrorClass("McpProtocolError", "mcp_protocol");
 /** The resource links among a tool result's content blocks, in order. */
 export function resourceLinks(result) {

@@ -86,7 +86,7 @@ export type McpConnectionError = InstanceType<typeof McpConnectionError>;
 /** A request took longer than five minutes; it is not retried (code mcp_timeout). */
 export const McpTimeoutError = mcpErrorClass("McpTimeoutError", "mcp_timeout");
 export type McpTimeoutError = InstanceType<typeof McpTimeoutError>;
-/** The server rejected the request: unknown tool, invalid arguments, ... (code mcp_protocol). */
+/** The server answered with a JSON-RPC error: an unknown resource or prompt, or for some servers an unknown tool or invalid arguments (most answer those with a tool error: McpToolError) (code mcp_protocol). */
 export const McpProtocolError = mcpErrorClass("McpProtocolError", "mcp_protocol");
 export type McpProtocolError = InstanceType<typeof McpProtocolError>;
 
