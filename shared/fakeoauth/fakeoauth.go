@@ -406,10 +406,17 @@ func (s *Server) issue(w http.ResponseWriter, tok issued) {
 	writeJSON(w, http.StatusOK, out)
 }
 
-// clientAuthenticated checks the secret of a confidential client; public
-// clients (and every client without Options.ClientSecret) need none.
+// clientAuthenticated checks the secret of a confidential client
+// (PreregisteredClient with Options.ClientSecret); a public client needs
+// none and must send none.
 func (s *Server) clientAuthenticated(r *http.Request) bool {
-	if s.o.ClientSecret == "" || requestClientID(r) != PreregisteredClient {
+	if requestClientID(r) != PreregisteredClient {
+		// A public client has no secret; one that sends a secret is
+		// not who it says it is.
+		_, secret, _ := r.BasicAuth()
+		return secret == "" && r.PostForm.Get("client_secret") == ""
+	}
+	if s.o.ClientSecret == "" {
 		return true
 	}
 	if _, secret, ok := r.BasicAuth(); ok {

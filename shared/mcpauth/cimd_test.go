@@ -71,3 +71,22 @@ func TestClientMetadataDocumentErrorsNameServerAndField(t *testing.T) {
 		t.Errorf("requests were sent for an invalid document URL:\n%s", strings.TrimPrefix(log.String(), before))
 	}
 }
+
+// A login that used the document's URL refreshes as that public client:
+// the secret declared for clientId is not sent with another client's ID
+// (the authorization server would refuse it, and it is not that client's).
+func TestClientMetadataDocumentLoginRefreshesWithoutTheDeclaredSecret(t *testing.T) {
+	const secret = "conf-secret-Hv52"
+	url, log := serve(t, fakeoauth.Options{ClientMetadataURL: clientDocument, ClientSecret: secret, TokenLifetime: 2 * time.Minute, RefreshedLifetime: time.Hour})
+	store := mcpauth.Open(t.TempDir())
+	server := mcpdecl.Server{Name: "tracker", Transport: mcpdecl.TransportHTTP, URL: url,
+		OAuth: &mcpdecl.OAuth{ClientMetadataURL: clientDocument, ClientID: fakeoauth.PreregisteredClient, ClientSecret: secret}}
+	r, err := mcpauth.Login(context.Background(), store, server, mcpauth.LoginOptions{Visit: follow})
+	if err != nil || r.ClientID != clientDocument {
+		t.Fatalf("login: client %q, %v", r.ClientID, err)
+	}
+	fresh, err := (&mcpauth.Tokens{Store: store}).ForServer(context.Background(), "triage", server, true)
+	if err != nil || fresh.AccessToken == r.AccessToken {
+		t.Fatalf("refresh as the document's client: %v\n%s", err, log)
+	}
+}

@@ -195,8 +195,12 @@ func (t Tokens) refresh(ctx context.Context, id Identity, secret string) (Record
 	return r, nil
 }
 
+// exchange refreshes r's token. The declared secret belongs to the
+// declared client: a login that used another (a client ID metadata
+// document's URL, or a registered client) authenticates with what its
+// record holds, if anything, and never with that secret.
 func (t Tokens) exchange(ctx context.Context, r Record, secret string) (*oauth2.Token, error) {
-	if secret == "" {
+	if secret == "" || r.ClientID != r.Identity.ClientID {
 		secret = r.ClientSecret
 	}
 	cfg := oauth2.Config{ClientID: r.ClientID, ClientSecret: secret, Scopes: r.Scopes,
