@@ -31,6 +31,16 @@ mcp:
       env: {API_KEY: "${KEY}", MODE: fast}
       cwd: sub
     local: {type: http, url: "${URL}", oauth: true}
+    published:
+      url: https://p.example.com/mcp
+      oauth: {clientMetadataUrl: "https://${HOST}/client.json", clientId: c}
+      elicitation: accept-defaults
+    enterprise:
+      url: https://e.example.com/mcp
+      oauth: {grant: cross_app_access, clientId: c, clientSecret: "${S}", idp: {tokenUrl: "https://idp/token", clientId: i, idToken: "${ID_TOKEN}"}}
+    machine:
+      url: https://m.example.com/mcp
+      oauth: {grant: client_credentials, clientId: c, privateKey: "${KEY}"}
 `))
 	f.Add([]byte("name: wf\nshortDescription: s\nlongDescription: l\nmcp:\n  servers:\n    Bad_Name: {command: x, url: y}\n    n: {type: ws}\n    t: {command: x, env: {TOKEN: literal}}\n    r: {command: \"${1X}\"}\n"))
 	f.Add([]byte("name: wf\nshortDescription: s\nlongDescription: l\nmcp: [1]\n"))
@@ -73,6 +83,12 @@ func checkServer(t *testing.T, name string, s Server) {
 		}
 	default:
 		t.Fatalf("server %q with transport %q", name, s.Transport)
+	}
+	if s.Elicitation != "" && s.Elicitation != ElicitationRefuse && s.Elicitation != ElicitationAcceptDefaults {
+		t.Fatalf("server %q with the elicitation policy %q", name, s.Elicitation)
+	}
+	if o := s.OAuth; o != nil && o.IdP != nil && !isWholeReference(o.IdP.IDToken) {
+		t.Fatalf("server %q holds a literal ID token", name)
 	}
 	for _, values := range []map[string]string{s.Env, s.Headers} {
 		for k, v := range values {

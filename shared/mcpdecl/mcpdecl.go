@@ -583,6 +583,7 @@ func each(path string, s Server, f func(field, value string)) {
 	if s.OAuth != nil {
 		f(path+".oauth.clientId", s.OAuth.ClientID)
 		f(path+".oauth.clientSecret", s.OAuth.ClientSecret)
+		f(path+".oauth.privateKey", s.OAuth.PrivateKey)
 		f(path+".oauth.clientMetadataUrl", s.OAuth.ClientMetadataURL)
 		if idp := s.OAuth.IdP; idp != nil {
 			f(path+".oauth.idp.tokenUrl", idp.TokenURL)

@@ -89,6 +89,7 @@ func TestParseProblemsNameFieldPaths(t *testing.T) {
 		{`servers: {a: {url: "http://h", oauth: {clientId: c, privateKey: "${K}"}}}`, "mcp.servers.a.oauth.privateKey", "needs oauth.grant: client_credentials"},
 		{`servers: {a: {url: "http://h", oauth: {grant: password, clientId: c}}}`, "mcp.servers.a.oauth.grant", `"password" is not a grant`},
 		{`servers: {a: {url: "http://h", oauth: {clientId: "${C"}}}`, "mcp.servers.a.oauth.clientId", "malformed environment reference"},
+		{`servers: {a: {url: "http://h", oauth: {grant: client_credentials, clientId: c, privateKey: "${K"}}}`, "mcp.servers.a.oauth.privateKey", "malformed environment reference"},
 		{`servers: {a: {url: "http://h", oauth: {clientMetadataUrl: "http://c.example.test/client.json"}}}`, "mcp.servers.a.oauth.clientMetadataUrl", "must be an https:// URL"},
 		{`servers: {a: {url: "http://h", oauth: {clientMetadataUrl: "https://c.example.test/"}}}`, "mcp.servers.a.oauth.clientMetadataUrl", "must have a path"},
 		{`servers: {a: {url: "http://h", oauth: {clientMetadataUrl: "https://c.example.test/c.json#x"}}}`, "mcp.servers.a.oauth.clientMetadataUrl", "must not have a fragment"},
