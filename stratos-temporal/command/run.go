@@ -59,6 +59,20 @@ func runCommand() *cli.Command {
 }
 
 func submit(ctx context.Context, cmd *cli.Command) error {
+	err := submitRun(ctx, cmd)
+	var ended *cliapp.SilentError // the run's own exit code: its state is written
+	if err != nil && ctx.Err() == nil && !errors.As(err, &ended) {
+		// The run did not start, or its workflow ended without its code's
+		// result: the record says why. (Interrupted while waiting, it
+		// may still be ending: the record asks Temporal later.)
+		if werr := writeState(cmd.String(stateFileFlag), cmd.String(workflowIDFlag), failedState(err)); werr != nil {
+			fmt.Fprintf(cmd.Root().ErrWriter, "stratos: %v\n", werr)
+		}
+	}
+	return err
+}
+
+func submitRun(ctx context.Context, cmd *cli.Command) error {
 	cwd, err := os.Getwd()
 	if err != nil {
 		return clierr.New(temporalapi.CodeSubmit, "find the working directory: %v", err)

@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"time"
 
 	"github.com/stratoscli/stratos/shared/atomicfile"
+	"github.com/stratoscli/stratos/shared/clierr"
 	"github.com/stratoscli/stratos/shared/contract/temporalapi"
 )
 
@@ -25,6 +27,16 @@ func writeState(path, id string, s temporalapi.RunState) error {
 		return fmt.Errorf("write the run's end to %s: %w", path, err)
 	}
 	return nil
+}
+
+// failedState is the end of a run that failed with err before its code
+// gave a result.
+func failedState(err error) temporalapi.RunState {
+	ce := clierr.As(err)
+	code := ce.Exit
+	data, _ := json.Marshal(clierr.EnvelopeBody{Code: ce.Code, Message: ce.Message})
+	now := time.Now().UTC()
+	return temporalapi.RunState{Status: temporalapi.StatusOfExit(code), ExitCode: &code, EndedAt: &now, Error: data}
 }
 
 // eventMirror appends the events the code's heartbeats report to a file
