@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/stratoscli/stratos/shared/contract/eventapi"
@@ -46,9 +47,11 @@ type TimelineRow struct {
 	// Name is an agent's label, else its configuration name; an
 	// invocation's workflow.
 	Name string `json:"name"`
-	// Label is an agent's label; Prompt the first line of its first
-	// prompt given as text (the start event's promptPreview). A page that
-	// names an agent by what it was asked names it by Label, else Prompt.
+	// Agent is an agent's configuration name, Label its label and Prompt
+	// the first line of its first prompt given as text (the start event's
+	// promptPreview). A page that names an agent by what it was asked names
+	// it by Label, else Prompt.
+	Agent   string `json:"agent,omitempty"`
 	Label   string `json:"label,omitempty"`
 	Prompt  string `json:"prompt,omitempty"`
 	Harness string `json:"harness,omitempty"`
@@ -209,8 +212,9 @@ func (x *timelineIndex) executeStarted(e eventapi.Event, d *eventapi.AgentInvoca
 		if name == "" {
 			name = d.Name
 		}
+		config, _, _ := strings.Cut(d.Name, "#") // the SDK names an agent configId#label
 		row = &TimelineRow{Kind: RowAgent, ID: e.AgentID, ExecutionID: e.ExecutionID, Depth: depth,
-			Name: name, Label: e.Label, Prompt: d.PromptPreview, Phase: joinPhase(x.execPhase[e.ExecutionID], e.Phase), StartMs: at}
+			Name: name, Agent: config, Label: e.Label, Prompt: d.PromptPreview, Phase: joinPhase(x.execPhase[e.ExecutionID], e.Phase), StartMs: at}
 		x.push(row)
 	}
 	row.Status = statusRunning

@@ -148,7 +148,7 @@ func TestTimelineIgnoresAnUnparsableTimestampForItsBounds(t *testing.T) {
 func TestTimelineRowsSayWhatTheirAgentWasAsked(t *testing.T) {
 	tl := timelineOf(t, timelineRun, timelineEvents)
 	x, checker := tl.Rows[2], tl.Rows[3]
-	if x.Label != "x" || x.Prompt != "Plan the fix" || checker.Label != "" || checker.Prompt != "Check src/a.go" {
+	if x.Agent != "planner" || x.Label != "x" || x.Prompt != "Plan the fix" || checker.Label != "" || checker.Prompt != "Check src/a.go" {
 		t.Errorf("x: label %q, prompt %q; checker: label %q, prompt %q", x.Label, x.Prompt, checker.Label, checker.Prompt)
 	}
 	if checker.Error == nil || checker.Error.Message != "no" || x.Error != nil {

@@ -106,6 +106,10 @@ function runPage(id) {
       <div class="meta chain" id="chain" hidden></div>
     </div>
     <div class="gauge panel" id="budget" hidden></div>
+    <section class="panel" id="timelinepanel"><h2>Timeline <span class="note" id="tlsummary"></span></h2>
+      <div class="legend"><span class="k k-running">running</span><span class="k k-completed">completed</span><span class="k k-failed">failed</span><span class="k k-cancelled">cancelled</span><span class="k k-queued">waiting for admission</span><span class="k k-x">failed here</span></div>
+      <div class="timeline" id="timeline"><p class="empty">No events yet.</p></div></section>
+    <section class="panel" id="detail" hidden></section>
     <div class="grid">
       <section class="panel"><h2>Invocations and agents</h2><div class="tree" id="tree"><p class="empty">No agents yet.</p></div></section>
       <section class="panel"><h2>Phases and log</h2><div class="log" id="log"><p class="empty">No phases or log lines.</p></div></section>
@@ -115,7 +119,8 @@ function runPage(id) {
   // Events arrive one message each (a finished run's log replays in one
   // burst); they are folded into st at once and drawn once per frame, so
   // the page lays out once per frame however many events came in it.
-  const st = { run: null, execs: new Map(), agents: new Map(), logs: [], events: 0, unshown: [], shownAt: Date.now(), spent: { tokens: 0, usd: 0 } };
+  const st = { run: null, execs: new Map(), agents: new Map(), logs: [], events: 0, unshown: [], shownAt: Date.now(), spent: { tokens: 0, usd: 0 },
+    timeline: null, timelineDrawn: null, firstAt: undefined, selected: null };
   let dirty = false, es = null;
   const follow = followEnds(document.getElementById("log"), document.getElementById("events"));
   const schedule = () => { if (!dirty) { dirty = true; requestAnimationFrame(() => { dirty = false; drawFrame(st, follow); }); } };
@@ -123,7 +128,18 @@ function runPage(id) {
   es = new EventSource("/api/runs/" + encodeURIComponent(id) + "/events");
   es.addEventListener("run", (e) => { st.run = JSON.parse(e.data); st.shownAt = Date.now(); drawRun(st); schedule(); });
   es.onmessage = (e) => { let ev; try { ev = JSON.parse(e.data); } catch { return; } apply(st, ev); st.unshown.push(ev); schedule(); };
+  es.addEventListener("timeline", (e) => { st.timeline = JSON.parse(e.data); schedule(); });
   es.addEventListener("end", () => es.close());
+  // A row of the timeline or of the tree opens its details (a failure's
+  // error and the last events) in one click.
+  view.addEventListener("click", (e) => {
+    if (e.target.closest("#detailclose")) { st.selected = null; st.detailKey = null; document.getElementById("detail").hidden = true; return; }
+    const row = e.target.closest("[data-detail]");
+    if (!row) return;
+    st.selected = row.dataset.detail;
+    drawDetail(st);
+    document.getElementById("detail").scrollIntoView({ block: "nearest" });
+  });
   es.addEventListener("failure", (e) => { es.close(); document.getElementById("resultbody").innerHTML = errorHTML(JSON.parse(e.data).error); });
 
   const stop = document.getElementById("stop");
@@ -226,12 +242,12 @@ function resultHTML(r) {
 
 // errorHTML shows an error with its cause chain (outermost first), from
 // either shape a record may hold: {cause:[…]} or {details:{cause:[…]}}.
-function errorHTML(e) {
+function errorHTML(e, id = "error") {
   if (!e) return "";
   const body = e.error && !e.message ? e.error : e;
   const chain = body.cause || body.details?.cause || [];
   const links = Array.isArray(chain) ? chain : [chain];
-  return `<div class="error" id="error"><h3>${esc(body.name || body.code || "Error")}${body.code && body.name ? ` <code>${esc(body.code)}</code>` : ""}</h3>
+  return `<div class="error" id="${esc(id)}"><h3>${esc(body.name || body.code || "Error")}${body.code && body.name ? ` <code>${esc(body.code)}</code>` : ""}</h3>
     <p>${esc(body.message)}</p>
     ${links.length ? `<ol class="cause">${links.map((l) => `<li>caused by <strong>${esc(l.name || l.code || "")}</strong>: ${esc(l.message ?? JSON.stringify(l))}</li>`).join("")}</ol>` : ""}</div>`;
 }
@@ -240,7 +256,7 @@ function errorHTML(e) {
 
 function ensureExec(st, id) {
   let x = st.execs.get(id);
-  if (!x) { x = { id, workflow: "", status: "", parent: undefined, phase: "", agents: [], children: [] }; st.execs.set(id, x); }
+  if (!x) { x = { id, workflow: "", status: "", parent: undefined, phase: "", agents: [], children: [], error: undefined, recent: [] }; st.execs.set(id, x); }
   return x;
 }
 
@@ -259,6 +275,9 @@ function apply(st, ev) {
   st.events++;
   const d = ev.details || {};
   const type = String(ev.type || "");
+  const t = Date.parse(ev.timestamp);
+  if (isFinite(t) && !(st.firstAt <= t)) st.firstAt = t;
+  if (ev.executionId) remember(ensureExec(st, ev.executionId), ev);
   if (type === "usage") addSpent(st.spent, d);
   if (type === "workflow.child.started" || type === "workflow.child.completed") placeChild(st, ev, type);
   if (type === "workflow.phase") st.logs.push({ phase: true, t: ev.timestamp, text: ev.phase || d.phase || "" });
@@ -274,21 +293,30 @@ function applyAgent(st, ev, type, d) {
   if (ev.workflow && !exec.workflow) exec.workflow = ev.workflow;
   let a = st.agents.get(ev.agentId);
   if (!a) {
-    a = { id: ev.agentId, name: "", model: "", phases: [], state: "starting", busySince: null, busyMs: 0, tokens: undefined, cost: undefined };
+    a = { id: ev.agentId, name: "", label: "", prompt: "", harness: "", model: "", phases: [], state: "starting", startedAt: undefined, busySince: null, busyMs: 0,
+      tokens: undefined, cost: undefined, error: undefined, recent: [] };
     st.agents.set(ev.agentId, a);
     exec.agents.push(a);
   }
+  remember(a, ev);
+  if (ev.label) a.label = ev.label;
   const t = Date.parse(ev.timestamp);
   const idle = () => { if (a.busySince) a.busyMs += t - a.busySince; a.busySince = null; };
   switch (type) {
     case "agent.invocation.started": {
       a.name = d.name || a.name; a.state = "running"; a.busySince = t;
+      if (!a.prompt && !a.startedAt) a.prompt = d.promptPreview || "";
+      if (a.startedAt === undefined && isFinite(t)) a.startedAt = t;
       const phase = joinPhase(exec.phase, ev.phase);
       if (!a.phases.includes(phase)) a.phases.push(phase);
       break;
     }
     case "agent.invocation.completed":
       idle(); a.state = d.status || "completed";
+      if (d.status === "failed") a.error = d.error || { message: "failed" };
+      break;
+    case "agent.initialization.completed":
+      a.harness = d.harness || a.harness;
       break;
     case "agent.closed":
       idle(); a.state = a.state === "running" ? "closed" : a.state;
@@ -316,7 +344,25 @@ function placeChild(st, ev, type) {
   if (ev.details?.parentExecutionId) x.parent = ev.details.parentExecutionId;
   if (type === "workflow.child.started") x.phase = joinPhase(st.execs.get(x.parent)?.phase, ev.phase);
   if (ev.details?.status) x.status = ev.details.status;
+  if (ev.details?.error) x.error = ev.details.error;
 }
+
+// remember keeps the last events of an agent or an invocation, which its
+// details show.
+const recentEvents = 12;
+function remember(x, ev) {
+  x.recent.push(ev);
+  if (x.recent.length > recentEvents) x.recent.shift();
+}
+
+// agentTitle is what names an agent: its label, else the first line of its
+// first prompt, else its configuration name; configName is the latter
+// ("reviewer#a" names configuration reviewer with label a).
+const configName = (name) => String(name || "").split("#")[0];
+const agentTitle = (label, prompt, name) => label || prompt || configName(name);
+
+// offset is a time from the run's first event, as "+1.2s".
+const offset = (ms) => (ms == null || !isFinite(ms) ? "—" : "+" + duration(Math.max(0, ms)));
 
 // joinPhase nests phase name in path ("review" and "fix": "review/fix").
 function joinPhase(path, name) {
@@ -356,10 +402,18 @@ function drawTree(st) {
     const ms = a.busyMs + (a.busySince && live ? Date.now() - a.busySince : 0);
     const state = a.busySince && !live ? st.run.status : a.state;
     const phases = a.phases.filter((p) => p !== "").join(", ");
-    return `<div class="agent" data-agent="${esc(a.id)}"><span class="name" title="${esc(a.id)}">${esc(a.name || a.id.split("/").pop())}</span>
+    const config = configName(a.name) || a.id.split("/").pop();
+    const title = agentTitle(a.label, a.prompt, config);
+    const hm = [a.harness, a.model].filter(Boolean).join("/");
+    return `<div class="agent${state === "failed" ? " failed" : ""}" data-agent="${esc(a.id)}" data-detail="agent:${esc(a.id)}" title="${esc(a.id)}">
+      <span class="name"><span class="what" title="${esc(title)}">${esc(title)}</span>${title !== config ? ` <span class="config">${esc(config)}</span>` : ""}</span>
       <span class="phase" title="${esc(phases)}">${esc(phases || "—")}</span>
-      <span class="model" title="${esc(a.model)}">${esc(a.model || "—")}</span>
-      ${badge(state)}<span class="num">${duration(ms)}</span><span class="num tok">${tokens(a.tokens)}</span><span class="num cost">${money(a.cost)}</span></div>`;
+      <span class="model" title="${esc(hm)}">${esc(hm || "—")}</span>
+      <span class="num start">${offset(a.startedAt - st.firstAt)}</span>
+      ${badge(state)}
+      <span class="num">${duration(ms)}</span>
+      <span class="num tok">${tokens(a.tokens)}</span>
+      <span class="num cost">${money(a.cost)}</span></div>`;
   };
   // A node's agents, a group per phase once any of them ran in one.
   const agentsHTML = (agents) => {
@@ -367,7 +421,7 @@ function drawTree(st) {
     if (groups.size === 1 && groups.has("")) return agents.map(agent).join("");
     return [...groups].map(([p, as]) => `<div class="phasegroup" data-phase="${esc(p)}"><div class="phasehead">${p ? esc(p) : "no phase"}</div>${as.map(agent).join("")}</div>`).join("");
   };
-  const node = (x) => `<li class="node" data-exec="${esc(x.id)}"><div class="inv">${esc(x.workflow || "child workflow")} ${x.status ? badge(x.status) : ""} <code class="muted">${esc(x.id)}</code></div>
+  const node = (x) => `<li class="node" data-exec="${esc(x.id)}"><div class="inv" data-detail="exec:${esc(x.id)}">${esc(x.workflow || "child workflow")} ${x.status ? badge(x.status) : ""} <code class="muted">${esc(x.id)}</code></div>
     ${agentsHTML(x.agents)}${(kids.get(x.id) || []).length ? `<ul>${kids.get(x.id).map(node).join("")}</ul>` : ""}</li>`;
   const tree = document.getElementById("tree");
   if (!tree) return;
@@ -381,6 +435,8 @@ function drawTree(st) {
 function drawFrame(st, follow) {
   drawTree(st);
   drawBudget(st);
+  drawTimeline(st);
+  if (st.selected) drawDetail(st);
   const grown = [drawLog(st) && document.getElementById("log"), drawEvents(st) && document.getElementById("events")];
   for (const box of grown) if (box && follow.has(box)) box.scrollTop = box.scrollHeight;
 }
@@ -439,6 +495,107 @@ function summary(type, d) {
     case "workflow.log": case "mcp.progress": case "model.retry": return d.message;
     case "workflow.phase": return d.phase;
     case "tool.started": case "tool.completed": return d.toolName;
+    case "agent.invocation.completed": case "workflow.child.completed":
+      return d.error?.message ? `${d.status}: ${d.error.message}` : d.status;
   }
   return d.status;
+}
+
+// ---- the timeline ---------------------------------------------------------
+
+// drawTimeline draws the rows the server sends (runs.Timeline: the rows
+// `stratos runs show --timeline` draws, so the page and the terminal
+// agree), a row per invocation and agent in order of start with its facts
+// and its bar on one time axis: coloured by the row's state where it ran,
+// hatched where it waited for an admission slot, a red tick where an
+// execute failed. Bars are SVG, whose geometry the page's
+// Content-Security-Policy allows (it drops inline style attributes).
+function drawTimeline(st) {
+  const tl = st.timeline;
+  if (!tl || st.timelineDrawn === tl) return;
+  st.timelineDrawn = tl;
+  const box = document.getElementById("timeline");
+  if (!box) return;
+  const total = Math.max(tl.durationMs, 1);
+  const x = (ms) => Math.max(0, Math.min(1000, (ms / total) * 1000));
+  const rect = (cls, from, to, min = 3) => {
+    const a = x(from), w = Math.max(x(to) - a, min);
+    return `<rect class="${cls}" x="${Math.min(a, 1000 - w).toFixed(1)}" y="0" width="${w.toFixed(1)}" height="10"></rect>`;
+  };
+  const bar = (r) => {
+    const state = esc(r.status);
+    return `<svg class="tl-bar" viewBox="0 0 1000 10" preserveAspectRatio="none" aria-hidden="true">
+      ${(r.busy || []).map((b) => rect(`b b-${state}`, b.startMs, b.endMs)).join("")}
+      ${(r.queued || []).map((q) => rect("q", q.startMs, q.endMs)).join("")}
+      ${(r.failedAtMs || []).map((f) => rect("x", f - total * 0.004, f + total * 0.004, 6)).join("")}</svg>`;
+  };
+  const row = (r) => {
+    const agent = r.kind === "agent";
+    const what = agent ? agentTitle(r.label, r.prompt, r.agent || r.name) : r.name;
+    const config = agent ? r.agent || configName(r.name) : "workflow";
+    const hm = agent ? [r.harness, r.model].filter(Boolean).join("/") : "workflow";
+    const u = r.usage;
+    return `<div class="tl-row tl-${esc(r.kind)}${r.status === "failed" ? " failed" : ""}" data-row="${esc(r.id)}" data-detail="${agent ? "agent" : "exec"}:${esc(r.id)}"
+        title="${esc(what)} — ${esc(r.id)}${r.queuedMs ? ` — waited ${duration(r.queuedMs)} for admission` : ""}">
+      <span class="name tl-d${Math.min(r.depth, 4)}"><span class="what">${esc(what)}</span>${agent && what !== config ? ` <span class="config">${esc(config)}</span>` : ""}</span>
+      <span class="model" title="${esc(hm)}">${esc(hm || "—")}</span>
+      <span class="phase" title="${esc(r.phase)}">${esc(r.phase || "—")}</span>
+      <span class="num start">${offset(r.startMs)}</span>
+      <span class="num dur">${duration(r.endMs - r.startMs)}</span>
+      <span class="num tok">${tokens(rollupTokens(u))}</span>
+      <span class="num cost">${money(rollupCost(u))}</span>
+      ${badge(r.status)}
+      ${bar(r)}</div>`;
+  };
+  const ticks = [0, 0.25, 0.5, 0.75, 1].map((f) => `<span>${duration(total * f)}</span>`).join(" ");
+  box.innerHTML = `<div class="tl-row tl-head"><span class="name">Name</span> <span class="model">Harness/model</span> <span class="phase">Phase</span>
+      <span class="num start">Start</span> <span class="num dur">Duration</span> <span class="num tok">Tokens</span> <span class="num cost">Cost</span> <span class="status-h">Status</span>
+      <div class="tl-axis">${ticks}</div></div>${tl.rows.map(row).join("")}`;
+  document.getElementById("tlsummary").textContent = timelineSummary(tl);
+}
+
+// timelineSummary counts the agents and those that waited for an
+// admission slot, for how long in all. (It names no peak of agents at
+// once: an execute counts from its start, before it asks for a slot, so
+// a peak would count agents about to wait.)
+function timelineSummary(tl) {
+  const agents = tl.rows.filter((r) => r.kind === "agent");
+  const waited = agents.filter((r) => r.queuedMs > 0);
+  const waitedMs = waited.reduce((sum, r) => sum + r.queuedMs, 0);
+  return [`${agents.length} agent${agents.length === 1 ? "" : "s"}`,
+    waited.length ? `${waited.length} waited for admission (${duration(waitedMs)} in all)` : "none waited for admission"].join(" · ");
+}
+
+// drawDetail shows the row clicked, an agent or an invocation: its error
+// when it failed and its last events. It is drawn again only when what it
+// shows changed, so that it keeps its scroll and selection.
+function drawDetail(st) {
+  const box = document.getElementById("detail");
+  if (!box || !st.selected) return;
+  const i = st.selected.indexOf(":");
+  const kind = st.selected.slice(0, i), id = st.selected.slice(i + 1);
+  const row = st.timeline?.rows.find((r) => r.id === id && r.kind === (kind === "agent" ? "agent" : "invocation"));
+  let what, status, error, recent;
+  if (kind === "agent") {
+    const a = st.agents.get(id);
+    what = row ? agentTitle(row.label, row.prompt, row.agent || row.name) : a ? agentTitle(a.label, a.prompt, a.name) : id;
+    status = a?.state || row?.status;
+    error = status === "failed" ? a?.error || row?.error : undefined;
+    recent = a?.recent || [];
+  } else {
+    const x = st.execs.get(id);
+    what = x?.workflow || row?.name || id;
+    status = x?.status || row?.status;
+    error = x?.error || row?.error || (id === st.run?.executionId ? st.run?.error : undefined);
+    if (status !== "failed" && !(id === st.run?.executionId && st.run?.error)) error = undefined;
+    recent = x?.recent || [];
+  }
+  const key = [st.selected, status, recent.length, recent[recent.length - 1]?.sequence, !!error].join("|");
+  if (st.detailKey === key && !box.hidden) return;
+  st.detailKey = key;
+  box.innerHTML = `<h2>${kind === "agent" ? "Agent" : "Invocation"} <span class="what">${esc(what)}</span> ${badge(status)}
+      <code class="muted">${esc(id)}</code> <button id="detailclose" type="button">Close</button></h2>
+    ${error ? errorHTML(error, "detailerror") : ""}
+    <h3>Last events</h3><div class="log events" id="detailevents">${recent.length ? recent.map(eventLine).join("") : `<p class="empty">No events.</p>`}</div>`;
+  box.hidden = false;
 }
