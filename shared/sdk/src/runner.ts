@@ -97,6 +97,10 @@ const controller = new AbortController();
 const warnings: string[] = [];
 let top: ExecutionContext | undefined;
 let journal: Journal | undefined;
+// Set to 1, the run keeps no journal and cannot be resumed: the baseline
+// scripts/bench-agents measures the journal's cost against
+// (docs/performance.md). Not for runs anyone may want to resume.
+const noJournalEnv = "STRATOS_BENCH_NO_JOURNAL";
 
 function cancel(message: string): void {
   controller.abort(new CancelledError(message));
@@ -122,7 +126,7 @@ async function main(): Promise<RunnerResult> {
     warn,
     progress: progressRecorder(invocation.runDir, warn),
     budget: usageMeter(invocation.runDir, invocation.budget ?? {}, invocation.budgetCarried),
-    journal: (journal = new Journal(invocation.runDir, warn, invocation.resume)),
+    ...(process.env[noJournalEnv] === "1" ? {} : { journal: (journal = new Journal(invocation.runDir, warn, invocation.resume)) }),
   };
   const overrides = deepFreeze(invocation.overrides ?? {});
   let config: WorkflowConfig;
