@@ -126,7 +126,8 @@ func cancelRun(ctx context.Context, c client.Client, id string) (temporalapi.Run
 	wctx, cancel := context.WithTimeout(ctx, cancelWait)
 	defer cancel()
 	_ = c.GetWorkflow(wctx, id, "").Get(wctx, nil)
-	return describe(ctx, c, id)
+	s, err := describe(ctx, c, id)
+	return s.AsCancelled(), err
 }
 
 // askError is a failed question about workflow id as a typed error: a

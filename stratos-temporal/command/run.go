@@ -146,6 +146,9 @@ func await(ctx context.Context, c client.Client, run client.WorkflowRun) (engine
 		if err != nil {
 			return res, ctx.Err()
 		}
+		if res.State = res.State.AsCancelled(); res.State.ExitCode != nil {
+			res.ExitCode = *res.State.ExitCode
+		}
 		return res, nil
 	case <-cctx.Done():
 		return res, ctx.Err()

@@ -51,3 +51,17 @@ func StatusOfExit(code int) string {
 		return "failed"
 	}
 }
+
+// AsCancelled is s for a run that was cancelled from outside (Ctrl-C on
+// the submitting terminal, runs stop): a failure is the cancellation's, so
+// the run ends cancelled with exit code 130, as a local run that is
+// interrupted does. (The run's workflow cancels its agents while its code
+// is being interrupted, so the code may fail with an agent's cancellation
+// before it sees its own.) A run that ended otherwise is left as it ended.
+func (s RunState) AsCancelled() RunState {
+	if s.Status == "failed" {
+		code := 130
+		s.Status, s.ExitCode = "cancelled", &code
+	}
+	return s
+}
