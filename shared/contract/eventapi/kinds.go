@@ -38,6 +38,7 @@ const (
 	TypeBackgroundCompleted    = "background.completed"
 	TypeCompactionStarted      = "compaction.started"
 	TypeCompactionCompleted    = "compaction.completed"
+	TypePlanUpdated            = "plan.updated"
 	TypeUsage                  = "usage"
 	TypeTestCase               = "test.case"
 	TypeMCPProgress            = "mcp.progress"
@@ -252,7 +253,9 @@ type ModelCompleted struct {
 	Model      string  `json:"model,omitempty"`
 	StopReason string  `json:"stopReason,omitempty"`
 	Usage      *Tokens `json:"usage,omitempty"`
-	// Turn and Status are the test harness's.
+	// Turn is the test harness's. Status is set when the turn did not
+	// complete (failed, cancelled): the test harness sets it on every
+	// turn.
 	Turn   int    `json:"turn,omitempty"`
 	Status string `json:"status,omitempty"`
 }
@@ -335,6 +338,22 @@ type CompactionStarted struct{}
 // CompactionCompleted: the harness compacted its conversation.
 type CompactionCompleted struct {
 	Metadata json.RawMessage `json:"compactMetadata,omitempty"`
+}
+
+// PlanUpdated: the agent reported its plan for the turn (an ACP agent's
+// plan update). Each update is the whole plan: it replaces the one
+// before.
+type PlanUpdated struct {
+	Entries []PlanEntry `json:"entries"`
+}
+
+// PlanEntry is one step of an agent's plan.
+type PlanEntry struct {
+	Content string `json:"content"`
+	// Priority and Status are the agent's own words: ACP's are high,
+	// medium, low and pending, in_progress, completed.
+	Priority string `json:"priority,omitempty"`
+	Status   string `json:"status,omitempty"`
 }
 
 // Usage is one turn's usage: its tokens and, when known, its cost. It is
@@ -463,6 +482,7 @@ func (*BackgroundActivity) EventType() string           { return TypeBackgroundA
 func (*BackgroundCompleted) EventType() string          { return TypeBackgroundCompleted }
 func (*CompactionStarted) EventType() string            { return TypeCompactionStarted }
 func (*CompactionCompleted) EventType() string          { return TypeCompactionCompleted }
+func (*PlanUpdated) EventType() string                  { return TypePlanUpdated }
 func (*Usage) EventType() string                        { return TypeUsage }
 func (*TestCase) EventType() string                     { return TypeTestCase }
 func (*MCPProgress) EventType() string                  { return TypeMCPProgress }
@@ -484,7 +504,7 @@ func Kinds() []Details {
 		&AgentSessionContinued{}, &DecisionStarted{}, &DecisionAdmissionQueued{}, &DecisionRetry{}, &DecisionCompleted{},
 		&ModelUnavailable{}, &ModelStarted{}, &ModelCompleted{}, &ModelRetry{}, &MessageDelta{},
 		&ToolStarted{}, &ToolCompleted{}, &BackgroundStarted{}, &BackgroundActivity{}, &BackgroundCompleted{},
-		&CompactionStarted{}, &CompactionCompleted{}, &Usage{}, &TestCase{}, &MCPProgress{},
+		&CompactionStarted{}, &CompactionCompleted{}, &PlanUpdated{}, &Usage{}, &TestCase{}, &MCPProgress{},
 		&WorktreeAcquired{}, &WorktreeReconciled{}, &WorktreeReleased{},
 		&WorkflowLog{}, &WorkflowPhase{}, &WorkflowChildStarted{}, &WorkflowChildCompleted{},
 		&CallReplayed{},

@@ -185,7 +185,11 @@ export interface ModelCompleted {
     model?: string;
     stopReason?: string;
     usage?: Tokens;
-    /** Turn and Status are the test harness's. */
+    /**
+     * Turn is the test harness's. Status is set when the turn did not
+     * complete (failed, cancelled): the test harness sets it on every
+     * turn.
+     */
     turn?: number;
     status?: string;
 }
@@ -273,6 +277,24 @@ export interface CompactionStarted {
 /** CompactionCompleted: the harness compacted its conversation. */
 export interface CompactionCompleted {
     compactMetadata?: unknown;
+}
+/**
+ * PlanUpdated: the agent reported its plan for the turn (an ACP agent's
+ * plan update). Each update is the whole plan: it replaces the one
+ * before.
+ */
+export interface PlanUpdated {
+    entries: PlanEntry[];
+}
+/** PlanEntry is one step of an agent's plan. */
+export interface PlanEntry {
+    content: string;
+    /**
+     * Priority and Status are the agent's own words: ACP's are high,
+     * medium, low and pending, in_progress, completed.
+     */
+    priority?: string;
+    status?: string;
 }
 /**
  * Usage is one turn's usage: its tokens and, when known, its cost. It is
@@ -467,6 +489,7 @@ export interface EventDetails {
     "background.completed": BackgroundCompleted;
     "compaction.started": CompactionStarted;
     "compaction.completed": CompactionCompleted;
+    "plan.updated": PlanUpdated;
     "usage": Usage;
     "test.case": TestCase;
     "mcp.progress": MCPProgress;
