@@ -96,18 +96,19 @@ func (s *session) stopTurn(c *conn, sid string, answered <-chan promptResult) pr
 }
 
 // outcome is the execute's result: a hook's failure first, then a
-// cancel, then the agent's own answer.
+// cancel, then the agent's own answer. Every turn that started ends with
+// model.completed, failed or cancelled ones too, so nothing reading the
+// run sees a turn that never ended.
 func (s *session) outcome(t *turn, r promptResult) (adapter.Result, error) {
-	if err := t.failed(); err != nil {
+	if err := s.turnFailure(t, r); err != nil {
+		status := eventapi.StatusFailed
+		if agentproto.CodeOf(err) == agentproto.CodeCancelled {
+			status = eventapi.StatusCancelled
+		}
+		s.turnEnded(r.res, status)
 		return adapter.Result{}, err
 	}
-	if t.isCancelled() || r.res.StopReason == stopCancelled {
-		return adapter.Result{}, s.cancelledError()
-	}
-	if r.err != nil {
-		return adapter.Result{}, s.promptError(r.err, s.stderrTail(), t.hadWork())
-	}
-	s.reportUsage(r.res)
+	s.turnEnded(r.res, "")
 	if r.res.StopReason == stopRefusal {
 		return adapter.Result{}, agentproto.Errorf(agentproto.CodeExecution, "agent %q: harness %s refused the prompt", s.spec.Name, s.agent.Harness).
 			WithDetails(map[string]any{"harness": s.agent.Harness, "stopReason": r.res.StopReason})
@@ -117,6 +118,20 @@ func (s *session) outcome(t *turn, r promptResult) (adapter.Result, error) {
 		return adapter.Result{Text: text}, nil
 	}
 	return valueOf(text, s.spec.Name, s.agent.Harness)
+}
+
+// turnFailure is why the turn did not complete, or nil.
+func (s *session) turnFailure(t *turn, r promptResult) error {
+	if err := t.failed(); err != nil {
+		return err
+	}
+	if t.isCancelled() || r.res.StopReason == stopCancelled {
+		return s.cancelledError()
+	}
+	if r.err != nil {
+		return s.promptError(r.err, s.stderrTail(), t.hadWork())
+	}
+	return nil
 }
 
 func (s *session) promptError(err error, stderr string, hadWork bool) error {
@@ -130,13 +145,15 @@ func (s *session) promptError(err error, stderr string, hadWork bool) error {
 		WithDetails(map[string]any{"harness": s.agent.Harness})
 }
 
-// reportUsage emits the turn's usage when the agent reports it.
-func (s *session) reportUsage(res promptResponse) {
+// turnEnded emits the turn's end (status "" when it completed) and its
+// usage when the agent reports it: a failed or cancelled turn's tokens
+// were spent too.
+func (s *session) turnEnded(res promptResponse, status string) {
 	var tokens *eventapi.Tokens
 	if s.agent.Usage != nil && len(res.Meta) > 0 {
 		tokens = s.agent.Usage(res.Meta)
 	}
-	s.emit(eventapi.IDs{}, &eventapi.ModelCompleted{Model: s.model(), StopReason: res.StopReason, Usage: tokens})
+	s.emit(eventapi.IDs{}, &eventapi.ModelCompleted{Model: s.model(), StopReason: res.StopReason, Usage: tokens, Status: status})
 	if tokens != nil {
 		s.emit(eventapi.IDs{}, &eventapi.Usage{Tokens: *tokens, Model: s.model(), Provider: s.spec.Provider})
 	}

@@ -49,12 +49,20 @@ type session struct {
 	onEvent func(adapter.Event)
 	hooks   adapter.Hooks
 
+	// starting serializes Initialize. mu guards the fields below and is
+	// never held across a protocol exchange: the connection's reader
+	// takes it for every update and permission request, so holding it
+	// while waiting for an answer would stop the answer being read.
+	starting sync.Mutex
+
 	mu        sync.Mutex
 	conn      *conn
 	dir       string
 	sessionID string
 	turn      *turn
 	closed    bool
+	// stopStart ends a start under way (Close calls it).
+	stopStart context.CancelFunc
 	// background counts the tool sessions left running after the last
 	// turn (noteBackground).
 	background int
@@ -66,68 +74,84 @@ func New(agent Agent, opts Options, spec adapter.Spec, onEvent func(adapter.Even
 	return &session{agent: agent, opts: opts, log: opts.Log.Named(agent.Harness), spec: spec, onEvent: onEvent, hooks: hooks}
 }
 
-// Initialize starts the agent and its ACP session.
+// Initialize starts the agent and its ACP session. The agent may send
+// updates before it answers (Gemini CLI announces its commands), so the
+// start runs without holding mu.
 func (s *session) Initialize(ctx context.Context) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closed {
-		return s.closedError()
-	}
-	if s.conn != nil {
-		return nil
-	}
+	s.starting.Lock()
+	defer s.starting.Unlock()
 	ctx, cancel := context.WithTimeout(ctx, initializeTimeout)
 	defer cancel()
+	s.mu.Lock()
+	closed, started := s.closed, s.conn != nil
+	if !closed && !started {
+		s.stopStart = cancel
+	}
+	s.mu.Unlock()
+	switch {
+	case closed:
+		return s.closedError()
+	case started:
+		return nil
+	}
 	dir, err := os.MkdirTemp("", "stratos-"+s.agent.Harness+"-")
 	if err != nil {
 		return agentproto.Errorf(agentproto.CodeExecution, "agent %q: private directory for %s: %v", s.spec.Name, s.agent.Harness, err)
 	}
-	if err := s.start(ctx, dir); err != nil {
-		s.stop(context.Background())
+	c, sid, err := s.start(ctx, dir)
+	s.mu.Lock()
+	closed = s.closed
+	if err == nil && !closed {
+		s.conn, s.dir, s.sessionID = c, dir, sid
+	}
+	s.stopStart = nil
+	s.mu.Unlock()
+	if err == nil && closed {
+		err = s.closedError()
+	}
+	if err != nil {
+		s.stop(context.Background(), c)
 		_ = os.RemoveAll(dir)
 		return err
 	}
 	return nil
 }
 
-// start launches the agent and opens the session; on failure the caller
-// stops what was started.
-func (s *session) start(ctx context.Context, dir string) error {
-	s.dir = dir
+// start launches the agent in dir and opens the session; on failure the
+// caller stops the connection returned (nil when none was made).
+func (s *session) start(ctx context.Context, dir string) (*conn, string, error) {
 	l, err := s.agent.Launch(ctx, s.spec, dir)
 	if err != nil {
-		return err
+		return nil, "", err
 	}
 	servers, err := s.mcpServers()
 	if err != nil {
-		return err
+		return nil, "", err
 	}
 	c, err := dial(process.Spec{Name: s.agent.Harness, Path: l.Path, Args: l.Args, Dir: s.spec.WorkingDirectory, Env: l.Env, Log: s.log},
 		s.handle, func(err error) { s.log.Debug("acp: malformed input", "error", err) })
 	if err != nil {
-		return rejection.New(rejection.HarnessUnavailable, "harness %s cannot start: %v", s.agent.Harness, err).Wrap(err)
+		return nil, "", rejection.New(rejection.HarnessUnavailable, "harness %s cannot start: %v", s.agent.Harness, err).Wrap(err)
 	}
-	s.conn = c
 	var init initializeResponse
 	if err := c.call(ctx, methodInitialize, initializeRequest{ProtocolVersion: ProtocolVersion,
 		ClientInfo: implementation{Name: "stratos", Version: version.Version}}, &init); err != nil {
-		return s.startError("initialize", err)
+		return c, "", s.startError("initialize", err)
 	}
 	if init.ProtocolVersion != ProtocolVersion {
-		return agentproto.Errorf(agentproto.CodeExecution, "agent %q: harness %s speaks ACP version %d; Stratos speaks %d",
+		return c, "", agentproto.Errorf(agentproto.CodeExecution, "agent %q: harness %s speaks ACP version %d; Stratos speaks %d",
 			s.spec.Name, s.agent.Harness, init.ProtocolVersion, ProtocolVersion).WithDetails(map[string]any{"harness": s.agent.Harness})
 	}
 	if l.AuthMethod != "" && offers(init.AuthMethods, l.AuthMethod) {
 		if err := c.call(ctx, methodAuthenticate, authenticateRequest{MethodID: l.AuthMethod}, nil); err != nil {
-			return rejection.New(rejection.Authentication, "harness %s refused authentication %s: %v", s.agent.Harness, l.AuthMethod, err).Wrap(err)
+			return c, "", rejection.New(rejection.Authentication, "harness %s refused authentication %s: %v", s.agent.Harness, l.AuthMethod, err).Wrap(err)
 		}
 	}
 	var created newSessionResponse
 	if err := c.call(ctx, methodSessionNew, newSessionRequest{Cwd: s.spec.WorkingDirectory, MCPServers: servers}, &created); err != nil {
-		return s.startError("session/new", err)
+		return c, "", s.startError("session/new", err)
 	}
-	s.sessionID = created.SessionID
-	return nil
+	return c, created.SessionID, nil
 }
 
 func offers(methods []authMethod, id string) bool {
@@ -205,7 +229,8 @@ func (s *session) Cancel() {
 }
 
 // Close ends the session and its agent process, and removes the private
-// directory.
+// directory. A start under way is stopped, and what it started ended,
+// before Close returns.
 func (s *session) Close(ctx context.Context) error {
 	s.mu.Lock()
 	if s.closed {
@@ -213,32 +238,41 @@ func (s *session) Close(ctx context.Context) error {
 		return nil
 	}
 	s.closed = true
-	t := s.turn
+	t, stopStart := s.turn, s.stopStart
 	s.mu.Unlock()
 	if t != nil {
 		t.cancel()
 	}
-	s.stop(ctx)
-	if s.dir != "" {
-		_ = os.RemoveAll(s.dir)
+	if stopStart != nil {
+		stopStart()
+	}
+	// Wait for a start under way: it sees closed and ends what it started.
+	s.starting.Lock()
+	s.mu.Lock()
+	c, dir := s.conn, s.dir
+	s.conn = nil
+	s.mu.Unlock()
+	s.starting.Unlock()
+	s.stop(ctx, c)
+	if dir != "" {
+		_ = os.RemoveAll(dir)
 	}
 	return nil
 }
 
-// stop shuts the agent down (stdin closed, then SIGTERM and SIGKILL to its
-// group, each bounded), then ends what still runs in the sessions of its
-// tools: an agent's background shell runs in a session of its own, out of
-// the group's reach, and outlives the agent otherwise.
-func (s *session) stop(ctx context.Context) {
-	if s.conn == nil {
+// stop shuts the agent of c down (stdin closed, then SIGTERM and SIGKILL
+// to its group, each bounded), then ends what still runs in the sessions
+// of its tools: an agent's background shell runs in a session of its
+// own, out of the group's reach, and outlives the agent otherwise.
+func (s *session) stop(ctx context.Context, c *conn) {
+	if c == nil {
 		return
 	}
-	tools := procgroup.NoteSessions(s.conn.p.Pid())
-	if err := s.conn.p.Shutdown(ctx); err != nil {
+	tools := procgroup.NoteSessions(c.p.Pid())
+	if err := c.p.Shutdown(ctx); err != nil {
 		s.log.Debug("acp: shutdown", "error", err)
 	}
-	<-s.conn.served
-	s.conn = nil
+	<-c.served
 	if ended := tools.End(toolStopWait, leftoverGrace); len(ended) > 0 {
 		s.log.Debug("acp: ended what the agent's tools left running", "pids", ended)
 	}

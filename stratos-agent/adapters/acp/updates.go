@@ -36,10 +36,18 @@ func (s *session) onUpdate(u sessionUpdate) {
 			s.toolCompleted(t, u)
 		}
 	case updatePlan:
-		// The event vocabulary has no plan kind: a plan is the agent's
-		// own bookkeeping, kept in the log for people debugging a run.
-		s.log.Debug("acp: plan", "entries", len(u.Entries))
+		s.emit(eventapi.IDs{}, &eventapi.PlanUpdated{Entries: planOf(u.Entries)})
 	}
+}
+
+// planOf is an ACP plan as the event carries it (every update sends the
+// whole plan).
+func planOf(entries []planEntry) []eventapi.PlanEntry {
+	out := make([]eventapi.PlanEntry, 0, len(entries))
+	for _, e := range entries {
+		out = append(out, eventapi.PlanEntry{Content: e.Content, Priority: e.Priority, Status: e.Status})
+	}
+	return out
 }
 
 // textOf is a content block's text ("" for images and other kinds).
