@@ -1,0 +1,85 @@
+package runs
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stratoscli/stratos/shared/contract/temporalapi"
+	"github.com/stratoscli/stratos/stratos-run/records"
+)
+
+// fakeTemporal answers every question with state or err.
+type fakeTemporal struct {
+	state temporalapi.RunState
+	err   error
+	asked int
+}
+
+func (f *fakeTemporal) Describe(context.Context, records.TemporalRun) (temporalapi.RunState, error) {
+	f.asked++
+	return f.state, f.err
+}
+
+func (f *fakeTemporal) Cancel(ctx context.Context, r records.TemporalRun) (temporalapi.RunState, error) {
+	return f.Describe(ctx, r)
+}
+
+// beginTemporal begins the record of a Temporal run whose submitter is
+// gone (no pid).
+func beginTemporal(t *testing.T, dir string) string {
+	t.Helper()
+	id := "20261207T000000Z-0a0b0c0d"
+	_, err := records.Begin(dir, records.Invocation{ExecutionID: id, Workflow: "hello", StartedAt: time.Now().UTC(),
+		Temporal: &records.TemporalRun{WorkflowID: "stratos-" + id, Address: "127.0.0.1:1", Namespace: "default", TaskQueue: "stratos"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+// A Temporal run whose submitter is gone is never reconciled as crashed:
+// it stays running while Temporal says so or does not answer, and gets
+// the end Temporal reports.
+func TestTemporalRunAsksTemporal(t *testing.T) {
+	dir := t.TempDir()
+	id := beginTemporal(t, dir)
+	if _, _, err := (&Store{Dir: dir}).ReconcileAll(); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []*fakeTemporal{nil, {err: errors.New("no answer")}, {state: temporalapi.RunState{Status: temporalapi.StateRunning}}} {
+		s := &Store{Dir: dir}
+		if f != nil {
+			s.Temporal = f
+		}
+		r, err := s.Load(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Status != records.StatusRunning || r.Engine != records.EngineTemporal {
+			t.Errorf("with %+v: %s (engine %q), want running (temporal)", f, r.Status, r.Engine)
+		}
+	}
+	code := 0
+	f := &fakeTemporal{state: temporalapi.RunState{Status: records.StatusSucceeded, ExitCode: &code,
+		Output: json.RawMessage(`{"text":"hi"}`), Events: []json.RawMessage{json.RawMessage(`{"type":"x"}`)}}}
+	s := &Store{Dir: dir, Temporal: f}
+	r, err := s.Load(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Status != records.StatusSucceeded || r.ExitCode == nil || *r.ExitCode != 0 {
+		t.Errorf("ended on Temporal: %+v, want succeeded (0)", r)
+	}
+	out, err := os.ReadFile(filepath.Join(dir, id, records.OutputFile))
+	if err != nil || !json.Valid(out) {
+		t.Errorf("output.json: %q, %v", out, err)
+	}
+	if _, err := s.Load(id); err != nil || f.asked != 1 {
+		t.Errorf("a finished record asks again: %d questions, %v", f.asked, err)
+	}
+}
