@@ -120,7 +120,7 @@ function runPage(id) {
   // burst); they are folded into st at once and drawn once per frame, so
   // the page lays out once per frame however many events came in it.
   const st = { run: null, execs: new Map(), agents: new Map(), logs: [], events: 0, unshown: [], shownAt: Date.now(), spent: { tokens: 0, usd: 0 },
-    timeline: null, timelineDrawn: null, firstAt: undefined, selected: null };
+    timeline: null, timelineAt: 0, timelineDrawn: null, timelineDrawnAt: 0, firstAt: undefined, selected: null };
   let dirty = false, es = null;
   const follow = followEnds(document.getElementById("log"), document.getElementById("events"));
   const schedule = () => { if (!dirty) { dirty = true; requestAnimationFrame(() => { dirty = false; drawFrame(st, follow); }); } };
@@ -128,7 +128,7 @@ function runPage(id) {
   es = new EventSource("/api/runs/" + encodeURIComponent(id) + "/events");
   es.addEventListener("run", (e) => { st.run = JSON.parse(e.data); st.shownAt = Date.now(); drawRun(st); schedule(); });
   es.onmessage = (e) => { let ev; try { ev = JSON.parse(e.data); } catch { return; } apply(st, ev); st.unshown.push(ev); schedule(); };
-  es.addEventListener("timeline", (e) => { st.timeline = JSON.parse(e.data); schedule(); });
+  es.addEventListener("timeline", (e) => { st.timeline = JSON.parse(e.data); st.timelineAt = Date.now(); schedule(); });
   es.addEventListener("end", () => es.close());
   // A row of the timeline or of the tree opens its details (a failure's
   // error and the last events) in one click.
@@ -511,11 +511,15 @@ function summary(type, d) {
 // execute failed. Bars are SVG, whose geometry the page's
 // Content-Security-Policy allows (it drops inline style attributes).
 function drawTimeline(st) {
-  const tl = st.timeline;
-  if (!tl || st.timelineDrawn === tl) return;
-  st.timelineDrawn = tl;
+  // A running run's bars grow by the clock: drawn again each second
+  // (the page's tick), else only when a new timeline came.
+  const live = st.run?.status === "running";
+  if (!st.timeline || (st.timelineDrawn === st.timeline && !(live && Date.now() - st.timelineDrawnAt >= 1000))) return;
+  st.timelineDrawn = st.timeline;
+  st.timelineDrawnAt = Date.now();
   const box = document.getElementById("timeline");
   if (!box) return;
+  const tl = live ? grown(st.timeline, Date.now() - st.timelineAt) : st.timeline;
   const total = Math.max(tl.durationMs, 1);
   const x = (ms) => Math.max(0, Math.min(1000, (ms / total) * 1000));
   const rect = (cls, from, to, min = 3) => {
@@ -552,6 +556,20 @@ function drawTimeline(st) {
       <span class="num start">Start</span> <span class="num dur">Duration</span> <span class="num tok">Tokens</span> <span class="num cost">Cost</span> <span class="status-h">Status</span>
       <div class="tl-axis">${ticks}</div></div>${tl.rows.map(row).join("")}`;
   document.getElementById("tlsummary").textContent = timelineSummary(tl);
+}
+
+// grown is a running run's timeline ms after the server sent it, when
+// no event has come since: what still runs has gone on to now, and what
+// waited for a slot (its wait ending where its execute ends) still waits.
+function grown(tl, ms) {
+  const now = tl.durationMs + ms;
+  const rows = tl.rows.map((r) => {
+    if (r.status !== "running" || !r.busy?.length) return r;
+    const last = r.busy[r.busy.length - 1];
+    const queued = (r.queued || []).map((q) => (q.endMs === last.endMs ? { ...q, endMs: now } : q));
+    return { ...r, endMs: now, busy: [...r.busy.slice(0, -1), { ...last, endMs: now }], queued };
+  });
+  return { ...tl, durationMs: now, rows };
 }
 
 // timelineSummary counts the agents and those that waited for an
