@@ -90,7 +90,7 @@ func describe(ctx context.Context, c client.Client, id string) (temporalapi.RunS
 		if err := c.GetWorkflow(actx, id, "").Get(actx, &res); err != nil {
 			return s, askError(id, "read the result of", err)
 		}
-		s = res.State
+		s = res.FullState()
 		s.WorkflowID = id
 		if s.Status == "" { // a result of a version without the state
 			code := res.ExitCode

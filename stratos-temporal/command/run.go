@@ -116,7 +116,7 @@ func submitRun(ctx context.Context, cmd *cli.Command) error {
 		return err
 	}
 	f.finish(res)
-	if err := writeState(cmd.String(stateFileFlag), id, res.State); err != nil {
+	if err := writeState(cmd.String(stateFileFlag), id, res.FullState()); err != nil {
 		fmt.Fprintf(cmd.Root().ErrWriter, "stratos: %v\n", err)
 	}
 	_, _ = cmd.Root().Writer.Write(res.Stdout)

@@ -68,6 +68,36 @@ type RunResult struct {
 	State temporalapi.RunState `json:"state"`
 }
 
+// maxResult bounds what a run's result carries (a Temporal payload; the
+// server refuses one of more than 2 MiB by default).
+const maxResult = 3 << 19
+
+// Fit leaves out of the result's state what would make it larger than
+// maxResult: the output when stdout holds it (FullState puts it back),
+// then the events (cut; the worker's record keeps them).
+func (r *RunResult) Fit() {
+	if len(r.State.Output) > 0 && json.Valid(r.Stdout) {
+		r.State.Output = nil
+	}
+	size := len(r.Stdout) + len(r.Stderr) + len(r.State.Output) + len(r.State.Error)
+	for _, e := range r.State.Events {
+		size += len(e)
+	}
+	if size > maxResult && len(r.State.Events) > 0 {
+		r.State.Events, r.State.EventsCut = nil, true
+	}
+}
+
+// FullState is the run's state with its output, which stdout holds when
+// Fit left it out of the state.
+func (r RunResult) FullState() temporalapi.RunState {
+	s := r.State
+	if len(s.Output) == 0 && s.Status == "succeeded" && json.Valid(r.Stdout) {
+		s.Output = r.Stdout
+	}
+	return s
+}
+
 // ExecuteRequest is one agent execute, as the agent host of the workflow
 // code asks for it.
 type ExecuteRequest struct {

@@ -97,8 +97,10 @@ func (c *code) Run(ctx context.Context, req engine.RunRequest) (engine.RunResult
 		}
 		code = 128 + int(syscall.SIGKILL)
 	}
-	return engine.RunResult{Stdout: stdout.Bytes(), Stderr: stderr.Bytes(), ExitCode: code, Worker: c.worker, Attempt: int(info.Attempt),
-		State: rec.state(code, c.worker)}, nil
+	res := engine.RunResult{Stdout: stdout.Bytes(), Stderr: stderr.Bytes(), ExitCode: code, Worker: c.worker, Attempt: int(info.Attempt),
+		State: rec.state(code, c.worker)}
+	res.Fit()
+	return res, nil
 }
 
 // await waits for stratos run, beating the activity's heart with the
