@@ -1,9 +1,9 @@
 // The durable-run journal, the runtime's side: every side effect the
 // runtime performs for workflow code (an agent execute, a child workflow,
 // a budget reading) is appended to the run record's journal.jsonl as it
-// finishes, written in the background as the call's result reaches
-// workflow code, so that a crash of any process loses at most the calls in
-// flight. The file is synced to disk within a second, and once more when
+// finishes, written in the turn of the event loop in which the call's
+// result reaches workflow code, so that a crash of any process loses at
+// most the calls in flight. The file is synced to disk within a second, and once more when
 // the run ends: a sync before each result would cost more than a scripted
 // call itself (2 ms measured here), while only a crash of the machine can
 // lose lines the kernel already holds. When `stratos runs resume`
@@ -23,7 +23,7 @@
 // which stratos run reads them with.
 import * as crypto from "node:crypto";
 import { createHash } from "node:crypto";
-import { fdatasync, fdatasyncSync, openSync, write } from "node:fs";
+import { fdatasync, fdatasyncSync, openSync, writeSync } from "node:fs";
 import { join } from "node:path";
 /** The journal format version every line carries (journalapi.Version). */
 export const journalVersion = 1;
@@ -299,9 +299,7 @@ export class Journal {
      * Resolves once it is done (a failure is a warning, like any other).
      */
     async flush() {
-        if (this.#writing) {
-            await new Promise((resolve) => this.#drained.push(resolve));
-        }
+        this.#writeQueued();
         if (this.#fd === undefined || this.#failed) {
             return;
         }
@@ -321,14 +319,19 @@ export class Journal {
         this.#replay?.reserve(key, n);
         return n;
     }
-    // append queues one line, written in the background in the order
-    // queued, so that no call waits for the disk: the write, in line, took
-    // 27 µs of each scripted execute's 0.3 ms here (a CPU profile of
-    // bench-agents' workflow), while the window in which a crash of node
-    // can lose a line is the write's own, microseconds after the workflow
-    // received the call's result (such a call runs again on resume). A
-    // journal that cannot be written is a warning, once: the run goes on,
-    // without resume past that point.
+    // append queues one line. The queue is written with one synchronous
+    // write in the check phase of the same turn of node's event loop
+    // (setImmediate): after the microtasks that deliver the call's result to
+    // workflow code, and with them the request of the workflow's next call,
+    // have run, and before node handles any other I/O. So the write costs the
+    // call nothing (its result is already delivered) and overlaps the host's
+    // work on the next call, the lines of one turn (a fan-out's results) go
+    // out in one write, and no later result is seen before the line is in
+    // the kernel: a crash of node loses at most the call in flight. Writes on
+    // the thread pool, one promise each, had cost the scripted execute more
+    // of node's two cores than the write itself. A journal that cannot be
+    // written is a warning, once: the run goes on, without resume past that
+    // point.
     #append(entry) {
         if (this.#file === undefined || this.#failed) {
             return;
@@ -341,45 +344,32 @@ export class Journal {
             return;
         }
         this.#queue.push(JSON.stringify(entry) + "\n");
-        if (!this.#writing) {
-            this.#drain();
+        if (!this.#scheduled) {
+            this.#scheduled = true;
+            setImmediate(() => this.#writeQueued());
         }
     }
     #queue = [];
-    #writing = false;
-    // What flush waits on: resolved once the queue is written.
-    #drained = [];
-    // drain writes the queue in one write, and what was queued meanwhile in
-    // the next, until it is empty. It uses write's callback, not a promise
-    // per write: the promise machinery cost more of node's thread per
-    // execute than the write itself.
-    #drain() {
+    #scheduled = false;
+    // writeQueued writes the queue in one write (more if the kernel takes
+    // part of it) and has it synced within syncDelayMs.
+    #writeQueued() {
+        this.#scheduled = false;
         if (this.#queue.length === 0 || this.#fd === undefined || this.#failed) {
-            this.#writing = false;
-            for (const resolve of this.#drained.splice(0)) {
-                resolve();
-            }
             return;
         }
-        this.#writing = true;
         const data = Buffer.from(this.#queue.join(""));
         this.#queue = [];
-        this.#writeFrom(this.#fd, data, 0);
-    }
-    #writeFrom(fd, data, off) {
-        write(fd, data, off, data.length - off, null, (err, n) => {
-            if (err !== null) {
-                this.#fail(err);
+        try {
+            for (let off = 0; off < data.length;) {
+                off += writeSync(this.#fd, data, off, data.length - off);
             }
-            else if (off + n < data.length) {
-                this.#writeFrom(fd, data, off + n);
-                return;
-            }
-            else {
-                this.#sync();
-            }
-            this.#drain();
-        });
+        }
+        catch (err) {
+            this.#fail(err);
+            return;
+        }
+        this.#sync();
     }
     #syncing = false;
     #unsynced = false;
