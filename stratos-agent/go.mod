@@ -6,6 +6,7 @@ require github.com/stratoscli/stratos/shared v0.1.0
 
 require (
 	github.com/aymerick/raymond v2.0.2+incompatible
+	github.com/google/jsonschema-go v0.4.3
 	github.com/hashicorp/go-hclog v1.6.3
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/pelletier/go-toml/v2 v2.4.3
@@ -16,7 +17,6 @@ require (
 require (
 	github.com/fatih/color v1.13.0 // indirect
 	github.com/gofrs/flock v0.13.2 // indirect
-	github.com/google/jsonschema-go v0.4.3 // indirect
 	github.com/mattn/go-colorable v0.1.12 // indirect
 	github.com/mattn/go-isatty v0.0.14 // indirect
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3 // indirect

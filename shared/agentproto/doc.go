@@ -56,6 +56,9 @@
 //   - hook.afterToolCall (AfterToolCallParams → AfterToolCallResult or null)
 //   - hook.onStart (LifecycleParams → null): the call was admitted and the
 //     harness is about to receive the prompt.
+//   - mcp.elicit (MCPElicitParams → MCPElicitResult): a server asks a direct
+//     client connected with MCPConnectParams.Elicitation for input; the
+//     workflow's handler answers (mcp.go).
 //
 // The host calls a hook only when ExecuteParams.Hooks names it. A hook that
 // throws answers with an error response; the host then fails the invocation

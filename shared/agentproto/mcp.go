@@ -20,12 +20,16 @@ const (
 	MethodMCPReadResource      = "mcp.readResource"
 	MethodMCPPrompts           = "mcp.prompts"
 	MethodMCPGetPrompt         = "mcp.getPrompt"
+	// MethodMCPElicit (host → SDK) asks the workflow's elicitation
+	// handler of a client connected with MCPConnectParams.Elicitation to
+	// answer its server's elicitation/create.
+	MethodMCPElicit = "mcp.elicit"
 )
 
 // MCPMethods lists the direct MCP client methods.
 func MCPMethods() []string {
 	return []string{
-		MethodMCPAuthenticate, MethodMCPCall, MethodMCPClose, MethodMCPConnect,
+		MethodMCPAuthenticate, MethodMCPCall, MethodMCPClose, MethodMCPConnect, MethodMCPElicit,
 		MethodMCPGetPrompt, MethodMCPPrompts, MethodMCPReadResource, MethodMCPResourceTemplates, MethodMCPResources,
 	}
 }
@@ -61,6 +65,35 @@ type MCPConnectParams struct {
 	Workflow    WorkflowRef `json:"workflow"`
 	// Server is a key of the workflow's mcp.servers.
 	Server string `json:"server"`
+	// Elicitation says the workflow answers the server's elicitation
+	// requests itself (mcp.elicit); false: the declared policy answers.
+	Elicitation bool `json:"elicitation,omitempty"`
+}
+
+// The actions of an elicitation's answer.
+const (
+	ElicitAccept  = "accept"
+	ElicitDecline = "decline"
+	ElicitCancel  = "cancel"
+)
+
+// MCPElicitParams is a server's elicitation request (form mode), passed to
+// the workflow's handler of the client.
+type MCPElicitParams struct {
+	ClientID string `json:"clientId"`
+	// Server is the mcp.servers key.
+	Server  string `json:"server"`
+	Message string `json:"message"`
+	// RequestedSchema is the form: a flat object schema of primitive
+	// properties.
+	RequestedSchema json.RawMessage `json:"requestedSchema,omitempty" ts:"Record<string, unknown>"`
+}
+
+// MCPElicitResult is the handler's answer. Content, with action accept
+// only, is checked against the requested schema before the server sees it.
+type MCPElicitResult struct {
+	Action  string          `json:"action" ts:"\"accept\" | \"decline\" | \"cancel\""`
+	Content json.RawMessage `json:"content,omitempty" ts:"Record<string, unknown>"`
 }
 
 // MCPAuthenticateParams names the workflow whose OAuth servers to check.

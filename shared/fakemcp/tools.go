@@ -39,6 +39,8 @@ type Options struct {
 	// links to resources, and a binary resource), kept out of the default
 	// lists the other tests assert.
 	Links bool
+	// Elicit adds the release tool, which asks its client for a form.
+	Elicit bool
 }
 
 // NewServer returns the test server with every tool.
@@ -58,6 +60,9 @@ func NewServer(o Options) *mcp.Server {
 	addResourcesAndPrompts(s)
 	if o.Links {
 		addLinks(s)
+	}
+	if o.Elicit {
+		addElicit(s)
 	}
 	for _, name := range o.ExtraTools {
 		s.AddTool(&mcp.Tool{Name: name, Description: "Returns the text it is given (an extra tool).",

@@ -15,12 +15,21 @@ const (
 	elicitDecline = "decline"
 )
 
-// elicitationHandler answers the server's elicitation requests as its
-// declaration says: nil for the default policy, refuse, so that the client
-// declares no elicitation capability at all (servers hide the tools that
-// need it, or go on without); acceptDefaults for accept-defaults. Neither
-// waits: a run has nobody to ask.
-func elicitationHandler(server mcpdecl.Server) func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+// ElicitFunc answers one elicitation request. The SDK has checked the
+// request's form before the call, and checks an accepted answer's content
+// against it after.
+type ElicitFunc func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error)
+
+// elicitationHandler answers the server's elicitation requests: with the
+// workflow's own handler when it supplies one, else as the declaration
+// says: nil for the default policy, refuse, so that the client declares no
+// elicitation capability at all (servers hide the tools that need it, or go
+// on without); acceptDefaults for accept-defaults. Neither policy waits: a
+// run has nobody to ask.
+func elicitationHandler(server mcpdecl.Server, handler ElicitFunc) ElicitFunc {
+	if handler != nil {
+		return handler
+	}
 	if server.Elicitation != mcpdecl.ElicitationAcceptDefaults {
 		return nil
 	}

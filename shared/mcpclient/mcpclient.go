@@ -52,6 +52,9 @@ type Options struct {
 	// WorkflowDir is the declaring workflow's directory, so that a timeout
 	// names the workflow.yaml that can raise it ("": not named).
 	WorkflowDir string
+	// Elicit answers the server's elicitation requests in place of the
+	// declared policy (nil: the declaration's elicitation decides).
+	Elicit ElicitFunc
 }
 
 // Client is a ready connection to one server.
@@ -82,7 +85,7 @@ func Connect(ctx context.Context, server mcpdecl.Server, opts Options) (*Client,
 				opts.Progress(req.Params)
 			}
 		},
-		ElicitationHandler: elicitationHandler(server),
+		ElicitationHandler: elicitationHandler(server, opts.Elicit),
 	})
 	connectCtx, cancel := context.WithTimeout(ctx, server.Timeout())
 	defer cancel()

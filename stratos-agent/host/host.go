@@ -66,6 +66,9 @@ type Options struct {
 	// MCPTimeout bounds each direct MCP request; zero means
 	// mcpclient.RequestTimeout (five minutes).
 	MCPTimeout time.Duration
+	// ElicitTimeout bounds the wait for a workflow's elicitation handler;
+	// zero means ElicitTimeout.
+	ElicitTimeout time.Duration
 	// NativeListBound bounds each harness's own model list during
 	// selection; zero means nativeListBound.
 	NativeListBound time.Duration
@@ -154,6 +157,10 @@ func New(opts Options) (*Host, error) {
 	h.asker = &decision.Asker{HTTP: &http.Client{}, Getenv: opts.Getenv, Catalog: decision.SiblingCatalog(opts.Stderr)}
 	h.mcp = newDirectClients(opts.MCPTimeout, opts.Stderr, h.record)
 	h.mcp.tokens, h.relay = &tokens, relay
+	h.mcp.peer = func() Peer { return h.peer }
+	if opts.ElicitTimeout > 0 {
+		h.mcp.elicitTimeout = opts.ElicitTimeout
+	}
 	return h, nil
 }
 

@@ -32,6 +32,11 @@ type directClients struct {
 	stderr  io.Writer
 	// tokens supplies OAuth servers' access tokens (nil: ~/.stratos's).
 	tokens *mcpauth.Tokens
+	// peer is the SDK end, which answers elicitation for the workflow
+	// (set later than the clients are made: SetPeer).
+	peer func() Peer
+	// elicitTimeout bounds the wait for the workflow's elicitation handler.
+	elicitTimeout time.Duration
 
 	mu      sync.Mutex
 	clients map[string]*directClient
@@ -49,7 +54,7 @@ type directClient struct {
 }
 
 func newDirectClients(timeout time.Duration, stderr io.Writer, record func(eventapi.Event)) *directClients {
-	return &directClients{timeout: timeout, record: record, stderr: stderr, clients: map[string]*directClient{}}
+	return &directClients{timeout: timeout, record: record, stderr: stderr, elicitTimeout: ElicitTimeout, clients: map[string]*directClient{}}
 }
 
 func (d *directClients) connect(ctx context.Context, p agentproto.MCPConnectParams) (*agentproto.MCPConnectResult, error) {
@@ -74,8 +79,12 @@ func (d *directClients) connect(ctx context.Context, p agentproto.MCPConnectPara
 	d.clients[p.ClientID] = c
 	d.mu.Unlock()
 	defer close(c.ready)
-	conn, err := mcpclient.Connect(cctx, server, mcpclient.Options{Stderr: d.stderr, Workflow: p.Workflow.Name, WorkflowDir: p.Workflow.Dir, Tokens: d.tokens,
-		Progress: func(pn *mcp.ProgressNotificationParams) { d.progress(c, pn) }})
+	opts := mcpclient.Options{Stderr: d.stderr, Workflow: p.Workflow.Name, WorkflowDir: p.Workflow.Dir, Tokens: d.tokens,
+		Progress: func(pn *mcp.ProgressNotificationParams) { d.progress(c, pn) }}
+	if p.Elicitation {
+		opts.Elicit = d.elicitHandler(c)
+	}
+	conn, err := mcpclient.Connect(cctx, server, opts)
 	if err != nil {
 		d.forget(c.id)
 		cancel()

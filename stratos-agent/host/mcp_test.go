@@ -33,14 +33,14 @@ func startMCP(t *testing.T, serversYAML string, timeout time.Duration) *fixture 
 		if err != nil {
 			t.Fatal(err)
 		}
-		t.Setenv(env, fakemcp.Serve(ctx, ln, fakemcp.Options{Legacy: legacy, Links: true}))
+		t.Setenv(env, fakemcp.Serve(ctx, ln, fakemcp.Options{Legacy: legacy, Links: true, Elicit: true}))
 	}
 	dir := t.TempDir()
 	yaml := "name: wf\nshortDescription: x\nlongDescription: x\nmcp:\n  servers:\n" + serversYAML
 	if err := os.WriteFile(filepath.Join(dir, "workflow.yaml"), []byte(yaml), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	h, err := New(Options{Home: t.TempDir(), MCPTimeout: timeout, Candidates: func(context.Context, []string) ([]candidate, error) { return nil, nil }})
+	h, err := New(Options{Home: t.TempDir(), MCPTimeout: timeout, ElicitTimeout: elicitTestTimeout, Candidates: func(context.Context, []string) ([]candidate, error) { return nil, nil }})
 	if err != nil {
 		t.Fatal(err)
 	}

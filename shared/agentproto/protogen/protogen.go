@@ -43,7 +43,7 @@ var messages = []any{
 	agentproto.AfterToolCallParams{}, agentproto.ToolError{}, agentproto.BeforeToolCallResult{},
 	agentproto.AfterToolCallResult{}, agentproto.LifecycleParams{}, agentproto.Event{}, eventapi.IDs{}, agentproto.ErrorData{},
 	agentproto.MCPConnectParams{}, agentproto.MCPConnectResult{}, agentproto.MCPCallParams{}, agentproto.MCPCallResult{},
-	agentproto.MCPClientRef{}, agentproto.MCPAuthenticateParams{},
+	agentproto.MCPClientRef{}, agentproto.MCPAuthenticateParams{}, agentproto.MCPElicitParams{}, agentproto.MCPElicitResult{},
 	agentproto.MCPResource{}, agentproto.MCPResourcesResult{}, agentproto.MCPResourceTemplate{}, agentproto.MCPResourceTemplatesResult{},
 	agentproto.MCPReadResourceParams{}, agentproto.MCPResourceContents{}, agentproto.MCPReadResourceResult{},
 	agentproto.MCPPromptArgument{}, agentproto.MCPPrompt{}, agentproto.MCPPromptsResult{},

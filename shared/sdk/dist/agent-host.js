@@ -52,6 +52,8 @@ export class AgentHost {
     #pending = new Map();
     /** The agents that executed through this host, by agent ID. */
     agents = new Map();
+    /** The direct MCP clients that answer elicitation, by client ID. */
+    mcpClients = new Map();
     #exited;
     #nextId = 0;
     #buffer = "";
@@ -165,6 +167,13 @@ export class AgentHost {
             return undefined; // not requested: events are recorded in the run's events.jsonl
         }
         const p = (params ?? {});
+        if (method === Methods.mcpElicit) {
+            const client = this.mcpClients.get(String(p.clientId));
+            if (client === undefined) {
+                throw new Error(`${method}: unknown MCP client ${String(p.clientId)}`);
+            }
+            return client.handleElicitation(p);
+        }
         const target = this.agents.get(String(p.agentId));
         if (target === undefined) {
             throw new Error(`${method}: unknown agent ${String(p.agentId)}`);

@@ -14,6 +14,7 @@ export declare const Methods: {
     readonly mcpCall: "mcp.call";
     readonly mcpClose: "mcp.close";
     readonly mcpConnect: "mcp.connect";
+    readonly mcpElicit: "mcp.elicit";
     readonly mcpGetPrompt: "mcp.getPrompt";
     readonly mcpPrompts: "mcp.prompts";
     readonly mcpReadResource: "mcp.readResource";
@@ -431,6 +432,11 @@ export interface MCPConnectParams {
     workflow: WorkflowRef;
     /** Server is a key of the workflow's mcp.servers. */
     server: string;
+    /**
+     * Elicitation says the workflow answers the server's elicitation
+     * requests itself (mcp.elicit); false: the declared policy answers.
+     */
+    elicitation?: boolean;
 }
 /** MCPConnectResult describes the ready client. */
 export interface MCPConnectResult {
@@ -458,6 +464,29 @@ export interface MCPClientRef {
 /** MCPAuthenticateParams names the workflow whose OAuth servers to check. */
 export interface MCPAuthenticateParams {
     workflow: WorkflowRef;
+}
+/**
+ * MCPElicitParams is a server's elicitation request (form mode), passed to
+ * the workflow's handler of the client.
+ */
+export interface MCPElicitParams {
+    clientId: string;
+    /** Server is the mcp.servers key. */
+    server: string;
+    message: string;
+    /**
+     * RequestedSchema is the form: a flat object schema of primitive
+     * properties.
+     */
+    requestedSchema?: Record<string, unknown>;
+}
+/**
+ * MCPElicitResult is the handler's answer. Content, with action accept
+ * only, is checked against the requested schema before the server sees it.
+ */
+export interface MCPElicitResult {
+    action: "accept" | "decline" | "cancel";
+    content?: Record<string, unknown>;
 }
 /** MCPResource is one resource a server lists. */
 export interface MCPResource {

@@ -20,6 +20,7 @@ export const Methods = {
     mcpCall: "mcp.call",
     mcpClose: "mcp.close",
     mcpConnect: "mcp.connect",
+    mcpElicit: "mcp.elicit",
     mcpGetPrompt: "mcp.getPrompt",
     mcpPrompts: "mcp.prompts",
     mcpReadResource: "mcp.readResource",

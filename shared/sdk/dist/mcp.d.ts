@@ -228,3 +228,38 @@ export interface McpResourcesAndPrompts {
     /** The prompt with its arguments filled in; an unknown prompt rejects with McpProtocolError. */
     getPrompt(name: string, args?: Record<string, string>): Promise<McpPromptResult>;
 }
+/** A server's request for input in the middle of a tool call (elicitation/create, form mode). */
+export interface McpElicitationRequest {
+    /** The mcp.servers key. */
+    server: string;
+    /** What the server asks. */
+    message: string;
+    /** The form: a flat object schema whose properties are strings, numbers, booleans and enums. */
+    requestedSchema: Record<string, unknown>;
+}
+/** A value of a form field. */
+export type McpElicitationValue = string | number | boolean | string[];
+/**
+ * An elicitation handler's answer. Accepted content is checked against the
+ * request's form before the server sees it: content that does not fit
+ * fails the tool call with an McpProtocolError naming the field.
+ */
+export type McpElicitationAnswer = {
+    action: "accept";
+    content: Record<string, McpElicitationValue>;
+} | {
+    action: "decline";
+} | {
+    action: "cancel";
+};
+/** Options of a generated wrapper's factory (connect<Server>(options)). */
+export interface McpConnectOptions {
+    /**
+     * Answers the server's requests for input (elicitation) in place of the
+     * server's declared `elicitation` policy. It runs in the calling
+     * execution's context. A handler that throws declines (the error is
+     * written to stderr); one that has not answered within a minute is taken
+     * as a decline. URL-mode requests are declined without calling it.
+     */
+    onElicitation?: (request: McpElicitationRequest) => McpElicitationAnswer | Promise<McpElicitationAnswer>;
+}

@@ -3,7 +3,7 @@
 // agent host (the Go MCP SDK), reached through the host protocol; this side
 // owns the client's lifetime: it belongs to the calling execution and is
 // closed with it, even when the execution fails.
-import { getContext } from "./context.js";
+import { contextStorage, getContext } from "./context.js";
 import { agentHostFor, HostError } from "./agent-host.js";
 import { Methods, } from "./agent-protocol.js";
 import { StratosError, toError } from "./errors.js";
@@ -74,8 +74,12 @@ let nextClient = 0;
  * Connects to a server the workflow declares and resolves once it is ready.
  * For generated wrappers only ("@stratoscli/stratos/generated"). @internal
  */
-export async function connectMcpServer(ref) {
+export async function connectMcpServer(ref, options) {
     const ctx = getContext(`MCP server "${ref.server}"`);
+    const onElicitation = options?.onElicitation;
+    if (onElicitation !== undefined && typeof onElicitation !== "function") {
+        throw new McpConfigurationError(ref.server, `MCP server "${ref.server}": options.onElicitation must be a function, got ${typeof onElicitation}`);
+    }
     const entry = ctx.host.workflows[ref.workflow];
     if (entry === undefined) {
         throw new McpConfigurationError(ref.server, `MCP server "${ref.server}": workflow "${ref.workflow}" is not in the runtime's workflow table`);
@@ -83,7 +87,7 @@ export async function connectMcpServer(ref) {
     if (ctx.workflow !== ref.workflow) {
         throw new McpConfigurationError(ref.server, `MCP server "${ref.server}" belongs to workflow "${ref.workflow}"; workflow "${ctx.workflow}" cannot use its wrapper`);
     }
-    const client = new DirectClient(ctx, ref.server, `mcp-${process.pid}-${++nextClient}`, entry.dir);
+    const client = new DirectClient(ctx, ref.server, `mcp-${process.pid}-${++nextClient}`, entry.dir, onElicitation);
     // Registered before connecting: a connection that is still being made
     // when the execution ends is closed as well.
     ctx.register(client, `connecting to MCP server "${ref.server}"`);
@@ -106,14 +110,16 @@ class DirectClient {
     #server;
     #id;
     #workflowDir;
+    #onElicitation;
     #host;
     #connecting;
     #closing;
-    constructor(ctx, server, id, workflowDir) {
+    constructor(ctx, server, id, workflowDir, onElicitation) {
         this.#ctx = ctx;
         this.#server = server;
         this.#id = id;
         this.#workflowDir = workflowDir;
+        this.#onElicitation = onElicitation;
     }
     /** Connects, once: later calls share the first connection's outcome. */
     connect() {
@@ -122,8 +128,24 @@ class DirectClient {
             executionId: this.#ctx.executionId,
             workflow: { name: this.#ctx.workflow, dir: this.#workflowDir },
             server: this.#server,
+            ...(this.#onElicitation === undefined ? {} : { elicitation: true }),
         });
         return this.#connecting;
+    }
+    /**
+     * Answers the server's elicitation with the workflow's handler (the host
+     * asks only clients connected with one). A rejection becomes an error
+     * response: the host declines and writes why to stderr.
+     */
+    async handleElicitation(p) {
+        const request = { server: this.#server, message: p.message, requestedSchema: p.requestedSchema ?? {} };
+        const answer = await contextStorage().run(this.#ctx, async () => await this.#onElicitation(request));
+        const action = answer?.action;
+        if (action === "accept") {
+            return { action, content: answer.content ?? {} };
+        }
+        // decline, cancel, or an action the host names in its error.
+        return { action: String(action) };
     }
     async callTool(tool, input, structured) {
         if (this.#closing !== undefined) {
@@ -221,12 +243,16 @@ class DirectClient {
             // Wait for a connect under way so the host has the client to close.
             await this.#connecting.catch(() => { });
             await this.#host?.call(Methods.mcpClose, { clientId: this.#id }).catch(() => { });
+            this.#host?.mcpClients.delete(this.#id);
         })();
         return this.#closing;
     }
     async #request(method, params) {
         try {
             this.#host ??= agentHostFor(this.#ctx);
+            if (this.#onElicitation !== undefined) {
+                this.#host.mcpClients.set(this.#id, this);
+            }
             await this.#host.ready;
             return await this.#host.call(method, params);
         }

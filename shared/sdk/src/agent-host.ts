@@ -7,12 +7,17 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { ExecutionContext, OwnedResource } from "./context.js";
-import { Methods, ProtocolVersion, type ErrorData, type InitializeResult } from "./agent-protocol.js";
+import { Methods, ProtocolVersion, type ErrorData, type InitializeResult, type MCPElicitParams, type MCPElicitResult } from "./agent-protocol.js";
 import { StratosError } from "./errors.js";
 
 /** An agent that answers the host's hook calls; a rejection becomes an error response. @internal */
 export interface HookTarget {
   handleHook(method: string, params: Record<string, unknown>): Promise<unknown>;
+}
+
+/** A direct MCP client whose workflow answers its server's elicitation requests. @internal */
+export interface ElicitationTarget {
+  handleElicitation(params: MCPElicitParams): Promise<MCPElicitResult>;
 }
 
 /** An error response from the host. @internal */
@@ -74,6 +79,8 @@ export class AgentHost implements OwnedResource {
   readonly #pending = new Map<number, Pending>();
   /** The agents that executed through this host, by agent ID. */
   readonly agents = new Map<string, HookTarget>();
+  /** The direct MCP clients that answer elicitation, by client ID. */
+  readonly mcpClients = new Map<string, ElicitationTarget>();
   readonly #exited: Promise<void>;
   #nextId = 0;
   #buffer = "";
@@ -196,6 +203,13 @@ export class AgentHost implements OwnedResource {
       return undefined; // not requested: events are recorded in the run's events.jsonl
     }
     const p = (params ?? {}) as Record<string, unknown>;
+    if (method === Methods.mcpElicit) {
+      const client = this.mcpClients.get(String(p.clientId));
+      if (client === undefined) {
+        throw new Error(`${method}: unknown MCP client ${String(p.clientId)}`);
+      }
+      return client.handleElicitation(p as unknown as MCPElicitParams);
+    }
     const target = this.agents.get(String(p.agentId));
     if (target === undefined) {
       throw new Error(`${method}: unknown agent ${String(p.agentId)}`);

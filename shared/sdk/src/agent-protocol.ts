@@ -22,6 +22,7 @@ export const Methods = {
   mcpCall: "mcp.call",
   mcpClose: "mcp.close",
   mcpConnect: "mcp.connect",
+  mcpElicit: "mcp.elicit",
   mcpGetPrompt: "mcp.getPrompt",
   mcpPrompts: "mcp.prompts",
   mcpReadResource: "mcp.readResource",
@@ -504,6 +505,11 @@ export interface MCPConnectParams {
   workflow: WorkflowRef;
   /** Server is a key of the workflow's mcp.servers. */
   server: string;
+  /**
+   * Elicitation says the workflow answers the server's elicitation
+   * requests itself (mcp.elicit); false: the declared policy answers.
+   */
+  elicitation?: boolean;
 }
 
 /** MCPConnectResult describes the ready client. */
@@ -536,6 +542,31 @@ export interface MCPClientRef {
 /** MCPAuthenticateParams names the workflow whose OAuth servers to check. */
 export interface MCPAuthenticateParams {
   workflow: WorkflowRef;
+}
+
+/**
+ * MCPElicitParams is a server's elicitation request (form mode), passed to
+ * the workflow's handler of the client.
+ */
+export interface MCPElicitParams {
+  clientId: string;
+  /** Server is the mcp.servers key. */
+  server: string;
+  message: string;
+  /**
+   * RequestedSchema is the form: a flat object schema of primitive
+   * properties.
+   */
+  requestedSchema?: Record<string, unknown>;
+}
+
+/**
+ * MCPElicitResult is the handler's answer. Content, with action accept
+ * only, is checked against the requested schema before the server sees it.
+ */
+export interface MCPElicitResult {
+  action: "accept" | "decline" | "cancel";
+  content?: Record<string, unknown>;
 }
 
 /** MCPResource is one resource a server lists. */

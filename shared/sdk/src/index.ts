@@ -107,6 +107,10 @@ export type {
   McpPromptMessage,
   McpPromptResult,
   McpResourcesAndPrompts,
+  McpConnectOptions,
+  McpElicitationRequest,
+  McpElicitationAnswer,
+  McpElicitationValue,
 } from "./mcp.js";
 
 // Decisions: typed judgements answered by a model directly.

@@ -3,12 +3,14 @@
 // agent host (the Go MCP SDK), reached through the host protocol; this side
 // owns the client's lifetime: it belongs to the calling execution and is
 // closed with it, even when the execution fails.
-import { getContext, type ExecutionContext, type OwnedResource } from "./context.js";
-import { agentHostFor, HostError, type AgentHost } from "./agent-host.js";
+import { contextStorage, getContext, type ExecutionContext, type OwnedResource } from "./context.js";
+import { agentHostFor, HostError, type AgentHost, type ElicitationTarget } from "./agent-host.js";
 import {
   Methods,
   type MCPCallResult,
   type MCPConnectResult,
+  type MCPElicitParams,
+  type MCPElicitResult,
   type MCPGetPromptResult,
   type MCPPromptsResult,
   type MCPReadResourceResult,
@@ -220,6 +222,41 @@ export interface McpResourcesAndPrompts {
   getPrompt(name: string, args?: Record<string, string>): Promise<McpPromptResult>;
 }
 
+/** A server's request for input in the middle of a tool call (elicitation/create, form mode). */
+export interface McpElicitationRequest {
+  /** The mcp.servers key. */
+  server: string;
+  /** What the server asks. */
+  message: string;
+  /** The form: a flat object schema whose properties are strings, numbers, booleans and enums. */
+  requestedSchema: Record<string, unknown>;
+}
+
+/** A value of a form field. */
+export type McpElicitationValue = string | number | boolean | string[];
+
+/**
+ * An elicitation handler's answer. Accepted content is checked against the
+ * request's form before the server sees it: content that does not fit
+ * fails the tool call with an McpProtocolError naming the field.
+ */
+export type McpElicitationAnswer =
+  | { action: "accept"; content: Record<string, McpElicitationValue> }
+  | { action: "decline" }
+  | { action: "cancel" };
+
+/** Options of a generated wrapper's factory (connect<Server>(options)). */
+export interface McpConnectOptions {
+  /**
+   * Answers the server's requests for input (elicitation) in place of the
+   * server's declared `elicitation` policy. It runs in the calling
+   * execution's context. A handler that throws declines (the error is
+   * written to stderr); one that has not answered within a minute is taken
+   * as a decline. URL-mode requests are declined without calling it.
+   */
+  onElicitation?: (request: McpElicitationRequest) => McpElicitationAnswer | Promise<McpElicitationAnswer>;
+}
+
 /** The most a readResource may allow (options.maxBytes). */
 const maxResourceBytes = 32 << 20;
 
@@ -235,8 +272,12 @@ let nextClient = 0;
  * Connects to a server the workflow declares and resolves once it is ready.
  * For generated wrappers only ("@stratoscli/stratos/generated"). @internal
  */
-export async function connectMcpServer(ref: { workflow: string; server: string }): Promise<McpClient> {
+export async function connectMcpServer(ref: { workflow: string; server: string }, options?: McpConnectOptions): Promise<McpClient> {
   const ctx = getContext(`MCP server "${ref.server}"`);
+  const onElicitation = options?.onElicitation;
+  if (onElicitation !== undefined && typeof onElicitation !== "function") {
+    throw new McpConfigurationError(ref.server, `MCP server "${ref.server}": options.onElicitation must be a function, got ${typeof onElicitation}`);
+  }
   const entry = ctx.host.workflows[ref.workflow];
   if (entry === undefined) {
     throw new McpConfigurationError(ref.server, `MCP server "${ref.server}": workflow "${ref.workflow}" is not in the runtime's workflow table`);
@@ -244,7 +285,7 @@ export async function connectMcpServer(ref: { workflow: string; server: string }
   if (ctx.workflow !== ref.workflow) {
     throw new McpConfigurationError(ref.server, `MCP server "${ref.server}" belongs to workflow "${ref.workflow}"; workflow "${ctx.workflow}" cannot use its wrapper`);
   }
-  const client = new DirectClient(ctx, ref.server, `mcp-${process.pid}-${++nextClient}`, entry.dir);
+  const client = new DirectClient(ctx, ref.server, `mcp-${process.pid}-${++nextClient}`, entry.dir, onElicitation);
   // Registered before connecting: a connection that is still being made
   // when the execution ends is closed as well.
   ctx.register(client, `connecting to MCP server "${ref.server}"`);
@@ -262,20 +303,22 @@ export async function connectMcpServer(ref: { workflow: string; server: string }
   return client;
 }
 
-class DirectClient implements McpClient, OwnedResource {
+class DirectClient implements McpClient, OwnedResource, ElicitationTarget {
   readonly #ctx: ExecutionContext;
   readonly #server: string;
   readonly #id: string;
   readonly #workflowDir: string;
+  readonly #onElicitation: McpConnectOptions["onElicitation"];
   #host: AgentHost | undefined;
   #connecting: Promise<unknown> | undefined;
   #closing: Promise<void> | undefined;
 
-  constructor(ctx: ExecutionContext, server: string, id: string, workflowDir: string) {
+  constructor(ctx: ExecutionContext, server: string, id: string, workflowDir: string, onElicitation: McpConnectOptions["onElicitation"]) {
     this.#ctx = ctx;
     this.#server = server;
     this.#id = id;
     this.#workflowDir = workflowDir;
+    this.#onElicitation = onElicitation;
   }
 
   /** Connects, once: later calls share the first connection's outcome. */
@@ -285,8 +328,25 @@ class DirectClient implements McpClient, OwnedResource {
       executionId: this.#ctx.executionId,
       workflow: { name: this.#ctx.workflow, dir: this.#workflowDir },
       server: this.#server,
+      ...(this.#onElicitation === undefined ? {} : { elicitation: true }),
     }) as Promise<MCPConnectResult>;
     return this.#connecting;
+  }
+
+  /**
+   * Answers the server's elicitation with the workflow's handler (the host
+   * asks only clients connected with one). A rejection becomes an error
+   * response: the host declines and writes why to stderr.
+   */
+  async handleElicitation(p: MCPElicitParams): Promise<MCPElicitResult> {
+    const request: McpElicitationRequest = { server: this.#server, message: p.message, requestedSchema: p.requestedSchema ?? {} };
+    const answer = await contextStorage().run(this.#ctx, async () => await this.#onElicitation!(request));
+    const action = (answer as { action?: unknown } | undefined)?.action;
+    if (action === "accept") {
+      return { action, content: (answer as { content?: Record<string, unknown> }).content ?? {} };
+    }
+    // decline, cancel, or an action the host names in its error.
+    return { action: String(action) as MCPElicitResult["action"] };
   }
 
   async callTool(tool: string, input: unknown, structured: boolean): Promise<unknown> {
@@ -392,6 +452,7 @@ class DirectClient implements McpClient, OwnedResource {
       // Wait for a connect under way so the host has the client to close.
       await this.#connecting.catch(() => {});
       await this.#host?.call(Methods.mcpClose, { clientId: this.#id }).catch(() => {});
+      this.#host?.mcpClients.delete(this.#id);
     })();
     return this.#closing;
   }
@@ -399,6 +460,9 @@ class DirectClient implements McpClient, OwnedResource {
   async #request(method: string, params: unknown): Promise<unknown> {
     try {
       this.#host ??= agentHostFor(this.#ctx);
+      if (this.#onElicitation !== undefined) {
+        this.#host.mcpClients.set(this.#id, this);
+      }
       await this.#host.ready;
       return await this.#host.call(method, params);
     } catch (err) {
