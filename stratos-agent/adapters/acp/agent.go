@@ -41,4 +41,9 @@ type Launch struct {
 	// AuthMethod is the auth method to call authenticate with, when the
 	// agent offers it ("" calls none).
 	AuthMethod string
+	// Model is the model to choose with session/set_model after
+	// session/new ("" chooses none): the agent's own model ID, or a
+	// canonical one ("google/gemini-2.5-pro") whose part after the
+	// provider the agent offers.
+	Model string
 }

@@ -11,6 +11,7 @@ const (
 	methodInitialize        = "initialize"
 	methodAuthenticate      = "authenticate"
 	methodSessionNew        = "session/new"
+	methodSessionSetModel   = "session/set_model"
 	methodSessionPrompt     = "session/prompt"
 	methodSessionCancel     = "session/cancel"
 	methodSessionUpdate     = "session/update"
@@ -94,6 +95,24 @@ type nameValue struct {
 
 type newSessionResponse struct {
 	SessionID string `json:"sessionId"`
+	// Models are the models the agent offers for session/set_model (an
+	// unstable part of ACP); nil when it offers none.
+	Models *sessionModels `json:"models"`
+}
+
+type sessionModels struct {
+	AvailableModels []modelInfo `json:"availableModels"`
+	CurrentModelID  string      `json:"currentModelId"`
+}
+
+type modelInfo struct {
+	ModelID string `json:"modelId"`
+	Name    string `json:"name"`
+}
+
+type setModelRequest struct {
+	SessionID string `json:"sessionId"`
+	ModelID   string `json:"modelId"`
 }
 
 type promptRequest struct {

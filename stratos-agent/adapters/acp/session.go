@@ -151,6 +151,11 @@ func (s *session) start(ctx context.Context, dir string) (*conn, string, error) 
 	if err := c.call(ctx, methodSessionNew, newSessionRequest{Cwd: s.spec.WorkingDirectory, MCPServers: servers}, &created); err != nil {
 		return c, "", s.startError("session/new", err)
 	}
+	if l.Model != "" {
+		if err := s.setModel(ctx, c, created, l.Model); err != nil {
+			return c, "", err
+		}
+	}
 	return c, created.SessionID, nil
 }
 

@@ -13,11 +13,15 @@ import (
 	"github.com/stratoscli/stratos/shared/agentproto"
 	"github.com/stratoscli/stratos/shared/contract/eventapi"
 	"github.com/stratoscli/stratos/stratos-agent/adapter"
+	"github.com/stratoscli/stratos/stratos-agent/adapter/rejection"
 )
 
 // fakeAgentVar makes the test binary an ACP agent (fakeAgent) instead of
-// running the tests.
-const fakeAgentVar = "STRATOS_ACP_TEST_FAKE_AGENT"
+// running the tests; fakeNoModelsVar makes it offer no models.
+const (
+	fakeAgentVar    = "STRATOS_ACP_TEST_FAKE_AGENT"
+	fakeNoModelsVar = "STRATOS_ACP_TEST_NO_MODELS"
+)
 
 func TestMain(m *testing.M) {
 	if os.Getenv(fakeAgentVar) == "1" {
@@ -29,9 +33,12 @@ func TestMain(m *testing.M) {
 
 // fakeAgent speaks ACP on stdin/stdout the way the tests need: it sends an
 // update before answering session/new (as Gemini CLI announces its
-// commands), and answers a prompt by what it says: "plan" sends a plan
-// update and a reply, "fail" an error.
+// commands), offers models fake-1 and fake-2 (fake-1 current), and
+// answers a prompt by what it says: "plan" sends a plan update and a
+// reply, "model" replies with the current model, anything else is an
+// error.
 func fakeAgent() {
+	current := "fake-1"
 	out := json.NewEncoder(os.Stdout)
 	in := bufio.NewScanner(os.Stdin)
 	update := func(u string) {
@@ -53,12 +60,25 @@ func fakeAgent() {
 			answer["result"] = map[string]any{"protocolVersion": ProtocolVersion, "agentCapabilities": map[string]any{}, "authMethods": []any{}}
 		case methodSessionNew:
 			update(`{"sessionUpdate":"available_commands_update","availableCommands":[]}`)
-			answer["result"] = map[string]any{"sessionId": "s1"}
+			created := map[string]any{"sessionId": "s1"}
+			if os.Getenv(fakeNoModelsVar) == "" {
+				created["models"] = map[string]any{"currentModelId": current,
+					"availableModels": []any{map[string]any{"modelId": "fake-1", "name": "one"}, map[string]any{"modelId": "fake-2", "name": "two"}}}
+			}
+			answer["result"] = created
+		case methodSessionSetModel:
+			var p setModelRequest
+			_ = json.Unmarshal(m.Params, &p)
+			current = p.ModelID
+			answer["result"] = map[string]any{}
 		case methodSessionPrompt:
 			switch {
 			case strings.Contains(string(m.Params), "plan"):
 				update(`{"sessionUpdate":"plan","entries":[{"content":"read the file","priority":"high","status":"completed"},{"content":"fix it","priority":"medium","status":"in_progress"}]}`)
 				update(`{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"planned"}}`)
+				answer["result"] = map[string]any{"stopReason": "end_turn"}
+			case strings.Contains(string(m.Params), "model"):
+				update(`{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"` + current + `"}}`)
 				answer["result"] = map[string]any{"stopReason": "end_turn"}
 			default:
 				answer["error"] = map[string]any{"code": -32603, "message": "the model failed"}
@@ -97,21 +117,29 @@ func (e *events) of(typ string) []eventapi.Details {
 // fakeSession is a session on fakeAgent, initialized.
 func fakeSession(t *testing.T) (adapter.Adapter, *events) {
 	t.Helper()
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	agent := Agent{Harness: "fake", Launch: func(context.Context, adapter.Spec, string) (Launch, error) {
-		return Launch{Path: self, Env: append(os.Environ(), fakeAgentVar+"=1")}, nil
-	}}
-	ev := &events{}
-	s := New(agent, Options{}, adapter.Spec{Name: "a", Models: []string{"m"}, WorkingDirectory: t.TempDir()}, ev.add, nil)
-	t.Cleanup(func() { _ = s.Close(context.Background()) })
+	s, ev := newFakeSession(t, Launch{})
 	// The agent sends an update before it answers session/new: the
 	// connection's reader must not wait for a lock the start holds.
 	if err := s.Initialize(context.Background()); err != nil {
 		t.Fatalf("initialize: %v", err)
 	}
+	return s, ev
+}
+
+// newFakeSession is a session on fakeAgent launched as l says (its path
+// and the variable that makes it the agent added).
+func newFakeSession(t *testing.T, l Launch) (adapter.Adapter, *events) {
+	t.Helper()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Path = self
+	l.Env = append(append(os.Environ(), fakeAgentVar+"=1"), l.Env...)
+	agent := Agent{Harness: "fake", Launch: func(context.Context, adapter.Spec, string) (Launch, error) { return l, nil }}
+	ev := &events{}
+	s := New(agent, Options{}, adapter.Spec{Name: "a", Models: []string{"m"}, WorkingDirectory: t.TempDir()}, ev.add, nil)
+	t.Cleanup(func() { _ = s.Close(context.Background()) })
 	return s, ev
 }
 
@@ -159,5 +187,29 @@ func TestAFailedTurnStillEnds(t *testing.T) {
 	}
 	if d := ev.of(eventapi.TypeModelCompleted)[1].(*eventapi.ModelCompleted); d.Status != "" || d.StopReason != "end_turn" {
 		t.Errorf("completed turn: %+v", d)
+	}
+}
+
+func TestSetModelChoosesAnOfferedModel(t *testing.T) {
+	for _, model := range []string{"fake-2", "provider/fake-2"} {
+		s, _ := newFakeSession(t, Launch{Model: model})
+		if err := s.Initialize(context.Background()); err != nil {
+			t.Fatalf("%s: initialize: %v", model, err)
+		}
+		if res, err := s.Execute(context.Background(), "which model"); err != nil || res.Text != "fake-2" {
+			t.Errorf("%s: the agent runs %q (%v), want fake-2", model, res.Text, err)
+		}
+	}
+}
+
+func TestSetModelRefusesWhatTheAgentDoesNotOffer(t *testing.T) {
+	s, _ := newFakeSession(t, Launch{Model: "fake-3"})
+	err := s.Initialize(context.Background())
+	if r, ok := rejection.As(err); !ok || r.Reason != rejection.ModelUnavailable || !strings.Contains(err.Error(), "fake-1, fake-2") {
+		t.Errorf("a model not offered: %v, want model_unavailable naming the offered ones", err)
+	}
+	s, _ = newFakeSession(t, Launch{Model: "fake-1", Env: []string{fakeNoModelsVar + "=1"}})
+	if err := s.Initialize(context.Background()); agentproto.CodeOf(err) != agentproto.CodeConfiguration {
+		t.Errorf("an agent offering no models: %v, want a configuration error", err)
 	}
 }

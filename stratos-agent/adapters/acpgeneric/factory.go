@@ -35,9 +35,6 @@ func check(spec adapter.Spec, hooks adapter.Hooks) error {
 		return configError(spec, "harness %s needs the agent to run: acp: {command, args, env} in its configuration", Harness)
 	case adapter.HasToolHooks(hooks):
 		return configError(spec, "harness %s cannot run beforeToolCall or afterToolCall hooks: %s", Harness, Capabilities.ToolHooksUnsupported)
-	case len(spec.Models) > 0:
-		return configError(spec, "harness %s cannot choose model %s: ACP's session/new has no model; pass the agent's own model option in acp.args", Harness, spec.Models[0]).
-			WithDetails(map[string]any{"harness": Harness, "model": spec.Models[0]})
 	case spec.Provider != "":
 		return configError(spec, "harness %s cannot choose provider %s: ACP has no provider; configure the agent's own through acp.args or acp.env", Harness, spec.Provider).
 			WithDetails(map[string]any{"harness": Harness, "provider": spec.Provider})

@@ -44,7 +44,13 @@ func (l launcher) launch(_ context.Context, spec adapter.Spec, dir string) (acp.
 		}
 		env = append(env, l.agent.SystemPromptFileVar+"="+file)
 	}
-	return acp.Launch{Path: path, Args: l.agent.Args, Env: env, AuthMethod: l.agent.AuthMethod}, nil
+	out := acp.Launch{Path: path, Args: l.agent.Args, Env: env, AuthMethod: l.agent.AuthMethod}
+	if len(spec.Models) > 0 {
+		// Chosen with session/set_model, among the models the agent
+		// offers; an agent that offers none refuses it at the start.
+		out.Model = spec.Models[0]
+	}
+	return out, nil
 }
 
 // program is command as a path: with a slash, relative to the workflow

@@ -25,8 +25,10 @@ func Registration(opts Options) adapter.Harness {
 // model does. Structured output is the final message, validated by the
 // agent host with its retries. Background work is what the agent's tools
 // leave running in sessions of their own among its descendants, which the
-// kit ends at Cancel and Close whatever the agent. Models, authentication
-// checks and usage are not in the protocol: nothing is claimed for them.
+// kit ends at Cancel and Close whatever the agent. A model is chosen with
+// session/set_model among those the agent offers, but an agent need not
+// offer any; authentication checks and usage are not in the protocol:
+// nothing is claimed for them.
 var Capabilities = adapter.Capabilities{
 	ExecutesTools:         true,
 	StructuredOutput:      adapter.StructuredOutputSchema,

@@ -32,7 +32,6 @@ func TestUnsupportedFeaturesAreConfigurationErrors(t *testing.T) {
 	}{
 		{"no acp field", adapter.Spec{}, plain, "acp: {command, args, env}"},
 		{"tool hooks", adapter.Spec{ACP: agent()}, &adaptertest.Hooks{}, "beforeToolCall or afterToolCall"},
-		{"model", adapter.Spec{ACP: agent(), Models: []string{"google/gemini-2.5-pro"}}, plain, "cannot choose model google/gemini-2.5-pro"},
 		{"provider", adapter.Spec{ACP: agent(), Provider: "ollama"}, plain, "cannot choose provider ollama"},
 		{"effort", adapter.Spec{ACP: agent(), Effort: "high"}, plain, `cannot set effort "high"`},
 		{"allowedTools", adapter.Spec{ACP: agent(), Tools: tools.Selection{AllowedTools: []string{"read"}}}, plain, "allowedTools"},
