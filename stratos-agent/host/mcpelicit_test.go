@@ -76,16 +76,18 @@ func TestElicitationRejectsContentThatDoesNotFitTheForm(t *testing.T) {
 			f.onHook(agentproto.MethodMCPElicit, func(json.RawMessage) (any, error) {
 				return agentproto.MCPElicitResult{Action: agentproto.ElicitAccept, Content: json.RawMessage(content)}, nil
 			})
-			f.connectEliciting("c", "modern")
-			_, err := f.mcpCall("c", fakemcp.ReleaseTool, map[string]any{})
 			field := "branch"
 			if name == "wrong type too" {
 				field = "confirm"
 			} else if name == "not an object" {
 				field = "object"
 			}
-			if code, _ := errCode(t, err); code != agentproto.CodeMCPProtocol || !strings.Contains(err.Error(), "does not fit the form") || !strings.Contains(err.Error(), field) {
-				t.Errorf("error %v (code %s), want an mcp_protocol error naming %q", err, code, field)
+			for _, server := range []string{"modern", "legacy"} {
+				f.connectEliciting("c-"+server, server)
+				_, err := f.mcpCall("c-"+server, fakemcp.ReleaseTool, map[string]any{})
+				if code, _ := errCode(t, err); code != agentproto.CodeMCPProtocol || !strings.Contains(err.Error(), "does not fit the form") || !strings.Contains(err.Error(), field) {
+					t.Errorf("%s: error %v (code %s), want an mcp_protocol error naming %q", server, err, code, field)
+				}
 			}
 		})
 	}
@@ -107,9 +109,11 @@ func TestElicitationDeclinesWhenTheHandlerFailsOrDoesNotAnswer(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			f := startMCP(t, twoServers, time.Minute)
 			f.onHook(agentproto.MethodMCPElicit, handler)
-			f.connectEliciting("c", "modern")
-			if got, isErr := f.release("c"); got != `{"action":"decline"}` || isErr {
-				t.Errorf("answer %s (isError %v), want a decline", got, isErr)
+			for _, server := range []string{"modern", "legacy"} {
+				f.connectEliciting("c-"+server, server)
+				if got, isErr := f.release("c-" + server); got != `{"action":"decline"}` || isErr {
+					t.Errorf("%s: answer %s (isError %v), want a decline", server, got, isErr)
+				}
 			}
 		})
 	}
