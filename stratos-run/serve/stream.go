@@ -103,7 +103,11 @@ func (s *Server) streamRun(w http.ResponseWriter, r *http.Request) {
 	}
 	skip, _ := strconv.Atoi(r.Header.Get("Last-Event-ID"))
 	feed := &runFeed{out: out, b: runs.NewTimelineBuilder(v.Run), skip: skip}
-	stopTimelines := feed.sendTimelines(r.Context(), s.poll)
+	// A finished run's log is replayed at once: its one timeline follows.
+	stopTimelines := func() {}
+	if v.Status == records.StatusRunning {
+		stopTimelines = feed.sendTimelines(r.Context(), s.poll)
+	}
 	err = s.store.Logs(r.Context(), id, runs.LogOptions{Follow: true, Poll: s.poll}, feed.line)
 	stopTimelines()
 	if r.Context().Err() != nil {

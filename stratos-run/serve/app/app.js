@@ -132,14 +132,15 @@ function runPage(id) {
   es.addEventListener("end", () => es.close());
   // A row of the timeline or of the tree opens its details (a failure's
   // error and the last events) in one click.
-  view.addEventListener("click", (e) => {
+  const onClick = (e) => {
     if (e.target.closest("#detailclose")) { st.selected = null; st.detailKey = null; document.getElementById("detail").hidden = true; return; }
     const row = e.target.closest("[data-detail]");
     if (!row) return;
     st.selected = row.dataset.detail;
     drawDetail(st);
     document.getElementById("detail").scrollIntoView({ block: "nearest" });
-  });
+  };
+  view.addEventListener("click", onClick);
   es.addEventListener("failure", (e) => { es.close(); document.getElementById("resultbody").innerHTML = errorHTML(JSON.parse(e.data).error); });
 
   const stop = document.getElementById("stop");
@@ -154,7 +155,7 @@ function runPage(id) {
     } catch (err) { note.textContent = "Stop failed: " + err; }
   });
   const tick = setInterval(() => { if (st.run?.status === "running") { drawDuration(st); schedule(); } }, 1000);
-  return { close() { es && es.close(); clearInterval(tick); } };
+  return { close() { es && es.close(); clearInterval(tick); view.removeEventListener("click", onClick); } };
 }
 
 function drawRun(st) {
