@@ -3,8 +3,8 @@
 // a budget reading) is appended to the run record's journal.jsonl as it
 // finishes, written in the turn of the event loop in which the call's
 // result reaches workflow code, so that a crash of any process loses at
-// most the calls in flight. The file is synced to disk within a second, and once more when
-// the run ends: a sync before each result would cost more than a scripted
+// most the calls in flight. The file is synced to disk within a second,
+// and once more when the run ends: a sync before each result would cost more than a scripted
 // call itself (2 ms measured here), while only a crash of the machine can
 // lose lines the kernel already holds. When `stratos runs resume`
 // hands the runtime the entries of an earlier execution, each call whose
