@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"syscall"
 	"time"
 
@@ -110,16 +109,22 @@ func runOnTemporal(ctx context.Context, cmd *cli.Command) error {
 	return clierr.New(runapi.CodeRunnerFailed, "run %s on Temporal: %v", bin, err)
 }
 
-// localFlags are the run's flags that the submitting process answers
-// (the worker's stratos run does not get them).
-var localFlags = []string{engineFlag, "detach", executionIDFlag, readyFDFlag}
+// isLocalFlag reports whether the run's flag name is one the submitting
+// process answers (the worker's stratos run does not get it).
+func isLocalFlag(name string) bool {
+	switch name {
+	case engineFlag, "detach", executionIDFlag, readyFDFlag:
+		return true
+	}
+	return false
+}
 
-// forwardedArgs are the run's flags and arguments without localFlags.
+// forwardedArgs are the run's flags and arguments but the local ones.
 func forwardedArgs(cmd *cli.Command) []string {
 	var args []string
 	for _, f := range cmd.Flags {
 		name := f.Names()[0]
-		if slices.Contains(localFlags, name) || !cmd.IsSet(name) {
+		if isLocalFlag(name) || !cmd.IsSet(name) {
 			continue
 		}
 		args = append(args, fmt.Sprintf("--%s=%v", name, cmd.Value(name)))

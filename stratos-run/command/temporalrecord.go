@@ -37,7 +37,6 @@ const (
 type temporalRecord struct {
 	dir string
 	run records.TemporalRun
-	rec *records.Run
 }
 
 // beginTemporalRecord begins the run's record (the ID a detached run was
@@ -69,7 +68,7 @@ func beginTemporalRecord(ctx context.Context, cmd *cli.Command) (*temporalRecord
 	if err != nil {
 		return nil, err
 	}
-	return &temporalRecord{dir: rec.Dir(), run: run, rec: rec}, nil
+	return &temporalRecord{dir: rec.Dir(), run: run}, nil
 }
 
 // recordedInput is the input as the record keeps it: given inline or in a
