@@ -47,13 +47,13 @@ func TestWriteTimeline(t *testing.T) {
 	var b strings.Builder
 	WriteTimeline(&b, timelineOf(t, timelineRun, timelineEvents), 120)
 	want := `timeline  top  (= running, . waiting for admission, x failed)
-NAME       HARNESS/MODEL    PHASE   START  DURATION  TOKENS  COST     STATUS      0s       2.5s     5s       7.5s   10s
-w          workflow                 +0s    10s       120     $0.0120  succeeded  |=====================================|
-  setup    test/test-model          +0s    2s        120     $0.0120  completed  |========                             |
-  x                         plan    +1s    4s        -       -        completed  |   .........=======                  |
-  checker                   plan    +2s    2s        -       -        failed     |       =======x                      |
-  kid      workflow         review  +5s    4s        -       -        succeeded  |                  ================   |
-    fixer  kid-model        review  +6s    2s        -       -        completed  |                      ========       |
+NAME                       HARNESS/MODEL    PHASE   START  DURATION  TOKENS  COST     STATUS      0s   2.5s 5s      10s
+w                          workflow                 +0s    10s       120     $0.0120  succeeded  |=====================|
+  setup                    test/test-model          +0s    2s        120     $0.0120  completed  |=====                |
+  x                                         plan    +1s    4s        -       -        completed  |  .....====          |
+  checker: Check src/a.go                   plan    +2s    2s        -       -        failed     |    ====x            |
+  kid                      workflow         review  +5s    4s        -       -        succeeded  |          =========  |
+    fixer                  kid-model        review  +6s    2s        -       -        completed  |            =====    |
 `
 	if b.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", b.String(), want)

@@ -76,9 +76,20 @@ func rowFacts(row TimelineRow) []string {
 		cost = costText(u.Cost)
 	}
 	return []string{
-		cut(strings.Repeat("  ", row.Depth)+row.Name, maxNameWidth), cut(model, maxModelWidth), cut(row.Phase, maxPhaseWidth),
+		cut(strings.Repeat("  ", row.Depth)+row.title(), maxNameWidth), cut(model, maxModelWidth), cut(row.Phase, maxPhaseWidth),
 		"+" + msText(row.StartMs), msText(row.EndMs - row.StartMs), tokens, cost, row.Status,
 	}
+}
+
+// title names a row in the text timeline as the run page does: an
+// agent without a label by its configuration name and the first line of
+// what it was first asked, so that a fan-out of one configuration shows
+// which agent did what.
+func (row TimelineRow) title() string {
+	if row.Kind != RowAgent || row.Label != "" || row.Prompt == "" {
+		return row.Name
+	}
+	return row.Name + ": " + row.Prompt
 }
 
 // costText is a cost in dollars, "+?" after it when some turns' cost is
