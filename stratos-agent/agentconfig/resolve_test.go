@@ -137,6 +137,9 @@ func TestResolveErrors(t *testing.T) {
 		{"acp without a harness", ``, `{"model":"openai/x","acp":{"command":"agent"}}`, agentproto.CodeConfiguration, `agent.acp: only harness acp runs an ACP agent; the agent's harness is none`},
 		{"acp without command", ``, `{"harness":"acp","acp":{"args":["--acp"]}}`, agentproto.CodeConfiguration, `createAgent.acp.command: required field is missing`},
 		{"acp unknown key", ``, `{"harness":"acp","acp":{"command":"a","cmd":"b"}}`, agentproto.CodeConfiguration, `createAgent.acp.cmd: unknown field`},
+		{"acp empty name", ``, `{"harness":"acp","acp":""}`, agentproto.CodeConfiguration, `createAgent.acp`},
+		{"acp neither name nor object", ``, `{"harness":"acp","acp":7}`, agentproto.CodeConfiguration, `createAgent.acp`},
+		{"acp name without its harness", ``, `{"harness":"test","acp":"qwen"}`, agentproto.CodeConfiguration, `agent.acp: only harness acp runs an ACP agent`},
 		{"wrong type", ``, `{"model":5}`, agentproto.CodeConfiguration, `createAgent.model: must be a model ID string or an ordered array`},
 	}
 	for _, c := range cases {
