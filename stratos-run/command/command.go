@@ -4,6 +4,8 @@ package command
 
 import (
 	"io"
+	"os/signal"
+	"syscall"
 
 	"github.com/urfave/cli/v3"
 
@@ -15,6 +17,11 @@ import (
 // Main runs stratos-run with args (args[0] is the program name) and returns
 // the process exit code.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	// A run whose parent died (kill -9 of mcp serve or of a terminal)
+	// still writes its record: a line on the dead parent's stderr pipe
+	// must fail with EPIPE, not end the process before its status is
+	// written, as Go's default for SIGPIPE on fd 1 and 2 would.
+	signal.Ignore(syscall.SIGPIPE)
 	return cliapp.Run(newCommand(), args, cliapp.IO{Stdin: stdin, Stdout: stdout, Stderr: stderr})
 }
 
