@@ -54,15 +54,7 @@ func (x *execution) detach(ctx context.Context, workflowArg string, stdout io.Wr
 	if err := x.checkInput(ctx); err != nil {
 		return err
 	}
-	id, err := newExecutionID(time.Now())
-	if err != nil {
-		return err
-	}
-	runsDir, err := records.Dir()
-	if err != nil {
-		return clierr.New(runapi.CodeRunRecordFailed, "%v", err).Wrap(err)
-	}
-	console, err := records.CreateConsole(runsDir, id)
+	id, runsDir, console, err := newDetachedConsole()
 	if err != nil {
 		return err
 	}
@@ -104,6 +96,21 @@ func (x *execution) startBackground(ctx context.Context, workflowArg, id string,
 		args = append(args, "--"+retryFlag, strconv.Itoa(x.retries))
 	}
 	return detach.Start(ctx, detach.Spec{Path: exe, Args: args, Dir: x.cwd, Stdin: x.input, Console: console})
+}
+
+// newDetachedConsole picks a detached run's execution ID and creates its
+// console file in the runs directory, where the run's record will be.
+func newDetachedConsole() (id, runsDir string, console *os.File, err error) {
+	if id, err = newExecutionID(time.Now()); err != nil {
+		return "", "", nil, err
+	}
+	if runsDir, err = records.Dir(); err != nil {
+		return "", "", nil, clierr.New(runapi.CodeRunRecordFailed, "%v", err).Wrap(err)
+	}
+	if console, err = records.CreateConsole(runsDir, id); err != nil {
+		return "", "", nil, err
+	}
+	return id, runsDir, console, nil
 }
 
 // consoleTailOf is the end of a background run's console output (the

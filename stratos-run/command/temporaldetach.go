@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"time"
 
 	"github.com/urfave/cli/v3"
 
@@ -16,7 +15,6 @@ import (
 	"github.com/stratoscli/stratos/shared/logging"
 	"github.com/stratoscli/stratos/shared/settings"
 	"github.com/stratoscli/stratos/stratos-run/detach"
-	"github.com/stratoscli/stratos/stratos-run/records"
 )
 
 // maxDetachedStdin bounds an input a detached Temporal run reads from
@@ -38,15 +36,7 @@ func detachOnTemporal(ctx context.Context, cmd *cli.Command) error {
 			return clierr.Usage(runapi.CodeInputInvalid, "read the input from stdin: %v", err)
 		}
 	}
-	id, err := newExecutionID(time.Now())
-	if err != nil {
-		return err
-	}
-	runsDir, err := records.Dir()
-	if err != nil {
-		return clierr.New(runapi.CodeRunRecordFailed, "%v", err).Wrap(err)
-	}
-	console, err := records.CreateConsole(runsDir, id)
+	id, runsDir, console, err := newDetachedConsole()
 	if err != nil {
 		return err
 	}
