@@ -379,6 +379,13 @@ func (s *Server) clientCredentials(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "unauthorized_client"})
 		return
 	}
+	s.issueToClient(w, r)
+}
+
+// issueToClient answers a machine grant (client credentials, JWT bearer)
+// with an access token of the pre-registered client itself, for the scope
+// asked for (the base scope when none): no user, no refresh token.
+func (s *Server) issueToClient(w http.ResponseWriter, r *http.Request) {
 	scope := r.PostForm.Get("scope")
 	if scope == "" {
 		scope = baseScope

@@ -3,7 +3,6 @@ package fakeoauth
 import (
 	"crypto/rand"
 	"net/http"
-	"time"
 )
 
 // IdPTokenPath is the token endpoint of the identity provider a server
@@ -70,16 +69,6 @@ func (s *Server) jwtBearer(w http.ResponseWriter, r *http.Request) {
 	case !ok:
 		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "invalid_grant"})
 	default:
-		scope := r.PostForm.Get("scope")
-		if scope == "" {
-			scope = baseScope
-		}
-		access := PrefixAccess + rand.Text()
-		tok := issued{clientID: PreregisteredClient, scope: scope, expiry: time.Now().Add(s.o.TokenLifetime)}
-		s.mu.Lock()
-		s.access[access] = tok
-		s.mu.Unlock()
-		writeJSON(w, http.StatusOK, map[string]any{"access_token": access, "token_type": "Bearer",
-			"expires_in": int(time.Until(tok.expiry).Round(time.Second).Seconds()), "scope": scope})
+		s.issueToClient(w, r)
 	}
 }
