@@ -59,6 +59,9 @@
 //   - mcp.elicit (MCPElicitParams → MCPElicitResult): a server asks a direct
 //     client connected with MCPConnectParams.Elicitation for input; the
 //     workflow's handler answers (mcp.go).
+//   - mcp.resourceChanged (MCPResourceChangedParams, notification): a
+//     subscribed resource of a direct client changed, or its server's list
+//     of resources did (mcp.go).
 //
 // The host calls a hook only when ExecuteParams.Hooks names it. A hook that
 // throws answers with an error response; the host then fails the invocation

@@ -20,6 +20,16 @@ const (
 	MethodMCPReadResource      = "mcp.readResource"
 	MethodMCPPrompts           = "mcp.prompts"
 	MethodMCPGetPrompt         = "mcp.getPrompt"
+	// MethodMCPSubscribe and MethodMCPUnsubscribe (MCPSubscribeParams →
+	// null) start and end a resource subscription: the host tells the SDK
+	// of each change of a subscribed resource (MethodMCPResourceChanged).
+	MethodMCPSubscribe   = "mcp.subscribe"
+	MethodMCPUnsubscribe = "mcp.unsubscribe"
+	// MethodMCPResourceChanged (host → SDK, a notification) says a
+	// subscribed resource of a client changed, or, for a client connected
+	// with MCPConnectParams.ResourceListChanged, that its server's list of
+	// resources did.
+	MethodMCPResourceChanged = "mcp.resourceChanged"
 	// MethodMCPElicit (host → SDK) asks the workflow's elicitation
 	// handler of a client connected with MCPConnectParams.Elicitation to
 	// answer its server's elicitation/create.
@@ -30,7 +40,8 @@ const (
 func MCPMethods() []string {
 	return []string{
 		MethodMCPAuthenticate, MethodMCPCall, MethodMCPClose, MethodMCPConnect, MethodMCPElicit,
-		MethodMCPGetPrompt, MethodMCPPrompts, MethodMCPReadResource, MethodMCPResourceTemplates, MethodMCPResources,
+		MethodMCPGetPrompt, MethodMCPPrompts, MethodMCPReadResource, MethodMCPResourceChanged, MethodMCPResourceTemplates,
+		MethodMCPResources, MethodMCPSubscribe, MethodMCPUnsubscribe,
 	}
 }
 
@@ -68,6 +79,33 @@ type MCPConnectParams struct {
 	// Elicitation says the workflow answers the server's elicitation
 	// requests itself (mcp.elicit); false: the declared policy answers.
 	Elicitation bool `json:"elicitation,omitempty"`
+	// LogLevel is the least severe level of the server's log messages to
+	// ask for ("": none is asked, the server's default stands); each
+	// message becomes an mcp.log event.
+	LogLevel string `json:"logLevel,omitempty" ts:"\"debug\" | \"info\" | \"notice\" | \"warning\" | \"error\" | \"critical\" | \"alert\" | \"emergency\""`
+	// ResourceListChanged says the workflow hears when the server's list
+	// of resources changes (mcp.resourceChanged with listChanged).
+	ResourceListChanged bool `json:"resourceListChanged,omitempty"`
+}
+
+// MCPLogLevels are the log levels of the protocol, least severe first.
+func MCPLogLevels() []string {
+	return []string{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
+}
+
+// MCPSubscribeParams names a resource of a client to subscribe to or
+// unsubscribe from.
+type MCPSubscribeParams struct {
+	ClientID string `json:"clientId"`
+	URI      string `json:"uri"`
+}
+
+// MCPResourceChangedParams is a change the server announced: the resource
+// URI changed, or (ListChanged, no URI) the list of resources did.
+type MCPResourceChangedParams struct {
+	ClientID    string `json:"clientId"`
+	URI         string `json:"uri,omitempty"`
+	ListChanged bool   `json:"listChanged,omitempty"`
 }
 
 // The actions of an elicitation's answer.

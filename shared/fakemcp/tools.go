@@ -41,6 +41,9 @@ type Options struct {
 	Links bool
 	// Elicit adds the release tool, which asks its client for a form.
 	Elicit bool
+	// Notifications adds the tools that log, ask for roots and change
+	// resources, and a subscribable resource (see LogTool).
+	Notifications bool
 }
 
 // NewServer returns the test server with every tool.
@@ -53,6 +56,9 @@ func NewServer(o Options) *mcp.Server {
 	if o.Legacy {
 		opts.SupportedProtocolVersions = []string{legacyVersion, "2025-06-18", "2025-03-26"}
 	}
+	if o.Notifications {
+		subscriptions(opts)
+	}
 	s := mcp.NewServer(&mcp.Implementation{Name: name, Version: "1.0.0"}, opts)
 	for _, t := range tools() {
 		s.AddTool(t.tool, t.handler)
@@ -63,6 +69,9 @@ func NewServer(o Options) *mcp.Server {
 	}
 	if o.Elicit {
 		addElicit(s)
+	}
+	if o.Notifications {
+		addNotifications(s)
 	}
 	for _, name := range o.ExtraTools {
 		s.AddTool(&mcp.Tool{Name: name, Description: "Returns the text it is given (an extra tool).",

@@ -55,6 +55,16 @@ type Options struct {
 	// Elicit answers the server's elicitation requests in place of the
 	// declared policy (nil: the declaration's elicitation decides).
 	Elicit ElicitFunc
+	// Log receives the server's log messages (notifications/message; nil:
+	// dropped). Servers send them from LogLevel up; many send none until
+	// a level is set.
+	Log func(*mcp.LoggingMessageParams)
+	// LogLevel is the least severe level the server is asked to send (""
+	// sets none: the server's own default stands).
+	LogLevel mcp.LoggingLevel
+	// Resources receives the server's resource notifications: a subscribed
+	// resource changed, or the list of resources did (nil: dropped).
+	Resources func(ResourceChange)
 }
 
 // Client is a ready connection to one server.
@@ -64,6 +74,7 @@ type Client struct {
 	proc    *stdioProcess
 	once    sync.Once
 	err     error
+	subs    subscriptions
 }
 
 // Connect starts or reaches server (already resolved: no ${NAME} left) and
@@ -78,23 +89,62 @@ func Connect(ctx context.Context, server mcpdecl.Server, opts Options) (*Client,
 	if err != nil {
 		return nil, err
 	}
-	client := mcp.NewClient(&mcp.Implementation{Name: "stratos", Version: version.Version}, &mcp.ClientOptions{
-		Capabilities: &mcp.ClientCapabilities{},
+	client := mcp.NewClient(&mcp.Implementation{Name: "stratos", Version: version.Version}, c.clientOptions(server, opts))
+	addRoots(client, opts.WorkflowDir)
+	if opts.LogLevel != "" {
+		client.AddSendingMiddleware(logLevelMeta(opts.LogLevel))
+	}
+	connectCtx, cancel := context.WithTimeout(ctx, server.Timeout())
+	defer cancel()
+	session, err := client.Connect(connectCtx, transport, nil)
+	if err == nil {
+		err = setLogLevel(connectCtx, session, opts.LogLevel)
+	}
+	if err != nil {
+		if session != nil {
+			_ = session.Close()
+		}
+		return nil, c.connectFailed(ctx, connectCtx, server, opts, err)
+	}
+	c.Session = session
+	return c, nil
+}
+
+// clientOptions are the SDK client's handlers: each notification or
+// request goes to its option, and a capability is declared only for what
+// Stratos answers (roots: see addRoots).
+func (c *Client) clientOptions(server mcpdecl.Server, opts Options) *mcp.ClientOptions {
+	caps := &mcp.ClientCapabilities{}
+	if opts.WorkflowDir != "" {
+		caps.RootsV2 = &mcp.RootCapabilities{}
+	}
+	o := &mcp.ClientOptions{
+		Capabilities: caps,
 		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
 			if opts.Progress != nil {
 				opts.Progress(req.Params)
 			}
 		},
 		ElicitationHandler: elicitationHandler(server, opts.Elicit),
-	})
-	connectCtx, cancel := context.WithTimeout(ctx, server.Timeout())
-	defer cancel()
-	session, err := client.Connect(connectCtx, transport, nil)
-	if err != nil {
-		return nil, c.connectFailed(ctx, connectCtx, server, opts, err)
 	}
-	c.Session = session
-	return c, nil
+	if opts.Log != nil {
+		o.LoggingMessageHandler = func(_ context.Context, req *mcp.LoggingMessageRequest) {
+			if req.Params != nil {
+				opts.Log(req.Params)
+			}
+		}
+	}
+	if opts.Resources != nil {
+		o.ResourceUpdatedHandler = func(_ context.Context, req *mcp.ResourceUpdatedNotificationRequest) {
+			if req.Params != nil && c.subs.has(req.Params.URI) {
+				opts.Resources(ResourceChange{URI: req.Params.URI})
+			}
+		}
+		o.ResourceListChangedHandler = func(context.Context, *mcp.ResourceListChangedRequest) {
+			opts.Resources(ResourceChange{ListChanged: true})
+		}
+	}
+	return o
 }
 
 // transport starts a stdio server or prepares the HTTP transport.

@@ -233,7 +233,7 @@ func (h *Host) Handle(ctx context.Context, method string, params json.RawMessage
 	case agentproto.MethodMCPConnect, agentproto.MethodMCPCall, agentproto.MethodMCPClose:
 		return h.handleMCP(ctx, method, params)
 	case agentproto.MethodMCPResources, agentproto.MethodMCPResourceTemplates, agentproto.MethodMCPReadResource,
-		agentproto.MethodMCPPrompts, agentproto.MethodMCPGetPrompt:
+		agentproto.MethodMCPPrompts, agentproto.MethodMCPGetPrompt, agentproto.MethodMCPSubscribe, agentproto.MethodMCPUnsubscribe:
 		return h.mcp.serveFeature(ctx, method, params)
 	case agentproto.MethodMCPAuthenticate:
 		var p agentproto.MCPAuthenticateParams

@@ -84,6 +84,11 @@ func (d *directClients) connect(ctx context.Context, p agentproto.MCPConnectPara
 	if p.Elicitation {
 		opts.Elicit = d.elicitHandler(c)
 	}
+	if err := d.notifications(c, p, &opts); err != nil {
+		d.forget(c.id)
+		cancel()
+		return nil, err
+	}
 	conn, err := mcpclient.Connect(cctx, server, opts)
 	if err != nil {
 		d.forget(c.id)

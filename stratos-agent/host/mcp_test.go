@@ -33,7 +33,7 @@ func startMCP(t *testing.T, serversYAML string, timeout time.Duration) *fixture 
 		if err != nil {
 			t.Fatal(err)
 		}
-		t.Setenv(env, fakemcp.Serve(ctx, ln, fakemcp.Options{Legacy: legacy, Links: true, Elicit: true}))
+		t.Setenv(env, fakemcp.Serve(ctx, ln, fakemcp.Options{Legacy: legacy, Links: true, Elicit: true, Notifications: true}))
 	}
 	dir := t.TempDir()
 	yaml := "name: wf\nshortDescription: x\nlongDescription: x\nmcp:\n  servers:\n" + serversYAML
@@ -268,7 +268,7 @@ func TestDirectClientsReadResourcesAndPrompts(t *testing.T) {
 			if err := f.mcpRequest(agentproto.MethodMCPResources, ref, &resources); err != nil {
 				t.Fatal(err)
 			}
-			if got := fmt.Sprint(resources.Resources); got != "[{fake://logo.png logo  A binary resource. image/png 0} {fake://readme readme  A static text resource. text/plain 0}]" {
+			if got := fmt.Sprint(resources.Resources); got != "[{fake://counter counter  How often touch was called. text/plain 0} {fake://logo.png logo  A binary resource. image/png 0} {fake://readme readme  A static text resource. text/plain 0}]" {
 				t.Errorf("resources = %s", got)
 			}
 			var templates agentproto.MCPResourceTemplatesResult

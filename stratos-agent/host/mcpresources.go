@@ -17,7 +17,7 @@ import (
 // client's connection (the one its tool calls use), each request bounded
 // like a tool call: the request, the client's close, the timeout.
 
-// serveFeature answers the resource and prompt methods.
+// serveFeature answers the resource (subscriptions too) and prompt methods.
 func (d *directClients) serveFeature(ctx context.Context, method string, params json.RawMessage) (any, error) {
 	switch method {
 	case agentproto.MethodMCPReadResource:
@@ -32,6 +32,12 @@ func (d *directClients) serveFeature(ctx context.Context, method string, params 
 			return nil, err
 		}
 		return d.getPrompt(ctx, p)
+	case agentproto.MethodMCPSubscribe, agentproto.MethodMCPUnsubscribe:
+		var p agentproto.MCPSubscribeParams
+		if err := decodeParams(params, &p); err != nil {
+			return nil, err
+		}
+		return d.subscription(ctx, method, p)
 	}
 	var p agentproto.MCPClientRef
 	if err := decodeParams(params, &p); err != nil {

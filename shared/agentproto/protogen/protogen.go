@@ -44,6 +44,7 @@ var messages = []any{
 	agentproto.AfterToolCallResult{}, agentproto.LifecycleParams{}, agentproto.Event{}, eventapi.IDs{}, agentproto.ErrorData{},
 	agentproto.MCPConnectParams{}, agentproto.MCPConnectResult{}, agentproto.MCPCallParams{}, agentproto.MCPCallResult{},
 	agentproto.MCPClientRef{}, agentproto.MCPAuthenticateParams{}, agentproto.MCPElicitParams{}, agentproto.MCPElicitResult{},
+	agentproto.MCPSubscribeParams{}, agentproto.MCPResourceChangedParams{},
 	agentproto.MCPResource{}, agentproto.MCPResourcesResult{}, agentproto.MCPResourceTemplate{}, agentproto.MCPResourceTemplatesResult{},
 	agentproto.MCPReadResourceParams{}, agentproto.MCPResourceContents{}, agentproto.MCPReadResourceResult{},
 	agentproto.MCPPromptArgument{}, agentproto.MCPPrompt{}, agentproto.MCPPromptsResult{},

@@ -42,6 +42,7 @@ const (
 	TypeUsage                  = "usage"
 	TypeTestCase               = "test.case"
 	TypeMCPProgress            = "mcp.progress"
+	TypeMCPLog                 = "mcp.log"
 	TypeWorktreeAcquired       = "worktree.acquired"
 	TypeWorktreeReconciled     = "worktree.reconciled"
 	TypeWorktreeReleased       = "worktree.released"
@@ -396,6 +397,21 @@ type MCPProgress struct {
 	Message  string  `json:"message,omitempty"`
 }
 
+// MCPLog: an MCP server sent a log message (notifications/message) to a
+// direct client of workflow code. Data is the message's data: a string as
+// itself, other JSON as its JSON text, cut to MCPLogMaxBytes (Truncated
+// then says so) so that a chatty server cannot swell the record.
+type MCPLog struct {
+	Server    string `json:"server"`
+	Level     string `json:"level" ts:"\"debug\" | \"info\" | \"notice\" | \"warning\" | \"error\" | \"critical\" | \"alert\" | \"emergency\""`
+	Logger    string `json:"logger,omitempty"`
+	Data      string `json:"data"`
+	Truncated bool   `json:"truncated,omitempty"`
+}
+
+// MCPLogMaxBytes bounds an mcp.log event's data.
+const MCPLogMaxBytes = 8 << 10
+
 // WorktreeAcquired: the agent got its worktree.
 type WorktreeAcquired struct {
 	Name       string                   `json:"name"`
@@ -486,6 +502,7 @@ func (*PlanUpdated) EventType() string                  { return TypePlanUpdated
 func (*Usage) EventType() string                        { return TypeUsage }
 func (*TestCase) EventType() string                     { return TypeTestCase }
 func (*MCPProgress) EventType() string                  { return TypeMCPProgress }
+func (*MCPLog) EventType() string                       { return TypeMCPLog }
 func (*WorktreeAcquired) EventType() string             { return TypeWorktreeAcquired }
 func (*WorktreeReconciled) EventType() string           { return TypeWorktreeReconciled }
 func (*WorktreeReleased) EventType() string             { return TypeWorktreeReleased }
@@ -504,7 +521,7 @@ func Kinds() []Details {
 		&AgentSessionContinued{}, &DecisionStarted{}, &DecisionAdmissionQueued{}, &DecisionRetry{}, &DecisionCompleted{},
 		&ModelUnavailable{}, &ModelStarted{}, &ModelCompleted{}, &ModelRetry{}, &MessageDelta{},
 		&ToolStarted{}, &ToolCompleted{}, &BackgroundStarted{}, &BackgroundActivity{}, &BackgroundCompleted{},
-		&CompactionStarted{}, &CompactionCompleted{}, &PlanUpdated{}, &Usage{}, &TestCase{}, &MCPProgress{},
+		&CompactionStarted{}, &CompactionCompleted{}, &PlanUpdated{}, &Usage{}, &TestCase{}, &MCPProgress{}, &MCPLog{},
 		&WorktreeAcquired{}, &WorktreeReconciled{}, &WorktreeReleased{},
 		&WorkflowLog{}, &WorkflowPhase{}, &WorkflowChildStarted{}, &WorkflowChildCompleted{},
 		&CallReplayed{},

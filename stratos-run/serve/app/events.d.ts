@@ -374,6 +374,20 @@ export interface MCPProgress {
   message?: string;
 }
 
+/**
+ * MCPLog: an MCP server sent a log message (notifications/message) to a
+ * direct client of workflow code. Data is the message's data: a string as
+ * itself, other JSON as its JSON text, cut to MCPLogMaxBytes (Truncated
+ * then says so) so that a chatty server cannot swell the record.
+ */
+export interface MCPLog {
+  server: string;
+  level: "debug" | "info" | "notice" | "warning" | "error" | "critical" | "alert" | "emergency";
+  logger?: string;
+  data: string;
+  truncated?: boolean;
+}
+
 /** WorktreeAcquired: the agent got its worktree. */
 export interface WorktreeAcquired {
   name: string;
@@ -544,6 +558,7 @@ export interface EventDetails {
   "usage": Usage;
   "test.case": TestCase;
   "mcp.progress": MCPProgress;
+  "mcp.log": MCPLog;
   "worktree.acquired": WorktreeAcquired;
   "worktree.reconciled": WorktreeReconciled;
   "worktree.released": WorktreeReleased;

@@ -1,0 +1,129 @@
+package mcpclient
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"path/filepath"
+	"reflect"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// The protocol version from which a client states its log level in each
+// request's _meta instead of with logging/setLevel.
+const perRequestLogLevel = "2026-07-28"
+
+// addRoots offers the workflow's directory as the client's one root (a
+// server answers roots/list with it): the files a server may take as the
+// user's project. A client without a workflow offers none and declares no
+// roots capability (clientOptions).
+func addRoots(client *mcp.Client, workflowDir string) {
+	if workflowDir == "" {
+		return
+	}
+	u := url.URL{Scheme: "file", Path: filepath.ToSlash(workflowDir)}
+	client.AddRoots(&mcp.Root{URI: u.String(), Name: filepath.Base(workflowDir)})
+}
+
+// logLevelMeta states level in every request's _meta, as the 2026-07-28
+// protocol asks (its servers keep no level between requests; without one
+// they send no log messages). Initialize-era servers ignore it.
+func logLevelMeta(level mcp.LoggingLevel) mcp.Middleware {
+	return func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if p := req.GetParams(); p != nil && !isNilParams(p) {
+				m := p.GetMeta()
+				if m == nil {
+					m = map[string]any{}
+				}
+				m[mcp.MetaKeyLogLevel] = level
+				p.SetMeta(m)
+			}
+			return next(ctx, method, req)
+		}
+	}
+}
+
+// isNilParams reports whether p is a typed nil pointer (a request sent
+// without params), whose meta cannot be set.
+func isNilParams(p mcp.Params) bool {
+	v := reflect.ValueOf(p)
+	return v.Kind() == reflect.Pointer && v.IsNil()
+}
+
+// setLogLevel asks an initialize-era server that offers logging to send
+// log messages from level up (logging/setLevel). A server that offers none
+// is not asked: it sends none either way.
+func setLogLevel(ctx context.Context, session *mcp.ClientSession, level mcp.LoggingLevel) error {
+	res := session.InitializeResult()
+	if level == "" || res == nil || res.ProtocolVersion >= perRequestLogLevel || res.Capabilities == nil || res.Capabilities.Logging == nil {
+		return nil
+	}
+	if err := session.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: level}); err != nil {
+		return fmt.Errorf("set the log level to %q: %w", level, err)
+	}
+	return nil
+}
+
+// ResourceChange is a resource notification: the subscribed resource URI
+// changed (notifications/resources/updated), or, with ListChanged, the
+// server's list of resources did (notifications/resources/list_changed).
+type ResourceChange struct {
+	URI         string
+	ListChanged bool
+}
+
+// subscriptions are the URIs a client is subscribed to: an update of any
+// other is not passed on, so none arrives after Unsubscribe returned (a
+// 2026-07-28 server learns of the end of a subscription when it gets to
+// the cancellation of its stream, and may send one more in between).
+type subscriptions struct {
+	mu   sync.Mutex
+	uris map[string]bool
+}
+
+func (s *subscriptions) set(uri string, on bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.uris == nil {
+		s.uris = map[string]bool{}
+	}
+	if on {
+		s.uris[uri] = true
+	} else {
+		delete(s.uris, uri)
+	}
+}
+
+func (s *subscriptions) has(uri string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.uris[uri]
+}
+
+// Subscribe asks the server to say when the resource at uri changes
+// (Options.Resources hears it).
+func (c *Client) Subscribe(ctx context.Context, uri string) error {
+	ctx, cancel := context.WithTimeout(ctx, RequestTimeout)
+	defer cancel()
+	c.subs.set(uri, true)
+	if err := c.Session.Subscribe(ctx, &mcp.SubscribeParams{URI: uri}); err != nil {
+		c.subs.set(uri, false)
+		return fmt.Errorf("subscribe to resource %q of MCP server %q: %w", uri, c.Name, err)
+	}
+	return nil
+}
+
+// Unsubscribe ends a subscription; ending one that does not exist is not
+// an error for Stratos (the server may say otherwise).
+func (c *Client) Unsubscribe(ctx context.Context, uri string) error {
+	ctx, cancel := context.WithTimeout(ctx, RequestTimeout)
+	defer cancel()
+	c.subs.set(uri, false)
+	if err := c.Session.Unsubscribe(ctx, &mcp.UnsubscribeParams{URI: uri}); err != nil {
+		return fmt.Errorf("unsubscribe from resource %q of MCP server %q: %w", uri, c.Name, err)
+	}
+	return nil
+}
