@@ -80,6 +80,7 @@ func runCommand() *cli.Command {
 			// Internal: how a detached run's background process is told its
 			// ID and where to report that its record has begun.
 			&cli.StringFlag{Name: engineFlag, Usage: "where to run: local (this machine) or temporal (Temporal workers, stratos worker; docs/temporal.md); default: settings.json's engine, else local"},
+			&cli.StringFlag{Name: repoFlag, Usage: "with --engine temporal: the git remote that workers without this directory check the run's commit (HEAD) out from, and agents in worktrees push their branches to; default: origin's URL"},
 			&cli.StringFlag{Name: executionIDFlag, Hidden: true},
 			// Internal: the journal a Temporal worker retrying a run's code
 			// replays (docs/design/temporal.md).

@@ -26,6 +26,7 @@ import (
 
 const (
 	engineFlag        = "engine"
+	repoFlag          = "repo"
 	replayJournalFlag = "replay-journal"
 )
 
@@ -57,6 +58,15 @@ func engine(cmd *cli.Command) (string, error) {
 	return s.Engine, nil
 }
 
+// repoWithoutTemporal refuses --repo on a local run: only a run on
+// Temporal workers names a remote.
+func repoWithoutTemporal(cmd *cli.Command) error {
+	if !cmd.IsSet(repoFlag) {
+		return nil
+	}
+	return clierr.Usage(temporalapi.CodeRepositoryRemote, "--repo %s: only a run on Temporal workers (--engine temporal) gets its repository from a remote", cmd.String(repoFlag))
+}
+
 // runOnTemporal hands the run to stratos-temporal, which starts it on
 // Temporal workers and prints what the run printed there; its exit code is
 // the run's. The run has a record here, as a local run does, that names
@@ -84,6 +94,9 @@ func runOnTemporal(ctx context.Context, cmd *cli.Command) error {
 	if cmd.Bool("json") {
 		// Its own errors (before the run's) as the envelope too.
 		args = append(args, "--json")
+	}
+	if cmd.IsSet(repoFlag) {
+		args = append(args, "--repo", cmd.String(repoFlag))
 	}
 	args = append(append(args, "--"), forwardedArgs(cmd)...)
 	c := exec.CommandContext(ctx, bin, args...)
@@ -113,7 +126,7 @@ func runOnTemporal(ctx context.Context, cmd *cli.Command) error {
 // process answers (the worker's stratos run does not get it).
 func isLocalFlag(name string) bool {
 	switch name {
-	case engineFlag, "detach", executionIDFlag, readyFDFlag:
+	case engineFlag, "detach", executionIDFlag, readyFDFlag, repoFlag:
 		return true
 	}
 	return false

@@ -60,6 +60,9 @@ func runWorkflow(ctx context.Context, cmd *cli.Command) error {
 	} else if e == settings.EngineTemporal {
 		return runOnTemporal(ctx, cmd)
 	}
+	if err := repoWithoutTemporal(cmd); err != nil {
+		return err
+	}
 	root := cmd.Root()
 	input, err := invocation.ReadInput(ctx, cmd.String("input"), root.Reader)
 	if err != nil {

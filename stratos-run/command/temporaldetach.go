@@ -45,8 +45,12 @@ func detachOnTemporal(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return clierr.New(runapi.CodeDetachFailed, "find this executable: %v", err).Wrap(err)
 	}
-	args := append([]string{"stratos-run", "run", "--" + engineFlag, settings.EngineTemporal,
-		"--" + executionIDFlag, id, "--" + readyFDFlag, strconv.Itoa(detach.ReadyFD)}, forwardedArgs(cmd)...)
+	args := []string{"stratos-run", "run", "--" + engineFlag, settings.EngineTemporal,
+		"--" + executionIDFlag, id, "--" + readyFDFlag, strconv.Itoa(detach.ReadyFD)}
+	if cmd.IsSet(repoFlag) {
+		args = append(args, "--"+repoFlag, cmd.String(repoFlag))
+	}
+	args = append(args, forwardedArgs(cmd)...)
 	cwd, _ := os.Getwd()
 	dir := filepath.Join(runsDir, id)
 	pid, err := detach.Start(ctx, detach.Spec{Path: exe, Args: args, Dir: cwd, Stdin: stdin, Console: console})

@@ -18,6 +18,7 @@ import (
 	"github.com/stratoscli/stratos/shared/contract/temporalapi"
 	"github.com/stratoscli/stratos/stratos-temporal/connect"
 	"github.com/stratoscli/stratos/stratos-temporal/engine"
+	"github.com/stratoscli/stratos/stratos-temporal/repository"
 )
 
 // Hidden flags of run.
@@ -25,6 +26,7 @@ const (
 	workflowIDFlag = "workflow-id"
 	stateFileFlag  = "state-file"
 	eventsFileFlag = "events-file"
+	repoFlag       = "repo"
 )
 
 // maxStdin bounds an input read from stdin: it travels in a Temporal
@@ -42,12 +44,14 @@ func runCommand() *cli.Command {
 		UsageText: "stratos-temporal run [--task-queue NAME] [--json] -- <stratos run arguments>",
 		Description: cliapp.Lines(
 			"Starts the run as a Temporal workflow on the task queue and waits for it: a worker runs",
-			"stratos run with these arguments in this directory (the same path on the worker), its",
+			"stratos run with these arguments in this directory (the same path on the worker, else its",
+			"checkout of the run's git remote at HEAD: --repo URL, default origin), its",
 			"agents run on any worker of the queue. Prints the run's stdout and stderr and exits with",
 			"its exit code. Ctrl-C cancels the run everywhere and exits 130. --json: its own errors (the",
 			"server cannot be reached, ...) as the JSON envelope on stdout, as stratos run --json does.",
 		),
 		Flags: []cli.Flag{queueFlag(), cliapp.JSONFlag(),
+			&cli.StringFlag{Name: repoFlag, Usage: "the git remote workers without this directory check the run's commit out from, and agents in worktrees push their branches to (default: origin's URL)"},
 			// Internal: what stratos run passes for the run record on the
 			// submitting machine.
 			&cli.StringFlag{Name: workflowIDFlag, Hidden: true, Usage: "the run's workflow ID (default: a new one)"},
@@ -79,6 +83,11 @@ func submitRun(ctx context.Context, cmd *cli.Command) error {
 	}
 	args := cmd.Args().Slice()
 	req := engine.RunRequest{Cwd: cwd, Args: args, AgentQueue: engine.AgentQueue(cmd.String("task-queue"))}
+	req.Repository, err = repository.Describe(ctx, repository.Request{Dir: cwd, Remote: cmd.String(repoFlag), Worktrees: usesWorktrees(cwd, args)},
+		func(msg string) { fmt.Fprintf(cmd.Root().ErrWriter, "stratos: warning: %s\n", msg) })
+	if err != nil {
+		return err
+	}
 	if readsStdin(args) {
 		if req.Stdin, err = boundedread.Reader(ctx, cmd.Root().Reader, maxStdin); err != nil {
 			return clierr.Usage(temporalapi.CodeInputTooLarge, "read the input from stdin: %v", err)

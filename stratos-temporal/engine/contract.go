@@ -32,6 +32,9 @@ const (
 	// QueryJournal returns the run's journal: what a retried workflow-code
 	// activity replays.
 	QueryJournal = "journal"
+	// QueryRepository returns the run's repository (RunRequest.Repository):
+	// what an agent worker without the run's directory checks out.
+	QueryRepository = "repository"
 
 	ActivityRunCode      = "stratos.runCode"
 	ActivityAgentExecute = "stratos.agentExecute"
@@ -51,6 +54,28 @@ type RunRequest struct {
 	Stdin []byte `json:"stdin,omitempty"`
 	// AgentQueue is the task queue agent executes go to.
 	AgentQueue string `json:"agentQueue"`
+	// Repository names where a worker without Cwd gets the run's
+	// repository (nil: the run names none, and its workers need Cwd).
+	Repository *Repository `json:"repository,omitempty"`
+}
+
+// Repository is a run's git repository as its workers get it: the remote
+// (a URL without credentials) at the submitter's commit.
+type Repository struct {
+	Remote string `json:"remote"`
+	Commit string `json:"commit"`
+	// Root is the top of the submitter's work tree, and Subdir the
+	// submitting directory in it (slash-separated, "." for the top).
+	Root   string `json:"root"`
+	Subdir string `json:"subdir"`
+}
+
+// Branch is an agent branch a worker pushed to the run's remote after an
+// execute: its name (stratos/<worktree>), commit and remote.
+type Branch struct {
+	Name   string `json:"name"`
+	Commit string `json:"commit"`
+	Remote string `json:"remote"`
 }
 
 // RunResult is what stratos run printed and how it exited, on the worker
@@ -136,6 +161,10 @@ type ExecuteReply struct {
 	// queue, where the agent's next executes go.
 	Worker string `json:"worker"`
 	Queue  string `json:"queue"`
+	// Branch is the agent's worktree branch as the worker pushed it to
+	// the run's remote (nil: the agent has no worktree, or the run no
+	// remote); the code's repository fetches it.
+	Branch *Branch `json:"branch,omitempty"`
 }
 
 // RPCError is an error response of the agent host, passed on unchanged.

@@ -75,6 +75,9 @@ func (r *run) register(ctx workflow.Context) error {
 	if err := workflow.SetQueryHandler(ctx, QueryJournal, r.journalEntries); err != nil {
 		return err
 	}
+	if err := workflow.SetQueryHandler(ctx, QueryRepository, func() (*Repository, error) { return r.req.Repository, nil }); err != nil {
+		return err
+	}
 	entries := workflow.GetSignalChannel(ctx, SignalJournal)
 	started := workflow.GetSignalChannel(ctx, SignalExecuteStarted)
 	finished := workflow.GetSignalChannel(ctx, SignalExecuteFinished)

@@ -186,6 +186,7 @@ type executeRef struct {
 	Call        int                      `json:"call"`
 	Hooks       []string                 `json:"hooks"`
 	Place       *agentproto.ExecutePlace `json:"place"`
+	Cwd         string                   `json:"cwd"`
 	routing
 }
 
@@ -219,6 +220,7 @@ func (p *Proxy) execute(ctx context.Context, params json.RawMessage) (any, error
 	if err != nil {
 		return nil, &agentproto.Error{Code: agentproto.CodeInternal, Message: fmt.Sprintf("agent execute on Temporal (run %s, execute %s): %v", p.run.ID, id, err)}
 	}
+	p.seeBranch(ctx, ref.Cwd, reply.Branch)
 	p.finished(id, in.Request, reply)
 	p.tail().appendEvents(reply.Events)
 	if reply.Error != nil {

@@ -3,12 +3,16 @@ package worker
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"time"
 
 	"go.temporal.io/sdk/activity"
 
 	"github.com/stratoscli/stratos/shared/agentproto"
+	"github.com/stratoscli/stratos/shared/contract/temporalapi"
 	"github.com/stratoscli/stratos/stratos-temporal/engine"
+	"github.com/stratoscli/stratos/stratos-temporal/repository"
 )
 
 // heartbeatEvery is how often a running activity tells Temporal its worker
@@ -18,6 +22,7 @@ const heartbeatEvery = 2 * time.Second
 // agents are the agent activities of one worker.
 type agents struct {
 	hosts *hosts
+	repos *repos
 	// queue is this worker's own task queue: an agent's later executes
 	// come back to it.
 	queue string
@@ -57,9 +62,14 @@ func (a *agents) Execute(ctx context.Context, in engine.AgentExecute) (engine.Ex
 	}
 	var ref struct {
 		AgentID string `json:"agentId"`
+		Name    string `json:"name"`
 	}
 	if err := json.Unmarshal(in.Request.Params, &ref); err != nil {
 		return engine.ExecuteReply{}, err
+	}
+	params, err := a.repos.localize(ctx, in.RunID, in.Request.Params)
+	if err != nil {
+		return a.failed(agentproto.CodeInitialization, fmt.Sprintf("agent %q on worker %s: %v", ref.Name, a.hosts.worker, err), temporalapi.CodeRepositoryMissing), nil
 	}
 	done := h.collect(ref.AgentID)
 	answered := make(chan struct{})
@@ -67,7 +77,7 @@ func (a *agents) Execute(ctx context.Context, in engine.AgentExecute) (engine.Ex
 	var callErr error
 	go func() {
 		defer close(answered)
-		callErr = h.conn.Call(context.Background(), agentproto.MethodAgentExecute, in.Request.Params, &result)
+		callErr = h.conn.Call(context.Background(), agentproto.MethodAgentExecute, params, &result)
 	}()
 	beat := time.NewTicker(heartbeatEvery)
 	defer beat.Stop()
@@ -94,11 +104,66 @@ func (a *agents) Execute(ctx context.Context, in engine.AgentExecute) (engine.Ex
 		}
 		reply.Result, reply.Error = nil, &engine.RPCError{Code: code, Message: msg, Data: data}
 	}
+	a.publish(ctx, h, in, ref.AgentID, ref.Name, &reply)
 	return reply, nil
+}
+
+// publish commits and pushes what the agent left in its worktree, if it
+// works in one and the run names a remote, before the execute's reply
+// goes back: no work exists only on this machine. The reply then names the
+// branch; work that did not reach it fails the execute (an agent error
+// the workflow code can catch), unless the execute failed already.
+func (a *agents) publish(ctx context.Context, h *host, in engine.AgentExecute, agentID, name string, reply *engine.ExecuteReply) {
+	wt, ok := h.worktree(agentID)
+	if !ok {
+		return
+	}
+	repo, err := a.repos.of(ctx, in.RunID)
+	if err == nil && repo == nil {
+		return
+	}
+	var b engine.Branch
+	if err == nil {
+		b, err = repository.Publish(context.WithoutCancel(ctx), repository.Work{Dir: wt.Path, Branch: "stratos/" + wt.Name, Remote: repo.Remote, RunID: in.RunID,
+			Message: fmt.Sprintf("stratos: %s, execute %d (run %s, worker %s)", name, in.Request.Call, in.RunID, a.hosts.worker)})
+	}
+	if err == nil {
+		reply.Branch = &b
+		return
+	}
+	fmt.Fprintf(a.hosts.stderr, "stratos worker %s: run %s: agent %q: %v\n", a.hosts.worker, in.RunID, name, err)
+	if reply.Error != nil {
+		return
+	}
+	code := temporalapi.CodePush
+	var pe *repository.PublishError
+	if errors.As(err, &pe) {
+		code = pe.Code
+	}
+	*reply = a.failed(agentproto.CodeExecution, fmt.Sprintf("agent %q on worker %s: %v", name, a.hosts.worker, err), code)
+}
+
+// failed is an execute's reply that is the agent error code, its details
+// naming the Temporal engine's own error code.
+func (a *agents) failed(code, message, temporalCode string) engine.ExecuteReply {
+	data, _ := json.Marshal(agentErrorData{Code: code, Details: agentErrorDetails{TemporalError: temporalCode}})
+	return engine.ExecuteReply{Error: &engine.RPCError{Code: agentproto.RPCAgentError, Message: message, Data: data}, Worker: a.hosts.worker, Queue: a.queue}
+}
+
+// agentErrorData is the data of the host's agent errors, as the SDK reads
+// it.
+type agentErrorData struct {
+	Code    string            `json:"code"`
+	Details agentErrorDetails `json:"details"`
+}
+
+type agentErrorDetails struct {
+	TemporalError string `json:"temporalError"`
 }
 
 // CloseRun closes the host this worker kept for the run.
 func (a *agents) CloseRun(_ context.Context, in engine.CloseRun) error {
 	a.hosts.close(in.RunID)
+	a.repos.forget(in.RunID)
 	return nil
 }

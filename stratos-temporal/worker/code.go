@@ -37,6 +37,7 @@ type code struct {
 	runs       string // the run records of the code's stratos run (~/.stratos/runs)
 	worker     string
 	stderr     io.Writer
+	repos      *repos
 }
 
 // Run runs stratos run with the request's arguments in its directory. A
@@ -45,9 +46,9 @@ type code struct {
 func (c *code) Run(ctx context.Context, req engine.RunRequest) (engine.RunResult, error) {
 	info := activity.GetInfo(ctx)
 	runID := info.WorkflowExecution.ID
-	if st, err := os.Stat(req.Cwd); err != nil || !st.IsDir() {
-		return engine.RunResult{}, temporal.NewNonRetryableApplicationError(
-			fmt.Sprintf("worker %s has no directory %s: a run's workers need its repository at the same path", c.worker, req.Cwd), temporalapi.CodeRepositoryMissing, err)
+	cwd, err := c.workDir(ctx, runID, req)
+	if err != nil {
+		return engine.RunResult{}, err
 	}
 	rec, err := newCodeRecord(c.runs, time.Now())
 	if err != nil {
@@ -67,7 +68,7 @@ func (c *code) Run(ctx context.Context, req engine.RunRequest) (engine.RunResult
 	}
 	var stdout, stderr bytes.Buffer
 	cmd := exec.Command(c.stratosRun, args...)
-	cmd.Dir = req.Cwd
+	cmd.Dir = cwd
 	cmd.Stdin = bytes.NewReader(req.Stdin)
 	cmd.Stdout = &stdout
 	live := &console{}
@@ -101,6 +102,33 @@ func (c *code) Run(ctx context.Context, req engine.RunRequest) (engine.RunResult
 		State: rec.state(code, c.worker)}
 	res.Fit()
 	return res, nil
+}
+
+// workDir is where the run's code runs on this worker: the submitting
+// directory when this worker has it (one machine, or a shared file
+// system), else the same place in this worker's checkout of the run's
+// remote at its commit. Neither is a run this worker cannot take, and
+// another attempt here would not change that.
+func (c *code) workDir(ctx context.Context, runID string, req engine.RunRequest) (string, error) {
+	if hasDir(req.Cwd) {
+		return req.Cwd, nil
+	}
+	if req.Repository == nil {
+		return "", temporal.NewNonRetryableApplicationError(
+			fmt.Sprintf("worker %s has no directory %s and the run names no git remote: a run's workers need its repository at the same path, or a remote (origin, or stratos run --repo URL)", c.worker, req.Cwd), temporalapi.CodeRepositoryMissing, nil)
+	}
+	repo := *req.Repository
+	top, err := c.repos.checkout(ctx, runID, repo)
+	if err != nil {
+		return "", temporal.NewNonRetryableApplicationError(
+			fmt.Sprintf("worker %s: check out the run's repository: %v", c.worker, err), temporalapi.CodeRepositoryMissing, err)
+	}
+	dir := filepath.Join(top, filepath.FromSlash(repo.Subdir))
+	if !hasDir(dir) {
+		return "", temporal.NewNonRetryableApplicationError(
+			fmt.Sprintf("worker %s: commit %s of %s has no directory %s (the submitting directory, %s)", c.worker, repo.Commit, repo.Remote, repo.Subdir, req.Cwd), temporalapi.CodeRepositoryMissing, nil)
+	}
+	return dir, nil
 }
 
 // await waits for stratos run, beating the activity's heart with the

@@ -51,6 +51,10 @@ type host struct {
 
 	mu     sync.Mutex
 	events map[string]*eventSink
+	// worktrees are the agents' worktrees, by agent ID, as the host's
+	// worktree.acquired events name them: the work in them is published
+	// after each execute.
+	worktrees map[string]eventapi.WorktreeAcquired
 }
 
 // eventSink collects an agent's events during one execute.
@@ -65,7 +69,7 @@ func (hs *hosts) get(runID string, init agentproto.InitializeParams) (*host, err
 	hs.mu.Lock()
 	h := hs.byRun[runID]
 	if h == nil {
-		h = &host{ready: make(chan struct{}), events: map[string]*eventSink{}}
+		h = &host{ready: make(chan struct{}), events: map[string]*eventSink{}, worktrees: map[string]eventapi.WorktreeAcquired{}}
 		hs.byRun[runID] = h
 		go hs.start(h, runID, init)
 	}
@@ -128,6 +132,9 @@ func (h *host) handle(worker string) jsonrpc.Handler {
 		}
 		h.mu.Lock()
 		defer h.mu.Unlock()
+		if wt, ok := e.Details.(*eventapi.WorktreeAcquired); ok {
+			h.worktrees[e.AgentID] = *wt
+		}
 		sink := h.events[e.AgentID]
 		if sink == nil {
 			return nil, nil
@@ -161,6 +168,14 @@ func (h *host) collect(agent string) func() *eventSink {
 		delete(h.events, agent)
 		return sink
 	}
+}
+
+// worktree is the agent's worktree (false: it has none).
+func (h *host) worktree(agent string) (eventapi.WorktreeAcquired, bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	wt, ok := h.worktrees[agent]
+	return wt, ok
 }
 
 // close ends the run's host: its input ends, it closes its sessions and

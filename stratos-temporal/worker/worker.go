@@ -51,9 +51,10 @@ func Run(ctx context.Context, c client.Client, cfg Config) error {
 	}
 	hs := &hosts{bin: bins.agent, dir: filepath.Join(cfg.Dir, "hosts"), worker: cfg.Name, stderr: cfg.Stderr, byRun: map[string]*host{}}
 	defer hs.closeAll()
-	cd := &code{stratosRun: bins.run, self: bins.self, dir: cfg.Dir, runs: filepath.Join(filepath.Dir(cfg.Dir), "runs"), worker: cfg.Name, stderr: cfg.Stderr}
+	rp := newRepos(cfg.Dir)
+	cd := &code{stratosRun: bins.run, self: bins.self, dir: cfg.Dir, runs: filepath.Join(filepath.Dir(cfg.Dir), "runs"), worker: cfg.Name, stderr: cfg.Stderr, repos: rp}
 	own := engine.OwnQueue(cfg.TaskQueue, cfg.Name)
-	ag := &agents{hosts: hs, queue: own, slots: make(chan struct{}, max(cfg.MaxAgents, 1))}
+	ag := &agents{hosts: hs, repos: rp, queue: own, slots: make(chan struct{}, max(cfg.MaxAgents, 1))}
 
 	var polling []tworker.Worker
 	if cfg.Code {

@@ -17,6 +17,17 @@ const (
 	CodeEngineUnknown     = "engine_unknown"
 	CodeRepositoryMissing = "temporal_repository"
 	CodeRunNotFound       = "temporal_run_not_found"
+	// CodeRepositoryRemote: the run needs a git remote (worktrees, or
+	// --repo) and has none that answers.
+	CodeRepositoryRemote = "temporal_repository_remote"
+	// CodeRepositoryCredentials: the remote URL carries a credential,
+	// which would travel in the run's payloads.
+	CodeRepositoryCredentials = "temporal_repository_credentials"
+	// CodePushRejected: the remote refused an agent branch's push (it
+	// moved); the commit went to a ref of its own.
+	CodePushRejected = "temporal_push_rejected"
+	// CodePush: an agent's work could not be committed or pushed.
+	CodePush = "temporal_push"
 )
 
 // Codes describes the error codes of stratos-temporal.
@@ -32,6 +43,10 @@ func Codes() []errcode.Code {
 		errcode.Usage(CodeNoRunToServe, "`stratos-temporal serve` was started outside a Temporal run"),
 		errcode.Usage(CodeEngineUnknown, "`--engine` or settings.json's engine names no engine (local, temporal)"),
 		errcode.Failed(CodeRunNotFound, "the Temporal server has no workflow of a run the record names (another server or namespace, or its history was removed)"),
-		errcode.Usage(CodeRepositoryMissing, "the run's working directory does not exist on the worker that took the run's code"),
+		errcode.Usage(CodeRepositoryMissing, "the run's working directory does not exist on the worker that took the run's code, and the run names no remote to check it out from (or the checkout failed: the message names the remote and the commit)"),
+		errcode.Usage(CodeRepositoryRemote, "a run on Temporal whose workflow uses worktrees, or that names --repo, has no git remote that answers (the message names it)"),
+		errcode.Usage(CodeRepositoryCredentials, "the run's remote URL carries a credential (a password, or a user in an http(s) URL): it would travel in Temporal payloads"),
+		errcode.Failed(CodePushRejected, "the remote refused an agent's worktree branch (another push moved it); the commit is on the remote under refs/stratos/rejected/"),
+		errcode.Failed(CodePush, "a worker could not commit or push an agent's worktree changes to the run's remote"),
 	}
 }

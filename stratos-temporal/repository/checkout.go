@@ -1,0 +1,152 @@
+package repository
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/stratoscli/stratos/stratos-temporal/engine"
+)
+
+// agentBranches are the branches agents' worktrees use (stratos/<name>):
+// a checkout starts with the remote's, so an agent continuing a named
+// worktree another worker pushed continues its work.
+const agentBranches = "refs/heads/stratos/*"
+
+// Checkouts are a worker's copies of runs' repositories: a bare cache per
+// remote (Dir/git/<hash>.git) and a checkout per run (Dir/checkouts/<run>)
+// that borrows the cache's objects. The code and the agents of one run on
+// this worker share its checkout.
+type Checkouts struct {
+	dir string
+
+	mu     sync.Mutex
+	byRun  map[string]*checkout
+	remote map[string]*sync.Mutex // one fetch into a cache at a time
+}
+
+type checkout struct {
+	done chan struct{}
+	dir  string
+	err  error
+}
+
+// NewCheckouts keeps checkouts under dir (the worker's own directory).
+func NewCheckouts(dir string) *Checkouts {
+	return &Checkouts{dir: dir, byRun: map[string]*checkout{}, remote: map[string]*sync.Mutex{}}
+}
+
+// Get returns the run's checkout, making it on first use: the remote's
+// commit, with HEAD detached at it, and the remote's agent branches.
+func (cs *Checkouts) Get(ctx context.Context, runID string, repo engine.Repository) (string, error) {
+	cs.mu.Lock()
+	c := cs.byRun[runID]
+	if c == nil {
+		c = &checkout{done: make(chan struct{}), dir: filepath.Join(cs.dir, "checkouts", safeName(runID))}
+		cs.byRun[runID] = c
+		go func() {
+			defer close(c.done)
+			c.err = cs.make(context.WithoutCancel(ctx), c.dir, repo)
+		}()
+	}
+	cs.mu.Unlock()
+	select {
+	case <-c.done:
+	case <-ctx.Done():
+		return "", ctx.Err()
+	}
+	if c.err != nil {
+		cs.mu.Lock()
+		delete(cs.byRun, runID)
+		cs.mu.Unlock()
+		return "", c.err
+	}
+	return c.dir, nil
+}
+
+// make makes the run's checkout in dir. One left by an attempt of this
+// worker before (it restarted) is reused when it has the commit.
+func (cs *Checkouts) make(ctx context.Context, dir string, repo engine.Repository) error {
+	cache, err := cs.fetch(ctx, repo)
+	if err != nil {
+		return err
+	}
+	if head, err := git(ctx, localWait, dir, "read HEAD of "+dir, "rev-parse", "--verify", "HEAD"); err == nil && head != "" {
+		return nil
+	}
+	_ = os.RemoveAll(dir)
+	if err := os.MkdirAll(filepath.Dir(dir), 0o700); err != nil {
+		return err
+	}
+	if _, err := git(ctx, localWait, "", "make the checkout "+dir, "init", "--quiet", dir); err != nil {
+		return err
+	}
+	gitDir, err := git(ctx, localWait, dir, "find the git directory of "+dir, "rev-parse", "--absolute-git-dir")
+	if err != nil {
+		return err
+	}
+	// The checkout borrows the cache's objects (what clone --shared does):
+	// a run's checkout costs its files, not another copy of the history.
+	alternates := filepath.Join(gitDir, "objects", "info", "alternates")
+	if err := os.WriteFile(alternates, []byte(filepath.Join(cache, "objects")+"\n"), 0o600); err != nil {
+		return err
+	}
+	steps := [][]string{
+		{"remote", "add", "origin", repo.Remote},
+		{"fetch", "--quiet", "--no-tags", cache, "+" + agentBranches + ":" + agentBranches},
+		{"checkout", "--quiet", "--detach", repo.Commit},
+	}
+	for _, args := range steps {
+		if _, err := git(ctx, localWait, dir, fmt.Sprintf("check out commit %s of %s in %s", repo.Commit, repo.Remote, dir), args...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// fetch brings the run's commit and the agent branches of the remote into
+// the remote's cache and returns the cache.
+func (cs *Checkouts) fetch(ctx context.Context, repo engine.Repository) (string, error) {
+	sum := sha256.Sum256([]byte(repo.Remote))
+	cache := filepath.Join(cs.dir, "git", hex.EncodeToString(sum[:8])+".git")
+	cs.mu.Lock()
+	lock := cs.remote[cache]
+	if lock == nil {
+		lock = &sync.Mutex{}
+		cs.remote[cache] = lock
+	}
+	cs.mu.Unlock()
+	lock.Lock()
+	defer lock.Unlock()
+	if _, err := os.Stat(filepath.Join(cache, "HEAD")); err != nil {
+		if _, err := git(ctx, localWait, "", "make the cache "+cache, "init", "--quiet", "--bare", cache); err != nil {
+			return "", err
+		}
+	}
+	// A ref keeps the commit from git's garbage collection while runs
+	// borrow it.
+	keep := "+" + repo.Commit + ":refs/commits/" + repo.Commit
+	if _, err := git(ctx, networkWait, cache, fmt.Sprintf("fetch commit %s from %s", repo.Commit, repo.Remote),
+		"fetch", "--quiet", "--no-tags", repo.Remote, keep, "+"+agentBranches+":"+agentBranches); err != nil {
+		return "", err
+	}
+	return cache, nil
+}
+
+// Forget drops the run's checkout from memory (its files stay until the
+// worker's directory is cleaned).
+func (cs *Checkouts) Forget(runID string) {
+	cs.mu.Lock()
+	delete(cs.byRun, runID)
+	cs.mu.Unlock()
+}
+
+// safeName is a run ID as one path element.
+func safeName(id string) string {
+	return strings.NewReplacer("/", "_", "\\", "_", "..", "_").Replace(id)
+}

@@ -1,0 +1,147 @@
+package worker
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"go.temporal.io/sdk/activity"
+
+	"github.com/stratoscli/stratos/shared/agentproto"
+	"github.com/stratoscli/stratos/stratos-temporal/engine"
+	"github.com/stratoscli/stratos/stratos-temporal/repository"
+)
+
+// repos are the runs' repositories on this worker: checkouts of the
+// runs' remotes for runs whose directory this worker does not have.
+type repos struct {
+	checkouts *repository.Checkouts
+
+	mu sync.Mutex
+	// byRun caches each run's repository as its workflow names it (nil:
+	// it names none).
+	byRun map[string]*engine.Repository
+}
+
+func newRepos(dir string) *repos {
+	return &repos{checkouts: repository.NewCheckouts(dir), byRun: map[string]*engine.Repository{}}
+}
+
+// hasDir reports whether dir is a directory on this worker.
+func hasDir(dir string) bool {
+	st, err := os.Stat(dir)
+	return err == nil && st.IsDir()
+}
+
+// checkout returns the run's checkout on this worker, beating the
+// activity's heart while git fetches.
+func (r *repos) checkout(ctx context.Context, runID string, repo engine.Repository) (string, error) {
+	type got struct {
+		dir string
+		err error
+	}
+	done := make(chan got, 1)
+	go func() {
+		dir, err := r.checkouts.Get(ctx, runID, repo)
+		done <- got{dir, err}
+	}()
+	beat := time.NewTicker(heartbeatEvery)
+	defer beat.Stop()
+	for {
+		select {
+		case g := <-done:
+			return g.dir, g.err
+		case <-beat.C:
+			activity.RecordHeartbeat(ctx)
+		}
+	}
+}
+
+// of is the run's repository as its workflow names it (asked once per run).
+func (r *repos) of(ctx context.Context, runID string) (*engine.Repository, error) {
+	r.mu.Lock()
+	repo, known := r.byRun[runID]
+	r.mu.Unlock()
+	if known {
+		return repo, nil
+	}
+	res, err := activity.GetClient(ctx).QueryWorkflow(ctx, runID, "", engine.QueryRepository)
+	if err != nil {
+		return nil, fmt.Errorf("ask run %s for its repository: %w", runID, err)
+	}
+	if err := res.Get(&repo); err != nil {
+		return nil, fmt.Errorf("decode run %s's repository: %w", runID, err)
+	}
+	r.mu.Lock()
+	r.byRun[runID] = repo
+	r.mu.Unlock()
+	return repo, nil
+}
+
+// forget drops what this worker keeps in memory of the run.
+func (r *repos) forget(runID string) {
+	r.mu.Lock()
+	delete(r.byRun, runID)
+	r.mu.Unlock()
+	r.checkouts.Forget(runID)
+}
+
+// localize gives an execute the run's checkout on this worker when the
+// run names a repository and this worker does not have the submitter's: its invocation directory and workflow
+// directory, which name places in the code worker's repository, are
+// rebased onto this worker's checkout. Params that need nothing come back
+// unchanged; so do those of a run that names no repository (the host then
+// reports the directory missing, as before).
+func (r *repos) localize(ctx context.Context, runID string, params json.RawMessage) (json.RawMessage, error) {
+	var p agentproto.ExecuteParams
+	if err := json.Unmarshal(params, &p); err != nil {
+		return nil, err
+	}
+	if p.Cwd == "" {
+		return params, nil
+	}
+	repo, err := r.of(ctx, runID)
+	if err != nil {
+		return nil, err
+	}
+	// The submitter's directory, where this worker has it, is the run's
+	// (one machine, or a shared file system); a directory elsewhere is the
+	// code worker's checkout, never this worker's to use (on one machine,
+	// another worker's files).
+	if repo == nil || (hasDir(p.Cwd) && within(p.Cwd, repo.Root)) {
+		return params, nil
+	}
+	dir, err := r.checkout(ctx, runID, *repo)
+	if err != nil {
+		return nil, err
+	}
+	// The code ran in its repository at Subdir: what comes before it is
+	// that repository's top on the code's worker.
+	codeTop := strings.TrimSuffix(filepath.Clean(p.Cwd), string(filepath.Separator)+filepath.FromSlash(repo.Subdir))
+	if repo.Subdir == "." {
+		codeTop = filepath.Clean(p.Cwd)
+	}
+	p.Cwd = rebase(p.Cwd, codeTop, dir)
+	p.Workflow.Dir = rebase(p.Workflow.Dir, codeTop, dir)
+	return json.Marshal(p)
+}
+
+// rebase moves path from under top to under dir; a path elsewhere stays.
+func rebase(path, top, dir string) string {
+	if !within(path, top) {
+		return path
+	}
+	rel, _ := filepath.Rel(top, path)
+	return filepath.Join(dir, rel)
+}
+
+// within reports whether path is top or under it.
+func within(path, top string) bool {
+	rel, err := filepath.Rel(top, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
