@@ -124,8 +124,12 @@ func (a *agents) publish(ctx context.Context, h *host, in engine.AgentExecute, a
 	}
 	var b engine.Branch
 	if err == nil {
-		b, err = repository.Publish(context.WithoutCancel(ctx), repository.Work{Dir: wt.Path, Branch: "stratos/" + wt.Name, Remote: repo.Remote, RunID: in.RunID,
-			Message: fmt.Sprintf("stratos: %s, execute %d (run %s, worker %s)", name, in.Request.Call, in.RunID, a.hosts.worker)})
+		work := repository.Work{Dir: wt.Path, Branch: "stratos/" + wt.Name, Remote: repo.Remote, RunID: in.RunID,
+			Message: fmt.Sprintf("stratos: %s, execute %d (run %s, worker %s)", name, in.Request.Call, in.RunID, a.hosts.worker)}
+		err = whileBeating(ctx, func() (err error) {
+			b, err = repository.Publish(context.WithoutCancel(ctx), work)
+			return err
+		})
 	}
 	if err == nil {
 		reply.Branch = &b

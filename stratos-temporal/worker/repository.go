@@ -41,21 +41,25 @@ func hasDir(dir string) bool {
 // checkout returns the run's checkout on this worker, beating the
 // activity's heart while git fetches.
 func (r *repos) checkout(ctx context.Context, runID string, repo engine.Repository) (string, error) {
-	type got struct {
-		dir string
-		err error
-	}
-	done := make(chan got, 1)
-	go func() {
-		dir, err := r.checkouts.Get(ctx, runID, repo)
-		done <- got{dir, err}
-	}()
+	var dir string
+	err := whileBeating(ctx, func() (err error) {
+		dir, err = r.checkouts.Get(ctx, runID, repo)
+		return err
+	})
+	return dir, err
+}
+
+// whileBeating runs fn, beating the activity's heart until it returns:
+// git's fetches and pushes may take longer than a heartbeat timeout.
+func whileBeating(ctx context.Context, fn func() error) error {
+	done := make(chan error, 1)
+	go func() { done <- fn() }()
 	beat := time.NewTicker(heartbeatEvery)
 	defer beat.Stop()
 	for {
 		select {
-		case g := <-done:
-			return g.dir, g.err
+		case err := <-done:
+			return err
 		case <-beat.C:
 			activity.RecordHeartbeat(ctx)
 		}
@@ -70,12 +74,20 @@ func (r *repos) of(ctx context.Context, runID string) (*engine.Repository, error
 	if known {
 		return repo, nil
 	}
-	res, err := activity.GetClient(ctx).QueryWorkflow(ctx, runID, "", engine.QueryRepository)
+	// The run's workflow answers on a code worker: after that worker died,
+	// once another took the workflow over.
+	err := whileBeating(ctx, func() error {
+		res, err := activity.GetClient(ctx).QueryWorkflow(ctx, runID, "", engine.QueryRepository)
+		if err != nil {
+			return fmt.Errorf("ask run %s for its repository: %w", runID, err)
+		}
+		if err := res.Get(&repo); err != nil {
+			return fmt.Errorf("decode run %s's repository: %w", runID, err)
+		}
+		return nil
+	})
 	if err != nil {
-		return nil, fmt.Errorf("ask run %s for its repository: %w", runID, err)
-	}
-	if err := res.Get(&repo); err != nil {
-		return nil, fmt.Errorf("decode run %s's repository: %w", runID, err)
+		return nil, err
 	}
 	r.mu.Lock()
 	r.byRun[runID] = repo
