@@ -87,7 +87,8 @@ func GenerateMCP(s MCPServer) ([]byte, error) {
 	b.WriteString(docComment(fmt.Sprintf("Connects to MCP server %q as workflow.yaml declares it (a stdio server\n"+
 		"is started) and returns its tools. The connection belongs to the current\n"+
 		"execution and is closed when it ends. options.onElicitation answers the\n"+
-		"server's requests for input in place of its declared elicitation policy.", s.Name), ""))
+		"server's requests for input in place of its declared elicitation policy;\n"+
+		"options.logLevel asks for its log messages (mcp.log events).", s.Name), ""))
 	fmt.Fprintf(&b, "export default async function %s(options?: McpConnectOptions): Promise<%s> {\n", factory, iface)
 	fmt.Fprintf(&b, "  const client = await connectMcpServer({ workflow: %s, server: %s }, options);\n", quoteString(s.Workflow), quoteString(s.Name))
 	b.WriteString("  return {\n")
@@ -97,13 +98,15 @@ func GenerateMCP(s MCPServer) ([]byte, error) {
 	b.WriteString("    readResource: (resource, options) => client.readResource(resource, options),\n")
 	b.WriteString("    prompts: () => client.prompts(),\n")
 	b.WriteString("    getPrompt: (name, args) => client.getPrompt(name, args),\n")
+	b.WriteString("    subscribe: (resource, onUpdated) => client.subscribe(resource, onUpdated),\n")
+	b.WriteString("    unsubscribe: (resource) => client.unsubscribe(resource),\n")
 	b.WriteString("    close: () => client.close(),\n  };\n}\n")
 	return []byte(b.String()), nil
 }
 
 // resourceAndPromptMethods are the SDK's McpResourcesAndPrompts methods
 // every wrapper has: a tool of the same name gets another method name.
-var resourceAndPromptMethods = []string{"resources", "resourceTemplates", "readResource", "prompts", "getPrompt"}
+var resourceAndPromptMethods = []string{"resources", "resourceTemplates", "readResource", "prompts", "getPrompt", "subscribe", "unsubscribe"}
 
 func methodDoc(t MCPTool) string {
 	doc := strings.TrimSpace(t.Description)

@@ -6,7 +6,7 @@
 import { spawn } from "node:child_process";
 import { existsSync, readlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { Methods, ProtocolVersion } from "./agent-protocol.js";
+import { Methods, ProtocolVersion, } from "./agent-protocol.js";
 import { StratosError } from "./errors.js";
 /** An error response from the host. @internal */
 export class HostError extends Error {
@@ -167,10 +167,13 @@ export class AgentHost {
             return undefined; // not requested: events are recorded in the run's events.jsonl
         }
         const p = (params ?? {});
-        if (method === Methods.mcpElicit) {
+        if (method === Methods.mcpElicit || method === Methods.mcpResourceChanged) {
             const client = this.mcpClients.get(String(p.clientId));
             if (client === undefined) {
                 throw new Error(`${method}: unknown MCP client ${String(p.clientId)}`);
+            }
+            if (method === Methods.mcpResourceChanged) {
+                return client.handleResourceChanged(p);
             }
             return client.handleElicitation(p);
         }

@@ -18,8 +18,11 @@ export declare const Methods: {
     readonly mcpGetPrompt: "mcp.getPrompt";
     readonly mcpPrompts: "mcp.prompts";
     readonly mcpReadResource: "mcp.readResource";
+    readonly mcpResourceChanged: "mcp.resourceChanged";
     readonly mcpResourceTemplates: "mcp.resourceTemplates";
     readonly mcpResources: "mcp.resources";
+    readonly mcpSubscribe: "mcp.subscribe";
+    readonly mcpUnsubscribe: "mcp.unsubscribe";
     readonly decisionAsk: "decision.ask";
     readonly decisionCancel: "decision.cancel";
 };
@@ -437,6 +440,17 @@ export interface MCPConnectParams {
      * requests itself (mcp.elicit); false: the declared policy answers.
      */
     elicitation?: boolean;
+    /**
+     * LogLevel is the least severe level of the server's log messages to
+     * ask for ("": none is asked, the server's default stands); each
+     * message becomes an mcp.log event.
+     */
+    logLevel?: "debug" | "info" | "notice" | "warning" | "error" | "critical" | "alert" | "emergency";
+    /**
+     * ResourceListChanged says the workflow hears when the server's list
+     * of resources changes (mcp.resourceChanged with listChanged).
+     */
+    resourceListChanged?: boolean;
 }
 /** MCPConnectResult describes the ready client. */
 export interface MCPConnectResult {
@@ -487,6 +501,23 @@ export interface MCPElicitParams {
 export interface MCPElicitResult {
     action: "accept" | "decline" | "cancel";
     content?: Record<string, unknown>;
+}
+/**
+ * MCPSubscribeParams names a resource of a client to subscribe to or
+ * unsubscribe from.
+ */
+export interface MCPSubscribeParams {
+    clientId: string;
+    uri: string;
+}
+/**
+ * MCPResourceChangedParams is a change the server announced: the resource
+ * URI changed, or (ListChanged, no URI) the list of resources did.
+ */
+export interface MCPResourceChangedParams {
+    clientId: string;
+    uri?: string;
+    listChanged?: boolean;
 }
 /** MCPResource is one resource a server lists. */
 export interface MCPResource {

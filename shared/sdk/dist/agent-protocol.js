@@ -24,8 +24,11 @@ export const Methods = {
     mcpGetPrompt: "mcp.getPrompt",
     mcpPrompts: "mcp.prompts",
     mcpReadResource: "mcp.readResource",
+    mcpResourceChanged: "mcp.resourceChanged",
     mcpResourceTemplates: "mcp.resourceTemplates",
     mcpResources: "mcp.resources",
+    mcpSubscribe: "mcp.subscribe",
+    mcpUnsubscribe: "mcp.unsubscribe",
     decisionAsk: "decision.ask",
     decisionCancel: "decision.cancel",
 };

@@ -338,6 +338,19 @@ export interface MCPProgress {
     total?: number;
     message?: string;
 }
+/**
+ * MCPLog: an MCP server sent a log message (notifications/message) to a
+ * direct client of workflow code. Data is the message's data: a string as
+ * itself, other JSON as its JSON text, cut to MCPLogMaxBytes (Truncated
+ * then says so) so that a chatty server cannot swell the record.
+ */
+export interface MCPLog {
+    server: string;
+    level: "debug" | "info" | "notice" | "warning" | "error" | "critical" | "alert" | "emergency";
+    logger?: string;
+    data: string;
+    truncated?: boolean;
+}
 /** WorktreeAcquired: the agent got its worktree. */
 export interface WorktreeAcquired {
     name: string;
@@ -493,6 +506,7 @@ export interface EventDetails {
     "usage": Usage;
     "test.case": TestCase;
     "mcp.progress": MCPProgress;
+    "mcp.log": MCPLog;
     "worktree.acquired": WorktreeAcquired;
     "worktree.reconciled": WorktreeReconciled;
     "worktree.released": WorktreeReleased;

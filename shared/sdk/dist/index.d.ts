@@ -25,7 +25,7 @@ export type { AgentErrorOptions, AgentErrorCode, AnyAgentError } from "./agent-e
 export { isSdkError } from "./sdk-errors.js";
 export type { StratosErrorCode, SdkError } from "./sdk-errors.js";
 export { McpError, McpToolError, McpConfigurationError, McpConnectionError, McpTimeoutError, McpProtocolError, McpResourceTooLargeError, resourceLinks, } from "./mcp.js";
-export type { McpErrorCode, McpContent, McpToolResult, McpResourceLink, McpResource, McpResourceTemplate, McpResourceContents, McpResourceRead, McpReadResourceOptions, McpPrompt, McpPromptArgument, McpPromptMessage, McpPromptResult, McpResourcesAndPrompts, McpConnectOptions, McpElicitationRequest, McpElicitationAnswer, McpElicitationValue, } from "./mcp.js";
+export type { McpErrorCode, McpContent, McpToolResult, McpResourceLink, McpResource, McpResourceTemplate, McpResourceContents, McpResourceRead, McpReadResourceOptions, McpPrompt, McpPromptArgument, McpPromptMessage, McpPromptResult, McpResourcesAndPrompts, McpConnectOptions, McpLogLevel, McpElicitationRequest, McpElicitationAnswer, McpElicitationValue, } from "./mcp.js";
 export { choice, score, verdict, decision } from "./decision.js";
 export type { Question, ChoiceQuestion, ScoreQuestion, VerdictQuestion, ChoiceOption, Verdict, AnswerOf, Decision, DecisionOptions } from "./decision.js";
 export { DecisionError, DecisionConfigurationError, DecisionEndpointError, DecisionModelUnavailableError, DecisionInvalidAnswerError, DecisionTimeoutError, DecisionAdmissionError, } from "./decision-errors.js";

@@ -208,8 +208,10 @@ export interface McpPromptResult {
  * A server's resources and prompts, on the connection its tools use (every
  * generated wrapper has them). Lists are read to their last page (at most
  * 10,000 entries, more reject with McpProtocolError). Like tool calls, a
- * request takes at most five minutes and is not retried; unlike them, it is
- * not journaled: a resumed run asks the server again.
+ * request takes at most five minutes and is not retried. Resource reads are
+ * journaled as tool calls are (a resumed run gets a read that succeeded
+ * from the journal); lists and prompts are not: a resumed run asks the
+ * server again.
  */
 export interface McpResourcesAndPrompts {
     /** Every resource the server lists, sorted by URI. */
@@ -227,6 +229,15 @@ export interface McpResourcesAndPrompts {
     prompts(): Promise<McpPrompt[]>;
     /** The prompt with its arguments filled in; an unknown prompt rejects with McpProtocolError. */
     getPrompt(name: string, args?: Record<string, string>): Promise<McpPromptResult>;
+    /**
+     * Subscribes to a resource (resources/subscribe): onUpdated is called
+     * with its URI each time the server says it changed, until unsubscribe
+     * or the execution's end. Subscribing again replaces onUpdated. A server
+     * without subscriptions rejects with McpProtocolError.
+     */
+    subscribe(resource: string | McpResourceLink, onUpdated: (uri: string) => void): Promise<void>;
+    /** Ends a subscription: no onUpdated call follows once it resolves. */
+    unsubscribe(resource: string | McpResourceLink): Promise<void>;
 }
 /** A server's request for input in the middle of a tool call (elicitation/create, form mode). */
 export interface McpElicitationRequest {
@@ -262,4 +273,14 @@ export interface McpConnectOptions {
      * as a decline. URL-mode requests are declined without calling it.
      */
     onElicitation?: (request: McpElicitationRequest) => McpElicitationAnswer | Promise<McpElicitationAnswer>;
+    /**
+     * The least severe level of the server's log messages to ask for (none
+     * is asked without it: the server's default stands, often silence). Each
+     * message becomes an mcp.log event of the run (its data cut to 8 KiB).
+     */
+    logLevel?: McpLogLevel;
+    /** Called when the server says its list of resources changed (notifications/resources/list_changed). */
+    onResourceListChanged?: () => void;
 }
+/** The log levels of the MCP protocol, least severe first. */
+export type McpLogLevel = "debug" | "info" | "notice" | "warning" | "error" | "critical" | "alert" | "emergency";

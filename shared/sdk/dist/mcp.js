@@ -67,6 +67,12 @@ export function resourceLinks(result) {
     const content = Array.isArray(result) ? result : result.content;
     return content.filter((c) => c.type === "resource_link" && typeof c.uri === "string");
 }
+const logLevels = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
+/**
+ * The journal's name for a resource read among a server's tool calls: MCP
+ * tool names have no "/", so no tool shares it.
+ */
+const readResourceEntry = "resources/read";
 /** The most a readResource may allow (options.maxBytes). */
 const maxResourceBytes = 32 << 20;
 let nextClient = 0;
@@ -80,6 +86,14 @@ export async function connectMcpServer(ref, options) {
     if (onElicitation !== undefined && typeof onElicitation !== "function") {
         throw new McpConfigurationError(ref.server, `MCP server "${ref.server}": options.onElicitation must be a function, got ${typeof onElicitation}`);
     }
+    const logLevel = options?.logLevel;
+    if (logLevel !== undefined && !logLevels.includes(logLevel)) {
+        throw new McpConfigurationError(ref.server, `MCP server "${ref.server}": options.logLevel must be one of ${logLevels.join(", ")}, got ${JSON.stringify(logLevel)}`);
+    }
+    const onResourceListChanged = options?.onResourceListChanged;
+    if (onResourceListChanged !== undefined && typeof onResourceListChanged !== "function") {
+        throw new McpConfigurationError(ref.server, `MCP server "${ref.server}": options.onResourceListChanged must be a function, got ${typeof onResourceListChanged}`);
+    }
     const entry = ctx.host.workflows[ref.workflow];
     if (entry === undefined) {
         throw new McpConfigurationError(ref.server, `MCP server "${ref.server}": workflow "${ref.workflow}" is not in the runtime's workflow table`);
@@ -87,7 +101,7 @@ export async function connectMcpServer(ref, options) {
     if (ctx.workflow !== ref.workflow) {
         throw new McpConfigurationError(ref.server, `MCP server "${ref.server}" belongs to workflow "${ref.workflow}"; workflow "${ctx.workflow}" cannot use its wrapper`);
     }
-    const client = new DirectClient(ctx, ref.server, `mcp-${process.pid}-${++nextClient}`, entry.dir, onElicitation);
+    const client = new DirectClient(ctx, ref.server, `mcp-${process.pid}-${++nextClient}`, entry.dir, options ?? {});
     // Registered before connecting: a connection that is still being made
     // when the execution ends is closed as well.
     ctx.register(client, `connecting to MCP server "${ref.server}"`);
@@ -110,16 +124,20 @@ class DirectClient {
     #server;
     #id;
     #workflowDir;
+    #options;
     #onElicitation;
+    /** The subscribed resources' onUpdated, by URI. */
+    #subscriptions = new Map();
     #host;
     #connecting;
     #closing;
-    constructor(ctx, server, id, workflowDir, onElicitation) {
+    constructor(ctx, server, id, workflowDir, options) {
         this.#ctx = ctx;
         this.#server = server;
         this.#id = id;
         this.#workflowDir = workflowDir;
-        this.#onElicitation = onElicitation;
+        this.#options = options;
+        this.#onElicitation = options.onElicitation;
     }
     /** Connects, once: later calls share the first connection's outcome. */
     connect() {
@@ -129,6 +147,8 @@ class DirectClient {
             workflow: { name: this.#ctx.workflow, dir: this.#workflowDir },
             server: this.#server,
             ...(this.#onElicitation === undefined ? {} : { elicitation: true }),
+            ...(this.#options.logLevel === undefined ? {} : { logLevel: this.#options.logLevel }),
+            ...(this.#options.onResourceListChanged === undefined ? {} : { resourceListChanged: true }),
         });
         return this.#connecting;
     }
@@ -146,6 +166,27 @@ class DirectClient {
         }
         // decline, cancel, or an action the host names in its error.
         return { action: String(action) };
+    }
+    /**
+     * Passes a server's resource change on: to the subscription's onUpdated,
+     * or to onResourceListChanged. They run in the execution's context; one
+     * that throws has its error written to stderr (the server is not told).
+     */
+    handleResourceChanged(p) {
+        const handler = p.listChanged ? this.#options.onResourceListChanged : this.#subscriptions.get(p.uri ?? "");
+        if (handler === undefined) {
+            return;
+        }
+        const report = (err) => process.stderr.write(`stratos: MCP server "${this.#server}": a resource change handler failed: ${toError(err).message}\n`);
+        try {
+            const out = contextStorage().run(this.#ctx, () => (p.listChanged ? handler() : handler(p.uri)));
+            if (out instanceof Promise) {
+                out.catch(report);
+            }
+        }
+        catch (err) {
+            report(err);
+        }
     }
     async callTool(tool, input, structured) {
         if (this.#closing !== undefined) {
@@ -198,18 +239,71 @@ class DirectClient {
         return result.resourceTemplates ?? [];
     }
     async readResource(resource, options) {
-        const uri = typeof resource === "string" ? resource : resource?.uri;
-        if (typeof uri !== "string" || uri === "") {
-            throw new TypeError(`MCP server "${this.#server}": readResource needs a URI or a resource link, got ${JSON.stringify(resource)}`);
-        }
+        const uri = this.#uriOf("readResource", resource);
         const maxBytes = options?.maxBytes;
         if (maxBytes !== undefined && (!Number.isInteger(maxBytes) || maxBytes < 1 || maxBytes > maxResourceBytes)) {
             throw new RangeError(`MCP server "${this.#server}", resource "${uri}": maxBytes must be a whole number from 1 to ${maxResourceBytes}, got ${maxBytes}`);
         }
         const params = { clientId: this.#id, uri, ...(maxBytes === undefined ? {} : { maxBytes }) };
-        const result = (await this.#feature(`reading resource "${uri}"`, Methods.mcpReadResource, params));
-        const contents = (result.contents ?? []);
-        return { contents, text: contents.flatMap((c) => (typeof c.text === "string" ? [c.text] : [])).join("\n") };
+        const read = async () => {
+            const result = (await this.#feature(`reading resource "${uri}"`, Methods.mcpReadResource, params));
+            const contents = (result.contents ?? []);
+            return { contents, text: contents.flatMap((c) => (typeof c.text === "string" ? [c.text] : [])).join("\n") };
+        };
+        return (await this.#journaled(readResourceEntry, { uri, maxBytes: maxBytes ?? null }, read));
+    }
+    /**
+     * Runs a request through the run's journal as tool calls are: a resumed
+     * run gets the recorded answer of one that succeeded. entry names it
+     * among the server's tool calls (a name no tool can have).
+     */
+    async #journaled(entry, input, run) {
+        const journal = this.#ctx.host.journal;
+        if (journal === undefined) {
+            return run();
+        }
+        const path = this.#ctx.journalPath;
+        const hash = inputHash({ tool: entry, arguments: input });
+        const place = journal.placeMcpCall(path, this.#server, entry, hash);
+        if (place.replayed !== undefined) {
+            journal.replayed(this.#ctx, "mcp.call", `${this.#server}/${entry}`, place.k);
+            return place.replayed.mcp?.result;
+        }
+        try {
+            const result = await run();
+            journal.recordMcpCall(path, this.#server, entry, place, hash, result);
+            return result;
+        }
+        catch (err) {
+            journal.recordMcpCall(path, this.#server, entry, place, hash, undefined, toError(err));
+            throw err;
+        }
+    }
+    async subscribe(resource, onUpdated) {
+        const uri = this.#uriOf("subscribe", resource);
+        if (typeof onUpdated !== "function") {
+            throw new TypeError(`MCP server "${this.#server}", resource "${uri}": subscribe needs an onUpdated function, got ${typeof onUpdated}`);
+        }
+        this.#subscriptions.set(uri, onUpdated);
+        try {
+            await this.#feature(`subscribing to resource "${uri}"`, Methods.mcpSubscribe, { clientId: this.#id, uri });
+        }
+        catch (err) {
+            this.#subscriptions.delete(uri);
+            throw err;
+        }
+    }
+    async unsubscribe(resource) {
+        const uri = this.#uriOf("unsubscribe", resource);
+        this.#subscriptions.delete(uri);
+        await this.#feature(`unsubscribing from resource "${uri}"`, Methods.mcpUnsubscribe, { clientId: this.#id, uri });
+    }
+    #uriOf(method, resource) {
+        const uri = typeof resource === "string" ? resource : resource?.uri;
+        if (typeof uri !== "string" || uri === "") {
+            throw new TypeError(`MCP server "${this.#server}": ${method} needs a URI or a resource link, got ${JSON.stringify(resource)}`);
+        }
+        return uri;
     }
     async prompts() {
         const result = (await this.#feature("listing prompts", Methods.mcpPrompts, { clientId: this.#id }));
@@ -250,9 +344,8 @@ class DirectClient {
     async #request(method, params) {
         try {
             this.#host ??= agentHostFor(this.#ctx);
-            if (this.#onElicitation !== undefined) {
-                this.#host.mcpClients.set(this.#id, this);
-            }
+            // The host's requests and notifications for this client find it.
+            this.#host.mcpClients.set(this.#id, this);
             await this.#host.ready;
             return await this.#host.call(method, params);
         }

@@ -7,7 +7,15 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { ExecutionContext, OwnedResource } from "./context.js";
-import { Methods, ProtocolVersion, type ErrorData, type InitializeResult, type MCPElicitParams, type MCPElicitResult } from "./agent-protocol.js";
+import {
+  Methods,
+  ProtocolVersion,
+  type ErrorData,
+  type InitializeResult,
+  type MCPElicitParams,
+  type MCPElicitResult,
+  type MCPResourceChangedParams,
+} from "./agent-protocol.js";
 import { StratosError } from "./errors.js";
 
 /** An agent that answers the host's hook calls; a rejection becomes an error response. @internal */
@@ -15,9 +23,10 @@ export interface HookTarget {
   handleHook(method: string, params: Record<string, unknown>): Promise<unknown>;
 }
 
-/** A direct MCP client whose workflow answers its server's elicitation requests. @internal */
-export interface ElicitationTarget {
+/** A direct MCP client: it answers its server's elicitation requests and hears its resource changes. @internal */
+export interface McpClientTarget {
   handleElicitation(params: MCPElicitParams): Promise<MCPElicitResult>;
+  handleResourceChanged(params: MCPResourceChangedParams): void;
 }
 
 /** An error response from the host. @internal */
@@ -80,7 +89,7 @@ export class AgentHost implements OwnedResource {
   /** The agents that executed through this host, by agent ID. */
   readonly agents = new Map<string, HookTarget>();
   /** The direct MCP clients that answer elicitation, by client ID. */
-  readonly mcpClients = new Map<string, ElicitationTarget>();
+  readonly mcpClients = new Map<string, McpClientTarget>();
   readonly #exited: Promise<void>;
   #nextId = 0;
   #buffer = "";
@@ -203,10 +212,13 @@ export class AgentHost implements OwnedResource {
       return undefined; // not requested: events are recorded in the run's events.jsonl
     }
     const p = (params ?? {}) as Record<string, unknown>;
-    if (method === Methods.mcpElicit) {
+    if (method === Methods.mcpElicit || method === Methods.mcpResourceChanged) {
       const client = this.mcpClients.get(String(p.clientId));
       if (client === undefined) {
         throw new Error(`${method}: unknown MCP client ${String(p.clientId)}`);
+      }
+      if (method === Methods.mcpResourceChanged) {
+        return client.handleResourceChanged(p as unknown as MCPResourceChangedParams);
       }
       return client.handleElicitation(p as unknown as MCPElicitParams);
     }

@@ -108,6 +108,7 @@ export type {
   McpPromptResult,
   McpResourcesAndPrompts,
   McpConnectOptions,
+  McpLogLevel,
   McpElicitationRequest,
   McpElicitationAnswer,
   McpElicitationValue,

@@ -4,7 +4,7 @@
 // owns the client's lifetime: it belongs to the calling execution and is
 // closed with it, even when the execution fails.
 import { contextStorage, getContext, type ExecutionContext, type OwnedResource } from "./context.js";
-import { agentHostFor, HostError, type AgentHost, type ElicitationTarget } from "./agent-host.js";
+import { agentHostFor, HostError, type AgentHost, type McpClientTarget } from "./agent-host.js";
 import {
   Methods,
   type MCPCallResult,
@@ -14,6 +14,7 @@ import {
   type MCPGetPromptResult,
   type MCPPromptsResult,
   type MCPReadResourceResult,
+  type MCPResourceChangedParams,
   type MCPResourcesResult,
   type MCPResourceTemplatesResult,
 } from "./agent-protocol.js";
@@ -201,8 +202,10 @@ export interface McpPromptResult {
  * A server's resources and prompts, on the connection its tools use (every
  * generated wrapper has them). Lists are read to their last page (at most
  * 10,000 entries, more reject with McpProtocolError). Like tool calls, a
- * request takes at most five minutes and is not retried; unlike them, it is
- * not journaled: a resumed run asks the server again.
+ * request takes at most five minutes and is not retried. Resource reads are
+ * journaled as tool calls are (a resumed run gets a read that succeeded
+ * from the journal); lists and prompts are not: a resumed run asks the
+ * server again.
  */
 export interface McpResourcesAndPrompts {
   /** Every resource the server lists, sorted by URI. */
@@ -220,6 +223,15 @@ export interface McpResourcesAndPrompts {
   prompts(): Promise<McpPrompt[]>;
   /** The prompt with its arguments filled in; an unknown prompt rejects with McpProtocolError. */
   getPrompt(name: string, args?: Record<string, string>): Promise<McpPromptResult>;
+  /**
+   * Subscribes to a resource (resources/subscribe): onUpdated is called
+   * with its URI each time the server says it changed, until unsubscribe
+   * or the execution's end. Subscribing again replaces onUpdated. A server
+   * without subscriptions rejects with McpProtocolError.
+   */
+  subscribe(resource: string | McpResourceLink, onUpdated: (uri: string) => void): Promise<void>;
+  /** Ends a subscription: no onUpdated call follows once it resolves. */
+  unsubscribe(resource: string | McpResourceLink): Promise<void>;
 }
 
 /** A server's request for input in the middle of a tool call (elicitation/create, form mode). */
@@ -255,7 +267,26 @@ export interface McpConnectOptions {
    * as a decline. URL-mode requests are declined without calling it.
    */
   onElicitation?: (request: McpElicitationRequest) => McpElicitationAnswer | Promise<McpElicitationAnswer>;
+  /**
+   * The least severe level of the server's log messages to ask for (none
+   * is asked without it: the server's default stands, often silence). Each
+   * message becomes an mcp.log event of the run (its data cut to 8 KiB).
+   */
+  logLevel?: McpLogLevel;
+  /** Called when the server says its list of resources changed (notifications/resources/list_changed). */
+  onResourceListChanged?: () => void;
 }
+
+/** The log levels of the MCP protocol, least severe first. */
+export type McpLogLevel = "debug" | "info" | "notice" | "warning" | "error" | "critical" | "alert" | "emergency";
+
+const logLevels: readonly McpLogLevel[] = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
+
+/**
+ * The journal's name for a resource read among a server's tool calls: MCP
+ * tool names have no "/", so no tool shares it.
+ */
+const readResourceEntry = "resources/read";
 
 /** The most a readResource may allow (options.maxBytes). */
 const maxResourceBytes = 32 << 20;
@@ -278,6 +309,14 @@ export async function connectMcpServer(ref: { workflow: string; server: string }
   if (onElicitation !== undefined && typeof onElicitation !== "function") {
     throw new McpConfigurationError(ref.server, `MCP server "${ref.server}": options.onElicitation must be a function, got ${typeof onElicitation}`);
   }
+  const logLevel = options?.logLevel;
+  if (logLevel !== undefined && !logLevels.includes(logLevel)) {
+    throw new McpConfigurationError(ref.server, `MCP server "${ref.server}": options.logLevel must be one of ${logLevels.join(", ")}, got ${JSON.stringify(logLevel)}`);
+  }
+  const onResourceListChanged = options?.onResourceListChanged;
+  if (onResourceListChanged !== undefined && typeof onResourceListChanged !== "function") {
+    throw new McpConfigurationError(ref.server, `MCP server "${ref.server}": options.onResourceListChanged must be a function, got ${typeof onResourceListChanged}`);
+  }
   const entry = ctx.host.workflows[ref.workflow];
   if (entry === undefined) {
     throw new McpConfigurationError(ref.server, `MCP server "${ref.server}": workflow "${ref.workflow}" is not in the runtime's workflow table`);
@@ -285,7 +324,7 @@ export async function connectMcpServer(ref: { workflow: string; server: string }
   if (ctx.workflow !== ref.workflow) {
     throw new McpConfigurationError(ref.server, `MCP server "${ref.server}" belongs to workflow "${ref.workflow}"; workflow "${ctx.workflow}" cannot use its wrapper`);
   }
-  const client = new DirectClient(ctx, ref.server, `mcp-${process.pid}-${++nextClient}`, entry.dir, onElicitation);
+  const client = new DirectClient(ctx, ref.server, `mcp-${process.pid}-${++nextClient}`, entry.dir, options ?? {});
   // Registered before connecting: a connection that is still being made
   // when the execution ends is closed as well.
   ctx.register(client, `connecting to MCP server "${ref.server}"`);
@@ -303,22 +342,26 @@ export async function connectMcpServer(ref: { workflow: string; server: string }
   return client;
 }
 
-class DirectClient implements McpClient, OwnedResource, ElicitationTarget {
+class DirectClient implements McpClient, OwnedResource, McpClientTarget {
   readonly #ctx: ExecutionContext;
   readonly #server: string;
   readonly #id: string;
   readonly #workflowDir: string;
+  readonly #options: McpConnectOptions;
   readonly #onElicitation: McpConnectOptions["onElicitation"];
+  /** The subscribed resources' onUpdated, by URI. */
+  readonly #subscriptions = new Map<string, (uri: string) => void>();
   #host: AgentHost | undefined;
   #connecting: Promise<unknown> | undefined;
   #closing: Promise<void> | undefined;
 
-  constructor(ctx: ExecutionContext, server: string, id: string, workflowDir: string, onElicitation: McpConnectOptions["onElicitation"]) {
+  constructor(ctx: ExecutionContext, server: string, id: string, workflowDir: string, options: McpConnectOptions) {
     this.#ctx = ctx;
     this.#server = server;
     this.#id = id;
     this.#workflowDir = workflowDir;
-    this.#onElicitation = onElicitation;
+    this.#options = options;
+    this.#onElicitation = options.onElicitation;
   }
 
   /** Connects, once: later calls share the first connection's outcome. */
@@ -329,6 +372,8 @@ class DirectClient implements McpClient, OwnedResource, ElicitationTarget {
       workflow: { name: this.#ctx.workflow, dir: this.#workflowDir },
       server: this.#server,
       ...(this.#onElicitation === undefined ? {} : { elicitation: true }),
+      ...(this.#options.logLevel === undefined ? {} : { logLevel: this.#options.logLevel }),
+      ...(this.#options.onResourceListChanged === undefined ? {} : { resourceListChanged: true }),
     }) as Promise<MCPConnectResult>;
     return this.#connecting;
   }
@@ -347,6 +392,27 @@ class DirectClient implements McpClient, OwnedResource, ElicitationTarget {
     }
     // decline, cancel, or an action the host names in its error.
     return { action: String(action) as MCPElicitResult["action"] };
+  }
+
+  /**
+   * Passes a server's resource change on: to the subscription's onUpdated,
+   * or to onResourceListChanged. They run in the execution's context; one
+   * that throws has its error written to stderr (the server is not told).
+   */
+  handleResourceChanged(p: MCPResourceChangedParams): void {
+    const handler = p.listChanged ? this.#options.onResourceListChanged : this.#subscriptions.get(p.uri ?? "");
+    if (handler === undefined) {
+      return;
+    }
+    const report = (err: unknown) => process.stderr.write(`stratos: MCP server "${this.#server}": a resource change handler failed: ${toError(err).message}\n`);
+    try {
+      const out: unknown = contextStorage().run(this.#ctx, () => (p.listChanged ? (handler as () => void)() : handler(p.uri!)));
+      if (out instanceof Promise) {
+        out.catch(report);
+      }
+    } catch (err) {
+      report(err);
+    }
   }
 
   async callTool(tool: string, input: unknown, structured: boolean): Promise<unknown> {
@@ -403,18 +469,73 @@ class DirectClient implements McpClient, OwnedResource, ElicitationTarget {
   }
 
   async readResource(resource: string | McpResourceLink, options?: McpReadResourceOptions): Promise<McpResourceRead> {
-    const uri = typeof resource === "string" ? resource : resource?.uri;
-    if (typeof uri !== "string" || uri === "") {
-      throw new TypeError(`MCP server "${this.#server}": readResource needs a URI or a resource link, got ${JSON.stringify(resource)}`);
-    }
+    const uri = this.#uriOf("readResource", resource);
     const maxBytes = options?.maxBytes;
     if (maxBytes !== undefined && (!Number.isInteger(maxBytes) || maxBytes < 1 || maxBytes > maxResourceBytes)) {
       throw new RangeError(`MCP server "${this.#server}", resource "${uri}": maxBytes must be a whole number from 1 to ${maxResourceBytes}, got ${maxBytes}`);
     }
     const params = { clientId: this.#id, uri, ...(maxBytes === undefined ? {} : { maxBytes }) };
-    const result = (await this.#feature(`reading resource "${uri}"`, Methods.mcpReadResource, params)) as MCPReadResourceResult;
-    const contents = (result.contents ?? []) as McpResourceContents[];
-    return { contents, text: contents.flatMap((c) => (typeof c.text === "string" ? [c.text] : [])).join("\n") };
+    const read = async (): Promise<McpResourceRead> => {
+      const result = (await this.#feature(`reading resource "${uri}"`, Methods.mcpReadResource, params)) as MCPReadResourceResult;
+      const contents = (result.contents ?? []) as McpResourceContents[];
+      return { contents, text: contents.flatMap((c) => (typeof c.text === "string" ? [c.text] : [])).join("\n") };
+    };
+    return (await this.#journaled(readResourceEntry, { uri, maxBytes: maxBytes ?? null }, read)) as McpResourceRead;
+  }
+
+  /**
+   * Runs a request through the run's journal as tool calls are: a resumed
+   * run gets the recorded answer of one that succeeded. entry names it
+   * among the server's tool calls (a name no tool can have).
+   */
+  async #journaled(entry: string, input: unknown, run: () => Promise<unknown>): Promise<unknown> {
+    const journal = this.#ctx.host.journal;
+    if (journal === undefined) {
+      return run();
+    }
+    const path = this.#ctx.journalPath;
+    const hash = inputHash({ tool: entry, arguments: input });
+    const place = journal.placeMcpCall(path, this.#server, entry, hash);
+    if (place.replayed !== undefined) {
+      journal.replayed(this.#ctx, "mcp.call", `${this.#server}/${entry}`, place.k);
+      return place.replayed.mcp?.result;
+    }
+    try {
+      const result = await run();
+      journal.recordMcpCall(path, this.#server, entry, place, hash, result);
+      return result;
+    } catch (err) {
+      journal.recordMcpCall(path, this.#server, entry, place, hash, undefined, toError(err));
+      throw err;
+    }
+  }
+
+  async subscribe(resource: string | McpResourceLink, onUpdated: (uri: string) => void): Promise<void> {
+    const uri = this.#uriOf("subscribe", resource);
+    if (typeof onUpdated !== "function") {
+      throw new TypeError(`MCP server "${this.#server}", resource "${uri}": subscribe needs an onUpdated function, got ${typeof onUpdated}`);
+    }
+    this.#subscriptions.set(uri, onUpdated);
+    try {
+      await this.#feature(`subscribing to resource "${uri}"`, Methods.mcpSubscribe, { clientId: this.#id, uri });
+    } catch (err) {
+      this.#subscriptions.delete(uri);
+      throw err;
+    }
+  }
+
+  async unsubscribe(resource: string | McpResourceLink): Promise<void> {
+    const uri = this.#uriOf("unsubscribe", resource);
+    this.#subscriptions.delete(uri);
+    await this.#feature(`unsubscribing from resource "${uri}"`, Methods.mcpUnsubscribe, { clientId: this.#id, uri });
+  }
+
+  #uriOf(method: string, resource: string | McpResourceLink): string {
+    const uri = typeof resource === "string" ? resource : resource?.uri;
+    if (typeof uri !== "string" || uri === "") {
+      throw new TypeError(`MCP server "${this.#server}": ${method} needs a URI or a resource link, got ${JSON.stringify(resource)}`);
+    }
+    return uri;
   }
 
   async prompts(): Promise<McpPrompt[]> {
@@ -460,9 +581,8 @@ class DirectClient implements McpClient, OwnedResource, ElicitationTarget {
   async #request(method: string, params: unknown): Promise<unknown> {
     try {
       this.#host ??= agentHostFor(this.#ctx);
-      if (this.#onElicitation !== undefined) {
-        this.#host.mcpClients.set(this.#id, this);
-      }
+      // The host's requests and notifications for this client find it.
+      this.#host.mcpClients.set(this.#id, this);
       await this.#host.ready;
       return await this.#host.call(method, params);
     } catch (err) {

@@ -67,6 +67,15 @@ export async function useTools(): Promise<number> {
   // @ts-expect-error readResource needs a URI or a link
   await tracker.readResource(42);
 
+  // Log messages, subscriptions and list changes.
+  const watched: IssueTrackerServer = await connectIssueTracker({ logLevel: "warning", onResourceListChanged: () => {} });
+  await watched.subscribe(resources[0]!.uri, (uri: string) => void uri);
+  await watched.unsubscribe(resources[0]!.uri);
+  // @ts-expect-error logLevel is one of the protocol's levels
+  await connectIssueTracker({ logLevel: "loud" });
+  // @ts-expect-error subscribe needs onUpdated
+  await watched.subscribe("fake://readme");
+
   await tracker.close();
   void templates;
   return readme.length + greeting.length + sum + text.length + (title?.length ?? 0) + a.text.length + b.content.length;
