@@ -71,12 +71,12 @@ func refuse(req Request, format string, args ...any) error {
 	if req.Remote == "" && !req.Worktrees {
 		return nil
 	}
-	why := "--repo " + req.Remote
-	if req.Remote == "" {
-		why = "the workflow uses worktrees"
+	if req.Remote != "" {
+		return clierr.Usage(temporalapi.CodeRepositoryRemote,
+			"--repo %s: workers check the submitting checkout's HEAD out from it, but "+format, append([]any{req.Remote}, args...)...)
 	}
 	return clierr.Usage(temporalapi.CodeRepositoryRemote,
-		"%s: its agents on other machines get the repository from a git remote, but "+format+" (--repo URL names one)", append([]any{why}, args...)...)
+		"the workflow uses worktrees: its agents on other machines get the repository from a git remote, but "+format+" (--repo URL names one)", args...)
 }
 
 // CheckURL refuses a remote URL that carries a credential: it travels in

@@ -87,6 +87,14 @@ func TestDescribeNeedsARemoteForWorktrees(t *testing.T) {
 	if !errors.As(err, &ce) || ce.Code != temporalapi.CodeRepositoryRemote || !strings.Contains(err.Error(), gone) {
 		t.Fatalf("--repo that does not answer: %v; want %s naming it", err, temporalapi.CodeRepositoryRemote)
 	}
+	plain := t.TempDir()
+	_, err = Describe(ctx, Request{Dir: plain, Remote: gone}, warn)
+	if !errors.As(err, &ce) || ce.Code != temporalapi.CodeRepositoryRemote || !strings.Contains(err.Error(), "--repo "+gone) || !strings.Contains(err.Error(), "is not in a git repository") {
+		t.Fatalf("--repo outside a repository: %v; want %s saying so", err, temporalapi.CodeRepositoryRemote)
+	}
+	if repo, err := Describe(ctx, Request{Dir: plain}, warn); repo != nil || err != nil {
+		t.Fatalf("outside a repository, no --repo, no worktrees: %+v, %v; want nothing to name", repo, err)
+	}
 	remote, sub := filepath.Join(filepath.Dir(clone), "remote.git"), filepath.Join(clone, "sub")
 	if err := os.Mkdir(sub, 0o700); err != nil {
 		t.Fatal(err)
