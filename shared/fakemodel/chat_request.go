@@ -90,8 +90,8 @@ func parseChat(body []byte) (chatRequest, Facts, error) {
 		case "system", "developer":
 			f.System = append(f.System, text)
 		case "user":
-			if strings.TrimSpace(text) != "" {
-				f.Prompt = text
+			if prompt := userText(m.Content, text); strings.TrimSpace(prompt) != "" {
+				f.Prompt = prompt
 			}
 		}
 	}
@@ -100,6 +100,26 @@ func parseChat(body []byte) (chatRequest, Facts, error) {
 		f.ToolResults = append([]ToolResult{{ToolUseID: req.Messages[i].ToolCallID, Content: text}}, f.ToolResults...)
 	}
 	return req, f, nil
+}
+
+// userText is a user message's text without its <system-reminder> parts
+// (Qwen Code sends its context so, in the parts before the prompt); text
+// is the whole message's, which a string content is.
+func userText(raw json.RawMessage, text string) string {
+	var parts []struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}
+	if json.Unmarshal(raw, &parts) != nil {
+		return text
+	}
+	var texts []string
+	for _, p := range parts {
+		if p.Type == "text" && !strings.HasPrefix(strings.TrimSpace(p.Text), "<system-reminder>") {
+			texts = append(texts, p.Text)
+		}
+	}
+	return strings.Join(texts, "\n")
 }
 
 // chatContent is a message's text: a string, or its text parts joined

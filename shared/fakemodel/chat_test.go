@@ -200,3 +200,18 @@ func TestChatRejectsABodyWithoutMessages(t *testing.T) {
 		t.Errorf("a bad request used a turn")
 	}
 }
+
+// A user message's <system-reminder> parts (Qwen Code's context, before
+// the prompt in the same message) are not its prompt.
+func TestChatPromptLeavesOutSystemReminders(t *testing.T) {
+	_, f, err := parseChat([]byte(`{"model":"m","messages":[{"role":"user","content":[
+	  {"type":"text","text":"<system-reminder>skills</system-reminder>"},
+	  {"type":"text","text":"[qwen] say hi"}]}]}`))
+	if err != nil || f.Prompt != "[qwen] say hi" {
+		t.Fatalf("prompt %q, err %v; want the prompt part only", f.Prompt, err)
+	}
+	_, f, _ = parseChat([]byte(`{"model":"m","messages":[{"role":"user","content":"plain <system-reminder>x</system-reminder>"}]}`))
+	if f.Prompt != "plain <system-reminder>x</system-reminder>" {
+		t.Errorf("a string content %q", f.Prompt)
+	}
+}

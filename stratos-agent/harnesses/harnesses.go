@@ -19,6 +19,7 @@ import (
 	"github.com/stratoscli/stratos/stratos-agent/adapters/codex"
 	"github.com/stratoscli/stratos/stratos-agent/adapters/gemini"
 	"github.com/stratoscli/stratos/stratos-agent/adapters/opencode"
+	"github.com/stratoscli/stratos/stratos-agent/adapters/qwen"
 	testharness "github.com/stratoscli/stratos/stratos-agent/adapters/test"
 	"github.com/stratoscli/stratos/stratos-agent/tools"
 )
@@ -31,6 +32,7 @@ func Builtin(opts adapter.Options) []adapter.Harness {
 		codex.Registration(opts),
 		gemini.Registration(opts),
 		opencode.Registration(opts),
+		qwen.Registration(opts),
 		testharness.Registration(),
 	}
 }

@@ -19,6 +19,7 @@ const (
 	ClaudeCode tools.Harness = "claude-code"
 	Codex      tools.Harness = "codex"
 	OpenCode   tools.Harness = "opencode"
+	Qwen       tools.Harness = "qwen"
 )
 
 // builtinTable is the table of the built-in harnesses.
@@ -265,7 +266,7 @@ func TestCanonicalAndHarnessSpecificNames(t *testing.T) {
 			specific[h] = append(specific[h], tool.Name)
 		}
 	}
-	wantCanonical := []string{"edit", "glob", "grep", "question", "read", "shell", "skill", "subagent",
+	wantCanonical := []string{"edit", "glob", "grep", "question", "read", "save_memory", "shell", "skill", "subagent",
 		"todo", "web_fetch", "web_search", "write"}
 	if !slices.Equal(canonical, wantCanonical) {
 		t.Errorf("canonical names = %v, want %v", canonical, wantCanonical)
@@ -278,6 +279,7 @@ func TestCanonicalAndHarnessSpecificNames(t *testing.T) {
 			"image_generation", "memories", "request_permissions_tool", "sleep_tool", "token_budget",
 			"tool_suggest", "view_image"},
 		OpenCode: {"codesearch"},
+		Qwen:     {"enter_plan_mode", "exit_plan_mode", "get_goal", "notebook_edit", "update_goal"},
 	}
 	for h, names := range want {
 		if !slices.Equal(specific[h], names) {
@@ -314,7 +316,7 @@ func TestHarnessLookup(t *testing.T) {
 func TestListShowsAlwaysOnSeparately(t *testing.T) {
 	table := builtinTable(t)
 	l := table.List(table.Harnesses()...)
-	if len(l.Harnesses) != 5 {
+	if len(l.Harnesses) != 6 {
 		t.Fatalf("got %d harnesses", len(l.Harnesses))
 	}
 	byHarness := map[string]tools.HarnessListing{}

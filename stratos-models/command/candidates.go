@@ -29,7 +29,7 @@ func candidatesCommand() *cli.Command {
 		),
 		Flags: []cli.Flag{
 			&cli.StringSliceFlag{Name: "model", Usage: "canonical model ID (repeat for an ordered list)", Required: true},
-			&cli.StringFlag{Name: "harness", Usage: "explicit harness: claude-code, codex, gemini or opencode"},
+			&cli.StringFlag{Name: "harness", Usage: "explicit harness: claude-code, codex, gemini, opencode or qwen"},
 			&cli.StringFlag{Name: "provider", Usage: "explicit provider for every harness (e.g. azure, ollama)"},
 			&cli.StringSliceFlag{Name: "backend", Usage: "harness=provider its adapter is configured for (repeatable)"},
 			&cli.StringFlag{Name: "harness-rules", Usage: "`-`: read the harnesses' selection rules as JSON on stdin"},

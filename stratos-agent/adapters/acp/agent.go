@@ -28,9 +28,23 @@ type Agent struct {
 	// _meta (ACP has no field of its own for them); nil when it reports
 	// none.
 	Usage func(meta json.RawMessage) *eventapi.Tokens
+	// UpdateUsage reads the token counts an agent reports in a
+	// session/update's _meta instead (one model response's; Qwen Code
+	// sends them so), summed over the turn and reported when the prompt
+	// answer has none; nil for an update without them.
+	UpdateUsage func(meta json.RawMessage) *eventapi.Tokens
 	// ToolName names a tool call for hooks and events from what the agent
 	// sends (default: the call's kind, "execute", "edit", …).
 	ToolName func(toolCallID, kind string) string
+	// MetaToolName names a tool call from its update's _meta when the
+	// agent puts the tool's own name there (Qwen Code's _meta.toolName);
+	// "" falls back to ToolName.
+	MetaToolName func(meta json.RawMessage) string
+	// Aside says, from its _meta, that a message chunk is a notice of the
+	// agent's own rather than the model's reply to the prompt (Qwen Code
+	// announces a background task's end so, and answers it in a turn of
+	// its own); an aside is left out of the reply and its events.
+	Aside func(meta json.RawMessage) bool
 }
 
 // Launch is one agent process to start.

@@ -105,10 +105,10 @@ func (s *session) outcome(t *turn, r promptResult) (adapter.Result, error) {
 		if agentproto.CodeOf(err) == agentproto.CodeCancelled {
 			status = eventapi.StatusCancelled
 		}
-		s.turnEnded(r.res, status)
+		s.turnEnded(t, r.res, status)
 		return adapter.Result{}, err
 	}
-	s.turnEnded(r.res, "")
+	s.turnEnded(t, r.res, "")
 	if r.res.StopReason == stopRefusal {
 		return adapter.Result{}, agentproto.Errorf(agentproto.CodeExecution, "agent %q: harness %s refused the prompt", s.spec.Name, s.agent.Harness).
 			WithDetails(map[string]any{"harness": s.agent.Harness, "stopReason": r.res.StopReason})
@@ -146,12 +146,15 @@ func (s *session) promptError(err error, stderr string, hadWork bool) error {
 }
 
 // turnEnded emits the turn's end (status "" when it completed) and its
-// usage when the agent reports it: a failed or cancelled turn's tokens
-// were spent too.
-func (s *session) turnEnded(res promptResponse, status string) {
+// usage when the agent reports it, in the prompt answer or else in its
+// updates: a failed or cancelled turn's tokens were spent too.
+func (s *session) turnEnded(t *turn, res promptResponse, status string) {
 	var tokens *eventapi.Tokens
 	if s.agent.Usage != nil && len(res.Meta) > 0 {
 		tokens = s.agent.Usage(res.Meta)
+	}
+	if tokens == nil {
+		tokens = t.reportedUsage()
 	}
 	s.emit(eventapi.IDs{}, &eventapi.ModelCompleted{Model: s.model(), StopReason: res.StopReason, Usage: tokens, Status: status})
 	if tokens != nil {

@@ -164,6 +164,9 @@ type sessionUpdate struct {
 	// usage_update
 	Used int64 `json:"used,omitempty"`
 	Size int64 `json:"size,omitempty"`
+	// Meta is the agent's own extension data (Agent.UpdateUsage,
+	// Agent.MetaToolName).
+	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
 // Session update kinds.

@@ -77,6 +77,14 @@ func fakeAgent() {
 				update(`{"sessionUpdate":"plan","entries":[{"content":"read the file","priority":"high","status":"completed"},{"content":"fix it","priority":"medium","status":"in_progress"}]}`)
 				update(`{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"planned"}}`)
 				answer["result"] = map[string]any{"stopReason": "end_turn"}
+			case strings.Contains(string(m.Params), "meta"):
+				// What an agent says in _meta (meta_test.go): a tool's own
+				// name, an aside and token counts per model response.
+				update(`{"sessionUpdate":"tool_call","toolCallId":"c1","kind":"execute","status":"completed","_meta":{"tool":"own_tool"}}`)
+				update(`{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"a notice"},"_meta":{"aside":true}}`)
+				update(`{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"metered"},"_meta":{"tokens":3}}`)
+				update(`{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":""},"_meta":{"tokens":4}}`)
+				answer["result"] = map[string]any{"stopReason": "end_turn"}
 			case strings.Contains(string(m.Params), "model"):
 				update(`{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"` + current + `"}}`)
 				answer["result"] = map[string]any{"stopReason": "end_turn"}

@@ -2,6 +2,8 @@ package acp
 
 import (
 	"context"
+
+	"github.com/stratoscli/stratos/shared/contract/eventapi"
 	"strings"
 	"sync"
 )
@@ -21,6 +23,9 @@ type turn struct {
 	tools   map[string]*toolCall
 	failure error
 	work    bool // output or tool work happened
+	// usage sums the token counts the agent's updates reported
+	// (Agent.UpdateUsage); nil when none did.
+	usage *eventapi.Tokens
 }
 
 // toolCall is what the turn knows of one tool call.
@@ -95,4 +100,26 @@ func (t *turn) tool(id string) *toolCall {
 		t.tools[id] = c
 	}
 	return c
+}
+
+func (t *turn) addUsage(u eventapi.Tokens) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.usage == nil {
+		t.usage = &eventapi.Tokens{}
+	}
+	t.usage.InputTokens += u.InputTokens
+	t.usage.OutputTokens += u.OutputTokens
+	t.usage.CacheReadInputTokens += u.CacheReadInputTokens
+}
+
+// reportedUsage is the sum of the updates' token counts, or nil.
+func (t *turn) reportedUsage() *eventapi.Tokens {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.usage == nil {
+		return nil
+	}
+	u := *t.usage
+	return &u
 }

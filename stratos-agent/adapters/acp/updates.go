@@ -18,8 +18,17 @@ func (s *session) onUpdate(u sessionUpdate) {
 		s.log.Debug("acp: an update outside a prompt", "update", u.SessionUpdate)
 		return
 	}
+	if s.agent.UpdateUsage != nil && len(u.Meta) > 0 {
+		if tokens := s.agent.UpdateUsage(u.Meta); tokens != nil {
+			t.addUsage(*tokens)
+		}
+	}
 	switch u.SessionUpdate {
 	case updateMessageChunk, updateThoughtChunk:
+		if s.agent.Aside != nil && len(u.Meta) > 0 && s.agent.Aside(u.Meta) {
+			s.log.Debug("acp: an aside of the agent's own", "text", textOf(u.Content))
+			return
+		}
 		text := textOf(u.Content)
 		if text == "" {
 			return
@@ -80,6 +89,11 @@ func (s *session) toolStarted(t *turn, u sessionUpdate) *toolCall {
 }
 
 func (s *session) toolName(u sessionUpdate) string {
+	if s.agent.MetaToolName != nil && len(u.Meta) > 0 {
+		if name := s.agent.MetaToolName(u.Meta); name != "" {
+			return name
+		}
+	}
 	if s.agent.ToolName != nil {
 		return s.agent.ToolName(u.ToolCallID, u.Kind)
 	}

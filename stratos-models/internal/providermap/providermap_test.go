@@ -19,9 +19,9 @@ func shipped(t *testing.T) *Mapping {
 }
 
 func TestShippedMapping(t *testing.T) {
-	const claudeCode, codex, gemini, openCode = "claude-code", "codex", "gemini", "opencode"
+	const claudeCode, codex, gemini, openCode, qwen = "claude-code", "codex", "gemini", "opencode", "qwen"
 	m := shipped(t)
-	if got := m.HarnessIDs(); !reflect.DeepEqual(got, []string{claudeCode, codex, gemini, openCode}) {
+	if got := m.HarnessIDs(); !reflect.DeepEqual(got, []string{claudeCode, codex, gemini, openCode, qwen}) {
 		t.Fatalf("harnesses = %v", got)
 	}
 	env := func(h, p string) map[string]string { return m.Harnesses[h].Providers[p].Env }
@@ -39,7 +39,8 @@ func TestShippedMapping(t *testing.T) {
 	if hp := m.Harnesses[codex].Providers["ollama"]; hp.ModelProvider == "ollama" || !hp.NativeNames {
 		t.Errorf("codex ollama = %+v (the id ollama is reserved by Codex)", hp)
 	}
-	if m.FirstPartyHarness("anthropic") != claudeCode || m.FirstPartyHarness("openai") != codex || m.FirstPartyHarness("zhipuai") != "" {
+	if m.FirstPartyHarness("anthropic") != claudeCode || m.FirstPartyHarness("openai") != codex || m.FirstPartyHarness("alibaba") != qwen ||
+		m.FirstPartyHarness("zhipuai") != "" {
 		t.Error("first-party harnesses are wrong")
 	}
 	if m.SecondPassHarness() != openCode || !m.Harnesses[openCode].QualifiedModels {

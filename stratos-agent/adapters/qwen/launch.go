@@ -1,0 +1,252 @@
+package qwen
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/stratoscli/stratos/stratos-agent/adapter"
+	"github.com/stratoscli/stratos/stratos-agent/adapter/catalog"
+	"github.com/stratoscli/stratos/stratos-agent/adapter/rejection"
+	"github.com/stratoscli/stratos/stratos-agent/adapters/acp"
+)
+
+// keyVars are the variables whose presence (never value) says the CLI
+// can authenticate: the OpenAI-compatible endpoint's key.
+var keyVars = []string{"OPENAI_API_KEY"}
+
+// authMethod is Qwen Code's ACP auth method for an OpenAI-compatible
+// endpoint (OPENAI_API_KEY, at OPENAI_BASE_URL when set).
+const authMethod = "openai"
+
+// isolatedVars are the user's variables that would point the CLI at
+// configuration of theirs, or choose its model or settings behind the
+// private ones; the launch replaces or drops them.
+var isolatedVars = []string{"QWEN_HOME", "QWEN_RUNTIME_DIR", "QWEN_SYSTEM_MD", "QWEN_WRITE_SYSTEM_MD",
+	"QWEN_CODE_SYSTEM_SETTINGS_PATH", "QWEN_CODE_SYSTEM_DEFAULTS_PATH", "QWEN_CODE_TRUSTED_FOLDERS_PATH",
+	"QWEN_CODE_MCP_APPROVALS_PATH", "QWEN_CODE_MEMORY_BASE_DIR", "QWEN_CODE_MODEL", "OPENAI_MODEL",
+	"QWEN_USAGE_STATISTICS_ENABLED", "TMPDIR"}
+
+// launcher prepares one session's `qwen --acp`.
+type launcher struct {
+	opts     Options
+	excluded []string
+}
+
+// launch checks the binary, the credentials and the model, writes the
+// session's private configuration into dir and returns the command. The
+// approval mode is yolo: every tool runs without a permission request
+// (docs/harness-qwen.md, "Hooks"); its default mode, auto, would ask the
+// model to classify each call.
+func (l launcher) launch(ctx context.Context, spec adapter.Spec, dir string) (acp.Launch, error) {
+	env := l.opts.Environ()
+	bin, err := binary(env)
+	if err != nil {
+		return acp.Launch{}, err
+	}
+	if !hasKey(env) {
+		return acp.Launch{}, rejection.New(rejection.Authentication,
+			"harness %s has no usable authentication: set %s (and OPENAI_BASE_URL for an endpoint other than OpenAI's; Stratos runs Qwen Code with a private configuration, so a login or settings of the CLI are not used)",
+			Harness, strings.Join(keyVars, " or ")).WithDetails(map[string]any{"harness": Harness})
+	}
+	model, err := resolveModel(ctx, l.opts.Catalog, spec)
+	if err != nil {
+		return acp.Launch{}, err
+	}
+	out := acp.Launch{Path: bin, Args: []string{"--acp", "--auth-type", authMethod, "--approval-mode", "yolo"}, AuthMethod: authMethod}
+	if model != "" {
+		out.Args = append(out.Args, "--model", model)
+	}
+	iso, err := isolate(dir, spec, newSettings(l.excluded, spec.AllowedMcps))
+	if err != nil {
+		return acp.Launch{}, fmt.Errorf("agent %q: qwen's private configuration: %w", spec.Name, err)
+	}
+	out.Env = iso.environ(env)
+	return out, nil
+}
+
+// binary is $STRATOS_QWEN, else qwen on the environment's PATH.
+func binary(env []string) (string, error) {
+	if b := lookup(env, EnvBinary); b != "" {
+		return b, nil
+	}
+	for _, dir := range filepath.SplitList(lookup(env, "PATH")) {
+		p := filepath.Join(dir, "qwen")
+		if fi, err := os.Stat(p); err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0 {
+			return p, nil
+		}
+	}
+	return "", rejection.New(rejection.HarnessUnavailable, "harness %s is not installed: no qwen on PATH and %s is not set (npm install -g @qwen-code/qwen-code)",
+		Harness, EnvBinary).Wrap(exec.ErrNotFound).WithDetails(map[string]any{"harness": Harness})
+}
+
+func hasKey(env []string) bool {
+	for _, k := range keyVars {
+		if lookup(env, k) != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// lookup is the last value of key in env.
+func lookup(env []string, key string) string {
+	v := ""
+	for _, kv := range env {
+		if k, val, ok := strings.Cut(kv, "="); ok && k == key {
+			v = val
+		}
+	}
+	return v
+}
+
+// resolveModel is the session's model as the endpoint names it, from the
+// catalog; "" without a model: the CLI's own default.
+func resolveModel(ctx context.Context, c catalog.Catalog, spec adapter.Spec) (string, error) {
+	if len(spec.Models) == 0 {
+		return "", nil
+	}
+	cands, err := c.Candidates(ctx, catalog.Query{Models: spec.Models[:1], Harness: Harness, Provider: spec.Provider})
+	if err != nil {
+		return "", catalog.Classify(Harness, err)
+	}
+	if len(cands) == 0 {
+		return "", rejection.New(rejection.ModelUnavailable, "agent %q: model %s cannot be used through qwen", spec.Name, spec.Models[0]).
+			WithDetails(map[string]any{"harness": Harness, "model": spec.Models[0]})
+	}
+	return cands[0].NativeModel(), nil
+}
+
+// isolation is a session's private configuration.
+type isolation struct {
+	home, systemSettings, tmp, systemPrompt string
+}
+
+// isolate writes the private configuration: a QWEN_HOME for the CLI's own
+// settings (no user settings, extensions, MCP servers, memories, skills or
+// login), no system settings, a temporary directory of its own and the
+// system prompt file.
+func isolate(dir string, spec adapter.Spec, conf settings) (isolation, error) {
+	// The system settings path names a file that does not exist: an
+	// absent file is simply no settings.
+	iso := isolation{home: filepath.Join(dir, "qwen-home"), systemSettings: filepath.Join(dir, "no-system-settings.json"), tmp: filepath.Join(dir, "tmp")}
+	for _, d := range []string{iso.home, iso.tmp} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			return iso, err
+		}
+	}
+	s, err := json.MarshalIndent(conf, "", "  ")
+	if err != nil {
+		return iso, err
+	}
+	if err := os.WriteFile(filepath.Join(iso.home, "settings.json"), s, 0o600); err != nil {
+		return iso, err
+	}
+	if prompt := systemPrompt(spec); prompt != "" {
+		iso.systemPrompt = filepath.Join(dir, "system.md")
+		if err := os.WriteFile(iso.systemPrompt, []byte(prompt), 0o600); err != nil {
+			return iso, err
+		}
+	}
+	return iso, nil
+}
+
+// environ is env with the isolation's variables in place of the user's.
+func (iso isolation) environ(env []string) []string {
+	out := make([]string, 0, len(env)+6)
+	for _, kv := range env {
+		k, _, _ := strings.Cut(kv, "=")
+		if !isIsolated(k) {
+			out = append(out, kv)
+		}
+	}
+	out = append(out, "QWEN_HOME="+iso.home, "QWEN_CODE_SYSTEM_SETTINGS_PATH="+iso.systemSettings,
+		"QWEN_CODE_SYSTEM_DEFAULTS_PATH="+iso.systemSettings, "TMPDIR="+iso.tmp)
+	if iso.systemPrompt != "" {
+		out = append(out, "QWEN_SYSTEM_MD="+iso.systemPrompt)
+	}
+	return out
+}
+
+func isIsolated(k string) bool {
+	for _, v := range isolatedVars {
+		if k == v {
+			return true
+		}
+	}
+	return false
+}
+
+// systemPrompt is the agent's system prompt followed by the worktree
+// context. Qwen Code takes a system prompt as a whole file
+// (QWEN_SYSTEM_MD), which replaces its built-in one; its --system-prompt
+// flag would put the prompt on the command line, where any process can
+// read it and its length is bounded.
+func systemPrompt(spec adapter.Spec) string {
+	var parts []string
+	for _, p := range []string{spec.SystemPrompt, spec.HarnessContext} {
+		if strings.TrimSpace(p) != "" {
+			parts = append(parts, p)
+		}
+	}
+	return strings.Join(parts, "\n\n")
+}
+
+// settings are the session's settings.json: no update checks, usage
+// statistics or telemetry, no background model requests (the managed
+// memory's extraction and consolidation, follow-up suggestions), no chat
+// recording, the removed tools excluded, and only the selected MCP
+// servers allowed.
+type settings struct {
+	General   generalSettings   `json:"general"`
+	Privacy   privacySettings   `json:"privacy"`
+	Telemetry telemetrySettings `json:"telemetry"`
+	Memory    memorySettings    `json:"memory"`
+	UI        uiSettings        `json:"ui"`
+	Tools     toolSettings      `json:"tools"`
+	MCP       mcpSettings       `json:"mcp"`
+}
+
+type generalSettings struct {
+	EnableAutoUpdate bool `json:"enableAutoUpdate"`
+	ChatRecording    bool `json:"chatRecording"`
+}
+
+type privacySettings struct {
+	UsageStatisticsEnabled bool `json:"usageStatisticsEnabled"`
+}
+
+type telemetrySettings struct {
+	Enabled bool `json:"enabled"`
+}
+
+type memorySettings struct {
+	EnableManagedAutoMemory bool `json:"enableManagedAutoMemory"`
+	EnableManagedAutoDream  bool `json:"enableManagedAutoDream"`
+}
+
+type uiSettings struct {
+	EnableFollowupSuggestions bool `json:"enableFollowupSuggestions"`
+}
+
+type toolSettings struct {
+	Exclude []string `json:"exclude"`
+}
+
+// mcpSettings.Allowed names the servers Qwen Code may start: the agent's
+// allowedMcps, which session/new brings; an empty list allows every
+// server, so the field is left out then (no server is configured).
+type mcpSettings struct {
+	Allowed []string `json:"allowed,omitempty"`
+}
+
+func newSettings(excluded, mcps []string) settings {
+	if excluded == nil {
+		excluded = []string{}
+	}
+	return settings{Tools: toolSettings{Exclude: excluded}, MCP: mcpSettings{Allowed: mcps}}
+}
