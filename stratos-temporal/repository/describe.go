@@ -62,7 +62,22 @@ func Describe(ctx context.Context, req Request, warn func(string)) (*engine.Repo
 	if changed, _ := git(ctx, localWait, root, "read the status of "+root, "status", "--porcelain"); changed != "" {
 		warn("the run's workers on other machines check out commit " + commit + " from " + remote + ": uncommitted changes in " + root + " stay on this machine")
 	}
-	return &engine.Repository{Remote: remote, Commit: commit, Root: root, Subdir: filepath.ToSlash(sub)}, nil
+	return &engine.Repository{Remote: remote, Commit: commit, Root: asGiven(req.Dir, sub, root), Subdir: filepath.ToSlash(sub)}, nil
+}
+
+// asGiven is the repository's top as the submitting directory names it
+// (through a symbolic link, when it does), which is how the workflow
+// code's paths name it too; git's own (resolved) when they differ
+// otherwise.
+func asGiven(dir, sub, root string) string {
+	dir = filepath.Clean(dir)
+	if sub == "." {
+		return dir
+	}
+	if top, ok := strings.CutSuffix(dir, string(filepath.Separator)+sub); ok {
+		return top
+	}
+	return root
 }
 
 // refuse is a run that cannot name its repository: refused when it must

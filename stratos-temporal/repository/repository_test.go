@@ -184,3 +184,21 @@ func TestCheckoutOfACommitTheRemoteLacksNamesBoth(t *testing.T) {
 		t.Fatalf("Get = %v, want an error naming %s and %s", err, remote, missing)
 	}
 }
+
+func TestDescribeNamesTheRootAsTheDirectoryDoes(t *testing.T) {
+	remote, clone, _ := project(t)
+	if err := os.Mkdir(filepath.Join(clone, "sub"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(clone, link); err != nil {
+		t.Fatal(err)
+	}
+	repo, err := Describe(context.Background(), Request{Dir: filepath.Join(link, "sub"), Remote: remote}, func(string) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if repo.Root != link || repo.Subdir != "sub" {
+		t.Fatalf("Describe through a link = root %s, subdir %s; want %s, sub (the workflow code's paths go through the link)", repo.Root, repo.Subdir, link)
+	}
+}
