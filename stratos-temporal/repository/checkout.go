@@ -138,12 +138,18 @@ func (cs *Checkouts) fetch(ctx context.Context, repo engine.Repository) (string,
 	return cache, nil
 }
 
-// Forget drops the run's checkout from memory (its files stay until the
-// worker's directory is cleaned).
-func (cs *Checkouts) Forget(runID string) {
+// Remove removes the run's checkout (its worktrees with it); the cache
+// stays for the remote's next run.
+func (cs *Checkouts) Remove(runID string) error {
 	cs.mu.Lock()
+	c := cs.byRun[runID]
 	delete(cs.byRun, runID)
 	cs.mu.Unlock()
+	if c == nil {
+		return nil
+	}
+	<-c.done
+	return os.RemoveAll(c.dir)
 }
 
 // safeName is a run ID as one path element.

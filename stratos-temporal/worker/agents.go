@@ -165,9 +165,12 @@ type agentErrorDetails struct {
 	TemporalError string `json:"temporalError"`
 }
 
-// CloseRun closes the host this worker kept for the run.
+// CloseRun closes the host this worker kept for the run, and the run's
+// checkout here.
 func (a *agents) CloseRun(_ context.Context, in engine.CloseRun) error {
 	a.hosts.close(in.RunID)
-	a.repos.forget(in.RunID)
+	if err := a.repos.closeRun(in.RunID); err != nil {
+		fmt.Fprintf(a.hosts.stderr, "stratos worker %s: run %s: remove its checkout: %v\n", a.hosts.worker, in.RunID, err)
+	}
 	return nil
 }

@@ -118,7 +118,7 @@ func (c *code) workDir(ctx context.Context, runID string, req engine.RunRequest)
 			fmt.Sprintf("worker %s has no directory %s and the run names no git remote: a run's workers need its repository at the same path, or a remote (origin, or stratos run --repo URL)", c.worker, req.Cwd), temporalapi.CodeRepositoryMissing, nil)
 	}
 	repo := *req.Repository
-	top, err := c.repos.checkout(ctx, runID, repo)
+	top, err := c.repos.codeCheckout(ctx, runID, repo)
 	if err != nil {
 		return "", temporal.NewNonRetryableApplicationError(
 			fmt.Sprintf("worker %s: check out the run's repository: %v", c.worker, err), temporalapi.CodeRepositoryMissing, err)

@@ -26,10 +26,12 @@ type repos struct {
 	// byRun caches each run's repository as its workflow names it (nil:
 	// it names none).
 	byRun map[string]*engine.Repository
+	// kept are the runs whose code ran in this worker's checkout.
+	kept map[string]bool
 }
 
 func newRepos(dir string) *repos {
-	return &repos{checkouts: repository.NewCheckouts(dir), byRun: map[string]*engine.Repository{}}
+	return &repos{checkouts: repository.NewCheckouts(dir), byRun: map[string]*engine.Repository{}, kept: map[string]bool{}}
 }
 
 // hasDir reports whether dir is a directory on this worker.
@@ -95,18 +97,36 @@ func (r *repos) of(ctx context.Context, runID string) (*engine.Repository, error
 	return repo, nil
 }
 
-// forget drops what this worker keeps in memory of the run.
-func (r *repos) forget(runID string) {
+// codeCheckout returns the run's checkout for its code, which keeps it:
+// agents with hooks run beside the code, and their work in worktrees is
+// not pushed.
+func (r *repos) codeCheckout(ctx context.Context, runID string, repo engine.Repository) (string, error) {
+	r.mu.Lock()
+	r.kept[runID] = true
+	r.mu.Unlock()
+	return r.checkout(ctx, runID, repo)
+}
+
+// closeRun ends what this worker keeps of the run once its agent host
+// closed: the run's checkout, unless the run's code used it, goes (every
+// execute's work in it was pushed).
+func (r *repos) closeRun(runID string) error {
 	r.mu.Lock()
 	delete(r.byRun, runID)
+	kept := r.kept[runID]
+	delete(r.kept, runID)
 	r.mu.Unlock()
-	r.checkouts.Forget(runID)
+	if kept {
+		return nil
+	}
+	return r.checkouts.Remove(runID)
 }
 
 // localize gives an execute the run's checkout on this worker when the
-// run names a repository and this worker does not have the submitter's: its invocation directory and workflow
-// directory, which name places in the code worker's repository, are
-// rebased onto this worker's checkout. Params that need nothing come back
+// run names a repository and this worker does not have the submitter's
+// directory: its invocation directory and workflow directory, which name
+// places in the code worker's repository, are rebased onto this worker's
+// checkout. Params that need nothing come back
 // unchanged; so do those of a run that names no repository (the host then
 // reports the directory missing, as before).
 func (r *repos) localize(ctx context.Context, runID string, params json.RawMessage) (json.RawMessage, error) {
