@@ -78,18 +78,12 @@ func (r *run) register(ctx workflow.Context) error {
 	if err := workflow.SetQueryHandler(ctx, QueryRepository, func() (*Repository, error) { return r.req.Repository, nil }); err != nil {
 		return err
 	}
-	records := workflow.GetSignalChannel(ctx, SignalRecord)
 	entries := workflow.GetSignalChannel(ctx, SignalJournal)
 	started := workflow.GetSignalChannel(ctx, SignalExecuteStarted)
 	finished := workflow.GetSignalChannel(ctx, SignalExecuteFinished)
 	workflow.Go(ctx, func(ctx workflow.Context) {
 		for {
 			sel := workflow.NewSelector(ctx)
-			sel.AddReceive(records, func(c workflow.ReceiveChannel, _ bool) {
-				var rec Record
-				c.Receive(ctx, &rec)
-				r.record(rec)
-			})
 			sel.AddReceive(entries, func(c workflow.ReceiveChannel, _ bool) {
 				var e journalapi.Entry
 				c.Receive(ctx, &e)
@@ -98,7 +92,9 @@ func (r *run) register(ctx workflow.Context) error {
 			sel.AddReceive(started, func(c workflow.ReceiveChannel, _ bool) {
 				var s ExecuteStarted
 				c.Receive(ctx, &s)
-				r.start(s)
+				if _, known := r.executes[s.ID]; !known {
+					r.executes[s.ID] = false
+				}
 			})
 			sel.AddReceive(finished, func(c workflow.ReceiveChannel, _ bool) {
 				var f ExecuteFinished
@@ -109,28 +105,6 @@ func (r *run) register(ctx workflow.Context) error {
 		}
 	})
 	return nil
-}
-
-// record applies what one SignalRecord carries.
-func (r *run) record(rec Record) {
-	for _, s := range rec.Started {
-		r.start(s)
-	}
-	for _, e := range rec.Journal {
-		r.append(e)
-	}
-	for _, f := range rec.Finished {
-		r.finish(f)
-	}
-}
-
-// start notes an execute the code asked for; one already known (finished
-// before its start arrived, or asked for again by a retried attempt)
-// stays as it is.
-func (r *run) start(s ExecuteStarted) {
-	if _, known := r.executes[s.ID]; !known {
-		r.executes[s.ID] = false
-	}
 }
 
 // journalEntries is the journal so far: the first attempt's header, then
