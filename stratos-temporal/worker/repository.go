@@ -126,9 +126,9 @@ func (r *repos) closeRun(runID string) error {
 // run names a repository and this worker does not have the submitter's
 // directory: its invocation directory and workflow directory, which name
 // places in the code worker's repository, are rebased onto this worker's
-// checkout. Params that need nothing come back
-// unchanged; so do those of a run that names no repository (the host then
-// reports the directory missing, as before).
+// checkout. Params that need nothing come back unchanged; so do those of
+// a run that names no repository (the host then reports the directory
+// missing, as before).
 func (r *repos) localize(ctx context.Context, runID string, params json.RawMessage) (json.RawMessage, error) {
 	var p agentproto.ExecuteParams
 	if err := json.Unmarshal(params, &p); err != nil {
@@ -139,6 +139,11 @@ func (r *repos) localize(ctx context.Context, runID string, params json.RawMessa
 	}
 	repo, err := r.of(ctx, runID)
 	if err != nil {
+		// Without an answer, a directory this worker has is used, as
+		// before runs named repositories.
+		if hasDir(p.Cwd) {
+			return params, nil
+		}
 		return nil, err
 	}
 	// The submitter's directory, where this worker has it, is the run's
