@@ -21,14 +21,19 @@ const (
 	// WorkflowExecute is one agent execute of a run (ExecuteID names it).
 	WorkflowExecute = "stratos.execute"
 
-	// SignalExecuteStarted tells the run's workflow an execute workflow of
-	// the run started (ExecuteStarted); SignalExecuteFinished that one
-	// finished (ExecuteFinished).
+	// SignalRecord tells the run's workflow what the code's agent host
+	// saw since its last one (Record): executes started and finished, and
+	// the journal's new entries. One signal carries all that accumulated
+	// while the one before was being sent: each signal is a write of the
+	// run's history and a workflow task, which a signal per execute's start
+	// and end made the pace of a fan-out.
+	SignalRecord = "record"
+	// SignalExecuteStarted, SignalExecuteFinished and SignalJournal are the
+	// one-item signals of earlier versions, still handled for the runs
+	// whose histories hold them.
 	SignalExecuteStarted  = "execute.started"
 	SignalExecuteFinished = "execute.finished"
-	// SignalJournal appends an entry of the workflow code's journal (a
-	// child workflow, an MCP call, a decision, a budget reading).
-	SignalJournal = "journal.append"
+	SignalJournal         = "journal.append"
 	// QueryJournal returns the run's journal: what a retried workflow-code
 	// activity replays.
 	QueryJournal = "journal"
@@ -172,6 +177,16 @@ type RPCError struct {
 	Code    int             `json:"code"`
 	Message string          `json:"message"`
 	Data    json.RawMessage `json:"data,omitempty"`
+}
+
+// Record is what one SignalRecord carries, applied in this order: the
+// executes started, the journal's entries (a child workflow, an MCP call, a
+// decision, a budget reading), in the order the code wrote them, and the
+// executes finished.
+type Record struct {
+	Started  []ExecuteStarted   `json:"started,omitempty"`
+	Journal  []journalapi.Entry `json:"journal,omitempty"`
+	Finished []ExecuteFinished  `json:"finished,omitempty"`
 }
 
 // ExecuteStarted names an execute workflow of the run, which the run's

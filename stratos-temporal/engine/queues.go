@@ -1,9 +1,10 @@
 package engine
 
 // The task queues of a run submitted to queue: its workflow and code go to
-// queue itself; its agents to AgentQueue, to HarnessQueue when the agent
-// names its harness (only workers that can run it poll that one), and to
-// OwnQueue of the worker holding an agent's conversation.
+// queue itself; its execute workflows to ExecuteQueue; its agents to
+// AgentQueue, to HarnessQueue when the agent names its harness (only
+// workers that can run it poll that one), and to OwnQueue of the worker
+// holding an agent's conversation.
 
 // AgentQueue is the queue of the run's agents that any agent worker takes.
 func AgentQueue(queue string) string { return queue + ".agents" }
@@ -13,3 +14,9 @@ func OwnQueue(queue, worker string) string { return AgentQueue(queue) + "@" + wo
 
 // HarnessQueue is the queue of agents of one harness.
 func HarnessQueue(agentQueue, harness string) string { return agentQueue + "." + harness }
+
+// ExecuteQueue is the queue of a run's execute workflows. The code's agent
+// host polls it itself and starts each execute there eagerly (its first
+// workflow task comes back in the start's answer); the workers that take
+// code poll it too, for an execute whose code's worker died.
+func ExecuteQueue(queue string) string { return queue + ".executes" }

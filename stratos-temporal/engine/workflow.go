@@ -78,12 +78,18 @@ func (r *run) register(ctx workflow.Context) error {
 	if err := workflow.SetQueryHandler(ctx, QueryRepository, func() (*Repository, error) { return r.req.Repository, nil }); err != nil {
 		return err
 	}
+	records := workflow.GetSignalChannel(ctx, SignalRecord)
 	entries := workflow.GetSignalChannel(ctx, SignalJournal)
 	started := workflow.GetSignalChannel(ctx, SignalExecuteStarted)
 	finished := workflow.GetSignalChannel(ctx, SignalExecuteFinished)
 	workflow.Go(ctx, func(ctx workflow.Context) {
 		for {
 			sel := workflow.NewSelector(ctx)
+			sel.AddReceive(records, func(c workflow.ReceiveChannel, _ bool) {
+				var rec Record
+				c.Receive(ctx, &rec)
+				r.record(rec)
+			})
 			sel.AddReceive(entries, func(c workflow.ReceiveChannel, _ bool) {
 				var e journalapi.Entry
 				c.Receive(ctx, &e)
@@ -92,9 +98,7 @@ func (r *run) register(ctx workflow.Context) error {
 			sel.AddReceive(started, func(c workflow.ReceiveChannel, _ bool) {
 				var s ExecuteStarted
 				c.Receive(ctx, &s)
-				if _, known := r.executes[s.ID]; !known {
-					r.executes[s.ID] = false
-				}
+				r.start(s)
 			})
 			sel.AddReceive(finished, func(c workflow.ReceiveChannel, _ bool) {
 				var f ExecuteFinished
@@ -105,6 +109,28 @@ func (r *run) register(ctx workflow.Context) error {
 		}
 	})
 	return nil
+}
+
+// record applies what one SignalRecord carries.
+func (r *run) record(rec Record) {
+	for _, s := range rec.Started {
+		r.start(s)
+	}
+	for _, e := range rec.Journal {
+		r.append(e)
+	}
+	for _, f := range rec.Finished {
+		r.finish(f)
+	}
+}
+
+// start notes an execute the code asked for; one already known (finished
+// before its start arrived, or asked for again by a retried attempt)
+// stays as it is.
+func (r *run) start(s ExecuteStarted) {
+	if _, known := r.executes[s.ID]; !known {
+		r.executes[s.ID] = false
+	}
 }
 
 // journalEntries is the journal so far: the first attempt's header, then

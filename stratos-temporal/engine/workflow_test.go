@@ -277,3 +277,35 @@ func TestACancelledRunCancelsItsExecutes(t *testing.T) {
 		t.Errorf("cancelled %v, want e1 once", r.cancelled)
 	}
 }
+
+// One record signal carries starts, journal entries and ends: the journal
+// holds the header, the entries and each finished execute's entry once,
+// an execute started and not finished is cancelled when the run ends, and
+// an end that arrived before its start leaves its execute finished.
+func TestARecordSignalKeepsTheJournalAndTheExecutes(t *testing.T) {
+	r := newRunEnv(t)
+	header := journalapi.Entry{V: journalapi.Version, Kind: journalapi.KindHeader, Header: &journalapi.Header{ExecutionID: "x"}}
+	r.signal(time.Minute, SignalRecord, Record{
+		Started: []ExecuteStarted{{ID: "e1"}, {ID: "e2"}},
+		Journal: []journalapi.Entry{header},
+	})
+	r.signal(2*time.Minute, SignalRecord, Record{
+		Finished: []ExecuteFinished{{ID: "e1", Queue: "q.agents@w1", Entry: executeJournalEntry("writer")}, {ID: "e3", Queue: "q.agents@w1", Entry: executeJournalEntry("reviewer")}},
+	})
+	r.signal(3*time.Minute, SignalRecord, Record{
+		Started:  []ExecuteStarted{{ID: "e3"}},
+		Finished: []ExecuteFinished{{ID: "e1", Queue: "q.agents@w1", Entry: executeJournalEntry("writer")}},
+	})
+	journal := r.journalAt(4 * time.Minute)
+	r.run()
+	j := *journal
+	if len(j) != 3 || j[0].Kind != journalapi.KindHeader || j[1].Execute.ConfigID != "writer" || j[2].Execute.ConfigID != "reviewer" {
+		t.Errorf("journal = %+v, want the header, then the writer's and the reviewer's entries once", j)
+	}
+	if !slices.Equal(r.cancelled, []string{"e2"}) {
+		t.Errorf("cancelled %v, want e2 alone (e1 and e3 finished)", r.cancelled)
+	}
+	if !slices.Equal(r.closed, []string{"q.agents@w1"}) {
+		t.Errorf("closed hosts on %v, want the worker that ran the executes", r.closed)
+	}
+}

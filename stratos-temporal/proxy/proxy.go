@@ -1,10 +1,11 @@
 // Package proxy is the agent host of workflow code that runs on the
 // Temporal engine: to the SDK it is stratos-agent serve (the same JSON-RPC,
 // on stdin/stdout), and it is one, a local stratos-agent it passes every
-// message to, except agent executes: those become updates of the run's
-// Temporal workflow, which runs them on agent workers (or answers them from
-// its record when a lost attempt of the code finished them). It also
-// passes the code's journal, as the SDK writes it, to the workflow.
+// message to, except agent executes: each becomes a Temporal workflow of its
+// own (engine.Execute), which runs it on agent workers, and which this host
+// starts and runs itself (or attaches to, when a lost attempt of the code
+// started it). It also tells the run's workflow the executes' starts and
+// ends and passes it the code's journal, as the SDK writes it.
 package proxy
 
 import (
@@ -24,6 +25,8 @@ import (
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/temporal"
+	tworker "go.temporal.io/sdk/worker"
+	"go.temporal.io/sdk/workflow"
 
 	"github.com/stratoscli/stratos/shared/agentproto"
 	"github.com/stratoscli/stratos/shared/procgroup"
@@ -58,8 +61,9 @@ type Proxy struct {
 	remote  map[string]*agent // by agent ID, once it ran remotely
 	polled  map[string]bool   // harness queues seen polled
 	journal *tail
-	// signals are the executes' ends still being signalled to the run.
-	signals sync.WaitGroup
+	// record tells the run's workflow the executes' starts and ends and
+	// the journal's entries.
+	record *recorder
 }
 
 // agent is what the proxy knows of an agent that runs remotely.
@@ -74,7 +78,9 @@ type agent struct {
 // New returns the proxy of run, passing what stays local to the
 // stratos-agent at host.
 func New(c client.Client, run Run, host string, stderr io.Writer) *Proxy {
-	return &Proxy{client: c, run: run, host: host, stderr: stderr, remote: map[string]*agent{}, polled: map[string]bool{}}
+	p := &Proxy{client: c, run: run, host: host, stderr: stderr, remote: map[string]*agent{}, polled: map[string]bool{}}
+	p.record = startRecorder(p.signalRecord, stderr)
+	return p
 }
 
 // Serve serves the SDK on in/out until in ends, then ends the local host
@@ -90,6 +96,11 @@ func (p *Proxy) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	if err != nil {
 		return err
 	}
+	execs, err := p.runExecutes()
+	if err != nil {
+		return err
+	}
+	defer execs.Stop()
 	proc, err := procgroup.Start(cmd, procgroup.Options{DeathSignal: syscall.SIGTERM})
 	if err != nil {
 		return fmt.Errorf("start %s: %w", p.host, err)
@@ -100,11 +111,25 @@ func (p *Proxy) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	serveErr := p.up.Serve(ctx)
 	_ = hostIn.Close()
 	_ = proc.Wait()
-	p.signals.Wait()
 	if t := p.tail(); t != nil {
 		t.stop(ctx)
 	}
+	p.record.close()
 	return serveErr
+}
+
+// runExecutes starts running the run's execute workflows here: each one
+// this proxy starts is started eagerly, its first workflow task in the
+// start's answer instead of through a worker's poller, and its later
+// tasks come back here while this proxy lives (to the code workers of the
+// queue when it is gone).
+func (p *Proxy) runExecutes() (tworker.Worker, error) {
+	w := tworker.New(p.client, engine.ExecuteQueue(p.run.Queue), tworker.Options{LocalActivityWorkerOnly: true})
+	w.RegisterWorkflowWithOptions(engine.Execute, workflow.RegisterOptions{Name: engine.WorkflowExecute})
+	if err := w.Start(); err != nil {
+		return nil, fmt.Errorf("run the executes' workflows: %w", err)
+	}
+	return w, nil
 }
 
 // Notifications each side sends (the rest are requests).
@@ -170,7 +195,7 @@ func (p *Proxy) started(init agentproto.InitializeParams) {
 			dir = filepath.Join(home, ".stratos", "runs", init.ExecutionID)
 		}
 	}
-	p.journal = startTail(filepath.Join(dir, "journal.jsonl"), filepath.Join(dir, "events.jsonl"), p.signalEntry, p.stderr)
+	p.journal = startTail(filepath.Join(dir, "journal.jsonl"), filepath.Join(dir, "events.jsonl"), p.record.journal, p.stderr)
 }
 
 func (p *Proxy) tail() *tail {
@@ -248,10 +273,11 @@ func (p *Proxy) executeID(ref executeRef) (string, error) {
 // waits for its reply.
 func (p *Proxy) await(ctx context.Context, id string, in engine.AgentExecute) (engine.ExecuteReply, error) {
 	// Beside the start, not before it: the execute waits for no signal.
-	p.signal(engine.SignalExecuteStarted, engine.ExecuteStarted{ID: id}, "the start of execute "+id)
+	p.record.started(engine.ExecuteStarted{ID: id})
 	run, err := p.client.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
 		ID:                       id,
-		TaskQueue:                p.run.Queue,
+		TaskQueue:                engine.ExecuteQueue(p.run.Queue),
+		EnableEagerStart:         true,
 		WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,
 		WorkflowIDReusePolicy:    enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
 		WorkflowExecutionTimeout: executeTimeout,
@@ -314,21 +340,12 @@ func (p *Proxy) finished(id string, req engine.ExecuteRequest, reply engine.Exec
 			f.Entry = &e
 		}
 	}
-	p.signal(engine.SignalExecuteFinished, f, "the end of execute "+id)
+	p.record.finished(f)
 }
 
-// signal sends a signal to the run's workflow without waiting for it;
-// Serve waits for every one before it ends.
-func (p *Proxy) signal(name string, arg any, what string) {
-	p.signals.Add(1)
-	go func() {
-		defer p.signals.Done()
-		ctx, cancel := context.WithTimeout(context.Background(), signalTimeout)
-		defer cancel()
-		if err := p.client.SignalWorkflow(ctx, p.run.ID, "", name, arg); err != nil {
-			fmt.Fprintf(p.stderr, "stratos-temporal: %s could not be passed to the run's workflow: %v\n", what, err)
-		}
-	}()
+// signalRecord passes one Record to the run's workflow.
+func (p *Proxy) signalRecord(ctx context.Context, rec engine.Record) error {
+	return p.client.SignalWorkflow(ctx, p.run.ID, "", engine.SignalRecord, rec)
 }
 
 // cancelRemote cancels a remote agent's execute; false when the agent runs

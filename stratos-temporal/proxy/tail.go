@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/stratoscli/stratos/shared/contract/journalapi"
-	"github.com/stratoscli/stratos/stratos-temporal/engine"
 )
 
 // tailEvery is how often the journal is read for new entries. An entry the
@@ -28,7 +27,7 @@ const signalTimeout = 30 * time.Second
 type tail struct {
 	path   string
 	events string
-	send   func(journalapi.Entry) error
+	send   func(journalapi.Entry)
 	warn   io.Writer
 
 	mu     sync.Mutex
@@ -37,7 +36,7 @@ type tail struct {
 	done   chan struct{}
 }
 
-func startTail(path, events string, send func(journalapi.Entry) error, warn io.Writer) *tail {
+func startTail(path, events string, send func(journalapi.Entry), warn io.Writer) *tail {
 	t := &tail{path: path, events: events, send: send, warn: warn, quit: make(chan struct{}), done: make(chan struct{})}
 	go t.loop()
 	return t
@@ -91,9 +90,7 @@ func (t *tail) read() {
 		if json.Unmarshal(line, &e) != nil || e.Kind == journalapi.KindExecute {
 			continue
 		}
-		if err := t.send(e); err != nil {
-			fmt.Fprintf(t.warn, "stratos-temporal: the journal entry of %s could not be passed to the run's workflow (it runs again if this worker dies): %v\n", e.Kind, err)
-		}
+		t.send(e)
 	}
 	t.offset += int64(end + 1)
 }
@@ -113,11 +110,4 @@ func (t *tail) appendEvents(lines []json.RawMessage) {
 	for _, l := range lines {
 		_, _ = f.Write(append(append([]byte{}, l...), '\n'))
 	}
-}
-
-// signalEntry passes one journal entry to the run's workflow.
-func (p *Proxy) signalEntry(e journalapi.Entry) error {
-	ctx, cancel := context.WithTimeout(context.Background(), signalTimeout)
-	defer cancel()
-	return p.client.SignalWorkflow(ctx, p.run.ID, "", engine.SignalJournal, e)
 }

@@ -36,8 +36,8 @@ type Config struct {
 	Stderr io.Writer
 }
 
-// workflowPollers is how many workflow tasks a code worker asks for at
-// once.
+// workflowPollers is how many execute workflows' tasks a code worker asks
+// for at once.
 const workflowPollers = 8
 
 // Run serves the task queue until ctx ends.
@@ -58,14 +58,18 @@ func Run(ctx context.Context, c client.Client, cfg Config) error {
 
 	var polling []tworker.Worker
 	if cfg.Code {
-		// Every agent execute is a workflow whose first task goes to this
-		// queue (a fan-out starts many at once): the SDK's 2 pollers left
-		// them waiting 1-2 s each for one on a loaded machine.
-		runs := tworker.New(c, cfg.TaskQueue, tworker.Options{Identity: cfg.Name, MaxConcurrentWorkflowTaskPollers: workflowPollers})
+		runs := tworker.New(c, cfg.TaskQueue, tworker.Options{Identity: cfg.Name})
 		runs.RegisterWorkflowWithOptions(engine.Run, workflow.RegisterOptions{Name: engine.WorkflowRun})
+		// Executes of earlier versions ran on the run's queue.
 		runs.RegisterWorkflowWithOptions(engine.Execute, workflow.RegisterOptions{Name: engine.WorkflowExecute})
 		runs.RegisterActivityWithOptions(cd.Run, activity.RegisterOptions{Name: engine.ActivityRunCode})
-		polling = append(polling, runs)
+		// The code's agent host runs its executes' workflows itself; this
+		// worker takes those whose host is gone (its worker died), a
+		// fan-out's many at once: the SDK's 2 pollers left such tasks
+		// waiting 1-2 s each for one on a loaded machine.
+		execs := tworker.New(c, engine.ExecuteQueue(cfg.TaskQueue), tworker.Options{Identity: cfg.Name, LocalActivityWorkerOnly: true, MaxConcurrentWorkflowTaskPollers: workflowPollers})
+		execs.RegisterWorkflowWithOptions(engine.Execute, workflow.RegisterOptions{Name: engine.WorkflowExecute})
+		polling = append(polling, runs, execs)
 		fmt.Fprintf(cfg.Stderr, "stratos worker %s: taking runs, their workflow code and their executes' workflows from task queue %s\n", cfg.Name, cfg.TaskQueue)
 	}
 	if cfg.Agents {
