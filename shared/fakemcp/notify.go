@@ -21,6 +21,9 @@ const (
 	TouchTool  = "touch"
 	AddNote    = "add-note"
 	CounterURI = "fake://counter"
+	// SizedTemplate names a text resource of that many bytes ("<", which
+	// JSON encoders may escape to six).
+	SizedTemplate = "fake://sized/{bytes}"
 )
 
 // notifier holds the counter resource's value.
@@ -41,6 +44,14 @@ func addNotifications(s *mcp.Server) {
 	s.AddResource(&mcp.Resource{URI: CounterURI, Name: "counter", MIMEType: "text/plain", Description: "How often touch was called."},
 		func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 			return textResource(req.Params.URI, strconv.FormatInt(n.counter.Load(), 10)), nil
+		})
+	s.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: SizedTemplate, Name: "sized", MIMEType: "text/plain", Description: "A text of the given size."},
+		func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			n, err := strconv.Atoi(strings.TrimPrefix(req.Params.URI, "fake://sized/"))
+			if err != nil || n < 0 {
+				return nil, mcp.ResourceNotFoundError(req.Params.URI)
+			}
+			return textResource(req.Params.URI, strings.Repeat("<", n)), nil
 		})
 	s.AddTool(&mcp.Tool{Name: LogTool, Description: "Sends a log message: data (repeated repeat times) at level from logger.",
 		InputSchema: schema(`{"type":"object","properties":{"level":{"type":"string"},"data":{"type":"string"},"logger":{"type":"string"},"repeat":{"type":"integer"}},"required":["level","data"],"additionalProperties":false}`)},

@@ -62,7 +62,7 @@ func TestAgainstServerEverything(t *testing.T) {
 		if !ok {
 			continue
 		}
-		res, err := c.ReadResource(ctx, link.URI)
+		res, err := c.ReadResource(ctx, link.URI, 0)
 		if err != nil {
 			t.Fatalf("follow the link to %s: %v", link.URI, err)
 		}
@@ -90,7 +90,7 @@ func TestAgainstServerEverything(t *testing.T) {
 		}
 	}
 	uri := strings.Replace(textTemplate, "{resourceId}", "1", 1)
-	res, err := c.ReadResource(ctx, uri)
+	res, err := c.ReadResource(ctx, uri, 0)
 	if err != nil || len(res.Contents) != 1 || !strings.HasPrefix(res.Contents[0].Text, "Resource 1:") {
 		t.Errorf("read %s (from template %q) = %v, %v", uri, textTemplate, res, err)
 	}

@@ -158,7 +158,8 @@ func (c *Client) transport(ctx context.Context, server mcpdecl.Server, opts Opti
 		c.proc = proc
 		return proc.transport(), nil
 	case mcpdecl.TransportHTTP:
-		t := &mcp.StreamableClientTransport{Endpoint: server.URL, HTTPClient: withHeaders(opts.HTTPClient, server.Headers)}
+		t := &mcp.StreamableClientTransport{Endpoint: server.URL, HTTPClient: withReadLimits(withHeaders(opts.HTTPClient, server.Headers)),
+			MaxEventSize: MaxMessageBytes}
 		if server.OAuth != nil {
 			h, err := oauthHandler(ctx, server, opts)
 			if err != nil {
@@ -271,6 +272,18 @@ func withHeaders(base *http.Client, headers map[string]string) *http.Client {
 		next = http.DefaultTransport
 	}
 	c.Transport = headerTransport{next: next, headers: maps.Clone(headers)}
+	return &c
+}
+
+// withReadLimits returns a client whose responses are bounded while they
+// are read (readLimitTransport).
+func withReadLimits(base *http.Client) *http.Client {
+	c := *base
+	next := c.Transport
+	if next == nil {
+		next = http.DefaultTransport
+	}
+	c.Transport = readLimitTransport{next: next}
 	return &c
 }
 

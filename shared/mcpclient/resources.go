@@ -2,10 +2,12 @@ package mcpclient
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"iter"
 	"sort"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -56,16 +58,41 @@ func (c *Client) ResourceTemplates(ctx context.Context) ([]*mcp.ResourceTemplate
 }
 
 // ReadResource reads the resource at uri: a listed resource, one a
-// template names, or one a tool result links to.
-func (c *Client) ReadResource(ctx context.Context, uri string) (*mcp.ReadResourceResult, error) {
+// template names, or one a tool result links to. With limit > 0 an HTTP
+// server's response is not read past what limit bytes of content can take
+// (readBound): a larger one is a *ResourceTooLargeError. Every response is
+// bounded by MaxMessageBytes; the exact limit is for the caller to apply
+// to the decoded contents.
+func (c *Client) ReadResource(ctx context.Context, uri string, limit int) (*mcp.ReadResourceResult, error) {
 	ctx, cancel := context.WithTimeout(ctx, RequestTimeout)
 	defer cancel()
+	if limit > 0 {
+		ctx = withReadLimit(ctx, limit)
+	}
 	res, err := c.Session.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
+	var wire *jsonrpc.Error
+	if errors.As(err, &wire) && wire.Code == CodeResourceTooLarge {
+		return nil, &ResourceTooLargeError{Server: c.Name, URI: uri, Limit: limit, Err: err}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("read resource %q of MCP server %q: %w", uri, c.Name, err)
 	}
 	return res, nil
 }
+
+// ResourceTooLargeError says a resource read's response outgrew what its
+// limit allows while it was being read; the rest was not read.
+type ResourceTooLargeError struct {
+	Server, URI string
+	Limit       int
+	Err         error
+}
+
+func (e *ResourceTooLargeError) Error() string {
+	return fmt.Sprintf("MCP server %q, resource %q: more than %d bytes, over the limit (not read further)", e.Server, e.URI, e.Limit)
+}
+
+func (e *ResourceTooLargeError) Unwrap() error { return e.Err }
 
 // Prompts lists every prompt the server offers, sorted by name.
 func (c *Client) Prompts(ctx context.Context) ([]*mcp.Prompt, error) {

@@ -48,7 +48,7 @@ func TestResourcesAndPrompts(t *testing.T) {
 				t.Errorf("templates = %v", templates)
 			}
 			for uri, want := range map[string]string{fakemcp.ReadmeURI: fakemcp.ReadmeText, "fake://issues/42": "Issue 42"} {
-				res, err := client.ReadResource(ctx, uri)
+				res, err := client.ReadResource(ctx, uri, 0)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -56,7 +56,7 @@ func TestResourcesAndPrompts(t *testing.T) {
 					t.Errorf("read %s = %+v, want %q", uri, res.Contents, want)
 				}
 			}
-			if _, err := client.ReadResource(ctx, "fake://nothing"); err == nil || !strings.Contains(err.Error(), `read resource "fake://nothing" of MCP server "fake"`) {
+			if _, err := client.ReadResource(ctx, "fake://nothing", 0); err == nil || !strings.Contains(err.Error(), `read resource "fake://nothing" of MCP server "fake"`) {
 				t.Errorf("reading an unknown resource: err = %v", err)
 			}
 			prompts, err := client.Prompts(ctx)

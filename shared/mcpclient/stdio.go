@@ -79,7 +79,7 @@ func startStdio(server mcpdecl.Server, stderr io.Writer) (*stdioProcess, error) 
 }
 
 func (p *stdioProcess) transport() mcp.Transport {
-	return &mcp.IOTransport{Reader: p.out, Writer: p.stdin}
+	return &mcp.IOTransport{Reader: p.out, Writer: p.stdin, MaxLineLength: MaxMessageBytes}
 }
 
 // stop closes the server's stdin and stdout (so that it sees the end of

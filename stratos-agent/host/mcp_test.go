@@ -275,7 +275,7 @@ func TestDirectClientsReadResourcesAndPrompts(t *testing.T) {
 			if err := f.mcpRequest(agentproto.MethodMCPResourceTemplates, ref, &templates); err != nil {
 				t.Fatal(err)
 			}
-			if len(templates.ResourceTemplates) != 1 || templates.ResourceTemplates[0].URITemplate != fakemcp.IssueTemplate {
+			if len(templates.ResourceTemplates) != 2 || templates.ResourceTemplates[0].URITemplate != fakemcp.IssueTemplate {
 				t.Errorf("templates = %+v", templates.ResourceTemplates)
 			}
 			var prompts agentproto.MCPPromptsResult
@@ -336,6 +336,16 @@ func TestDirectClientsReadResourcesAndPrompts(t *testing.T) {
 			}
 			if !strings.Contains(err.Error(), `resource "fake://readme": 29 bytes, over the limit of 5`) {
 				t.Errorf("over the limit: %v", err)
+			}
+			// One far over it is not read to its end: the same error, without
+			// a size, and the client goes on.
+			err = f.mcpRequest(agentproto.MethodMCPReadResource, agentproto.MCPReadResourceParams{ClientID: id, URI: "fake://sized/200000", MaxBytes: 1000}, &agentproto.MCPReadResourceResult{})
+			code, details = errCode(t, err)
+			if _, measured := details["size"]; code != agentproto.CodeMCPResourceTooLarge || details["limit"] != float64(1000) || measured || !strings.Contains(err.Error(), "not read further") {
+				t.Errorf("far over the limit: code %s, details %v (%v)", code, details, err)
+			}
+			if err := f.mcpRequest(agentproto.MethodMCPReadResource, agentproto.MCPReadResourceParams{ClientID: id, URI: "fake://sized/1000", MaxBytes: 1000}, &agentproto.MCPReadResourceResult{}); err != nil {
+				t.Errorf("a read that fits, after: %v", err)
 			}
 			err = f.mcpRequest(agentproto.MethodMCPReadResource, agentproto.MCPReadResourceParams{ClientID: id, URI: fakemcp.ReadmeURI, MaxBytes: agentproto.MaxResourceLimit + 1}, &agentproto.MCPReadResourceResult{})
 			if code, _ := errCode(t, err); code != agentproto.CodeProtocol {

@@ -125,7 +125,12 @@ func (d *directClients) readResource(ctx context.Context, p agentproto.MCPReadRe
 	what := request{text: fmt.Sprintf("resource %q", p.URI), details: map[string]any{"uri": p.URI}}
 	var out *agentproto.MCPReadResourceResult
 	err := d.request(ctx, p.ClientID, what, func(ctx context.Context, conn *mcpclient.Client) error {
-		res, err := conn.ReadResource(ctx, p.URI)
+		res, err := conn.ReadResource(ctx, p.URI, limit)
+		var tooLarge *mcpclient.ResourceTooLargeError
+		if errors.As(err, &tooLarge) {
+			return agentproto.Errorf(agentproto.CodeMCPResourceTooLarge, "%v (readResource's maxBytes, at most %d)", tooLarge, agentproto.MaxResourceLimit).
+				WithDetails(map[string]any{"server": conn.Name, "uri": p.URI, "limit": limit}).Wrap(err)
+		}
 		if err != nil {
 			return err
 		}
@@ -136,7 +141,9 @@ func (d *directClients) readResource(ctx context.Context, p agentproto.MCPReadRe
 }
 
 // resourceContents is a read's contents for the workflow, refused when
-// they hold more than limit bytes.
+// they hold more than limit bytes. The transport has stopped reading a
+// response that cannot fit (mcpclient.ReadResource); this is the exact
+// count, of the decoded contents.
 func resourceContents(server, uri string, res *mcp.ReadResourceResult, limit int) (*agentproto.MCPReadResourceResult, error) {
 	size := 0
 	for _, c := range res.Contents {
