@@ -32,6 +32,16 @@ type Adapter interface {
 	Close(ctx context.Context) error
 }
 
+// ResumeReporter is implemented by an adapter that may not manage to
+// continue the session its Spec.Resume names (an agent that lost its
+// record of it, or never offered to load one) and then starts a new one
+// rather than fail. After Initialize, Resumed says whether it continued
+// it, and if not why; the host then carries the conversation in the new
+// session's first prompt, and keeps every prompt in the journal for that.
+type ResumeReporter interface {
+	Resumed() (ok bool, reason string)
+}
+
 // Result is Text without an output schema; Value (a JSON document from the
 // harness's native structured output) with one.
 type Result struct {

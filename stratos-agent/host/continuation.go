@@ -68,7 +68,7 @@ func (h *Host) sessionSpec(s *session, reg adapter.Harness, cs *adapter.Spec) er
 // whether it continued the conversation the execute asked for; when the
 // harness cannot, it frames the conversation's replayed exchange for the
 // session's first prompt (carryTranscript).
-func (s *session) reportContinuation(harness string, reg adapter.Harness, known bool) {
+func (s *session) reportContinuation(harness string, reg adapter.Harness, known bool, a adapter.Adapter) {
 	c := s.continuation()
 	if c == nil {
 		return
@@ -80,7 +80,7 @@ func (s *session) reportContinuation(harness string, reg adapter.Harness, known 
 	case c.Session.Harness != harness:
 		e.Reason = fmt.Sprintf("the conversation ran on harness %s, the agent now runs on %s", c.Session.Harness, harness)
 	default:
-		e.Continued = true
+		e.Continued, e.Reason = resumed(a)
 	}
 	if !e.Continued {
 		t := frameTranscript(c, transcriptLimit)
@@ -95,6 +95,19 @@ func (s *session) reportContinuation(harness string, reg adapter.Harness, known 
 		}
 	}
 	s.event(e)
+}
+
+// resumed is whether adapter a continued the session it was given, and
+// if not why: an adapter that does not report it always does.
+func resumed(a adapter.Adapter) (bool, string) {
+	r, ok := a.(adapter.ResumeReporter)
+	if !ok {
+		return true, ""
+	}
+	if ok, why := r.Resumed(); !ok {
+		return false, why
+	}
+	return true, ""
 }
 
 // continuesNatively reports whether harness reg continues a session itself.
@@ -114,15 +127,17 @@ func (s *session) carryTranscript(prompt string) string {
 }
 
 // keepPrompt sets res's prompt, for the journal, when the session's
-// harness cannot continue a session: a resumed run then carries it in a
-// new session's first prompt. A harness that continues sessions itself
-// does not need it, and its journal stays small.
+// harness cannot continue a session, or may fail to (a ResumeReporter): a
+// resumed run then carries it in a new session's first prompt. A harness
+// that always continues sessions itself does not need it, and its journal
+// stays small.
 func (s *session) keepPrompt(pr *prepared, res *agentproto.ExecuteResult, prompt string) *agentproto.ExecuteResult {
 	if res == nil {
 		return nil
 	}
 	reg, known := s.h.harnesses[pr.selection.harness()]
-	if !continuesNatively(reg, known) {
+	_, mayFail := pr.selection.current().(adapter.ResumeReporter)
+	if mayFail || !continuesNatively(reg, known) {
 		res.Prompt = &prompt
 	}
 	return res

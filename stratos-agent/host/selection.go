@@ -120,6 +120,14 @@ func (s *selector) harness() string {
 	return s.cands[s.i].Harness
 }
 
+// current is the initialized adapter of the candidate in use: nil before
+// an initialization succeeded.
+func (s *selector) current() adapter.Adapter {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.cur
+}
+
 func (s *selector) Initialize(ctx context.Context) error {
 	for {
 		s.mu.Lock()

@@ -238,7 +238,7 @@ func (s *session) initialize(ctx context.Context, pr *prepared) error {
 	harness := pr.selection.harness()
 	s.event(&eventapi.AgentInitializationCompleted{Status: eventapi.StatusCompleted, Harness: harness})
 	reg, known := s.h.harnesses[harness]
-	s.reportContinuation(harness, reg, known)
+	s.reportContinuation(harness, reg, known, pr.selection.current())
 	s.mu.Lock()
 	s.initialized = true
 	s.mu.Unlock()

@@ -11,6 +11,7 @@ const (
 	methodInitialize        = "initialize"
 	methodAuthenticate      = "authenticate"
 	methodSessionNew        = "session/new"
+	methodSessionLoad       = "session/load"
 	methodSessionSetModel   = "session/set_model"
 	methodSessionPrompt     = "session/prompt"
 	methodSessionCancel     = "session/cancel"
@@ -74,6 +75,19 @@ type authenticateRequest struct {
 type newSessionRequest struct {
 	Cwd        string      `json:"cwd"`
 	MCPServers []MCPServer `json:"mcpServers"`
+}
+
+// loadSessionRequest continues a session the agent recorded: it sends
+// the stored history as session/update notifications, then answers with
+// what session/new answers but the session ID (loadSessionResponse).
+type loadSessionRequest struct {
+	SessionID  string      `json:"sessionId"`
+	Cwd        string      `json:"cwd"`
+	MCPServers []MCPServer `json:"mcpServers"`
+}
+
+type loadSessionResponse struct {
+	Models *sessionModels `json:"models"`
 }
 
 // MCPServer is one MCP server as session/new takes it: a stdio command

@@ -66,6 +66,11 @@ type session struct {
 	// background counts the tool sessions left running after the last
 	// turn (noteBackground).
 	background int
+	// notResumed says why the session the spec asked to resume was not
+	// continued ("" when it was, or when none was asked for).
+	notResumed string
+	// replay is set while a loaded session's history streams back.
+	replay *replay
 }
 
 // New returns a session of agent for spec.
@@ -147,9 +152,9 @@ func (s *session) start(ctx context.Context, dir string) (*conn, string, error) 
 			return c, "", rejection.New(rejection.Authentication, "harness %s refused authentication %s: %v", s.agent.Harness, l.AuthMethod, err).Wrap(err)
 		}
 	}
-	var created newSessionResponse
-	if err := c.call(ctx, methodSessionNew, newSessionRequest{Cwd: s.spec.WorkingDirectory, MCPServers: servers}, &created); err != nil {
-		return c, "", s.startError("session/new", err)
+	created, err := s.open(ctx, c, init.AgentCapabilities, servers)
+	if err != nil {
+		return c, "", err
 	}
 	if l.Model != "" {
 		if err := s.setModel(ctx, c, created, l.Model); err != nil {

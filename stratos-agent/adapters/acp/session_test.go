@@ -21,6 +21,8 @@ import (
 const (
 	fakeAgentVar    = "STRATOS_ACP_TEST_FAKE_AGENT"
 	fakeNoModelsVar = "STRATOS_ACP_TEST_NO_MODELS"
+	// fakeLoadVar makes it offer session/load (see fakeLoad).
+	fakeLoadVar = "STRATOS_ACP_TEST_LOAD"
 )
 
 func TestMain(m *testing.M) {
@@ -57,7 +59,11 @@ func fakeAgent() {
 		answer := map[string]any{"jsonrpc": "2.0", "id": m.ID}
 		switch m.Method {
 		case methodInitialize:
-			answer["result"] = map[string]any{"protocolVersion": ProtocolVersion, "agentCapabilities": map[string]any{}, "authMethods": []any{}}
+			answer["result"] = map[string]any{"protocolVersion": ProtocolVersion, "agentCapabilities": map[string]any{"loadSession": os.Getenv(fakeLoadVar) != ""}, "authMethods": []any{}}
+		case methodSessionLoad:
+			if fakeLoad(m.Params, answer, update) {
+				continue
+			}
 		case methodSessionNew:
 			update(`{"sessionUpdate":"available_commands_update","availableCommands":[]}`)
 			created := map[string]any{"sessionId": "s1"}

@@ -13,6 +13,9 @@ import (
 // connection's reading goroutine: author hooks run on goroutines of their
 // own that the execute waits for.
 func (s *session) onUpdate(u sessionUpdate) {
+	if s.replayed() {
+		return
+	}
 	t := s.running()
 	if t == nil {
 		s.log.Debug("acp: an update outside a prompt", "update", u.SessionUpdate)

@@ -59,6 +59,11 @@ func (l launcher) launch(ctx context.Context, spec adapter.Spec, dir string) (ac
 	if err != nil {
 		return acp.Launch{}, fmt.Errorf("agent %q: gemini's private configuration: %w", spec.Name, err)
 	}
+	if spec.Resume != nil {
+		if err := keepResumedSession(iso.home, spec.Resume.SessionID); err != nil {
+			return acp.Launch{}, fmt.Errorf("agent %q: %w", spec.Name, err)
+		}
+	}
 	out.Env = iso.environ(env)
 	return out, nil
 }
@@ -124,11 +129,22 @@ type isolation struct {
 // settings (no user settings, extensions, MCP servers, login or policies),
 // empty system settings, a temporary directory of its own (the CLI writes
 // error reports there) and the system prompt file.
+//
+// The home is in the session's state directory when it has one: Gemini
+// CLI records each ACP session under its home (.gemini/tmp/<project>/
+// chats), and session/load of a resumed run's agent reads it back from
+// the copy the agent host makes. The home holds no credential (the key
+// comes from the environment) and the settings are written anew at each
+// launch.
 func isolate(dir string, spec adapter.Spec, conf settings) (isolation, error) {
+	home := filepath.Join(dir, "home")
+	if spec.StateDir != "" {
+		home = filepath.Join(spec.StateDir, "home")
+	}
 	// The system settings path names a file that does not exist: the CLI
 	// refuses a settings file below a world-writable directory such as
 	// /tmp, and an absent one is simply no settings.
-	iso := isolation{home: filepath.Join(dir, "home"), systemSettings: filepath.Join(dir, "no-system-settings.json"), tmp: filepath.Join(dir, "tmp")}
+	iso := isolation{home: home, systemSettings: filepath.Join(dir, "no-system-settings.json"), tmp: filepath.Join(dir, "tmp")}
 	for _, d := range []string{filepath.Join(iso.home, ".gemini"), iso.tmp} {
 		if err := os.MkdirAll(d, 0o700); err != nil {
 			return iso, err
@@ -213,8 +229,18 @@ type mcpSettings struct {
 }
 
 type generalSettings struct {
-	EnableAutoUpdate             bool `json:"enableAutoUpdate"`
-	EnableAutoUpdateNotification bool `json:"enableAutoUpdateNotification"`
+	EnableAutoUpdate             bool              `json:"enableAutoUpdate"`
+	EnableAutoUpdateNotification bool              `json:"enableAutoUpdateNotification"`
+	SessionRetention             retentionSettings `json:"sessionRetention"`
+}
+
+// retentionSettings turn the CLI's cleanup of recorded sessions off: the
+// sessions it records live in the run's record, which owns their
+// lifetime, and the cleanup the CLI runs at start races session/load of
+// the session a resumed run's agent continues (a load then found "No
+// previous sessions").
+type retentionSettings struct {
+	Enabled bool `json:"enabled"`
 }
 
 type privacySettings struct {

@@ -32,8 +32,12 @@ func Registration(opts Options) adapter.Harness {
 // agent host validates. Its shell tool can leave a command running in the
 // background (is_background); ACP has no request to stop it, so Cancel and
 // Close end the tool sessions the CLI's descendants run in. Usage comes
-// from the prompt answer's _meta.quota.
+// from the prompt answer's _meta.quota. A resumed run's agent continues
+// its conversation with session/load of the session the CLI recorded in
+// its home, kept in the state directory (isolate); when the load fails,
+// the host carries the conversation in a new session's first prompt.
 var Capabilities = adapter.Capabilities{
+	ResumesSessions:       true,
 	ExecutesTools:         true,
 	StructuredOutput:      adapter.StructuredOutputSchema,
 	SelectsModels:         true,
