@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 the test server logs and asks for roots, deprecated as of protocol 2026-07-28 (SEP-2577) but used by earlier sessions, which Stratos's client supports.
+
 package fakemcp
 
 import (

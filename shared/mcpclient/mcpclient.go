@@ -58,10 +58,11 @@ type Options struct {
 	// Log receives the server's log messages (notifications/message; nil:
 	// dropped). Servers send them from LogLevel up; many send none until
 	// a level is set.
-	Log func(*mcp.LoggingMessageParams)
-	// LogLevel is the least severe level the server is asked to send (""
-	// sets none: the server's own default stands).
-	LogLevel mcp.LoggingLevel
+	Log func(LogMessage)
+	// LogLevel is the least severe level the server is asked to send
+	// ("debug" … "emergency"; "" sets none: the server's own default
+	// stands).
+	LogLevel string
 	// Resources receives the server's resource notifications: a subscribed
 	// resource changed, or the list of resources did (nil: dropped).
 	Resources func(ResourceChange)
@@ -114,12 +115,8 @@ func Connect(ctx context.Context, server mcpdecl.Server, opts Options) (*Client,
 // request goes to its option, and a capability is declared only for what
 // Stratos answers (roots: see addRoots).
 func (c *Client) clientOptions(server mcpdecl.Server, opts Options) *mcp.ClientOptions {
-	caps := &mcp.ClientCapabilities{}
-	if opts.WorkflowDir != "" {
-		caps.RootsV2 = &mcp.RootCapabilities{}
-	}
 	o := &mcp.ClientOptions{
-		Capabilities: caps,
+		Capabilities: &mcp.ClientCapabilities{},
 		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
 			if opts.Progress != nil {
 				opts.Progress(req.Params)
@@ -127,13 +124,8 @@ func (c *Client) clientOptions(server mcpdecl.Server, opts Options) *mcp.ClientO
 		},
 		ElicitationHandler: elicitationHandler(server, opts.Elicit),
 	}
-	if opts.Log != nil {
-		o.LoggingMessageHandler = func(_ context.Context, req *mcp.LoggingMessageRequest) {
-			if req.Params != nil {
-				opts.Log(req.Params)
-			}
-		}
-	}
+	offerRoots(o, opts.WorkflowDir)
+	hearLogs(o, opts.Log)
 	if opts.Resources != nil {
 		o.ResourceUpdatedHandler = func(_ context.Context, req *mcp.ResourceUpdatedNotificationRequest) {
 			if req.Params != nil && c.subs.has(req.Params.URI) {

@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 logging and roots are deprecated as of protocol 2026-07-28 (SEP-2577), but sessions on 2025-11-25 and earlier use them and servers send them: Stratos supports both on purpose (docs/mcp.md), here only.
+
 package mcpclient
 
 import (
@@ -15,6 +17,33 @@ import (
 // request's _meta instead of with logging/setLevel.
 const perRequestLogLevel = "2026-07-28"
 
+// offerRoots declares the roots capability when the client has a
+// workflow's directory to offer (addRoots); none otherwise.
+func offerRoots(o *mcp.ClientOptions, workflowDir string) {
+	if workflowDir != "" {
+		o.Capabilities.RootsV2 = &mcp.RootCapabilities{}
+	}
+}
+
+// LogMessage is a server's log message (notifications/message).
+type LogMessage struct {
+	Level  string // "debug" … "emergency"
+	Logger string // "" when the server names none
+	Data   any    // any JSON the server sent
+}
+
+// hearLogs passes the server's log messages to log (nil: dropped).
+func hearLogs(o *mcp.ClientOptions, log func(LogMessage)) {
+	if log == nil {
+		return
+	}
+	o.LoggingMessageHandler = func(_ context.Context, req *mcp.LoggingMessageRequest) {
+		if p := req.Params; p != nil {
+			log(LogMessage{Level: string(p.Level), Logger: p.Logger, Data: p.Data})
+		}
+	}
+}
+
 // addRoots offers the workflow's directory as the client's one root (a
 // server answers roots/list with it): the files a server may take as the
 // user's project. A client without a workflow offers none and declares no
@@ -30,7 +59,7 @@ func addRoots(client *mcp.Client, workflowDir string) {
 // logLevelMeta states level in every request's _meta, as the 2026-07-28
 // protocol asks (its servers keep no level between requests; without one
 // they send no log messages). Initialize-era servers ignore it.
-func logLevelMeta(level mcp.LoggingLevel) mcp.Middleware {
+func logLevelMeta(level string) mcp.Middleware {
 	return func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 			if p := req.GetParams(); p != nil && !isNilParams(p) {
@@ -38,7 +67,7 @@ func logLevelMeta(level mcp.LoggingLevel) mcp.Middleware {
 				if m == nil {
 					m = map[string]any{}
 				}
-				m[mcp.MetaKeyLogLevel] = level
+				m[mcp.MetaKeyLogLevel] = mcp.LoggingLevel(level)
 				p.SetMeta(m)
 			}
 			return next(ctx, method, req)
@@ -56,12 +85,12 @@ func isNilParams(p mcp.Params) bool {
 // setLogLevel asks an initialize-era server that offers logging to send
 // log messages from level up (logging/setLevel). A server that offers none
 // is not asked: it sends none either way.
-func setLogLevel(ctx context.Context, session *mcp.ClientSession, level mcp.LoggingLevel) error {
+func setLogLevel(ctx context.Context, session *mcp.ClientSession, level string) error {
 	res := session.InitializeResult()
 	if level == "" || res == nil || res.ProtocolVersion >= perRequestLogLevel || res.Capabilities == nil || res.Capabilities.Logging == nil {
 		return nil
 	}
-	if err := session.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: level}); err != nil {
+	if err := session.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: mcp.LoggingLevel(level)}); err != nil {
 		return fmt.Errorf("set the log level to %q: %w", level, err)
 	}
 	return nil

@@ -95,8 +95,8 @@ func callText(t *testing.T, c *Client, tool string, args any) string {
 func TestLogMessagesFromTheAskedLevel(t *testing.T) {
 	for _, c := range notifyingServers() {
 		t.Run(c.name, func(t *testing.T) {
-			logs := make(chan *mcp.LoggingMessageParams, 10)
-			client, err := Connect(context.Background(), c.server(t), Options{LogLevel: "info", Log: func(p *mcp.LoggingMessageParams) { logs <- p }})
+			logs := make(chan LogMessage, 10)
+			client, err := Connect(context.Background(), c.server(t), Options{LogLevel: "info", Log: func(m LogMessage) { logs <- m }})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -116,8 +116,8 @@ func TestLogMessagesFromTheAskedLevel(t *testing.T) {
 func TestNoLogLevelUnlessAsked(t *testing.T) {
 	for _, c := range notifyingServers() {
 		t.Run(c.name, func(t *testing.T) {
-			logs := make(chan *mcp.LoggingMessageParams, 10)
-			client, err := Connect(context.Background(), c.server(t), Options{Log: func(p *mcp.LoggingMessageParams) { logs <- p }})
+			logs := make(chan LogMessage, 10)
+			client, err := Connect(context.Background(), c.server(t), Options{Log: func(m LogMessage) { logs <- m }})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -142,7 +142,7 @@ func TestRootsAreTheWorkflowDirectory(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer client.Close()
-			var got mcp.ListRootsResult
+			var got struct{ Roots []struct{ URI string } }
 			if err := json.Unmarshal([]byte(callText(t, client, fakemcp.RootsTool, map[string]any{})), &got); err != nil {
 				t.Fatal(err)
 			}

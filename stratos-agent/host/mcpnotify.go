@@ -7,8 +7,6 @@ import (
 	"slices"
 	"unicode/utf8"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/stratoscli/stratos/shared/agentproto"
 	"github.com/stratoscli/stratos/shared/contract/eventapi"
 	"github.com/stratoscli/stratos/shared/mcpclient"
@@ -24,8 +22,8 @@ func (d *directClients) notifications(c *directClient, p agentproto.MCPConnectPa
 	if p.LogLevel != "" && !slices.Contains(agentproto.MCPLogLevels(), p.LogLevel) {
 		return agentproto.Errorf(agentproto.CodeProtocol, "mcp.connect: logLevel must be one of %v, got %q", agentproto.MCPLogLevels(), p.LogLevel)
 	}
-	opts.LogLevel = mcp.LoggingLevel(p.LogLevel)
-	opts.Log = func(m *mcp.LoggingMessageParams) { d.log(c, m) }
+	opts.LogLevel = p.LogLevel
+	opts.Log = func(m mcpclient.LogMessage) { d.log(c, m) }
 	opts.Resources = func(rc mcpclient.ResourceChange) {
 		if rc.ListChanged && !p.ResourceListChanged {
 			return
@@ -36,9 +34,9 @@ func (d *directClients) notifications(c *directClient, p agentproto.MCPConnectPa
 }
 
 // log records a server's log message as an mcp.log event.
-func (d *directClients) log(c *directClient, m *mcp.LoggingMessageParams) {
+func (d *directClients) log(c *directClient, m mcpclient.LogMessage) {
 	data, truncated := logData(m.Data)
-	e := eventapi.New(&eventapi.MCPLog{Server: c.server, Level: string(m.Level), Logger: m.Logger, Data: data, Truncated: truncated})
+	e := eventapi.New(&eventapi.MCPLog{Server: c.server, Level: m.Level, Logger: m.Logger, Data: data, Truncated: truncated})
 	e.ExecutionID = c.executionID
 	e.IDs = eventapi.IDs{MCPClientID: c.id}
 	d.record(e)
