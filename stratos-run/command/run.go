@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"github.com/stratoscli/stratos/shared/contract/temporalapi"
 	"io"
 	"os"
 	"path/filepath"
@@ -136,7 +137,7 @@ func (x *execution) begin() error {
 	x.record, err = records.Begin(runs, records.Invocation{
 		ExecutionID: id, Workflow: x.target.Name(), Dir: w.Dir, Root: w.Root.Dir, Cwd: x.cwd,
 		Input: x.input, Overrides: x.overrides, PID: os.Getpid(), StartedAt: now, Budget: x.budget.Record(),
-		ResumedFrom: x.resumedFrom(), Carried: x.resume.carriedRecord(),
+		ResumedFrom: x.resumedFrom(), Carried: x.resume.carriedRecord(), AttemptOf: os.Getenv(temporalapi.EnvRun),
 	})
 	if err == nil {
 		x.trace = tracing.Start(os.Getenv, x.warn, id, x.target.Name(), now)

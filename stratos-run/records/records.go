@@ -122,6 +122,9 @@ type Invocation struct {
 	// Temporal engine (nil for a local run): its code runs on a worker,
 	// and PID is the process here that submitted it and waits for it.
 	Temporal *TemporalRun `json:"temporal,omitempty"`
+	// AttemptOf is the Temporal workflow whose code this run is an
+	// attempt at, when a stratos worker started it ("" otherwise).
+	AttemptOf string `json:"attemptOf,omitempty"`
 }
 
 // Spent is what agents spent, in a budget's terms: tokens are every token
@@ -162,6 +165,9 @@ type Status struct {
 	// Resume is what replaying that execution's journal came to, once
 	// the run ended.
 	Resume *journalapi.Report `json:"resume,omitempty"`
+	// AttemptOf is Invocation.AttemptOf, kept here too for listings,
+	// which read only the status.
+	AttemptOf string `json:"attemptOf,omitempty"`
 }
 
 // Reconciliation is how a later command found a run that could not finish
@@ -258,7 +264,7 @@ func Begin(runsDir string, inv Invocation) (_ *Run, err error) {
 			inv.ProcessStart = id.StartTime
 		}
 	}
-	r := &Run{dir: dir, status: Status{ExecutionID: inv.ExecutionID, Workflow: inv.Workflow, Status: StatusRunning, StartedAt: inv.StartedAt, ResumedFrom: inv.ResumedFrom}}
+	r := &Run{dir: dir, status: Status{ExecutionID: inv.ExecutionID, Workflow: inv.Workflow, Status: StatusRunning, StartedAt: inv.StartedAt, ResumedFrom: inv.ResumedFrom, AttemptOf: inv.AttemptOf}}
 	data, err := writeJSON(dir, InvocationFile, inv)
 	if err != nil {
 		return nil, err

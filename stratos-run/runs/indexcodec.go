@@ -16,7 +16,7 @@ import (
 // saying which optional fields follow. It is read and written only here;
 // anything that does not decode exactly is an unusable index, rebuilt from
 // the records.
-const indexMagic = "stratos runs index 5\n"
+const indexMagic = "stratos runs index 6\n"
 
 const (
 	hasEnded       = 1 << iota // EndedAt follows StartedAt
@@ -24,6 +24,7 @@ const (
 	hasReconciled              // Reconciled.At and .Reason follow
 	hasInferredEnd             // Reconciled.InferredEnd and .InferredFrom follow those
 	hasResumedFrom             // ResumedFrom follows the reconciliation (or where it would be)
+	hasAttemptOf               // AttemptOf follows ResumedFrom (or where it would be)
 )
 
 // minIndexEntry is the fewest bytes an entry takes: three empty strings,
@@ -61,6 +62,9 @@ func appendIndexEntry(b []byte, x indexEntry) (_ []byte, ok bool) {
 	if r.ResumedFrom != "" {
 		flags |= hasResumedFrom
 	}
+	if r.AttemptOf != "" {
+		flags |= hasAttemptOf
+	}
 	e := indexEncoder{b: b, ok: true}
 	e.string(r.ExecutionID)
 	e.string(r.Workflow)
@@ -85,6 +89,9 @@ func appendIndexEntry(b []byte, x indexEntry) (_ []byte, ok bool) {
 	}
 	if r.ResumedFrom != "" {
 		e.string(r.ResumedFrom)
+	}
+	if r.AttemptOf != "" {
+		e.string(r.AttemptOf)
 	}
 	e.stat(x.status)
 	if !e.ok {
@@ -154,7 +161,7 @@ func (d *indexDecoder) entry() indexEntry {
 func (d *indexDecoder) run() Run {
 	r := Run{ExecutionID: d.string(), Workflow: d.string(), Status: d.string()}
 	flags := d.byte()
-	if flags&^(hasEnded|hasExitCode|hasReconciled|hasInferredEnd|hasResumedFrom) != 0 {
+	if flags&^(hasEnded|hasExitCode|hasReconciled|hasInferredEnd|hasResumedFrom|hasAttemptOf) != 0 {
 		d.fail()
 	}
 	r.StartedAt = d.time()
@@ -177,6 +184,9 @@ func (d *indexDecoder) run() Run {
 	}
 	if flags&hasResumedFrom != 0 {
 		r.ResumedFrom = d.string()
+	}
+	if flags&hasAttemptOf != 0 {
+		r.AttemptOf = d.string()
 	}
 	return r
 }

@@ -26,6 +26,8 @@ func indexSample() []indexEntry {
 			Reconciled: &records.Reconciliation{At: end, Reason: "gone", InferredEnd: &inferred, InferredFrom: "events.jsonl"}}},
 		{run: Run{ExecutionID: "20261203T094803Z-dddd0004", Workflow: "w", Status: records.StatusFailed,
 			StartedAt: start, EndedAt: &end, DurationMs: 1, PID: 8, ExitCode: &two, ResumedFrom: "20261203T094802Z-cccc0003"}},
+		{run: Run{ExecutionID: "20261203T094804Z-eeee0005", Workflow: "w", Status: records.StatusSucceeded,
+			StartedAt: start, EndedAt: &end, DurationMs: 2, PID: 9, ExitCode: &zero, AttemptOf: "stratos-20261203T094800Z-aaaa0001"}},
 		{run: Run{ExecutionID: "", Workflow: "", Status: "", StartedAt: time.Time{}}},
 	}
 }

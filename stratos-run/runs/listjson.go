@@ -78,6 +78,10 @@ func appendRun(b []byte, r Run) []byte {
 		b = append(b, ",\n"+in+`"resumedFrom": `...)
 		b = jsonappend.String(b, r.ResumedFrom)
 	}
+	if r.AttemptOf != "" {
+		b = append(b, ",\n"+in+`"attemptOf": `...)
+		b = jsonappend.String(b, r.AttemptOf)
+	}
 	b = append(b, ",\n"+in+`"dir": `...)
 	b = jsonappend.String(b, r.Dir)
 	if r.Engine != "" {

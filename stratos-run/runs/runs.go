@@ -51,12 +51,19 @@ type Run struct {
 	Reconciled  *records.Reconciliation `json:"reconciled,omitempty"`
 	// ResumedFrom is the execution this run resumes (stratos runs resume).
 	ResumedFrom string `json:"resumedFrom,omitempty"`
-	Dir         string `json:"dir"`
+	// AttemptOf is the Temporal workflow whose code a stratos worker ran
+	// in this run. List leaves such a run out when it lists the run it is
+	// an attempt at (a home that both submitted the run and ran its code).
+	AttemptOf string `json:"attemptOf,omitempty"`
+	Dir       string `json:"dir"`
 	// Engine is "temporal" for a run on the Temporal engine, whose status
 	// comes from its Temporal workflow once the process that submitted it
 	// is gone; empty for a local run. (Such runs are never indexed: the
 	// index has no place for it.)
 	Engine string `json:"engine,omitempty"`
+	// temporalWorkflow is the Temporal workflow of a run on that engine
+	// (such runs are never indexed, so it needs no place there).
+	temporalWorkflow string
 }
 
 // List returns the runs that pass f, newest first. Records that cannot be
@@ -71,8 +78,9 @@ func (s *Store) List(f Filter) ([]Run, []error, error) {
 		return nil, problems, err
 	}
 	out := all[:0:0]
+	submitted := submittedHere(all)
 	for _, r := range all {
-		if f.keep(r) {
+		if f.keep(r) && !submitted[r.AttemptOf] {
 			out = append(out, r)
 		}
 	}
@@ -179,8 +187,8 @@ func (s *Store) summary(dir string, st records.Status, inv records.Invocation) R
 	return Run{
 		ExecutionID: st.ExecutionID, Workflow: st.Workflow, Status: st.Status,
 		StartedAt: st.StartedAt, EndedAt: st.EndedAt, DurationMs: end.Sub(st.StartedAt).Milliseconds(),
-		PID: inv.PID, ExitCode: st.ExitCode, Reconciled: st.Reconciled, ResumedFrom: st.ResumedFrom, Dir: dir,
-		Engine: engineOf(inv),
+		PID: inv.PID, ExitCode: st.ExitCode, Reconciled: st.Reconciled, ResumedFrom: st.ResumedFrom, AttemptOf: st.AttemptOf, Dir: dir,
+		Engine: engineOf(inv), temporalWorkflow: temporalWorkflow(inv),
 	}
 }
 

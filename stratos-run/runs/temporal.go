@@ -23,6 +23,28 @@ type TemporalRuns interface {
 	Cancel(ctx context.Context, run records.TemporalRun) (temporalapi.RunState, error)
 }
 
+// temporalWorkflow is the workflow ID of a run on the Temporal engine, ""
+// for a local run.
+func temporalWorkflow(inv records.Invocation) string {
+	if inv.Temporal == nil {
+		return ""
+	}
+	return inv.Temporal.WorkflowID
+}
+
+// submittedHere is the set of the Temporal workflows of the runs in list
+// submitted from it: a worker's attempt at one of them (Run.AttemptOf)
+// is the same run, listed once.
+func submittedHere(list []Run) map[string]bool {
+	out := map[string]bool{}
+	for _, r := range list {
+		if r.temporalWorkflow != "" {
+			out[r.temporalWorkflow] = true
+		}
+	}
+	return out
+}
+
 func engineOf(inv records.Invocation) string {
 	if inv.Temporal != nil {
 		return records.EngineTemporal

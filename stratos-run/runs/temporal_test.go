@@ -83,3 +83,32 @@ func TestTemporalRunAsksTemporal(t *testing.T) {
 		t.Errorf("a finished record asks again: %d questions, %v", f.asked, err)
 	}
 }
+
+// A worker's attempt at a run's code (a record with AttemptOf) is listed
+// only when the run it is an attempt at is not: where one home both
+// submitted the run and ran its code, the run is listed once, as its
+// submitter's record, also once the attempt is indexed; elsewhere the
+// attempt is the run's only record here and is listed, naming it.
+func TestAnAttemptIsListedOnlyWithoutItsRun(t *testing.T) {
+	dir := t.TempDir()
+	attempt := "20261207T000001Z-1a2b3c4d"
+	rec, err := records.Begin(dir, records.Invocation{ExecutionID: attempt, Workflow: "hello", StartedAt: time.Now().UTC(),
+		AttemptOf: "stratos-20261207T000000Z-0a0b0c0d"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rec.Finish(records.Final{Status: records.StatusSucceeded, EndedAt: time.Now().UTC(), Output: json.RawMessage(`{}`)}); err != nil {
+		t.Fatal(err)
+	}
+	alone := listRuns(t, &Store{Dir: dir})
+	if len(alone.runs) != 1 || alone.runs[0].AttemptOf != "stratos-20261207T000000Z-0a0b0c0d" {
+		t.Fatalf("the attempt alone lists %+v, want it, naming its run", alone.runs)
+	}
+	submitted := beginTemporal(t, dir)
+	for range 2 { // the second listing reads the attempt from the index
+		got := listRuns(t, &Store{Dir: dir})
+		if len(got.runs) != 1 || got.runs[0].ExecutionID != submitted {
+			t.Fatalf("listed %+v, want only the submitted run %s", got.runs, submitted)
+		}
+	}
+}

@@ -32,6 +32,13 @@ type RunState struct {
 	WorkerRecord string `json:"workerRecord,omitempty"`
 }
 
+// EnvRun names, in the environment of the stratos run a worker starts for
+// an attempt at a run's code, the run's Temporal workflow ID: the attempt's
+// record keeps it (AttemptOf), so that the runs commands of a machine
+// where the same home both submitted the run and ran its code show the
+// run once.
+const EnvRun = "STRATOS_TEMPORAL_RUN"
+
 // MaxRecordEvents bounds the events a run's result carries back from the
 // code's worker (a Temporal payload, beside up to 1 MiB of console output;
 // the worker's record keeps them all).
