@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/stratoscli/stratos/shared/logging"
 	"net"
 	"net/http"
 	"os/exec"
@@ -65,6 +66,13 @@ func serveRuns(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
+	// Runs on the Temporal engine whose submitter is gone read as
+	// Temporal last said, asked in the background: a page never waits on
+	// the server.
+	asked, stopAsking := context.WithCancel(ctx)
+	temporal := newBackgroundTemporal(asked, newTemporalRuns(logging.New("stratos", cmd.Root().ErrWriter)), backgroundAnswerTTL)
+	defer func() { stopAsking(); temporal.wait() }()
+	store.Temporal = temporal
 	host := cmd.String("host")
 	ln, err := net.Listen("tcp", net.JoinHostPort(host, strconv.Itoa(port)))
 	if err != nil {
