@@ -38,6 +38,13 @@ type hosts struct {
 
 	mu    sync.Mutex
 	byRun map[string]*host
+	// spare is a host started ahead of the next run that needs one, not
+	// yet initialized: a run's first execute on this worker then waits for
+	// its host's initialize, not for its process to start (hundreds of
+	// milliseconds on a loaded machine, in every run's first wave of
+	// agents). nil until prepare, and once the worker stops.
+	spare   *host
+	stopped bool
 }
 
 // host is one stratos-agent serve and the events it sends, by agent.
@@ -46,8 +53,12 @@ type host struct {
 	conn *jsonrpc.Conn
 	// stdin closes the host: it exits when its input ends.
 	stdin io.Closer
-	ready chan struct{}
-	err   error
+	// spawned closes once the process started (spawnErr: it did not);
+	// ready once it is initialized for its run (err: it was not).
+	spawned  chan struct{}
+	spawnErr error
+	ready    chan struct{}
+	err      error
 
 	mu     sync.Mutex
 	events map[string]*eventSink
@@ -69,7 +80,7 @@ func (hs *hosts) get(runID string, init agentproto.InitializeParams) (*host, err
 	hs.mu.Lock()
 	h := hs.byRun[runID]
 	if h == nil {
-		h = &host{ready: make(chan struct{}), events: map[string]*eventSink{}, worktrees: map[string]eventapi.WorktreeAcquired{}}
+		h = hs.takeSpare()
 		hs.byRun[runID] = h
 		go hs.start(h, runID, init)
 	}
@@ -84,29 +95,69 @@ func (hs *hosts) get(runID string, init agentproto.InitializeParams) (*host, err
 	return h, nil
 }
 
-func (hs *hosts) start(h *host, runID string, init agentproto.InitializeParams) {
-	defer close(h.ready)
+// prepare starts the spare host of the first run.
+func (hs *hosts) prepare() {
+	hs.mu.Lock()
+	defer hs.mu.Unlock()
+	if hs.spare == nil && !hs.stopped {
+		hs.spare = hs.spawnHost()
+	}
+}
+
+// takeSpare returns the spare host (a host starting now when there is
+// none) and starts the next one; hs.mu is held.
+func (hs *hosts) takeSpare() *host {
+	h := hs.spare
+	hs.spare = nil
+	if h == nil {
+		h = hs.spawnHost()
+	}
+	if !hs.stopped {
+		hs.spare = hs.spawnHost()
+	}
+	return h
+}
+
+// spawnHost starts a stratos-agent serve in the background.
+func (hs *hosts) spawnHost() *host {
+	h := &host{spawned: make(chan struct{}), ready: make(chan struct{}), events: map[string]*eventSink{}, worktrees: map[string]eventapi.WorktreeAcquired{}}
+	go hs.spawn(h)
+	return h
+}
+
+func (hs *hosts) spawn(h *host) {
+	defer close(h.spawned)
 	cmd := exec.Command(hs.bin, "serve")
 	cmd.Stderr = hs.stderr
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
-		h.err = err
+		h.spawnErr = err
 		return
 	}
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
-		h.err = err
+		h.spawnErr = err
 		return
 	}
 	// The host leads its harnesses; when this worker dies it gets SIGTERM
 	// and time to stop them (the patient watchdog), as under stratos run.
 	if h.proc, err = procgroup.Start(cmd, procgroup.Options{DeathSignal: syscall.SIGTERM, WatchdogPatience: hostPatience}); err != nil {
-		h.err = fmt.Errorf("start %s: %w", hs.bin, err)
+		h.spawnErr = fmt.Errorf("start %s: %w", hs.bin, err)
 		return
 	}
 	h.stdin = stdin
 	h.conn = jsonrpc.New(stdout, stdin, h.handle(hs.worker), nil)
 	go func() { _ = h.conn.Serve(context.Background()) }()
+}
+
+// start initializes a spawned host for the run.
+func (hs *hosts) start(h *host, runID string, init agentproto.InitializeParams) {
+	defer close(h.ready)
+	<-h.spawned
+	if h.spawnErr != nil {
+		h.err = h.spawnErr
+		return
+	}
 	init.RunDir = filepath.Join(hs.dir, runID)
 	init.Events = true
 	if err := os.MkdirAll(init.RunDir, 0o700); err != nil {
@@ -189,6 +240,13 @@ func (hs *hosts) close(runID string) {
 		return
 	}
 	<-h.ready
+	h.stop()
+}
+
+// stop ends a host's process: its input ends, it closes its sessions and
+// exits.
+func (h *host) stop() {
+	<-h.spawned
 	if h.stdin != nil {
 		_ = h.stdin.Close()
 	}
@@ -197,9 +255,12 @@ func (hs *hosts) close(runID string) {
 	}
 }
 
-// closeAll ends every host (the worker is stopping).
+// closeAll ends every host and the spare (the worker is stopping).
 func (hs *hosts) closeAll() {
 	hs.mu.Lock()
+	hs.stopped = true
+	spare := hs.spare
+	hs.spare = nil
 	ids := make([]string, 0, len(hs.byRun))
 	for id := range hs.byRun {
 		ids = append(ids, id)
@@ -207,6 +268,9 @@ func (hs *hosts) closeAll() {
 	hs.mu.Unlock()
 	for _, id := range ids {
 		hs.close(id)
+	}
+	if spare != nil {
+		spare.stop()
 	}
 }
 

@@ -51,6 +51,9 @@ func Run(ctx context.Context, c client.Client, cfg Config) error {
 	}
 	hs := &hosts{bin: bins.agent, dir: filepath.Join(cfg.Dir, "hosts"), worker: cfg.Name, stderr: cfg.Stderr, byRun: map[string]*host{}}
 	defer hs.closeAll()
+	if cfg.Agents {
+		hs.prepare()
+	}
 	rp := newRepos(cfg.Dir)
 	cd := &code{stratosRun: bins.run, self: bins.self, dir: cfg.Dir, runs: filepath.Join(filepath.Dir(cfg.Dir), "runs"), worker: cfg.Name, stderr: cfg.Stderr, repos: rp}
 	own := engine.OwnQueue(cfg.TaskQueue, cfg.Name)
