@@ -28,7 +28,8 @@ const maxValueText = 80
 // <parent execution ID>" and its end as "<time> child <workflow>
 // <execution ID> <status> after <duration>", with the error's code when it
 // has one, each followed by " in phase <path>" when its parent started it
-// in one. Lines of every vocabulary version read alike; a line that is not
+// in one; an agent's plan as "<time> plan <agent>: 1 of 3 done, now:
+// <the step in progress>". Lines of every vocabulary version read alike; a line that is not
 // an event is returned as is.
 func EventText(line []byte) string {
 	e, err := eventapi.Decode(line)
@@ -43,6 +44,10 @@ func EventText(line []byte) string {
 		return fmt.Sprintf("%s phase %s: %s", at, e.Workflow, cmp.Or(e.Phase, d.Phase))
 	case *eventapi.WorkflowChildStarted:
 		return fmt.Sprintf("%s child %s %s started by %s %s%s", at, e.Workflow, e.ExecutionID, d.ParentWorkflow, d.ParentExecutionID, inPhase(e.Phase))
+	case *eventapi.PlanUpdated:
+		if s := planSummary(d); s != "" && e.AgentID != "" {
+			return fmt.Sprintf("%s plan %s: %s", at, lastSegment(e.AgentID), s)
+		}
 	case *eventapi.WorkflowChildCompleted:
 		return fmt.Sprintf("%s child %s %s %s after %s%s%s", at, e.Workflow, e.ExecutionID, d.Status,
 			time.Duration(d.DurationMs)*time.Millisecond, errorCode(d.Error), inPhase(e.Phase))
@@ -145,6 +150,16 @@ func valueText(raw json.RawMessage) string {
 	}
 	if r := []rune(s); len(r) > maxValueText {
 		s = string(r[:maxValueText-1]) + "…"
+	}
+	return s
+}
+
+// oneLine is s on one line (its runs of white space one space), cut to
+// at most n runes (… marking the cut).
+func oneLine(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > n {
+		s = string(r[:n-1]) + "…"
 	}
 	return s
 }

@@ -40,6 +40,9 @@ type PhaseAgent struct {
 	// were replayed, went on with their conversation (its
 	// agent.session.continued event); nil for any other agent.
 	Conversation *eventapi.AgentSessionContinued `json:"conversation,omitempty"`
+	// Plan is the last plan the agent reported in the phase (an ACP
+	// agent's plan.updated: each is the whole plan); nil when none.
+	Plan *eventapi.PlanUpdated `json:"plan,omitempty"`
 }
 
 // Status of an execute that has not ended.
@@ -86,6 +89,10 @@ func (x *phaseIndex) add(e eventapi.Event) {
 	case *eventapi.AgentSessionContinued:
 		if r, ok := x.running[e.IDs.InvocationID]; ok {
 			x.byName[r.phase].Agents[x.agents[r.phase][r.agentID]].Conversation = d
+		}
+	case *eventapi.PlanUpdated:
+		if r, ok := x.running[e.IDs.InvocationID]; ok {
+			x.byName[r.phase].Agents[x.agents[r.phase][r.agentID]].Plan = d
 		}
 	}
 }

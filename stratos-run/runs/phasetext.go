@@ -27,7 +27,7 @@ func WritePhases(w io.Writer, groups []PhaseGroup) {
 		fmt.Fprintf(tw, "  %s\n", name)
 		for _, a := range g.Agents {
 			fmt.Fprintf(tw, "    %s\t%s\t%s\t%s\t%s\tstarted %s%s\n", agentName(a), a.Workflow, a.Status, executesText(a),
-				(time.Duration(a.BusyMs) * time.Millisecond).Round(100*time.Millisecond), localClock(a.StartedAt), conversationText(a.Conversation))
+				(time.Duration(a.BusyMs) * time.Millisecond).Round(100*time.Millisecond), localClock(a.StartedAt), conversationText(a.Conversation)+planText(a.Plan))
 		}
 	}
 	tw.Flush()
@@ -54,6 +54,46 @@ func conversationText(c *eventapi.AgentSessionContinued) string {
 		return fmt.Sprintf("\tconversation continued by transcript, not natively: a new session's first prompt carried %d exchange(s), %d left out", c.Exchanges, c.Omitted)
 	}
 	return "\tconversation not continued: " + c.Reason
+}
+
+// planText says, after a tab, how far the agent's last plan went
+// (planSummary); "" without a plan.
+func planText(p *eventapi.PlanUpdated) string {
+	if s := planSummary(p); s != "" {
+		return "\tplan " + s
+	}
+	return ""
+}
+
+// planSummary is how far a plan went: how many of its steps are
+// completed, and the step in progress (else the next one not completed);
+// "" for an empty plan.
+func planSummary(p *eventapi.PlanUpdated) string {
+	if p == nil || len(p.Entries) == 0 {
+		return ""
+	}
+	done, now := 0, ""
+	for _, e := range p.Entries {
+		switch {
+		case e.Status == "completed":
+			done++
+		case e.Status == "in_progress" && now == "":
+			now = "now: " + e.Content
+		}
+	}
+	if now == "" {
+		for _, e := range p.Entries {
+			if e.Status != "completed" {
+				now = "next: " + e.Content
+				break
+			}
+		}
+	}
+	text := fmt.Sprintf("%d of %d done", done, len(p.Entries))
+	if now != "" {
+		text += ", " + oneLine(now, maxValueText)
+	}
+	return text
 }
 
 func executesText(a PhaseAgent) string {
