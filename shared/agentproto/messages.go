@@ -78,6 +78,12 @@ type InitializeResult struct {
 	Version         string   `json:"version"`
 	Settings        Settings `json:"settings"`
 	EventsFile      string   `json:"eventsFile"`
+	// KeysExecutes says the host keys its own record of finished executes
+	// by their journal place (an engine that runs them elsewhere: Temporal),
+	// so the SDK sends ExecuteParams.Place. The local host does not need
+	// it: without it the SDK hashes an execute's input for its journal
+	// after the request went out, while the host works on it.
+	KeysExecutes bool `json:"keysExecutes,omitempty"`
 }
 
 // WorkflowRef names the workflow whose code created the agent: its
@@ -129,7 +135,8 @@ type ExecuteParams struct {
 	// harness can.
 	Continue *Continuation `json:"continue,omitempty"`
 	// Place is where the execute happened in the workflow code, as the
-	// run's journal keys it (nil in a run without a journal). The host
+	// run's journal keys it (nil in a run without a journal, and sent only
+	// to a host whose InitializeResult.KeysExecutes is set). The local host
 	// does not need it; an engine that runs executes elsewhere (Temporal)
 	// keys its own record of finished executes by it, so a retried
 	// workflow-code worker is answered instead of running an agent again.

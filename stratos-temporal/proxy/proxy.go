@@ -156,11 +156,16 @@ func (p *Proxy) fromSDK(ctx context.Context, method string, params json.RawMessa
 		if err := json.Unmarshal(params, &init); err != nil {
 			return nil, &agentproto.Error{Code: agentproto.CodeProtocol, Message: "initialize: " + err.Error()}
 		}
-		res, err := p.forward(ctx, method, params)
-		if err == nil {
-			p.started(init)
+		// The local host answers; KeysExecutes has the SDK send each
+		// execute's journal place, which executeID derives the execute's
+		// workflow ID from.
+		var res agentproto.InitializeResult
+		if err := p.down.Call(ctx, method, params, &res); err != nil {
+			return nil, err
 		}
-		return res, err
+		p.started(init)
+		res.KeysExecutes = true
+		return &res, nil
 	case agentproto.MethodAgentExecute:
 		return p.execute(ctx, params)
 	case agentproto.MethodAgentCancel:

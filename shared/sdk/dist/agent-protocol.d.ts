@@ -76,6 +76,14 @@ export interface InitializeResult {
     version: string;
     settings: Settings;
     eventsFile: string;
+    /**
+     * KeysExecutes says the host keys its own record of finished executes
+     * by their journal place (an engine that runs them elsewhere: Temporal),
+     * so the SDK sends ExecuteParams.Place. The local host does not need
+     * it: without it the SDK hashes an execute's input for its journal
+     * after the request went out, while the host works on it.
+     */
+    keysExecutes?: boolean;
 }
 /**
  * WorkflowRef names the workflow whose code created the agent: its
@@ -240,7 +248,8 @@ export interface ExecuteParams {
     continue?: Continuation;
     /**
      * Place is where the execute happened in the workflow code, as the
-     * run's journal keys it (nil in a run without a journal). The host
+     * run's journal keys it (nil in a run without a journal, and sent only
+     * to a host whose InitializeResult.KeysExecutes is set). The local host
      * does not need it; an engine that runs executes elsewhere (Temporal)
      * keys its own record of finished executes by it, so a retried
      * workflow-code worker is answered instead of running an agent again.

@@ -11,7 +11,7 @@ import { agentHostFor, existingAgentHost, HostError } from "./agent-host.js";
 import { Methods } from "./agent-protocol.js";
 import { AgentConfigurationError, AgentExecutionError, AgentHookError, ConcurrentUseError, StructuredOutputError, agentErrorFor, isAgentErrorCode } from "./agent-errors.js";
 import { toIssues } from "./validate.js";
-import { inputHash } from "./journal.js";
+import { ExecuteRecord, executeInputHash, inputHash } from "./journal.js";
 const hookNames = ["beforeToolCall", "afterToolCall", "onStart", "onComplete", "onError"];
 const hostHooks = ["beforeToolCall", "afterToolCall", "onStart"];
 const counters = new WeakMap();
@@ -100,54 +100,52 @@ class ConfiguredAgent {
                 ...(phase === "" ? {} : { phase }),
             };
             const journal = this.#ctx.host.journal;
-            return journal === undefined ? await this.#send(params, call, signal, onAbort) : await this.#journalled(journal, params, call, signal, onAbort);
+            if (journal === undefined) {
+                return await this.#send(params, call, signal, onAbort);
+            }
+            // In a run with a journal: answered from the journal when the
+            // execution being resumed made the same call, else sent and its
+            // result or error journalled. (Inline rather than an async method of
+            // its own: a promise less per execute.)
+            const record = new ExecuteRecord(call.n, () => executeInputHash(this.#settingsHash(), params.call, params.prompt, params.templateVariables));
+            const binding = (this.#binding ??= journal.bindAgent(this.#ctx.journalPath, this.#options.configId ?? "", this.#options.label ?? "", record));
+            const replayed = journal.replayExecute(binding, record)?.execute;
+            if (replayed !== undefined) {
+                journal.replayed(this.#ctx, "agent.execute", this.#name, call.n);
+                return this.#output({ ...(replayed.text === undefined ? {} : { text: replayed.text }), ...(replayed.value === undefined ? {} : { value: replayed.value }) });
+            }
+            try {
+                return await this.#send(this.#continuing(binding, params), call, signal, onAbort, { journal, binding, record });
+            }
+            catch (err) {
+                journal.recordExecute(binding, record, undefined, toError(err)); // nothing when the result was recorded (a failing onComplete)
+                throw err;
+            }
         }
         finally {
             signal.removeEventListener("abort", onAbort);
             this.#active = undefined;
         }
     }
-    // journalled is an execute in a run with a journal: answered from the
-    // journal when the execution being resumed made the same call, else sent
-    // and its result or error journalled.
-    async #journalled(journal, params, call, signal, onAbort) {
-        const hash = this.#inputHash(params);
-        const binding = (this.#binding ??= journal.bindAgent(this.#ctx.journalPath, this.#options.configId ?? "", this.#options.label ?? "", hash));
-        const replayed = journal.replayExecute(binding, call.n, hash)?.execute;
-        if (replayed !== undefined) {
-            journal.replayed(this.#ctx, "agent.execute", this.#name, call.n);
-            return this.#output({ ...(replayed.text === undefined ? {} : { text: replayed.text }), ...(replayed.value === undefined ? {} : { value: replayed.value }) });
-        }
-        let recorded = false;
-        const sent = this.#placed(this.#continuing(binding, params), binding, hash);
-        try {
-            return await this.#send(sent, call, signal, onAbort, (result) => {
-                recorded = true;
-                journal.recordExecute(binding, call.n, hash, result);
-            });
-        }
-        catch (err) {
-            if (!recorded) {
-                journal.recordExecute(binding, call.n, hash, undefined, toError(err));
-            }
-            throw err;
-        }
-    }
-    // placed adds the execute's journal key to params: an engine that runs
-    // executes on other machines (Temporal) keys its record of finished
-    // executes by it.
+    // placed adds the execute's journal key to params, for a host that keys
+    // executes by it (an engine that runs executes on other machines,
+    // Temporal, keys its record of finished executes by it).
     #placed(params, b, hash) {
         const place = { path: b.path, agent: b.agent, inputSha256: hash, ...(b.configId === "" ? {} : { configId: b.configId }), ...(b.label === "" ? {} : { label: b.label }) };
         return { ...params, place };
     }
     // send makes the execute on the agent host: the harness runs the prompt.
-    // done receives the host's result once it validated, before onComplete.
-    async #send(params, call, signal, onAbort, done) {
+    // In a run with a journal, the call's input is hashed just after the
+    // request went out (before it, with the place, for a host that keys
+    // executes), and its result recorded once it validated, before
+    // onComplete.
+    async #send(params, call, signal, onAbort, journalled) {
         const host = agentHostFor(this.#ctx);
         this.#host = host;
         signal.addEventListener("abort", onAbort, { once: true });
+        let init;
         try {
-            await host.ready;
+            init = await host.ready;
         }
         catch (err) {
             throw this.#hostError(err, call);
@@ -158,26 +156,26 @@ class ConfiguredAgent {
         host.agents.set(this.#id, this);
         let result;
         try {
-            result = (await host.call(Methods.agentExecute, params));
+            const placed = journalled !== undefined && init.keysExecutes === true ? this.#placed(params, journalled.binding, journalled.record.hash) : params;
+            const answer = host.call(Methods.agentExecute, placed);
+            journalled?.record.hashed();
+            result = (await answer);
         }
         catch (err) {
             throw this.#hostError(err, call);
         }
         const value = this.#output(result);
-        done?.(result);
+        journalled?.journal.recordExecute(journalled.binding, journalled.record, result);
         if (this.#hooks.onComplete !== undefined) {
             await this.#runHook("onComplete", () => this.#hooks.onComplete());
         }
         return value;
     }
-    // inputHash is the journal's hash of what an execute sends: everything
-    // but the IDs that change with every execution, plus the workflow.yaml
-    // configuration it names (the host resolves it, so it is not in params).
-    #inputHash(params) {
-        const { call, prompt, templateVariables } = params;
-        return inputHash({ settings: this.#settingsHash(), call, prompt, templateVariables });
-    }
-    // settingsHash hashes, once per object, what its executes share.
+    // settingsHash hashes, once per object, what its executes share: with
+    // the call's number, prompt and template variables it is what the
+    // journal hashes of an execute (everything it sends but the IDs that
+    // change with every execution, plus the workflow.yaml configuration it
+    // names: the host resolves it, so it is not in params).
     #settingsHash() {
         if (this.#settings === undefined) {
             const { agentId: _agentId, executionId: _executionId, cwd: _cwd, workflow, ...rest } = this.#params();

@@ -142,7 +142,27 @@ function exchangeOf(e: NonNullable<JournalEntry["execute"]>, prompt: string): Ex
 
 /** The hex SHA-256 of value's canonical JSON (object keys sorted). @internal */
 export function inputHash(value: unknown): string {
-  const text = fastCanonicalJSON(value) ?? canonicalJSON(value) ?? "null";
+  return sha256Hex(fastCanonicalJSON(value) ?? canonicalJSON(value) ?? "null");
+}
+
+/**
+ * An execute's input hash: inputHash({ settings, call, prompt,
+ * templateVariables }), whose canonical JSON is written here without
+ * building and sorting that object (its keys' order is known), so a
+ * journal's hashes do not change. @internal
+ */
+export function executeInputHash(settings: string, call: number, prompt: unknown, templateVariables: unknown): string {
+  const c = fastCanonicalJSON(call);
+  const p = fastCanonicalJSON(prompt);
+  const t = fastCanonicalJSON(templateVariables);
+  if (c === null || c === undefined || p === null || t === null) {
+    return inputHash({ settings, call, prompt, templateVariables });
+  }
+  // The keys sorted; an undefined member is left out, as JSON.stringify leaves it.
+  return sha256Hex(`{"call":${c}${p === undefined ? "" : `,"prompt":${p}`},"settings":${JSON.stringify(settings)}${t === undefined ? "" : `,"templateVariables":${t}`}}`);
+}
+
+function sha256Hex(text: string): string {
   // The one-shot hash skips a Hash object's set-up (Node.js 21.7 and later).
   return oneShotHash === undefined ? createHash("sha256").update(text).digest("hex") : oneShotHash("sha256", text, "hex");
 }
@@ -228,6 +248,46 @@ function canonicalJSON(value: unknown): string | undefined {
   });
 }
 
+/**
+ * An execute's entry in the making: its call number and the hash of its
+ * input, computed when first asked for. A resumed run asks before the
+ * request goes out (the hash matches the call to the journal's), and so
+ * does a host that keys executes by their place (Temporal); otherwise the
+ * runtime asks just after the request went out (hashed()), while the host
+ * works on the call: the hash then costs the call nothing, and it is still
+ * of what was sent, since no workflow code runs between the two. @internal
+ */
+export class ExecuteRecord {
+  readonly call: number;
+  readonly #compute: () => string;
+  #hash: string | undefined;
+  /** Whether the execute's entry is queued (its result or error is final). */
+  recorded = false;
+
+  /** hash computes the input's hash (executeInputHash). */
+  constructor(call: number, hash: () => string) {
+    this.call = call;
+    this.#compute = hash;
+  }
+
+  get hash(): string {
+    return (this.#hash ??= this.#compute());
+  }
+
+  /**
+   * Computes the hash now: the request has gone out, the host works on
+   * it. It does not throw: an input JSON cannot encode failed the request
+   * already, and the hash's own error is thrown where the entry asks for it.
+   */
+  hashed(): void {
+    try {
+      this.#hash ??= this.#compute();
+    } catch {
+      // thrown again by the getter, when the failed call's entry is recorded
+    }
+  }
+}
+
 // placeKey joins the parts of a place into one map key that no other
 // parts give (names may hold any character).
 function placeKey(...parts: (string | number)[]): string {
@@ -290,13 +350,14 @@ export class Journal {
    * an unclaimed agent of the same configuration and label whose first
    * call had the same input, or else a fresh number.
    */
-  bindAgent(path: string, configId: string, label: string, firstHash: string): AgentBinding {
-    return this.#replay?.bindAgent(path, configId, label, firstHash) ?? { path, configId, label, agent: this.#fresh(placeKey("agent", path, configId, label)), replaying: false, replayed: 0 };
+  bindAgent(path: string, configId: string, label: string, first: ExecuteRecord): AgentBinding {
+    // Only a resumed run asks for the first call's hash here.
+    return this.#replay?.bindAgent(path, configId, label, first.hash) ?? { path, configId, label, agent: this.#fresh(placeKey("agent", path, configId, label)), replaying: false, replayed: 0 };
   }
 
   /** The journal's result of the binding's call, when it may answer it. */
-  replayExecute(b: AgentBinding, call: number, hash: string): JournalEntry | undefined {
-    const e = this.#replay?.execute(b, call, hash);
+  replayExecute(b: AgentBinding, record: ExecuteRecord): JournalEntry | undefined {
+    const e = this.#replay?.execute(b, record.call, record.hash);
     if (e !== undefined) {
       b.replayed++;
       if (e.execute?.session !== undefined) {
@@ -311,26 +372,25 @@ export class Journal {
     return e;
   }
 
-  /** Records a finished execute. */
-  recordExecute(b: AgentBinding, call: number, hash: string, result: { text?: string; value?: unknown; usage?: CallUsage; session?: SessionRef; prompt?: string } | undefined, error?: Error): void {
-    const execute: NonNullable<JournalEntry["execute"]> = { agent: b.agent, call, ...(b.configId === "" ? {} : { configId: b.configId }), ...(b.label === "" ? {} : { label: b.label }) };
-    if (result?.usage !== undefined) {
-      execute.usage = result.usage;
+  /**
+   * Records a finished execute, once (a later call for the same record is
+   * ignored). A text result's entry is built when the line is written, in
+   * the turn's check phase (see #append): everything in it is the host's
+   * answer, which workflow code never holds, or immutable; a value, which
+   * workflow code may change, and an error are taken now.
+   */
+  recordExecute(b: AgentBinding, record: ExecuteRecord, result: ExecuteOutcome | undefined, error?: Error): void {
+    if (record.recorded) {
+      return;
     }
-    if (result?.session !== undefined) {
-      execute.session = result.session;
-    }
-    if (result?.prompt !== undefined) {
-      execute.prompt = result.prompt;
-    }
-    if (error !== undefined) {
-      execute.error = errorOf(error);
-    } else if (result?.value !== undefined) {
-      execute.value = result.value;
+    record.recorded = true;
+    const at = Date.now();
+    const hash = record.hash;
+    if (error === undefined && result !== undefined && result.value === undefined) {
+      this.#append(() => executeEntry(at, b, record.call, hash, result));
     } else {
-      execute.text = result?.text ?? "";
+      this.#append(executeEntry(at, b, record.call, hash, result, error));
     }
-    this.#append({ v: journalVersion, kind: "agent.execute", at: new Date().toISOString(), path: b.path, inputSha256: hash, execute });
   }
 
   /** Places a child invocation and records its start. */
@@ -456,10 +516,12 @@ export class Journal {
   // out in one write, and no later result is seen before the line is in
   // the kernel: a crash of node loses at most the call in flight. Writes on
   // the thread pool, one promise each, had cost the scripted execute more
-  // of node's two cores than the write itself. A journal that cannot be
-  // written is a warning, once: the run goes on, without resume past that
-  // point.
-  #append(entry: JournalEntry): void {
+  // of node's two cores than the write itself. An entry given as a
+  // function is built then too, so that building it costs the call nothing
+  // either; it must hold nothing workflow code can change in the meantime.
+  // A journal that cannot be written is a warning, once: the run goes on,
+  // without resume past that point.
+  #append(entry: JournalEntry | (() => JournalEntry)): void {
     if (this.#file === undefined || this.#failed) {
       return;
     }
@@ -469,14 +531,15 @@ export class Journal {
       this.#fail(err);
       return;
     }
-    this.#queue.push(JSON.stringify(entry) + "\n");
+    this.#queue.push(typeof entry === "function" ? entry : JSON.stringify(entry) + "\n");
     if (!this.#scheduled) {
       this.#scheduled = true;
       setImmediate(() => this.#writeQueued());
     }
   }
 
-  #queue: string[] = [];
+  // Lines, or functions that build an entry when the queue is written.
+  #queue: (string | (() => JournalEntry))[] = [];
   #scheduled = false;
 
   // writeQueued writes the queue in one write (more if the kernel takes
@@ -486,8 +549,12 @@ export class Journal {
     if (this.#queue.length === 0 || this.#fd === undefined || this.#failed) {
       return;
     }
-    const data = Buffer.from(this.#queue.join(""));
+    let text = "";
+    for (const line of this.#queue) {
+      text += typeof line === "string" ? line : JSON.stringify(line()) + "\n";
+    }
     this.#queue = [];
+    const data = Buffer.from(text);
     try {
       for (let off = 0; off < data.length; ) {
         off += writeSync(this.#fd, data, off, data.length - off);
@@ -538,6 +605,36 @@ export class Journal {
       this.#warn(`writing the run's journal ${this.#file} failed, so this run cannot be resumed past this point: ${err instanceof Error ? err.message : String(err)}`);
     }
   }
+}
+
+/** What the journal keeps of an execute's result (agentproto.ExecuteResult's part). @internal */
+export interface ExecuteOutcome {
+  text?: string;
+  value?: unknown;
+  usage?: CallUsage;
+  session?: SessionRef;
+  prompt?: string;
+}
+
+function executeEntry(at: number, b: AgentBinding, call: number, hash: string, result: ExecuteOutcome | undefined, error?: Error): JournalEntry {
+  const execute: NonNullable<JournalEntry["execute"]> = { agent: b.agent, call, ...(b.configId === "" ? {} : { configId: b.configId }), ...(b.label === "" ? {} : { label: b.label }) };
+  if (result?.usage !== undefined) {
+    execute.usage = result.usage;
+  }
+  if (result?.session !== undefined) {
+    execute.session = result.session;
+  }
+  if (result?.prompt !== undefined) {
+    execute.prompt = result.prompt;
+  }
+  if (error !== undefined) {
+    execute.error = errorOf(error);
+  } else if (result?.value !== undefined) {
+    execute.value = result.value;
+  } else {
+    execute.text = result?.text ?? "";
+  }
+  return { v: journalVersion, kind: "agent.execute", at: new Date(at).toISOString(), path: b.path, inputSha256: hash, execute };
 }
 
 function addUsage(sum: CallUsage, u: CallUsage | undefined): void {

@@ -4,7 +4,7 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { inputHash } from "../dist/journal.js";
+import { executeInputHash, inputHash } from "../dist/journal.js";
 
 // reference is the hash as the first journal format defined it.
 function reference(value) {
@@ -95,9 +95,25 @@ describe("the journal's input hash", () => {
     }
   });
 
+  it("of an execute, written without the object, is the reference hash of its object", () => {
+    const settings = "f".repeat(64);
+    const prompts = [undefined, "ping 3", "", "a \"quoted\" \u2028 line\n", { file: "p.md" }, { template: "t.hbs" }, { configId: "review" }, { b: 1, a: 2 }, () => 1, new Point()];
+    const variables = [undefined, {}, { z: [1, { y: 2, x: [3] }], a: "b" }, { 10: "ten", a: undefined }, { when: new Date(0) }, JSON.parse('{"__proto__": {"x": 1}}'), [1, 2]];
+    for (const prompt of prompts) {
+      for (const templateVariables of variables) {
+        for (const call of [1, 17]) {
+          const value = { settings, call, prompt, templateVariables };
+          assert.equal(executeInputHash(settings, call, prompt, templateVariables), reference(value), JSON.stringify(value));
+        }
+      }
+    }
+    assert.equal(executeInputHash(settings, 2, "hello"), inputHash({ settings, call: 2, prompt: "hello" }));
+  });
+
   it("has not changed for an execute's input", () => {
     // A journal written before the hash was computed in one pass.
     assert.equal(inputHash({ settings: "s", call: 1, prompt: "hello" }), reference({ call: 1, prompt: "hello", settings: "s" }));
     assert.equal(inputHash({ settings: "s", call: 1, prompt: "hello" }), createHash("sha256").update('{"call":1,"prompt":"hello","settings":"s"}').digest("hex"));
+    assert.equal(executeInputHash("s", 1, "hello", undefined), createHash("sha256").update('{"call":1,"prompt":"hello","settings":"s"}').digest("hex"));
   });
 });

@@ -3,7 +3,9 @@
 // become the exchanges its first real execute sends the agent host.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { Journal, inputHash } from "../dist/journal.js";
+import { ExecuteRecord, Journal, inputHash } from "../dist/journal.js";
+
+const record = (call) => new ExecuteRecord(call, () => inputHash(`call ${call}`));
 
 function execute(call, fields) {
   return { v: 1, kind: "agent.execute", at: "2026-12-07T00:00:00Z", path: "w", inputSha256: inputHash(`call ${call}`), execute: { configId: "talker", agent: 1, call, session: { harness: "gemini", id: "s1" }, ...fields } };
@@ -19,12 +21,12 @@ describe("the journal's transcript", () => {
         execute(3, { prompt: "[fail] it", error: { code: "execution", message: "crashed" } }),
       ],
     });
-    const b = journal.bindAgent("w", "talker", "", inputHash("call 1"));
+    const b = journal.bindAgent("w", "talker", "", record(1));
     for (const call of [1, 2]) {
-      assert.ok(journal.replayExecute(b, call, inputHash(`call ${call}`)));
+      assert.ok(journal.replayExecute(b, record(call)));
     }
     // A failed call is not replayed, so it is not part of the transcript.
-    assert.equal(journal.replayExecute(b, 3, inputHash("call 3")), undefined);
+    assert.equal(journal.replayExecute(b, record(3)), undefined);
     assert.deepEqual(b.transcript, [
       { call: 1, prompt: "[hello] hi", reply: "hello back" },
       { call: 2, prompt: "[judge] it", reply: '{"approved":true}' },
@@ -34,8 +36,8 @@ describe("the journal's transcript", () => {
 
   it("has none when the journal kept no prompts (a harness that continues sessions itself)", () => {
     const journal = new Journal(undefined, () => {}, { from: "earlier", entries: [execute(1, { text: "hello back" })] });
-    const b = journal.bindAgent("w", "talker", "", inputHash("call 1"));
-    assert.ok(journal.replayExecute(b, 1, inputHash("call 1")));
+    const b = journal.bindAgent("w", "talker", "", record(1));
+    assert.ok(journal.replayExecute(b, record(1)));
     assert.equal(b.transcript, undefined);
     assert.equal(b.replayed, 1);
   });
