@@ -24,7 +24,7 @@ import (
 // Main runs the server as a command (stratos-fakemcp in the acceptance
 // tests):
 //
-//	stratos-fakemcp [--legacy] [--links] [--elicit] [--notifications] [--name N] [--extra-tools-file F] [--pid-file P] [--require-env V]   # stdio
+//	stratos-fakemcp [--legacy] [--links] [--elicit] [--sample] [--notifications] [--name N] [--extra-tools-file F] [--pid-file P] [--require-env V]   # stdio
 //	stratos-fakemcp --http --url-file F [--legacy] [--name N] [--oauth [--token-lifetime D] [--refreshed-lifetime D] [--no-refresh] [--no-registration] [--oauth-log F]]
 //	stratos-fakemcp --hang-initialize [--pid-file P]
 //	stratos-fakemcp --exit-at-start STATUS [--stderr-lines N]
@@ -42,6 +42,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	name := fs.String("name", "", "implementation name")
 	links := fs.Bool("links", false, "add the open-issue tool, whose results link to resources, and the binary resource "+LogoURI)
 	elicit := fs.Bool("elicit", false, "add the release tool, which asks its client for a form (elicitation)")
+	sample := fs.Bool("sample", false, "add the summarize tool, which asks its client's model for a summary (sampling)")
 	notifications := fs.Bool("notifications", false, "add the log, roots, touch and add-note tools and the subscribable resource "+CounterURI)
 	useHTTP := fs.Bool("http", false, "serve streamable HTTP on 127.0.0.1 instead of stdio")
 	urlFile := fs.String("url-file", "", "with --http: file to write the server URL to")
@@ -70,7 +71,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if *exitStatus >= 0 {
 		return exitAtStart(stderr, *exitStatus, *stderrLines)
 	}
-	o := Options{Name: *name, Legacy: *legacy, Links: *links, Elicit: *elicit, Notifications: *notifications}
+	o := Options{Name: *name, Legacy: *legacy, Links: *links, Elicit: *elicit, Sample: *sample, Notifications: *notifications}
 	if *extraFile != "" {
 		if data, err := os.ReadFile(*extraFile); err == nil {
 			o.ExtraTools = strings.Fields(string(data))

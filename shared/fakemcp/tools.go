@@ -41,6 +41,9 @@ type Options struct {
 	Links bool
 	// Elicit adds the release tool, which asks its client for a form.
 	Elicit bool
+	// Sample adds the summarize tool, which asks its client's model for a
+	// summary (sampling).
+	Sample bool
 	// Notifications adds the tools that log, ask for roots and change
 	// resources, and a subscribable resource (see LogTool).
 	Notifications bool
@@ -69,6 +72,9 @@ func NewServer(o Options) *mcp.Server {
 	}
 	if o.Elicit {
 		addElicit(s)
+	}
+	if o.Sample {
+		addSample(s)
 	}
 	if o.Notifications {
 		addNotifications(s)

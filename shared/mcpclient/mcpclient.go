@@ -63,6 +63,10 @@ type Options struct {
 	// ("debug" … "emergency"; "" sets none: the server's own default
 	// stands).
 	LogLevel string
+	// Sample answers the server's sampling requests when its declaration
+	// opts in (sampling: decision); nil, or a server that does not opt
+	// in: no sampling capability is declared.
+	Sample SampleFunc
 	// Resources receives the server's resource notifications: a subscribed
 	// resource changed, or the list of resources did (nil: dropped).
 	Resources func(ResourceChange)
@@ -125,6 +129,7 @@ func (c *Client) clientOptions(server mcpdecl.Server, opts Options) *mcp.ClientO
 		ElicitationHandler: elicitationHandler(server, opts.Elicit),
 	}
 	offerRoots(o, opts.WorkflowDir)
+	offerSampling(o, server, opts.Sample)
 	hearLogs(o, opts.Log)
 	if opts.Resources != nil {
 		o.ResourceUpdatedHandler = func(_ context.Context, req *mcp.ResourceUpdatedNotificationRequest) {

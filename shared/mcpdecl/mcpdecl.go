@@ -61,6 +61,12 @@ type Server struct {
 	// elicitation requests: ElicitationRefuse (empty: the default) or
 	// ElicitationAcceptDefaults.
 	Elicitation string `json:"elicitation,omitempty"`
+	// Sampling is how Stratos's direct clients answer the server's
+	// sampling requests: empty (the default) offers no sampling;
+	// SamplingDecision answers them with a model call through the
+	// Decision primitive's backends and the workflow's decision
+	// configuration.
+	Sampling string `json:"sampling,omitempty"`
 }
 
 // The elicitation policies a declaration may name. A run has nobody to
@@ -72,6 +78,11 @@ const (
 	ElicitationRefuse         = "refuse"
 	ElicitationAcceptDefaults = "accept-defaults"
 )
+
+// SamplingDecision is the one sampling policy a declaration may name: a
+// model call costs money and sends the server's text to a model, so a
+// server gets sampling only when its declaration opts in.
+const SamplingDecision = "decision"
 
 // Timeout bounds connecting to the server: starting or reaching it and the
 // protocol's handshake. It is the declared connectTimeout, or
@@ -147,8 +158,8 @@ func (p *parser) add(field, format string, args ...any) {
 }
 
 var fieldsByTransport = map[string]map[string]bool{
-	TransportStdio: {"type": true, "command": true, "args": true, "env": true, "cwd": true, "connectTimeout": true, "elicitation": true},
-	TransportHTTP:  {"type": true, "url": true, "headers": true, "oauth": true, "connectTimeout": true, "elicitation": true},
+	TransportStdio: {"type": true, "command": true, "args": true, "env": true, "cwd": true, "connectTimeout": true, "elicitation": true, "sampling": true},
+	TransportHTTP:  {"type": true, "url": true, "headers": true, "oauth": true, "connectTimeout": true, "elicitation": true, "sampling": true},
 }
 
 func (p *parser) server(name string, v any) (Server, bool) {
@@ -181,6 +192,7 @@ func (p *parser) server(name string, v any) (Server, bool) {
 	s.OAuth = p.oauth(path+".oauth", m["oauth"])
 	s.ConnectTimeout = p.duration(path+".connectTimeout", m["connectTimeout"])
 	s.Elicitation = p.elicitation(path+".elicitation", m["elicitation"])
+	s.Sampling = p.sampling(path+".sampling", m["sampling"])
 	if s.Transport == TransportHTTP {
 		p.checkURL(path+".url", s.URL)
 	}
@@ -303,6 +315,16 @@ func (p *parser) elicitation(field string, v any) string {
 	}
 	p.add(field, "%q is not an elicitation policy (known: %s, %s)", s, ElicitationRefuse, ElicitationAcceptDefaults)
 	return ""
+}
+
+// sampling reads a sampling policy.
+func (p *parser) sampling(field string, v any) string {
+	s := p.str(field, v)
+	if s != "" && s != SamplingDecision {
+		p.add(field, "%q is not a sampling policy (known: %s; leave it out to offer no sampling)", s, SamplingDecision)
+		return ""
+	}
+	return s
 }
 
 // isWholeReference reports whether value is one ${NAME} reference and

@@ -42,6 +42,7 @@ servers:
     url: https://p.example.test/mcp
     oauth: {clientMetadataUrl: "https://stratos.example.test/oauth/client.json"}
     elicitation: accept-defaults
+    sampling: decision
 `)
 	if len(problems) > 0 {
 		t.Fatalf("problems: %v", problems)
@@ -58,11 +59,11 @@ servers:
 	if s := servers["machine"]; !s.OAuth.ClientCredentials() || servers["github"].OAuth.ClientCredentials() {
 		t.Fatalf("machine = %+v: want the client-credentials grant there only", s.OAuth)
 	}
-	if s := servers["published"]; s.OAuth.ClientMetadataURL != "https://stratos.example.test/oauth/client.json" || s.Elicitation != ElicitationAcceptDefaults {
+	if s := servers["published"]; s.OAuth.ClientMetadataURL != "https://stratos.example.test/oauth/client.json" || s.Elicitation != ElicitationAcceptDefaults || s.Sampling != SamplingDecision {
 		t.Fatalf("published = %+v, oauth %+v", s, s.OAuth)
 	}
-	if s := servers["files"]; s.Elicitation != "" {
-		t.Fatalf("files.elicitation = %q, want none (refuse)", s.Elicitation)
+	if s := servers["files"]; s.Elicitation != "" || s.Sampling != "" {
+		t.Fatalf("files.elicitation = %q, sampling = %q, want none (refuse, no sampling)", s.Elicitation, s.Sampling)
 	}
 }
 
@@ -95,6 +96,7 @@ func TestParseProblemsNameFieldPaths(t *testing.T) {
 		{`servers: {a: {url: "http://h", oauth: {clientMetadataUrl: "https://c.example.test/c.json#x"}}}`, "mcp.servers.a.oauth.clientMetadataUrl", "must not have a fragment"},
 		{`servers: {a: {url: "http://h", oauth: {grant: client_credentials, clientId: c, clientSecret: "${S}", clientMetadataUrl: "https://c.example.test/c.json"}}}`, "mcp.servers.a.oauth.clientMetadataUrl", "is for a user's login"},
 		{`servers: {a: {url: "http://h", oauth: {clientMetadataUrl: "https://${H"}}}`, "mcp.servers.a.oauth.clientMetadataUrl", "malformed environment reference"},
+		{`servers: {a: {command: x, sampling: yes}}`, "mcp.servers.a.sampling", `"yes" is not a sampling policy (known: decision; leave it out to offer no sampling)`},
 		{`servers: {a: {command: x, elicitation: ask}}`, "mcp.servers.a.elicitation", `"ask" is not an elicitation policy (known: refuse, accept-defaults)`},
 		{`servers: {a: {url: "http://h", oauth: {grant: cross_app_access, clientId: c}}}`, "mcp.servers.a.oauth.grant", "cross_app_access needs oauth.clientId"},
 		{`servers: {a: {url: "http://h", oauth: {grant: cross_app_access, clientId: c, idp: {tokenUrl: "https://idp/token", clientId: i}}}}`, "mcp.servers.a.oauth.idp.idToken", "is required for cross-app access"},

@@ -40,6 +40,15 @@ type anthropicRequest struct {
 	Temperature *float64        `json:"temperature,omitempty"`
 }
 
+// anthropicChatRequest is the body of a free-text POST /v1/messages.
+type anthropicChatRequest struct {
+	Model       string    `json:"model"`
+	MaxTokens   int       `json:"max_tokens"`
+	System      string    `json:"system,omitempty"`
+	Messages    []message `json:"messages"`
+	Temperature *float64  `json:"temperature,omitempty"`
+}
+
 type anthropicTool struct {
 	Name        string          `json:"name"`
 	Description string          `json:"description"`
@@ -53,8 +62,9 @@ type anthropicChoice struct {
 
 // anthropicReply is the part of a Messages API answer a decision reads.
 type anthropicReply struct {
-	Type    string `json:"type"`
-	Content []struct {
+	Type       string `json:"type"`
+	StopReason string `json:"stop_reason"`
+	Content    []struct {
 		Type  string          `json:"type"`
 		Name  string          `json:"name"`
 		Input json.RawMessage `json:"input"`
@@ -75,26 +85,12 @@ func (b *anthropicBackend) ask(ctx context.Context, messages []message, _ int) (
 	req := anthropicRequest{Model: b.model, MaxTokens: maxAnswerTokens, Temperature: b.cfg.Temperature,
 		Tools:      []anthropicTool{{Name: answerTool, Description: "Give your answer to the question.", InputSchema: b.schema}},
 		ToolChoice: anthropicChoice{Type: "tool", Name: answerTool}}
-	for _, m := range messages {
-		if m.Role == "system" {
-			req.System = m.Content
-			continue
-		}
-		req.Messages = append(req.Messages, m)
-	}
-	status, data, err := b.api.post(ctx, messagesPath, req)
+	req.System, req.Messages = splitSystem(messages)
+	r, err := b.post(ctx, req)
 	if err != nil {
 		return turn{}, err
 	}
-	if status/100 != 2 {
-		return turn{}, b.api.statusError("POST "+messagesPath, status, anthropicMessage(data), keyVarOf(ProviderAnthropic))
-	}
-	var r anthropicReply
-	if err := json.Unmarshal(data, &r); err != nil || r.Type != "message" {
-		return turn{}, b.api.errorf(agentproto.CodeDecisionEndpoint, "the answer to POST %s is not a Messages API reply: %s", messagesPath, shown(data))
-	}
-	t := turn{tokens: eventapi.Tokens{InputTokens: r.Usage.InputTokens, OutputTokens: r.Usage.OutputTokens,
-		CacheReadInputTokens: r.Usage.CacheReadInputTokens, CacheCreationInputTokens: r.Usage.CacheCreationInputTokens}}
+	t := turn{tokens: r.tokens()}
 	for _, c := range r.Content {
 		switch {
 		case c.Type == "tool_use" && c.Name == answerTool:
@@ -104,6 +100,60 @@ func (b *anthropicBackend) ask(ctx context.Context, messages []message, _ int) (
 		}
 	}
 	return t, nil
+}
+
+// chat sends one free-text request without tools, its answer at most
+// maxTokens long (stop_reason max_tokens: cut there).
+func (b *anthropicBackend) chat(ctx context.Context, messages []message, maxTokens int) (turn, error) {
+	req := anthropicChatRequest{Model: b.model, MaxTokens: maxTokens, Temperature: b.cfg.Temperature}
+	req.System, req.Messages = splitSystem(messages)
+	r, err := b.post(ctx, req)
+	if err != nil {
+		return turn{}, err
+	}
+	t := turn{tokens: r.tokens(), truncated: r.StopReason == "max_tokens"}
+	for _, c := range r.Content {
+		if c.Type == "text" {
+			t.content += c.Text
+		}
+	}
+	return t, nil
+}
+
+// splitSystem takes the system message out of messages: the API has it
+// as the request's system prompt.
+func splitSystem(messages []message) (string, []message) {
+	system := ""
+	var rest []message
+	for _, m := range messages {
+		if m.Role == "system" {
+			system = m.Content
+			continue
+		}
+		rest = append(rest, m)
+	}
+	return system, rest
+}
+
+// post sends one Messages API request and reads its reply.
+func (b *anthropicBackend) post(ctx context.Context, req any) (anthropicReply, error) {
+	status, data, err := b.api.post(ctx, messagesPath, req)
+	if err != nil {
+		return anthropicReply{}, err
+	}
+	if status/100 != 2 {
+		return anthropicReply{}, b.api.statusError("POST "+messagesPath, status, anthropicMessage(data), keyVarOf(ProviderAnthropic))
+	}
+	var r anthropicReply
+	if err := json.Unmarshal(data, &r); err != nil || r.Type != "message" {
+		return anthropicReply{}, b.api.errorf(agentproto.CodeDecisionEndpoint, "the answer to POST %s is not a Messages API reply: %s", messagesPath, shown(data))
+	}
+	return r, nil
+}
+
+func (r anthropicReply) tokens() eventapi.Tokens {
+	return eventapi.Tokens{InputTokens: r.Usage.InputTokens, OutputTokens: r.Usage.OutputTokens,
+		CacheReadInputTokens: r.Usage.CacheReadInputTokens, CacheCreationInputTokens: r.Usage.CacheCreationInputTokens}
 }
 
 // anthropicMessage is an Anthropic error's message, else the answer

@@ -113,16 +113,19 @@ func (a *Asker) decide(ctx context.Context, req Request, emit Emit) (*agentproto
 	return res, nil
 }
 
-// backend asks a model one request of a decision's conversation.
+// backend asks a model one request of a decision's conversation (ask,
+// its answer constrained to the schema), or one free-text request (chat,
+// its answer at most maxTokens long).
 type backend interface {
 	ask(ctx context.Context, messages []message, sample int) (turn, error)
+	chat(ctx context.Context, messages []message, maxTokens int) (turn, error)
 }
 
-// backendOf is the provider's backend for t; only the provider chooses
-// it. Ollama's model is checked against the server's inventory first;
-// a hosted endpoint's model is known by its answer (404: unavailable).
-func (a *Asker) backendOf(ctx context.Context, q question, cfg Config, t target) (backend, error) {
-	schema := q.schema(cfg.Reasons)
+// backendOf is the provider's backend for t, with the answer's schema
+// (nil for chat); only the provider chooses it. Ollama's model is checked
+// against the server's inventory first; a hosted endpoint's model is
+// known by its answer (404: unavailable).
+func (a *Asker) backendOf(ctx context.Context, schema json.RawMessage, cfg Config, t target) (backend, error) {
 	hosted := api{http: a.HTTP, endpoint: t.endpoint}
 	switch cfg.Provider {
 	case ProviderOpenAI:
@@ -151,7 +154,7 @@ func (a *Asker) backendOf(ctx context.Context, q question, cfg Config, t target)
 // pool and all at once as far as it admits them, and returns the
 // majority. The first sample that fails ends the others.
 func (a *Asker) ask(ctx context.Context, q question, cfg Config, t target, emit Emit) (*agentproto.DecisionResult, error) {
-	b, err := a.backendOf(ctx, q, cfg, t)
+	b, err := a.backendOf(ctx, q.schema(cfg.Reasons), cfg, t)
 	if err != nil {
 		return nil, err
 	}
@@ -165,7 +168,11 @@ func (a *Asker) ask(ctx context.Context, q question, cfg Config, t target, emit 
 		go func() {
 			defer wg.Done()
 			queued := func() { emit(&eventapi.DecisionAdmissionQueued{Sample: i + 1}) }
-			r, err := a.admitted(ctx, queued, func() (reply, error) { return s.sample(ctx, i+1) })
+			var r reply
+			err := a.admitted(ctx, queued, func() (err error) {
+				r, err = s.sample(ctx, i+1)
+				return err
+			})
 			if err != nil {
 				cancel(err)
 				return
@@ -184,12 +191,12 @@ func (a *Asker) ask(ctx context.Context, q question, cfg Config, t target, emit 
 
 // admitted runs fn in a slot of the pool; queued is called when it has
 // to wait for one.
-func (a *Asker) admitted(ctx context.Context, queued func(), fn func() (reply, error)) (reply, error) {
+func (a *Asker) admitted(ctx context.Context, queued func(), fn func() error) error {
 	if a.Slots == nil {
 		return fn()
 	}
 	if err := a.Slots.Acquire(ctx, queued); err != nil {
-		return reply{}, err
+		return err
 	}
 	defer a.Slots.Release()
 	return fn()
@@ -272,12 +279,7 @@ func (s *sampler) sample(ctx context.Context, i int) (reply, error) {
 // "priced"); local models and names the catalog does not map have no
 // price, so their cost stays unknown.
 func (s *sampler) count(t turn) {
-	u := &eventapi.Usage{Tokens: t.tokens, Provider: s.cfg.Provider, Model: s.cfg.Model}
-	if s.price != nil {
-		usd := s.price.USD(modelsapi.TurnTokens{Input: t.tokens.InputTokens, Output: t.tokens.OutputTokens,
-			CacheRead: t.tokens.CacheReadInputTokens, CacheWrite: t.tokens.CacheCreationInputTokens, Reasoning: t.tokens.ReasoningOutputTokens})
-		u.CostUSD, u.CostProvenance = &usd, eventapi.CostPriced
-	}
+	u := usageOf(s.cfg, s.price, t)
 	s.emit(u)
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -32,6 +32,8 @@ type turn struct {
 	// logprobs are the content's tokens with their log-probabilities,
 	// nil when the endpoint reports none.
 	logprobs []tokenLogprob
+	// truncated says the answer ended at its token limit.
+	truncated bool
 }
 
 // ollamaBackend asks an Ollama server's native chat API, with the answer's
@@ -49,7 +51,7 @@ type ollamaChatRequest struct {
 	Model    string          `json:"model"`
 	Messages []message       `json:"messages"`
 	Stream   bool            `json:"stream"`
-	Format   json.RawMessage `json:"format"`
+	Format   json.RawMessage `json:"format,omitempty"`
 	Options  *ollamaOptions  `json:"options,omitempty"`
 }
 
@@ -58,6 +60,7 @@ type ollamaChatRequest struct {
 type ollamaOptions struct {
 	Temperature *float64 `json:"temperature,omitempty"`
 	Seed        *int64   `json:"seed,omitempty"`
+	NumPredict  int      `json:"num_predict,omitempty"`
 }
 
 // ollamaChatReply is the part of /api/chat's answer a decision reads.
@@ -65,9 +68,10 @@ type ollamaChatReply struct {
 	Message struct {
 		Content string `json:"content"`
 	} `json:"message"`
-	Done            bool  `json:"done"`
-	PromptEvalCount int64 `json:"prompt_eval_count"`
-	EvalCount       int64 `json:"eval_count"`
+	Done            bool   `json:"done"`
+	DoneReason      string `json:"done_reason"`
+	PromptEvalCount int64  `json:"prompt_eval_count"`
+	EvalCount       int64  `json:"eval_count"`
 }
 
 // ask sends one request for the given sample (1-based: sample i gets
@@ -81,6 +85,18 @@ func (b *ollamaBackend) ask(ctx context.Context, messages []message, sample int)
 			req.Options.Seed = &seed
 		}
 	}
+	return b.post(ctx, req)
+}
+
+// chat sends one free-text request: no format, at most maxTokens
+// predicted ("length": cut there).
+func (b *ollamaBackend) chat(ctx context.Context, messages []message, maxTokens int) (turn, error) {
+	req := ollamaChatRequest{Model: b.model, Messages: messages,
+		Options: &ollamaOptions{Temperature: b.cfg.Temperature, Seed: b.cfg.Seed, NumPredict: maxTokens}}
+	return b.post(ctx, req)
+}
+
+func (b *ollamaBackend) post(ctx context.Context, req ollamaChatRequest) (turn, error) {
 	body, err := json.Marshal(req)
 	if err != nil {
 		return turn{}, err
@@ -118,7 +134,7 @@ func (b *ollamaBackend) ask(ctx context.Context, messages []message, sample int)
 	if err := json.Unmarshal(data, &r); err != nil || !r.Done {
 		return turn{}, b.endpointError("the answer to POST /api/chat is not Ollama's reply: %s", shown(data))
 	}
-	return turn{content: r.Message.Content, tokens: eventapi.Tokens{InputTokens: r.PromptEvalCount, OutputTokens: r.EvalCount}}, nil
+	return turn{content: r.Message.Content, truncated: r.DoneReason == "length", tokens: eventapi.Tokens{InputTokens: r.PromptEvalCount, OutputTokens: r.EvalCount}}, nil
 }
 
 func (b *ollamaBackend) endpointError(format string, args ...any) *agentproto.Error {

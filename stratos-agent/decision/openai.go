@@ -36,6 +36,17 @@ type openaiRequest struct {
 	Seed           *int64               `json:"seed,omitempty"`
 }
 
+// openaiChatRequest is the body of a free-text POST /chat/completions.
+// max_tokens, not max_completion_tokens: OpenAI-compatible local servers
+// know the older name.
+type openaiChatRequest struct {
+	Model       string    `json:"model"`
+	Messages    []message `json:"messages"`
+	MaxTokens   int       `json:"max_tokens"`
+	Temperature *float64  `json:"temperature,omitempty"`
+	Seed        *int64    `json:"seed,omitempty"`
+}
+
 type openaiResponseFormat struct {
 	Type       string `json:"type"`
 	JSONSchema struct {
@@ -55,6 +66,7 @@ type openaiReply struct {
 		Logprobs *struct {
 			Content []tokenLogprob `json:"content"`
 		} `json:"logprobs"`
+		FinishReason string `json:"finish_reason"`
 	} `json:"choices"`
 	Usage struct {
 		PromptTokens        int64 `json:"prompt_tokens"`
@@ -91,6 +103,22 @@ func (b *openaiBackend) ask(ctx context.Context, messages []message, sample int)
 			return turn{}, err
 		}
 	}
+	return b.turnOf(status, data)
+}
+
+// chat sends one free-text request, its answer at most maxTokens long
+// (finish_reason "length": cut there).
+func (b *openaiBackend) chat(ctx context.Context, messages []message, maxTokens int) (turn, error) {
+	req := openaiChatRequest{Model: b.model, Messages: messages, MaxTokens: maxTokens, Temperature: b.cfg.Temperature, Seed: b.cfg.Seed}
+	status, data, err := b.api.post(ctx, chatPath, req)
+	if err != nil {
+		return turn{}, err
+	}
+	return b.turnOf(status, data)
+}
+
+// turnOf reads a Chat Completions answer.
+func (b *openaiBackend) turnOf(status int, data []byte) (turn, error) {
 	if status/100 != 2 {
 		return turn{}, b.api.statusError("POST "+chatPath, status, openaiMessage(data), keyVarOf(ProviderOpenAI))
 	}
@@ -99,7 +127,7 @@ func (b *openaiBackend) ask(ctx context.Context, messages []message, sample int)
 		return turn{}, b.api.errorf(agentproto.CodeDecisionEndpoint, "the answer to POST %s is not a Chat Completions reply: %s", chatPath, shown(data))
 	}
 	c := r.Choices[0]
-	t := turn{tokens: eventapi.Tokens{
+	t := turn{truncated: c.FinishReason == "length", tokens: eventapi.Tokens{
 		InputTokens:           r.Usage.PromptTokens - r.Usage.PromptTokensDetails.CachedTokens,
 		CacheReadInputTokens:  r.Usage.PromptTokensDetails.CachedTokens,
 		OutputTokens:          r.Usage.CompletionTokens,

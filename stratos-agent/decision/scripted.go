@@ -36,12 +36,20 @@ type Scripted struct {
 	// Fail fails the decision with this decision error code instead.
 	Fail    string `json:"fail,omitempty"`
 	Message string `json:"message,omitempty"`
+	// Text answers a free-text request (an MCP server's sampling request,
+	// see Chat) instead of a decision.
+	Text string `json:"text,omitempty"`
 }
+
+// KindText is the kind a script's when names to match free-text requests
+// (Chat) only; entries with text match nothing else.
+const KindText = "text"
 
 // When restricts a scripted decision to some questions; empty fields
 // match anything.
 type When struct {
-	// Kind is the question's kind: choice, score or verdict.
+	// Kind is the question's kind: choice, score or verdict, or text for
+	// a free-text request.
 	Kind           string `json:"kind,omitempty"`
 	PromptContains string `json:"promptContains,omitempty"`
 	PromptMatches  string `json:"promptMatches,omitempty"`
@@ -55,7 +63,7 @@ func decodeScript(raw json.RawMessage) ([]Scripted, error) {
 	dec.DisallowUnknownFields()
 	var script []Scripted
 	if err := dec.Decode(&script); err != nil {
-		return nil, fmt.Errorf("must be a list of scripted decisions (when, answer, reason, confidence, or fail and message): %v", err)
+		return nil, fmt.Errorf("must be a list of scripted decisions (when, answer, reason, confidence, text, or fail and message): %v", err)
 	}
 	if len(script) > maxScripted {
 		return nil, fmt.Errorf("has %d entries (at most %d)", len(script), maxScripted)
@@ -69,8 +77,14 @@ func decodeScript(raw json.RawMessage) ([]Scripted, error) {
 }
 
 func (s *Scripted) check() error {
-	if (len(s.Answer) == 0) == (s.Fail == "") {
-		return fmt.Errorf("give answer or fail, not both")
+	given := 0
+	for _, set := range []bool{len(s.Answer) > 0, s.Fail != "", s.Text != ""} {
+		if set {
+			given++
+		}
+	}
+	if given != 1 {
+		return fmt.Errorf("give one of answer, text or fail")
 	}
 	if s.Fail != "" && !slices.Contains(agentproto.DecisionErrorCodes(), s.Fail) {
 		return fmt.Errorf("fail: %q is not a decision error code (known: %s)", s.Fail, strings.Join(agentproto.DecisionErrorCodes(), ", "))
@@ -79,9 +93,12 @@ func (s *Scripted) check() error {
 		return fmt.Errorf("confidence: must be a number from 0 to 1, got %v", *c)
 	}
 	switch s.When.Kind {
-	case "", agentproto.QuestionChoice, agentproto.QuestionScore, agentproto.QuestionVerdict:
+	case "", agentproto.QuestionChoice, agentproto.QuestionScore, agentproto.QuestionVerdict, KindText:
 	default:
-		return fmt.Errorf("when.kind: %q is not choice, score or verdict", s.When.Kind)
+		return fmt.Errorf("when.kind: %q is not choice, score, verdict or text", s.When.Kind)
+	}
+	if s.Text != "" && s.When.Kind != "" && s.When.Kind != KindText {
+		return fmt.Errorf("text answers free-text requests only, not %s questions (when.kind)", s.When.Kind)
 	}
 	if s.When.PromptMatches != "" {
 		re, err := regexp.Compile(s.When.PromptMatches)
@@ -89,6 +106,9 @@ func (s *Scripted) check() error {
 			return fmt.Errorf("when.promptMatches: %v", err)
 		}
 		s.When.re = re
+	}
+	if len(s.Answer) > 0 && s.When.Kind == KindText {
+		return fmt.Errorf("answer answers decisions, not free-text requests (when.kind text): give text")
 	}
 	if len(s.Answer) > 0 {
 		if problem := answerProblem(s.When.Kind, s.Answer); problem != "" {
@@ -129,6 +149,12 @@ func answerProblem(kind string, raw json.RawMessage) string {
 	return ""
 }
 
+// answersText reports whether the entry answers free-text requests
+// rather than decisions.
+func (s Scripted) answersText() bool {
+	return s.Text != "" || (s.Fail != "" && s.When.Kind == KindText)
+}
+
 func (w When) matches(q question) bool {
 	return (w.Kind == "" || w.Kind == q.Kind) &&
 		strings.Contains(q.Prompt, w.PromptContains) &&
@@ -141,22 +167,15 @@ func (w When) matches(q question) bool {
 // retries: asking again would get the same); no model is called, so
 // there is no usage.
 func answerScripted(q question, cfg Config) (*agentproto.DecisionResult, error) {
-	i := slices.IndexFunc(cfg.Script, func(s Scripted) bool { return s.When.matches(q) })
+	i := slices.IndexFunc(cfg.Script, func(s Scripted) bool { return !s.answersText() && s.When.matches(q) })
 	if i < 0 {
 		return nil, agentproto.Errorf(agentproto.CodeDecisionConfiguration,
 			"no scripted decision matches this %s question (prompt %q): add an entry to the test case's decisions, or set allowRealHarness: true on the case to let its model answer", q.Kind, cut(q.Prompt, 200))
 	}
 	s := cfg.Script[i]
-	name := s.Name
-	if name == "" {
-		name = fmt.Sprintf("decisions[%d]", i)
-	}
+	name := s.name(i)
 	if s.Fail != "" {
-		msg := s.Message
-		if msg == "" {
-			msg = "the test case's scripted decision fails"
-		}
-		return nil, agentproto.Errorf(s.Fail, "%s (scripted decision %s)", msg, name).WithDetails(map[string]any{"scripted": name})
+		return nil, scriptedFailure(s, i)
 	}
 	answer, problem := q.check(s.Answer)
 	if problem != "" {
@@ -172,4 +191,22 @@ func answerScripted(q question, cfg Config) (*agentproto.DecisionResult, error) 
 		res.Reasons = []string{s.Reason}
 	}
 	return res, nil
+}
+
+// name is the entry's name, or its place in the script.
+func (s Scripted) name(i int) string {
+	if s.Name != "" {
+		return s.Name
+	}
+	return fmt.Sprintf("decisions[%d]", i)
+}
+
+// scriptedFailure is the error of an entry that fails.
+func scriptedFailure(s Scripted, i int) error {
+	msg := s.Message
+	if msg == "" {
+		msg = "the test case's scripted decision fails"
+	}
+	name := s.name(i)
+	return agentproto.Errorf(s.Fail, "%s (scripted decision %s)", msg, name).WithDetails(map[string]any{"scripted": name})
 }

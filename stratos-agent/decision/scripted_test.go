@@ -61,9 +61,9 @@ func TestScriptedDecisions(t *testing.T) {
 // the field.
 func TestScriptIsChecked(t *testing.T) {
 	for script, want := range map[string]string{
-		`[{"answer": "a", "fail": "decision_timeout"}]`:            `overrides.decision.script: [0]: give answer or fail, not both`,
+		`[{"answer": "a", "fail": "decision_timeout"}]`:            `overrides.decision.script: [0]: give one of answer, text or fail`,
 		`[{"fail": "boom"}]`:                                       `overrides.decision.script: [0]: fail: "boom" is not a decision error code`,
-		`[{"answer": 1}, {"when": {"kind": "vote"}, "answer": 1}]`: `overrides.decision.script: [1]: when.kind: "vote" is not choice, score or verdict`,
+		`[{"answer": 1}, {"when": {"kind": "vote"}, "answer": 1}]`: `overrides.decision.script: [1]: when.kind: "vote" is not choice, score, verdict or text`,
 		`[{"when": {"promptMatches": "("}, "answer": 1}]`:          `overrides.decision.script: [0]: when.promptMatches: error parsing regexp`,
 		`[{"answer": 1, "confidence": 2}]`:                         `overrides.decision.script: [0]: confidence: must be a number from 0 to 1, got 2`,
 		`[{"answer": 1, "replay": true}]`:                          `overrides.decision.script: must be a list of scripted decisions`,
