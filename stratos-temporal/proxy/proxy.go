@@ -79,7 +79,7 @@ type agent struct {
 // stratos-agent at host.
 func New(c client.Client, run Run, host string, stderr io.Writer) *Proxy {
 	p := &Proxy{client: c, run: run, host: host, stderr: stderr, remote: map[string]*agent{}, polled: map[string]bool{}}
-	p.record = startRecorder(p.signalRecord, stderr)
+	p.record = startRecorder(p.signalRecord, stderr, recordLinger)
 	return p
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"time"
 
 	"github.com/stratoscli/stratos/shared/contract/journalapi"
 	"github.com/stratoscli/stratos/stratos-temporal/engine"
@@ -15,18 +16,27 @@ import (
 // the server refuses past 2 MiB); what does not fit goes in the next one.
 const maxRecordBytes = 1 << 20
 
+// recordLinger is how long the first thing to tell waits for others before
+// its signal goes: an execute's end and the next one's start (the code
+// asks for it as soon as it has the answer) then share one signal, and a
+// fan-out's starts one or two. Nothing waits for these signals; until one
+// arrives, a finished execute's own history holds its result.
+const recordLinger = 100 * time.Millisecond
+
 // recorder passes what the run's workflow must know (executes started and
 // finished, journal entries) with one signal at a time: what accumulates
 // while one is being sent goes in the next. A fan-out's executes then cost
 // the run's history a few signals and workflow tasks, not two each.
 type recorder struct {
-	send func(context.Context, engine.Record) error
-	warn io.Writer
+	send   func(context.Context, engine.Record) error
+	warn   io.Writer
+	linger time.Duration
 
 	mu      sync.Mutex
 	pending []recordItem
 	wake    chan struct{}
 	closed  bool
+	quit    chan struct{} // closed by close: linger no more
 	done    chan struct{}
 }
 
@@ -38,8 +48,8 @@ type recordItem struct {
 	size     int
 }
 
-func startRecorder(send func(context.Context, engine.Record) error, warn io.Writer) *recorder {
-	r := &recorder{send: send, warn: warn, wake: make(chan struct{}, 1), done: make(chan struct{})}
+func startRecorder(send func(context.Context, engine.Record) error, warn io.Writer, linger time.Duration) *recorder {
+	r := &recorder{send: send, warn: warn, linger: linger, wake: make(chan struct{}, 1), quit: make(chan struct{}), done: make(chan struct{})}
 	go r.loop()
 	return r
 }
@@ -67,6 +77,7 @@ func (r *recorder) close() {
 	r.mu.Lock()
 	r.closed = true
 	r.mu.Unlock()
+	close(r.quit)
 	select {
 	case r.wake <- struct{}{}:
 	default:
@@ -77,6 +88,10 @@ func (r *recorder) close() {
 func (r *recorder) loop() {
 	defer close(r.done)
 	for range r.wake {
+		select {
+		case <-time.After(r.linger):
+		case <-r.quit:
+		}
 		for {
 			rec, n, closed := r.next()
 			if n == 0 {

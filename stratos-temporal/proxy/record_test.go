@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stratoscli/stratos/shared/contract/journalapi"
 	"github.com/stratoscli/stratos/stratos-temporal/engine"
@@ -40,7 +41,7 @@ func (s *sent) send(_ context.Context, rec engine.Record) error {
 // the entries in the order the code wrote them.
 func TestARecordCarriesWhatAccumulatedMeanwhile(t *testing.T) {
 	s := newSent()
-	r := startRecorder(s.send, io.Discard)
+	r := startRecorder(s.send, io.Discard, 0)
 	r.started(engine.ExecuteStarted{ID: "e1"})
 	<-s.first
 	r.started(engine.ExecuteStarted{ID: "e2"})
@@ -65,7 +66,7 @@ func TestARecordCarriesWhatAccumulatedMeanwhile(t *testing.T) {
 // payload's size goes in the next one.
 func TestARecordFitsAPayload(t *testing.T) {
 	s := newSent()
-	r := startRecorder(s.send, io.Discard)
+	r := startRecorder(s.send, io.Discard, 0)
 	r.started(engine.ExecuteStarted{ID: "e1"})
 	<-s.first
 	big := strings.Repeat("x", maxRecordBytes/2+1)
@@ -80,5 +81,25 @@ func TestARecordFitsAPayload(t *testing.T) {
 	}
 	if !slices.Equal(counts, []int{1, 2}) {
 		t.Errorf("entries per signal after the first: %v, want [1 2] (the two large ones apart, the small one with the second)", counts)
+	}
+}
+
+// What the code's host has to tell within the linger goes in one signal
+// (an execute's end and the next one's start); closing sends it at once.
+func TestARecordWaitsForWhatFollows(t *testing.T) {
+	s := newSent()
+	close(s.release)
+	r := startRecorder(s.send, io.Discard, time.Hour)
+	r.finished(engine.ExecuteFinished{ID: "e1"})
+	r.started(engine.ExecuteStarted{ID: "e2"})
+	closed := make(chan struct{})
+	go func() { r.close(); close(closed) }()
+	select {
+	case <-closed:
+	case <-time.After(time.Minute):
+		t.Fatal("close waited for the linger")
+	}
+	if len(s.records) != 1 || len(s.records[0].Finished) != 1 || len(s.records[0].Started) != 1 {
+		t.Errorf("sent %+v, want one signal with e1's end and e2's start", s.records)
 	}
 }
