@@ -157,6 +157,7 @@ func New(opts Options) (*Host, error) {
 	h.asker = &decision.Asker{HTTP: &http.Client{}, Getenv: opts.Getenv, Catalog: decision.SiblingCatalog(opts.Stderr)}
 	h.mcp = newDirectClients(opts.MCPTimeout, opts.Stderr, h.record)
 	h.mcp.tokens, h.relay = &tokens, relay
+	h.mcp.sampling = sampler{asker: h.asker, testCase: h.testCase}
 	h.mcp.peer = func() Peer { return h.peer }
 	if opts.ElicitTimeout > 0 {
 		h.mcp.elicitTimeout = opts.ElicitTimeout

@@ -37,6 +37,8 @@ type directClients struct {
 	peer func() Peer
 	// elicitTimeout bounds the wait for the workflow's elicitation handler.
 	elicitTimeout time.Duration
+	// sampling answers the sampling requests of servers that opt in.
+	sampling sampler
 
 	mu      sync.Mutex
 	clients map[string]*directClient
@@ -80,7 +82,9 @@ func (d *directClients) connect(ctx context.Context, p agentproto.MCPConnectPara
 	d.mu.Unlock()
 	defer close(c.ready)
 	opts := mcpclient.Options{Stderr: d.stderr, Workflow: p.Workflow.Name, WorkflowDir: p.Workflow.Dir, Tokens: d.tokens,
-		Progress: func(pn *mcp.ProgressNotificationParams) { d.progress(c, pn) }}
+		Progress: func(pn *mcp.ProgressNotificationParams) { d.progress(c, pn) },
+		// Offered only to a server declared with sampling: decision.
+		Sample: d.sampleHandler(c, p.Workflow.Dir)}
 	if p.Elicitation {
 		opts.Elicit = d.elicitHandler(c)
 	}
