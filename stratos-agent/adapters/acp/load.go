@@ -152,8 +152,8 @@ func remoteDetails(err error) string {
 	return ": " + d.Details
 }
 
-// Resumed reports whether the session continued the one the spec asked to
-// resume, and if not why (true when none was asked for).
+// Resumed reports whether the session continued the one Spec.Resume names,
+// and if not why (true when none was named).
 func (s *session) Resumed() (bool, string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()

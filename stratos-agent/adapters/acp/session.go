@@ -66,7 +66,7 @@ type session struct {
 	// background counts the tool sessions left running after the last
 	// turn (noteBackground).
 	background int
-	// notResumed says why the session the spec asked to resume was not
+	// notResumed says why the session Spec.Resume named was not
 	// continued ("" when it was, or when none was asked for).
 	notResumed string
 	// replay is set while a loaded session's history streams back.
