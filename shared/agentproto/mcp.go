@@ -86,6 +86,11 @@ type MCPConnectParams struct {
 	// ResourceListChanged says the workflow hears when the server's list
 	// of resources changes (mcp.resourceChanged with listChanged).
 	ResourceListChanged bool `json:"resourceListChanged,omitempty"`
+	// Decision is the workflow's decision configuration, with which the
+	// host answers the sampling requests of a server declared with
+	// sampling: decision: workflow.yaml's section and the invocation's
+	// overrides (Call is not used). nil: the host reads workflow.yaml's.
+	Decision *DecisionLayers `json:"decision,omitempty"`
 }
 
 // MCPLogLevels are the log levels of the protocol, least severe first.

@@ -84,7 +84,7 @@ func (d *directClients) connect(ctx context.Context, p agentproto.MCPConnectPara
 	opts := mcpclient.Options{Stderr: d.stderr, Workflow: p.Workflow.Name, WorkflowDir: p.Workflow.Dir, Tokens: d.tokens,
 		Progress: func(pn *mcp.ProgressNotificationParams) { d.progress(c, pn) },
 		// Offered only to a server declared with sampling: decision.
-		Sample: d.sampleHandler(c, p.Workflow.Dir)}
+		Sample: d.sampleHandler(c, p)}
 	if p.Elicitation {
 		opts.Elicit = d.elicitHandler(c)
 	}

@@ -24,10 +24,21 @@ type sampler struct {
 	testCase *agentproto.TestCase
 }
 
-// sampleHandler is the client's sampling handler.
-func (d *directClients) sampleHandler(c *directClient, workflowDir string) mcpclient.SampleFunc {
+// sampleHandler is the client's sampling handler, with the decision
+// configuration the SDK sent (nil: workflow.yaml's section).
+func (d *directClients) sampleHandler(c *directClient, p agentproto.MCPConnectParams) mcpclient.SampleFunc {
+	layers := func() ([]decision.Layer, error) {
+		if p.Decision == nil {
+			l, err := workflowDecision(p.Workflow.Dir)
+			return []decision.Layer{l}, err
+		}
+		return []decision.Layer{
+			{Name: filepath.Join(p.Workflow.Dir, manifest.FileName) + " decision", Raw: p.Decision.YAML},
+			{Name: "overrides.decision", Raw: p.Decision.Overrides},
+		}, nil
+	}
 	return func(ctx context.Context, r mcpclient.SamplingRequest) (mcpclient.SamplingReply, error) {
-		return d.sample(ctx, c, workflowDir, r)
+		return d.sample(ctx, c, layers, r)
 	}
 }
 
@@ -35,12 +46,12 @@ func (d *directClients) sampleHandler(c *directClient, workflowDir string) mcpcl
 // request or the client; its usage is a usage event of the client's
 // execution, as a decision's; a failure goes to the server and, named,
 // to stderr.
-func (d *directClients) sample(ctx context.Context, c *directClient, workflowDir string, r mcpclient.SamplingRequest) (mcpclient.SamplingReply, error) {
+func (d *directClients) sample(ctx context.Context, c *directClient, layers func() ([]decision.Layer, error), r mcpclient.SamplingRequest) (mcpclient.SamplingReply, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	stop := context.AfterFunc(c.ctx, cancel)
 	defer stop()
-	reply, err := d.chat(ctx, c, workflowDir, r)
+	reply, err := d.chat(ctx, c, layers, r)
 	if err != nil {
 		fmt.Fprintf(d.stderr, "stratos: MCP server %q: sampling failed: %v\n", c.server, err)
 		return mcpclient.SamplingReply{}, err
@@ -48,12 +59,12 @@ func (d *directClients) sample(ctx context.Context, c *directClient, workflowDir
 	return mcpclient.SamplingReply{Text: reply.Text, Model: reply.Model, StopReason: reply.StopReason}, nil
 }
 
-func (d *directClients) chat(ctx context.Context, c *directClient, workflowDir string, r mcpclient.SamplingRequest) (*decision.ChatReply, error) {
-	layer, err := workflowDecision(workflowDir)
+func (d *directClients) chat(ctx context.Context, c *directClient, layers func() ([]decision.Layer, error), r mcpclient.SamplingRequest) (*decision.ChatReply, error) {
+	ls, err := layers()
 	if err != nil {
 		return nil, err
 	}
-	req := decision.ChatRequest{System: r.System, MaxTokens: r.MaxTokens, Layers: []decision.Layer{layer}}
+	req := decision.ChatRequest{System: r.System, MaxTokens: r.MaxTokens, Layers: ls}
 	for _, m := range r.Messages {
 		req.Messages = append(req.Messages, decision.ChatMessage{Role: m.Role, Text: m.Text})
 	}
@@ -83,7 +94,8 @@ func (s sampler) refuseReal(req decision.ChatRequest, server string) error {
 }
 
 // workflowDecision is the workflow.yaml's decision section as a
-// decision configuration layer (empty when it has none).
+// decision configuration layer (empty when it has none), for a client
+// whose SDK sent none.
 func workflowDecision(dir string) (decision.Layer, error) {
 	name := filepath.Join(dir, manifest.FileName) + " decision"
 	m, problems := manifest.Load(dir)

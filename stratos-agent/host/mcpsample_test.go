@@ -2,6 +2,7 @@ package host
 
 import (
 	"context"
+	"encoding/json"
 	"net"
 	"os"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stratoscli/stratos/shared/agentproto"
 	"github.com/stratoscli/stratos/shared/contract/eventapi"
 	"github.com/stratoscli/stratos/shared/fakemcp"
 )
@@ -83,6 +85,32 @@ func TestSamplingNotOfferedWithoutTheOptIn(t *testing.T) {
 	res, err := f.mcpCall("c1", fakemcp.SummarizeTool, map[string]any{"text": "x"})
 	if err == nil && !res.IsError {
 		t.Fatalf("a server without the opt-in got an answer: %s", res.Content)
+	}
+	if n := len(srv.Log().Entries()); n != 0 {
+		t.Errorf("the model was asked %d times", n)
+	}
+}
+
+// The decision configuration the SDK sends with mcp.connect answers:
+// the invocation's overrides over workflow.yaml's section, here the test
+// provider's script (as a stratos test case's decisions give it).
+func TestSamplingUsesTheInvocationsOverrides(t *testing.T) {
+	srv := fakeOllama(t, `[]`)
+	f := startSampling(t, true, srv.URL)
+	var res agentproto.MCPConnectResult
+	err := f.client.Call(context.Background(), agentproto.MethodMCPConnect, agentproto.MCPConnectParams{
+		ClientID: "c1", ExecutionID: "top", Workflow: agentproto.WorkflowRef{Name: "wf", Dir: f.dir}, Server: "sampler",
+		Decision: &agentproto.DecisionLayers{YAML: json.RawMessage(`{"provider": "ollama", "model": "qwen3:8b", "baseUrl": "` + srv.URL + `"}`),
+			Overrides: json.RawMessage(`{"provider": "test", "script": [{"when": {"promptContains": "long"}, "text": "Scripted summary."}]}`)}}, &res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	call, err := f.mcpCall("c1", fakemcp.SummarizeTool, map[string]any{"text": "a long text"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := string(call.Content); !strings.Contains(got, `Scripted summary.`) || !strings.Contains(got, `\"model\":\"qwen3:8b\"`) {
+		t.Errorf("result %s", got)
 	}
 	if n := len(srv.Log().Entries()); n != 0 {
 		t.Errorf("the model was asked %d times", n)

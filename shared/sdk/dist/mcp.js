@@ -119,6 +119,21 @@ export async function connectMcpServer(ref, options) {
     }
     return client;
 }
+/**
+ * The workflow's decision configuration as mcp.connect carries it: the
+ * host answers the sampling requests of a server declared with
+ * `sampling: decision` with it, workflow.yaml's section under the
+ * invocation's overrides, as a decision() without options.
+ */
+function samplingDecision(ctx) {
+    const yaml = ctx.host.workflows[ctx.workflow]?.config?.decision ?? undefined;
+    const overrides = ctx.overrides.decision;
+    const layers = {
+        ...(yaml === undefined || yaml === null ? {} : { yaml: yaml }),
+        ...(overrides === undefined ? {} : { overrides: overrides }),
+    };
+    return Object.keys(layers).length === 0 ? {} : { decision: layers };
+}
 class DirectClient {
     #ctx;
     #server;
@@ -149,6 +164,7 @@ class DirectClient {
             ...(this.#onElicitation === undefined ? {} : { elicitation: true }),
             ...(this.#options.logLevel === undefined ? {} : { logLevel: this.#options.logLevel }),
             ...(this.#options.onResourceListChanged === undefined ? {} : { resourceListChanged: true }),
+            ...samplingDecision(this.#ctx),
         });
         return this.#connecting;
     }

@@ -533,6 +533,13 @@ export interface MCPConnectParams {
    * of resources changes (mcp.resourceChanged with listChanged).
    */
   resourceListChanged?: boolean;
+  /**
+   * Decision is the workflow's decision configuration, with which the
+   * host answers the sampling requests of a server declared with
+   * sampling: decision: workflow.yaml's section and the invocation's
+   * overrides (Call is not used). nil: the host reads workflow.yaml's.
+   */
+  decision?: DecisionLayers;
 }
 
 /** MCPConnectResult describes the ready client. */

@@ -7,6 +7,8 @@ import { contextStorage, getContext, type ExecutionContext, type OwnedResource }
 import { agentHostFor, HostError, type AgentHost, type McpClientTarget } from "./agent-host.js";
 import {
   Methods,
+  type DecisionConfig,
+  type DecisionLayers,
   type MCPCallResult,
   type MCPConnectResult,
   type MCPElicitParams,
@@ -342,6 +344,22 @@ export async function connectMcpServer(ref: { workflow: string; server: string }
   return client;
 }
 
+/**
+ * The workflow's decision configuration as mcp.connect carries it: the
+ * host answers the sampling requests of a server declared with
+ * `sampling: decision` with it, workflow.yaml's section under the
+ * invocation's overrides, as a decision() without options.
+ */
+function samplingDecision(ctx: ExecutionContext): { decision?: DecisionLayers } {
+  const yaml = ctx.host.workflows[ctx.workflow]?.config?.decision ?? undefined;
+  const overrides = ctx.overrides.decision;
+  const layers: DecisionLayers = {
+    ...(yaml === undefined || yaml === null ? {} : { yaml: yaml as DecisionConfig }),
+    ...(overrides === undefined ? {} : { overrides: overrides as DecisionConfig }),
+  };
+  return Object.keys(layers).length === 0 ? {} : { decision: layers };
+}
+
 class DirectClient implements McpClient, OwnedResource, McpClientTarget {
   readonly #ctx: ExecutionContext;
   readonly #server: string;
@@ -374,6 +392,7 @@ class DirectClient implements McpClient, OwnedResource, McpClientTarget {
       ...(this.#onElicitation === undefined ? {} : { elicitation: true }),
       ...(this.#options.logLevel === undefined ? {} : { logLevel: this.#options.logLevel }),
       ...(this.#options.onResourceListChanged === undefined ? {} : { resourceListChanged: true }),
+      ...samplingDecision(this.#ctx),
     }) as Promise<MCPConnectResult>;
     return this.#connecting;
   }
