@@ -44,8 +44,8 @@ func (d *directClients) sampleHandler(c *directClient, p agentproto.MCPConnectPa
 
 // sample asks the decision's model. The request ends with the server's
 // request or the client; its usage is a usage event of the client's
-// execution, as a decision's; a failure goes to the server and, named,
-// to stderr.
+// execution, as a decision's; a failure goes to stderr in full, and to
+// the server as its code.
 func (d *directClients) sample(ctx context.Context, c *directClient, layers func() ([]decision.Layer, error), r mcpclient.SamplingRequest) (mcpclient.SamplingReply, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -54,7 +54,9 @@ func (d *directClients) sample(ctx context.Context, c *directClient, layers func
 	reply, err := d.chat(ctx, c, layers, r)
 	if err != nil {
 		fmt.Fprintf(d.stderr, "stratos: MCP server %q: sampling failed: %v\n", c.server, err)
-		return mcpclient.SamplingReply{}, err
+		// The server learns that the call failed and its code, not the
+		// workflow's endpoint, model or test case.
+		return mcpclient.SamplingReply{}, fmt.Errorf("the client's model call failed (%s)", agentproto.CodeOf(err))
 	}
 	return mcpclient.SamplingReply{Text: reply.Text, Model: reply.Model, StopReason: reply.StopReason}, nil
 }

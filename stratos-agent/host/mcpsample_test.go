@@ -3,6 +3,7 @@ package host
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net"
 	"os"
 	"path/filepath"
@@ -114,5 +115,27 @@ func TestSamplingUsesTheInvocationsOverrides(t *testing.T) {
 	}
 	if n := len(srv.Log().Entries()); n != 0 {
 		t.Errorf("the model was asked %d times", n)
+	}
+}
+
+// A model call that fails is an error to the server with its code only:
+// the server does not learn the workflow's endpoint or model.
+func TestSamplingFailureTellsTheServerItsCode(t *testing.T) {
+	srv := fakeOllama(t, `[]`)
+	f := startSampling(t, true, srv.URL)
+	var res agentproto.MCPConnectResult
+	err := f.client.Call(context.Background(), agentproto.MethodMCPConnect, agentproto.MCPConnectParams{
+		ClientID: "c1", ExecutionID: "top", Workflow: agentproto.WorkflowRef{Name: "wf", Dir: f.dir}, Server: "sampler",
+		Decision: &agentproto.DecisionLayers{YAML: json.RawMessage(`{"provider": "ollama", "model": "absent:1b", "baseUrl": "` + srv.URL + `"}`)}}, &res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	call, err := f.mcpCall("c1", fakemcp.SummarizeTool, map[string]any{"text": "x"})
+	got := fmt.Sprint(err)
+	if call != nil {
+		got += string(call.Content)
+	}
+	if !strings.Contains(got, "the client's model call failed (decision_model_unavailable)") || strings.Contains(got, srv.URL) || strings.Contains(got, "absent") {
+		t.Errorf("the server saw %s", got)
 	}
 }
