@@ -143,7 +143,11 @@ func serveCommand() *cli.Command {
 			defer c.Close()
 			// Like stratos-agent serve, it ends when its input ends, not on
 			// a signal: the SDK cancels its agents itself.
-			if err := proxy.New(c, proxy.Run{ID: runID, Queue: os.Getenv(proxy.EnvQueue), AgentQueue: os.Getenv(proxy.EnvAgentQueue)}, host, cmd.Root().ErrWriter).Serve(context.WithoutCancel(ctx), cmd.Root().Reader, cmd.Root().Writer); err != nil {
+			dc, err := connect.DataConverter(os.Getenv)
+			if err != nil {
+				return err
+			}
+			if err := proxy.New(c, proxy.Run{ID: runID, Queue: os.Getenv(proxy.EnvQueue), AgentQueue: os.Getenv(proxy.EnvAgentQueue), Converter: dc}, host, cmd.Root().ErrWriter).Serve(context.WithoutCancel(ctx), cmd.Root().Reader, cmd.Root().Writer); err != nil {
 				return clierr.New(temporalapi.CodeProxyFailed, "agent host of run %s: %v", runID, err)
 			}
 			return nil

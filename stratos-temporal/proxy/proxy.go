@@ -24,6 +24,7 @@ import (
 
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/converter"
 	"go.temporal.io/sdk/temporal"
 	tworker "go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
@@ -42,9 +43,12 @@ const (
 	EnvQueue = "STRATOS_TEMPORAL_QUEUE"
 )
 
-// Run names the run a proxy serves: its workflow ID and task queues.
+// Run names the run a proxy serves: its workflow ID and task queues, and
+// the data converter of the proxy's client (its codec), which reads the
+// executes' histories.
 type Run struct {
 	ID, Queue, AgentQueue string
+	Converter             converter.DataConverter
 }
 
 // Proxy is one workflow code's agent host.
@@ -289,7 +293,7 @@ func (p *Proxy) await(ctx context.Context, id string, in engine.AgentExecute) (e
 	}, engine.WorkflowExecute, in)
 	var reply engine.ExecuteReply
 	if err == nil {
-		err = run.Get(ctx, &reply)
+		reply, err = p.reply(ctx, run)
 	}
 	if temporal.IsCanceledError(err) {
 		// The run cancelled it before its activity answered.
