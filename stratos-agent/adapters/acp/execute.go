@@ -52,7 +52,9 @@ func (s *session) Execute(ctx context.Context, prompt string) (adapter.Result, e
 		r = s.stopTurn(c, sid, answered)
 	}
 	t.hooks.Wait()
-	s.noteBackground(c)
+	if t.ranTools() {
+		s.noteBackground(c)
+	}
 	return s.outcome(t, r)
 }
 
@@ -60,7 +62,9 @@ func (s *session) Execute(ctx context.Context, prompt string) (adapter.Result, e
 // it, but a tool the agent ran in the background (Gemini CLI's
 // is_background shell) is a session of its own still running among the
 // agent's descendants after the turn. More such sessions than after the
-// last turn is background work started by this one.
+// last turn is background work started by this one. Only a turn that ran
+// tools can have started any: the scan reads every process's stat, which
+// was most of the kit's CPU in a turn of text alone (scripts/bench-acp).
 func (s *session) noteBackground(c *conn) {
 	n := procgroup.NoteSessions(c.p.Pid()).Len()
 	s.mu.Lock()

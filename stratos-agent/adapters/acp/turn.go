@@ -102,6 +102,13 @@ func (t *turn) tool(id string) *toolCall {
 	return c
 }
 
+// ranTools reports whether the agent mentioned a tool call in the turn.
+func (t *turn) ranTools() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return len(t.tools) > 0
+}
+
 func (t *turn) addUsage(u eventapi.Tokens) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
