@@ -87,6 +87,9 @@ func checkServer(t *testing.T, name string, s Server) {
 	if s.Elicitation != "" && s.Elicitation != ElicitationRefuse && s.Elicitation != ElicitationAcceptDefaults {
 		t.Fatalf("server %q with the elicitation policy %q", name, s.Elicitation)
 	}
+	if s.Sampling != "" && s.Sampling != SamplingDecision {
+		t.Fatalf("server %q with the sampling policy %q", name, s.Sampling)
+	}
 	if o := s.OAuth; o != nil && o.IdP != nil && !isWholeReference(o.IdP.IDToken) {
 		t.Fatalf("server %q holds a literal ID token", name)
 	}
