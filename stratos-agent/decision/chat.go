@@ -88,11 +88,11 @@ func (a *Asker) chat(ctx context.Context, req ChatRequest, cfg Config, t target,
 	}
 	messages := chatMessages(req)
 	var answer turn
-	err = a.admitted(ctx, func() {}, func() error {
+	ask := func() (err error) {
 		answer, err = b.chat(ctx, messages, maxTokens)
 		return err
-	})
-	if err != nil {
+	}
+	if err := a.admitted(ctx, func() {}, ask); err != nil {
 		return nil, err
 	}
 	u := usageOf(cfg, t.price, answer)
