@@ -68,6 +68,9 @@ type Proxy struct {
 	// record tells the run's workflow the executes' starts and ends and
 	// the journal's entries.
 	record *recorder
+	// closing are the execute workflows answered from their history and
+	// not yet closed.
+	closing sync.WaitGroup
 }
 
 // agent is what the proxy knows of an agent that runs remotely.
@@ -119,6 +122,7 @@ func (p *Proxy) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 		t.stop(ctx)
 	}
 	p.record.close()
+	p.closing.Wait()
 	return serveErr
 }
 

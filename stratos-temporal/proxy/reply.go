@@ -2,6 +2,7 @@ package proxy
 
 import (
 	"context"
+	"time"
 
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/client"
@@ -23,22 +24,44 @@ func (p *Proxy) reply(ctx context.Context, run client.WorkflowRun) (engine.Execu
 	type answer struct {
 		reply engine.ExecuteReply
 		err   error
+		early bool // from the history
 	}
 	answers := make(chan answer, 2)
 	go func() {
 		var r engine.ExecuteReply
 		err := run.Get(ctx, &r)
-		answers <- answer{r, err}
+		answers <- answer{reply: r, err: err}
 	}()
 	if p.run.Converter != nil {
 		go func() {
 			if r, ok := completedActivity(ctx, p.client, p.run.Converter, run.GetID(), run.GetRunID()); ok {
-				answers <- answer{reply: r}
+				answers <- answer{reply: r, early: true}
 			}
 		}()
 	}
 	a := <-answers
+	if a.early {
+		p.awaitClose(run)
+	}
 	return a.reply, a.err
+}
+
+// closeWait bounds how long the host, when the code ends, waits for the
+// execute workflows it answered early to close.
+const closeWait = 10 * time.Second
+
+// awaitClose keeps the host (and its worker, which holds the workflow's
+// last task) until the execute workflow it answered early has closed:
+// ended with the code before that, the task would wait out its timeout
+// and then need a code worker of the queue.
+func (p *Proxy) awaitClose(run client.WorkflowRun) {
+	p.closing.Add(1)
+	go func() {
+		defer p.closing.Done()
+		ctx, cancel := context.WithTimeout(context.Background(), closeWait)
+		defer cancel()
+		_ = run.Get(ctx, nil)
+	}()
 }
 
 // completedActivity is the result of the execute's agent activity, read
