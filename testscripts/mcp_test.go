@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -38,6 +39,8 @@ import (
 //	                              adds the bearer $STRATOS_MCP_TOKEN (the suite
 //	                              sends no header of ours); fails unless exactly
 //	                              the scenarios the baseline file lists fail
+//	mcptestpkg <VAR>              fails, naming what installs it, unless the MCP
+//	                              test package $VAR (see setMCPTestPackages) is set
 func TestMCP(t *testing.T) {
 	node := toolchaintest.Ensure(t).Node
 	p := withOAuth(withFakeMCP(params(t, "mcp")))
@@ -51,8 +54,10 @@ func TestMCP(t *testing.T) {
 		if v := os.Getenv("NODE_EXTRA_CA_CERTS"); v != "" {
 			env.Setenv("NODE_EXTRA_CA_CERTS", v)
 		}
+		setMCPTestPackages(env, node)
 		return nil
 	}
+	p.Cmds["mcptestpkg"] = cmdMCPTestPackage
 	p.Cmds["lastrun"] = cmdRunLastRun
 	p.Cmds["jsonget"] = cmdRunJSONGet
 	p.Cmds["pidgone"] = cmdRunPidGone
@@ -95,6 +100,32 @@ func cmdFakeMCP(ts *testscript.TestScript, neg bool, args []string) {
 	ctx, cancel := context.WithCancel(context.Background())
 	ts.Defer(cancel)
 	ts.Setenv(args[0], fakemcp.Serve(ctx, ln, o))
+}
+
+// setMCPTestPackages gives a script the real MCP software
+// scripts/prepare-test-cache installs: $STRATOS_TEST_MCP_EVERYTHING (the
+// pinned @modelcontextprotocol/server-everything's entry point) and
+// $STRATOS_TEST_MCP_CONFORMANCE (the pinned conformance suite's, whose
+// node_modules hold the official TypeScript SDK), each when set, and
+// $NODEBIN, the directory of the toolchain's node (the Node Stratos
+// provisions, not whichever is first on PATH). A script that needs a
+// package checks it with mcptestpkg, so an unset one fails it loudly.
+func setMCPTestPackages(env *testscript.Env, node string) {
+	for _, k := range []string{"STRATOS_TEST_MCP_EVERYTHING", "STRATOS_TEST_MCP_CONFORMANCE"} {
+		if v := os.Getenv(k); v != "" {
+			env.Setenv(k, v)
+		}
+	}
+	env.Setenv("NODEBIN", filepath.Dir(node))
+}
+
+func cmdMCPTestPackage(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: mcptestpkg <VAR>")
+	}
+	if ts.Getenv(args[0]) == "" {
+		ts.Fatalf("%s is not set: run `eval \"$(scripts/prepare-test-cache)\"`, which installs the pinned MCP test packages (@modelcontextprotocol/server-everything, @modelcontextprotocol/conformance with the TypeScript SDK) and sets it", args[0])
+	}
 }
 
 func cmdMCPConformance(ts *testscript.TestScript, neg bool, args []string, node string) {
