@@ -78,33 +78,71 @@ func startStdio(server mcpdecl.Server, stderr io.Writer) (*stdioProcess, error) 
 	return &stdioProcess{proc: proc, stdin: inW, out: outR, tail: tail}, nil
 }
 
+// The SDK closes its transport's reader when a session ends; the
+// server's stdout stays open until stop (keptOpen), so that what the
+// server still writes while it shuts down is read, not refused with
+// EPIPE (a Node server then prints a stack trace on the run's stderr).
 func (p *stdioProcess) transport() mcp.Transport {
-	return &mcp.IOTransport{Reader: p.out, Writer: p.stdin, MaxLineLength: MaxMessageBytes}
+	return &mcp.IOTransport{Reader: keptOpen{p.out}, Writer: p.stdin, MaxLineLength: MaxMessageBytes}
 }
 
-// stop closes the server's stdin and stdout (so that it sees the end of
-// its input), waits up to grace for it to exit and then kills its group; a
-// zero grace kills at once. It returns how the server ended; later calls
-// return the same without waiting again.
+// keptOpen is a reader whose Close does nothing.
+type keptOpen struct{ io.Reader }
+
+func (keptOpen) Close() error { return nil }
+
+// termGrace is what a stdio server gets between SIGTERM and SIGKILL.
+const termGrace = 2 * time.Second
+
+// stop ends the server as MCP's stdio transport asks: it closes the
+// server's stdin, reads (and drops) what the server still writes, waits up
+// to grace for it to exit, then sends SIGTERM and, termGrace later,
+// SIGKILL to its group; a zero grace kills at once. It returns how the
+// server ended; later calls return the same without waiting again.
 func (p *stdioProcess) stop(grace time.Duration) processExit {
 	p.stopOnce.Do(func() {
-		// The SDK may have closed them already; a second Close only fails.
+		// The SDK may have closed stdin already; a second Close only fails.
 		p.stdin.Close()
-		p.out.Close()
+		go func() { _, _ = io.Copy(io.Discard, p.out) }()
+		defer p.out.Close()
 		exited := make(chan error, 1)
 		go func() { exited <- p.proc.Wait() }()
-		timer := time.NewTimer(grace)
-		defer timer.Stop()
-		select {
-		case err := <-exited:
+		if ok, err := waitExit(exited, grace); ok {
 			p.exit.Status = describeExit(err)
-		case <-timer.C:
+		} else if grace == 0 {
 			_ = p.proc.Signal(syscall.SIGKILL)
 			<-exited
+		} else {
+			_ = p.proc.Signal(syscall.SIGTERM)
+			if ok, _ := waitExit(exited, termGrace); !ok {
+				_ = p.proc.Signal(syscall.SIGKILL)
+				<-exited
+			}
 		}
 		p.exit.Stderr = p.tail.lines()
 	})
 	return p.exit
+}
+
+// waitExit waits up to d for exited and returns what it said; false when
+// it did not come.
+func waitExit(exited <-chan error, d time.Duration) (bool, error) {
+	if d <= 0 {
+		select {
+		case err := <-exited:
+			return true, err
+		default:
+			return false, nil
+		}
+	}
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case err := <-exited:
+		return true, err
+	case <-timer.C:
+		return false, nil
+	}
 }
 
 // describeExit says how a process that ended by itself ended.
