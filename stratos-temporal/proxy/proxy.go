@@ -30,6 +30,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/stratoscli/stratos/shared/agentproto"
+	"github.com/stratoscli/stratos/shared/contract/temporalapi"
 	"github.com/stratoscli/stratos/shared/procgroup"
 	"github.com/stratoscli/stratos/stratos-agent/jsonrpc"
 	"github.com/stratoscli/stratos/stratos-temporal/engine"
@@ -37,9 +38,9 @@ import (
 
 // EnvRun names the run's Temporal workflow ID, EnvQueue its task queue
 // (where its execute workflows go); the worker that runs the code sets
-// them for the proxy.
+// them for the proxy (and the run's record keeps EnvRun: AttemptOf).
 const (
-	EnvRun   = "STRATOS_TEMPORAL_RUN"
+	EnvRun   = temporalapi.EnvRun
 	EnvQueue = "STRATOS_TEMPORAL_QUEUE"
 )
 
