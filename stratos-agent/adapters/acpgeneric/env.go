@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/stratoscli/stratos/stratos-agent/adapters/acp"
 )
 
 // reference is ${NAME}; "$$" writes a literal "$" (the syntax of
@@ -30,7 +32,7 @@ func resolveEnv(env map[string]string, host []string) ([]string, error) {
 				return "$"
 			}
 			name := ref[2 : len(ref)-1]
-			val := lookup(host, name)
+			val := acp.Getenv(host, name)
 			if val == "" && missing == "" {
 				missing = name
 			}
@@ -58,15 +60,4 @@ func inherited(host []string) []string {
 		}
 	}
 	return out
-}
-
-// lookup is the last value of key in env.
-func lookup(env []string, key string) string {
-	v := ""
-	for _, kv := range env {
-		if k, val, ok := strings.Cut(kv, "="); ok && k == key {
-			v = val
-		}
-	}
-	return v
 }

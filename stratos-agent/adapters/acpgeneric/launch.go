@@ -28,7 +28,7 @@ type launcher struct {
 // locale, the private directories and the configured variables.
 func (l launcher) launch(_ context.Context, spec adapter.Spec, dir string) (acp.Launch, error) {
 	host := l.opts.Environ()
-	path, err := program(l.agent.Command, spec.WorkflowDir, lookup(host, "PATH"))
+	path, err := program(l.agent.Command, spec.WorkflowDir, acp.Getenv(host, "PATH"))
 	if err != nil {
 		return acp.Launch{}, err
 	}

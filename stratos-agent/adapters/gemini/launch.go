@@ -6,12 +6,10 @@ import (
 
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 
 	"github.com/stratoscli/stratos/stratos-agent/adapter"
-	"github.com/stratoscli/stratos/stratos-agent/adapter/catalog"
 	"github.com/stratoscli/stratos/stratos-agent/adapter/rejection"
 	"github.com/stratoscli/stratos/stratos-agent/adapters/acp"
 )
@@ -38,16 +36,16 @@ type launcher struct {
 // session's private configuration into dir and returns the command.
 func (l launcher) launch(ctx context.Context, spec adapter.Spec, dir string) (acp.Launch, error) {
 	env := l.opts.Environ()
-	bin, err := binary(env)
+	bin, err := acp.FindBinary(env, Harness, docs)
 	if err != nil {
 		return acp.Launch{}, err
 	}
-	if !hasKey(env) {
+	if !acp.AnySet(env, keyVars) {
 		return acp.Launch{}, rejection.New(rejection.Authentication,
 			"harness %s has no usable authentication: set %s (Stratos runs Gemini CLI with a private configuration, so a Google login of the CLI is not used)",
 			Harness, strings.Join(keyVars, " or ")).WithDetails(map[string]any{"harness": Harness})
 	}
-	model, err := resolveModel(ctx, l.opts.Catalog, spec)
+	model, err := acp.NativeModel(ctx, l.opts.Catalog, Harness, spec)
 	if err != nil {
 		return acp.Launch{}, err
 	}
@@ -66,58 +64,6 @@ func (l launcher) launch(ctx context.Context, spec adapter.Spec, dir string) (ac
 	}
 	out.Env = iso.environ(env)
 	return out, nil
-}
-
-// binary is $STRATOS_GEMINI, else gemini on the environment's PATH.
-func binary(env []string) (string, error) {
-	if b := lookup(env, EnvBinary); b != "" {
-		return b, nil
-	}
-	for _, dir := range filepath.SplitList(lookup(env, "PATH")) {
-		p := filepath.Join(dir, "gemini")
-		if fi, err := os.Stat(p); err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0 {
-			return p, nil
-		}
-	}
-	return "", rejection.New(rejection.HarnessUnavailable, "harness %s is not installed: no gemini on PATH and %s is not set (npm install -g @google/gemini-cli)",
-		Harness, EnvBinary).Wrap(exec.ErrNotFound).WithDetails(map[string]any{"harness": Harness})
-}
-
-func hasKey(env []string) bool {
-	for _, k := range keyVars {
-		if lookup(env, k) != "" {
-			return true
-		}
-	}
-	return false
-}
-
-// lookup is the last value of key in env.
-func lookup(env []string, key string) string {
-	v := ""
-	for _, kv := range env {
-		if k, val, ok := strings.Cut(kv, "="); ok && k == key {
-			v = val
-		}
-	}
-	return v
-}
-
-// resolveModel is the session's model as Gemini CLI names it, from the
-// catalog; "" without a model: the CLI's own default.
-func resolveModel(ctx context.Context, c catalog.Catalog, spec adapter.Spec) (string, error) {
-	if len(spec.Models) == 0 {
-		return "", nil
-	}
-	cands, err := c.Candidates(ctx, catalog.Query{Models: spec.Models[:1], Harness: Harness, Provider: spec.Provider})
-	if err != nil {
-		return "", catalog.Classify(Harness, err)
-	}
-	if len(cands) == 0 {
-		return "", rejection.New(rejection.ModelUnavailable, "agent %q: model %s cannot be used through gemini", spec.Name, spec.Models[0]).
-			WithDetails(map[string]any{"harness": Harness, "model": spec.Models[0]})
-	}
-	return cands[0].NativeModel(), nil
 }
 
 // isolation is a session's private configuration.

@@ -12,13 +12,17 @@ const Harness = "gemini"
 // EnvBinary names the gemini executable to use; default: `gemini` on PATH.
 const EnvBinary = "STRATOS_GEMINI"
 
+// docs are the harness's documentation facts; its launch finds the CLI
+// by them too.
+var docs = adapter.Docs{Page: "harness-gemini.md", Binary: "gemini", BinaryEnv: EnvBinary, Install: "@google/gemini-cli"}
+
 // Registration is everything Stratos knows about the gemini harness
 // (docs/design/harness-registration.md); package harnesses lists it.
 func Registration(opts Options) adapter.Harness {
 	return adapter.Harness{
 		Name: Harness, Title: "Gemini CLI", New: NewFactory(opts), Capabilities: Capabilities,
 		Tools: &Tools, Selection: &Selection, Auth: adapter.Auth{KeyVars: keyVars},
-		Docs: adapter.Docs{Page: "harness-gemini.md", Binary: "gemini", BinaryEnv: EnvBinary, Install: "@google/gemini-cli"},
+		Docs: docs,
 	}
 }
 

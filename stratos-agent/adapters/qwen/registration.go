@@ -12,13 +12,17 @@ const Harness = "qwen"
 // EnvBinary names the qwen executable to use; default: `qwen` on PATH.
 const EnvBinary = "STRATOS_QWEN"
 
+// docs are the harness's documentation facts; its launch finds the CLI
+// by them too.
+var docs = adapter.Docs{Page: "harness-qwen.md", Binary: "qwen", BinaryEnv: EnvBinary, Install: "@qwen-code/qwen-code"}
+
 // Registration is everything Stratos knows about the qwen harness
 // (docs/design/harness-registration.md); package harnesses lists it.
 func Registration(opts Options) adapter.Harness {
 	return adapter.Harness{
 		Name: Harness, Title: "Qwen Code", New: NewFactory(opts), Capabilities: Capabilities,
 		Tools: &Tools, Selection: &Selection, Auth: adapter.Auth{KeyVars: keyVars},
-		Docs: adapter.Docs{Page: "harness-qwen.md", Binary: "qwen", BinaryEnv: EnvBinary, Install: "@qwen-code/qwen-code"},
+		Docs: docs,
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/stratoscli/stratos/stratos-agent/adapter"
 	"github.com/stratoscli/stratos/stratos-agent/adapter/adaptertest"
 	"github.com/stratoscli/stratos/stratos-agent/adapter/rejection"
+	"github.com/stratoscli/stratos/stratos-agent/adapters/acp"
 	"github.com/stratoscli/stratos/stratos-agent/jsonrpc"
 )
 
@@ -33,7 +34,7 @@ type noToolHooks struct{ *adaptertest.Hooks }
 func (noToolHooks) HasToolHooks() bool { return false }
 
 func TestMissingBinaryAndKeyAreRejections(t *testing.T) {
-	if _, err := binary([]string{"PATH=" + t.TempDir()}); !isRejection(err, rejection.HarnessUnavailable) {
+	if _, err := acp.FindBinary([]string{"PATH=" + t.TempDir()}, Harness, docs); !isRejection(err, rejection.HarnessUnavailable) {
 		t.Errorf("no binary: %v", err)
 	}
 	l := launcher{opts: Options{Environ: func() []string { return []string{EnvBinary + "=/bin/true", "DASHSCOPE_API_KEY=x"} }}.WithDefaults()}
