@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/stratoscli/stratos/stratos-agent/adapter"
@@ -68,4 +69,29 @@ func NativeModel(ctx context.Context, c catalog.Catalog, harness string, spec ad
 			WithDetails(map[string]any{"harness": harness, "model": spec.Models[0]})
 	}
 	return cands[0].NativeModel(), nil
+}
+
+// Without is env without the variables named in drop (the user's own
+// configuration of the CLI), with add after it.
+func Without(env, drop []string, add ...string) []string {
+	out := make([]string, 0, len(env)+len(add))
+	for _, kv := range env {
+		if k, _, _ := strings.Cut(kv, "="); !slices.Contains(drop, k) {
+			out = append(out, kv)
+		}
+	}
+	return append(out, add...)
+}
+
+// SystemPrompt is the agent's system prompt followed by the worktree
+// context, the parts that are not blank joined by a blank line: what a
+// CLI that takes its system prompt as one file is given.
+func SystemPrompt(spec adapter.Spec) string {
+	var parts []string
+	for _, p := range []string{spec.SystemPrompt, spec.HarnessContext} {
+		if strings.TrimSpace(p) != "" {
+			parts = append(parts, p)
+		}
+	}
+	return strings.Join(parts, "\n\n")
 }

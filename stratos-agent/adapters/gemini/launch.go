@@ -108,7 +108,9 @@ func isolate(dir string, spec adapter.Spec, conf settings) (isolation, error) {
 			return iso, err
 		}
 	}
-	if prompt := systemPrompt(spec); prompt != "" {
+	// Gemini CLI takes a system prompt only as a whole file
+	// (GEMINI_SYSTEM_MD), which replaces its built-in one.
+	if prompt := acp.SystemPrompt(spec); prompt != "" {
 		iso.systemPrompt = filepath.Join(dir, "system.md")
 		if err := os.WriteFile(iso.systemPrompt, []byte(prompt), 0o600); err != nil {
 			return iso, err
@@ -119,41 +121,12 @@ func isolate(dir string, spec adapter.Spec, conf settings) (isolation, error) {
 
 // environ is env with the isolation's variables in place of the user's.
 func (iso isolation) environ(env []string) []string {
-	out := make([]string, 0, len(env)+6)
-	for _, kv := range env {
-		k, _, _ := strings.Cut(kv, "=")
-		if !isIsolated(k) {
-			out = append(out, kv)
-		}
-	}
-	out = append(out, "GEMINI_CLI_HOME="+iso.home, "GEMINI_CLI_SYSTEM_SETTINGS_PATH="+iso.systemSettings,
-		"GEMINI_CLI_SYSTEM_DEFAULTS_PATH="+iso.systemSettings, "TMPDIR="+iso.tmp)
+	add := []string{"GEMINI_CLI_HOME=" + iso.home, "GEMINI_CLI_SYSTEM_SETTINGS_PATH=" + iso.systemSettings,
+		"GEMINI_CLI_SYSTEM_DEFAULTS_PATH=" + iso.systemSettings, "TMPDIR=" + iso.tmp}
 	if iso.systemPrompt != "" {
-		out = append(out, "GEMINI_SYSTEM_MD="+iso.systemPrompt)
+		add = append(add, "GEMINI_SYSTEM_MD="+iso.systemPrompt)
 	}
-	return out
-}
-
-func isIsolated(k string) bool {
-	for _, v := range isolatedVars {
-		if k == v {
-			return true
-		}
-	}
-	return false
-}
-
-// systemPrompt is the agent's system prompt followed by the worktree
-// context. Gemini CLI takes a system prompt only as a whole file
-// (GEMINI_SYSTEM_MD), which replaces its built-in one.
-func systemPrompt(spec adapter.Spec) string {
-	var parts []string
-	for _, p := range []string{spec.SystemPrompt, spec.HarnessContext} {
-		if strings.TrimSpace(p) != "" {
-			parts = append(parts, p)
-		}
-	}
-	return strings.Join(parts, "\n\n")
+	return acp.Without(env, isolatedVars, add...)
 }
 
 // settings are the session's settings.json: no update checks, no usage

@@ -92,7 +92,11 @@ func isolate(dir string, spec adapter.Spec, conf settings) (isolation, error) {
 	if err := os.WriteFile(filepath.Join(iso.home, "settings.json"), s, 0o600); err != nil {
 		return iso, err
 	}
-	if prompt := systemPrompt(spec); prompt != "" {
+	// Qwen Code takes a system prompt as a whole file (QWEN_SYSTEM_MD),
+	// which replaces its built-in one; its --system-prompt flag would put
+	// the prompt on the command line, where any process can read it and
+	// its length is bounded.
+	if prompt := acp.SystemPrompt(spec); prompt != "" {
 		iso.systemPrompt = filepath.Join(dir, "system.md")
 		if err := os.WriteFile(iso.systemPrompt, []byte(prompt), 0o600); err != nil {
 			return iso, err
@@ -103,43 +107,12 @@ func isolate(dir string, spec adapter.Spec, conf settings) (isolation, error) {
 
 // environ is env with the isolation's variables in place of the user's.
 func (iso isolation) environ(env []string) []string {
-	out := make([]string, 0, len(env)+6)
-	for _, kv := range env {
-		k, _, _ := strings.Cut(kv, "=")
-		if !isIsolated(k) {
-			out = append(out, kv)
-		}
-	}
-	out = append(out, "QWEN_HOME="+iso.home, "QWEN_CODE_SYSTEM_SETTINGS_PATH="+iso.systemSettings,
-		"QWEN_CODE_SYSTEM_DEFAULTS_PATH="+iso.systemSettings, "TMPDIR="+iso.tmp)
+	add := []string{"QWEN_HOME=" + iso.home, "QWEN_CODE_SYSTEM_SETTINGS_PATH=" + iso.systemSettings,
+		"QWEN_CODE_SYSTEM_DEFAULTS_PATH=" + iso.systemSettings, "TMPDIR=" + iso.tmp}
 	if iso.systemPrompt != "" {
-		out = append(out, "QWEN_SYSTEM_MD="+iso.systemPrompt)
+		add = append(add, "QWEN_SYSTEM_MD="+iso.systemPrompt)
 	}
-	return out
-}
-
-func isIsolated(k string) bool {
-	for _, v := range isolatedVars {
-		if k == v {
-			return true
-		}
-	}
-	return false
-}
-
-// systemPrompt is the agent's system prompt followed by the worktree
-// context. Qwen Code takes a system prompt as a whole file
-// (QWEN_SYSTEM_MD), which replaces its built-in one; its --system-prompt
-// flag would put the prompt on the command line, where any process can
-// read it and its length is bounded.
-func systemPrompt(spec adapter.Spec) string {
-	var parts []string
-	for _, p := range []string{spec.SystemPrompt, spec.HarnessContext} {
-		if strings.TrimSpace(p) != "" {
-			parts = append(parts, p)
-		}
-	}
-	return strings.Join(parts, "\n\n")
+	return acp.Without(env, isolatedVars, add...)
 }
 
 // settings are the session's settings.json: no update checks, usage
