@@ -17,7 +17,7 @@ const backgroundAnswerTTL = 15 * time.Second
 
 // errNotAnsweredYet: Temporal has not answered about the run yet; its
 // record stays as it is meanwhile.
-var errNotAnsweredYet = errors.New("Temporal has not answered about the run yet")
+var errNotAnsweredYet = errors.New("no answer from Temporal about the run yet")
 
 // backgroundTemporal answers the web server's questions about runs on the
 // Temporal engine whose submitter is gone without ever making a request
