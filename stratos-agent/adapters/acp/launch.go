@@ -55,7 +55,7 @@ func FindBinary(env []string, harness string, d adapter.Docs) (string, error) {
 }
 
 // NativeModel is the session's first model as harness's CLI names it,
-// from the catalog; "" when the spec names none (the CLI's own default).
+// from the catalog; "" when spec.Models is empty (the CLI's own default).
 func NativeModel(ctx context.Context, c catalog.Catalog, harness string, spec adapter.Spec) (string, error) {
 	if len(spec.Models) == 0 {
 		return "", nil
