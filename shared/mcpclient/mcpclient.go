@@ -96,6 +96,7 @@ func Connect(ctx context.Context, server mcpdecl.Server, opts Options) (*Client,
 	}
 	client := mcp.NewClient(&mcp.Implementation{Name: "stratos", Version: version.Version}, c.clientOptions(server, opts))
 	addRoots(client, opts.WorkflowDir)
+	client.AddReceivingMiddleware(heardAck(&c.subs))
 	if opts.LogLevel != "" {
 		client.AddSendingMiddleware(logLevelMeta(opts.LogLevel))
 	}

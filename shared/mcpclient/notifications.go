@@ -13,9 +13,10 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// The protocol version from which a client states its log level in each
-// request's _meta instead of with logging/setLevel.
-const perRequestLogLevel = "2026-07-28"
+// The protocol version from which a session keeps no state on the server:
+// the client states its log level in each request's _meta instead of with
+// logging/setLevel, and a subscription is a subscriptions/listen stream.
+const statelessProtocol = "2026-07-28"
 
 // offerRoots declares the roots capability when the client has a
 // workflow's directory to offer (addRoots); none otherwise.
@@ -87,7 +88,7 @@ func isNilParams(p mcp.Params) bool {
 // is not asked: it sends none either way.
 func setLogLevel(ctx context.Context, session *mcp.ClientSession, level string) error {
 	res := session.InitializeResult()
-	if level == "" || res == nil || res.ProtocolVersion >= perRequestLogLevel || res.Capabilities == nil || res.Capabilities.Logging == nil {
+	if level == "" || res == nil || res.ProtocolVersion >= statelessProtocol || res.Capabilities == nil || res.Capabilities.Logging == nil {
 		return nil
 	}
 	if err := session.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: mcp.LoggingLevel(level)}); err != nil {
@@ -108,9 +109,16 @@ type ResourceChange struct {
 // other is not passed on, so none arrives after Unsubscribe returned (a
 // 2026-07-28 server learns of the end of a subscription when it gets to
 // the cancellation of its stream, and may send one more in between).
+//
+// On 2026-07-28 a subscription is a subscriptions/listen stream, and the
+// SDK's Subscribe returns as soon as the request is sent: a change made
+// right after it could reach the server before the subscription does and
+// never be heard. waiting holds a channel per URI until the server's
+// notifications/subscriptions/acknowledged names it (heardAck).
 type subscriptions struct {
-	mu   sync.Mutex
-	uris map[string]bool
+	mu      sync.Mutex
+	uris    map[string]bool
+	waiting map[string]chan struct{}
 }
 
 func (s *subscriptions) set(uri string, on bool) {
@@ -132,17 +140,81 @@ func (s *subscriptions) has(uri string) bool {
 	return s.uris[uri]
 }
 
+// awaitAck is closed when the server acknowledges a subscription to uri.
+func (s *subscriptions) awaitAck(uri string) <-chan struct{} {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.waiting == nil {
+		s.waiting = map[string]chan struct{}{}
+	}
+	ch, ok := s.waiting[uri]
+	if !ok {
+		ch = make(chan struct{})
+		s.waiting[uri] = ch
+	}
+	return ch
+}
+
+func (s *subscriptions) acked(uris []string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, uri := range uris {
+		if ch, ok := s.waiting[uri]; ok {
+			close(ch)
+			delete(s.waiting, uri)
+		}
+	}
+}
+
+func (s *subscriptions) forget(uri string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.waiting, uri)
+}
+
+// heardAck passes each notifications/subscriptions/acknowledged to subs.
+func heardAck(subs *subscriptions) mcp.Middleware {
+	return func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if p, ok := req.GetParams().(*mcp.SubscriptionsAcknowledgedParams); ok && p != nil {
+				subs.acked(p.Notifications.ResourceSubscriptions)
+			}
+			return next(ctx, method, req)
+		}
+	}
+}
+
 // Subscribe asks the server to say when the resource at uri changes
-// (Options.Resources hears it).
+// (Options.Resources hears it). It returns once the server holds the
+// subscription, so a change made after it is heard.
 func (c *Client) Subscribe(ctx context.Context, uri string) error {
 	ctx, cancel := context.WithTimeout(ctx, RequestTimeout)
 	defer cancel()
 	c.subs.set(uri, true)
+	ack := c.subs.awaitAck(uri)
+	defer c.subs.forget(uri)
 	if err := c.Session.Subscribe(ctx, &mcp.SubscribeParams{URI: uri}); err != nil {
 		c.subs.set(uri, false)
 		return fmt.Errorf("subscribe to resource %q of MCP server %q: %w", uri, c.Name, err)
 	}
-	return nil
+	if !c.listensForSubscriptions() {
+		return nil // resources/subscribe was answered: the server holds it
+	}
+	select {
+	case <-ack:
+		return nil
+	case <-ctx.Done():
+		c.subs.set(uri, false)
+		_ = c.Session.Unsubscribe(context.WithoutCancel(ctx), &mcp.UnsubscribeParams{URI: uri})
+		return fmt.Errorf("subscribe to resource %q of MCP server %q: no acknowledgement: %w", uri, c.Name, ctx.Err())
+	}
+}
+
+// listensForSubscriptions reports whether the session subscribes with a
+// subscriptions/listen stream (2026-07-28 on) rather than a request.
+func (c *Client) listensForSubscriptions() bool {
+	res := c.Session.InitializeResult()
+	return res != nil && res.ProtocolVersion >= statelessProtocol
 }
 
 // Unsubscribe ends a subscription; ending one that does not exist is not
