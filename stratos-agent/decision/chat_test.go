@@ -3,6 +3,8 @@ package decision
 import (
 	"context"
 	"errors"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -149,3 +151,26 @@ func TestScriptTextEntriesChecked(t *testing.T) {
 }
 
 func asAgentError(err error, e **agentproto.Error) bool { return errors.As(err, e) }
+
+// An OpenAI reasoning model refuses max_tokens: the chat is asked again
+// with max_completion_tokens, and the host asks that model so from then on.
+func TestChatOpenAIMaxCompletionTokens(t *testing.T) {
+	srv := fakeHosted(t, `[{"error": {"kind": "invalid_request", "message": "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead."}},
+	  {"repeat": true, "reply": [{"text": "Thought it over."}]}]`)
+	a := hostedAsker(keys())
+	for range 2 {
+		reply, err := a.Chat(context.Background(), chatOf("Summarise.", 64,
+			layer("o", `{"provider": "openai", "model": "o4-mini", "baseUrl": "`+srv.URL+`/v1"}`)), func(eventapi.Details) {})
+		if err != nil || reply.Text != "Thought it over." {
+			t.Fatalf("%+v, %v", reply, err)
+		}
+	}
+	var asked []string
+	for _, e := range srv.Log().Entries() {
+		b := body(t, e)
+		asked = append(asked, fmt.Sprint(b["max_tokens"], "/", b["max_completion_tokens"]))
+	}
+	if want := []string{"64/<nil>", "<nil>/64", "<nil>/64"}; !slices.Equal(asked, want) {
+		t.Errorf("max_tokens/max_completion_tokens asked: %v, want %v", asked, want)
+	}
+}

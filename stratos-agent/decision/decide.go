@@ -36,8 +36,9 @@ type Asker struct {
 
 	mu    sync.Mutex
 	ready map[string]bool // "<endpoint> <model>" that passed the check
-	// logprobs remembers the endpoints that refused logprobs.
-	logprobs logprobSupport
+	// refused remembers the parameters endpoints refused (logprobs,
+	// max_tokens).
+	refused refusedParams
 	// catalog keeps the catalog's answers by "<model> <provider>".
 	catalog map[string]CatalogModel
 }
@@ -133,7 +134,7 @@ func (a *Asker) backendOf(ctx context.Context, schema json.RawMessage, cfg Confi
 		if t.key != "" {
 			hosted.header = func(h http.Header) { h.Set("Authorization", "Bearer "+t.key) }
 		}
-		return &openaiBackend{api: hosted, model: t.native, schema: schema, cfg: cfg, logprobs: &a.logprobs}, nil
+		return &openaiBackend{api: hosted, model: t.native, schema: schema, cfg: cfg, refused: &a.refused}, nil
 	case ProviderAnthropic:
 		hosted.name = "Anthropic endpoint"
 		hosted.header = func(h http.Header) {

@@ -69,25 +69,32 @@ func answerSpan(content string) (start, end int, ok bool) {
 	return 0, 0, false
 }
 
-// logprobSupport remembers the endpoints and models that refused a
-// request for logprobs (OpenAI's reasoning models do), so that they are
-// asked without them from then on.
-type logprobSupport struct {
+// refusedParams remembers the request parameters endpoints and models
+// refused (OpenAI's reasoning models refuse logprobs, and max_tokens in
+// favour of max_completion_tokens), so that they are asked without them
+// from then on instead of failing once per request.
+type refusedParams struct {
 	mu      sync.Mutex
 	refuses map[string]bool
 }
 
-func (l *logprobSupport) supported(endpoint, model string) bool {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return !l.refuses[endpoint+" "+model]
+// The parameters refusedParams keeps track of.
+const (
+	paramLogprobs  = "logprobs"
+	paramMaxTokens = "max_tokens"
+)
+
+func (r *refusedParams) accepts(param, endpoint, model string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return !r.refuses[param+" "+endpoint+" "+model]
 }
 
-func (l *logprobSupport) refused(endpoint, model string) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.refuses == nil {
-		l.refuses = map[string]bool{}
+func (r *refusedParams) refused(param, endpoint, model string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.refuses == nil {
+		r.refuses = map[string]bool{}
 	}
-	l.refuses[endpoint+" "+model] = true
+	r.refuses[param+" "+endpoint+" "+model] = true
 }

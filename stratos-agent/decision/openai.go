@@ -22,8 +22,9 @@ type openaiBackend struct {
 	model  string
 	schema json.RawMessage
 	cfg    Config
-	// logprobs remembers the endpoints and models that refuse logprobs.
-	logprobs *logprobSupport
+	// refused remembers the endpoints and models that refuse logprobs
+	// or max_tokens.
+	refused *refusedParams
 }
 
 // openaiRequest is the body of POST /chat/completions.
@@ -37,14 +38,16 @@ type openaiRequest struct {
 }
 
 // openaiChatRequest is the body of a free-text POST /chat/completions.
-// max_tokens, not max_completion_tokens: OpenAI-compatible local servers
-// know the older name.
+// The bound is max_tokens, which OpenAI-compatible local servers know,
+// unless the endpoint refused it: OpenAI's reasoning models take only
+// max_completion_tokens.
 type openaiChatRequest struct {
-	Model       string    `json:"model"`
-	Messages    []message `json:"messages"`
-	MaxTokens   int       `json:"max_tokens"`
-	Temperature *float64  `json:"temperature,omitempty"`
-	Seed        *int64    `json:"seed,omitempty"`
+	Model               string    `json:"model"`
+	Messages            []message `json:"messages"`
+	MaxTokens           int       `json:"max_tokens,omitempty"`
+	MaxCompletionTokens int       `json:"max_completion_tokens,omitempty"`
+	Temperature         *float64  `json:"temperature,omitempty"`
+	Seed                *int64    `json:"seed,omitempty"`
 }
 
 type openaiResponseFormat struct {
@@ -85,7 +88,7 @@ type openaiReply struct {
 // without them, and not asked for them again by this host.
 func (b *openaiBackend) ask(ctx context.Context, messages []message, sample int) (turn, error) {
 	req := openaiRequest{Model: b.model, Messages: messages, Temperature: b.cfg.Temperature,
-		Logprobs: b.logprobs.supported(b.api.endpoint.String(), b.model)}
+		Logprobs: b.refused.accepts(paramLogprobs, b.api.endpoint.String(), b.model)}
 	req.ResponseFormat.Type = "json_schema"
 	req.ResponseFormat.JSONSchema.Name, req.ResponseFormat.JSONSchema.Strict, req.ResponseFormat.JSONSchema.Schema = "answer", true, b.schema
 	if b.cfg.Seed != nil {
@@ -97,7 +100,7 @@ func (b *openaiBackend) ask(ctx context.Context, messages []message, sample int)
 		return turn{}, err
 	}
 	if status == http.StatusBadRequest && req.Logprobs && strings.Contains(strings.ToLower(openaiMessage(data)), "logprobs") {
-		b.logprobs.refused(b.api.endpoint.String(), b.model)
+		b.refused.refused(paramLogprobs, b.api.endpoint.String(), b.model)
 		req.Logprobs = false
 		if status, data, err = b.api.post(ctx, chatPath, req); err != nil {
 			return turn{}, err
@@ -107,12 +110,28 @@ func (b *openaiBackend) ask(ctx context.Context, messages []message, sample int)
 }
 
 // chat sends one free-text request, its answer at most maxTokens long
-// (finish_reason "length": cut there).
+// (finish_reason "length": cut there). An endpoint that answers HTTP 400
+// about max_tokens is asked again with max_completion_tokens, and asked
+// that way from then on by this host.
 func (b *openaiBackend) chat(ctx context.Context, messages []message, maxTokens int) (turn, error) {
-	req := openaiChatRequest{Model: b.model, Messages: messages, MaxTokens: maxTokens, Temperature: b.cfg.Temperature, Seed: b.cfg.Seed}
+	endpoint := b.api.endpoint.String()
+	req := openaiChatRequest{Model: b.model, Messages: messages, Temperature: b.cfg.Temperature, Seed: b.cfg.Seed}
+	oldName := b.refused.accepts(paramMaxTokens, endpoint, b.model)
+	if oldName {
+		req.MaxTokens = maxTokens
+	} else {
+		req.MaxCompletionTokens = maxTokens
+	}
 	status, data, err := b.api.post(ctx, chatPath, req)
 	if err != nil {
 		return turn{}, err
+	}
+	if status == http.StatusBadRequest && oldName && strings.Contains(openaiMessage(data), "max_completion_tokens") {
+		b.refused.refused(paramMaxTokens, endpoint, b.model)
+		req.MaxTokens, req.MaxCompletionTokens = 0, maxTokens
+		if status, data, err = b.api.post(ctx, chatPath, req); err != nil {
+			return turn{}, err
+		}
 	}
 	return b.turnOf(status, data)
 }
