@@ -3,6 +3,7 @@ package proxy
 import (
 	"context"
 	"encoding/json"
+	"sync"
 	"time"
 
 	enumspb "go.temporal.io/api/enums/v1"
@@ -32,8 +33,8 @@ type routing struct {
 
 // harness is the harness the execute names, "" when none of its layers
 // names one (the host then chooses one by model, which any agent worker
-// can do).
-func (r routing) harness() string {
+// can do). yaml answers for the workflow.yaml layer.
+func (r routing) harness(yaml func(dir, configID string) string) string {
 	if r.Config.Harness != "" {
 		return r.Config.Harness
 	}
@@ -55,14 +56,48 @@ func (r routing) harness() string {
 	if h := over.Agents[id].Harness; h != "" {
 		return h
 	}
-	m, problems := manifest.Load(r.Workflow.Dir)
-	if len(problems) > 0 {
-		return ""
+	return yaml(r.Workflow.Dir, id)
+}
+
+// yamlHarnesses are the harnesses the agents of the workflow.yaml in each
+// directory name, read once per workflow for the run: the proxy routes
+// every execute, and the run's workflows do not change under it.
+type yamlHarnesses struct {
+	mu   sync.Mutex
+	dirs map[string]map[string]string // dir → configId → harness
+}
+
+// harness is the harness workflow.yaml in dir names for the agent
+// configID ("" when it names none or cannot be read: the host reports a
+// broken file when the agent is created).
+func (y *yamlHarnesses) harness(dir, configID string) string {
+	y.mu.Lock()
+	defer y.mu.Unlock()
+	agents, ok := y.dirs[dir]
+	if !ok {
+		agents = readHarnesses(dir)
+		if y.dirs == nil {
+			y.dirs = map[string]map[string]string{}
+		}
+		y.dirs[dir] = agents
 	}
-	agents, _ := m.Sections["agents"].(map[string]any)
-	entry, _ := agents[id].(map[string]any)
-	h, _ := entry["harness"].(string)
-	return h
+	return agents[configID]
+}
+
+func readHarnesses(dir string) map[string]string {
+	m, problems := manifest.Load(dir)
+	if len(problems) > 0 {
+		return nil
+	}
+	sections, _ := m.Sections["agents"].(map[string]any)
+	agents := map[string]string{}
+	for id, v := range sections {
+		entry, _ := v.(map[string]any)
+		if h, _ := entry["harness"].(string); h != "" {
+			agents[id] = h
+		}
+	}
+	return agents
 }
 
 // pollerCheck bounds the question whether any worker polls a queue.
