@@ -299,7 +299,11 @@ func (p *Proxy) await(ctx context.Context, id string, in engine.AgentExecute) (e
 	}, engine.WorkflowExecute, in)
 	var reply engine.ExecuteReply
 	if err == nil {
+		m := startMirror(p.client, p.run.Converter, id, p.tail())
 		reply, err = p.reply(ctx, run)
+		// The events the mirror appended while the agent worked are not
+		// appended again.
+		reply.Events = m.stop(reply.Events)
 	}
 	if temporal.IsCanceledError(err) {
 		// The run cancelled it before its activity answered.

@@ -71,7 +71,7 @@ func (a *agents) Execute(ctx context.Context, in engine.AgentExecute) (engine.Ex
 	if err != nil {
 		return a.failed(agentproto.CodeInitialization, fmt.Sprintf("agent %q on worker %s: %v", ref.Name, a.hosts.worker, err), temporalapi.CodeRepositoryMissing), nil
 	}
-	done := h.collect(ref.AgentID)
+	sink, done := h.collect(ref.AgentID)
 	answered := make(chan struct{})
 	var result json.RawMessage
 	var callErr error
@@ -81,12 +81,13 @@ func (a *agents) Execute(ctx context.Context, in engine.AgentExecute) (engine.Ex
 	}()
 	beat := time.NewTicker(heartbeatEvery)
 	defer beat.Stop()
+	beats := &progressBeats{host: h, sink: sink, progress: engine.ExecuteProgress{Worker: a.hosts.worker}}
 	for waiting := true; waiting; {
 		select {
 		case <-answered:
 			waiting = false
 		case <-beat.C:
-			activity.RecordHeartbeat(ctx)
+			beats.beat(ctx)
 		case <-ctx.Done():
 			// The host answers a cancelled execute with its cancelled
 			// error, which is the reply.
@@ -95,7 +96,7 @@ func (a *agents) Execute(ctx context.Context, in engine.AgentExecute) (engine.Ex
 			waiting = false
 		}
 	}
-	sink := done()
+	sink = done()
 	reply := engine.ExecuteReply{Result: result, Events: sink.lines, Worker: a.hosts.worker, Queue: a.queue}
 	if callErr != nil {
 		code, msg, data, ok := rpcError(callErr)
@@ -106,6 +107,35 @@ func (a *agents) Execute(ctx context.Context, in engine.AgentExecute) (engine.Ex
 	}
 	a.publish(ctx, h, in, ref.AgentID, ref.Name, &reply)
 	return reply, nil
+}
+
+// idleBeat is how often an execute whose agent reports nothing new beats
+// its heart: every heartbeat is a write of the server, and a worker is
+// found dead only after engine's agentHeartbeat.
+const idleBeat = 8 * time.Second
+
+// progressBeats beat an execute's heart with its events so far
+// (engine.ExecuteProgress): when the agent reported something new, at the
+// next tick, else every idleBeat. A heartbeat replaces the one before, so
+// each carries the last progress.
+type progressBeats struct {
+	host     *host
+	sink     *eventSink
+	sent     int // the events the last progress held
+	last     time.Time
+	progress engine.ExecuteProgress
+}
+
+func (b *progressBeats) beat(ctx context.Context) {
+	n, events := b.host.seen(b.sink, b.sent)
+	if events == nil && time.Since(b.last) < idleBeat {
+		return
+	}
+	if events != nil {
+		b.progress, b.sent = engine.ProgressOf(b.progress.Worker, events), n
+	}
+	activity.RecordHeartbeat(ctx, b.progress)
+	b.last = time.Now()
 }
 
 // publish commits and pushes what the agent left in its worktree, if it

@@ -206,14 +206,26 @@ func (h *host) handle(worker string) jsonrpc.Handler {
 	}
 }
 
+// seen is how many events the sink holds and, when that is more than
+// after, a copy of them (for a heartbeat).
+func (h *host) seen(sink *eventSink, after int) (int, []json.RawMessage) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	n := len(sink.lines)
+	if n <= after {
+		return n, nil
+	}
+	return n, append([]json.RawMessage(nil), sink.lines...)
+}
+
 // collect starts collecting agent's events; the returned func ends it and
 // returns them.
-func (h *host) collect(agent string) func() *eventSink {
+func (h *host) collect(agent string) (*eventSink, func() *eventSink) {
 	h.mu.Lock()
 	sink := &eventSink{}
 	h.events[agent] = sink
 	h.mu.Unlock()
-	return func() *eventSink {
+	return sink, func() *eventSink {
 		h.mu.Lock()
 		defer h.mu.Unlock()
 		delete(h.events, agent)

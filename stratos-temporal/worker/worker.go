@@ -81,7 +81,11 @@ func Run(ctx context.Context, c client.Client, cfg Config) error {
 		// shared by the queues would bound them together before they
 		// take a task, but a poller holds a slot while it waits, so a
 		// queue could go without any poller at all.
-		opts := tworker.Options{Identity: cfg.Name, MaxConcurrentActivityExecutionSize: cfg.MaxAgents, DisableWorkflowWorker: true}
+		// Heartbeats go to the server as they are made (at most one per
+		// heartbeatEvery), not 16 s later: they carry the agents' events
+		// to the run while they work (progressBeats).
+		opts := tworker.Options{Identity: cfg.Name, MaxConcurrentActivityExecutionSize: cfg.MaxAgents, DisableWorkflowWorker: true,
+			MaxHeartbeatThrottleInterval: heartbeatEvery}
 		// Agents whose harness the code's host knows go to that harness's
 		// queue, which only workers able to run it poll; the others to
 		// the queue every agent worker polls.
