@@ -84,7 +84,7 @@ func (t Text) Render(field string, vars map[string]json.RawMessage) (string, err
 			field, t.Origin, name, line, field).
 			WithDetails(map[string]any{"variable": name, "template": t.Origin, "line": line, "field": field})
 	}
-	tpl, err := raymond.Parse(t.Body)
+	tpl, err := parse(t.Body)
 	if err != nil {
 		return "", agentproto.Errorf(agentproto.CodePromptFile, "%s template %s: %v", field, t.Origin, err)
 	}
@@ -113,7 +113,7 @@ func execute(tpl *raymond.Template, ctx any) (out string, err error) {
 // reply templates) with an already decoded context. Missing variables are
 // not checked: the context is the harness's own.
 func RenderString(body string, ctx map[string]any) (string, error) {
-	tpl, err := raymond.Parse(body)
+	tpl, err := parse(body)
 	if err != nil {
 		return "", fmt.Errorf("template: %w", err)
 	}
