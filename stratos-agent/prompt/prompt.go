@@ -78,6 +78,11 @@ func (t Text) Render(field string, vars map[string]json.RawMessage) (string, err
 	}
 	var w walker
 	w.program(prog, 0, nil)
+	if w.keyParam != 0 {
+		return "", agentproto.Errorf(agentproto.CodePromptFile,
+			"%s template %s: line %d: each's second block parameter (as |item key|) is not supported: use @key or @index", field, t.Origin, w.keyParam).
+			WithDetails(map[string]any{"path": t.Origin, "line": w.keyParam})
+	}
 	if name, line, ok := missing(w.uses, values); ok {
 		return "", agentproto.Errorf(agentproto.CodeTemplateVariableMissing,
 			"%s template %s uses the variable %q (line %d), but no value was supplied: pass it in templateVariables.%s or as execute()'s second argument",

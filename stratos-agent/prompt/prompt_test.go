@@ -138,3 +138,13 @@ func TestATemplateRaymondCannotEvaluateIsItsError(t *testing.T) {
 		}
 	}
 }
+
+// each cannot set a second block parameter: a template naming one is
+// refused with its line, not rendered with the name empty.
+func TestEachKeyParameterIsRefused(t *testing.T) {
+	_, err := Text{Body: "x\n{{#each m as |v k|}}{{k}}{{/each}}", Template: true, Origin: "t.hbs"}.Render("prompt", vars(t, `{"m":{"a":1}}`))
+	var pe *agentproto.Error
+	if !errors.As(err, &pe) || pe.Code != agentproto.CodePromptFile || !strings.Contains(pe.Message, "t.hbs: line 2: each's second block parameter") {
+		t.Fatalf("error %v, want a prompt_file error naming line 2", err)
+	}
+}

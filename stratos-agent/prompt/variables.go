@@ -27,6 +27,9 @@ var conditionHelpers = map[string]bool{"if": true, "unless": true}
 // statically, except through @root or enough ../ to climb back.
 type walker struct {
 	uses []use
+	// keyParam is the line of the first each with a second block
+	// parameter (as |item key|), which Stratos's each cannot set (0: none).
+	keyParam int
 }
 
 func (w *walker) program(p *ast.Program, depth int, guards [][]string) {
@@ -74,6 +77,9 @@ func (w *walker) block(b *ast.BlockStatement, depth int, guards [][]string) {
 			w.value(p, depth, guards)
 		}
 		w.hash(expr.Hash, depth, guards)
+	}
+	if name == "each" && b.Program != nil && len(b.Program.BlockParams) > 1 && w.keyParam == 0 {
+		w.keyParam = b.Loc.Line
 	}
 	w.program(b.Program, depth+1, guards)
 	w.program(b.Inverse, depth, guards)
