@@ -16,7 +16,8 @@ import (
 // list's in its order, with @index, @key, @first and @last as Handlebars
 // sets them, and {{else}} for an empty or missing one. A block parameter
 // names the item (as |item|); raymond gives a helper no way to set the
-// second (the key or index): @key and @index say it.
+// second (the key or index), so Render refuses a template that names one
+// (@key and @index say it).
 func orderedEach(context any, options *raymond.Options) any {
 	if !raymond.IsTrue(context) {
 		return options.Inverse()
