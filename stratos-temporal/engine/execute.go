@@ -108,7 +108,7 @@ func workerLost(err error) bool {
 // unavailableReply is the error of an execute no worker took: none of the
 // queue's workers can run its harness.
 func unavailableReply(queue, harness string) ExecuteReply {
-	msg := fmt.Sprintf("no stratos worker took the agent from task queue %s within %s: no worker of the run's queue can run harness %q (none finds its CLI); start a worker where it is installed", queue, workerWait, harness)
+	msg := fmt.Sprintf("no stratos worker took the agent from task queue %s within %s: no worker of the run's queue can run harness %q (none finds its CLI and, unless the agent's provider is ollama, a credential for it); start a worker where it is installed and authenticated", queue, workerWait, harness)
 	return ExecuteReply{Error: &RPCError{Code: agentproto.RPCAgentError, Message: msg, Data: []byte(`{"code":"harness_unavailable"}`)}}
 }
 

@@ -65,7 +65,7 @@ type Proxy struct {
 	init    *agentproto.InitializeParams
 	remote  map[string]*agent // by agent ID, once it ran remotely
 	polled  map[string]bool   // harness queues seen polled
-	yaml    yamlHarnesses
+	yaml    yamlAgents
 	journal *tail
 	// record tells the run's workflow the executes' starts and ends and
 	// the journal's entries.
@@ -244,8 +244,8 @@ func (p *Proxy) execute(ctx context.Context, params json.RawMessage) (any, error
 	if len(ref.Hooks) > 0 || init == nil {
 		return p.forward(ctx, agentproto.MethodAgentExecute, params)
 	}
-	harness := ref.harness(p.yaml.harness)
-	queue, seen := p.queueFor(ctx, harness)
+	harness, provider := ref.target(p.yaml.target)
+	queue, seen := p.queueFor(ctx, harness, provider)
 	id, err := p.executeID(ref)
 	if err != nil {
 		return nil, &agentproto.Error{Code: agentproto.CodeInternal, Message: "agent execute on Temporal: " + err.Error()}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/stratoscli/stratos/shared/agentproto"
 	"github.com/stratoscli/stratos/shared/manifest"
+	"github.com/stratoscli/stratos/shared/ollama"
 	"github.com/stratoscli/stratos/stratos-temporal/engine"
 )
 
@@ -18,84 +19,90 @@ import (
 const EnvAgentQueue = "STRATOS_TEMPORAL_AGENT_QUEUE"
 
 // routing is what the proxy reads of an execute to choose its queue: the
-// harness its configuration names, by the host's precedence (createAgent
-// fields, then overrides of configId#label, then of configId, then
-// workflow.yaml).
+// harness and the provider its configuration names, each by the host's
+// precedence (createAgent fields, then overrides of configId#label, then
+// of configId, then workflow.yaml).
 type routing struct {
 	Label     string                 `json:"label"`
 	Workflow  agentproto.WorkflowRef `json:"workflow"`
 	Overrides json.RawMessage        `json:"overrides"`
-	Config    struct {
-		ConfigID string `json:"configId"`
-		Harness  string `json:"harness"`
-	} `json:"config"`
+	Config    agentTarget            `json:"config"`
 }
 
-// harness is the harness the execute names, "" when none of its layers
-// names one (the host then chooses one by model, which any agent worker
-// can do). yaml answers for the workflow.yaml layer.
-func (r routing) harness(yaml func(dir, configID string) string) string {
-	if r.Config.Harness != "" {
-		return r.Config.Harness
+// agentTarget is the harness and provider a layer of an agent's
+// configuration names ("": it names none).
+type agentTarget struct {
+	ConfigID string `json:"configId"`
+	Harness  string `json:"harness"`
+	Provider string `json:"provider"`
+}
+
+// target is the harness and the provider the execute names, each "" when
+// none of its layers names one (the host then chooses a harness by model,
+// which any agent worker can do). yaml answers for the workflow.yaml
+// layer.
+func (r routing) target(yaml func(dir, configID string) agentTarget) (harness, provider string) {
+	layers := []agentTarget{r.Config}
+	if id := r.Config.ConfigID; id != "" {
+		var over struct {
+			Agents map[string]agentTarget `json:"agents"`
+		}
+		_ = json.Unmarshal(r.Overrides, &over)
+		if r.Label != "" {
+			layers = append(layers, over.Agents[id+"#"+r.Label])
+		}
+		layers = append(layers, over.Agents[id], yaml(r.Workflow.Dir, id))
 	}
-	id := r.Config.ConfigID
-	if id == "" {
-		return ""
-	}
-	var over struct {
-		Agents map[string]struct {
-			Harness string `json:"harness"`
-		} `json:"agents"`
-	}
-	_ = json.Unmarshal(r.Overrides, &over)
-	if r.Label != "" {
-		if h := over.Agents[id+"#"+r.Label].Harness; h != "" {
-			return h
+	for _, l := range layers {
+		if harness == "" {
+			harness = l.Harness
+		}
+		if provider == "" {
+			provider = l.Provider
 		}
 	}
-	if h := over.Agents[id].Harness; h != "" {
-		return h
-	}
-	return yaml(r.Workflow.Dir, id)
+	return harness, provider
 }
 
-// yamlHarnesses are the harnesses the agents of the workflow.yaml in each
-// directory name, read once per workflow for the run: the proxy routes
-// every execute, and the run's workflows do not change under it.
-type yamlHarnesses struct {
+// yamlAgents are the harnesses and providers the agents of the
+// workflow.yaml in each directory name, read once per workflow for the
+// run: the proxy routes every execute, and the run's workflows do not
+// change under it.
+type yamlAgents struct {
 	mu   sync.Mutex
-	dirs map[string]map[string]string // dir → configId → harness
+	dirs map[string]map[string]agentTarget // dir → configId → its target
 }
 
-// harness is the harness workflow.yaml in dir names for the agent
-// configID ("" when it names none or cannot be read: the host reports a
-// broken file when the agent is created).
-func (y *yamlHarnesses) harness(dir, configID string) string {
+// target is what workflow.yaml in dir names for the agent configID (none
+// when the file cannot be read: the host reports a broken file when the
+// agent is created).
+func (y *yamlAgents) target(dir, configID string) agentTarget {
 	y.mu.Lock()
 	defer y.mu.Unlock()
 	agents, ok := y.dirs[dir]
 	if !ok {
-		agents = readHarnesses(dir)
+		agents = readAgents(dir)
 		if y.dirs == nil {
-			y.dirs = map[string]map[string]string{}
+			y.dirs = map[string]map[string]agentTarget{}
 		}
 		y.dirs[dir] = agents
 	}
 	return agents[configID]
 }
 
-func readHarnesses(dir string) map[string]string {
+func readAgents(dir string) map[string]agentTarget {
 	m, problems := manifest.Load(dir)
 	if len(problems) > 0 {
 		return nil
 	}
 	sections, _ := m.Sections["agents"].(map[string]any)
-	agents := map[string]string{}
+	agents := map[string]agentTarget{}
 	for id, v := range sections {
 		entry, _ := v.(map[string]any)
-		if h, _ := entry["harness"].(string); h != "" {
-			agents[id] = h
-		}
+		var t agentTarget
+		t.Harness, _ = entry["harness"].(string)
+		t.Provider, _ = entry["provider"].(string)
+		agents[id] = t
 	}
 	return agents
 }
@@ -104,17 +111,21 @@ func readHarnesses(dir string) map[string]string {
 const pollerCheck = 10 * time.Second
 
 // queueFor is the task queue of an execute that names harness: the
-// harness's own queue, which only workers able to run it poll, and whether
+// harness's own queue, which only workers able to run it poll (with a
+// credential for it, or, for provider ollama, its Ollama queue), and whether
 // a poller of it was seen. The server reports the pollers of one of a
 // queue's partitions only, so not seeing one proves nothing: the workflow
 // then gives the execute a bounded wait for a worker and fails it with
 // harness_unavailable when none takes it. A queue seen polled is
 // remembered for the run.
-func (p *Proxy) queueFor(ctx context.Context, harness string) (queue string, seen bool) {
+func (p *Proxy) queueFor(ctx context.Context, harness, provider string) (queue string, seen bool) {
 	if harness == "" {
 		return p.run.AgentQueue, true
 	}
 	q := engine.HarnessQueue(p.run.AgentQueue, harness)
+	if provider == ollama.Provider {
+		q = engine.OllamaQueue(p.run.AgentQueue, harness)
+	}
 	p.mu.Lock()
 	known := p.polled[q]
 	p.mu.Unlock()

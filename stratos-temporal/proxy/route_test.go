@@ -9,49 +9,50 @@ import (
 	"github.com/stratoscli/stratos/shared/agentproto"
 )
 
-// An execute's harness follows the host's precedence: createAgent's own,
-// then overrides of configId#label, of configId, then workflow.yaml; the
-// file is read once per workflow for the run.
-func TestRoutingHarnessPrecedence(t *testing.T) {
+// An execute's harness and provider each follow the host's precedence:
+// createAgent's own, then overrides of configId#label, of configId, then
+// workflow.yaml; the file is read once per workflow for the run.
+func TestRoutingTargetPrecedence(t *testing.T) {
 	dir := t.TempDir()
 	yaml := filepath.Join(dir, "workflow.yaml")
 	write := func(harness string) {
 		t.Helper()
-		text := "name: wf\nshortDescription: s\nlongDescription: l\nagents:\n  writer:\n    harness: " + harness + "\n  plain:\n    model: m\n"
+		text := "name: wf\nshortDescription: s\nlongDescription: l\nagents:\n  writer:\n    harness: " + harness +
+			"\n    provider: openai\n  plain:\n    model: m\n"
 		if err := os.WriteFile(yaml, []byte(text), 0o600); err != nil {
 			t.Fatal(err)
 		}
 	}
 	write("codex")
-	route := func(harness, overrides, configID, label string) routing {
+	route := func(harness, provider, overrides, configID, label string) routing {
 		r := routing{Label: label, Workflow: agentproto.WorkflowRef{Dir: dir}, Overrides: json.RawMessage(overrides)}
-		r.Config.ConfigID, r.Config.Harness = configID, harness
+		r.Config = agentTarget{ConfigID: configID, Harness: harness, Provider: provider}
 		return r
 	}
-	var y yamlHarnesses
+	var y yamlAgents
 	cases := []struct {
-		name string
-		r    routing
-		want string
+		name              string
+		r                 routing
+		harness, provider string
 	}{
-		{"createAgent", route("opencode", `{"agents": {"writer": {"harness": "gemini"}}}`, "writer", ""), "opencode"},
-		{"label override", route("", `{"agents": {"writer#a": {"harness": "qwen"}, "writer": {"harness": "gemini"}}}`, "writer", "a"), "qwen"},
-		{"config override", route("", `{"agents": {"writer#b": {"harness": "qwen"}, "writer": {"harness": "gemini"}}}`, "writer", "a"), "gemini"},
-		{"workflow.yaml", route("", `null`, "writer", ""), "codex"},
-		{"none named", route("", `null`, "plain", ""), ""},
-		{"no config", route("", `null`, "", ""), ""},
+		{"createAgent", route("opencode", "ollama", `{"agents": {"writer": {"harness": "gemini", "provider": "google"}}}`, "writer", ""), "opencode", "ollama"},
+		{"label override", route("", "", `{"agents": {"writer#a": {"harness": "qwen"}, "writer": {"harness": "gemini", "provider": "ollama"}}}`, "writer", "a"), "qwen", "ollama"},
+		{"config override", route("", "", `{"agents": {"writer#b": {"harness": "qwen"}, "writer": {"harness": "gemini"}}}`, "writer", "a"), "gemini", "openai"},
+		{"workflow.yaml", route("", "", `null`, "writer", ""), "codex", "openai"},
+		{"none named", route("", "", `null`, "plain", ""), "", ""},
+		{"no config", route("", "", `null`, "", ""), "", ""},
 	}
 	for _, c := range cases {
-		if got := c.r.harness(y.harness); got != c.want {
-			t.Errorf("%s: harness %q, want %q", c.name, got, c.want)
+		if h, p := c.r.target(y.target); h != c.harness || p != c.provider {
+			t.Errorf("%s: %q on %q, want %q on %q", c.name, h, p, c.harness, c.provider)
 		}
 	}
 	write("claude-code")
-	if got := route("", `null`, "writer", "").harness(y.harness); got != "codex" {
-		t.Errorf("after the file changed: %q, want the run's first reading, codex", got)
+	if h, _ := route("", "", `null`, "writer", "").target(y.target); h != "codex" {
+		t.Errorf("after the file changed: %q, want the run's first reading, codex", h)
 	}
-	var fresh yamlHarnesses
-	if got := route("", `null`, "writer", "").harness(fresh.harness); got != "claude-code" {
-		t.Errorf("a new run reads %q, want claude-code", got)
+	var fresh yamlAgents
+	if h, _ := route("", "", `null`, "writer", "").target(fresh.target); h != "claude-code" {
+		t.Errorf("a new run reads %q, want claude-code", h)
 	}
 }

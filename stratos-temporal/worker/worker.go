@@ -90,9 +90,14 @@ func Run(ctx context.Context, c client.Client, cfg Config) error {
 		// queue, which only workers able to run it poll; the others to
 		// the queue every agent worker polls.
 		queues := []string{engine.AgentQueue(cfg.TaskQueue), own}
-		caps := Capabilities(os.Getenv)
+		caps := Capabilities(ctx, os.Getenv)
 		for _, c := range caps {
-			queues = append(queues, engine.HarnessQueue(engine.AgentQueue(cfg.TaskQueue), c.Harness))
+			if c.Authenticated() {
+				queues = append(queues, engine.HarnessQueue(engine.AgentQueue(cfg.TaskQueue), c.Harness))
+			}
+			if c.Ollama {
+				queues = append(queues, engine.OllamaQueue(engine.AgentQueue(cfg.TaskQueue), c.Harness))
+			}
 		}
 		for _, q := range queues {
 			w := tworker.New(c, q, opts)
@@ -120,13 +125,27 @@ func Run(ctx context.Context, c client.Client, cfg Config) error {
 	return nil
 }
 
-// describe lists the harnesses and the credential variables set for each.
+// describe lists the harnesses and how each can authenticate: the
+// credential variables set, its login, none needed, or Ollama only.
 func describe(caps []Capability) string {
 	parts := make([]string, len(caps))
 	for i, c := range caps {
-		parts[i] = c.Harness
+		var how []string
 		if len(c.Credentials) > 0 {
-			parts[i] += " (credentials: " + strings.Join(c.Credentials, ", ") + ")"
+			how = append(how, "credentials: "+strings.Join(c.Credentials, ", "))
+		}
+		if c.LoggedIn {
+			how = append(how, "logged in")
+		}
+		switch {
+		case !c.Authenticated() && c.Ollama:
+			how = append(how, "provider ollama only: no credential")
+		case !c.Authenticated():
+			how = append(how, "not taken: no credential")
+		}
+		parts[i] = c.Harness
+		if len(how) > 0 {
+			parts[i] += " (" + strings.Join(how, "; ") + ")"
 		}
 	}
 	return strings.Join(parts, ", ")
