@@ -85,6 +85,8 @@ func runCommand() *cli.Command {
 			// Internal: the journal a Temporal worker retrying a run's code
 			// replays (docs/design/temporal.md).
 			&cli.StringFlag{Name: replayJournalFlag, Hidden: true},
+			&cli.BoolFlag{Name: replayStrictFlag, Hidden: true},
+			&cli.StringFlag{Name: replayCarriedFlag, Hidden: true},
 			&cli.IntFlag{Name: readyFDFlag, Hidden: true},
 		},
 		Action: runWorkflow,

@@ -2,6 +2,7 @@ package command
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -28,6 +29,12 @@ const (
 	engineFlag        = "engine"
 	repoFlag          = "repo"
 	replayJournalFlag = "replay-journal"
+	// replayStrictFlag and replayCarriedFlag are what stratos runs resume
+	// of a Temporal run passes to the worker's stratos run with the
+	// journal: runs resume's --strict, and what the resumed chain spent
+	// (records.Spent as JSON), which the run's budget counts.
+	replayStrictFlag  = "replay-strict"
+	replayCarriedFlag = "replay-carried"
 )
 
 // temporalCancelWait bounds the wait for the Temporal engine's submitter
@@ -87,32 +94,41 @@ func runOnTemporal(ctx context.Context, cmd *cli.Command) error {
 	if fd := int(cmd.Int(readyFDFlag)); fd > 0 {
 		_ = detach.Ready(fd) // the detaching process prints the ID now
 	}
-	root := cmd.Root()
-	stateFile := filepath.Join(rec.dir, temporalStateFile)
-	args := []string{"run", "--workflow-id", rec.run.WorkflowID, "--state-file", stateFile,
-		"--events-file", filepath.Join(rec.dir, records.EventsFile)}
-	if cmd.Bool("json") {
-		// Its own errors (before the run's) as the envelope too.
-		args = append(args, "--json")
-	}
+	var args []string
 	if cmd.IsSet(repoFlag) {
 		args = append(args, "--repo", cmd.String(repoFlag))
 	}
 	args = append(append(args, "--"), forwardedArgs(cmd)...)
-	c := exec.CommandContext(ctx, bin, args...)
+	return rec.submit(ctx, cmd, bin, "", nil, args)
+}
+
+// submit runs stratos-temporal run for the record's run, with args after
+// its own flags, in dir ("": this process's) with env added to this
+// process's environment, and writes the run's end into the record.
+func (r *temporalRecord) submit(ctx context.Context, cmd *cli.Command, bin, dir string, env, args []string) error {
+	root := cmd.Root()
+	stateFile := filepath.Join(r.dir, temporalStateFile)
+	all := []string{"run", "--workflow-id", r.run.WorkflowID, "--state-file", stateFile,
+		"--events-file", filepath.Join(r.dir, records.EventsFile)}
+	if cmd.Bool("json") {
+		// Its own errors (before the run's) as the envelope too.
+		all = append(all, "--json")
+	}
+	c := exec.CommandContext(ctx, bin, append(all, args...)...)
+	c.Dir = dir
 	c.Stdin, c.Stdout, c.Stderr = root.Reader, root.Writer, root.ErrWriter
 	// It speaks for the command the user typed: its errors name that.
-	c.Env = cliapp.WithInvokedAs(os.Environ(), "stratos-temporal", root.Name)
+	c.Env = cliapp.WithInvokedAs(append(os.Environ(), env...), "stratos-temporal", root.Name)
 	c.WaitDelay = temporalCancelWait
 	// SIGKILL when this process dies: a submitter killed outright is a
 	// machine that died, and the run goes on on the workers (Ctrl-C and
 	// runs stop cancel it: this process passes them on as SIGINT).
-	err = procgroup.Run(c, procgroup.Options{DeathSignal: syscall.SIGKILL, CancelSignal: syscall.SIGINT})
+	err := procgroup.Run(c, procgroup.Options{DeathSignal: syscall.SIGKILL, CancelSignal: syscall.SIGINT})
 	code := -1
 	if c.ProcessState != nil {
 		code = c.ProcessState.ExitCode()
 	}
-	rec.finish(stateFile, code, logging.New("stratos", root.ErrWriter))
+	r.finish(stateFile, code, logging.New("stratos", root.ErrWriter))
 	if code >= 0 {
 		if code != 0 {
 			return &cliapp.SilentError{Code: code}
@@ -163,5 +179,11 @@ func replayed(cmd *cli.Command) (*resumption, error) {
 	if err != nil {
 		return nil, clierr.Usage(runapi.CodeResumeNoJournal, "--replay-journal %s: %v", path, err)
 	}
-	return &resumption{from: j.Header.ExecutionID, journal: j}, nil
+	r := &resumption{from: j.Header.ExecutionID, journal: j, strict: cmd.Bool(replayStrictFlag)}
+	if c := cmd.String(replayCarriedFlag); c != "" {
+		if err := json.Unmarshal([]byte(c), &r.carried); err != nil {
+			return nil, clierr.Usage(runapi.CodeResumeNoJournal, "--%s %s: %v", replayCarriedFlag, c, err)
+		}
+	}
+	return r, nil
 }

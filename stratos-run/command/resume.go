@@ -35,6 +35,9 @@ func runsResumeCommand() *cli.Command {
 			"A run that succeeded, or is still running, is refused (resume_not_resumable, exit 2). When a",
 			"workflow's code changed since the run, resume says which and replays what still matches;",
 			"--strict refuses instead (resume_code_changed, exit 2). See docs/durable-runs.md.",
+			"",
+			"A run on the Temporal engine is resumed there: a new Temporal run of the same arguments,",
+			"whose code, on a worker, replays the journal the run's workflow kept (docs/temporal.md).",
 		),
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "input", Usage: "the workflow's input: JSON, @file, or - for stdin (default: the run's own input)"},
@@ -55,6 +58,9 @@ func resumeRun(ctx context.Context, cmd *cli.Command) error {
 	point, err := store.ResumePoint(id)
 	if err != nil {
 		return err
+	}
+	if point.Invocation.Temporal != nil {
+		return resumeOnTemporal(ctx, cmd, point)
 	}
 	root := cmd.Root()
 	input, limits, err := resumeArgs(ctx, cmd, point.Invocation)

@@ -17,7 +17,10 @@ import (
 type ResumePoint struct {
 	Run        Run
 	Invocation records.Invocation
-	Journal    *journalapi.Journal
+	// Journal is nil for a run on the Temporal engine: its Temporal
+	// workflow keeps the journal, and the worker that runs the resuming
+	// run's code asks it.
+	Journal *journalapi.Journal
 	// Problems are journal lines that were skipped (a line torn by a
 	// crash, say): their calls run again.
 	Problems []journalapi.Problem
@@ -28,7 +31,8 @@ type ResumePoint struct {
 // ResumePoint reads the run id for `stratos runs resume`: a run that
 // crashed, failed, was cancelled or interrupted, with a journal. A run
 // that succeeded or still runs is refused, as is one without a usable
-// journal (usage errors, exit 2).
+// journal (usage errors, exit 2). The status of a run on the Temporal
+// engine whose submitter is gone is the one its workflow reports.
 func (s *Store) ResumePoint(id string) (*ResumePoint, error) {
 	r, err := s.Load(id)
 	if err != nil {
@@ -44,6 +48,13 @@ func (s *Store) ResumePoint(id string) (*ResumePoint, error) {
 	inv, err := records.ReadInvocation(r.Dir)
 	if err != nil {
 		return nil, unreadable(id, err)
+	}
+	if inv.Temporal != nil {
+		point := &ResumePoint{Run: r, Invocation: inv}
+		if point.spent, err = spentIn(r.Dir); err != nil {
+			return nil, unreadable(id, err)
+		}
+		return point, nil
 	}
 	j, problems, err := readJournal(r.Dir)
 	if err != nil {

@@ -6,9 +6,12 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/contract/runapi"
 	"github.com/stratoscli/stratos/shared/contract/temporalapi"
 	"github.com/stratoscli/stratos/stratos-run/records"
 )
@@ -109,6 +112,47 @@ func TestAnAttemptIsListedOnlyWithoutItsRun(t *testing.T) {
 		got := listRuns(t, &Store{Dir: dir})
 		if len(got.runs) != 1 || got.runs[0].ExecutionID != submitted {
 			t.Fatalf("listed %+v, want only the submitted run %s", got.runs, submitted)
+		}
+	}
+}
+
+// runs resume of a run on the Temporal engine whose submitter is gone
+// takes the status its workflow reports: one Temporal says still runs, or
+// succeeded, is refused as a local one is; a failed one is a resume point
+// without a journal here (its workflow keeps it) that carries what its
+// usage events add up to.
+func TestTemporalResumePointTakesTheWorkflowsStatus(t *testing.T) {
+	one := 1
+	for _, c := range []struct {
+		state  temporalapi.RunState
+		refuse string
+	}{
+		{temporalapi.RunState{Status: temporalapi.StateRunning}, "still running"},
+		{temporalapi.RunState{Status: records.StatusSucceeded, ExitCode: new(int)}, "succeeded"},
+		{temporalapi.RunState{Status: records.StatusFailed, ExitCode: &one}, ""},
+	} {
+		dir := t.TempDir()
+		id := beginTemporal(t, dir)
+		usage := `{"type":"usage","agentId":"top/a","executionId":"top","details":{"inputTokens":10,"outputTokens":5,"costUsd":0.5}}` + "\n"
+		if err := os.WriteFile(filepath.Join(dir, id, EventsFile), []byte(usage), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		p, err := (&Store{Dir: dir, Temporal: &fakeTemporal{state: c.state}}).ResumePoint(id)
+		if c.refuse != "" {
+			var ce *clierr.Error
+			if !errors.As(err, &ce) || ce.Code != runapi.CodeResumeNotResumable || !strings.Contains(ce.Message, c.refuse) || ce.Exit != 2 {
+				t.Errorf("Temporal says %s: %v, want resume_not_resumable (%q, exit 2)", c.state.Status, err, c.refuse)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("Temporal says failed: %v", err)
+		}
+		if p.Journal != nil || p.Invocation.Temporal == nil || p.Invocation.Temporal.WorkflowID != "stratos-"+id {
+			t.Errorf("point %+v: want no journal and the run's workflow", p)
+		}
+		if s := p.ChainSpent(); s.Tokens != 15 || s.USD != 0.5 {
+			t.Errorf("chain spent %+v, want 15 tokens and $0.5", s)
 		}
 	}
 }

@@ -7,10 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/urfave/cli/v3"
+	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/converter"
 
 	"github.com/stratoscli/stratos/shared/boundedread"
 	"github.com/stratoscli/stratos/shared/cliapp"
@@ -27,6 +30,7 @@ const (
 	stateFileFlag  = "state-file"
 	eventsFileFlag = "events-file"
 	repoFlag       = "repo"
+	resumeOfFlag   = "resume-of"
 )
 
 // maxStdin bounds an input read from stdin: it travels in a Temporal
@@ -57,6 +61,9 @@ func runCommand() *cli.Command {
 			&cli.StringFlag{Name: workflowIDFlag, Hidden: true, Usage: "the run's workflow ID (default: a new one)"},
 			&cli.StringFlag{Name: stateFileFlag, Hidden: true, Usage: "write how the run ended (its RunState) to this file"},
 			&cli.StringFlag{Name: eventsFileFlag, Hidden: true, Usage: "append the run's events to this file as they are reported"},
+			// Internal: what stratos runs resume passes for a run on the
+			// Temporal engine.
+			&cli.StringFlag{Name: resumeOfFlag, Hidden: true, Usage: "resume the run of this workflow ID: its arguments, with the ones given after -- instead of theirs, and its journal"},
 		},
 		Action: submit,
 	}
@@ -81,23 +88,37 @@ func submitRun(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return clierr.New(temporalapi.CodeSubmit, "find the working directory: %v", err)
 	}
-	args := cmd.Args().Slice()
-	req := engine.RunRequest{Cwd: cwd, Args: args, AgentQueue: engine.AgentQueue(cmd.String("task-queue"))}
-	req.Repository, err = repository.Describe(ctx, repository.Request{Dir: cwd, Remote: cmd.String(repoFlag), Worktrees: usesWorktrees(cwd, args)},
-		func(msg string) { fmt.Fprintf(cmd.Root().ErrWriter, "stratos: warning: %s\n", msg) })
-	if err != nil {
-		return err
-	}
-	if readsStdin(args) {
-		if req.Stdin, err = boundedread.Reader(ctx, cmd.Root().Reader, maxStdin); err != nil {
-			return clierr.Usage(temporalapi.CodeInputTooLarge, "read the input from stdin: %v", err)
-		}
-	}
 	c, err := connect.Dial(ctx, os.Getenv, cmd.Root().ErrWriter)
 	if err != nil {
 		return err
 	}
 	defer c.Close()
+	dc, err := connect.DataConverter(os.Getenv)
+	if err != nil {
+		return err
+	}
+	args := cmd.Args().Slice()
+	var resumed engine.RunRequest
+	if of := cmd.String(resumeOfFlag); of != "" {
+		if resumed, err = submittedRequest(ctx, c, dc, of); err != nil {
+			return err
+		}
+		args, resumed.ResumeOf = overrideArgs(resumed.Args, args), of
+	}
+	req := engine.RunRequest{Cwd: cwd, Args: args, AgentQueue: engine.AgentQueue(cmd.String("task-queue")), ResumeOf: resumed.ResumeOf}
+	req.Repository, err = repository.Describe(ctx, repository.Request{Dir: cwd, Remote: cmd.String(repoFlag), Worktrees: usesWorktrees(cwd, args)},
+		func(msg string) { fmt.Fprintf(cmd.Root().ErrWriter, "stratos: warning: %s\n", msg) })
+	if err != nil {
+		return err
+	}
+	switch {
+	case readsStdin(cmd.Args().Slice()):
+		if req.Stdin, err = boundedread.Reader(ctx, cmd.Root().Reader, maxStdin); err != nil {
+			return clierr.Usage(temporalapi.CodeInputTooLarge, "read the input from stdin: %v", err)
+		}
+	case readsStdin(args):
+		req.Stdin = resumed.Stdin // the resumed run's input, read from its stdin
+	}
 	id := cmd.String(workflowIDFlag)
 	if id == "" {
 		if id, err = newRunID(); err != nil {
@@ -109,10 +130,6 @@ func submitRun(ctx context.Context, cmd *cli.Command) error {
 		return clierr.New(temporalapi.CodeSubmit, "start the run on Temporal (task queue %s): %v", cmd.String("task-queue"), err).Wrap(err)
 	}
 	fmt.Fprintf(cmd.Root().ErrWriter, "stratos: running on Temporal as workflow %s (task queue %s)\n", id, cmd.String("task-queue"))
-	dc, err := connect.DataConverter(os.Getenv)
-	if err != nil {
-		return err
-	}
 	f := &follower{out: cmd.Root().ErrWriter, decode: dc, events: openEvents(cmd.String(eventsFileFlag), cmd.Root().ErrWriter)}
 	defer f.events.close()
 	fctx, stopFollowing := context.WithCancel(context.WithoutCancel(ctx))
@@ -191,4 +208,56 @@ func newRunID() (string, error) {
 		return "", err
 	}
 	return "stratos-" + time.Now().UTC().Format("20060102-150405") + "-" + hex.EncodeToString(b), nil
+}
+
+// submittedRequest is the request run id's workflow was started with, as
+// its history keeps it.
+func submittedRequest(ctx context.Context, c client.Client, dc converter.DataConverter, id string) (engine.RunRequest, error) {
+	var req engine.RunRequest
+	actx, cancel := context.WithTimeout(ctx, askWait)
+	defer cancel()
+	iter := c.GetWorkflowHistory(actx, id, "", false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+	if !iter.HasNext() {
+		return req, clierr.New(temporalapi.CodeRunNotFound, "the Temporal server has no history of workflow %s", id).WithDetails(map[string]any{"workflowId": id})
+	}
+	first, err := iter.Next()
+	if err != nil {
+		return req, askError(id, "read the history of", err)
+	}
+	started := first.GetWorkflowExecutionStartedEventAttributes()
+	if started == nil {
+		return req, clierr.New(temporalapi.CodeRunFailed, "workflow %s's history does not begin with its start", id)
+	}
+	if err := dc.FromPayloads(started.GetInput(), &req); err != nil {
+		return req, clierr.New(temporalapi.CodeRunFailed, "decode the request workflow %s was started with: %v", id, err).Wrap(err)
+	}
+	return req, nil
+}
+
+// overrideArgs are a resumed run's stratos run arguments with the flags
+// of override in place of theirs: its flags (--name=value, as stratos run
+// forwards them), those of override, then its positional arguments (the
+// workflow).
+func overrideArgs(resumed, override []string) []string {
+	replaced := map[string]bool{}
+	for _, a := range override {
+		replaced[flagName(a)] = true
+	}
+	var flags, positional []string
+	for i, a := range resumed {
+		if !strings.HasPrefix(a, "--") {
+			positional = resumed[i:]
+			break
+		}
+		if !replaced[flagName(a)] {
+			flags = append(flags, a)
+		}
+	}
+	return append(append(flags, override...), positional...)
+}
+
+// flagName is the name of a --name=value argument.
+func flagName(arg string) string {
+	name, _, _ := strings.Cut(strings.TrimPrefix(arg, "--"), "=")
+	return name
 }

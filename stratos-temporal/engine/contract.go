@@ -62,6 +62,12 @@ type RunRequest struct {
 	// Repository names where a worker without Cwd gets the run's
 	// repository (nil: the run names none, and its workers need Cwd).
 	Repository *Repository `json:"repository,omitempty"`
+	// ResumeOf is the workflow ID of the run this one resumes (stratos
+	// runs resume; "" for a first run). Its journal, which its closed
+	// workflow still answers, is what the code's first attempt replays;
+	// a retried attempt replays its own run's journal first and this one
+	// for the calls its own lacks.
+	ResumeOf string `json:"resumeOf,omitempty"`
 }
 
 // Repository is a run's git repository as its workers get it: the remote

@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/temporal"
 
@@ -56,15 +57,19 @@ func (c *code) Run(ctx context.Context, req engine.RunRequest) (engine.RunResult
 	}
 	args := append([]string{"run"}, req.Args...)
 	args = append(args, "--execution-id", rec.id)
-	if info.Attempt > 1 {
-		file, err := c.replayJournal(ctx, runID, int(info.Attempt))
+	if info.Attempt > 1 || req.ResumeOf != "" {
+		file, err := c.replayJournal(ctx, runID, req.ResumeOf, int(info.Attempt))
 		if err != nil {
 			return engine.RunResult{}, err
 		}
 		if file != "" {
 			args = append(args, "--replay-journal", file)
 		}
-		fmt.Fprintf(c.stderr, "stratos worker %s: run %s: attempt %d of its code replays what finished before\n", c.worker, runID, info.Attempt)
+		if info.Attempt > 1 {
+			fmt.Fprintf(c.stderr, "stratos worker %s: run %s: attempt %d of its code replays what finished before\n", c.worker, runID, info.Attempt)
+		} else {
+			fmt.Fprintf(c.stderr, "stratos worker %s: run %s resumes run %s: its code replays what finished there\n", c.worker, runID, req.ResumeOf)
+		}
 	}
 	var stdout, stderr bytes.Buffer
 	cmd := exec.Command(c.stratosRun, args...)
@@ -155,22 +160,26 @@ func (c *code) await(ctx context.Context, proc *procgroup.Process, progress func
 	}
 }
 
-// replayJournal writes the journal the run's workflow kept to a file for
-// stratos run --replay-journal ("" when it holds nothing to replay).
-func (c *code) replayJournal(ctx context.Context, runID string, attempt int) (string, error) {
-	res, err := activity.GetClient(ctx).QueryWorkflow(ctx, runID, "", engine.QueryJournal)
-	if err != nil {
-		return "", fmt.Errorf("read run %s's journal: %w", runID, err)
+// replayJournal writes the journal to replay to a file for stratos run
+// --replay-journal ("" when it holds nothing to replay): on a retried
+// attempt the journal the run's workflow kept, and for a run that resumes
+// another (resumeOf) that run's journal, which its closed workflow still
+// answers (this worker polls its task queue and replays its history to).
+func (c *code) replayJournal(ctx context.Context, runID, resumeOf string, attempt int) (string, error) {
+	var own, old []journalapi.Entry
+	var err error
+	if attempt > 1 {
+		if own, err = queryJournal(ctx, runID); err != nil {
+			return "", err
+		}
 	}
-	var entries []journalapi.Entry
-	if err := res.Get(&entries); err != nil {
-		return "", fmt.Errorf("decode run %s's journal: %w", runID, err)
+	if resumeOf != "" {
+		if old, err = queryJournal(ctx, resumeOf); err != nil {
+			return "", err
+		}
 	}
-	// A journal of the header alone holds nothing to replay (an execute
-	// the attempt before asked for is attached to by its workflow ID), and
-	// stratos run cannot replay one (its SDK finds no entries): the
-	// attempt starts afresh.
-	if len(entries) < 2 || entries[0].Kind != journalapi.KindHeader {
+	entries := mergeJournals(own, old)
+	if entries == nil {
 		return "", nil
 	}
 	var buf bytes.Buffer
@@ -187,6 +196,54 @@ func (c *code) replayJournal(ctx context.Context, runID string, attempt int) (st
 	}
 	file := filepath.Join(dir, "journal-attempt-"+strconv.Itoa(attempt)+".jsonl")
 	return file, os.WriteFile(file, buf.Bytes(), 0o600)
+}
+
+// queryJournal is the journal run id's workflow kept. A run the server
+// no longer has (another namespace, or its history was removed) is not
+// one another attempt would find.
+func queryJournal(ctx context.Context, id string) ([]journalapi.Entry, error) {
+	res, err := activity.GetClient(ctx).QueryWorkflow(ctx, id, "", engine.QueryJournal)
+	if err != nil {
+		var nf *serviceerror.NotFound
+		if errors.As(err, &nf) {
+			return nil, temporal.NewNonRetryableApplicationError(
+				fmt.Sprintf("read run %s's journal: the Temporal server has no workflow %s (another namespace, or its history was removed): %v", id, id, err), temporalapi.CodeRunNotFound, err)
+		}
+		return nil, fmt.Errorf("read run %s's journal: %w", id, err)
+	}
+	var entries []journalapi.Entry
+	if err := res.Get(&entries); err != nil {
+		return nil, fmt.Errorf("decode run %s's journal: %w", id, err)
+	}
+	return entries, nil
+}
+
+// mergeJournals is what an attempt replays: the header of the run's own
+// journal (else the resumed run's), then the own journal's entries, then
+// the resumed run's. A reader keeps the first entry of a place, so the own
+// journal's answer stands where both have one, and a call of the resumed
+// run that the own journal lacks (the attempt before died before its copy
+// of the entry reached the workflow) is still answered. Nil when there is
+// nothing to replay: no header, or no entry. A journal of the header alone
+// holds nothing to replay (an execute the attempt before asked for is
+// attached to by its workflow ID), and stratos run cannot replay one (its
+// SDK finds no entries): the attempt starts afresh.
+func mergeJournals(own, resumed []journalapi.Entry) []journalapi.Entry {
+	var header *journalapi.Entry
+	var rest []journalapi.Entry
+	for _, journal := range [][]journalapi.Entry{own, resumed} {
+		for i, e := range journal {
+			if e.Kind != journalapi.KindHeader {
+				rest = append(rest, e)
+			} else if header == nil {
+				header = &journal[i]
+			}
+		}
+	}
+	if header == nil || len(rest) == 0 {
+		return nil
+	}
+	return append([]journalapi.Entry{*header}, rest...)
 }
 
 // limited writes at most n bytes to w, then drops the rest.
