@@ -32,6 +32,7 @@ import (
 	"github.com/stratoscli/stratos/shared/agentproto"
 	"github.com/stratoscli/stratos/shared/contract/temporalapi"
 	"github.com/stratoscli/stratos/shared/procgroup"
+	"github.com/stratoscli/stratos/stratos-agent/adapter/catalog"
 	"github.com/stratoscli/stratos/stratos-agent/jsonrpc"
 	"github.com/stratoscli/stratos/stratos-temporal/engine"
 )
@@ -66,6 +67,7 @@ type Proxy struct {
 	remote  map[string]*agent // by agent ID, once it ran remotely
 	polled  map[string]bool   // harness queues seen polled
 	yaml    yamlAgents
+	byModel *modelRoutes
 	journal *tail
 	// record tells the run's workflow the executes' starts and ends and
 	// the journal's entries.
@@ -87,7 +89,8 @@ type agent struct {
 // New returns the proxy of run, passing what stays local to the
 // stratos-agent at host.
 func New(c client.Client, run Run, host string, stderr io.Writer) *Proxy {
-	p := &Proxy{client: c, run: run, host: host, stderr: stderr, remote: map[string]*agent{}, polled: map[string]bool{}}
+	p := &Proxy{client: c, run: run, host: host, stderr: stderr, remote: map[string]*agent{}, polled: map[string]bool{},
+		byModel: newModelRoutes(catalog.Sibling{Stderr: stderr})}
 	p.record = startRecorder(p.signalRecord, stderr, recordLinger)
 	return p
 }
@@ -244,8 +247,12 @@ func (p *Proxy) execute(ctx context.Context, params json.RawMessage) (any, error
 	if len(ref.Hooks) > 0 || init == nil {
 		return p.forward(ctx, agentproto.MethodAgentExecute, params)
 	}
-	harness, provider := ref.target(p.yaml.target)
-	queue, seen := p.queueFor(ctx, harness, provider)
+	t := ref.target(p.yaml.target)
+	harness := t.Harness
+	queue, seen := p.queueFor(ctx, harness, t.Provider)
+	if harness == "" && t.Provider == "" && len(t.Model) > 0 {
+		queue = p.routeByModel(ctx, t.Model)
+	}
 	id, err := p.executeID(ref)
 	if err != nil {
 		return nil, &agentproto.Error{Code: agentproto.CodeInternal, Message: "agent execute on Temporal: " + err.Error()}

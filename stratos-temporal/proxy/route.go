@@ -32,16 +32,17 @@ type routing struct {
 // agentTarget is the harness and provider a layer of an agent's
 // configuration names ("": it names none).
 type agentTarget struct {
-	ConfigID string `json:"configId"`
-	Harness  string `json:"harness"`
-	Provider string `json:"provider"`
+	ConfigID string               `json:"configId"`
+	Harness  string               `json:"harness"`
+	Provider string               `json:"provider"`
+	Model    agentproto.ModelList `json:"model"`
 }
 
-// target is the harness and the provider the execute names, each "" when
-// none of its layers names one (the host then chooses a harness by model,
-// which any agent worker can do). yaml answers for the workflow.yaml
+// target is the harness, provider and models the execute names, each
+// empty when none of its layers names one (without a harness the host
+// chooses one by model: routeByModel). yaml answers for the workflow.yaml
 // layer.
-func (r routing) target(yaml func(dir, configID string) agentTarget) (harness, provider string) {
+func (r routing) target(yaml func(dir, configID string) agentTarget) agentTarget {
 	layers := []agentTarget{r.Config}
 	if id := r.Config.ConfigID; id != "" {
 		var over struct {
@@ -53,18 +54,22 @@ func (r routing) target(yaml func(dir, configID string) agentTarget) (harness, p
 		}
 		layers = append(layers, over.Agents[id], yaml(r.Workflow.Dir, id))
 	}
+	var t agentTarget
 	for _, l := range layers {
-		if harness == "" {
-			harness = l.Harness
+		if t.Harness == "" {
+			t.Harness = l.Harness
 		}
-		if provider == "" {
-			provider = l.Provider
+		if t.Provider == "" {
+			t.Provider = l.Provider
+		}
+		if len(t.Model) == 0 {
+			t.Model = l.Model
 		}
 	}
-	return harness, provider
+	return t
 }
 
-// yamlAgents are the harnesses and providers the agents of the
+// yamlAgents are the harnesses, providers and models the agents of the
 // workflow.yaml in each directory name, read once per workflow for the
 // run: the proxy routes every execute, and the run's workflows do not
 // change under it.
@@ -102,6 +107,16 @@ func readAgents(dir string) map[string]agentTarget {
 		var t agentTarget
 		t.Harness, _ = entry["harness"].(string)
 		t.Provider, _ = entry["provider"].(string)
+		switch m := entry["model"].(type) {
+		case string:
+			t.Model = agentproto.ModelList{m}
+		case []any:
+			for _, e := range m {
+				if s, ok := e.(string); ok {
+					t.Model = append(t.Model, s)
+				}
+			}
+		}
 		agents[id] = t
 	}
 	return agents

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stratoscli/stratos/shared/agentproto"
@@ -18,7 +19,7 @@ func TestRoutingTargetPrecedence(t *testing.T) {
 	write := func(harness string) {
 		t.Helper()
 		text := "name: wf\nshortDescription: s\nlongDescription: l\nagents:\n  writer:\n    harness: " + harness +
-			"\n    provider: openai\n  plain:\n    model: m\n"
+			"\n    provider: openai\n  plain:\n    model: [a/m1, b/m2]\n"
 		if err := os.WriteFile(yaml, []byte(text), 0o600); err != nil {
 			t.Fatal(err)
 		}
@@ -43,16 +44,36 @@ func TestRoutingTargetPrecedence(t *testing.T) {
 		{"no config", route("", "", `null`, "", ""), "", ""},
 	}
 	for _, c := range cases {
-		if h, p := c.r.target(y.target); h != c.harness || p != c.provider {
-			t.Errorf("%s: %q on %q, want %q on %q", c.name, h, p, c.harness, c.provider)
+		if got := c.r.target(y.target); got.Harness != c.harness || got.Provider != c.provider {
+			t.Errorf("%s: %q on %q, want %q on %q", c.name, got.Harness, got.Provider, c.harness, c.provider)
 		}
 	}
 	write("claude-code")
-	if h, _ := route("", "", `null`, "writer", "").target(y.target); h != "codex" {
+	if h := route("", "", `null`, "writer", "").target(y.target).Harness; h != "codex" {
 		t.Errorf("after the file changed: %q, want the run's first reading, codex", h)
 	}
 	var fresh yamlAgents
-	if h, _ := route("", "", `null`, "writer", "").target(fresh.target); h != "claude-code" {
+	if h := route("", "", `null`, "writer", "").target(fresh.target).Harness; h != "claude-code" {
 		t.Errorf("a new run reads %q, want claude-code", h)
+	}
+}
+
+// An agent's models follow the same precedence, from a list or one string.
+func TestRoutingModels(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "workflow.yaml"), []byte("name: wf\nshortDescription: s\nlongDescription: l\nagents:\n  a:\n    model: [x/one, y/two]\n  b:\n    model: z/three\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var y yamlAgents
+	r := routing{Workflow: agentproto.WorkflowRef{Dir: dir}, Overrides: json.RawMessage(`{"agents": {"b": {"model": ["w/four"]}}}`)}
+	for id, want := range map[string]string{"a": "x/one y/two", "b": "w/four"} {
+		r.Config = agentTarget{ConfigID: id}
+		if got := strings.Join(r.target(y.target).Model, " "); got != want {
+			t.Errorf("%s: models %q, want %q", id, got, want)
+		}
+	}
+	r.Config = agentTarget{ConfigID: "b", Model: agentproto.ModelList{"v/five"}}
+	if got := strings.Join(r.target(y.target).Model, " "); got != "v/five" {
+		t.Errorf("createAgent's model: %q", got)
 	}
 }

@@ -65,7 +65,11 @@ func (t *tail) stop(context.Context) {
 
 // read sends the complete lines appended since the last read. The agent
 // executes among them are skipped: the proxy signalled its own entry for
-// each when it finished.
+// each when it finished. A replayed execute is not: the SDK answered it
+// from the journal an attempt replays without asking the proxy, and the
+// run's own journal needs its copy, so that a run that resumed another can
+// be resumed in its turn (the run's workflow keeps one entry of a place
+// that a replayed entry repeats).
 func (t *tail) read() {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -87,7 +91,7 @@ func (t *tail) read() {
 	}
 	for _, line := range bytes.Split(data[:end], []byte("\n")) {
 		var e journalapi.Entry
-		if json.Unmarshal(line, &e) != nil || e.Kind == journalapi.KindExecute {
+		if json.Unmarshal(line, &e) != nil || (e.Kind == journalapi.KindExecute && !e.Replayed) {
 			continue
 		}
 		t.send(e)

@@ -1,0 +1,97 @@
+package proxy
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/stratoscli/stratos/shared/contract/modelsapi"
+	"github.com/stratoscli/stratos/stratos-agent/adapter"
+	"github.com/stratoscli/stratos/stratos-agent/adapter/catalog"
+	"github.com/stratoscli/stratos/stratos-agent/harnesses"
+	"github.com/stratoscli/stratos/stratos-temporal/engine"
+)
+
+// unseenFor is how long a harness queue no poller was seen on is passed
+// over by routeByModel before it is asked about again (a worker may start).
+const unseenFor = 30 * time.Second
+
+// modelRoutes route an agent that names no harness by its models: the
+// host of whichever worker takes it chooses a harness by model among what
+// that worker can run, so it goes to the queue of the first harness of its
+// candidates (the host's own order: stratos-models candidates, with the
+// rules of the harnesses Stratos registers) that a worker was seen to
+// poll, which only workers able to run that harness do. Without one seen,
+// it goes to the agent queue every worker polls, as before.
+type modelRoutes struct {
+	catalog catalog.Catalog
+	rules   map[string]modelsapi.HarnessRules
+
+	mu        sync.Mutex
+	harnesses map[string][]string  // models, joined → the candidates' harnesses in order
+	unseen    map[string]time.Time // harness queue → when no poller was seen on it
+}
+
+func newModelRoutes(c catalog.Catalog) *modelRoutes {
+	m := &modelRoutes{catalog: c, harnesses: map[string][]string{}, unseen: map[string]time.Time{}}
+	if reg, err := harnesses.New(harnesses.Builtin(adapter.Options{})...); err == nil {
+		m.rules = reg.Rules()
+	}
+	return m
+}
+
+// order is the harnesses of models' candidates, in try order, asked of
+// the catalog once per model list for the run (nil when it cannot say:
+// the agent then goes to any worker, whose host reports the catalog's
+// error).
+func (m *modelRoutes) order(ctx context.Context, models []string) []string {
+	key := strings.Join(models, "\n")
+	m.mu.Lock()
+	order, ok := m.harnesses[key]
+	m.mu.Unlock()
+	if ok {
+		return order
+	}
+	cands, err := m.catalog.Candidates(ctx, catalog.Query{Models: models, Rules: m.rules})
+	if err != nil {
+		return nil
+	}
+	for _, c := range cands {
+		order = appendNew(order, c.Harness)
+	}
+	m.mu.Lock()
+	m.harnesses[key] = order
+	m.mu.Unlock()
+	return order
+}
+
+func appendNew(xs []string, x string) []string {
+	for _, e := range xs {
+		if e == x {
+			return xs
+		}
+	}
+	return append(xs, x)
+}
+
+// routeByModel is the queue of an agent that names no harness but models.
+func (p *Proxy) routeByModel(ctx context.Context, models []string) string {
+	for _, h := range p.byModel.order(ctx, models) {
+		q := engine.HarnessQueue(p.run.AgentQueue, h)
+		p.byModel.mu.Lock()
+		at, skip := p.byModel.unseen[q]
+		skip = skip && time.Since(at) < unseenFor
+		p.byModel.mu.Unlock()
+		if skip {
+			continue
+		}
+		if _, seen := p.queueFor(ctx, h, ""); seen {
+			return q
+		}
+		p.byModel.mu.Lock()
+		p.byModel.unseen[q] = time.Now()
+		p.byModel.mu.Unlock()
+	}
+	return p.run.AgentQueue
+}
