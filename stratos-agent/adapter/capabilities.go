@@ -46,6 +46,11 @@ type Capabilities struct {
 	// replaces the error the model reads; false when the harness only lets
 	// the hook add to it.
 	AfterHookReplacesFailure bool
+	// AfterHookKeepsFailure, when set, says why afterToolCall "block" on
+	// a failed call cannot change the error the model reads at all: the
+	// hook still sees the failure, and a block fails the execute rather
+	// than be ignored.
+	AfterHookKeepsFailure string
 	// StructuredOutput is the harness's delivery mechanism for outputSchema.
 	StructuredOutput StructuredOutput
 	// CancelsBackgroundWork: Cancel also stops work that outlives a turn

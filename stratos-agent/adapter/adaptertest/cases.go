@@ -25,7 +25,7 @@ var cases = []conformanceCase{
 	{name: "BeforeToolCallDenyWithFeedback", needs: toolHooks, run: beforeToolCallDeny},
 	{name: "BeforeToolCallModifiesArguments", needs: modifiesArguments, run: beforeToolCallModify},
 	{name: "AfterToolCallBlock", needs: toolHooks, run: afterToolCallBlock},
-	{name: "AfterToolCallSeesAndBlocksAFailure", needs: toolHooks, run: afterToolCallSeesAFailure},
+	{name: "AfterToolCallSeesAndBlocksAFailure", needs: blocksFailures, run: afterToolCallSeesAFailure},
 	{name: "AfterToolCallReplacesAFailure", needs: replacesFailures, run: afterToolCallReplacesAFailure},
 	{name: "HookExceptionFailsTheInvocation", needs: toolHooks, run: hookExceptionFails},
 	{name: "StructuredOutput", run: structuredOutput},

@@ -66,6 +66,16 @@ func toolHooks(c adapter.Capabilities) string {
 	return ""
 }
 
+func blocksFailures(c adapter.Capabilities) string {
+	if r := toolHooks(c); r != "" {
+		return r
+	}
+	if c.AfterHookKeepsFailure != "" {
+		return "afterToolCall cannot change a failed tool's error (Capabilities.AfterHookKeepsFailure): " + c.AfterHookKeepsFailure
+	}
+	return ""
+}
+
 func replacesFailures(c adapter.Capabilities) string {
 	if r := toolHooks(c); r != "" {
 		return r

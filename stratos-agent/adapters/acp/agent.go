@@ -45,6 +45,10 @@ type Agent struct {
 	// announces a background task's end so, and answers it in a turn of
 	// its own); an aside is left out of the reply and its events.
 	Aside func(meta json.RawMessage) bool
+	// NativeHooks, when set, bring the author's tool hooks through the
+	// agent's own (its Launch configures the hook command to run the
+	// relay at RelayPath); nil: through session/request_permission.
+	NativeHooks *NativeHooks
 }
 
 // Launch is one agent process to start.

@@ -71,6 +71,8 @@ type session struct {
 	notResumed string
 	// replay is set while a loaded session's history streams back.
 	replay *replay
+	// relay is the endpoint of the agent's own hooks (NativeHooks).
+	relay *relay
 }
 
 // New returns a session of agent for spec.
@@ -116,6 +118,7 @@ func (s *session) Initialize(ctx context.Context) error {
 	}
 	if err != nil {
 		s.stop(context.Background(), c)
+		s.closeRelay()
 		_ = os.RemoveAll(dir)
 		return err
 	}
@@ -125,9 +128,22 @@ func (s *session) Initialize(ctx context.Context) error {
 // start launches the agent in dir and opens the session; on failure the
 // caller stops the connection returned (nil when none was made).
 func (s *session) start(ctx context.Context, dir string) (*conn, string, error) {
+	var r *relay
+	if s.nativeHooks() {
+		var err error
+		if r, err = s.startRelay(dir); err != nil {
+			return nil, "", agentproto.Errorf(agentproto.CodeExecution, "agent %q: the tool hook endpoint of %s: %v", s.spec.Name, s.agent.Harness, err)
+		}
+		s.mu.Lock()
+		s.relay = r
+		s.mu.Unlock()
+	}
 	l, err := s.agent.Launch(ctx, s.spec, dir)
 	if err != nil {
 		return nil, "", err
+	}
+	if r != nil {
+		l.Env = r.environ(l.Env)
 	}
 	servers, err := s.mcpServers()
 	if err != nil {
@@ -264,6 +280,7 @@ func (s *session) Close(ctx context.Context) error {
 	s.mu.Unlock()
 	s.starting.Unlock()
 	s.stop(ctx, c)
+	s.closeRelay()
 	if dir != "" {
 		_ = os.RemoveAll(dir)
 	}
@@ -286,6 +303,15 @@ func (s *session) stop(ctx context.Context, c *conn) {
 	if ended := tools.End(toolStopWait, leftoverGrace); len(ended) > 0 {
 		s.log.Debug("acp: ended what the agent's tools left running", "pids", ended)
 	}
+}
+
+// closeRelay stops the hook endpoint, once the agent is gone.
+func (s *session) closeRelay() {
+	s.mu.Lock()
+	r := s.relay
+	s.relay = nil
+	s.mu.Unlock()
+	r.close()
 }
 
 func (s *session) closedError() error {

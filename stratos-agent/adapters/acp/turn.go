@@ -26,6 +26,9 @@ type turn struct {
 	// usage sums the token counts the agent's updates reported
 	// (Agent.UpdateUsage); nil when none did.
 	usage *eventapi.Tokens
+	// echoes are the texts the agent will add to its reply for the calls
+	// its hooks denied (NativeHooks.Echo), left out of the reply.
+	echoes []string
 }
 
 // toolCall is what the turn knows of one tool call.
@@ -34,6 +37,10 @@ type toolCall struct {
 	started bool
 	done    bool
 	denied  bool
+	// reason is why an agent's own hook denied the call (NativeHooks):
+	// the agent reports the call's end afterwards, as a failure, and the
+	// event says it was denied.
+	reason string
 }
 
 func newTurn(ctx context.Context) *turn {
@@ -75,6 +82,20 @@ func (t *turn) addText(s string) {
 	t.text.WriteString(s)
 	t.work = true
 	t.mu.Unlock()
+}
+
+// echo reports, and forgets, a message chunk that is the agent's echo of
+// a denied call.
+func (t *turn) echo(text string) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for i, e := range t.echoes {
+		if e != "" && e == text {
+			t.echoes = append(t.echoes[:i], t.echoes[i+1:]...)
+			return true
+		}
+	}
+	return false
 }
 
 func (t *turn) reply() string {

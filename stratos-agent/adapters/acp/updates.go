@@ -36,6 +36,10 @@ func (s *session) onUpdate(u sessionUpdate) {
 		if text == "" {
 			return
 		}
+		if u.SessionUpdate == updateMessageChunk && t.echo(text) {
+			s.log.Debug("acp: the agent's echo of a denied call", "text", text)
+			return
+		}
 		kind := eventapi.DeltaThinking
 		if u.SessionUpdate == updateMessageChunk {
 			kind = eventapi.DeltaText
@@ -139,7 +143,7 @@ func outputOf(u sessionUpdate) json.RawMessage {
 func (s *session) toolCompleted(t *turn, u sessionUpdate) {
 	c := t.tool(u.ToolCallID)
 	t.mu.Lock()
-	first, denied, name := !c.done, c.denied, c.name
+	first, denied, reason, name := !c.done, c.denied, c.reason, c.name
 	c.done = true
 	t.mu.Unlock()
 	if !first {
@@ -147,8 +151,14 @@ func (s *session) toolCompleted(t *turn, u sessionUpdate) {
 	}
 	failed := u.Status == toolFailed
 	out := outputOf(u)
+	if reason != "" {
+		s.emit(eventapi.IDs{ToolCallID: u.ToolCallID}, &eventapi.ToolCompleted{ToolName: name, IsError: true, Status: "denied", Reason: reason})
+		return
+	}
 	s.emit(eventapi.IDs{ToolCallID: u.ToolCallID}, &eventapi.ToolCompleted{ToolName: name, IsError: failed, Status: u.Status, Output: out})
-	if denied || !adapter.HasToolHooks(s.hooks) {
+	// An agent with hooks of its own ran the author's afterToolCall before
+	// it reported the call (nativeHook).
+	if denied || !adapter.HasToolHooks(s.hooks) || s.agent.NativeHooks != nil {
 		return
 	}
 	call := adapter.ToolCall{ID: u.ToolCallID, Name: name, Input: inputOf(u)}

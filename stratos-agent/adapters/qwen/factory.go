@@ -16,7 +16,7 @@ func New(spec adapter.Spec, onEvent func(adapter.Event), hooks adapter.Hooks) (a
 }
 
 // NewFactory returns an adapter.Factory with opts. The factory validates
-// what needs no process (effort, tool selection, tool hooks); the binary,
+// what needs no process (effort, tool selection); the binary,
 // authentication and model are checked by Initialize.
 func NewFactory(opts Options) adapter.Factory {
 	opts = opts.WithDefaults()
@@ -24,15 +24,12 @@ func NewFactory(opts Options) adapter.Factory {
 		if err := Capabilities.CheckEffort(Harness, spec); err != nil {
 			return nil, err
 		}
-		if adapter.HasToolHooks(hooks) {
-			return nil, agentproto.Errorf(agentproto.CodeConfiguration, "agent %q: harness %s cannot run beforeToolCall or afterToolCall hooks: %s",
-				spec.Name, Harness, Capabilities.ToolHooksUnsupported).WithDetails(map[string]any{"harness": Harness})
-		}
 		excluded, err := Tools.Natives(spec.Tools)
 		if err != nil {
 			return nil, agentproto.Errorf(agentproto.CodeConfiguration, "agent %q: %v", spec.Name, err).Wrap(err)
 		}
-		l := launcher{opts: opts, excluded: excluded}
-		return acp.New(acp.Agent{Harness: Harness, Launch: l.launch, Refusal: refusal, UpdateUsage: usage, MetaToolName: toolName, Aside: aside}, opts, spec, onEvent, hooks), nil
+		l := launcher{opts: opts, excluded: excluded, hooks: adapter.HasToolHooks(hooks)}
+		return acp.New(acp.Agent{Harness: Harness, Launch: l.launch, Refusal: refusal, UpdateUsage: usage, MetaToolName: toolName, Aside: aside,
+			NativeHooks: nativeHooks}, opts, spec, onEvent, hooks), nil
 	}
 }

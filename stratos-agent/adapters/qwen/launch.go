@@ -33,6 +33,9 @@ var isolatedVars = []string{"QWEN_HOME", "QWEN_RUNTIME_DIR", "QWEN_SYSTEM_MD", "
 type launcher struct {
 	opts     Options
 	excluded []string
+	// hooks: the agent has tool hooks, which run through Qwen Code's own
+	// (hooks.go).
+	hooks bool
 }
 
 // launch checks the binary, the credentials and the model, writes the
@@ -59,7 +62,15 @@ func (l launcher) launch(ctx context.Context, spec adapter.Spec, dir string) (ac
 	if model != "" {
 		out.Args = append(out.Args, "--model", model)
 	}
-	iso, err := isolate(dir, spec, newSettings(l.excluded, spec.AllowedMcps))
+	conf := newSettings(l.excluded, spec.AllowedMcps)
+	if l.hooks {
+		node, err := findNode(env, bin)
+		if err != nil {
+			return acp.Launch{}, err
+		}
+		conf.Hooks = newHookSettings(node, dir)
+	}
+	iso, err := isolate(dir, spec, conf)
 	if err != nil {
 		return acp.Launch{}, fmt.Errorf("agent %q: qwen's private configuration: %w", spec.Name, err)
 	}
@@ -128,6 +139,9 @@ type settings struct {
 	UI        uiSettings        `json:"ui"`
 	Tools     toolSettings      `json:"tools"`
 	MCP       mcpSettings       `json:"mcp"`
+	// Hooks run the author's tool hooks (hooks.go); absent for an agent
+	// without them.
+	Hooks *hookSettings `json:"hooks,omitempty"`
 }
 
 type generalSettings struct {

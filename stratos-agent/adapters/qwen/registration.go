@@ -26,23 +26,26 @@ func Registration(opts Options) adapter.Harness {
 	}
 }
 
-// Capabilities are what the qwen harness supports. Tool hooks cannot run:
-// Stratos runs Qwen Code in its yolo approval mode, where it asks
-// session/request_permission for no call (its other modes ask only for
-// edits and shell commands, or let a model classify calls), and a
-// permission answer can neither give the model a reason nor change the
-// input or the result. ACP has no structured-output request: the value is
-// the final message, which the agent host validates. Usage comes from the
-// _meta of the session/update that ends each model response.
+// Capabilities are what the qwen harness supports. Tool hooks run through
+// Qwen Code's own command hooks (hooks.go), which its ACP session runs
+// around every call it executes; session/request_permission would not do:
+// in the yolo approval mode Stratos runs it in Qwen Code asks it for no
+// call, and an answer can neither give the model a reason nor change the
+// result. Its ACP session applies no input a PreToolUse hook returns
+// (modify fails the execute), and reads no decision from a
+// PostToolUseFailure hook (a block of a failed call fails the execute).
+// ACP has no structured-output request: the value is the final message,
+// which the agent host validates. Usage comes from the _meta of the
+// session/update that ends each model response.
 var Capabilities = adapter.Capabilities{
 	ExecutesTools:         true,
+	AfterHookKeepsFailure: "Qwen Code 0.24 reads no decision from a PostToolUseFailure hook",
 	StructuredOutput:      adapter.StructuredOutputSchema,
 	SelectsModels:         true,
 	ChecksAuthentication:  true,
 	ReportsUsage:          true,
 	BackgroundWork:        true,
 	CancelsBackgroundWork: true,
-	ToolHooksUnsupported:  "Qwen Code 0.24 asks ACP permission only for the calls its approval mode does not allow by itself (reads never; none in the yolo mode Stratos runs it in), and a permission answer cannot give the model a reason or change the input",
 }
 
 // Selection are Qwen Code's model and provider rules: Alibaba's

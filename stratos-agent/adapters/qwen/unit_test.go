@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/stratoscli/stratos/shared/agentproto"
 	"github.com/stratoscli/stratos/stratos-agent/adapter"
 	"github.com/stratoscli/stratos/stratos-agent/adapter/adaptertest"
 	"github.com/stratoscli/stratos/stratos-agent/adapter/rejection"
@@ -16,16 +15,34 @@ import (
 	"github.com/stratoscli/stratos/stratos-agent/jsonrpc"
 )
 
-// An agent with tool hooks is refused when it is made, naming the reason;
-// one without them is made.
-func TestToolHooksAreAConfigurationError(t *testing.T) {
-	f := NewFactory(Options{})
-	_, err := f(adapter.Spec{Name: "hooked"}, func(adapter.Event) {}, &adaptertest.Hooks{})
-	if agentproto.CodeOf(err) != agentproto.CodeConfiguration || !strings.Contains(err.Error(), "yolo") {
-		t.Fatalf("error %v, want a configuration error saying why", err)
+// The relay's answers are Qwen Code's hook output: PreToolUse decides with
+// permissionDecision, PostToolUse replaces a result with continue false
+// and stopReason; a hook input of another event is refused.
+func TestHookAnswersAreQwenCodesHookOutput(t *testing.T) {
+	pre, err := readHook([]byte(`{"hook_event_name":"PreToolUse","tool_name":"run_shell_command","tool_input":{"command":"ls"},"tool_use_id":"toolu_1","tool_call_id":"call_1"}`))
+	if err != nil || pre.Event != acp.HookBefore || pre.ToolCallID != "call_1" || pre.Name != "run_shell_command" {
+		t.Fatalf("PreToolUse input read as %+v, %v", pre, err)
 	}
-	if _, err := f(adapter.Spec{Name: "plain"}, func(adapter.Event) {}, noToolHooks{&adaptertest.Hooks{}}); err != nil {
-		t.Fatalf("an agent without tool hooks: %v", err)
+	for d, want := range map[acp.HookDecision]string{
+		{Block: true, Reason: "no"}: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}`,
+		{}:                          `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":"allowed by the agent's beforeToolCall"}}`,
+	} {
+		if got := string(answerHook(pre, d)); got != want {
+			t.Errorf("answer to %+v: %s, want %s", d, got, want)
+		}
+	}
+	post, err := readHook([]byte(`{"hook_event_name":"PostToolUse","tool_name":"read_file","tool_call_id":"call_2","tool_response":{"llmContent":"text","returnDisplay":"x"}}`))
+	if err != nil || post.Event != acp.HookAfter || string(post.Output) != `"text"` {
+		t.Fatalf("PostToolUse input read as %+v, %v", post, err)
+	}
+	if got := string(answerHook(post, acp.HookDecision{Block: true, Reason: "withheld"})); got != `{"continue":false,"stopReason":"withheld"}` {
+		t.Errorf("block answer %s", got)
+	}
+	if got := string(answerHook(post, acp.HookDecision{})); got != `{"continue":true}` {
+		t.Errorf("allow answer %s", got)
+	}
+	if _, err := readHook([]byte(`{"hook_event_name":"Stop"}`)); err == nil {
+		t.Errorf("a Stop hook input was read as a tool hook")
 	}
 }
 
