@@ -29,7 +29,7 @@ const (
 // its workflow ID instead of running it again. When the run ends, the
 // executes still running are cancelled.
 func Run(ctx workflow.Context, req RunRequest) (RunResult, error) {
-	r := &run{req: req, executes: map[string]bool{}, cancelled: map[string]bool{}, hosts: map[string]bool{}}
+	r := &run{req: req, executes: map[string]bool{}, cancelled: map[string]bool{}, hosts: map[string]bool{}, places: map[string]bool{}}
 	if err := r.register(ctx); err != nil {
 		return RunResult{}, err
 	}
@@ -61,6 +61,10 @@ type run struct {
 	req     RunRequest
 	header  *journalapi.Entry
 	journal []journalapi.Entry
+	// places are the identities of the journal's entries: a replayed entry
+	// that repeats one (a retried attempt replays its run's own journal,
+	// whose entries the workflow holds already) is not kept twice.
+	places map[string]bool
 	// executes are the run's execute workflows by ID: true once finished.
 	executes map[string]bool
 	// cancelled are the executes this workflow cancelled, cancels the
@@ -149,6 +153,18 @@ func (r *run) append(e journalapi.Entry) {
 		}
 		return
 	}
+	r.keep(e)
+}
+
+// keep adds e to the journal, unless it is a replayed entry whose place the
+// journal holds: the copy a resumed run's replay makes is kept once, and
+// the copies a retried attempt makes of the run's own entries not at all.
+func (r *run) keep(e journalapi.Entry) {
+	id := e.Identity()
+	if e.Replayed && r.places[id] {
+		return
+	}
+	r.places[id] = true
 	r.journal = append(r.journal, e)
 }
 
@@ -164,7 +180,7 @@ func (r *run) finish(f ExecuteFinished) {
 	}
 	r.executes[f.ID] = true
 	if f.Entry != nil {
-		r.journal = append(r.journal, *f.Entry)
+		r.keep(*f.Entry)
 	}
 }
 

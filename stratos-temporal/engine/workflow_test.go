@@ -309,3 +309,26 @@ func TestARecordSignalKeepsTheJournalAndTheExecutes(t *testing.T) {
 		t.Errorf("closed hosts on %v, want the worker that ran the executes", r.closed)
 	}
 }
+
+// A replayed entry reaches the run's journal once: the copy a resumed run's
+// replay makes of the old run's execute is kept (the run can be resumed in
+// its turn), and a retried attempt's copies of entries the journal holds
+// are not kept again. An entry that is not replayed is kept as it comes.
+func TestAReplayedEntryIsKeptOnce(t *testing.T) {
+	r := newRunEnv(t)
+	header := journalapi.Entry{V: journalapi.Version, Kind: journalapi.KindHeader, Header: &journalapi.Header{ExecutionID: "x"}}
+	replayed := *executeJournalEntry("writer")
+	replayed.Replayed = true
+	r.signal(time.Minute, SignalRecord, Record{Journal: []journalapi.Entry{header, replayed}})
+	r.signal(2*time.Minute, SignalRecord, Record{
+		Journal:  []journalapi.Entry{replayed},
+		Finished: []ExecuteFinished{{ID: "e1", Queue: "q.agents@w1", Entry: executeJournalEntry("reviewer")}},
+	})
+	r.signal(3*time.Minute, SignalRecord, Record{Journal: []journalapi.Entry{replayed, func() journalapi.Entry { e := *executeJournalEntry("reviewer"); e.Replayed = true; return e }()}})
+	journal := r.journalAt(4 * time.Minute)
+	r.run()
+	j := *journal
+	if len(j) != 3 || !j[1].Replayed || j[1].Execute.ConfigID != "writer" || j[2].Replayed || j[2].Execute.ConfigID != "reviewer" {
+		t.Errorf("journal = %+v, want the header, the writer's replayed entry and the reviewer's once", j)
+	}
+}

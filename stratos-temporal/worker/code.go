@@ -57,13 +57,13 @@ func (c *code) Run(ctx context.Context, req engine.RunRequest) (engine.RunResult
 	}
 	args := append([]string{"run"}, req.Args...)
 	args = append(args, "--execution-id", rec.id)
+	replay := ""
 	if info.Attempt > 1 || req.ResumeOf != "" {
-		file, err := c.replayJournal(ctx, runID, req.ResumeOf, int(info.Attempt))
-		if err != nil {
+		if replay, err = c.replayJournal(ctx, runID, req.ResumeOf, int(info.Attempt)); err != nil {
 			return engine.RunResult{}, err
 		}
-		if file != "" {
-			args = append(args, "--replay-journal", file)
+		if replay != "" {
+			args = append(args, "--replay-journal", replay)
 		}
 		if info.Attempt > 1 {
 			fmt.Fprintf(c.stderr, "stratos worker %s: run %s: attempt %d of its code replays what finished before\n", c.worker, runID, info.Attempt)
@@ -92,6 +92,9 @@ func (c *code) Run(ctx context.Context, req engine.RunRequest) (engine.RunResult
 		p.EventsTotal, p.EventsTail = rec.eventTail()
 		return p
 	})
+	if replay != "" {
+		c.passReplayed(ctx, runID, rec.dir)
+	}
 	code := 0
 	if cmd.ProcessState != nil {
 		code = cmd.ProcessState.ExitCode()
@@ -196,6 +199,60 @@ func (c *code) replayJournal(ctx context.Context, runID, resumeOf string, attemp
 	}
 	file := filepath.Join(dir, "journal-attempt-"+strconv.Itoa(attempt)+".jsonl")
 	return file, os.WriteFile(file, buf.Bytes(), 0o600)
+}
+
+// maxReplayedSignal bounds the entries one signal of passReplayed carries
+// (a Temporal payload).
+const maxReplayedSignal = 512 << 10
+
+// passReplayed tells the run's workflow of the header and the replayed
+// entries of the attempt's journal (in dir). The proxy passes the
+// journal's lines on once the SDK initialized it, which a run whose every
+// call was answered from the journal never does: without this, the
+// workflow's journal would lack what the run replayed from the run it
+// resumes, and could not be resumed in its turn. The workflow keeps the
+// first header, and one entry of a place a replayed entry repeats. A
+// signal that fails is said; a retried attempt replays the resumed run's
+// journal again.
+func (c *code) passReplayed(ctx context.Context, runID, dir string) {
+	f, err := os.Open(filepath.Join(dir, journalapi.File))
+	if err != nil {
+		return // the run ended before its journal began
+	}
+	defer f.Close()
+	j, _, err := journalapi.Read(f)
+	if err != nil {
+		fmt.Fprintf(c.stderr, "stratos worker %s: run %s: read the attempt's journal: %v\n", c.worker, runID, err)
+		return
+	}
+	header := j.Header
+	batch := []journalapi.Entry{{V: journalapi.Version, Kind: journalapi.KindHeader, At: time.Now().UTC(), Header: &header}}
+	size := 0
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
+	defer cancel()
+	send := func() {
+		if len(batch) == 0 {
+			return
+		}
+		if err := activity.GetClient(ctx).SignalWorkflow(sctx, runID, "", engine.SignalRecord, engine.Record{Journal: batch}); err != nil {
+			fmt.Fprintf(c.stderr, "stratos worker %s: run %s: pass the replayed calls to its workflow: %v\n", c.worker, runID, err)
+		}
+		batch, size = nil, 0
+	}
+	for _, e := range j.Entries {
+		if !e.Replayed {
+			continue
+		}
+		line, err := json.Marshal(e)
+		if err != nil {
+			continue
+		}
+		if size+len(line) > maxReplayedSignal {
+			send()
+		}
+		batch, size = append(batch, e), size+len(line)
+	}
+	send()
 }
 
 // queryJournal is the journal run id's workflow kept. A run the server

@@ -261,6 +261,10 @@ func checkChild(e *Entry) error {
 	return nil
 }
 
+// Identity is the entry's place as a reader tells repeats apart: of two
+// entries with one identity, the reader keeps the first.
+func (e *Entry) Identity() string { return e.identity() }
+
 // identity is an entry's place: two entries of one journal never share it.
 // Its parts are quoted, so names holding the separators cannot collide.
 func (e *Entry) identity() string {
