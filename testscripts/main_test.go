@@ -82,6 +82,7 @@ func params(t *testing.T, dir string) testscript.Params {
 			env.Setenv("USERPROFILE", home)
 			env.Setenv("NO_COLOR", "1")
 			env.Setenv("GOOS_GOARCH", runtime.GOOS+"_"+runtime.GOARCH)
+			env.Setenv("GORACE", raceOptions(os.Getenv("GORACE")))
 			for _, k := range []string{"STRATOS_TOOLCHAIN_DIR", "STRATOS_NODE", "STRATOS_TEST_CACHE", "npm_config_cache"} {
 				if v := os.Getenv(k); v != "" {
 					env.Setenv(k, v)
@@ -90,6 +91,19 @@ func params(t *testing.T, dir string) testscript.Params {
 			return nil
 		},
 	}
+}
+
+// raceOptions are the race detector's options for the tools a script
+// runs: this test binary, built with -race, started again as each tool.
+// The detector sleeps a second before every such process exits
+// (atexit_sleep_ms, 1000 by default) so that goroutines still running can
+// report; a run of a workflow starts a dozen of these processes one after
+// another, so that second was most of many scripts' time. Races are still
+// detected and reported as they happen; only one that would first happen
+// in the last second of a tool's life may be missed. Options the caller
+// set come after, so they win.
+func raceOptions(caller string) string {
+	return strings.TrimSpace("atexit_sleep_ms=0 " + caller)
 }
 
 // recordDuration appends "<dir>/<script> <seconds>" to the file named by

@@ -64,7 +64,10 @@ func codeProgress(ctx context.Context, c client.Client, dc converter.DataConvert
 // said so first.
 func (f *follower) show(p engine.Progress) {
 	if p.Attempt != f.attempt {
-		if f.attempt != 0 {
+		// An attempt after the first is said even when the first was not
+		// seen (its worker died before its first heartbeat reached the
+		// server).
+		if f.attempt != 0 || p.Attempt > 1 {
 			fmt.Fprintf(f.out, "stratos: the run's code goes on as attempt %d on worker %s (the finished agent work is not repeated)\n", p.Attempt, p.Worker)
 		}
 		f.attempt, f.printed = p.Attempt, 0

@@ -38,3 +38,22 @@ func TestFollowerFinishesALaterAttempt(t *testing.T) {
 		t.Errorf("terminal %q, want %q", got, want)
 	}
 }
+
+// A later attempt is said even when the first was never seen: its worker
+// died before its first heartbeat reached the server.
+func TestFollowerSaysALaterAttemptWithoutTheFirst(t *testing.T) {
+	var out bytes.Buffer
+	f := &follower{out: &out}
+	f.show(engine.Progress{Worker: "w2", Attempt: 2, Total: 4, Tail: []byte("two\n")})
+	f.show(engine.Progress{Worker: "w2", Attempt: 2, Total: 4, Tail: []byte("two\n")})
+	want := "stratos: the run's code goes on as attempt 2 on worker w2 (the finished agent work is not repeated)\ntwo\n"
+	if got := out.String(); got != want {
+		t.Errorf("terminal %q, want %q", got, want)
+	}
+	out.Reset()
+	g := &follower{out: &out}
+	g.show(engine.Progress{Worker: "w1", Attempt: 1, Total: 4, Tail: []byte("one\n")})
+	if got := out.String(); got != "one\n" {
+		t.Errorf("a first attempt: %q", got)
+	}
+}
