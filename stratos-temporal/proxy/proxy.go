@@ -68,6 +68,7 @@ type Proxy struct {
 	polled  map[string]bool   // harness queues seen polled
 	yaml    yamlAgents
 	byModel *modelRoutes
+	admit   *admitter // set once the host initialized
 	journal *tail
 	// record tells the run's workflow the executes' starts and ends and
 	// the journal's entries.
@@ -176,7 +177,7 @@ func (p *Proxy) fromSDK(ctx context.Context, method string, params json.RawMessa
 		if err := p.down.Call(ctx, method, params, &res); err != nil {
 			return nil, err
 		}
-		p.started(init)
+		p.started(init, res.Settings)
 		res.KeysExecutes = true
 		return &res, nil
 	case agentproto.MethodAgentExecute:
@@ -200,13 +201,14 @@ func (p *Proxy) forward(ctx context.Context, method string, params json.RawMessa
 
 // started notes how the SDK initialized the host and starts passing the
 // journal on.
-func (p *Proxy) started(init agentproto.InitializeParams) {
+func (p *Proxy) started(init agentproto.InitializeParams, limits agentproto.Settings) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.init != nil {
 		return
 	}
 	p.init = &init
+	p.admit = newAdmitter(limits)
 	dir := init.RunDir
 	if dir == "" {
 		if home, err := os.UserHomeDir(); err == nil {
@@ -247,6 +249,14 @@ func (p *Proxy) execute(ctx context.Context, params json.RawMessage) (any, error
 	if len(ref.Hooks) > 0 || init == nil {
 		return p.forward(ctx, agentproto.MethodAgentExecute, params)
 	}
+	p.mu.Lock()
+	admit := p.admit
+	p.mu.Unlock()
+	release, err := admit.admit(ctx, ref, p.tail())
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	t := ref.target(p.yaml.target)
 	harness := t.Harness
 	queue, seen := p.queueFor(ctx, harness, t.Provider)
