@@ -58,76 +58,44 @@ func (l launcher) launch(ctx context.Context, spec adapter.Spec, dir string) (ac
 		return acp.Launch{}, fmt.Errorf("agent %q: gemini's private configuration: %w", spec.Name, err)
 	}
 	if spec.Resume != nil {
-		if err := keepResumedSession(iso.home, spec.Resume.SessionID); err != nil {
+		if err := keepResumedSession(iso.Home, spec.Resume.SessionID); err != nil {
 			return acp.Launch{}, fmt.Errorf("agent %q: %w", spec.Name, err)
 		}
 	}
-	out.Env = iso.environ(env)
+	out.Env = iso.Environ(env, isolationVars)
 	return out, nil
 }
 
-// isolation is a session's private configuration.
-type isolation struct {
-	home, systemSettings, tmp, systemPrompt string
-}
-
-// isolate writes the private configuration: a home for the CLI's own
-// settings (no user settings, extensions, MCP servers, login or policies),
-// empty system settings, a temporary directory of its own (the CLI writes
-// error reports there) and the system prompt file.
+// isolate writes the session's private configuration (acp.Isolate).
 //
 // The home is in the session's state directory when it has one: Gemini
 // CLI records each ACP session under its home (.gemini/tmp/<project>/
 // chats), and session/load of a resumed run's agent reads it back from
 // the copy the agent host makes. The home holds no credential (the key
 // comes from the environment) and the settings are written anew at each
-// launch.
-func isolate(dir string, spec adapter.Spec, conf settings) (isolation, error) {
+// launch. A session with MCP servers trusts its working directory, where
+// the CLI would otherwise refuse them.
+func isolate(dir string, spec adapter.Spec, conf settings) (acp.Isolation, error) {
 	home := filepath.Join(dir, "home")
 	if spec.StateDir != "" {
 		home = filepath.Join(spec.StateDir, "home")
 	}
-	// The system settings path names a file that does not exist: the CLI
-	// refuses a settings file below a world-writable directory such as
-	// /tmp, and an absent one is simply no settings.
-	iso := isolation{home: home, systemSettings: filepath.Join(dir, "no-system-settings.json"), tmp: filepath.Join(dir, "tmp")}
-	for _, d := range []string{filepath.Join(iso.home, ".gemini"), iso.tmp} {
-		if err := os.MkdirAll(d, 0o700); err != nil {
-			return iso, err
-		}
-	}
-	s, err := json.MarshalIndent(conf, "", "  ")
+	iso, err := acp.Isolate(dir, home, filepath.Join(".gemini", "settings.json"), conf, spec)
 	if err != nil {
 		return iso, err
 	}
-	if err := os.WriteFile(filepath.Join(iso.home, ".gemini", "settings.json"), s, 0o600); err != nil {
-		return iso, err
-	}
 	if len(conf.MCP.Allowed) > 0 {
-		if err := trust(iso.home, spec.WorkingDirectory); err != nil {
-			return iso, err
-		}
-	}
-	// Gemini CLI takes a system prompt only as a whole file
-	// (GEMINI_SYSTEM_MD), which replaces its built-in one.
-	if prompt := acp.SystemPrompt(spec); prompt != "" {
-		iso.systemPrompt = filepath.Join(dir, "system.md")
-		if err := os.WriteFile(iso.systemPrompt, []byte(prompt), 0o600); err != nil {
+		if err := trust(iso.Home, spec.WorkingDirectory); err != nil {
 			return iso, err
 		}
 	}
 	return iso, nil
 }
 
-// environ is env with the isolation's variables in place of the user's.
-func (iso isolation) environ(env []string) []string {
-	add := []string{"GEMINI_CLI_HOME=" + iso.home, "GEMINI_CLI_SYSTEM_SETTINGS_PATH=" + iso.systemSettings,
-		"GEMINI_CLI_SYSTEM_DEFAULTS_PATH=" + iso.systemSettings, "TMPDIR=" + iso.tmp}
-	if iso.systemPrompt != "" {
-		add = append(add, "GEMINI_SYSTEM_MD="+iso.systemPrompt)
-	}
-	return acp.Without(env, isolatedVars, add...)
-}
+// isolationVars are where Gemini CLI reads its configuration from.
+var isolationVars = acp.IsolationVars{Home: "GEMINI_CLI_HOME",
+	SystemSettings: []string{"GEMINI_CLI_SYSTEM_SETTINGS_PATH", "GEMINI_CLI_SYSTEM_DEFAULTS_PATH"},
+	SystemPrompt:   "GEMINI_SYSTEM_MD", Own: isolatedVars}
 
 // settings are the session's settings.json: no update checks, no usage
 // statistics or telemetry, the removed tools excluded, and only the

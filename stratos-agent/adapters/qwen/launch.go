@@ -2,9 +2,7 @@ package qwen
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -74,57 +72,21 @@ func (l launcher) launch(ctx context.Context, spec adapter.Spec, dir string) (ac
 	if err != nil {
 		return acp.Launch{}, fmt.Errorf("agent %q: qwen's private configuration: %w", spec.Name, err)
 	}
-	out.Env = iso.environ(env)
+	out.Env = iso.Environ(env, isolationVars)
 	return out, nil
 }
 
-// isolation is a session's private configuration.
-type isolation struct {
-	home, systemSettings, tmp, systemPrompt string
+// isolate writes the session's private configuration (acp.Isolate): its
+// QWEN_HOME holds the CLI's settings, and no user settings, extensions,
+// MCP servers, memories, skills or login.
+func isolate(dir string, spec adapter.Spec, conf settings) (acp.Isolation, error) {
+	return acp.Isolate(dir, filepath.Join(dir, "qwen-home"), "settings.json", conf, spec)
 }
 
-// isolate writes the private configuration: a QWEN_HOME for the CLI's own
-// settings (no user settings, extensions, MCP servers, memories, skills or
-// login), no system settings, a temporary directory of its own and the
-// system prompt file.
-func isolate(dir string, spec adapter.Spec, conf settings) (isolation, error) {
-	// The system settings path names a file that does not exist: an
-	// absent file is simply no settings.
-	iso := isolation{home: filepath.Join(dir, "qwen-home"), systemSettings: filepath.Join(dir, "no-system-settings.json"), tmp: filepath.Join(dir, "tmp")}
-	for _, d := range []string{iso.home, iso.tmp} {
-		if err := os.MkdirAll(d, 0o700); err != nil {
-			return iso, err
-		}
-	}
-	s, err := json.MarshalIndent(conf, "", "  ")
-	if err != nil {
-		return iso, err
-	}
-	if err := os.WriteFile(filepath.Join(iso.home, "settings.json"), s, 0o600); err != nil {
-		return iso, err
-	}
-	// Qwen Code takes a system prompt as a whole file (QWEN_SYSTEM_MD),
-	// which replaces its built-in one; its --system-prompt flag would put
-	// the prompt on the command line, where any process can read it and
-	// its length is bounded.
-	if prompt := acp.SystemPrompt(spec); prompt != "" {
-		iso.systemPrompt = filepath.Join(dir, "system.md")
-		if err := os.WriteFile(iso.systemPrompt, []byte(prompt), 0o600); err != nil {
-			return iso, err
-		}
-	}
-	return iso, nil
-}
-
-// environ is env with the isolation's variables in place of the user's.
-func (iso isolation) environ(env []string) []string {
-	add := []string{"QWEN_HOME=" + iso.home, "QWEN_CODE_SYSTEM_SETTINGS_PATH=" + iso.systemSettings,
-		"QWEN_CODE_SYSTEM_DEFAULTS_PATH=" + iso.systemSettings, "TMPDIR=" + iso.tmp}
-	if iso.systemPrompt != "" {
-		add = append(add, "QWEN_SYSTEM_MD="+iso.systemPrompt)
-	}
-	return acp.Without(env, isolatedVars, add...)
-}
+// isolationVars are where Qwen Code reads its configuration from.
+var isolationVars = acp.IsolationVars{Home: "QWEN_HOME",
+	SystemSettings: []string{"QWEN_CODE_SYSTEM_SETTINGS_PATH", "QWEN_CODE_SYSTEM_DEFAULTS_PATH"},
+	SystemPrompt:   "QWEN_SYSTEM_MD", Own: isolatedVars}
 
 // settings are the session's settings.json: no update checks, usage
 // statistics or telemetry, no background model requests (the managed
