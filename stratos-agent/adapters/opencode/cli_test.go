@@ -1,13 +1,9 @@
 package opencode
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
-	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -18,6 +14,7 @@ import (
 	"github.com/stratoscli/stratos/shared/contract/eventapi"
 	"github.com/stratoscli/stratos/shared/proctest"
 	"github.com/stratoscli/stratos/stratos-agent/adapter"
+	"github.com/stratoscli/stratos/stratos-agent/adapter/adaptertest"
 	"github.com/stratoscli/stratos/stratos-agent/adapter/mcpconfig"
 	"github.com/stratoscli/stratos/stratos-agent/tools"
 )
@@ -162,20 +159,11 @@ func TestLocalMCPServersCannotSeeTheServersSecrets(t *testing.T) {
 // but loopback: strace records every connect(2) of the server and its
 // children.
 func TestNoConnectionBeyondLoopback(t *testing.T) {
-	strace, err := exec.LookPath("strace")
-	if err != nil {
-		t.Fatal("strace is not installed: install it (apt-get install strace) to run the no-network check")
-	}
 	b := newBed(t, `{"turns":[
 		{"match":{"marker":"[net]"},"reply":[{"toolUse":{"name":"bash","input":{"command":"echo offline","description":"say it"}}}]},
 		{"match":{"marker":"[net]"},"reply":[{"text":"done"}]}]}`)
-	trace := filepath.Join(t.TempDir(), "connect.trace")
-	wrapper := filepath.Join(t.TempDir(), "opencode-traced")
-	script := "#!/bin/sh\nexec " + strace + " -f -qq -e trace=connect -o " + trace + " " + opencodeBin(t) + ` "$@"` + "\n"
-	if err := os.WriteFile(wrapper, []byte(script), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	b.Env = append(b.Env, EnvBinary+"="+wrapper)
+	tr := adaptertest.TraceConnects(t, opencodeBin(t))
+	b.Env = append(b.Env, EnvBinary+"="+tr.Wrapper)
 	a := b.open(nil, nil)
 	if res, err := a.Execute(b.Context(), "[net] go"); err != nil || res.Text != "done" {
 		t.Fatalf("execute = %+v, %v", res, err)
@@ -183,28 +171,7 @@ func TestNoConnectionBeyondLoopback(t *testing.T) {
 	if err := a.Close(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	f, err := os.Open(trace)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	inet := regexp.MustCompile(`sa_family=AF_INET6?, .*?(inet_addr\("([^"]+)"\)|inet_pton\(AF_INET6, "([^"]+)")`)
-	loopbacks, sc := 0, bufio.NewScanner(f)
-	for sc.Scan() {
-		m := inet.FindStringSubmatch(sc.Text())
-		if m == nil {
-			continue
-		}
-		addr := m[2] + m[3]
-		if addr == "127.0.0.1" || addr == "::1" || addr == "::ffff:127.0.0.1" {
-			loopbacks++
-			continue
-		}
-		t.Errorf("OpenCode connected beyond loopback: %s", sc.Text())
-	}
-	if loopbacks == 0 {
-		t.Fatalf("the trace shows no loopback connection either: strace did not trace the server")
-	}
+	tr.CheckLoopbackOnly(t, "OpenCode")
 }
 
 // OpenCode's question tool waits for a human; the adapter answers it
