@@ -50,19 +50,20 @@ import (
 //	waitfile <path> wait until the file exists (TestRun's)
 //	jsonget KEY VAR set $VAR to the field at KEY of the JSON on the last
 //	                command's stdout (TestWorktree's)
+//	fakemodel, httpget, httppost
+//	                a fake model server (withFakeModel's): an Ollama for
+//	                workers whose agents are on provider ollama
 func TestTemporal(t *testing.T) {
 	bin := os.Getenv("STRATOS_TEST_TEMPORAL")
 	if bin == "" {
 		t.Fatal("STRATOS_TEST_TEMPORAL is not set: run `eval \"$(scripts/prepare-test-cache)\"`, which builds the Temporal CLI (its dev server) and sets it")
 	}
-	p := params(t, "temporal")
+	p := withFakeModel(params(t, "temporal"))
 	servers := &devServers{bin: bin, byWork: map[string]*devServer{}}
-	p.Cmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){
-		"temporal-dev":     servers.cmd,
-		"temporal-history": cmdTemporalHistory,
-		"waitfile":         cmdRunWaitFile,
-		"jsonget":          cmdJSONGet,
-	}
+	p.Cmds["temporal-dev"] = servers.cmd
+	p.Cmds["temporal-history"] = cmdTemporalHistory
+	p.Cmds["waitfile"] = cmdRunWaitFile
+	p.Cmds["jsonget"] = cmdJSONGet
 	testscript.Run(t, p)
 }
 

@@ -17,7 +17,8 @@ func OwnQueue(queue, worker string) string { return AgentQueue(queue) + "@" + wo
 func HarnessQueue(agentQueue, harness string) string { return agentQueue + "." + harness }
 
 // OllamaQueue is the queue of agents of one harness on provider ollama,
-// which need no credential.
+// which need no credential, that no worker was seen to have the model of
+// (OllamaModelQueue).
 func OllamaQueue(agentQueue, harness string) string {
 	return HarnessQueue(agentQueue, harness) + ".ollama"
 }
@@ -27,3 +28,10 @@ func OllamaQueue(agentQueue, harness string) string {
 // workflow task comes back in the start's answer); the workers that take
 // code poll it too, for an execute whose code's worker died.
 func ExecuteQueue(queue string) string { return queue + ".executes" }
+
+// OllamaModelQueue is the queue of agents of one harness on provider
+// ollama whose model (an installed name, tag included) the worker's
+// Ollama has.
+func OllamaModelQueue(agentQueue, harness, model string) string {
+	return OllamaQueue(agentQueue, harness) + "." + model
+}

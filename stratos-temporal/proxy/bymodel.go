@@ -79,19 +79,28 @@ func appendNew(xs []string, x string) []string {
 func (p *Proxy) routeByModel(ctx context.Context, models []string) string {
 	for _, h := range p.byModel.order(ctx, models) {
 		q := engine.HarnessQueue(p.run.AgentQueue, h)
-		p.byModel.mu.Lock()
-		at, skip := p.byModel.unseen[q]
-		skip = skip && time.Since(at) < unseenFor
-		p.byModel.mu.Unlock()
-		if skip {
+		if p.byModel.passOver(q) {
 			continue
 		}
-		if _, seen := p.queueFor(ctx, h, ""); seen {
+		if p.polledQueue(ctx, q) {
 			return q
 		}
-		p.byModel.mu.Lock()
-		p.byModel.unseen[q] = time.Now()
-		p.byModel.mu.Unlock()
+		p.byModel.unseenNow(q)
 	}
 	return p.run.AgentQueue
+}
+
+// passOver reports whether q is a queue no poller was seen on lately.
+func (m *modelRoutes) passOver(q string) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	at, ok := m.unseen[q]
+	return ok && time.Since(at) < unseenFor
+}
+
+// unseenNow notes that no poller of q was seen.
+func (m *modelRoutes) unseenNow(q string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.unseen[q] = time.Now()
 }

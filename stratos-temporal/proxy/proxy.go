@@ -31,6 +31,7 @@ import (
 
 	"github.com/stratoscli/stratos/shared/agentproto"
 	"github.com/stratoscli/stratos/shared/contract/temporalapi"
+	"github.com/stratoscli/stratos/shared/ollama"
 	"github.com/stratoscli/stratos/shared/procgroup"
 	"github.com/stratoscli/stratos/stratos-agent/adapter/catalog"
 	"github.com/stratoscli/stratos/stratos-agent/jsonrpc"
@@ -260,8 +261,13 @@ func (p *Proxy) execute(ctx context.Context, params json.RawMessage) (any, error
 	t := ref.target(p.yaml.target)
 	harness := t.Harness
 	queue, seen := p.queueFor(ctx, harness, t.Provider)
-	if harness == "" && t.Provider == "" && len(t.Model) > 0 {
+	switch {
+	case harness == "" && t.Provider == "" && len(t.Model) > 0:
 		queue = p.routeByModel(ctx, t.Model)
+	case harness != "" && t.Provider == ollama.Provider:
+		if q := p.ollamaModelQueue(ctx, harness, t.Model); q != "" {
+			queue, seen = q, true
+		}
 	}
 	id, err := p.executeID(ref)
 	if err != nil {

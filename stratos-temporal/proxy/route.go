@@ -141,20 +141,50 @@ func (p *Proxy) queueFor(ctx context.Context, harness, provider string) (queue s
 	if provider == ollama.Provider {
 		q = engine.OllamaQueue(p.run.AgentQueue, harness)
 	}
+	return q, p.polledQueue(ctx, q)
+}
+
+// polledQueue reports whether a poller of q was seen (remembered for the
+// run once it was).
+func (p *Proxy) polledQueue(ctx context.Context, q string) bool {
 	p.mu.Lock()
 	known := p.polled[q]
 	p.mu.Unlock()
 	if known {
-		return q, true
+		return true
 	}
 	ctx, cancel := context.WithTimeout(ctx, pollerCheck)
 	defer cancel()
 	desc, err := p.client.DescribeTaskQueue(ctx, q, enumspb.TASK_QUEUE_TYPE_ACTIVITY)
 	if err != nil || len(desc.GetPollers()) == 0 {
-		return q, false
+		return false
 	}
 	p.mu.Lock()
 	p.polled[q] = true
 	p.mu.Unlock()
-	return q, true
+	return true
+}
+
+// ollamaModelQueue is the queue of an agent of harness on provider
+// ollama: that of the first of its models a worker is seen to have
+// (engine.OllamaModelQueue: the worker's Ollama listed it when the worker
+// started), else "" (the harness's Ollama queue, any worker with the
+// CLI, which fails it there when its Ollama lacks the model, as a local
+// run would).
+func (p *Proxy) ollamaModelQueue(ctx context.Context, harness string, models []string) string {
+	for _, m := range models {
+		name, err := ollama.NormalizeName(m)
+		if err != nil {
+			continue // the host reports the name
+		}
+		q := engine.OllamaModelQueue(p.run.AgentQueue, harness, name)
+		if p.byModel.passOver(q) {
+			continue
+		}
+		if p.polledQueue(ctx, q) {
+			return q
+		}
+		p.byModel.unseenNow(q)
+	}
+	return ""
 }

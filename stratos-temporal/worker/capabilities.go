@@ -35,6 +35,9 @@ type Capability struct {
 	// Ollama: the harness reaches Ollama with its own model names, which
 	// needs no credential (provider ollama).
 	Ollama bool
+	// OllamaModels are the models the worker's Ollama had when it started
+	// (OLLAMA_HOST, else the default host), for a harness that reaches it.
+	OllamaModels []string
 }
 
 // Authenticated reports whether the harness can reach a hosted model
@@ -71,6 +74,15 @@ func Capabilities(ctx context.Context, getenv func(string) string) []Capability 
 		}
 		out = append(out, c)
 	}
+	var models []string
+	for i := range out {
+		if out[i].Ollama {
+			if models == nil {
+				models = ollamaModels(ctx, getenv)
+			}
+			out[i].OllamaModels = models
+		}
+	}
 	slices.SortFunc(out, func(a, b Capability) int { return strings.Compare(a.Harness, b.Harness) })
 	return out
 }
@@ -105,4 +117,26 @@ func loggedIn(ctx context.Context, bin, check string) bool {
 	cmd.Stdin = nil
 	err := procgroup.Run(cmd, procgroup.Options{})
 	return err == nil
+}
+
+// ollamaModelsTimeout bounds the question to the worker's Ollama: one
+// that is down or slow leaves the worker with no models of its own to
+// advertise, not unable to start.
+const ollamaModelsTimeout = 5 * time.Second
+
+// ollamaModels are the local models of the worker's Ollama (none when it
+// cannot be asked): an agent on provider ollama goes to a worker whose
+// Ollama has its model.
+func ollamaModels(ctx context.Context, getenv func(string) string) []string {
+	host, err := ollama.HostFromEnv(getenv)
+	if err != nil {
+		return []string{}
+	}
+	ctx, cancel := context.WithTimeout(ctx, ollamaModelsTimeout)
+	defer cancel()
+	names, err := ollama.Client{Host: host}.Names(ctx)
+	if err != nil {
+		return []string{}
+	}
+	return names
 }

@@ -34,7 +34,7 @@ func capabilityOf(caps []Capability, harness string) (Capability, bool) {
 // without one.
 func TestCapabilitiesNeedACredential(t *testing.T) {
 	loggedOut, loggedInCLI := fakeCLI(t, "1"), fakeCLI(t, "0")
-	env := map[string]string{"PATH": "/nonexistent", "STRATOS_CLAUDE": loggedOut, "STRATOS_CODEX": loggedInCLI, "STRATOS_OPENCODE": loggedOut}
+	env := map[string]string{"PATH": "/nonexistent", "OLLAMA_HOST": "http://127.0.0.1:9", "STRATOS_CLAUDE": loggedOut, "STRATOS_CODEX": loggedInCLI, "STRATOS_OPENCODE": loggedOut}
 	caps := Capabilities(context.Background(), func(k string) string { return env[k] })
 	want := map[string]struct{ authenticated, ollama bool }{
 		"claude-code": {false, false}, // logged out, no variable

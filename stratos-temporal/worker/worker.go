@@ -97,6 +97,9 @@ func Run(ctx context.Context, c client.Client, cfg Config) error {
 			}
 			if c.Ollama {
 				queues = append(queues, engine.OllamaQueue(engine.AgentQueue(cfg.TaskQueue), c.Harness))
+				for _, m := range c.OllamaModels {
+					queues = append(queues, engine.OllamaModelQueue(engine.AgentQueue(cfg.TaskQueue), c.Harness, m))
+				}
 			}
 		}
 		for _, q := range queues {
@@ -136,6 +139,9 @@ func describe(caps []Capability) string {
 		}
 		if c.LoggedIn {
 			how = append(how, "logged in")
+		}
+		if c.Ollama && len(c.OllamaModels) > 0 {
+			how = append(how, "Ollama models: "+strings.Join(c.OllamaModels, ", "))
 		}
 		switch {
 		case !c.Authenticated() && c.Ollama:
