@@ -171,7 +171,6 @@ func Watch(ctx context.Context, path string, l Limits, carried records.Spent, po
 
 func (w *Watcher) loop(ctx context.Context, poll time.Duration, cancel func()) {
 	defer close(w.done)
-	defer w.tail.Close()
 	ticker := time.NewTicker(poll)
 	defer ticker.Stop()
 	for {
@@ -204,11 +203,15 @@ func (w *Watcher) total() records.Spent {
 	return w.carried.Plus(runs.SpentOf(w.spent))
 }
 
-// Stop waits for the watcher to end (its ctx must be done) and returns
-// what was spent (carried included) and whether the budget was crossed.
+// Stop waits for the watcher to end (its ctx must be done), reads the
+// events written since its last look, and returns what was spent (carried
+// included) and whether the budget was crossed: a run that ended before
+// the watcher's next look at its last usage is judged by all of it.
 func (w *Watcher) Stop() (records.Spent, bool) {
 	<-w.done
+	crossed := w.check()
+	w.tail.Close()
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	return w.total(), w.crossed
+	return w.total(), crossed
 }

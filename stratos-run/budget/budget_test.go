@@ -150,3 +150,20 @@ func TestWatcherCountsUsageOfEveryVersion(t *testing.T) {
 		t.Errorf("spent %+v, crossed %v; want 6 turns, 660 tokens, $0.0024 (4 turns priced), crossed", spent, crossed)
 	}
 }
+
+// Usage written after the watcher's last look, before the run ended on
+// its own, still counts: Stop reads it.
+func TestStopReadsWhatTheLastLookMissed(t *testing.T) {
+	path := filepath.Join(t.TempDir(), runs.EventsFile)
+	ctx, cancel := context.WithCancel(context.Background())
+	w := Watch(ctx, path, Limits{Tokens: 100}, records.Spent{}, time.Hour, func() {})
+	time.Sleep(50 * time.Millisecond) // its first look, at the start, saw nothing
+	if err := os.WriteFile(path, []byte(`{"v":1,"type":"usage","details":{"inputTokens":70,"outputTokens":40}}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cancel() // the run ended before the watcher looked again
+	spent, crossed := w.Stop()
+	if !crossed || spent.Tokens != 110 {
+		t.Errorf("spent %+v, crossed %v; want 110 tokens, crossed", spent, crossed)
+	}
+}

@@ -217,9 +217,15 @@ func (x *execution) run(ctx context.Context) (json.RawMessage, *clierr.Error) {
 	out, ahead := x.await(runCtx, node, doc, check)
 	cancelRun()
 	if watcher != nil {
-		if spent, crossed := watcher.Stop(); crossed && ctx.Err() == nil && out != nil && out.Cancelled {
-			o := interpret(out, x.target.Name())
-			return nil, x.finish(failure(budget.Exceeded(x.budget, spent, x.target.Name()), o.tree))
+		// A run its budget cancelled fails with budget_exceeded; so does
+		// one that ended on its own before the watcher saw the usage that
+		// crossed it (a last turn's), so that the verdict does not depend
+		// on when the watcher looked. Its agents' work is in the journal:
+		// runs resume with a larger budget replays it.
+		if spent, crossed := watcher.Stop(); crossed && ctx.Err() == nil && out != nil {
+			if o := interpret(out, x.target.Name()); out.Cancelled || o.err == nil {
+				return nil, x.finish(failure(budget.Exceeded(x.budget, spent, x.target.Name()), o.tree))
+			}
 		}
 	}
 	if out.IgnoredBytes > 0 {
