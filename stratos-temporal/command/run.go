@@ -88,11 +88,22 @@ func submitRun(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return clierr.New(temporalapi.CodeSubmit, "find the working directory: %v", err)
 	}
-	c, err := connect.Dial(ctx, os.Getenv, cmd.Root().ErrWriter)
-	if err != nil {
+	// The server is reached first only for a resumed run, whose arguments
+	// are in its history: a run the checks below refuse reaches nothing.
+	var c client.Client
+	dial := func() error {
+		if c != nil {
+			return nil
+		}
+		var err error
+		c, err = connect.Dial(ctx, os.Getenv, cmd.Root().ErrWriter)
 		return err
 	}
-	defer c.Close()
+	defer func() {
+		if c != nil {
+			c.Close()
+		}
+	}()
 	dc, err := connect.DataConverter(os.Getenv)
 	if err != nil {
 		return err
@@ -100,6 +111,9 @@ func submitRun(ctx context.Context, cmd *cli.Command) error {
 	args := cmd.Args().Slice()
 	var resumed engine.RunRequest
 	if of := cmd.String(resumeOfFlag); of != "" {
+		if err := dial(); err != nil {
+			return err
+		}
 		if resumed, err = submittedRequest(ctx, c, dc, of); err != nil {
 			return err
 		}
@@ -118,6 +132,9 @@ func submitRun(ctx context.Context, cmd *cli.Command) error {
 		}
 	case readsStdin(args):
 		req.Stdin = resumed.Stdin // the resumed run's input, read from its stdin
+	}
+	if err := dial(); err != nil {
+		return err
 	}
 	id := cmd.String(workflowIDFlag)
 	if id == "" {
