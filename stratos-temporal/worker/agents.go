@@ -109,33 +109,26 @@ func (a *agents) Execute(ctx context.Context, in engine.AgentExecute) (engine.Ex
 	return reply, nil
 }
 
-// idleBeat is how often an execute whose agent reports nothing new beats
-// its heart: every heartbeat is a write of the server, and a worker is
-// found dead only after engine's agentHeartbeat.
-const idleBeat = 8 * time.Second
-
 // progressBeats beat an execute's heart with its events so far
-// (engine.ExecuteProgress): when the agent reported something new, at the
-// next tick, else every idleBeat. A heartbeat replaces the one before, so
-// each carries the last progress.
+// (engine.ExecuteProgress), at every tick: a heartbeat replaces the one
+// before, so each carries the last progress, and its answer is how the
+// activity learns that the run cancelled the execute. Beating only when
+// the agent had reported something new (else every 8 s) saved server
+// writes but left a cancelled execute running for up to 8 s, past the
+// code's 10 s grace on Ctrl-C: the agent's end then never reached the
+// run's record.
 type progressBeats struct {
 	host     *host
 	sink     *eventSink
 	sent     int // the events the last progress held
-	last     time.Time
 	progress engine.ExecuteProgress
 }
 
 func (b *progressBeats) beat(ctx context.Context) {
-	n, events := b.host.seen(b.sink, b.sent)
-	if events == nil && time.Since(b.last) < idleBeat {
-		return
-	}
-	if events != nil {
+	if n, events := b.host.seen(b.sink, b.sent); events != nil {
 		b.progress, b.sent = engine.ProgressOf(b.progress.Worker, events), n
 	}
 	activity.RecordHeartbeat(ctx, b.progress)
-	b.last = time.Now()
 }
 
 // publish commits and pushes what the agent left in its worktree, if it
