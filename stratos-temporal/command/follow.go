@@ -45,19 +45,8 @@ func (f *follower) follow(ctx context.Context, c client.Client, id string) {
 // codeProgress is the last progress the code's activity reported.
 func codeProgress(ctx context.Context, c client.Client, dc converter.DataConverter, id string) (engine.Progress, bool) {
 	var p engine.Progress
-	desc, err := c.DescribeWorkflow(ctx, id, "")
-	if err != nil {
-		return p, false
-	}
-	for _, a := range desc.RawResponse.GetPendingActivities() {
-		if a.GetActivityType().GetName() != engine.ActivityRunCode || a.GetHeartbeatDetails() == nil {
-			continue
-		}
-		if dc.FromPayloads(a.GetHeartbeatDetails(), &p) == nil {
-			return p, true
-		}
-	}
-	return p, false
+	_, ok := engine.LastHeartbeat(ctx, c, dc, id, engine.ActivityRunCode, &p)
+	return p, ok
 }
 
 // show prints what p adds to what was printed; a new attempt starts over,

@@ -2,6 +2,7 @@ package proxy
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -26,7 +27,10 @@ const unseenFor = 30 * time.Second
 // it goes to the agent queue every worker polls, as before.
 type modelRoutes struct {
 	catalog catalog.Catalog
-	rules   map[string]modelsapi.HarnessRules
+	// rules are the registered harnesses' selection rules, made at the
+	// first agent routed by model, not at every run's start.
+	rules     map[string]modelsapi.HarnessRules
+	rulesOnce sync.Once
 
 	mu        sync.Mutex
 	harnesses map[string][]string  // models, joined → the candidates' harnesses in order
@@ -34,11 +38,16 @@ type modelRoutes struct {
 }
 
 func newModelRoutes(c catalog.Catalog) *modelRoutes {
-	m := &modelRoutes{catalog: c, harnesses: map[string][]string{}, unseen: map[string]time.Time{}}
-	if reg, err := harnesses.New(harnesses.Builtin(adapter.Options{})...); err == nil {
-		m.rules = reg.Rules()
-	}
-	return m
+	return &modelRoutes{catalog: c, harnesses: map[string][]string{}, unseen: map[string]time.Time{}}
+}
+
+func (m *modelRoutes) harnessRules() map[string]modelsapi.HarnessRules {
+	m.rulesOnce.Do(func() {
+		if reg, err := harnesses.New(harnesses.Builtin(adapter.Options{})...); err == nil {
+			m.rules = reg.Rules()
+		}
+	})
+	return m.rules
 }
 
 // order is the harnesses of models' candidates, in try order, asked of
@@ -53,26 +62,19 @@ func (m *modelRoutes) order(ctx context.Context, models []string) []string {
 	if ok {
 		return order
 	}
-	cands, err := m.catalog.Candidates(ctx, catalog.Query{Models: models, Rules: m.rules})
+	cands, err := m.catalog.Candidates(ctx, catalog.Query{Models: models, Rules: m.harnessRules()})
 	if err != nil {
 		return nil
 	}
 	for _, c := range cands {
-		order = appendNew(order, c.Harness)
+		if !slices.Contains(order, c.Harness) {
+			order = append(order, c.Harness)
+		}
 	}
 	m.mu.Lock()
 	m.harnesses[key] = order
 	m.mu.Unlock()
 	return order
-}
-
-func appendNew(xs []string, x string) []string {
-	for _, e := range xs {
-		if e == x {
-			return xs
-		}
-	}
-	return append(xs, x)
 }
 
 // routeByModel is the queue of an agent that names no harness but models.

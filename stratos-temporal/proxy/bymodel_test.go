@@ -24,7 +24,7 @@ func TestModelRoutesOrder(t *testing.T) {
 	f := &fakeCatalog{cands: []catalog.Candidate{{Harness: "codex", Model: "openai/a"}, {Harness: "claude-code", Model: "anthropic/b"},
 		{Harness: "opencode", Model: "openai/a"}, {Harness: "opencode", Model: "anthropic/b"}}}
 	m := newModelRoutes(f)
-	if m.rules["claude-code"].Name == "" {
+	if m.harnessRules()["claude-code"].Name == "" {
 		t.Errorf("no rules for claude-code: %v", m.rules)
 	}
 	for range 2 {

@@ -94,17 +94,6 @@ func (m *mirror) stop(events []json.RawMessage) []json.RawMessage {
 // reported, and its attempt.
 func executeProgress(ctx context.Context, c client.Client, dc converter.DataConverter, id string) (engine.ExecuteProgress, int32, bool) {
 	var p engine.ExecuteProgress
-	desc, err := c.DescribeWorkflow(ctx, id, "")
-	if err != nil {
-		return p, 0, false
-	}
-	for _, a := range desc.RawResponse.GetPendingActivities() {
-		if a.GetActivityType().GetName() != engine.ActivityAgentExecute || a.GetHeartbeatDetails() == nil {
-			continue
-		}
-		if dc.FromPayloads(a.GetHeartbeatDetails(), &p) == nil {
-			return p, a.GetAttempt(), true
-		}
-	}
-	return p, 0, false
+	attempt, ok := engine.LastHeartbeat(ctx, c, dc, id, engine.ActivityAgentExecute, &p)
+	return p, attempt, ok
 }

@@ -114,7 +114,6 @@ func loggedIn(ctx context.Context, bin, check string) bool {
 	ctx, cancel := context.WithTimeout(ctx, loginCheckTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, args[1:]...)
-	cmd.Stdin = nil
 	err := procgroup.Run(cmd, procgroup.Options{})
 	return err == nil
 }
