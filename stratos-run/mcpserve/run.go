@@ -19,6 +19,11 @@ const stopGrace = 35 * time.Second
 // findPoll is how often the server looks for the record of a run it started.
 const findPoll = 100 * time.Millisecond
 
+// drainWait bounds how long a finished run's result waits for the events
+// still on their way to the client: a run quicker than the watcher's first
+// look would otherwise end with none of its progress reported.
+const drainWait = 5 * time.Second
+
 // started is the run the server started, as it becomes known.
 type started struct {
 	mu sync.Mutex
@@ -59,11 +64,13 @@ func (s stratos) run(ctx context.Context, name string, input, overrides json.Raw
 	}
 	res := RunResult{Workflow: name}
 	err := toolcall.Run(ctx, call, &res.Output)
-	stopWatching()
 	if pid == 0 { // never started
+		stopWatching()
 		return RunResult{}, err
 	}
-	<-watched
+	// A run that succeeded has a record, and one that failed does once its
+	// ID is known: the watcher then reaches the end of its events by itself.
+	drain(ctx, watched, stopWatching, err == nil || id.get() != "")
 	if err != nil {
 		return RunResult{}, err
 	}
@@ -72,6 +79,22 @@ func (s stratos) run(ctx context.Context, name string, input, overrides json.Raw
 		res.ExecutionID = s.findRun(context.WithoutCancel(ctx), name, pid)
 	}
 	return res, nil
+}
+
+// drain lets the watcher pass the rest of the run's events, when wait is
+// set, for at most drainWait or until ctx is done, then stops it.
+func drain(ctx context.Context, watched <-chan struct{}, stopWatching func(), wait bool) {
+	if wait {
+		t := time.NewTimer(drainWait)
+		defer t.Stop()
+		select {
+		case <-watched:
+		case <-t.C:
+		case <-ctx.Done():
+		}
+	}
+	stopWatching()
+	<-watched
 }
 
 // watch finds the record of the run whose process is pid, then follows its
