@@ -3,8 +3,18 @@ package gitx
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"strings"
+	"time"
+)
+
+// listAttempts and listPause bound how often ListWorktrees asks git again
+// when another git process is in the middle of writing a worktree's
+// administrative files.
+const (
+	listAttempts = 5
+	listPause    = 20 * time.Millisecond
 )
 
 // Worktree is one entry of `git worktree list --porcelain`.
@@ -20,12 +30,36 @@ type Worktree struct {
 
 // ListWorktrees returns every worktree of the repository containing dir; the
 // first is the main worktree.
+//
+// git lists without a lock, while `worktree add` writes a new worktree's
+// administrative files one by one: a list that reads a half-written one
+// (another agent's checkout being made) fails naming it. That failure is
+// transient, so it is retried a few times, a little later each time.
 func (g *Git) ListWorktrees(ctx context.Context, dir string) ([]Worktree, error) {
-	out, err := g.Run(ctx, dir, "worktree", "list", "--porcelain", "-z")
-	if err != nil {
-		return nil, err
+	pause := listPause
+	for attempt := 1; ; attempt++ {
+		out, err := g.Run(ctx, dir, "worktree", "list", "--porcelain", "-z")
+		if err == nil {
+			return parseWorktreeList(out)
+		}
+		if attempt == listAttempts || !halfWrittenWorktree(err) {
+			return nil, err
+		}
+		select {
+		case <-ctx.Done():
+			return nil, err
+		case <-time.After(pause):
+		}
+		pause *= 2
 	}
-	return parseWorktreeList(out)
+}
+
+// halfWrittenWorktree reports whether git failed on a file of a worktree's
+// administrative directory (.git/worktrees/<name>/...). Its message is
+// translated with the user's locale, but the path it names is not.
+func halfWrittenWorktree(err error) bool {
+	var ge *Error
+	return errors.As(err, &ge) && strings.Contains(ge.Stderr, "worktrees/")
 }
 
 // parseWorktreeList parses `git worktree list --porcelain -z`: attributes end
