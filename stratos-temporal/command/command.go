@@ -147,7 +147,7 @@ func serveCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			if err := proxy.New(c, proxy.Run{ID: runID, Queue: os.Getenv(proxy.EnvQueue), AgentQueue: os.Getenv(proxy.EnvAgentQueue), Converter: dc}, host, cmd.Root().ErrWriter).Serve(context.WithoutCancel(ctx), cmd.Root().Reader, cmd.Root().Writer); err != nil {
+			if err := proxy.New(c, proxy.Run{ID: runID, Queue: os.Getenv(proxy.EnvQueue), AgentQueue: os.Getenv(proxy.EnvAgentQueue), Converter: dc, Publish: os.Getenv(proxy.EnvPublish)}, host, cmd.Root().ErrWriter).Serve(context.WithoutCancel(ctx), cmd.Root().Reader, cmd.Root().Writer); err != nil {
 				return clierr.New(temporalapi.CodeProxyFailed, "agent host of run %s: %v", runID, err)
 			}
 			return nil

@@ -185,6 +185,26 @@ type RPCError struct {
 	Data    json.RawMessage `json:"data,omitempty"`
 }
 
+// AgentError is the agent host's error response for the agent error code
+// (an agentproto code the workflow code can catch), its details naming the
+// Temporal engine's own error code (a temporalapi code): what an execute
+// fails with when the engine, not the agent, failed it.
+func AgentError(code, message, temporalCode string) *RPCError {
+	data, _ := json.Marshal(agentErrorData{Code: code, Details: agentErrorDetails{TemporalError: temporalCode}})
+	return &RPCError{Code: agentproto.RPCAgentError, Message: message, Data: data}
+}
+
+// agentErrorData is the data of the host's agent errors, as the SDK reads
+// it.
+type agentErrorData struct {
+	Code    string            `json:"code"`
+	Details agentErrorDetails `json:"details"`
+}
+
+type agentErrorDetails struct {
+	TemporalError string `json:"temporalError"`
+}
+
 // Record is what one SignalRecord carries, applied in this order: the
 // executes started, the journal's entries (a child workflow, an MCP call, a
 // decision, a budget reading), in the order the code wrote them, and the

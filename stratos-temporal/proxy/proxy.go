@@ -30,6 +30,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/stratoscli/stratos/shared/agentproto"
+	"github.com/stratoscli/stratos/shared/contract/eventapi"
 	"github.com/stratoscli/stratos/shared/contract/temporalapi"
 	"github.com/stratoscli/stratos/shared/ollama"
 	"github.com/stratoscli/stratos/shared/procgroup"
@@ -52,6 +53,10 @@ const (
 type Run struct {
 	ID, Queue, AgentQueue string
 	Converter             converter.DataConverter
+	// Publish is the remote of the run's repository when the code runs in
+	// a worker's checkout of it ("" when it runs in the submitting
+	// directory): agents beside the code push their worktree work there.
+	Publish string
 }
 
 // Proxy is one workflow code's agent host.
@@ -71,6 +76,12 @@ type Proxy struct {
 	byModel *modelRoutes
 	admit   *admitter // set once the host initialized
 	journal *tail
+	// worktrees are those of agents beside the code, by agent ID, when
+	// their work is published (Run.Publish).
+	worktrees map[string]eventapi.WorktreeAcquired
+	// eventsHeld: the proxy asked the local host for events the SDK did
+	// not ask for, and passes none up.
+	eventsHeld bool
 	// record tells the run's workflow the executes' starts and ends and
 	// the journal's entries.
 	record *recorder
@@ -91,7 +102,7 @@ type agent struct {
 // New returns the proxy of run, passing what stays local to the
 // stratos-agent at host.
 func New(c client.Client, run Run, host string, stderr io.Writer) *Proxy {
-	p := &Proxy{client: c, run: run, host: host, stderr: stderr, remote: map[string]*agent{}, polled: map[string]bool{},
+	p := &Proxy{client: c, run: run, host: host, stderr: stderr, remote: map[string]*agent{}, polled: map[string]bool{}, worktrees: map[string]eventapi.WorktreeAcquired{},
 		byModel: newModelRoutes(catalog.Sibling{Stderr: stderr})}
 	p.record = startRecorder(p.signalRecord, stderr, recordLinger)
 	return p
@@ -155,6 +166,12 @@ var notifications = map[string]bool{
 // fromHost passes the local host's messages (events, hooks) to the SDK.
 func (p *Proxy) fromHost(ctx context.Context, method string, params json.RawMessage) (any, error) {
 	if notifications[method] {
+		if method == agentproto.MethodEvent {
+			p.noteWorktree(params)
+			if !p.sdkEvents() {
+				return nil, nil
+			}
+		}
 		return nil, p.up.Notify(method, params)
 	}
 	var res json.RawMessage
@@ -175,7 +192,7 @@ func (p *Proxy) fromSDK(ctx context.Context, method string, params json.RawMessa
 		// execute's journal place, which executeID derives the execute's
 		// workflow ID from.
 		var res agentproto.InitializeResult
-		if err := p.down.Call(ctx, method, params, &res); err != nil {
+		if err := p.down.Call(ctx, method, p.askEvents(init, params), &res); err != nil {
 			return nil, err
 		}
 		p.started(init, res.Settings)
@@ -228,6 +245,7 @@ func (p *Proxy) tail() *tail {
 // executeRef is what the proxy reads of an execute's params.
 type executeRef struct {
 	AgentID     string                   `json:"agentId"`
+	Name        string                   `json:"name"`
 	ExecutionID string                   `json:"executionId"`
 	Call        int                      `json:"call"`
 	Hooks       []string                 `json:"hooks"`
@@ -247,8 +265,11 @@ func (p *Proxy) execute(ctx context.Context, params json.RawMessage) (any, error
 	p.mu.Lock()
 	init := p.init
 	p.mu.Unlock()
-	if len(ref.Hooks) > 0 || init == nil {
+	if init == nil {
 		return p.forward(ctx, agentproto.MethodAgentExecute, params)
+	}
+	if len(ref.Hooks) > 0 {
+		return p.executeBeside(ctx, ref, params)
 	}
 	p.mu.Lock()
 	admit := p.admit

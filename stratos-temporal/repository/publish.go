@@ -2,9 +2,11 @@ package repository
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
+	"github.com/stratoscli/stratos/shared/contract/eventapi"
 	"github.com/stratoscli/stratos/shared/contract/temporalapi"
 	"github.com/stratoscli/stratos/stratos-temporal/engine"
 )
@@ -26,6 +28,12 @@ type Work struct {
 	Message string
 }
 
+// WorkIn is the work of an agent in its worktree wt: its branch
+// (stratos/<name>) goes to remote.
+func WorkIn(wt eventapi.WorktreeAcquired, remote, runID, message string) Work {
+	return Work{Dir: wt.Path, Branch: "stratos/" + wt.Name, Remote: remote, RunID: runID, Message: message}
+}
+
 // PublishError is work that did not reach the remote's branch: Code is
 // temporalapi.CodePushRejected (the commit is on the remote at Ref instead)
 // or temporalapi.CodePush.
@@ -42,6 +50,15 @@ func (e *PublishError) Error() string {
 }
 
 func (e *PublishError) Unwrap() error { return e.Err }
+
+// ErrorCode is the temporalapi code of a Publish error.
+func ErrorCode(err error) string {
+	var pe *PublishError
+	if errors.As(err, &pe) {
+		return pe.Code
+	}
+	return temporalapi.CodePush
+}
 
 // Publish commits what the agent left in its worktree (when it left
 // anything) and pushes the branch to the remote, never forced. When the

@@ -3,7 +3,6 @@ package worker
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"time"
 
@@ -147,8 +146,8 @@ func (a *agents) publish(ctx context.Context, h *host, in engine.AgentExecute, a
 	}
 	var b engine.Branch
 	if err == nil {
-		work := repository.Work{Dir: wt.Path, Branch: "stratos/" + wt.Name, Remote: repo.Remote, RunID: in.RunID,
-			Message: fmt.Sprintf("stratos: %s, execute %d (run %s, worker %s)", name, in.Request.Call, in.RunID, a.hosts.worker)}
+		work := repository.WorkIn(wt, repo.Remote, in.RunID,
+			fmt.Sprintf("stratos: %s, execute %d (run %s, worker %s)", name, in.Request.Call, in.RunID, a.hosts.worker))
 		err = whileBeating(ctx, func() (err error) {
 			b, err = repository.Publish(context.WithoutCancel(ctx), work)
 			return err
@@ -162,30 +161,13 @@ func (a *agents) publish(ctx context.Context, h *host, in engine.AgentExecute, a
 	if reply.Error != nil {
 		return
 	}
-	code := temporalapi.CodePush
-	var pe *repository.PublishError
-	if errors.As(err, &pe) {
-		code = pe.Code
-	}
-	*reply = a.failed(agentproto.CodeExecution, fmt.Sprintf("agent %q on worker %s: %v", name, a.hosts.worker, err), code)
+	*reply = a.failed(agentproto.CodeExecution, fmt.Sprintf("agent %q on worker %s: %v", name, a.hosts.worker, err), repository.ErrorCode(err))
 }
 
 // failed is an execute's reply that is the agent error code, its details
 // naming the Temporal engine's own error code.
 func (a *agents) failed(code, message, temporalCode string) engine.ExecuteReply {
-	data, _ := json.Marshal(agentErrorData{Code: code, Details: agentErrorDetails{TemporalError: temporalCode}})
-	return engine.ExecuteReply{Error: &engine.RPCError{Code: agentproto.RPCAgentError, Message: message, Data: data}, Worker: a.hosts.worker, Queue: a.queue}
-}
-
-// agentErrorData is the data of the host's agent errors, as the SDK reads
-// it.
-type agentErrorData struct {
-	Code    string            `json:"code"`
-	Details agentErrorDetails `json:"details"`
-}
-
-type agentErrorDetails struct {
-	TemporalError string `json:"temporalError"`
+	return engine.ExecuteReply{Error: engine.AgentError(code, message, temporalCode), Worker: a.hosts.worker, Queue: a.queue}
 }
 
 // CloseRun closes the host this worker kept for the run, and the run's

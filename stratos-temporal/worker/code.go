@@ -47,7 +47,7 @@ type code struct {
 func (c *code) Run(ctx context.Context, req engine.RunRequest) (engine.RunResult, error) {
 	info := activity.GetInfo(ctx)
 	runID := info.WorkflowExecution.ID
-	cwd, err := c.workDir(ctx, runID, req)
+	cwd, publish, err := c.workDir(ctx, runID, req)
 	if err != nil {
 		return engine.RunResult{}, err
 	}
@@ -78,7 +78,7 @@ func (c *code) Run(ctx context.Context, req engine.RunRequest) (engine.RunResult
 	cmd.Stdout = &stdout
 	live := &console{}
 	cmd.Stderr = io.MultiWriter(&limited{w: &stderr, n: maxStderr}, live, c.stderr)
-	cmd.Env = append(os.Environ(), "STRATOS_AGENT_BIN="+c.self, proxy.EnvRun+"="+runID, proxy.EnvQueue+"="+info.TaskQueue, proxy.EnvAgentQueue+"="+req.AgentQueue)
+	cmd.Env = append(os.Environ(), "STRATOS_AGENT_BIN="+c.self, proxy.EnvRun+"="+runID, proxy.EnvQueue+"="+info.TaskQueue, proxy.EnvAgentQueue+"="+req.AgentQueue, proxy.EnvPublish+"="+publish)
 	// When this worker dies, the code dies with it at once (its group,
 	// node and agent host included): another worker takes the run over,
 	// and a dying attempt must not cancel the agents it asked for, which
@@ -115,28 +115,29 @@ func (c *code) Run(ctx context.Context, req engine.RunRequest) (engine.RunResult
 // workDir is where the run's code runs on this worker: the submitting
 // directory when this worker has it (one machine, or a shared file
 // system), else the same place in this worker's checkout of the run's
-// remote at its commit. Neither is a run this worker cannot take, and
-// another attempt here would not change that.
-func (c *code) workDir(ctx context.Context, runID string, req engine.RunRequest) (string, error) {
+// remote at its commit, and then that remote is where the work of agents
+// beside the code goes (publish). Neither is a run this worker cannot
+// take, and another attempt here would not change that.
+func (c *code) workDir(ctx context.Context, runID string, req engine.RunRequest) (dir, publish string, err error) {
 	if hasDir(req.Cwd) {
-		return req.Cwd, nil
+		return req.Cwd, "", nil
 	}
 	if req.Repository == nil {
-		return "", temporal.NewNonRetryableApplicationError(
+		return "", "", temporal.NewNonRetryableApplicationError(
 			fmt.Sprintf("worker %s has no directory %s and the run names no git remote: a run's workers need its repository at the same path, or a remote (origin, or stratos run --repo URL)", c.worker, req.Cwd), temporalapi.CodeRepositoryMissing, nil)
 	}
 	repo := *req.Repository
 	top, err := c.repos.codeCheckout(ctx, runID, repo)
 	if err != nil {
-		return "", temporal.NewNonRetryableApplicationError(
+		return "", "", temporal.NewNonRetryableApplicationError(
 			fmt.Sprintf("worker %s: check out the run's repository: %v", c.worker, err), temporalapi.CodeRepositoryMissing, err)
 	}
-	dir := filepath.Join(top, filepath.FromSlash(repo.Subdir))
+	dir = filepath.Join(top, filepath.FromSlash(repo.Subdir))
 	if !hasDir(dir) {
-		return "", temporal.NewNonRetryableApplicationError(
+		return "", "", temporal.NewNonRetryableApplicationError(
 			fmt.Sprintf("worker %s: commit %s of %s has no directory %s (the submitting directory, %s)", c.worker, repo.Commit, repo.Remote, repo.Subdir, req.Cwd), temporalapi.CodeRepositoryMissing, nil)
 	}
-	return dir, nil
+	return dir, repo.Remote, nil
 }
 
 // await waits for stratos run, beating the activity's heart with the
