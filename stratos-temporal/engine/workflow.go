@@ -205,8 +205,21 @@ func (r *run) awaitCancels(ctx workflow.Context) {
 	}
 }
 
-// closeHosts tells every worker that kept a host for the run to close it; a
-// worker that is gone has nothing to close.
+// closeWait bounds how long a run's end waits for its workers to close
+// their hosts. A worker that is up polls its own queue and answers at
+// once; one that is gone (stopped, or died, mid-run) never does, and has
+// nothing to close: the run's result waited a minute for it.
+const closeWait = 10 * time.Second
+
+// versionBoundedClose marks the runs whose end waits at most closeWait for
+// the hosts to close (a timer runs beside the close activities); runs that
+// reached their end before it replay as they ran.
+const versionBoundedClose = "bounded-close"
+
+// closeHosts tells every worker that kept a host for the run to close it;
+// a worker that is gone has nothing to close. A close still pending after
+// closeWait is left: the run ends, and a worker that is up but late keeps
+// the host until it stops.
 func (r *run) closeHosts(ctx workflow.Context) {
 	id := workflow.GetInfo(ctx).WorkflowExecution.ID
 	var futures []workflow.Future
@@ -216,8 +229,25 @@ func (r *run) closeHosts(ctx workflow.Context) {
 		})
 		futures = append(futures, workflow.ExecuteActivity(actx, ActivityCloseRun, CloseRun{RunID: id}))
 	}
+	if len(futures) == 0 {
+		return
+	}
+	if workflow.GetVersion(ctx, versionBoundedClose, workflow.DefaultVersion, 1) == workflow.DefaultVersion {
+		for _, f := range futures {
+			_ = f.Get(ctx, nil)
+		}
+		return
+	}
+	tctx, stopTimer := workflow.WithCancel(ctx)
+	defer stopTimer()
+	pending, late := len(futures), false
+	sel := workflow.NewSelector(ctx)
 	for _, f := range futures {
-		_ = f.Get(ctx, nil)
+		sel.AddFuture(f, func(workflow.Future) { pending-- })
+	}
+	sel.AddFuture(workflow.NewTimer(tctx, closeWait), func(workflow.Future) { late = true })
+	for pending > 0 && !late {
+		sel.Select(ctx)
 	}
 }
 

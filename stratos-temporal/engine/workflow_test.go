@@ -332,3 +332,22 @@ func TestAReplayedEntryIsKeptOnce(t *testing.T) {
 		t.Errorf("journal = %+v, want the header, the writer's replayed entry and the reviewer's once", j)
 	}
 }
+
+// A run's end waits for its workers to close their hosts, but not for a
+// worker that is gone: its close is never taken, and the run ends after
+// closeWait instead of the close's minute.
+func TestARunEndsWithoutAWorkerThatIsGone(t *testing.T) {
+	r := newRunEnv(t)
+	r.env.OnActivity(ActivityCloseRun, mock.Anything, mock.Anything).After(time.Hour).Return(nil)
+	r.signal(time.Minute, SignalRecord, Record{
+		Started:  []ExecuteStarted{{ID: "e1"}},
+		Finished: []ExecuteFinished{{ID: "e1", Queue: "q.agents@gone", Entry: executeJournalEntry("writer")}},
+	})
+	start := r.env.Now()
+	r.run()
+	// The code's activity takes an hour of the test clock; the close adds
+	// closeWait, not the close activity's hour.
+	if took := r.env.Now().Sub(start); took < time.Hour+closeWait || took >= time.Hour+closeWait+time.Minute {
+		t.Fatalf("the run took %s of the test clock, want an hour and %s", took, closeWait)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -21,6 +22,7 @@ import (
 // runs' remotes for runs whose directory this worker does not have.
 type repos struct {
 	checkouts *repository.Checkouts
+	stderr    io.Writer
 
 	mu sync.Mutex
 	// byRun caches each run's repository as its workflow names it (nil:
@@ -30,8 +32,8 @@ type repos struct {
 	kept map[string]bool
 }
 
-func newRepos(dir string) *repos {
-	return &repos{checkouts: repository.NewCheckouts(dir), byRun: map[string]*engine.Repository{}, kept: map[string]bool{}}
+func newRepos(dir string, stderr io.Writer) *repos {
+	return &repos{checkouts: repository.NewCheckouts(dir), stderr: stderr, byRun: map[string]*engine.Repository{}, kept: map[string]bool{}}
 }
 
 // hasDir reports whether dir is a directory on this worker.
@@ -156,6 +158,12 @@ func (r *repos) localize(ctx context.Context, runID string, params json.RawMessa
 	dir, err := r.checkout(ctx, runID, *repo)
 	if err != nil {
 		return nil, err
+	}
+	// Without the agent branches others pushed since, the agent would
+	// start over from older work; a remote that does not answer now is a
+	// warning: the push after the execute will say what came of it.
+	if err := whileBeating(ctx, func() error { return repository.Refresh(ctx, dir, repo.Remote) }); err != nil {
+		fmt.Fprintf(r.stderr, "stratos worker: run %s: %v\n", runID, err)
 	}
 	// The code ran in its repository at Subdir: what comes before it is
 	// that repository's top on the code's worker.

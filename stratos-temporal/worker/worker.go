@@ -54,7 +54,7 @@ func Run(ctx context.Context, c client.Client, cfg Config) error {
 	if cfg.Agents {
 		hs.prepare()
 	}
-	rp := newRepos(cfg.Dir)
+	rp := newRepos(cfg.Dir, cfg.Stderr)
 	cd := &code{stratosRun: bins.run, self: bins.self, dir: cfg.Dir, runs: filepath.Join(filepath.Dir(cfg.Dir), "runs"), worker: cfg.Name, stderr: cfg.Stderr, repos: rp}
 	own := engine.OwnQueue(cfg.TaskQueue, cfg.Name)
 	ag := &agents{hosts: hs, repos: rp, queue: own, slots: make(chan struct{}, max(cfg.MaxAgents, 1))}
