@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sync"
 	"syscall"
 	"time"
@@ -239,6 +240,28 @@ func (h *host) worktree(agent string) (eventapi.WorktreeAcquired, bool) {
 	defer h.mu.Unlock()
 	wt, ok := h.worktrees[agent]
 	return wt, ok
+}
+
+// idleRuns are the runs whose host is up and runs no execute now.
+func (hs *hosts) idleRuns() []string {
+	hs.mu.Lock()
+	defer hs.mu.Unlock()
+	var ids []string
+	for id, h := range hs.byRun {
+		select {
+		case <-h.ready:
+		default:
+			continue // starting: its first execute is on its way
+		}
+		h.mu.Lock()
+		idle := len(h.events) == 0
+		h.mu.Unlock()
+		if idle {
+			ids = append(ids, id)
+		}
+	}
+	slices.Sort(ids)
+	return ids
 }
 
 // close ends the run's host: its input ends, it closes its sessions and

@@ -124,6 +124,9 @@ func Run(ctx context.Context, c client.Client, cfg Config) error {
 		}
 		started = append(started, w)
 	}
+	if cfg.Agents {
+		go ag.reap(ctx, workflowEnded(c))
+	}
 	<-ctx.Done()
 	return nil
 }
