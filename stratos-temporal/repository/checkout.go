@@ -31,9 +31,10 @@ type Checkouts struct {
 }
 
 type checkout struct {
-	done chan struct{}
-	dir  string
-	err  error
+	done   chan struct{}
+	dir    string
+	remote string
+	err    error
 }
 
 // NewCheckouts keeps checkouts under dir (the worker's own directory).
@@ -47,7 +48,7 @@ func (cs *Checkouts) Get(ctx context.Context, runID string, repo engine.Reposito
 	cs.mu.Lock()
 	c := cs.byRun[runID]
 	if c == nil {
-		c = &checkout{done: make(chan struct{}), dir: filepath.Join(cs.dir, "checkouts", safeName(runID))}
+		c = &checkout{done: make(chan struct{}), dir: filepath.Join(cs.dir, "checkouts", safeName(runID)), remote: repo.Remote}
 		cs.byRun[runID] = c
 		go func() {
 			defer close(c.done)
@@ -138,8 +139,21 @@ func (cs *Checkouts) fetch(ctx context.Context, repo engine.Repository) (string,
 	return cache, nil
 }
 
-// Remove removes the run's checkout (its worktrees with it); the cache
-// stays for the remote's next run.
+// Of is the run's checkout made here and its remote (false: none was).
+func (cs *Checkouts) Of(runID string) (dir, remote string, ok bool) {
+	cs.mu.Lock()
+	c := cs.byRun[runID]
+	cs.mu.Unlock()
+	if c == nil {
+		return "", "", false
+	}
+	<-c.done
+	return c.dir, c.remote, c.err == nil
+}
+
+// Remove removes the run's checkout (its worktrees with it) when this
+// worker made it since it started; the cache stays for the remote's next
+// run.
 func (cs *Checkouts) Remove(runID string) error {
 	cs.mu.Lock()
 	c := cs.byRun[runID]
@@ -150,6 +164,37 @@ func (cs *Checkouts) Remove(runID string) error {
 	}
 	<-c.done
 	return os.RemoveAll(c.dir)
+}
+
+// Left are the checkouts on disk, by run ID, whether this worker made them
+// since it started or before (it stopped or died mid-run).
+func (cs *Checkouts) Left() (map[string]string, error) {
+	entries, err := os.ReadDir(filepath.Join(cs.dir, "checkouts"))
+	if os.IsNotExist(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	left := map[string]string{}
+	for _, e := range entries {
+		if e.IsDir() {
+			left[e.Name()] = filepath.Join(cs.dir, "checkouts", e.Name())
+		}
+	}
+	return left, nil
+}
+
+// RemoveLeft removes a checkout Left named, and forgets it.
+func (cs *Checkouts) RemoveLeft(runID, dir string) error {
+	cs.mu.Lock()
+	c := cs.byRun[runID]
+	delete(cs.byRun, runID)
+	cs.mu.Unlock()
+	if c != nil {
+		<-c.done
+	}
+	return os.RemoveAll(dir)
 }
 
 // safeName is a run ID as one path element.

@@ -22,8 +22,7 @@ const remoteBranches = "refs/stratos/remote/"
 // branch that diverged, or a worktree with changes, is left alone: the
 // push after the execute then keeps the agent's commit aside and says so.
 func Refresh(ctx context.Context, dir, remote string) error {
-	if _, err := git(ctx, networkWait, dir, "fetch the agent branches of "+remote, "fetch", "--quiet", "--no-tags", "--prune",
-		remote, "+"+agentBranches+":"+remoteBranches+"*"); err != nil {
+	if err := fetchAgentBranches(ctx, dir, remote); err != nil {
 		return err
 	}
 	refs, err := git(ctx, localWait, dir, "list the agent branches fetched", "for-each-ref", "--format=%(refname) %(objectname)", remoteBranches)
@@ -75,18 +74,35 @@ func forward(ctx context.Context, dir, branch, commit, wt string) error {
 // worktreeBranches are the branches the checkout's worktrees have checked
 // out, and where.
 func worktreeBranches(ctx context.Context, dir string) (map[string]string, error) {
-	out, err := git(ctx, localWait, dir, "list the worktrees of "+dir, "worktree", "list", "--porcelain")
+	list, err := listWorktrees(ctx, dir)
 	if err != nil {
 		return nil, err
 	}
 	byBranch := map[string]string{}
-	path := ""
-	for _, line := range strings.Split(out, "\n") {
-		if p, ok := strings.CutPrefix(line, "worktree "); ok {
-			path = p
-		} else if b, ok := strings.CutPrefix(line, "branch "); ok {
-			byBranch[b] = path
+	for _, wt := range list {
+		if wt.branch != "" {
+			byBranch[wt.branch] = wt.path
 		}
 	}
 	return byBranch, nil
+}
+
+// worktree is one entry of `git worktree list --porcelain`: the first is
+// the checkout itself.
+type worktree struct{ path, branch string }
+
+func listWorktrees(ctx context.Context, dir string) ([]worktree, error) {
+	out, err := git(ctx, localWait, dir, "list the worktrees of "+dir, "worktree", "list", "--porcelain")
+	if err != nil {
+		return nil, err
+	}
+	var list []worktree
+	for _, line := range strings.Split(out, "\n") {
+		if p, ok := strings.CutPrefix(line, "worktree "); ok {
+			list = append(list, worktree{path: p})
+		} else if b, ok := strings.CutPrefix(line, "branch "); ok && len(list) > 0 {
+			list[len(list)-1].branch = b
+		}
+	}
+	return list, nil
 }

@@ -172,9 +172,9 @@ func (a *agents) failed(code, message, temporalCode string) engine.ExecuteReply 
 
 // CloseRun closes the host this worker kept for the run, and the run's
 // checkout here.
-func (a *agents) CloseRun(_ context.Context, in engine.CloseRun) error {
+func (a *agents) CloseRun(ctx context.Context, in engine.CloseRun) error {
 	a.hosts.close(in.RunID)
-	if err := a.repos.closeRun(in.RunID); err != nil {
+	if err := a.repos.closeRun(context.WithoutCancel(ctx), in.RunID); err != nil {
 		fmt.Fprintf(a.hosts.stderr, "stratos worker %s: run %s: remove its checkout: %v\n", a.hosts.worker, in.RunID, err)
 	}
 	return nil

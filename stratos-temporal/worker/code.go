@@ -39,6 +39,7 @@ type code struct {
 	worker     string
 	stderr     io.Writer
 	repos      *repos
+	hosts      *hosts // the agent hosts of this worker, if it takes agents
 }
 
 // Run runs stratos run with the request's arguments in its directory. A
@@ -94,6 +95,9 @@ func (c *code) Run(ctx context.Context, req engine.RunRequest) (engine.RunResult
 	})
 	if replay != "" {
 		c.passReplayed(ctx, runID, rec.dir)
+	}
+	if err := c.repos.codeEnded(context.WithoutCancel(ctx), runID, c.hosts.has(runID)); err != nil {
+		fmt.Fprintf(c.stderr, "stratos worker %s: run %s: %v\n", c.worker, runID, err)
 	}
 	code := 0
 	if cmd.ProcessState != nil {

@@ -242,6 +242,13 @@ func (h *host) worktree(agent string) (eventapi.WorktreeAcquired, bool) {
 	return wt, ok
 }
 
+// has reports whether the worker keeps a host for the run.
+func (hs *hosts) has(runID string) bool {
+	hs.mu.Lock()
+	defer hs.mu.Unlock()
+	return hs.byRun[runID] != nil
+}
+
 // idleRuns are the runs whose host is up and runs no execute now.
 func (hs *hosts) idleRuns() []string {
 	hs.mu.Lock()

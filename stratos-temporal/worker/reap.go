@@ -13,8 +13,8 @@ import (
 	"github.com/stratoscli/stratos/stratos-temporal/engine"
 )
 
-// reapEvery is how often an agent worker looks for hosts whose run ended
-// without closing them here. A run's end asks each of its workers to close
+// reapEvery is how often a worker looks for hosts whose run ended
+// without closing them here (and for the checkouts of ended runs). A run's end asks each of its workers to close
 // its host, but waits only a few seconds for the answer: a worker whose
 // activity slots were all taken by other runs' agents then, or that was
 // cut off from the server, would otherwise keep the host, its harness
@@ -46,16 +46,18 @@ func workflowEnded(c client.Client) runEnded {
 }
 
 // reap closes, every reapEvery until ctx is done, the hosts of runs that
-// ended.
+// ended, and removes the checkouts those runs left here: at once, for
+// what the worker left when it last stopped, and then each time.
 func (a *agents) reap(ctx context.Context, ended runEnded) {
 	t := time.NewTicker(reapEvery)
 	defer t.Stop()
 	for {
+		a.reapEnded(ctx, ended)
+		a.repos.sweep(ctx, ended, a.hosts.has)
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.C:
-			a.reapEnded(ctx, ended)
 		}
 	}
 }

@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -28,12 +30,17 @@ type repos struct {
 	// byRun caches each run's repository as its workflow names it (nil:
 	// it names none).
 	byRun map[string]*engine.Repository
-	// kept are the runs whose code ran in this worker's checkout.
-	kept map[string]bool
+	// kept are the runs whose code ran in this worker's checkout;
+	// running those whose code runs there now.
+	kept, running map[string]bool
+	// told are the checkouts left on disk that the worker said it keeps,
+	// so that it says so once.
+	told map[string]bool
 }
 
 func newRepos(dir string, stderr io.Writer) *repos {
-	return &repos{checkouts: repository.NewCheckouts(dir), stderr: stderr, byRun: map[string]*engine.Repository{}, kept: map[string]bool{}}
+	return &repos{checkouts: repository.NewCheckouts(dir), stderr: stderr, byRun: map[string]*engine.Repository{},
+		kept: map[string]bool{}, running: map[string]bool{}, told: map[string]bool{}}
 }
 
 // hasDir reports whether dir is a directory on this worker.
@@ -104,24 +111,119 @@ func (r *repos) of(ctx context.Context, runID string) (*engine.Repository, error
 // not pushed.
 func (r *repos) codeCheckout(ctx context.Context, runID string, repo engine.Repository) (string, error) {
 	r.mu.Lock()
-	r.kept[runID] = true
+	r.kept[runID], r.running[runID] = true, true
 	r.mu.Unlock()
 	return r.checkout(ctx, runID, repo)
 }
 
 // closeRun ends what this worker keeps of the run once its agent host
-// closed: the run's checkout, unless the run's code used it, goes (every
-// execute's work in it was pushed).
-func (r *repos) closeRun(runID string) error {
+// closed: the run's checkout goes (every execute's work in it was
+// pushed), unless the run's code used it and left work there
+// (settle).
+func (r *repos) closeRun(ctx context.Context, runID string) error {
 	r.mu.Lock()
 	delete(r.byRun, runID)
 	kept := r.kept[runID]
-	delete(r.kept, runID)
 	r.mu.Unlock()
 	if kept {
-		return nil
+		return r.settle(ctx, runID)
 	}
 	return r.checkouts.Remove(runID)
+}
+
+// codeEnded ends what this worker keeps of the run once its code ended
+// here, unless an agent host of the run is here too: its close (closeRun)
+// does it then, after the host released the worktrees it made.
+func (r *repos) codeEnded(ctx context.Context, runID string, hostHere bool) error {
+	if hostHere {
+		r.mu.Lock()
+		delete(r.running, runID)
+		r.mu.Unlock()
+		return nil
+	}
+	r.mu.Lock()
+	delete(r.byRun, runID)
+	delete(r.running, runID)
+	kept := r.kept[runID]
+	r.mu.Unlock()
+	if !kept {
+		return nil
+	}
+	return r.settle(ctx, runID)
+}
+
+// settle removes the checkout the run's code used once nothing would be
+// lost with it (repository.Unsettled); else it stays, and the worker says
+// where and why.
+func (r *repos) settle(ctx context.Context, runID string) error {
+	dir, remote, ok := r.checkouts.Of(runID)
+	if !ok {
+		return nil
+	}
+	why, err := repository.Unsettled(ctx, dir, remote)
+	if err != nil {
+		return fmt.Errorf("keeps its checkout %s: %w", dir, err)
+	}
+	if why != "" {
+		fmt.Fprintf(r.stderr, "stratos worker: run %s: keeps its checkout %s: %s\n", runID, dir, why)
+		r.mu.Lock()
+		r.told[runID] = true
+		r.mu.Unlock()
+		return nil
+	}
+	r.mu.Lock()
+	delete(r.kept, runID)
+	r.mu.Unlock()
+	return r.checkouts.Remove(runID)
+}
+
+// sweep removes the checkouts left on disk of runs that ended, once
+// nothing would be lost with them (repository.Unsettled): those of a run
+// whose close never reached this worker, and those a worker that stopped
+// or died mid-run left before it started again. Checkouts of runs this
+// worker works for now (busy) are left alone, and one kept for its work is
+// said once.
+func (r *repos) sweep(ctx context.Context, ended runEnded, busy func(runID string) bool) {
+	left, err := r.checkouts.Left()
+	if err != nil {
+		fmt.Fprintf(r.stderr, "stratos worker: list the runs' checkouts: %v\n", err)
+		return
+	}
+	for _, runID := range slices.Sorted(maps.Keys(left)) {
+		r.mu.Lock()
+		skip := r.running[runID] || r.told[runID]
+		r.mu.Unlock()
+		if skip || busy(runID) {
+			continue
+		}
+		if done, err := ended(ctx, runID); err != nil || !done {
+			continue
+		}
+		dir := left[runID]
+		why, err := unsettled(ctx, dir)
+		if err == nil && why == "" {
+			err = r.checkouts.RemoveLeft(runID, dir)
+		}
+		if err != nil || why != "" {
+			if why == "" {
+				why = err.Error()
+			}
+			fmt.Fprintf(r.stderr, "stratos worker: run %s: keeps its checkout %s: %s\n", runID, dir, why)
+			r.mu.Lock()
+			r.told[runID] = true
+			r.mu.Unlock()
+		}
+	}
+}
+
+// unsettled is repository.Unsettled of the checkout in dir, with the
+// remote it was made from.
+func unsettled(ctx context.Context, dir string) (string, error) {
+	remote, err := repository.RemoteOf(ctx, dir)
+	if err != nil {
+		return "", err
+	}
+	return repository.Unsettled(ctx, dir, remote)
 }
 
 // localize gives an execute the run's checkout on this worker when the

@@ -55,7 +55,7 @@ func Run(ctx context.Context, c client.Client, cfg Config) error {
 		hs.prepare()
 	}
 	rp := newRepos(cfg.Dir, cfg.Stderr)
-	cd := &code{stratosRun: bins.run, self: bins.self, dir: cfg.Dir, runs: filepath.Join(filepath.Dir(cfg.Dir), "runs"), worker: cfg.Name, stderr: cfg.Stderr, repos: rp}
+	cd := &code{stratosRun: bins.run, self: bins.self, dir: cfg.Dir, runs: filepath.Join(filepath.Dir(cfg.Dir), "runs"), worker: cfg.Name, stderr: cfg.Stderr, repos: rp, hosts: hs}
 	own := engine.OwnQueue(cfg.TaskQueue, cfg.Name)
 	ag := &agents{hosts: hs, repos: rp, queue: own, slots: make(chan struct{}, max(cfg.MaxAgents, 1))}
 
@@ -124,9 +124,7 @@ func Run(ctx context.Context, c client.Client, cfg Config) error {
 		}
 		started = append(started, w)
 	}
-	if cfg.Agents {
-		go ag.reap(ctx, workflowEnded(c))
-	}
+	go ag.reap(ctx, workflowEnded(c))
 	<-ctx.Done()
 	return nil
 }
