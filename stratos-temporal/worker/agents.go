@@ -175,7 +175,7 @@ func (a *agents) failed(code, message, temporalCode string) engine.ExecuteReply 
 func (a *agents) CloseRun(ctx context.Context, in engine.CloseRun) error {
 	a.hosts.close(in.RunID)
 	if err := a.repos.closeRun(context.WithoutCancel(ctx), in.RunID); err != nil {
-		fmt.Fprintf(a.hosts.stderr, "stratos worker %s: run %s: remove its checkout: %v\n", a.hosts.worker, in.RunID, err)
+		fmt.Fprintf(a.hosts.stderr, "stratos worker %s: run %s: %v\n", a.hosts.worker, in.RunID, err)
 	}
 	return nil
 }

@@ -30,9 +30,8 @@ type repos struct {
 	// byRun caches each run's repository as its workflow names it (nil:
 	// it names none).
 	byRun map[string]*engine.Repository
-	// kept are the runs whose code ran in this worker's checkout;
-	// running those whose code runs there now.
-	kept, running map[string]bool
+	// running are the runs whose code runs in this worker's checkout now.
+	running map[string]bool
 	// told are the checkouts left on disk that the worker said it keeps,
 	// so that it says so once.
 	told map[string]bool
@@ -40,7 +39,7 @@ type repos struct {
 
 func newRepos(dir string, stderr io.Writer) *repos {
 	return &repos{checkouts: repository.NewCheckouts(dir), stderr: stderr, byRun: map[string]*engine.Repository{},
-		kept: map[string]bool{}, running: map[string]bool{}, told: map[string]bool{}}
+		running: map[string]bool{}, told: map[string]bool{}}
 }
 
 // hasDir reports whether dir is a directory on this worker.
@@ -106,29 +105,24 @@ func (r *repos) of(ctx context.Context, runID string) (*engine.Repository, error
 	return repo, nil
 }
 
-// codeCheckout returns the run's checkout for its code, which keeps it:
-// agents with hooks run beside the code, and their work in worktrees is
-// not pushed.
+// codeCheckout returns the run's checkout for its code, which runs there
+// until codeEnded.
 func (r *repos) codeCheckout(ctx context.Context, runID string, repo engine.Repository) (string, error) {
 	r.mu.Lock()
-	r.kept[runID], r.running[runID] = true, true
+	r.running[runID] = true
 	r.mu.Unlock()
 	return r.checkout(ctx, runID, repo)
 }
 
 // closeRun ends what this worker keeps of the run once its agent host
-// closed: the run's checkout goes (every execute's work in it was
-// pushed), unless the run's code used it and left work there
-// (settle).
+// closed: the run's checkout goes, unless that would lose work (settle):
+// every execute's work in a worktree was pushed, but an agent working
+// outside one, or the run's code, may have left some.
 func (r *repos) closeRun(ctx context.Context, runID string) error {
 	r.mu.Lock()
 	delete(r.byRun, runID)
-	kept := r.kept[runID]
 	r.mu.Unlock()
-	if kept {
-		return r.settle(ctx, runID)
-	}
-	return r.checkouts.Remove(runID)
+	return r.settle(ctx, runID)
 }
 
 // codeEnded ends what this worker keeps of the run once its code ended
@@ -144,17 +138,13 @@ func (r *repos) codeEnded(ctx context.Context, runID string, hostHere bool) erro
 	r.mu.Lock()
 	delete(r.byRun, runID)
 	delete(r.running, runID)
-	kept := r.kept[runID]
 	r.mu.Unlock()
-	if !kept {
-		return nil
-	}
 	return r.settle(ctx, runID)
 }
 
-// settle removes the checkout the run's code used once nothing would be
-// lost with it (repository.Unsettled); else it stays, and the worker says
-// where and why.
+// settle removes the run's checkout once nothing would be lost with it
+// (repository.Unsettled); else it stays, and the worker says where and
+// why.
 func (r *repos) settle(ctx context.Context, runID string) error {
 	dir, remote, ok := r.checkouts.Of(runID)
 	if !ok {
@@ -162,7 +152,8 @@ func (r *repos) settle(ctx context.Context, runID string) error {
 	}
 	why, err := repository.Unsettled(ctx, dir, remote)
 	if err != nil {
-		return fmt.Errorf("keeps its checkout %s: %w", dir, err)
+		// Asked again by the next sweep.
+		return fmt.Errorf("keeps its checkout %s for now: %w", dir, err)
 	}
 	if why != "" {
 		fmt.Fprintf(r.stderr, "stratos worker: run %s: keeps its checkout %s: %s\n", runID, dir, why)
@@ -171,9 +162,6 @@ func (r *repos) settle(ctx context.Context, runID string) error {
 		r.mu.Unlock()
 		return nil
 	}
-	r.mu.Lock()
-	delete(r.kept, runID)
-	r.mu.Unlock()
 	return r.checkouts.Remove(runID)
 }
 
@@ -204,10 +192,11 @@ func (r *repos) sweep(ctx context.Context, ended runEnded, busy func(runID strin
 		if err == nil && why == "" {
 			err = r.checkouts.RemoveLeft(runID, dir)
 		}
-		if err != nil || why != "" {
-			if why == "" {
-				why = err.Error()
-			}
+		switch {
+		case err != nil:
+			// Asked again next time.
+			fmt.Fprintf(r.stderr, "stratos worker: run %s: keeps its checkout %s for now: %v\n", runID, dir, err)
+		case why != "":
 			fmt.Fprintf(r.stderr, "stratos worker: run %s: keeps its checkout %s: %s\n", runID, dir, why)
 			r.mu.Lock()
 			r.told[runID] = true
