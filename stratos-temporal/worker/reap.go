@@ -33,7 +33,7 @@ func workflowEnded(c client.Client) runEnded {
 	return func(ctx context.Context, runID string) (bool, error) {
 		ctx, cancel := context.WithTimeout(ctx, describeWait)
 		defer cancel()
-		d, err := c.DescribeWorkflowExecution(ctx, runID, "")
+		d, err := c.DescribeWorkflow(ctx, runID, "")
 		var nf *serviceerror.NotFound
 		if errors.As(err, &nf) {
 			return true, nil
@@ -41,7 +41,7 @@ func workflowEnded(c client.Client) runEnded {
 		if err != nil {
 			return false, err
 		}
-		return d.GetWorkflowExecutionInfo().GetStatus() != enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING, nil
+		return d.Status != enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING, nil
 	}
 }
 
