@@ -9,6 +9,7 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 
+	"github.com/stratoscli/stratos/stratos-agent/adapter/adaptertest"
 	"github.com/stratoscli/stratos/stratos-agent/adapter/process"
 )
 
@@ -71,7 +72,7 @@ func FuzzOnLine(f *testing.F) {
 			if line[0] == '{' && json.Unmarshal([]byte(line), &m) == nil {
 				switch {
 				case m.Method != "" && len(m.ID) > 0:
-					requests = append(requests, canonical(m.ID))
+					requests = append(requests, adaptertest.CanonicalJSON(m.ID))
 				case m.Method != "":
 					wantNotified = append(wantNotified, m.Method)
 				case string(m.ID) == "1":
@@ -97,7 +98,7 @@ func FuzzOnLine(f *testing.F) {
 			if err := json.Unmarshal(answer, &a); err != nil || (a.Result == nil) == (a.Error == nil) {
 				t.Fatalf("answer %s: want an id and exactly one of result and error (%v)", answer, err)
 			}
-			answered[canonical(a.ID)]++
+			answered[adaptertest.CanonicalJSON(a.ID)]++
 		}
 		for _, id := range requests {
 			answered[id]--
@@ -108,15 +109,4 @@ func FuzzOnLine(f *testing.F) {
 			}
 		}
 	})
-}
-
-// canonical is a JSON value written as encoding/json writes its decoded
-// form, so that ids equal as JSON compare equal ("&" and "\u0026").
-func canonical(raw []byte) string {
-	var v any
-	if json.Unmarshal(raw, &v) != nil {
-		return string(raw)
-	}
-	b, _ := json.Marshal(v)
-	return string(b)
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/stratoscli/stratos/stratos-agent/adapter/adaptertest"
 )
 
 // FuzzNextEvent reads an arbitrary stream as the server's event stream:
@@ -67,19 +69,8 @@ func FuzzNextEventRoundTrip(f *testing.F) {
 		if err != nil {
 			t.Fatalf("nextEvent: %v", err)
 		}
-		if ev.Type != typ || canonical(ev.Properties) != canonical([]byte(props)) {
+		if ev.Type != typ || adaptertest.CanonicalJSON(ev.Properties) != adaptertest.CanonicalJSON([]byte(props)) {
 			t.Fatalf("read %q %s, want %q %s", ev.Type, ev.Properties, typ, props)
 		}
 	})
-}
-
-// canonical is a JSON value written as encoding/json writes its decoded
-// form, so that values equal as JSON compare equal ("&" and "\u0026").
-func canonical(raw []byte) string {
-	var v any
-	if json.Unmarshal(raw, &v) != nil {
-		return string(raw)
-	}
-	b, _ := json.Marshal(v)
-	return string(b)
 }
