@@ -37,9 +37,40 @@ type server struct {
 	password string
 }
 
+// startTries bounds the starts of `opencode serve` that lost their port.
+const startTries = 3
+
+// portTaken is what `opencode serve` says on stderr, and nothing more
+// ("Unexpected error ... ServeError", exit status 1), when its port is
+// taken: the free port freePort found was taken by another process before
+// the server bound it.
+var portTaken = regexp.MustCompile(`\bServeError\b`)
+
 // startServer starts `opencode serve` on a free loopback port in dir and
-// waits for its listening line.
+// waits for its listening line. A server that lost its port to another
+// process is started again on another.
 func startServer(ctx context.Context, bin, dir string, env []string, password string, log hclog.Logger) (*server, error) {
+	for try := 1; ; try++ {
+		s, err := startServerOnce(ctx, bin, dir, env, password, log)
+		var lost *portLostError
+		if !errors.As(err, &lost) || try == startTries {
+			return s, err
+		}
+		log.Debug("opencode serve lost its port; starting it on another", "port", lost.port, "try", try)
+	}
+}
+
+// portLostError is a server that exited before listening because its port
+// was taken.
+type portLostError struct {
+	port int
+	err  error
+}
+
+func (e *portLostError) Error() string { return e.err.Error() }
+func (e *portLostError) Unwrap() error { return e.err }
+
+func startServerOnce(ctx context.Context, bin, dir string, env []string, password string, log hclog.Logger) (*server, error) {
 	port, err := freePort()
 	if err != nil {
 		return nil, err
@@ -62,7 +93,11 @@ func startServer(ctx context.Context, bin, dir string, env []string, password st
 	case u := <-ready:
 		return &server{p: p, url: u, password: password}, nil
 	case <-p.Exited():
-		return nil, fmt.Errorf("opencode serve exited before listening: %w", p.ExitError())
+		err := fmt.Errorf("opencode serve exited before listening: %w", p.ExitError())
+		if portTaken.MatchString(err.Error()) || portTaken.MatchString(p.StderrTail()) {
+			return nil, &portLostError{port: port, err: err}
+		}
+		return nil, err
 	case <-t.C:
 		err = fmt.Errorf("opencode serve did not report listening within %s (stderr: %s)", readyTimeout, process.Truncate(p.StderrTail(), 500))
 	case <-ctx.Done():
