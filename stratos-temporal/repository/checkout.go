@@ -31,10 +31,9 @@ type Checkouts struct {
 }
 
 type checkout struct {
-	done   chan struct{}
-	dir    string
-	remote string
-	err    error
+	done chan struct{}
+	dir  string
+	err  error
 }
 
 // NewCheckouts keeps checkouts under dir (the worker's own directory).
@@ -48,7 +47,7 @@ func (cs *Checkouts) Get(ctx context.Context, runID string, repo engine.Reposito
 	cs.mu.Lock()
 	c := cs.byRun[runID]
 	if c == nil {
-		c = &checkout{done: make(chan struct{}), dir: filepath.Join(cs.dir, "checkouts", safeName(runID)), remote: repo.Remote}
+		c = &checkout{done: make(chan struct{}), dir: filepath.Join(cs.dir, "checkouts", safeName(runID))}
 		cs.byRun[runID] = c
 		go func() {
 			defer close(c.done)
@@ -139,31 +138,17 @@ func (cs *Checkouts) fetch(ctx context.Context, repo engine.Repository) (string,
 	return cache, nil
 }
 
-// Of is the run's checkout made here and its remote (false: none was).
-func (cs *Checkouts) Of(runID string) (dir, remote string, ok bool) {
+// Of is the run's checkout made here since the worker started (false:
+// none was, or making it failed).
+func (cs *Checkouts) Of(runID string) (string, bool) {
 	cs.mu.Lock()
 	c := cs.byRun[runID]
 	cs.mu.Unlock()
 	if c == nil {
-		return "", "", false
+		return "", false
 	}
 	<-c.done
-	return c.dir, c.remote, c.err == nil
-}
-
-// Remove removes the run's checkout (its worktrees with it) when this
-// worker made it since it started; the cache stays for the remote's next
-// run.
-func (cs *Checkouts) Remove(runID string) error {
-	cs.mu.Lock()
-	c := cs.byRun[runID]
-	delete(cs.byRun, runID)
-	cs.mu.Unlock()
-	if c == nil {
-		return nil
-	}
-	<-c.done
-	return os.RemoveAll(c.dir)
+	return c.dir, c.err == nil
 }
 
 // Left are the checkouts on disk, by run ID, whether this worker made them
@@ -185,8 +170,10 @@ func (cs *Checkouts) Left() (map[string]string, error) {
 	return left, nil
 }
 
-// RemoveLeft removes a checkout Left named, and forgets it.
-func (cs *Checkouts) RemoveLeft(runID, dir string) error {
+// Remove removes the run's checkout in dir (its worktrees with it; one
+// Of or Left named) and forgets it; the cache stays for the remote's next
+// run.
+func (cs *Checkouts) Remove(runID, dir string) error {
 	cs.mu.Lock()
 	c := cs.byRun[runID]
 	delete(cs.byRun, runID)

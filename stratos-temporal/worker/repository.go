@@ -142,35 +142,38 @@ func (r *repos) codeEnded(ctx context.Context, runID string, hostHere bool) erro
 	return r.settle(ctx, runID)
 }
 
-// settle removes the run's checkout once nothing would be lost with it
-// (repository.Unsettled); else it stays, and the worker says where and
-// why.
+// settle settles the run's checkout made here, if one was (settleDir).
 func (r *repos) settle(ctx context.Context, runID string) error {
-	dir, remote, ok := r.checkouts.Of(runID)
+	dir, ok := r.checkouts.Of(runID)
 	if !ok {
 		return nil
 	}
-	why, err := repository.Unsettled(ctx, dir, remote)
-	if err != nil {
-		// Asked again by the next sweep.
-		return fmt.Errorf("keeps its checkout %s for now: %w", dir, err)
-	}
-	if why != "" {
-		fmt.Fprintf(r.stderr, "stratos worker: run %s: keeps its checkout %s: %s\n", runID, dir, why)
-		r.mu.Lock()
-		r.told[runID] = true
-		r.mu.Unlock()
-		return nil
-	}
-	return r.checkouts.Remove(runID)
+	return r.settleDir(ctx, runID, dir)
 }
 
-// sweep removes the checkouts left on disk of runs that ended, once
-// nothing would be lost with them (repository.Unsettled): those of a run
-// whose close never reached this worker, and those a worker that stopped
-// or died mid-run left before it started again. Checkouts of runs this
-// worker works for now (busy) are left alone, and one kept for its work is
-// said once.
+// settleDir removes the run's checkout in dir once nothing would be lost
+// with it (repository.Unsettled); else it stays, and the worker says where
+// and why, once. An error keeps it for the next sweep to ask again.
+func (r *repos) settleDir(ctx context.Context, runID, dir string) error {
+	why, err := unsettled(ctx, dir)
+	if err != nil {
+		return fmt.Errorf("keeps its checkout %s for now: %w", dir, err)
+	}
+	if why == "" {
+		return r.checkouts.Remove(runID, dir)
+	}
+	fmt.Fprintf(r.stderr, "stratos worker: run %s: keeps its checkout %s: %s\n", runID, dir, why)
+	r.mu.Lock()
+	r.told[runID] = true
+	r.mu.Unlock()
+	return nil
+}
+
+// sweep settles the checkouts left on disk of runs that ended (settleDir):
+// those of a run whose close never reached this worker, and those a
+// worker that stopped or died mid-run left before it started again.
+// Checkouts of runs this worker works for now (busy), and those it said it
+// keeps, are left alone.
 func (r *repos) sweep(ctx context.Context, ended runEnded, busy func(runID string) bool) {
 	left, err := r.checkouts.Left()
 	if err != nil {
@@ -187,20 +190,8 @@ func (r *repos) sweep(ctx context.Context, ended runEnded, busy func(runID strin
 		if done, err := ended(ctx, runID); err != nil || !done {
 			continue
 		}
-		dir := left[runID]
-		why, err := unsettled(ctx, dir)
-		if err == nil && why == "" {
-			err = r.checkouts.RemoveLeft(runID, dir)
-		}
-		switch {
-		case err != nil:
-			// Asked again next time.
-			fmt.Fprintf(r.stderr, "stratos worker: run %s: keeps its checkout %s for now: %v\n", runID, dir, err)
-		case why != "":
-			fmt.Fprintf(r.stderr, "stratos worker: run %s: keeps its checkout %s: %s\n", runID, dir, why)
-			r.mu.Lock()
-			r.told[runID] = true
-			r.mu.Unlock()
+		if err := r.settleDir(ctx, runID, left[runID]); err != nil {
+			fmt.Fprintf(r.stderr, "stratos worker: run %s: %v\n", runID, err)
 		}
 	}
 }
