@@ -94,7 +94,7 @@ func startServerOnce(ctx context.Context, bin, dir string, env []string, passwor
 		return &server{p: p, url: u, password: password}, nil
 	case <-p.Exited():
 		err := fmt.Errorf("opencode serve exited before listening: %w", p.ExitError())
-		if portTaken.MatchString(err.Error()) || portTaken.MatchString(p.StderrTail()) {
+		if portTaken.MatchString(p.StderrTail()) {
 			return nil, &portLostError{port: port, err: err}
 		}
 		return nil, err
