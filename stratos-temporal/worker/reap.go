@@ -14,11 +14,12 @@ import (
 )
 
 // reapEvery is how often a worker looks for hosts whose run ended
-// without closing them here (and for the checkouts of ended runs). A run's end asks each of its workers to close
-// its host, but waits only a few seconds for the answer: a worker whose
-// activity slots were all taken by other runs' agents then, or that was
-// cut off from the server, would otherwise keep the host, its harness
-// processes and the run's checkout until it stops.
+// without closing them here, and for the checkouts of ended runs. A run's
+// end asks each of its workers to close its host, but waits only a few
+// seconds for the answer: a worker whose activity slots were all taken by
+// other runs' agents then, or that was cut off from the server, would
+// otherwise keep the host, its harness processes and the run's checkout
+// until it stops.
 const reapEvery = time.Minute
 
 // describeWait bounds the question whether a run ended.
