@@ -238,6 +238,13 @@ type AgentRef struct {
 type CancelParams struct {
 	AgentID string `json:"agentId"`
 	Call    int    `json:"call"`
+	// Orphaned says the call is cancelled only because the runtime lost
+	// the stratos run it answers to (its process died): the workflow did
+	// not ask for it. A host of its own runs cancels the call as any
+	// other; an engine whose executes outlive one attempt of the code
+	// (Temporal, which gives the code to another worker that attaches to
+	// the executes still running) leaves them running for that attempt.
+	Orphaned bool `json:"orphaned,omitempty"`
 }
 
 // ExecutionRef names one execution.

@@ -418,16 +418,7 @@ func (p *Proxy) cancelRemote(params json.RawMessage) bool {
 	if json.Unmarshal(params, &c) != nil {
 		return false
 	}
-	p.mu.Lock()
-	a := p.remote[c.AgentID]
-	var id string
-	if a != nil && a.running != "" && (c.Call == 0 || c.Call == a.call) {
-		id = a.running
-	}
-	p.mu.Unlock()
-	if a == nil {
-		return false
-	}
+	id, remote := p.toCancel(c)
 	if id != "" {
 		ctx, cancel := context.WithTimeout(context.Background(), signalTimeout)
 		defer cancel()
@@ -435,5 +426,23 @@ func (p *Proxy) cancelRemote(params json.RawMessage) bool {
 			fmt.Fprintf(p.stderr, "stratos-temporal: cancel execute %s: %v\n", id, err)
 		}
 	}
-	return true
+	return remote
+}
+
+// toCancel is the execute workflow a cancel stops ("": none) and whether
+// it names a remote agent. An orphaned cancel (the code's stratos run
+// died, with its worker most likely) stops nothing: the execute belongs to
+// the run, and the code's next attempt, on another worker, attaches to it;
+// the run's workflow cancels it if the run ends instead.
+func (p *Proxy) toCancel(c agentproto.CancelParams) (id string, remote bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	a := p.remote[c.AgentID]
+	if a == nil {
+		return "", false
+	}
+	if a.running == "" || (c.Call != 0 && c.Call != a.call) || c.Orphaned {
+		return "", true
+	}
+	return a.running, true
 }

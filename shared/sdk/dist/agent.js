@@ -6,7 +6,7 @@
 // registered in its execution context at creation and closed with it.
 import { safeParse, toJSONSchema } from "zod";
 import { contextStorage, getContext } from "./context.js";
-import { CancelledError, ContextClosedError, StratosError, issueText, toError } from "./errors.js";
+import { CancelledError, ContextClosedError, StratosError, isOrphanedCancellation, issueText, toError } from "./errors.js";
 import { agentHostFor, existingAgentHost, HostError } from "./agent-host.js";
 import { Methods } from "./agent-protocol.js";
 import { AgentConfigurationError, AgentExecutionError, AgentHookError, ConcurrentUseError, StructuredOutputError, agentErrorFor, isAgentErrorCode } from "./agent-errors.js";
@@ -207,7 +207,9 @@ class ConfiguredAgent {
         }
         // Without a running execute, naming the last call makes the host stop
         // the background work (shells, subagents) earlier prompts started.
-        this.#host.notify(Methods.agentCancel, { agentId: this.#id, call: this.#active?.n ?? this.#calls });
+        const signal = this.#ctx.signal;
+        const orphaned = signal.aborted && isOrphanedCancellation(signal.reason);
+        this.#host.notify(Methods.agentCancel, { agentId: this.#id, call: this.#active?.n ?? this.#calls, ...(orphaned ? { orphaned } : {}) });
     }
     /**
      * Closes the agent before its execution ends. A failure to close is a

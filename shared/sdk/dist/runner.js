@@ -18,7 +18,7 @@ import { createHmac } from "node:crypto";
 import { closeSync, openSync, writeSync } from "node:fs";
 import { deepFreeze, resolveConfig } from "./config.js";
 import { importDefinition } from "./definition.js";
-import { CancelledError, StratosError, errorChain, errorCode, toError } from "./errors.js";
+import { CancelledError, StratosError, errorChain, errorCode, orphanedCancellation, toError } from "./errors.js";
 import { invoke } from "./invocation.js";
 import { progressRecorder } from "./progress-record.js";
 import { usageMeter } from "./usage-meter.js";
@@ -151,7 +151,7 @@ function firstLine() {
                 reject(new Error("stdin ended before the invocation"));
                 return;
             }
-            cancel("stratos run went away: the run was cancelled");
+            controller.abort(orphanedCancellation("stratos run went away: the run was cancelled"));
             setTimeout(() => process.exit(1), orphanGraceMs).unref();
         });
     });

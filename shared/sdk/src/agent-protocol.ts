@@ -427,6 +427,15 @@ export interface AgentRef {
 export interface CancelParams {
   agentId: string;
   call: number;
+  /**
+   * Orphaned says the call is cancelled only because the runtime lost
+   * the stratos run it answers to (its process died): the workflow did
+   * not ask for it. A host of its own runs cancels the call as any
+   * other; an engine whose executes outlive one attempt of the code
+   * (Temporal, which gives the code to another worker that attaches to
+   * the executes still running) leaves them running for that attempt.
+   */
+  orphaned?: boolean;
 }
 
 /** ExecutionRef names one execution. */

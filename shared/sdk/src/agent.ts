@@ -7,7 +7,7 @@
 import { safeParse, toJSONSchema } from "zod";
 import type * as z from "zod";
 import { contextStorage, getContext, type ExecutionContext, type OwnedResource } from "./context.js";
-import { CancelledError, ContextClosedError, StratosError, issueText, toError } from "./errors.js";
+import { CancelledError, ContextClosedError, StratosError, isOrphanedCancellation, issueText, toError } from "./errors.js";
 import { agentHostFor, existingAgentHost, HostError, type AgentHost, type HookTarget } from "./agent-host.js";
 import { Methods, type AfterToolCallParams, type ExecuteParams, type ExecuteResult, type InitializeResult, type ToolCallParams } from "./agent-protocol.js";
 import { AgentConfigurationError, AgentExecutionError, AgentHookError, ConcurrentUseError, StructuredOutputError, agentErrorFor, isAgentErrorCode } from "./agent-errors.js";
@@ -412,7 +412,9 @@ class ConfiguredAgent implements OwnedResource, HookTarget {
     }
     // Without a running execute, naming the last call makes the host stop
     // the background work (shells, subagents) earlier prompts started.
-    this.#host.notify(Methods.agentCancel, { agentId: this.#id, call: this.#active?.n ?? this.#calls });
+    const signal = this.#ctx.signal;
+    const orphaned = signal.aborted && isOrphanedCancellation(signal.reason);
+    this.#host.notify(Methods.agentCancel, { agentId: this.#id, call: this.#active?.n ?? this.#calls, ...(orphaned ? { orphaned } : {}) });
   }
 
   /**

@@ -113,6 +113,23 @@ export class CancelledError extends StratosError<"cancelled"> {
   }
 }
 
+// The cancellations of runs whose stratos run is gone: the SDK's
+// cancellations of their agents' calls say so (agent.cancel's orphaned),
+// for an engine that hands the run's calls to the code's next attempt.
+const orphanedCancellations = new WeakSet<Error>();
+
+/** A cancellation because the stratos run the runtime answers to is gone. @internal */
+export function orphanedCancellation(message: string): CancelledError {
+  const err = new CancelledError(message);
+  orphanedCancellations.add(err);
+  return err;
+}
+
+/** Whether reason (an abort signal's) is an orphanedCancellation. @internal */
+export function isOrphanedCancellation(reason: unknown): boolean {
+  return reason instanceof Error && orphanedCancellations.has(reason);
+}
+
 /** A primitive used after its execution context stopped running (code context_closed). */
 export class ContextClosedError extends StratosError<"context_closed"> {
   constructor(operation: string, workflow: string, executionId: string, state: string) {

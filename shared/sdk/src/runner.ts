@@ -19,7 +19,7 @@ import { closeSync, openSync, writeSync } from "node:fs";
 import { deepFreeze, resolveConfig, type ManifestSections, type WorkflowConfig, type WorkflowOverrides } from "./config.js";
 import type { ExecutionContext, InvocationNode, RuntimeHost, WorkflowTableEntry } from "./context.js";
 import { importDefinition } from "./definition.js";
-import { CancelledError, StratosError, errorChain, errorCode, toError, type ErrorLink } from "./errors.js";
+import { CancelledError, StratosError, errorChain, errorCode, orphanedCancellation, toError, type ErrorLink } from "./errors.js";
 import { invoke } from "./invocation.js";
 import { progressRecorder } from "./progress-record.js";
 import { usageMeter } from "./usage-meter.js";
@@ -212,7 +212,7 @@ function firstLine(): Promise<string> {
         reject(new Error("stdin ended before the invocation"));
         return;
       }
-      cancel("stratos run went away: the run was cancelled");
+      controller.abort(orphanedCancellation("stratos run went away: the run was cancelled"));
       setTimeout(() => process.exit(1), orphanGraceMs).unref();
     });
   });
