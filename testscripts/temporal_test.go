@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -16,7 +17,9 @@ import (
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
+	commonpb "go.temporal.io/api/common/v1"
 	enumspb "go.temporal.io/api/enums/v1"
+	workflowpb "go.temporal.io/api/workflow/v1"
 	"go.temporal.io/api/workflowservice/v1"
 	"go.temporal.io/sdk/client"
 	"google.golang.org/protobuf/encoding/protojson"
@@ -50,6 +53,10 @@ import (
 //	waitfile <path> wait until the file exists (TestRun's)
 //	jsonget KEY VAR set $VAR to the field at KEY of the JSON on the last
 //	                command's stdout (TestWorktree's)
+//	temporal-activity pause|unpause <activity-type>
+//	                pause or unpause, as an operator would, the one pending
+//	                activity of that type on the server (pause waits until
+//	                its running attempt ended)
 //	fakemodel, httpget, httppost
 //	                a fake model server (withFakeModel's): an Ollama for
 //	                workers whose agents are on provider ollama
@@ -64,6 +71,7 @@ func TestTemporal(t *testing.T) {
 	p.Cmds["temporal-history"] = cmdTemporalHistory
 	p.Cmds["waitfile"] = cmdRunWaitFile
 	p.Cmds["jsonget"] = cmdJSONGet
+	p.Cmds["temporal-activity"] = cmdTemporalActivity
 	testscript.Run(t, p)
 }
 
@@ -277,3 +285,78 @@ func (quietLogger) Debug(string, ...any) {}
 func (quietLogger) Info(string, ...any)  {}
 func (quietLogger) Warn(string, ...any)  {}
 func (quietLogger) Error(string, ...any) {}
+
+// cmdTemporalActivity pauses or unpauses, as an operator does with
+// `temporal activity pause|unpause`, the one pending activity of type typ
+// among the workflows on the script's server. A pause waits until the
+// activity's running attempt has ended.
+func cmdTemporalActivity(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 || (args[0] != "pause" && args[0] != "unpause") {
+		ts.Fatalf("usage: temporal-activity pause|unpause <activity-type>")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	c, err := client.DialContext(ctx, client.Options{HostPort: ts.Getenv("TEMPORAL_ADDRESS"), Logger: quietLogger{}})
+	if err != nil {
+		ts.Fatalf("temporal-activity: %v", err)
+	}
+	defer c.Close()
+	list, err := c.ListWorkflow(ctx, &workflowservice.ListWorkflowExecutionsRequest{})
+	if err != nil {
+		ts.Fatalf("temporal-activity: list: %v", err)
+	}
+	var found []*commonpb.WorkflowExecution
+	var id string
+	for _, ex := range list.Executions {
+		desc, err := c.DescribeWorkflow(ctx, ex.Execution.WorkflowId, ex.Execution.RunId)
+		if err != nil {
+			continue // closed meanwhile
+		}
+		for _, a := range desc.RawResponse.GetPendingActivities() {
+			if a.GetActivityType().GetName() == args[1] {
+				found, id = append(found, ex.Execution), a.GetActivityId()
+			}
+		}
+	}
+	if len(found) != 1 {
+		ts.Fatalf("temporal-activity: %d pending activities of type %s; want 1", len(found), args[1])
+	}
+	if args[0] == "pause" {
+		_, err = c.WorkflowService().PauseActivity(ctx, &workflowservice.PauseActivityRequest{Namespace: "default", Execution: found[0],
+			Activity: &workflowservice.PauseActivityRequest_Id{Id: id}, Identity: "testscript", Reason: "a testscript pauses it"})
+	} else {
+		_, err = c.WorkflowService().UnpauseActivity(ctx, &workflowservice.UnpauseActivityRequest{Namespace: "default", Execution: found[0],
+			Activity: &workflowservice.UnpauseActivityRequest_Id{Id: id}, Identity: "testscript"})
+	}
+	if err != nil {
+		ts.Fatalf("temporal-activity %s: %v", args[0], err)
+	}
+	if args[0] == "pause" {
+		awaitPaused(ctx, ts, c, found[0], id)
+	}
+}
+
+// awaitPaused waits until the paused activity's running attempt has ended
+// (its worker learns of the pause at its next heartbeat, and fails it):
+// state PAUSED, not PAUSE_REQUESTED.
+func awaitPaused(ctx context.Context, ts *testscript.TestScript, c client.Client, ex *commonpb.WorkflowExecution, id string) {
+	for {
+		desc, err := c.DescribeWorkflow(ctx, ex.WorkflowId, ex.RunId)
+		if err != nil {
+			ts.Fatalf("temporal-activity pause: %v", err)
+		}
+		pending := desc.RawResponse.GetPendingActivities()
+		i := slices.IndexFunc(pending, func(a *workflowpb.PendingActivityInfo) bool { return a.GetActivityId() == id })
+		if i < 0 {
+			ts.Fatalf("temporal-activity pause: activity %s of %s ended instead of pausing", id, ex.WorkflowId)
+		}
+		if pending[i].GetState() == enumspb.PENDING_ACTIVITY_STATE_PAUSED {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			ts.Fatalf("temporal-activity pause: activity %s of %s still not paused (state %v)", id, ex.WorkflowId, pending[i].GetState())
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+}

@@ -79,7 +79,7 @@ func runAgent(ctx workflow.Context, in AgentExecute) (ExecuteReply, error) {
 		if err == nil {
 			return reply, nil
 		}
-		if probing && workerLost(err) {
+		if probing && unavailable(ctx, err) {
 			return unavailableReply(opts.TaskQueue, req.Harness), nil
 		}
 		if !workerLost(err) {
@@ -95,14 +95,51 @@ func runAgent(ctx workflow.Context, in AgentExecute) (ExecuteReply, error) {
 	return ExecuteReply{}, fmt.Errorf("agent execute: no worker finished it in %d tries: %w", agentTries, last)
 }
 
+// ErrWorkerLost is the type of the error an agent's activity fails with
+// when its worker gave the execute up unfinished: the worker stops, or
+// Temporal no longer counts the attempt (an operator paused it, its
+// heartbeat timed out while the worker stalled). The execute starts over
+// elsewhere, as when its worker died.
+const ErrWorkerLost = "stratos_worker_lost"
+
+// WorkerLostError is an ErrWorkerLost error saying why.
+func WorkerLostError(why string) error {
+	return temporal.NewApplicationError(why, ErrWorkerLost)
+}
+
 // workerLost reports whether err means the worker running (or meant to run)
-// an activity is gone: its heartbeat stopped, or it never took the task.
+// an activity is gone: its heartbeat stopped, it never took the task, or it
+// gave the task up (ErrWorkerLost).
 func workerLost(err error) bool {
+	var ae *temporal.ApplicationError
+	if errors.As(err, &ae) && ae.Type() == ErrWorkerLost {
+		return true
+	}
 	var te *temporal.TimeoutError
 	if !errors.As(err, &te) {
 		return false
 	}
 	return slices.Contains([]enumspb.TimeoutType{enumspb.TIMEOUT_TYPE_HEARTBEAT, enumspb.TIMEOUT_TYPE_SCHEDULE_TO_START}, te.TimeoutType())
+}
+
+// versionTakenIsSeen marks the executes for which only an activity no
+// worker took means the harness is unavailable; before it, one whose
+// worker took it and then died did too.
+const versionTakenIsSeen = "taken-is-seen"
+
+// unavailable reports whether err, for an execute whose harness queue was
+// not seen polled, means no worker can run the harness: none took the
+// activity. A worker that took it can, and one that died or stopped
+// meanwhile leaves it to the next.
+func unavailable(ctx workflow.Context, err error) bool {
+	if !workerLost(err) {
+		return false
+	}
+	if workflow.GetVersion(ctx, versionTakenIsSeen, workflow.DefaultVersion, 1) == workflow.DefaultVersion {
+		return true
+	}
+	var te *temporal.TimeoutError
+	return errors.As(err, &te) && te.TimeoutType() == enumspb.TIMEOUT_TYPE_SCHEDULE_TO_START
 }
 
 // unavailableReply is the error of an execute no worker took: none of the

@@ -134,6 +134,39 @@ func TestAnExecuteNoWorkerTakesIsUnavailable(t *testing.T) {
 	}
 }
 
+// A worker that gives an execute up (it stops, or Temporal no longer
+// counts its attempt) leaves it to another worker, as one that died does;
+// on a harness queue nobody was seen polling, too: the worker that took it
+// shows the harness can run, so the execute is not unavailable.
+func TestAnExecuteAWorkerGaveUpStartsOverElsewhere(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		err  error
+	}{
+		{"given up", WorkerLostError("worker w1 gave up agent \"a\" (worker is now shutdown)")},
+		{"died after taking it", temporal.NewTimeoutError(enumspb.TIMEOUT_TYPE_HEARTBEAT, nil)},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			tries := 0
+			x := newExecuteEnv(t, func(ctx context.Context, in AgentExecute) (ExecuteReply, error) {
+				if tries++; tries == 1 {
+					return ExecuteReply{}, c.err
+				}
+				return okReply("q.agents@w2"), nil
+			})
+			req := request(1)
+			req.Queue, req.Harness, req.Unseen = "q.agents.claude-code", "claude-code", true
+			reply := x.run(AgentExecute{Request: req})
+			if want := []string{"q.agents.claude-code", "q.agents.claude-code"}; !slices.Equal(x.queues, want) {
+				t.Errorf("queues = %v, want %v", x.queues, want)
+			}
+			if reply.Error != nil || reply.Queue != "q.agents@w2" {
+				t.Errorf("reply = %+v, want the result of the worker that took it over", reply)
+			}
+		})
+	}
+}
+
 // The same execute ID names the same execute for every attempt of the
 // code, and another place or call another one.
 func TestExecuteIDIsTheJournalKey(t *testing.T) {

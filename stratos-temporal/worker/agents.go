@@ -52,6 +52,9 @@ func (a *agents) acquire(ctx context.Context) error {
 // activity cancels the execute; the host's answer to that is the reply.
 func (a *agents) Execute(ctx context.Context, in engine.AgentExecute) (engine.ExecuteReply, error) {
 	if err := a.acquire(ctx); err != nil {
+		if lost := a.lost(ctx, in.RunID, "an execute waiting for a free slot"); lost != nil {
+			return engine.ExecuteReply{}, lost
+		}
 		return engine.ExecuteReply{}, err
 	}
 	defer func() { <-a.slots }()
@@ -89,13 +92,20 @@ func (a *agents) Execute(ctx context.Context, in engine.AgentExecute) (engine.Ex
 			beats.beat(ctx)
 		case <-ctx.Done():
 			// The host answers a cancelled execute with its cancelled
-			// error, which is the reply.
+			// error, which is the reply when the run cancelled it.
 			_ = h.conn.Notify(agentproto.MethodAgentCancel, agentproto.CancelParams{AgentID: ref.AgentID, Call: in.Request.Call})
 			<-answered
 			waiting = false
 		}
 	}
 	sink = done()
+	if callErr != nil && ctx.Err() != nil {
+		// Given up rather than cancelled, the execute starts over
+		// elsewhere; an answer that beat the cancel is its result.
+		if lost := a.lost(ctx, in.RunID, fmt.Sprintf("agent %q", ref.Name)); lost != nil {
+			return engine.ExecuteReply{}, lost
+		}
+	}
 	reply := engine.ExecuteReply{Result: result, Events: sink.lines, Worker: a.hosts.worker, Queue: a.queue}
 	if callErr != nil {
 		code, msg, data, ok := rpcError(callErr)
@@ -106,6 +116,21 @@ func (a *agents) Execute(ctx context.Context, in engine.AgentExecute) (engine.Ex
 	}
 	a.publish(ctx, h, in, ref.AgentID, ref.Name, &reply)
 	return reply, nil
+}
+
+// lost is why this worker gives up an execute whose activity ended (ctx)
+// while the agent worked, nil when the run cancelled it: any other end (this
+// worker stops; an operator paused the activity; its heartbeat timed out
+// while the worker stalled, and another attempt may run already) leaves the
+// execute to another worker, as if this one had died.
+func (a *agents) lost(ctx context.Context, runID, what string) error {
+	cause := context.Cause(ctx)
+	if runCancelled(cause) {
+		return nil
+	}
+	why := fmt.Sprintf("worker %s gave up %s (%v): the execute starts over on another worker", a.hosts.worker, what, cause)
+	fmt.Fprintf(a.hosts.stderr, "stratos worker %s: run %s: %s\n", a.hosts.worker, runID, why)
+	return engine.WorkerLostError(why)
 }
 
 // progressBeats beat an execute's heart with its events so far

@@ -16,6 +16,7 @@ import (
 
 	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/converter"
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/stratoscli/stratos/shared/contract/journalapi"
@@ -88,7 +89,7 @@ func (c *code) Run(ctx context.Context, req engine.RunRequest) (engine.RunResult
 	if err != nil {
 		return engine.RunResult{}, fmt.Errorf("start %s: %w", c.stratosRun, err)
 	}
-	waitErr := c.await(ctx, proc, func() engine.Progress {
+	waitErr, lost := c.await(ctx, runID, proc, func() engine.Progress {
 		p := live.progress(c.worker, int(info.Attempt))
 		p.EventsTotal, p.EventsTail = rec.eventTail()
 		return p
@@ -98,6 +99,9 @@ func (c *code) Run(ctx context.Context, req engine.RunRequest) (engine.RunResult
 	}
 	if err := c.repos.codeEnded(context.WithoutCancel(ctx), runID, c.hosts.has(runID)); err != nil {
 		fmt.Fprintf(c.stderr, "stratos worker %s: run %s: %v\n", c.worker, runID, err)
+	}
+	if lost != nil {
+		return engine.RunResult{}, lost
 	}
 	code := 0
 	if cmd.ProcessState != nil {
@@ -145,27 +149,49 @@ func (c *code) workDir(ctx context.Context, runID string, req engine.RunRequest)
 }
 
 // await waits for stratos run, beating the activity's heart with the
-// console output so far; a cancelled activity (the run was cancelled)
-// interrupts it as Ctrl-C would.
-func (c *code) await(ctx context.Context, proc *procgroup.Process, progress func() engine.Progress) error {
+// console output so far, and stops it when the activity ends first. A
+// cancelled run's code is interrupted, as Ctrl-C would, and cancels its
+// agents. Any other end of the activity (its heartbeat timed out while this
+// worker stalled or lost the server, the run closed, this worker stops)
+// means Temporal gives the code to another worker, whose attempt attaches
+// to the executes this one asked for: the code is killed, as if this
+// worker had died, since an interrupted code would cancel them on its way
+// out; lost is then why, and the attempt fails with it (a completion with
+// the killed code's exit status would end the run).
+func (c *code) await(ctx context.Context, runID string, proc *procgroup.Process, progress func() engine.Progress) (waitErr, lost error) {
 	exited := make(chan error, 1)
 	go func() { exited <- proc.Wait() }()
 	beat := time.NewTicker(heartbeatEvery)
 	defer beat.Stop()
-	interrupted := false
+	stopped := false
 	for {
 		select {
 		case err := <-exited:
-			return err
+			return err, lost
 		case <-beat.C:
 			activity.RecordHeartbeat(ctx, progress())
 		case <-ctx.Done():
-			if !interrupted {
-				interrupted = true
-				_ = proc.Signal(syscall.SIGINT)
+			if stopped {
+				continue
 			}
+			stopped = true
+			cause := context.Cause(ctx)
+			if runCancelled(cause) {
+				_ = proc.Signal(syscall.SIGINT)
+				continue
+			}
+			lost = fmt.Errorf("worker %s lost this attempt of the run's code (%w): it was killed, and its agents go on for the next attempt", c.worker, cause)
+			fmt.Fprintf(c.stderr, "stratos worker %s: run %s: %v\n", c.worker, runID, lost)
+			_ = proc.Signal(syscall.SIGKILL)
 		}
 	}
+}
+
+// runCancelled reports whether an activity's context ended (for cause)
+// because its workflow asked to cancel it.
+func runCancelled(cause error) bool {
+	var cancelled *temporal.CanceledError
+	return errors.As(cause, &cancelled)
 }
 
 // replayJournal writes the journal to replay to a file for stratos run
@@ -264,7 +290,14 @@ func (c *code) passReplayed(ctx context.Context, runID, dir string) {
 // no longer has (another namespace, or its history was removed) is not
 // one another attempt would find.
 func queryJournal(ctx context.Context, id string) ([]journalapi.Entry, error) {
-	res, err := activity.GetClient(ctx).QueryWorkflow(ctx, id, "", engine.QueryJournal)
+	// The run's workflow answers on a code worker: when the one that ran it
+	// died, only after Temporal gave up on that worker (seconds, on a loaded
+	// machine more than the code's heartbeat timeout).
+	var res converter.EncodedValue
+	err := whileBeating(ctx, func() (err error) {
+		res, err = activity.GetClient(ctx).QueryWorkflow(ctx, id, "", engine.QueryJournal)
+		return err
+	})
 	if err != nil {
 		var nf *serviceerror.NotFound
 		if errors.As(err, &nf) {

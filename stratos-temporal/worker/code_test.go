@@ -2,9 +2,15 @@ package worker
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"strings"
 	"testing"
+
+	"go.temporal.io/api/serviceerror"
+	"go.temporal.io/sdk/temporal"
 
 	"github.com/stratoscli/stratos/shared/contract/journalapi"
 )
@@ -83,6 +89,27 @@ func TestMergeJournalsWithNothingToReplay(t *testing.T) {
 	} {
 		if got := mergeJournals(c[0], c[1]); got != nil {
 			t.Errorf("%s: %d entries, want nothing", name, len(got))
+		}
+	}
+}
+
+// Only a cancellation the run's workflow asked for interrupts the code (and
+// so its agents); every other end of the activity kills it and leaves the
+// executes it asked for to the next attempt.
+func TestRunCancelledOnlyWhenTheWorkflowAsked(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		cause error
+		want  bool
+	}{
+		{"the run was cancelled", temporal.NewCanceledError(), true},
+		{"the attempt timed out (its heartbeat answered NotFound)", serviceerror.NewNotFound("invalid activityID or activity already timed out or invoking workflow is completed"), false},
+		{"this worker stops", context.Canceled, false},
+		{"the activity's own deadline", context.DeadlineExceeded, false},
+		{"a heartbeat that kept failing", fmt.Errorf("heartbeat: %w", errors.New("connection refused")), false},
+	} {
+		if got := runCancelled(c.cause); got != c.want {
+			t.Errorf("%s: runCancelled(%v) = %v, want %v", c.name, c.cause, got, c.want)
 		}
 	}
 }

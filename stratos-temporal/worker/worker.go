@@ -61,7 +61,11 @@ func Run(ctx context.Context, c client.Client, cfg Config) error {
 
 	var polling []tworker.Worker
 	if cfg.Code {
-		runs := tworker.New(c, cfg.TaskQueue, tworker.Options{Identity: cfg.Name})
+		// The code's heartbeats go to the server every heartbeatEvery, not
+		// every 8 s (the SDK's default, 80% of the 10 s timeout): they carry
+		// its console output to the submitter, and a beat 2 s late no longer
+		// costs the attempt.
+		runs := tworker.New(c, cfg.TaskQueue, tworker.Options{Identity: cfg.Name, MaxHeartbeatThrottleInterval: heartbeatEvery})
 		runs.RegisterWorkflowWithOptions(engine.Run, workflow.RegisterOptions{Name: engine.WorkflowRun})
 		// Executes of earlier versions ran on the run's queue.
 		runs.RegisterWorkflowWithOptions(engine.Execute, workflow.RegisterOptions{Name: engine.WorkflowExecute})
