@@ -36,7 +36,10 @@
 //   - agent.cancel (CancelParams, notification): signal-only cancellation of
 //     one call (numbered by ExecuteParams.Call), queued or running; that
 //     call's execute answers with the "cancelled" error. The conversation
-//     stays usable. A cancel may overtake its execute request.
+//     stays usable. A cancel may overtake its execute request. An orphaned
+//     cancel (the SDK lost its stratos run) is one the workflow did not ask
+//     for: an engine that runs executes beyond one attempt of the code may
+//     leave the call running.
 //   - agent.close (AgentRef → CloseResult): cleanup of one agent (cancel, wait,
 //     release harness resources). Repeated closes are harmless; an agent never
 //     executed is simply forgotten. A close failure is an error response, which
