@@ -49,7 +49,8 @@ func (a *agents) acquire(ctx context.Context) error {
 // Execute runs one agent execute on this worker's host for the run. The
 // host's error response is the reply's error (an agent's failure is the
 // workflow code's to handle, not Temporal's to retry). Cancelling the
-// activity cancels the execute; the host's answer to that is the reply.
+// activity cancels the execute; the host's answer to that is the reply
+// when the run cancelled it, and an ErrWorkerLost error otherwise (lost).
 func (a *agents) Execute(ctx context.Context, in engine.AgentExecute) (engine.ExecuteReply, error) {
 	if err := a.acquire(ctx); err != nil {
 		if lost := a.lost(ctx, in.RunID, "an execute waiting for a free slot"); lost != nil {
