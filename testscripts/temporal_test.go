@@ -66,7 +66,7 @@ func TestTemporal(t *testing.T) {
 		t.Fatal("STRATOS_TEST_TEMPORAL is not set: run `eval \"$(scripts/prepare-test-cache)\"`, which builds the Temporal CLI (its dev server) and sets it")
 	}
 	p := withFakeModel(params(t, "temporal"))
-	servers := &devServers{bin: bin, byWork: map[string]*devServer{}}
+	servers := &devServers{bin: bin, byWork: map[string]*devServer{}, handed: map[int]bool{}}
 	p.Cmds["temporal-dev"] = servers.cmd
 	p.Cmds["temporal-history"] = cmdTemporalHistory
 	p.Cmds["waitfile"] = cmdRunWaitFile
@@ -80,6 +80,23 @@ type devServers struct {
 	bin    string
 	mu     sync.Mutex
 	byWork map[string]*devServer
+	// handed are the ports given to any script's server. Two scripts
+	// starting at once were once handed the same free port: one server
+	// bound it, the other exited, and both scripts dialed the first, so
+	// each one's workers took the other's runs.
+	handed map[int]bool
+}
+
+// port is a free loopback port no script's server was given before.
+func (s *devServers) port(ts *testscript.TestScript) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for {
+		if p := freePort(ts); !s.handed[p] {
+			s.handed[p] = true
+			return p
+		}
+	}
 }
 
 type devServer struct {
@@ -105,7 +122,7 @@ func (s *devServers) cmd(ts *testscript.TestScript, neg bool, args []string) {
 		if srv != nil {
 			ts.Fatalf("temporal-dev: already started")
 		}
-		srv = &devServer{port: freePort(ts), db: filepath.Join(work, "temporal.db")}
+		srv = &devServer{port: s.port(ts), db: filepath.Join(work, "temporal.db")}
 		s.mu.Lock()
 		s.byWork[work] = srv
 		s.mu.Unlock()
@@ -121,7 +138,7 @@ func (s *devServers) cmd(ts *testscript.TestScript, neg bool, args []string) {
 	default:
 		ts.Fatalf("usage: temporal-dev start|restart|stop|wait-run")
 	}
-	srv.start(ts, s.bin, args[0] == "start")
+	srv.start(ts, s, args[0] == "start")
 	ts.Setenv("TEMPORAL_ADDRESS", "127.0.0.1:"+strconv.Itoa(srv.port))
 }
 
@@ -149,13 +166,13 @@ func waitRun(ts *testscript.TestScript) {
 	}
 }
 
-func (d *devServer) start(ts *testscript.TestScript, bin string, fresh bool) {
+func (d *devServer) start(ts *testscript.TestScript, s *devServers, fresh bool) {
 	// Ports are picked free and released before the server binds them, so
 	// a script running beside this one may take one first: the server
 	// then exits at once, and starts again on other ports (keeping its
 	// main port on a restart, which clients must find again).
 	for attempt := 1; ; attempt++ {
-		exited, err := d.launch(ts, bin)
+		exited, err := d.launch(ts, s)
 		if err == nil {
 			err = d.await(exited)
 		}
@@ -166,24 +183,24 @@ func (d *devServer) start(ts *testscript.TestScript, bin string, fresh bool) {
 			ts.Fatalf("temporal-dev: %v (see $WORK/temporal-dev.log)", err)
 		}
 		if fresh {
-			d.port = freePort(ts)
+			d.port = s.port(ts)
 		}
 	}
 }
 
 // launch starts the server and returns a channel closed when it exits.
-func (d *devServer) launch(ts *testscript.TestScript, bin string) (<-chan struct{}, error) {
+func (d *devServer) launch(ts *testscript.TestScript, s *devServers) (<-chan struct{}, error) {
 	log, err := os.OpenFile(filepath.Join(ts.Getenv("WORK"), "temporal-dev.log"), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
 	if err != nil {
 		return nil, err
 	}
 	defer log.Close()
-	d.cmd = exec.Command(bin, "server", "start-dev", "--headless", "--ip", "127.0.0.1",
-		"--port", strconv.Itoa(d.port), "--http-port", strconv.Itoa(freePort(ts)), "--metrics-port", strconv.Itoa(freePort(ts)),
+	d.cmd = exec.Command(s.bin, "server", "start-dev", "--headless", "--ip", "127.0.0.1",
+		"--port", strconv.Itoa(d.port), "--http-port", strconv.Itoa(s.port(ts)), "--metrics-port", strconv.Itoa(s.port(ts)),
 		"--db-filename", d.db, "--log-level", "error")
 	d.cmd.Stdout, d.cmd.Stderr = log, log
 	if err := d.cmd.Start(); err != nil {
-		return nil, fmt.Errorf("start %s: %w", bin, err)
+		return nil, fmt.Errorf("start %s: %w", s.bin, err)
 	}
 	exited := make(chan struct{})
 	go func() { _ = d.cmd.Wait(); close(exited) }()
