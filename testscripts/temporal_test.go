@@ -247,23 +247,32 @@ func freePort(ts *testscript.TestScript) int {
 	return l.Addr().(*net.TCPAddr).Port
 }
 
+// listWorkflows dials the script's dev server and lists every workflow on
+// it; cmd names the script command in a failure. The caller closes the
+// client.
+func listWorkflows(ctx context.Context, ts *testscript.TestScript, cmd string) (client.Client, []*workflowpb.WorkflowExecutionInfo) {
+	c, err := client.DialContext(ctx, client.Options{HostPort: ts.Getenv("TEMPORAL_ADDRESS"), Logger: quietLogger{}})
+	if err != nil {
+		ts.Fatalf("%s: %v", cmd, err)
+	}
+	list, err := c.ListWorkflow(ctx, &workflowservice.ListWorkflowExecutionsRequest{})
+	if err != nil {
+		c.Close()
+		ts.Fatalf("%s: list: %v", cmd, err)
+	}
+	return c, list.Executions
+}
+
 func cmdTemporalHistory(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 0 {
 		ts.Fatalf("usage: temporal-history")
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	c, err := client.DialContext(ctx, client.Options{HostPort: ts.Getenv("TEMPORAL_ADDRESS"), Logger: quietLogger{}})
-	if err != nil {
-		ts.Fatalf("temporal-history: %v", err)
-	}
+	c, workflows := listWorkflows(ctx, ts, "temporal-history")
 	defer c.Close()
-	list, err := c.ListWorkflow(ctx, &workflowservice.ListWorkflowExecutionsRequest{})
-	if err != nil {
-		ts.Fatalf("temporal-history: list: %v", err)
-	}
 	out := ts.Stdout()
-	for _, ex := range list.Executions {
+	for _, ex := range workflows {
 		it := c.GetWorkflowHistory(ctx, ex.Execution.WorkflowId, ex.Execution.RunId, false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
 		for it.HasNext() {
 			e, err := it.Next()
@@ -313,18 +322,11 @@ func cmdTemporalActivity(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	c, err := client.DialContext(ctx, client.Options{HostPort: ts.Getenv("TEMPORAL_ADDRESS"), Logger: quietLogger{}})
-	if err != nil {
-		ts.Fatalf("temporal-activity: %v", err)
-	}
+	c, workflows := listWorkflows(ctx, ts, "temporal-activity")
 	defer c.Close()
-	list, err := c.ListWorkflow(ctx, &workflowservice.ListWorkflowExecutionsRequest{})
-	if err != nil {
-		ts.Fatalf("temporal-activity: list: %v", err)
-	}
 	var found []*commonpb.WorkflowExecution
 	var id string
-	for _, ex := range list.Executions {
+	for _, ex := range workflows {
 		desc, err := c.DescribeWorkflow(ctx, ex.Execution.WorkflowId, ex.Execution.RunId)
 		if err != nil {
 			continue // closed meanwhile
@@ -338,6 +340,7 @@ func cmdTemporalActivity(ts *testscript.TestScript, neg bool, args []string) {
 	if len(found) != 1 {
 		ts.Fatalf("temporal-activity: %d pending activities of type %s; want 1", len(found), args[1])
 	}
+	var err error
 	if args[0] == "pause" {
 		_, err = c.WorkflowService().PauseActivity(ctx, &workflowservice.PauseActivityRequest{Namespace: "default", Execution: found[0],
 			Activity: &workflowservice.PauseActivityRequest_Id{Id: id}, Identity: "testscript", Reason: "a testscript pauses it"})
