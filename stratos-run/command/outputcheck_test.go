@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/stratoscli/stratos/shared/freshness"
+	"github.com/stratoscli/stratos/shared/jsonvalidate/remote"
 	"github.com/stratoscli/stratos/shared/jsonvalidate/verdict"
 )
 
@@ -50,4 +51,42 @@ func TestCheckOutputNeedsTheSchema(t *testing.T) {
 	if err := checkOutput(t.TempDir(), "w", json.RawMessage(`{}`)); err == nil || err.Code != "output_schema_missing" {
 		t.Fatalf("checkOutput without a record = %+v, want output_schema_missing", err)
 	}
+}
+
+// TestALaunchedValidatorGoesToOneCheck: the process launched as the run
+// command began serves the first check that takes it and is left to that
+// check to close; a second take starts a process of its own.
+func TestALaunchedValidatorGoesToOneCheck(t *testing.T) {
+	l := launchValidator()
+	first, err := l.take()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer first.Close()
+	second, err := l.take()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer second.Close()
+	if first == second {
+		t.Fatal("a second take got the launched process again")
+	}
+	l.close() // taken: not the launch's to close
+	for _, v := range []*remote.Validator{first, second} {
+		issues, err := v.Validate(json.RawMessage(outputSchema), json.RawMessage(`{"ok":"yes"}`))
+		if err != nil || len(issues) != 1 {
+			t.Errorf("Validate = %v, %v; want the missing n", issues, err)
+		}
+	}
+}
+
+// TestAnUntakenValidatorIsClosed: a run that ends before its output check
+// (a failed build, say) leaves no validator process behind.
+func TestAnUntakenValidatorIsClosed(t *testing.T) {
+	l := launchValidator()
+	l.close()
+	if _, err := l.v.Validate(json.RawMessage(outputSchema), json.RawMessage(`{}`)); err == nil {
+		t.Fatal("the launched validator still answers after close")
+	}
+	l.close() // closing again does nothing
 }

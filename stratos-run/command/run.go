@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
-	"github.com/stratoscli/stratos/shared/contract/temporalapi"
 	"io"
 	"os"
 	"path/filepath"
@@ -19,6 +18,7 @@ import (
 	"github.com/stratoscli/stratos/shared/contract/discoverapi"
 	"github.com/stratoscli/stratos/shared/contract/errcode"
 	"github.com/stratoscli/stratos/shared/contract/runapi"
+	"github.com/stratoscli/stratos/shared/contract/temporalapi"
 	"github.com/stratoscli/stratos/shared/logging"
 	"github.com/stratoscli/stratos/shared/settings"
 	"github.com/stratoscli/stratos/stratos-run/budget"
@@ -46,7 +46,10 @@ type execution struct {
 	stderr    io.Writer
 	json      bool
 	resume    *resumption // nil unless stratos runs resume
-	retries   int         // --retry
+	// validator is the output check's validator process, launched as the
+	// command began; nil when it was not (a check then starts its own).
+	validator *validatorLaunch
+	retries   int // --retry
 	// env is added to the runtime's environment, which the agent host and
 	// the harnesses inherit (stratos test marks its cases' runs so).
 	env []string
@@ -64,6 +67,8 @@ func runWorkflow(ctx context.Context, cmd *cli.Command) error {
 	if err := repoWithoutTemporal(cmd); err != nil {
 		return err
 	}
+	validator := launchValidator()
+	defer validator.close()
 	root := cmd.Root()
 	input, err := invocation.ReadInput(ctx, cmd.String("input"), root.Reader)
 	if err != nil {
@@ -91,7 +96,7 @@ func runWorkflow(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	x := &execution{target: target, cwd: cwd, input: input, overrides: overrides, budget: limits,
+	x := &execution{target: target, cwd: cwd, input: input, overrides: overrides, budget: limits, validator: validator,
 		log: logging.New("stratos", root.ErrWriter), stderr: root.ErrWriter, json: cmd.Bool("json"), retries: int(cmd.Int(retryFlag))}
 	if cmd.Bool("detach") {
 		return x.detach(ctx, cmd.Args().First(), root.Writer)
@@ -212,7 +217,7 @@ func (x *execution) run(ctx context.Context) (json.RawMessage, *clierr.Error) {
 			return nil, x.finish(failure(ce, nil))
 		}
 	}
-	check := startOutputCheck(x.target.Workflow.Dir, x.target.Name())
+	check := startOutputCheck(x.target.Workflow.Dir, x.target.Name(), x.validator)
 	defer check.close()
 	out, ahead := x.await(runCtx, node, doc, check)
 	cancelRun()
@@ -235,7 +240,9 @@ func (x *execution) run(ctx context.Context) (json.RawMessage, *clierr.Error) {
 	if o.err != nil {
 		return nil, x.finish(o)
 	}
-	if ce := ahead.outputCheck(check, o.output); ce != nil {
+	ce = ahead.outputCheck(check, o.output)
+	check.close()
+	if ce != nil {
 		return nil, x.finish(failure(ce, o.tree))
 	}
 	if ferr := x.end(o.final(0)); ferr != nil {
@@ -279,6 +286,7 @@ func (x *execution) await(ctx context.Context, node *runner, doc []byte, check *
 	var ahead checkedAhead
 	if o := interpret(&supervise.Outcome{Result: node.ReadResult()}, x.target.Name()); o.err == nil {
 		ahead = checkedAhead{checked: true, err: check.check(o.output)}
+		check.close() // its process ends while node does
 		if ahead.err == nil {
 			// A failure here leaves the files to Finish, which reports it.
 			_ = x.record.WriteResult(o.final(0))

@@ -260,7 +260,7 @@ export class Journal {
         const at = Date.now();
         const hash = record.hash;
         if (error === undefined && result !== undefined && result.value === undefined) {
-            this.#append(() => executeEntry(at, b, record.call, hash, result));
+            this.#appendLine(() => executeLine(at, b, record.call, hash, result));
         }
         else {
             this.#append(executeEntry(at, b, record.call, hash, result, error));
@@ -389,6 +389,11 @@ export class Journal {
     // A journal that cannot be written is a warning, once: the run goes on,
     // without resume past that point.
     #append(entry) {
+        this.#appendLine(JSON.stringify(entry) + "\n");
+    }
+    // appendLine queues a line, or a function that writes one when the queue
+    // is written (see append).
+    #appendLine(line) {
         if (this.#file === undefined || this.#failed) {
             return;
         }
@@ -399,13 +404,13 @@ export class Journal {
             this.#fail(err);
             return;
         }
-        this.#queue.push(typeof entry === "function" ? entry : JSON.stringify(entry) + "\n");
+        this.#queue.push(line);
         if (!this.#scheduled) {
             this.#scheduled = true;
             setImmediate(() => this.#writeQueued());
         }
     }
-    // Lines, or functions that build an entry when the queue is written.
+    // Lines, or functions that write a line when the queue is written.
     #queue = [];
     #scheduled = false;
     // writeQueued writes the queue in one write (more if the kernel takes
@@ -417,13 +422,19 @@ export class Journal {
         }
         let text = "";
         for (const line of this.#queue) {
-            text += typeof line === "string" ? line : JSON.stringify(line()) + "\n";
+            text += typeof line === "string" ? line : line();
         }
         this.#queue = [];
-        const data = Buffer.from(text);
         try {
-            for (let off = 0; off < data.length;) {
-                off += writeSync(this.#fd, data, off, data.length - off);
+            // The text itself, not a Buffer of it: node encodes a short string
+            // on its own stack. The kernel may take less than all of it (a full
+            // disk): the rest then goes as bytes.
+            const wrote = writeSync(this.#fd, text);
+            if (wrote !== Buffer.byteLength(text)) {
+                const data = Buffer.from(text);
+                for (let off = wrote; off < data.length;) {
+                    off += writeSync(this.#fd, data, off, data.length - off);
+                }
             }
         }
         catch (err) {
@@ -471,7 +482,33 @@ export class Journal {
         }
     }
 }
-function executeEntry(at, b, call, hash, result, error) {
+/**
+ * executeEntry's line for a text result, written without building the
+ * entry first: the same JSON, key for key (a node test compares them).
+ * @internal
+ */
+export function executeLine(at, b, call, hash, result) {
+    let execute = `{"agent":${b.agent},"call":${call}`;
+    if (b.configId !== "") {
+        execute += `,"configId":${JSON.stringify(b.configId)}`;
+    }
+    if (b.label !== "") {
+        execute += `,"label":${JSON.stringify(b.label)}`;
+    }
+    if (result.usage !== undefined) {
+        execute += `,"usage":${JSON.stringify(result.usage)}`;
+    }
+    if (result.session !== undefined) {
+        execute += `,"session":${JSON.stringify(result.session)}`;
+    }
+    if (result.prompt !== undefined) {
+        execute += `,"prompt":${JSON.stringify(result.prompt)}`;
+    }
+    execute += `,"text":${JSON.stringify(result.text ?? "")}}`;
+    return `{"v":${journalVersion},"kind":"agent.execute","at":"${new Date(at).toISOString()}","path":${JSON.stringify(b.path)},"inputSha256":${JSON.stringify(hash)},"execute":${execute}}\n`;
+}
+/** An execute's entry. @internal */
+export function executeEntry(at, b, call, hash, result, error) {
     const execute = { agent: b.agent, call, ...(b.configId === "" ? {} : { configId: b.configId }), ...(b.label === "" ? {} : { label: b.label }) };
     if (result?.usage !== undefined) {
         execute.usage = result.usage;
