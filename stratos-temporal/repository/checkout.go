@@ -34,6 +34,8 @@ type checkout struct {
 	done chan struct{}
 	dir  string
 	err  error
+	// fresh: made anew, from the remote's fetch of a moment before (make).
+	fresh bool
 }
 
 // NewCheckouts keeps checkouts under dir (the worker's own directory).
@@ -44,57 +46,70 @@ func NewCheckouts(dir string) *Checkouts {
 // Get returns the run's checkout, making it on first use: the remote's
 // commit, with HEAD detached at it, and the remote's agent branches.
 func (cs *Checkouts) Get(ctx context.Context, runID string, repo engine.Repository) (string, error) {
+	dir, _, err := cs.Made(ctx, runID, repo)
+	return dir, err
+}
+
+// Made is Get, and says whether this call made the checkout anew (fresh):
+// its agent branches are then the remote's of a moment ago, and the
+// caller's execute need not fetch them again (Refresh). Only the call
+// that started making it is told so: another, waiting meanwhile or later,
+// may come long after the fetch. A checkout reused from before the worker
+// restarted is not fresh.
+func (cs *Checkouts) Made(ctx context.Context, runID string, repo engine.Repository) (dir string, fresh bool, err error) {
 	cs.mu.Lock()
 	c := cs.byRun[runID]
-	if c == nil {
+	maker := c == nil
+	if maker {
 		c = &checkout{done: make(chan struct{}), dir: filepath.Join(cs.dir, "checkouts", safeName(runID))}
 		cs.byRun[runID] = c
 		go func() {
 			defer close(c.done)
-			c.err = cs.make(context.WithoutCancel(ctx), c.dir, repo)
+			c.fresh, c.err = cs.make(context.WithoutCancel(ctx), c.dir, repo)
 		}()
 	}
 	cs.mu.Unlock()
 	select {
 	case <-c.done:
 	case <-ctx.Done():
-		return "", ctx.Err()
+		return "", false, ctx.Err()
 	}
 	if c.err != nil {
 		cs.mu.Lock()
 		delete(cs.byRun, runID)
 		cs.mu.Unlock()
-		return "", c.err
+		return "", false, c.err
 	}
-	return c.dir, nil
+	return c.dir, maker && c.fresh, nil
 }
 
-// make makes the run's checkout in dir. One left by an attempt of this
-// worker before (it restarted) is reused when it has the commit.
-func (cs *Checkouts) make(ctx context.Context, dir string, repo engine.Repository) error {
+// make makes the run's checkout in dir, and says whether it made it anew
+// (fresh). One left by an attempt of this worker before (it restarted) is
+// reused when it has the commit.
+func (cs *Checkouts) make(ctx context.Context, dir string, repo engine.Repository) (fresh bool, err error) {
 	cache, err := cs.fetch(ctx, repo)
 	if err != nil {
-		return err
+		return false, err
 	}
 	if head, err := git(ctx, localWait, dir, "read HEAD of "+dir, "rev-parse", "--verify", "HEAD"); err == nil && head != "" {
-		return nil
+		return false, nil
 	}
 	_ = os.RemoveAll(dir)
 	if err := os.MkdirAll(filepath.Dir(dir), 0o700); err != nil {
-		return err
+		return false, err
 	}
 	if _, err := git(ctx, localWait, "", "make the checkout "+dir, "init", "--quiet", dir); err != nil {
-		return err
+		return false, err
 	}
 	gitDir, err := git(ctx, localWait, dir, "find the git directory of "+dir, "rev-parse", "--absolute-git-dir")
 	if err != nil {
-		return err
+		return false, err
 	}
 	// The checkout borrows the cache's objects (what clone --shared does):
 	// a run's checkout costs its files, not another copy of the history.
 	alternates := filepath.Join(gitDir, "objects", "info", "alternates")
 	if err := os.WriteFile(alternates, []byte(filepath.Join(cache, "objects")+"\n"), 0o600); err != nil {
-		return err
+		return false, err
 	}
 	steps := [][]string{
 		{"remote", "add", "origin", repo.Remote},
@@ -103,10 +118,10 @@ func (cs *Checkouts) make(ctx context.Context, dir string, repo engine.Repositor
 	}
 	for _, args := range steps {
 		if _, err := git(ctx, localWait, dir, fmt.Sprintf("check out commit %s of %s in %s", repo.Commit, repo.Remote, dir), args...); err != nil {
-			return err
+			return false, err
 		}
 	}
-	return nil
+	return true, nil
 }
 
 // fetch brings the run's commit and the agent branches of the remote into

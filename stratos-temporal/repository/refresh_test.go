@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/stratoscli/stratos/stratos-temporal/engine"
 )
 
 // pushFromElsewhere commits file on top of the remote's branch, as another
@@ -92,5 +94,31 @@ func TestRefreshLeavesWorkItCannotMoveForward(t *testing.T) {
 	}
 	if got := run(t, wt, "rev-parse", "HEAD"); got != head {
 		t.Fatalf("a diverged worktree moved from %s to %s", head, got)
+	}
+}
+
+// TestOnlyTheCallThatMadeACheckoutSkipsItsRefresh: the call that made the
+// run's checkout has the remote's agent branches of a moment ago; any
+// other call (later, or on a checkout a restarted worker reuses) may come
+// after another worker pushed, and must refresh.
+func TestOnlyTheCallThatMadeACheckoutSkipsItsRefresh(t *testing.T) {
+	remote, clone, commit := project(t)
+	dir := t.TempDir()
+	repo := engine.Repository{Remote: remote, Commit: commit, Root: "/elsewhere", Subdir: "."}
+	ctx := context.Background()
+	run(t, clone, "push", "-q", "origin", "main:stratos/fix")
+	pushed := pushFromElsewhere(t, remote, "stratos/fix", "first.txt")
+	checkout, fresh, err := NewCheckouts(dir).Made(ctx, "run-1", repo)
+	if err != nil || !fresh {
+		t.Fatalf("Made = %v, %v; want a fresh checkout", fresh, err)
+	}
+	if got := run(t, checkout, "rev-parse", "stratos/fix"); got != pushed {
+		t.Fatalf("the fresh checkout's stratos/fix is %s, want the remote's %s", got, pushed)
+	}
+	cs := NewCheckouts(dir) // the worker restarted: its checkout is reused
+	for i := range 2 {
+		if _, fresh, err := cs.Made(ctx, "run-1", repo); err != nil || fresh {
+			t.Fatalf("Made #%d of a reused checkout = %v, %v; want not fresh", i+1, fresh, err)
+		}
 	}
 }

@@ -51,12 +51,18 @@ func hasDir(dir string) bool {
 // checkout returns the run's checkout on this worker, beating the
 // activity's heart while git fetches.
 func (r *repos) checkout(ctx context.Context, runID string, repo engine.Repository) (string, error) {
-	var dir string
-	err := whileBeating(ctx, func() (err error) {
-		dir, err = r.checkouts.Get(ctx, runID, repo)
+	dir, _, err := r.made(ctx, runID, repo)
+	return dir, err
+}
+
+// made is checkout, and says whether this call made it anew
+// (repository.Checkouts.Made).
+func (r *repos) made(ctx context.Context, runID string, repo engine.Repository) (dir string, fresh bool, err error) {
+	err = whileBeating(ctx, func() (err error) {
+		dir, fresh, err = r.checkouts.Made(ctx, runID, repo)
 		return err
 	})
-	return dir, err
+	return dir, fresh, err
 }
 
 // whileBeating runs fn, beating the activity's heart until it returns:
@@ -237,15 +243,19 @@ func (r *repos) localize(ctx context.Context, runID string, params json.RawMessa
 	if repo == nil || (hasDir(p.Cwd) && within(p.Cwd, repo.Root)) {
 		return params, nil
 	}
-	dir, err := r.checkout(ctx, runID, *repo)
+	dir, fresh, err := r.made(ctx, runID, *repo)
 	if err != nil {
 		return nil, err
 	}
 	// Without the agent branches others pushed since, the agent would
 	// start over from older work; a remote that does not answer now is a
-	// warning: the push after the execute will say what came of it.
-	if err := whileBeating(ctx, func() error { return repository.Refresh(ctx, dir, repo.Remote) }); err != nil {
-		fmt.Fprintf(r.stderr, "stratos worker: run %s: %v\n", runID, err)
+	// warning: the push after the execute will say what came of it. A
+	// checkout this execute made has the remote's branches of a moment
+	// ago.
+	if !fresh {
+		if err := whileBeating(ctx, func() error { return repository.Refresh(ctx, dir, repo.Remote) }); err != nil {
+			fmt.Fprintf(r.stderr, "stratos worker: run %s: %v\n", runID, err)
+		}
 	}
 	// The code ran in its repository at Subdir: what comes before it is
 	// that repository's top on the code's worker.
