@@ -72,7 +72,7 @@ func cmdFakeModel(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("fakemodel: the test's Params were not set up with withFakeModel")
 	}
 	if len(args) == 0 {
-		ts.Fatalf("usage: fakemodel start|stop|log …")
+		ts.Fatalf("usage: fakemodel start|stop|pull|log …")
 	}
 	switch args[0] {
 	case "start":
@@ -119,6 +119,14 @@ func cmdFakeModel(ts *testscript.TestScript, neg bool, args []string) {
 		case len(unused) > 0:
 			fmt.Fprintf(ts.Stdout(), "unused turns: %v\n", unused)
 		}
+	case "pull":
+		if neg || len(args) != 2 {
+			ts.Fatalf("usage: fakemodel pull <model:tag>")
+		}
+		if st.srv == nil {
+			ts.Fatalf("fakemodel: not running")
+		}
+		ts.Check(st.srv.PullOllama(args[1]))
 	case "log":
 		if neg || len(args) != 2 {
 			ts.Fatalf("usage: fakemodel log <logfile>")
@@ -127,7 +135,7 @@ func cmdFakeModel(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Check(err)
 		ts.Check(fakemodel.WriteSummary(ts.Stdout(), entries))
 	default:
-		ts.Fatalf("fakemodel: unknown subcommand %q (start, stop, log)", args[0])
+		ts.Fatalf("fakemodel: unknown subcommand %q (start, stop, pull, log)", args[0])
 	}
 }
 

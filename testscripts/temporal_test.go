@@ -70,6 +70,7 @@ func TestTemporal(t *testing.T) {
 	p.Cmds["temporal-dev"] = servers.cmd
 	p.Cmds["temporal-history"] = cmdTemporalHistory
 	p.Cmds["waitfile"] = cmdRunWaitFile
+	p.Cmds["waitgrep"] = cmdFaultWaitGrep
 	p.Cmds["jsonget"] = cmdJSONGet
 	p.Cmds["temporal-activity"] = cmdTemporalActivity
 	testscript.Run(t, p)

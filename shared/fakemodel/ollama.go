@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
+	"sync"
 )
 
 // APIOllama names the requests of Ollama's native API (/api/tags,
@@ -29,6 +31,8 @@ type Ollama struct {
 	// "<namespace>.<name>", without the namespace, as Ollama is reported
 	// to answer) or "reject" (HTTP 400 "Unsupported tool type").
 	NamespaceTools string `json:"namespaceTools,omitempty"`
+
+	mu sync.RWMutex // Models, once the server runs: Pull adds to them
 }
 
 // OllamaModel is one entry of the inventory.
@@ -80,12 +84,37 @@ func (o *Ollama) version() string {
 	return o.Version
 }
 
+// Pull adds name (with its tag) to the inventory of a running server, as
+// `ollama pull` would: /api/tags lists it from then on, and its requests
+// are answered.
+func (o *Ollama) Pull(name string) error {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if !strings.Contains(name, ":") {
+		return fmt.Errorf("pull %q: the name needs its tag (e.g. qwen3:8b)", name)
+	}
+	for _, m := range o.Models {
+		if m.Name == name {
+			return fmt.Errorf("pull %s: already installed", name)
+		}
+	}
+	o.Models = append(o.Models, OllamaModel{Name: name})
+	return nil
+}
+
+// installed is the inventory as it is now.
+func (o *Ollama) installed() []OllamaModel {
+	o.mu.RLock()
+	defer o.mu.RUnlock()
+	return slices.Clone(o.Models)
+}
+
 // model finds name (an omitted tag means :latest, as in Ollama).
 func (o *Ollama) model(name string) (OllamaModel, bool) {
 	if !strings.Contains(name[strings.LastIndex(name, "/")+1:], ":") {
 		name += ":latest"
 	}
-	for _, m := range o.Models {
+	for _, m := range o.installed() {
 		if m.Name == name {
 			return m, true
 		}
@@ -172,8 +201,9 @@ func (a ollamaAPI) version(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a ollamaAPI) tags(w http.ResponseWriter, r *http.Request) {
-	models := make([]map[string]any, len(a.f.ollama.Models))
-	for i, m := range a.f.ollama.Models {
+	installed := a.f.ollama.installed()
+	models := make([]map[string]any, len(installed))
+	for i, m := range installed {
 		models[i] = m.tagsEntry()
 	}
 	a.answer(w, r, nil, http.StatusOK, map[string]any{"models": models})

@@ -69,6 +69,35 @@ func TestOllamaInventory(t *testing.T) {
 	}
 }
 
+// TestOllamaPull: a model pulled while the server runs is listed and
+// answered from then on; a name without its tag, one installed already,
+// and a fake without an inventory are refused.
+func TestOllamaPull(t *testing.T) {
+	srv := startFake(t, ollamaScript, Options{})
+	if resp, _ := post(t, srv.URL+"/api/show", `{"model": "llama3:8b"}`); resp.StatusCode != 404 {
+		t.Fatalf("show before the pull = %d, want 404", resp.StatusCode)
+	}
+	if err := srv.PullOllama("llama3:8b"); err != nil {
+		t.Fatal(err)
+	}
+	_, tags := getJSON(t, srv.URL+"/api/tags")
+	if models := tags["models"].([]any); len(models) != 4 || models[3].(map[string]any)["name"] != "llama3:8b" {
+		t.Fatalf("tags after the pull = %v", tags)
+	}
+	if resp, body := post(t, srv.URL+"/api/show", `{"model": "llama3:8b"}`); resp.StatusCode != 200 {
+		t.Errorf("show after the pull = %d %s", resp.StatusCode, body)
+	}
+	for _, name := range []string{"llama3", "qwen3:8b"} {
+		if err := srv.PullOllama(name); err == nil {
+			t.Errorf("PullOllama(%q) = nil, want an error", name)
+		}
+	}
+	hosted := startFake(t, `{"turns": []}`, Options{})
+	if err := hosted.PullOllama("qwen3:8b"); err == nil {
+		t.Error("a fake without an ollama inventory pulled a model")
+	}
+}
+
 func ollamaResponsesBody(model, prompt string, tools string) string {
 	return `{"model": "` + model + `", "stream": false, "input": "` + prompt + `", "tools": ` + tools + `}`
 }

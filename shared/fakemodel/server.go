@@ -65,6 +65,15 @@ func (f *Fake) Handler() http.Handler {
 // IsOllama reports whether the script made the fake an Ollama server.
 func (f *Fake) IsOllama() bool { return f.ollama != nil }
 
+// PullOllama adds a model to the inventory of a fake that is an Ollama
+// server (Ollama.Pull).
+func (f *Fake) PullOllama(name string) error {
+	if f.ollama == nil {
+		return fmt.Errorf("pull %s: the script has no ollama inventory", name)
+	}
+	return f.ollama.Pull(name)
+}
+
 // Log is the request log.
 func (f *Fake) Log() *Log { return f.log }
 

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"strconv"
+	"time"
 
 	"github.com/urfave/cli/v3"
 
@@ -60,7 +61,7 @@ func workerCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "worker",
 		Usage:     "take runs and agents from a Temporal task queue until stopped",
-		UsageText: "stratos worker [--task-queue NAME] [--max-agents N] [--name NAME] [--take code,agents]",
+		UsageText: "stratos worker [--task-queue NAME] [--max-agents N] [--name NAME] [--take code,agents] [--ollama-every DURATION]",
 		Description: cliapp.Lines(
 			"Connects to the Temporal server the temporal CLI's variables name (TEMPORAL_ADDRESS,",
 			"default 127.0.0.1:7233; TEMPORAL_NAMESPACE, default default; TEMPORAL_API_KEY;",
@@ -79,6 +80,7 @@ func workerCommand() *cli.Command {
 			&cli.IntFlag{Name: "max-agents", Value: 8, Usage: "the most agent executes this worker runs at once"},
 			&cli.StringFlag{Name: "name", Usage: "this worker's name in events and logs (default: host name and process ID)"},
 			&cli.StringSliceFlag{Name: "take", Value: []string{roleCode, roleAgents}, Usage: "the work this worker takes: code (runs' workflow code), agents (agent executes), or both"},
+			&cli.DurationFlag{Name: "ollama-every", Value: 30 * time.Second, Usage: "how often the worker asks its Ollama for models pulled since it started, to take their agents (0: only at start)"},
 		},
 		Action: runWorker,
 	}
@@ -87,6 +89,9 @@ func workerCommand() *cli.Command {
 func runWorker(ctx context.Context, cmd *cli.Command) error {
 	if cmd.Int("max-agents") < 1 {
 		return clierr.Usage(temporalapi.CodeConfig, "--max-agents must be at least 1, not %d", cmd.Int("max-agents"))
+	}
+	if cmd.Duration("ollama-every") < 0 {
+		return clierr.Usage(temporalapi.CodeConfig, "--ollama-every must not be negative, not %s", cmd.Duration("ollama-every"))
 	}
 	name := cmd.String("name")
 	if name == "" {
@@ -103,7 +108,7 @@ func runWorker(ctx context.Context, cmd *cli.Command) error {
 	}
 	defer c.Close()
 	cfg := worker.Config{Name: name, TaskQueue: cmd.String("task-queue"), MaxAgents: int(cmd.Int("max-agents")),
-		Dir: home + "/.stratos/worker", Stderr: cmd.Root().ErrWriter}
+		Dir: home + "/.stratos/worker", Stderr: cmd.Root().ErrWriter, OllamaEvery: cmd.Duration("ollama-every")}
 	for _, r := range cmd.StringSlice("take") {
 		switch r {
 		case roleCode:

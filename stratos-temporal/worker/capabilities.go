@@ -127,15 +127,21 @@ const ollamaModelsTimeout = 5 * time.Second
 // cannot be asked): an agent on provider ollama goes to a worker whose
 // Ollama has its model.
 func ollamaModels(ctx context.Context, getenv func(string) string) []string {
-	host, err := ollama.HostFromEnv(getenv)
-	if err != nil {
-		return []string{}
-	}
-	ctx, cancel := context.WithTimeout(ctx, ollamaModelsTimeout)
-	defer cancel()
-	names, err := ollama.Client{Host: host}.Names(ctx)
+	names, err := listOllama(ctx, getenv)
 	if err != nil {
 		return []string{}
 	}
 	return names
+}
+
+// listOllama asks the worker's Ollama for its local models, within
+// ollamaModelsTimeout.
+func listOllama(ctx context.Context, getenv func(string) string) ([]string, error) {
+	host, err := ollama.HostFromEnv(getenv)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, ollamaModelsTimeout)
+	defer cancel()
+	return ollama.Client{Host: host}.Names(ctx)
 }

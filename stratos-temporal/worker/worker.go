@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/client"
@@ -34,6 +35,9 @@ type Config struct {
 	// replayed journals.
 	Dir    string
 	Stderr io.Writer
+	// OllamaEvery is how often the worker asks its Ollama for models it
+	// did not have (0: only when it starts).
+	OllamaEvery time.Duration
 }
 
 // workflowPollers is how many execute workflows' tasks a code worker asks
@@ -60,6 +64,11 @@ func Run(ctx context.Context, c client.Client, cfg Config) error {
 	ag := &agents{hosts: hs, repos: rp, queue: own, slots: make(chan struct{}, max(cfg.MaxAgents, 1))}
 
 	var polling []tworker.Worker
+	// The queues of the Ollama models the worker has, started with the
+	// others and then as its Ollama comes to list more (nil without
+	// agents).
+	var models *modelQueues
+	var initialModels []string
 	if cfg.Code {
 		// The code's heartbeats go to the server every heartbeatEvery, not
 		// every 8 s (the SDK's default, 80% of the 10 s timeout): they carry
@@ -95,15 +104,20 @@ func Run(ctx context.Context, c client.Client, cfg Config) error {
 		// the queue every agent worker polls.
 		queues := []string{engine.AgentQueue(cfg.TaskQueue), own}
 		caps := Capabilities(ctx, os.Getenv)
+		models = &modelQueues{agentQueue: engine.AgentQueue(cfg.TaskQueue), worker: cfg.Name, stderr: cfg.Stderr, models: map[string]bool{},
+			start: func(q string) (tworker.Worker, error) {
+				w := tworker.New(c, q, opts)
+				w.RegisterActivityWithOptions(ag.Execute, activity.RegisterOptions{Name: engine.ActivityAgentExecute})
+				return w, w.Start()
+			}}
 		for _, c := range caps {
 			if c.Authenticated() {
 				queues = append(queues, engine.HarnessQueue(engine.AgentQueue(cfg.TaskQueue), c.Harness))
 			}
 			if c.Ollama {
 				queues = append(queues, engine.OllamaQueue(engine.AgentQueue(cfg.TaskQueue), c.Harness))
-				for _, m := range c.OllamaModels {
-					queues = append(queues, engine.OllamaModelQueue(engine.AgentQueue(cfg.TaskQueue), c.Harness, m))
-				}
+				models.harnesses = append(models.harnesses, c.Harness)
+				initialModels = c.OllamaModels
 			}
 		}
 		for _, q := range queues {
@@ -127,6 +141,15 @@ func Run(ctx context.Context, c client.Client, cfg Config) error {
 			return fmt.Errorf("start polling: %w", err)
 		}
 		started = append(started, w)
+	}
+	if models != nil && len(models.harnesses) > 0 {
+		defer models.stop()
+		if _, err := models.add(initialModels); err != nil {
+			return fmt.Errorf("start polling: %w", err)
+		}
+		if cfg.OllamaEvery > 0 {
+			go models.watch(ctx, cfg.OllamaEvery, func(ctx context.Context) ([]string, error) { return listOllama(ctx, os.Getenv) })
+		}
 	}
 	go ag.reap(ctx, workflowEnded(c))
 	<-ctx.Done()
