@@ -35,8 +35,8 @@ type outputCheck struct {
 }
 
 // startOutputCheck starts preparing the check of workflow's output, with
-// the validator process launch started (or, when launch is nil or was
-// taken, with one it starts); close ends it.
+// the validator process launch started (one of its own when launch is nil
+// or was taken); close ends it.
 func startOutputCheck(wfDir, workflow string, launch *validatorLaunch) *outputCheck {
 	c := &outputCheck{workflow: workflow, ready: make(chan struct{})}
 	go func() {
