@@ -29,29 +29,34 @@ type modelQueues struct {
 	stderr     io.Writer
 
 	mu      sync.Mutex
-	models  map[string]bool // the models whose queues are polled
+	polled  map[string]bool // the queues a worker was started for
 	workers []tworker.Worker
 	stopped bool
 }
 
-// add polls the queues of the models not polled yet, and returns them.
+// add polls the queues of models not polled yet, and returns the models
+// it started a queue for. A queue that failed to start is tried again by
+// the next add; those started before it stay.
 func (m *modelQueues) add(models []string) ([]string, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	var added []string
 	for _, model := range models {
-		if m.models[model] || m.stopped {
-			continue
-		}
 		for _, h := range m.harnesses {
-			w, err := m.start(engine.OllamaModelQueue(m.agentQueue, h, model))
+			q := engine.OllamaModelQueue(m.agentQueue, h, model)
+			if m.polled[q] || m.stopped {
+				continue
+			}
+			w, err := m.start(q)
 			if err != nil {
 				return added, err
 			}
 			m.workers = append(m.workers, w)
+			m.polled[q] = true
+			if !slices.Contains(added, model) {
+				added = append(added, model)
+			}
 		}
-		m.models[model] = true
-		added = append(added, model)
 	}
 	return added, nil
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"slices"
 	"strings"
 	"sync"
@@ -26,7 +27,7 @@ func TestModelQueuesPollEachModelOnce(t *testing.T) {
 	var started []string
 	stopped := 0
 	var log bytes.Buffer
-	m := &modelQueues{agentQueue: "q.agents", harnesses: []string{"codex", "opencode"}, worker: "w", stderr: &log, models: map[string]bool{},
+	m := &modelQueues{agentQueue: "q.agents", harnesses: []string{"codex", "opencode"}, worker: "w", stderr: &log, polled: map[string]bool{},
 		start: func(q string) (tworker.Worker, error) {
 			mu.Lock()
 			defer mu.Unlock()
@@ -73,5 +74,31 @@ func TestModelQueuesPollEachModelOnce(t *testing.T) {
 	}
 	if added, _ := m.add([]string{"gemma3:latest"}); added != nil || len(started) != 4 {
 		t.Errorf("add after stop started %v", added)
+	}
+}
+
+// TestModelQueuesRetryOnlyWhatFailedToStart: a queue that failed to start
+// is started by the next add, without a second worker for those that did.
+func TestModelQueuesRetryOnlyWhatFailedToStart(t *testing.T) {
+	var started []string
+	stopped := 0
+	fail := true
+	m := &modelQueues{agentQueue: "q.agents", harnesses: []string{"codex", "opencode"}, worker: "w", stderr: io.Discard, polled: map[string]bool{},
+		start: func(q string) (tworker.Worker, error) {
+			if strings.Contains(q, "opencode") && fail {
+				fail = false
+				return nil, errors.New("the server is unreachable")
+			}
+			started = append(started, q)
+			return stubWorker{stopped: &stopped}, nil
+		}}
+	if _, err := m.add([]string{"qwen3:8b"}); err == nil {
+		t.Fatal("add = nil error, want the failed start's")
+	}
+	if added, err := m.add([]string{"qwen3:8b"}); err != nil || !slices.Equal(added, []string{"qwen3:8b"}) {
+		t.Fatalf("second add = %v, %v", added, err)
+	}
+	if want := []string{"q.agents.codex.ollama.qwen3:8b", "q.agents.opencode.ollama.qwen3:8b"}; !slices.Equal(started, want) {
+		t.Errorf("queues started = %v, want %v", started, want)
 	}
 }

@@ -104,10 +104,14 @@ func Run(ctx context.Context, c client.Client, cfg Config) error {
 		// the queue every agent worker polls.
 		queues := []string{engine.AgentQueue(cfg.TaskQueue), own}
 		caps := Capabilities(ctx, os.Getenv)
-		models = &modelQueues{agentQueue: engine.AgentQueue(cfg.TaskQueue), worker: cfg.Name, stderr: cfg.Stderr, models: map[string]bool{},
+		agentWorker := func(q string) tworker.Worker {
+			w := tworker.New(c, q, opts)
+			w.RegisterActivityWithOptions(ag.Execute, activity.RegisterOptions{Name: engine.ActivityAgentExecute})
+			return w
+		}
+		models = &modelQueues{agentQueue: engine.AgentQueue(cfg.TaskQueue), worker: cfg.Name, stderr: cfg.Stderr, polled: map[string]bool{},
 			start: func(q string) (tworker.Worker, error) {
-				w := tworker.New(c, q, opts)
-				w.RegisterActivityWithOptions(ag.Execute, activity.RegisterOptions{Name: engine.ActivityAgentExecute})
+				w := agentWorker(q)
 				return w, w.Start()
 			}}
 		for _, c := range caps {
@@ -121,8 +125,7 @@ func Run(ctx context.Context, c client.Client, cfg Config) error {
 			}
 		}
 		for _, q := range queues {
-			w := tworker.New(c, q, opts)
-			w.RegisterActivityWithOptions(ag.Execute, activity.RegisterOptions{Name: engine.ActivityAgentExecute})
+			w := agentWorker(q)
 			if q == own {
 				w.RegisterActivityWithOptions(ag.CloseRun, activity.RegisterOptions{Name: engine.ActivityCloseRun})
 			}
