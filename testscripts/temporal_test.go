@@ -51,6 +51,9 @@ import (
 //	                event per line as JSON with payloads decoded, for
 //	                stdout/! stdout checks (what a run puts in Temporal)
 //	waitfile <path> wait until the file exists (TestRun's)
+//	waitgrep <path> <regexp>
+//	                wait until the file matches (TestFaults'): a worker's
+//	                log written to a file
 //	jsonget KEY VAR set $VAR to the field at KEY of the JSON on the last
 //	                command's stdout (TestWorktree's)
 //	temporal-activity pause|unpause <activity-type>
