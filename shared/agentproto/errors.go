@@ -22,7 +22,7 @@ const (
 	CodeStructuredOutput        = "structured_output"         // the output does not match outputSchema
 	CodeHookFailed              = "hook_failed"               // an author hook threw or rejected
 	CodeContextClosed           = "context_closed"            // the owning execution has ended
-	CodeProtocol                = "protocol"                  // a malformed message (a bug, not an author error)
+	CodeProtocol                = "protocol"                  // a malformed message (a bug), or one over MaxMessageBytes
 	CodeUnscriptedAgent         = "unscripted_agent"          // a test case's agent would run on a harness other than test
 	CodeInternal                = "internal"                  // anything else
 )

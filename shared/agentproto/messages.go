@@ -10,6 +10,14 @@ import (
 // the host come from one Stratos release, so a mismatch is a packaging bug.
 const ProtocolVersion = 1
 
+// MaxMessageBytes is the longest message, its newline included, that the
+// host reads: far beyond any prompt, reply or structured output, and small
+// enough that a peer writing without end cannot take the host's memory.
+// The SDK refuses to send a longer one, since the host can only skip it
+// (it cannot read the ID of a request it did not keep) and the request's
+// caller would wait for an answer that never comes.
+const MaxMessageBytes = 64 << 20
+
 // Method names.
 const (
 	MethodInitialize     = "initialize"

@@ -22,11 +22,10 @@ import (
 // selects the error response's code and data.
 type Handler func(ctx context.Context, method string, params json.RawMessage) (any, error)
 
-// MaxLine is the longest message a Conn reads: far beyond any prompt,
-// reply or structured output, and small enough that a peer writing without
-// end cannot take the host's memory. A longer line is skipped as it is
-// read (never held whole) and answered as an invalid request.
-const MaxLine = 64 << 20
+// MaxLine is the longest message a Conn reads, its newline included
+// (agentproto.MaxMessageBytes). A longer line is skipped as it is read
+// (never held whole) and answered as an invalid request, with a null ID.
+const MaxLine = agentproto.MaxMessageBytes
 
 // Conn is one peer of a connection.
 type Conn struct {

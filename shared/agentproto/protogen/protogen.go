@@ -126,6 +126,9 @@ func header(w *tsgen.Writer) {
 	w.Line("")
 	w.Line("export const ProtocolVersion = %d;", agentproto.ProtocolVersion)
 	w.Line("")
+	w.Line("/** The longest message, its newline included, that the host reads (in UTF-8 bytes). */")
+	w.Line("export const MaxMessageBytes = %d;", agentproto.MaxMessageBytes)
+	w.Line("")
 	w.Line("/** Every method name (SDK → host and host → SDK). */")
 	w.Line("export const Methods = {")
 	for _, m := range agentproto.Methods() {
@@ -144,6 +147,9 @@ func header(w *tsgen.Writer) {
 	w.Line("")
 	w.Line("/** The JSON-RPC error code of agent errors. */")
 	w.Line("export const RPCAgentError = %d;", agentproto.RPCAgentError)
+	w.Line("")
+	w.Line("/** The JSON-RPC error code of a request the SDK does not send (over MaxMessageBytes). */")
+	w.Line("export const RPCInvalidRequest = %d;", agentproto.RPCInvalidRequest)
 }
 
 // constList writes values as a constant array and the type of its elements.

@@ -6,7 +6,7 @@
 import { spawn } from "node:child_process";
 import { existsSync, readlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { Methods, ProtocolVersion, } from "./agent-protocol.js";
+import { MaxMessageBytes, Methods, ProtocolVersion, RPCAgentError, RPCInvalidRequest, } from "./agent-protocol.js";
 import { StratosError } from "./errors.js";
 /** An error response from the host. @internal */
 export class HostError extends Error {
@@ -86,15 +86,21 @@ export class AgentHost {
             return Promise.reject(this.#failure);
         }
         const id = ++this.#nextId;
+        const line = JSON.stringify({ jsonrpc: "2.0", id, method, params }) + "\n";
+        const bytes = oversize(line);
+        if (bytes !== undefined) {
+            return Promise.reject(tooLarge(`the ${method} request`, bytes));
+        }
         return new Promise((resolve, reject) => {
             this.#pending.set(id, { resolve, reject });
-            this.#write({ jsonrpc: "2.0", id, method, params });
+            this.#child.stdin.write(line);
         });
     }
     /** Sends a notification. */
     notify(method, params) {
-        if (this.#failure === undefined) {
-            this.#write({ jsonrpc: "2.0", method, params });
+        const bytes = this.#failure === undefined ? this.#write({ jsonrpc: "2.0", method, params }) : undefined;
+        if (bytes !== undefined) {
+            process.stderr.write(`stratos: ${tooLarge(`the ${method} notification`, bytes).message}\n`);
         }
     }
     /** Closes every session (shutdown), then the pipe; the host exits. Repeated calls wait for the first. */
@@ -114,8 +120,15 @@ export class AgentHost {
         })();
         return this.#closing;
     }
+    // write sends m; when the host would not read it, it returns its size
+    // in bytes instead.
     #write(m) {
-        this.#child.stdin.write(JSON.stringify(m) + "\n");
+        const line = JSON.stringify(m) + "\n";
+        const bytes = oversize(line);
+        if (bytes === undefined) {
+            this.#child.stdin.write(line);
+        }
+        return bytes;
     }
     #read(chunk) {
         this.#buffer += chunk;
@@ -141,6 +154,11 @@ export class AgentHost {
             this.#answer(m);
             return;
         }
+        if (m.id === null && m.error !== undefined) {
+            // The host could not read a message, so it cannot say whose it was.
+            process.stderr.write(`stratos: the agent host could not read a message of this run: ${m.error.message}\n`);
+            return;
+        }
         const p = typeof m.id === "number" ? this.#pending.get(m.id) : undefined;
         if (p === undefined) {
             return;
@@ -157,10 +175,14 @@ export class AgentHost {
         const id = m.id;
         // A notification (no id) gets no answer.
         const reply = id === undefined || id === null ? undefined : (answer) => this.#write({ ...answer, id });
-        this.#handle(m.method, m.params).then((result) => reply?.({ jsonrpc: "2.0", result: result ?? null }), (err) => {
-            const message = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
-            reply?.({ jsonrpc: "2.0", error: { code: -32000, message } });
-        });
+        const fail = (message) => reply?.({ jsonrpc: "2.0", error: { code: RPCAgentError, message } });
+        this.#handle(m.method, m.params).then((result) => {
+            // An answer the host would not read fails the host's call instead of leaving it waiting.
+            const bytes = reply?.({ jsonrpc: "2.0", result: result ?? null });
+            if (bytes !== undefined) {
+                fail(tooLarge(`the answer to ${m.method}`, bytes).message);
+            }
+        }, (err) => fail(err instanceof Error ? `${err.name}: ${err.message}` : String(err)));
     }
     async #handle(method, params) {
         if (method === Methods.event) {
@@ -190,6 +212,22 @@ export class AgentHost {
         }
         this.#pending.clear();
     }
+}
+// oversize is line's length in UTF-8 bytes when the host would not read it
+// (over MaxMessageBytes), else undefined. A UTF-16 unit is at most three
+// bytes, so a line of up to a third of the limit is not measured.
+function oversize(line) {
+    if (line.length * 3 <= MaxMessageBytes) {
+        return undefined;
+    }
+    const bytes = Buffer.byteLength(line);
+    return bytes > MaxMessageBytes ? bytes : undefined;
+}
+// tooLarge is the error of a request over MaxMessageBytes: a protocol error,
+// as the host would have answered it, that names what to do instead.
+function tooLarge(what, bytes) {
+    const message = `${what} is ${bytes} bytes, over the ${MaxMessageBytes} bytes (64 MiB) the agent host reads in one message; send less (a large text is better written to a file the agent reads)`;
+    return new HostError(RPCInvalidRequest, message, { code: "protocol", details: { bytes, limit: MaxMessageBytes } });
 }
 // The host of each top-level execution. A WeakMap keyed by the context, not
 // a global "current" host: children find it through their top-level context.

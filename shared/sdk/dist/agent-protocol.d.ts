@@ -1,3 +1,5 @@
+/** The longest message, its newline included, that the host reads (in UTF-8 bytes). */
+export declare const MaxMessageBytes = 67108864;
 /** Every method name (SDK → host and host → SDK). */
 export declare const Methods: {
     readonly agentCancel: "agent.cancel";
@@ -37,6 +39,8 @@ export declare const DecisionErrorCodes: readonly ["decision_admission", "decisi
 export type DecisionErrorCode = (typeof DecisionErrorCodes)[number];
 /** The JSON-RPC error code of agent errors. */
 export declare const RPCAgentError = -32000;
+/** The JSON-RPC error code of a request the SDK does not send (over MaxMessageBytes). */
+export declare const RPCInvalidRequest = -32600;
 /** InitializeParams opens the connection. */
 export interface InitializeParams {
     protocolVersion: number;

@@ -4,6 +4,8 @@
 // this process and `stratos-agent serve`, one JSON object per line.
 // shared/agentproto documents every method. @internal
 export const ProtocolVersion = 1;
+/** The longest message, its newline included, that the host reads (in UTF-8 bytes). */
+export const MaxMessageBytes = 67108864;
 /** Every method name (SDK → host and host → SDK). */
 export const Methods = {
     agentCancel: "agent.cancel",
@@ -71,3 +73,5 @@ export const DecisionErrorCodes = [
 ];
 /** The JSON-RPC error code of agent errors. */
 export const RPCAgentError = -32000;
+/** The JSON-RPC error code of a request the SDK does not send (over MaxMessageBytes). */
+export const RPCInvalidRequest = -32600;

@@ -8,7 +8,7 @@ import { safeParse, toJSONSchema } from "zod";
 import { contextStorage, getContext } from "./context.js";
 import { CancelledError, ContextClosedError, StratosError, isOrphanedCancellation, issueText, toError } from "./errors.js";
 import { agentHostFor, existingAgentHost, HostError } from "./agent-host.js";
-import { Methods } from "./agent-protocol.js";
+import { Methods, RPCInvalidRequest } from "./agent-protocol.js";
 import { AgentConfigurationError, AgentExecutionError, AgentHookError, ConcurrentUseError, StructuredOutputError, agentErrorFor, isAgentErrorCode } from "./agent-errors.js";
 import { toIssues } from "./validate.js";
 import { ExecuteRecord, executeInputHash, inputHash } from "./journal.js";
@@ -342,6 +342,10 @@ class ConfiguredAgent {
         }
         const code = err.data?.code ?? "internal";
         const details = err.data?.details ?? {};
+        if (err.rpcCode === RPCInvalidRequest) {
+            // A request the SDK did not send, too large for the host: say whose.
+            return agentErrorFor("protocol", this.#name, `agent "${this.#name}": ${err.message}`, details);
+        }
         switch (code) {
             case "cancelled":
                 return new CancelledError(err.message, { cause: this.#ctx.signal.aborted ? this.#ctx.signal.reason : undefined });

@@ -6,6 +6,9 @@
 
 export const ProtocolVersion = 1;
 
+/** The longest message, its newline included, that the host reads (in UTF-8 bytes). */
+export const MaxMessageBytes = 67108864;
+
 /** Every method name (SDK → host and host → SDK). */
 export const Methods = {
   agentCancel: "agent.cancel",
@@ -83,6 +86,9 @@ export type DecisionErrorCode = (typeof DecisionErrorCodes)[number];
 
 /** The JSON-RPC error code of agent errors. */
 export const RPCAgentError = -32000;
+
+/** The JSON-RPC error code of a request the SDK does not send (over MaxMessageBytes). */
+export const RPCInvalidRequest = -32600;
 
 /** InitializeParams opens the connection. */
 export interface InitializeParams {

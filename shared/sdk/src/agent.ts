@@ -9,7 +9,7 @@ import type * as z from "zod";
 import { contextStorage, getContext, type ExecutionContext, type OwnedResource } from "./context.js";
 import { CancelledError, ContextClosedError, StratosError, isOrphanedCancellation, issueText, toError } from "./errors.js";
 import { agentHostFor, existingAgentHost, HostError, type AgentHost, type HookTarget } from "./agent-host.js";
-import { Methods, type AfterToolCallParams, type ExecuteParams, type ExecuteResult, type InitializeResult, type ToolCallParams } from "./agent-protocol.js";
+import { Methods, RPCInvalidRequest, type AfterToolCallParams, type ExecuteParams, type ExecuteResult, type InitializeResult, type ToolCallParams } from "./agent-protocol.js";
 import { AgentConfigurationError, AgentExecutionError, AgentHookError, ConcurrentUseError, StructuredOutputError, agentErrorFor, isAgentErrorCode } from "./agent-errors.js";
 import type { Schema } from "./workflow.js";
 import type { HarnessName } from "./harness-names.js";
@@ -550,6 +550,10 @@ class ConfiguredAgent implements OwnedResource, HookTarget {
     }
     const code = err.data?.code ?? "internal";
     const details = err.data?.details ?? {};
+    if (err.rpcCode === RPCInvalidRequest) {
+      // A request the SDK did not send, too large for the host: say whose.
+      return agentErrorFor("protocol", this.#name, `agent "${this.#name}": ${err.message}`, details);
+    }
     switch (code) {
       case "cancelled":
         return new CancelledError(err.message, { cause: this.#ctx.signal.aborted ? this.#ctx.signal.reason : undefined });
