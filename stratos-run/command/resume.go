@@ -62,6 +62,9 @@ func resumeRun(ctx context.Context, cmd *cli.Command) error {
 	if point.Invocation.Temporal != nil {
 		return resumeOnTemporal(ctx, cmd, point)
 	}
+	// Launched while the workflow builds, as `stratos run` launches it.
+	validator := launchValidator()
+	defer validator.close()
 	root := cmd.Root()
 	input, limits, err := resumeArgs(ctx, cmd, point.Invocation)
 	if err != nil {
@@ -72,7 +75,7 @@ func resumeRun(ctx context.Context, cmd *cli.Command) error {
 		return err
 	}
 	x.log = logging.New("stratos", root.ErrWriter)
-	x.stderr, x.json = root.ErrWriter, cmd.Bool("json")
+	x.stderr, x.json, x.validator = root.ErrWriter, cmd.Bool("json"), validator
 	for _, p := range point.Problems {
 		x.log.Warn("a line of the resumed run's journal was skipped; its call runs again", "run", id, "problem", p.String())
 	}

@@ -213,6 +213,9 @@ func runCase(ctx context.Context, cwd string, s suite, c testcases.Case, keep bo
 		res.Failures = append(res.Failures, problem)
 		return res, nil
 	}
+	// Launched while the case's run starts, as `stratos run` launches it.
+	x.validator = launchValidator()
+	defer x.validator.close()
 	if err := x.begin(); err != nil {
 		return res, err
 	}
