@@ -12,6 +12,7 @@ import { Methods, RPCInvalidRequest } from "./agent-protocol.js";
 import { AgentConfigurationError, AgentExecutionError, AgentHookError, ConcurrentUseError, StructuredOutputError, agentErrorFor, isAgentErrorCode } from "./agent-errors.js";
 import { toIssues } from "./validate.js";
 import { ExecuteRecord, executeInputHash, inputHash } from "./journal.js";
+import { promptFilesDigest } from "./prompt-files.js";
 const hookNames = ["beforeToolCall", "afterToolCall", "onStart", "onComplete", "onError"];
 const hostHooks = ["beforeToolCall", "afterToolCall", "onStart"];
 const counters = new WeakMap();
@@ -107,7 +108,7 @@ class ConfiguredAgent {
             // execution being resumed made the same call, else sent and its
             // result or error journalled. (Inline rather than an async method of
             // its own: a promise less per execute.)
-            const record = new ExecuteRecord(call.n, () => executeInputHash(this.#settingsHash(), params.call, params.prompt, params.templateVariables));
+            const record = new ExecuteRecord(call.n, () => executeInputHash(this.#settingsHash(), params.call, params.prompt, params.templateVariables, this.#promptFiles(params.prompt)));
             const binding = (this.#binding ??= journal.bindAgent(this.#ctx.journalPath, this.#options.configId ?? "", this.#options.label ?? "", record));
             const replayed = journal.replayExecute(binding, record)?.execute;
             if (replayed !== undefined) {
@@ -181,9 +182,23 @@ class ConfiguredAgent {
             const { agentId: _agentId, executionId: _executionId, cwd: _cwd, workflow, ...rest } = this.#params();
             const configId = this.#options.configId;
             const yaml = configId === undefined ? undefined : this.#ctx.config.agents[configId];
-            this.#settings = inputHash({ ...rest, workflow: workflow.name, yaml });
+            // The system prompt's file, read once per session as the host reads it.
+            const promptFiles = promptFilesDigest(workflow.dir, [rest, yaml]);
+            this.#settings = inputHash({ ...rest, workflow: workflow.name, yaml, ...(promptFiles === undefined ? {} : { promptFiles }) });
         }
         return this.#settings;
+    }
+    // promptFiles is the digest of the files the call's prompt names: its
+    // own file or template, or those of the configuration it names.
+    #promptFiles(prompt) {
+        if (typeof prompt === "string") {
+            return undefined;
+        }
+        const dir = this.#params().workflow.dir;
+        if ("configId" in prompt) {
+            return promptFilesDigest(dir, [this.#ctx.config.agents[prompt.configId], this.#ctx.overrides.agents]);
+        }
+        return promptFilesDigest(dir, [prompt]);
     }
     // continuing is params of the object's first real execute after calls
     // answered from the journal: it asks the host to continue the harness

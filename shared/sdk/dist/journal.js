@@ -41,19 +41,22 @@ export function inputHash(value) {
 }
 /**
  * An execute's input hash: inputHash({ settings, call, prompt,
- * templateVariables }), whose canonical JSON is written here without
- * building and sorting that object (its keys' order is known), so a
- * journal's hashes do not change. @internal
+ * promptFiles, templateVariables }), whose canonical JSON is written here
+ * without building and sorting that object (its keys' order is known), so
+ * a journal's hashes do not change. promptFiles is the digest of the
+ * prompt files the call names (promptFilesDigest), undefined for none.
+ * @internal
  */
-export function executeInputHash(settings, call, prompt, templateVariables) {
+export function executeInputHash(settings, call, prompt, templateVariables, promptFiles) {
     const c = fastCanonicalJSON(call);
     const p = fastCanonicalJSON(prompt);
     const t = fastCanonicalJSON(templateVariables);
     if (c === null || c === undefined || p === null || t === null) {
-        return inputHash({ settings, call, prompt, templateVariables });
+        return inputHash({ settings, call, prompt, promptFiles, templateVariables });
     }
     // The keys sorted; an undefined member is left out, as JSON.stringify leaves it.
-    return sha256Hex(`{"call":${c}${p === undefined ? "" : `,"prompt":${p}`},"settings":${JSON.stringify(settings)}${t === undefined ? "" : `,"templateVariables":${t}`}}`);
+    const f = promptFiles === undefined ? "" : `,"promptFiles":${JSON.stringify(promptFiles)}`;
+    return sha256Hex(`{"call":${c}${p === undefined ? "" : `,"prompt":${p}`}${f},"settings":${JSON.stringify(settings)}${t === undefined ? "" : `,"templateVariables":${t}`}}`);
 }
 function sha256Hex(text) {
     // The one-shot hash skips a Hash object's set-up (Node.js 21.7 and later).

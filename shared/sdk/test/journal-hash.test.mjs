@@ -104,6 +104,9 @@ describe("the journal's input hash", () => {
         for (const call of [1, 17]) {
           const value = { settings, call, prompt, templateVariables };
           assert.equal(executeInputHash(settings, call, prompt, templateVariables), reference(value), JSON.stringify(value));
+          const promptFiles = "e".repeat(64);
+          const withFiles = { ...value, promptFiles };
+          assert.equal(executeInputHash(settings, call, prompt, templateVariables, promptFiles), reference(withFiles), JSON.stringify(withFiles));
         }
       }
     }
