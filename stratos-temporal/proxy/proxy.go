@@ -302,7 +302,7 @@ func (p *Proxy) execute(ctx context.Context, params json.RawMessage) (any, error
 	reply, err := p.await(ctx, id, in)
 	p.end(ref.AgentID, reply.Queue)
 	if err != nil {
-		return nil, &agentproto.Error{Code: agentproto.CodeInternal, Message: fmt.Sprintf("agent execute on Temporal (run %s, execute %s): %v", p.run.ID, id, err)}
+		return nil, executeFailure(p.run.ID, id, len(params), err)
 	}
 	p.seeBranch(ctx, ref.Cwd, reply.Branch)
 	p.finished(id, in.Request, reply)
