@@ -108,7 +108,7 @@ class ConfiguredAgent {
             // execution being resumed made the same call, else sent and its
             // result or error journalled. (Inline rather than an async method of
             // its own: a promise less per execute.)
-            const record = new ExecuteRecord(call.n, () => executeInputHash(this.#settingsHash(), params.call, params.prompt, params.templateVariables, this.#promptFiles(params.prompt)));
+            const record = new ExecuteRecord(call.n, () => executeInputHash(this.#settingsHash(), params.call, params.prompt, params.templateVariables, this.#promptSource(params.prompt)));
             const binding = (this.#binding ??= journal.bindAgent(this.#ctx.journalPath, this.#options.configId ?? "", this.#options.label ?? "", record));
             const replayed = journal.replayExecute(binding, record)?.execute;
             if (replayed !== undefined) {
@@ -188,15 +188,18 @@ class ConfiguredAgent {
         }
         return this.#settings;
     }
-    // promptFiles is the digest of the files the call's prompt names: its
-    // own file or template, or those of the configuration it names.
-    #promptFiles(prompt) {
+    // promptSource is the digest of what a prompt that is not text names,
+    // which the host reads: its file or template's contents, or the named
+    // configuration (its prompt and template variables, as workflow.yaml
+    // and the overrides give them) with its files.
+    #promptSource(prompt) {
         if (typeof prompt === "string") {
             return undefined;
         }
         const dir = this.#params().workflow.dir;
         if ("configId" in prompt) {
-            return promptFilesDigest(dir, [this.#ctx.config.agents[prompt.configId], this.#ctx.overrides.agents]);
+            const named = [this.#ctx.config.agents[prompt.configId], this.#ctx.overrides.agents];
+            return inputHash({ named, files: promptFilesDigest(dir, named) });
         }
         return promptFilesDigest(dir, [prompt]);
     }

@@ -41,21 +41,21 @@ export function inputHash(value) {
 }
 /**
  * An execute's input hash: inputHash({ settings, call, prompt,
- * promptFiles, templateVariables }), whose canonical JSON is written here
+ * promptSource, templateVariables }), whose canonical JSON is written here
  * without building and sorting that object (its keys' order is known), so
- * a journal's hashes do not change. promptFiles is the digest of the
- * prompt files the call names (promptFilesDigest), undefined for none.
- * @internal
+ * a journal's hashes do not change. promptSource is the digest of what a
+ * prompt that is not text names (a file's contents, a configuration),
+ * undefined for a text prompt. @internal
  */
-export function executeInputHash(settings, call, prompt, templateVariables, promptFiles) {
+export function executeInputHash(settings, call, prompt, templateVariables, promptSource) {
     const c = fastCanonicalJSON(call);
     const p = fastCanonicalJSON(prompt);
     const t = fastCanonicalJSON(templateVariables);
     if (c === null || c === undefined || p === null || t === null) {
-        return inputHash({ settings, call, prompt, promptFiles, templateVariables });
+        return inputHash({ settings, call, prompt, promptSource, templateVariables });
     }
     // The keys sorted; an undefined member is left out, as JSON.stringify leaves it.
-    const f = promptFiles === undefined ? "" : `,"promptFiles":${JSON.stringify(promptFiles)}`;
+    const f = promptSource === undefined ? "" : `,"promptSource":${JSON.stringify(promptSource)}`;
     return sha256Hex(`{"call":${c}${p === undefined ? "" : `,"prompt":${p}`}${f},"settings":${JSON.stringify(settings)}${t === undefined ? "" : `,"templateVariables":${t}`}}`);
 }
 function sha256Hex(text) {

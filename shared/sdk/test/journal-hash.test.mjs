@@ -104,9 +104,9 @@ describe("the journal's input hash", () => {
         for (const call of [1, 17]) {
           const value = { settings, call, prompt, templateVariables };
           assert.equal(executeInputHash(settings, call, prompt, templateVariables), reference(value), JSON.stringify(value));
-          const promptFiles = "e".repeat(64);
-          const withFiles = { ...value, promptFiles };
-          assert.equal(executeInputHash(settings, call, prompt, templateVariables, promptFiles), reference(withFiles), JSON.stringify(withFiles));
+          const promptSource = "e".repeat(64);
+          const withSource = { ...value, promptSource };
+          assert.equal(executeInputHash(settings, call, prompt, templateVariables, promptSource), reference(withSource), JSON.stringify(withSource));
         }
       }
     }
