@@ -9,6 +9,8 @@ package engine
 
 import (
 	"encoding/json"
+	"path/filepath"
+	"strings"
 
 	"github.com/stratoscli/stratos/shared/agentproto"
 	"github.com/stratoscli/stratos/shared/contract/journalapi"
@@ -176,6 +178,28 @@ type ExecuteReply struct {
 	// the run's remote (nil: the agent has no worktree, or the run no
 	// remote); the code's repository fetches it.
 	Branch *Branch `json:"branch,omitempty"`
+}
+
+// MaxReplyBytes bounds an execute's reply as a Temporal payload: the
+// server refuses one of more than 2 MiB unless its operator set another
+// limit (limit.blobSize.error); the margin is for the reply's other
+// fields, its encoding and the codec's.
+const MaxReplyBytes = 2<<20 - 16<<10
+
+// Bytes is about the size of the reply's payload: its answer and events.
+func (r *ExecuteReply) Bytes() int {
+	n := len(r.Result)
+	for _, e := range r.Events {
+		n += len(e) + 1
+	}
+	return n
+}
+
+// AnswerFile is where, under a worker's directory, the worker keeps the
+// answer of the execute whose workflow ID is id when the answer is too
+// large to travel back (MaxReplyBytes): the agent's work is not lost.
+func AnswerFile(id string) string {
+	return filepath.Join("answers", strings.ReplaceAll(id, "/", "_")+".json")
 }
 
 // RPCError is an error response of the agent host, passed on unchanged.

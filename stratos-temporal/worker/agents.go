@@ -4,11 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"time"
 
 	"go.temporal.io/sdk/activity"
 
 	"github.com/stratoscli/stratos/shared/agentproto"
+	"github.com/stratoscli/stratos/shared/atomicfile"
 	"github.com/stratoscli/stratos/shared/contract/temporalapi"
 	"github.com/stratoscli/stratos/stratos-temporal/engine"
 	"github.com/stratoscli/stratos/stratos-temporal/repository"
@@ -22,6 +25,9 @@ const heartbeatEvery = 2 * time.Second
 type agents struct {
 	hosts *hosts
 	repos *repos
+	// dir is the worker's directory, where it keeps answers too large to
+	// travel back (engine.AnswerFile).
+	dir string
 	// queue is this worker's own task queue: an agent's later executes
 	// come back to it.
 	queue string
@@ -116,7 +122,31 @@ func (a *agents) Execute(ctx context.Context, in engine.AgentExecute) (engine.Ex
 		reply.Result, reply.Error = nil, &engine.RPCError{Code: code, Message: msg, Data: data}
 	}
 	a.publish(ctx, h, in, ref.AgentID, ref.Name, &reply)
+	if reply.Bytes() > engine.MaxReplyBytes {
+		reply = a.keepAnswer(activity.GetInfo(ctx).WorkflowExecution.ID, in.RunID, ref.Name, reply)
+	}
 	return reply, nil
+}
+
+// keepAnswer keeps an answer too large to travel back to the run in a
+// file of this worker's and replies with an error that names it: the
+// execute fails at once, as it would at the server, but the agent's work
+// is not lost with it.
+func (a *agents) keepAnswer(id, runID, name string, reply engine.ExecuteReply) engine.ExecuteReply {
+	path := filepath.Join(a.dir, engine.AnswerFile(id))
+	kept := fmt.Sprintf("the worker kept it at %s", path)
+	err := os.MkdirAll(filepath.Dir(path), 0o700)
+	if err == nil {
+		err = atomicfile.WriteFile(path, reply.Result, 0o600)
+	}
+	if err != nil {
+		kept = fmt.Sprintf("keeping it failed too: %v", err)
+	}
+	msg := fmt.Sprintf("agent %q on worker %s: its answer, %d bytes, is larger than a Temporal payload may be (2 MiB by default), so it cannot travel back to the run; %s",
+		name, a.hosts.worker, len(reply.Result), kept)
+	fmt.Fprintf(a.hosts.stderr, "stratos worker %s: run %s: %s\n", a.hosts.worker, runID, msg)
+	return engine.ExecuteReply{Error: engine.AgentError(agentproto.CodeExecution, msg, temporalapi.CodeAnswerTooLarge),
+		Events: reply.Events, Worker: reply.Worker, Queue: reply.Queue, Branch: reply.Branch}
 }
 
 // lost is why this worker gives up an execute whose activity ended (ctx)

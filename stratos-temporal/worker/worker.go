@@ -61,7 +61,7 @@ func Run(ctx context.Context, c client.Client, cfg Config) error {
 	rp := newRepos(cfg.Dir, cfg.Stderr)
 	cd := &code{stratosRun: bins.run, self: bins.self, dir: cfg.Dir, runs: filepath.Join(filepath.Dir(cfg.Dir), "runs"), worker: cfg.Name, stderr: cfg.Stderr, repos: rp, hosts: hs}
 	own := engine.OwnQueue(cfg.TaskQueue, cfg.Name)
-	ag := &agents{hosts: hs, repos: rp, queue: own, slots: make(chan struct{}, max(cfg.MaxAgents, 1))}
+	ag := &agents{hosts: hs, repos: rp, dir: cfg.Dir, queue: own, slots: make(chan struct{}, max(cfg.MaxAgents, 1))}
 
 	var polling []tworker.Worker
 	// The queues of the Ollama models the worker has, started with the

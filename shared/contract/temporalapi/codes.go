@@ -28,6 +28,9 @@ const (
 	CodePushRejected = "temporal_push_rejected"
 	// CodePush: an agent's work could not be committed or pushed.
 	CodePush = "temporal_push"
+	// CodeAnswerTooLarge: an agent's answer is larger than a Temporal
+	// payload may be; the worker that ran it kept it in a file.
+	CodeAnswerTooLarge = "temporal_answer_too_large"
 )
 
 // Codes describes the error codes of stratos-temporal.
@@ -48,5 +51,6 @@ func Codes() []errcode.Code {
 		errcode.Usage(CodeRepositoryCredentials, "the run's remote URL carries a credential (a password, or a user in an http(s) URL): it would travel in Temporal payloads"),
 		errcode.Failed(CodePushRejected, "the remote refused an agent's worktree branch (another push moved it); the commit is on the remote under refs/stratos/rejected/"),
 		errcode.Failed(CodePush, "a worker could not commit or push an agent's worktree changes to the run's remote"),
+		errcode.Failed(CodeAnswerTooLarge, "an agent's answer is larger than a Temporal payload may be (2 MiB by default); the worker that ran it kept it in a file, which the message names"),
 	}
 }
