@@ -50,7 +50,9 @@ localproxy_tidy_check() {
     grep -v '^go: downloading' "$log" >&2
     return 1
   fi
-  if printf '%s\n' "$out" | grep -E '^[-+]([^-+]|$)' | grep -qv "^.$MODULE_PREFIX/"; then
+  # Read to the end (no grep -q): a reader that stops at the first match
+  # leaves the writer to die of SIGPIPE, which pipefail makes a failure.
+  if [ -n "$(printf '%s\n' "$out" | grep -E '^[-+]([^-+]|$)' | grep -v "^.$MODULE_PREFIX/")" ]; then
     echo "$1: go.mod/go.sum are not tidy; run scripts/tidy. go mod tidy -diff says:" >&2
     printf '%s\n' "$out" >&2
     return 1
