@@ -62,6 +62,22 @@ func WithEnv(kv string) []Process {
 	return Find(func(p Process) bool { return p.HasEnv(kv) })
 }
 
+// WaitEnv waits until /proc shows process pid with kv in its environment,
+// or bound has passed, and says which. A test that starts a process and
+// then looks for it needs it: exec.Cmd.Start returns once the child has
+// let go of its parent's memory, which is before the kernel has written
+// the new program's arguments and environment, and /proc shows them empty
+// until it has.
+func WaitEnv(pid int, kv string, bound time.Duration) bool {
+	deadline := time.Now().Add(bound)
+	for p := (Process{PID: pid}); !p.HasEnv(kv); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			return false
+		}
+	}
+	return true
+}
+
 // WaitNone polls find until it returns nothing or bound has passed, and
 // returns what its last poll found (nil once nothing is left). The bound
 // only stops a wait for something that should happen; it measures nothing.

@@ -25,6 +25,9 @@ func startSleeper(t *testing.T) (*exec.Cmd, string, string) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	if !WaitEnv(cmd.Process.Pid, kv, time.Minute) {
+		t.Fatalf("the sleep (pid %d) never showed %s in /proc", cmd.Process.Pid, kv)
+	}
 	return cmd, arg, kv
 }
 

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/stratoscli/stratos/shared/proctest"
 )
 
 // The command lines are those of a real chaos run's tree (ps as the soak
@@ -50,6 +52,9 @@ func startMarked(t *testing.T) (*exec.Cmd, string) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	if !proctest.WaitEnv(cmd.Process.Pid, marker, time.Minute) {
+		t.Fatalf("the sleep (pid %d) never showed %s in /proc", cmd.Process.Pid, marker)
+	}
 	return cmd, marker
 }
 
