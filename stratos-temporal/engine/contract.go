@@ -9,8 +9,6 @@ package engine
 
 import (
 	"encoding/json"
-	"path/filepath"
-	"strings"
 
 	"github.com/stratoscli/stratos/shared/agentproto"
 	"github.com/stratoscli/stratos/shared/contract/journalapi"
@@ -193,13 +191,6 @@ func (r *ExecuteReply) Bytes() int {
 		n += len(e) + 1
 	}
 	return n
-}
-
-// AnswerFile is where, under a worker's directory, the worker keeps the
-// answer of the execute whose workflow ID is id when the answer is too
-// large to travel back (MaxReplyBytes): the agent's work is not lost.
-func AnswerFile(id string) string {
-	return filepath.Join("answers", strings.ReplaceAll(id, "/", "_")+".json")
 }
 
 // RPCError is an error response of the agent host, passed on unchanged.

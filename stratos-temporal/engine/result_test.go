@@ -2,7 +2,6 @@ package engine
 
 import (
 	"encoding/json"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -28,13 +27,6 @@ func TestResultFitsAPayload(t *testing.T) {
 	small.Fit()
 	if len(small.State.Events) != 1 || small.State.EventsCut {
 		t.Errorf("a small result lost its events: %+v", small.State)
-	}
-}
-
-func TestAnAnswerFileIsOneFileUnderAnswers(t *testing.T) {
-	got := AnswerFile("stratos-20261207T195731Z-9c742e76/execute/cbc85424e81379d754b2a3c116f28987")
-	if want := filepath.Join("answers", "stratos-20261207T195731Z-9c742e76_execute_cbc85424e81379d754b2a3c116f28987.json"); got != want {
-		t.Errorf("AnswerFile = %q, want %q", got, want)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"go.temporal.io/sdk/activity"
@@ -26,7 +27,7 @@ type agents struct {
 	hosts *hosts
 	repos *repos
 	// dir is the worker's directory, where it keeps answers too large to
-	// travel back (engine.AnswerFile).
+	// travel back (answerFile).
 	dir string
 	// queue is this worker's own task queue: an agent's later executes
 	// come back to it.
@@ -133,7 +134,7 @@ func (a *agents) Execute(ctx context.Context, in engine.AgentExecute) (engine.Ex
 // execute fails at once, as it would at the server, but the agent's work
 // is not lost with it.
 func (a *agents) keepAnswer(id, runID, name string, reply engine.ExecuteReply) engine.ExecuteReply {
-	path := filepath.Join(a.dir, engine.AnswerFile(id))
+	path := filepath.Join(a.dir, answerFile(id))
 	kept := fmt.Sprintf("the worker kept it at %s", path)
 	err := os.MkdirAll(filepath.Dir(path), 0o700)
 	if err == nil {
@@ -147,6 +148,12 @@ func (a *agents) keepAnswer(id, runID, name string, reply engine.ExecuteReply) e
 	fmt.Fprintf(a.hosts.stderr, "stratos worker %s: run %s: %s\n", a.hosts.worker, runID, msg)
 	return engine.ExecuteReply{Error: engine.AgentError(agentproto.CodeExecution, msg, temporalapi.CodeAnswerTooLarge),
 		Events: reply.Events, Worker: reply.Worker, Queue: reply.Queue, Branch: reply.Branch}
+}
+
+// answerFile is where, under the worker's directory, keepAnswer keeps the
+// answer of the execute whose workflow ID is id: one file, named by the ID.
+func answerFile(id string) string {
+	return filepath.Join("answers", strings.ReplaceAll(id, "/", "_")+".json")
 }
 
 // lost is why this worker gives up an execute whose activity ended (ctx)
