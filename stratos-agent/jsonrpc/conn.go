@@ -90,35 +90,75 @@ func (c *Conn) LogWire(l *wirelog.Log) *Conn {
 }
 
 // Serve reads messages until r ends (nil) or fails. Requests are handled
-// concurrently, each in its own goroutine; notifications are handled in
-// order, on the reading goroutine, so they must be quick.
+// concurrently; notifications are handled in order, on the reading
+// goroutine, so they must be quick.
+//
+// The goroutine that reads a request handles it, and hands the reading on
+// to a new goroutine first. So the request runs on the thread that was
+// woken to read it, with its caches warm, instead of waking a second thread
+// for it: on a machine of few cores that wake-up is what a fast request
+// waits for, while the peer (node) finishes its own turn on the other core.
+// The new reader is not on the request's path: nothing it will read can
+// arrive before the answer it waits for, in the common case of one call
+// at a time.
 //
 // When r ends, the context of every running handler is cancelled and every
 // pending Call fails with ErrClosed; Serve returns after the handlers did.
 func (c *Conn) Serve(ctx context.Context) error {
 	ctx, cancel := context.WithCancel(ctx)
-	var wg sync.WaitGroup
-	var result error
+	var handlers sync.WaitGroup
+	ended := make(chan error, 1)
+	go c.read(ctx, &handlers, ended)
+	result := <-ended
+	cancel()
+	c.failPending()
+	handlers.Wait()
+	return result
+}
+
+// read reads messages until a request, which it handles after starting
+// another read to go on in its place, or until r ends or fails, which it
+// sends on ended.
+func (c *Conn) read(ctx context.Context, handlers *sync.WaitGroup, ended chan<- error) {
 	for {
 		line, tooLong, err := c.readLine()
+		var req *message
 		switch {
 		case tooLong:
 			c.onError(fmt.Errorf("a message over %d bytes skipped", c.maxLine))
 			c.respond(nil, nil, &RemoteError{Code: agentproto.RPCInvalidRequest, Message: fmt.Sprintf("message over %d bytes", c.maxLine)})
 		case len(line) > 0:
-			c.dispatch(ctx, line, &wg)
+			req = c.dispatch(ctx, line)
+		}
+		if req != nil {
+			// Added before the reading goes on, so before ended can be sent
+			// and Serve wait for the handlers.
+			handlers.Add(1)
 		}
 		if err != nil {
-			if !errors.Is(err, io.EOF) {
-				result = fmt.Errorf("read: %w", err)
+			if req != nil {
+				go c.handle(ctx, req, handlers)
 			}
-			break
+			if errors.Is(err, io.EOF) {
+				err = nil
+			} else {
+				err = fmt.Errorf("read: %w", err)
+			}
+			ended <- err
+			return
+		}
+		if req != nil {
+			go c.read(ctx, handlers, ended)
+			c.handle(ctx, req, handlers)
+			return
 		}
 	}
-	cancel()
-	c.failPending()
-	wg.Wait()
-	return result
+}
+
+func (c *Conn) handle(ctx context.Context, req *message, handlers *sync.WaitGroup) {
+	defer handlers.Done()
+	result, err := c.handler(ctx, req.Method, req.Params)
+	c.respond(req.ID, result, err)
 }
 
 // readLine returns the next line, or tooLong when it holds more than
@@ -138,22 +178,19 @@ func (c *Conn) readLine() (line []byte, tooLong bool, err error) {
 	}
 }
 
-func (c *Conn) dispatch(ctx context.Context, line []byte, wg *sync.WaitGroup) {
+// dispatch handles a notification or a response and returns a request,
+// for the caller to handle.
+func (c *Conn) dispatch(ctx context.Context, line []byte) *message {
 	c.wire.Message(wirelog.In, line)
 	var m message
 	if err := json.Unmarshal(line, &m); err != nil {
 		c.onError(fmt.Errorf("malformed message %.200q: %w", line, err))
 		c.respond(nil, nil, &RemoteError{Code: agentproto.RPCParseError, Message: "parse error: " + err.Error()})
-		return
+		return nil
 	}
 	switch {
 	case m.Method != "" && len(m.ID) > 0:
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			result, err := c.handler(ctx, m.Method, m.Params)
-			c.respond(m.ID, result, err)
-		}()
+		return &m
 	case m.Method != "":
 		if _, err := c.handler(ctx, m.Method, m.Params); err != nil {
 			c.onError(fmt.Errorf("notification %s: %w", m.Method, err))
@@ -165,12 +202,13 @@ func (c *Conn) dispatch(ctx context.Context, line []byte, wg *sync.WaitGroup) {
 		c.mu.Unlock()
 		if ch == nil {
 			c.onError(fmt.Errorf("response to unknown request id %s", m.ID))
-			return
+			return nil
 		}
 		ch <- &m
 	default:
 		c.onError(fmt.Errorf("message is neither request, notification nor response: %.200q", line))
 	}
+	return nil
 }
 
 func (c *Conn) respond(id json.RawMessage, result any, err error) {

@@ -6,8 +6,11 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"sort"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/stratoscli/stratos/shared/agentproto"
 	"github.com/stratoscli/stratos/shared/wirelog"
@@ -130,5 +133,91 @@ func TestTheWireLogShowsBothDirectionsRedacted(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "sk-secret-1") {
 		t.Errorf("the answer itself must be unchanged: %s", out.String())
+	}
+}
+
+// TestARunningRequestDoesNotStopTheReading: while one request's handler
+// runs, the connection goes on reading: a notification and a second
+// request are handled, and the first handler can wait for them (as an
+// execute waits for a hook's answer or is cancelled by a notification).
+func TestARunningRequestDoesNotStopTheReading(t *testing.T) {
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	noted := make(chan struct{})
+	second := make(chan struct{})
+	h := func(ctx context.Context, method string, _ json.RawMessage) (any, error) {
+		switch method {
+		case "slow":
+			for _, ch := range []chan struct{}{noted, second} {
+				select {
+				case <-ch:
+				case <-ctx.Done():
+					return nil, ctx.Err()
+				case <-time.After(10 * time.Second):
+					return nil, errors.New("the connection stopped reading while a request ran")
+				}
+			}
+			return "slow done", nil
+		case "note":
+			close(noted)
+		case "fast":
+			close(second)
+			return "fast done", nil
+		}
+		return nil, nil
+	}
+	c := New(inR, outW, h, nil)
+	served := make(chan error, 1)
+	go func() { served <- c.Serve(context.Background()); _ = outW.Close() }()
+	go func() {
+		_, _ = io.WriteString(inW, `{"jsonrpc":"2.0","id":1,"method":"slow"}`+"\n")
+		_, _ = io.WriteString(inW, `{"jsonrpc":"2.0","method":"note"}`+"\n")
+		_, _ = io.WriteString(inW, `{"jsonrpc":"2.0","id":2,"method":"fast"}`+"\n")
+	}()
+	sc := bufio.NewScanner(outR)
+	var got []string
+	for len(got) < 2 && sc.Scan() {
+		got = append(got, sc.Text())
+	}
+	want := []string{`{"jsonrpc":"2.0","id":2,"result":"fast done"}`, `{"jsonrpc":"2.0","id":1,"result":"slow done"}`}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("answers:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	_ = inW.Close()
+	if err := <-served; err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestTheEndOfInputCancelsRunningHandlers: when the input ends, a running
+// handler's context is cancelled and Serve returns only after the handler
+// did; a request on a last line without its newline is still handled.
+func TestTheEndOfInputCancelsRunningHandlers(t *testing.T) {
+	var out strings.Builder
+	var mu sync.Mutex
+	var ended []string
+	h := func(ctx context.Context, method string, _ json.RawMessage) (any, error) {
+		end := method
+		select {
+		case <-ctx.Done():
+		case <-time.After(10 * time.Second):
+			end += " (never cancelled)"
+		}
+		mu.Lock()
+		ended = append(ended, end)
+		mu.Unlock()
+		return nil, ctx.Err()
+	}
+	in := `{"jsonrpc":"2.0","id":1,"method":"first"}` + "\n" + `{"jsonrpc":"2.0","id":2,"method":"last"}`
+	c := New(strings.NewReader(in), &out, h, nil)
+	if err := c.Serve(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(ended)
+	if strings.Join(ended, " ") != "first last" {
+		t.Fatalf("handlers ended before Serve returned: %v, want first and last", ended)
+	}
+	if n := strings.Count(out.String(), "context canceled"); n != 2 {
+		t.Fatalf("answers:\n%s\nwant two cancelled", out.String())
 	}
 }
