@@ -83,12 +83,13 @@ func New(spec adapter.Spec, onEvent func(adapter.Event), hooks adapter.Hooks) (a
 // object of a configuration in the run.
 func NewFactory(opts Options) adapter.Factory {
 	calls := newLedger()
+	templates := &prompt.Inline{}
 	return func(spec adapter.Spec, onEvent func(adapter.Event), hooks adapter.Hooks) (adapter.Adapter, error) {
 		s, err := newSession(spec, onEvent, hooks)
 		if err != nil {
 			return nil, err
 		}
-		s.calls = calls
+		s.calls, s.templates = calls, templates
 		if opts.Observe != nil {
 			s.observe = opts.Observe
 		}
@@ -104,7 +105,7 @@ func newSession(spec adapter.Spec, onEvent func(adapter.Event), hooks adapter.Ho
 	if err != nil {
 		return nil, err
 	}
-	s := &session{spec: spec, script: script, emit: onEvent, hooks: hooks, observe: func(Observation) {}, calls: newLedger()}
+	s := &session{spec: spec, script: script, emit: onEvent, hooks: hooks, observe: func(Observation) {}, calls: newLedger(), templates: &prompt.Inline{}}
 	if err := s.restore(); err != nil {
 		return nil, agentproto.Errorf(agentproto.CodeInitialization, "%v", err).Wrap(err)
 	}
@@ -122,6 +123,9 @@ type session struct {
 	observe func(Observation)
 	// calls counts calls across the sessions of one factory.
 	calls *ledger
+	// templates keeps the script's parsed templates, for the sessions of
+	// one factory.
+	templates *prompt.Inline
 
 	initAttempts int
 	turns        int
@@ -320,7 +324,7 @@ func (s *session) play(ctx context.Context, st step, text string) (adapter.Resul
 		}
 		reply := ""
 		if t.Reply != nil {
-			out, err := prompt.RenderString(*t.Reply, rctx)
+			out, err := s.templates.Render(*t.Reply, rctx)
 			if err != nil {
 				return res, s.errorf(agentproto.CodeExecution, &st, "reply: %v", err)
 			}
@@ -340,7 +344,7 @@ func (s *session) value(st step, rctx map[string]any) (json.RawMessage, error) {
 	t := st.reaction
 	switch {
 	case t.ValueJSON != nil:
-		out, err := prompt.RenderString(*t.ValueJSON, rctx)
+		out, err := s.templates.Render(*t.ValueJSON, rctx)
 		if err != nil {
 			return nil, s.errorf(agentproto.CodeExecution, &st, "valueJSON: %v", err)
 		}
@@ -349,7 +353,7 @@ func (s *session) value(st step, rctx map[string]any) (json.RawMessage, error) {
 		}
 		return json.RawMessage(out), nil
 	case len(t.Value) > 0:
-		out, err := renderValue(t.Value, rctx)
+		out, err := renderValue(s.templates, t.Value, rctx)
 		if err != nil {
 			return nil, s.errorf(agentproto.CodeExecution, &st, "value: %v", err)
 		}

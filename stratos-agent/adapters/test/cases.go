@@ -129,27 +129,27 @@ func (s *Script) caseNames() string {
 
 // renderValue renders every string of a scripted structured value as a
 // template over rctx; numbers, booleans and structure stay as written.
-func renderValue(raw json.RawMessage, rctx map[string]any) (json.RawMessage, error) {
+func renderValue(tpl *prompt.Inline, raw json.RawMessage, rctx map[string]any) (json.RawMessage, error) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	var v any
 	if err := dec.Decode(&v); err != nil {
 		return nil, err
 	}
-	out, err := renderStrings(v, rctx)
+	out, err := renderStrings(tpl, v, rctx)
 	if err != nil {
 		return nil, err
 	}
 	return json.Marshal(out)
 }
 
-func renderStrings(v any, rctx map[string]any) (any, error) {
+func renderStrings(tpl *prompt.Inline, v any, rctx map[string]any) (any, error) {
 	switch x := v.(type) {
 	case string:
-		return prompt.RenderString(x, rctx)
+		return tpl.Render(x, rctx)
 	case map[string]any:
 		for k, e := range x {
-			r, err := renderStrings(e, rctx)
+			r, err := renderStrings(tpl, e, rctx)
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", k, err)
 			}
@@ -157,7 +157,7 @@ func renderStrings(v any, rctx map[string]any) (any, error) {
 		}
 	case []any:
 		for i, e := range x {
-			r, err := renderStrings(e, rctx)
+			r, err := renderStrings(tpl, e, rctx)
 			if err != nil {
 				return nil, fmt.Errorf("[%d]: %w", i, err)
 			}

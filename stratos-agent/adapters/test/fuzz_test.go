@@ -166,7 +166,7 @@ func exercise(t *testing.T, s *Script, prompt string) {
 // render renders a scripted value as the harness does: an error is the
 // script's, a panic fails the target.
 func render(raw json.RawMessage, rctx map[string]any) {
-	_, _ = renderValue(raw, rctx)
+	_, _ = renderValue(nil, raw, rctx)
 }
 
 func mustJSON(t *testing.T, s string) json.RawMessage {

@@ -85,7 +85,7 @@ func TestCaseSelection(t *testing.T) {
 }
 
 func TestRenderValueKeepsTypes(t *testing.T) {
-	out, err := renderValue(json.RawMessage(`{"n": 1.50, "s": "{{captures.[1]}}", "l": [true, "{{label}}"]}`),
+	out, err := renderValue(nil, json.RawMessage(`{"n": 1.50, "s": "{{captures.[1]}}", "l": [true, "{{label}}"]}`),
 		map[string]any{"captures": map[string]any{"1": "x"}, "label": "r1"})
 	if err != nil || string(out) != `{"l":[true,"r1"],"n":1.50,"s":"x"}` {
 		t.Fatalf("got %s, %v", out, err)
