@@ -97,7 +97,8 @@ func (c *Conn) LogWire(l *wirelog.Log) *Conn {
 // to a new goroutine first. So the request runs on the thread that was
 // woken to read it, with its caches warm, instead of waking a second thread
 // for it: on a machine of few cores that wake-up is what a fast request
-// waits for, while the peer (node) finishes its own turn on the other core.
+// waits for, while the peer (the SDK's node process, for the agent host)
+// finishes its own turn on the other core.
 // The new reader is not on the request's path: nothing it will read can
 // arrive before the answer it waits for, in the common case of one call
 // at a time.
