@@ -152,9 +152,9 @@ func (c Case) RunOverrides(dir string, declared Declared) (json.RawMessage, erro
 			return nil, fmt.Errorf("overrides: must be an object with agents and decision")
 		}
 	}
-	agents, _ := doc["agents"].(map[string]any)
-	if agents == nil {
-		agents = map[string]any{}
+	agents, err := overrideAgents(doc)
+	if err != nil {
+		return nil, err
 	}
 	scriptedBy := map[string]string{} // overrides key → scripts target
 	for _, target := range slices.Sorted(maps.Keys(c.Scripts)) {
@@ -188,6 +188,36 @@ func (c Case) RunOverrides(dir string, declared Declared) (json.RawMessage, erro
 		return nil, err
 	}
 	return json.Marshal(doc)
+}
+
+// overrideAgents is the overrides' agents object, each entry an object of
+// settings. Anything else is refused: dropped, the case's overrides would
+// be silently ignored; passed on, the run would fail on them instead of
+// the case file naming its own field.
+func overrideAgents(doc map[string]any) (map[string]any, error) {
+	v, given := doc["agents"]
+	if !given {
+		return map[string]any{}, nil
+	}
+	agents, ok := v.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("overrides.agents: must be an object of agent settings by configuration, not %s", jsonText(v))
+	}
+	for _, name := range slices.Sorted(maps.Keys(agents)) {
+		if _, ok := agents[name].(map[string]any); !ok {
+			return nil, fmt.Errorf("overrides.agents.%s: must be an object of agent settings, not %s", name, jsonText(agents[name]))
+		}
+	}
+	return agents, nil
+}
+
+// jsonText is v as JSON, for messages.
+func jsonText(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
 }
 
 // setScript puts the target's overrides entry on the test harness with

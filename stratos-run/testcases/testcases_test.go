@@ -68,6 +68,22 @@ func TestRunOverridesPutsScriptedConfigsOnTheTestHarness(t *testing.T) {
 	}
 }
 
+// Overrides whose agents, or one of whose agents, are not an object are
+// refused with the field, not dropped or passed on to the run.
+func TestRunOverridesRefusesAgentsThatAreNotObjects(t *testing.T) {
+	for overrides, want := range map[string]string{
+		`{"agents":3}`:                     "overrides.agents: must be an object of agent settings by configuration, not 3",
+		`{"agents":{"critic":{},"A":0}}`:   "overrides.agents.A: must be an object of agent settings, not 0",
+		`{"agents":{"critic":["x"]}}`:      `overrides.agents.critic: must be an object of agent settings, not ["x"]`,
+		`{"agents":{"critic":null},"x":1}`: "overrides.agents.critic: must be an object of agent settings, not null",
+	} {
+		c := Case{Name: "c", Overrides: json.RawMessage(overrides)}
+		if got, err := c.RunOverrides(t.TempDir(), Declared{}); err == nil || err.Error() != want {
+			t.Errorf("overrides %s: got %s, %v; want the error %q", overrides, got, err, want)
+		}
+	}
+}
+
 func TestRunOverridesRefusesUnscriptedConfigs(t *testing.T) {
 	declared := map[string]any{"critic": map[string]any{"harness": "claude-code"}, "judge": map[string]any{"harness": "codex"},
 		"scripted": map[string]any{"harness": "test", "test": map[string]any{"turns": []any{}}}}
