@@ -212,8 +212,16 @@ func (p *Process) reap(outR, errR *os.File, stdoutDone, stderrDone <-chan struct
 func (p *Process) Exited() <-chan struct{} { return p.exited }
 
 // ExitError describes how the process ended, with the end of its stderr.
-// Call it after Exited is closed.
+// A caller that learned of the end from a failed write can be ahead of
+// the reaping, so it waits (a bounded time) for Exited: the message then
+// has the exit status and the last of stderr.
 func (p *Process) ExitError() error {
+	t := time.NewTimer(p.grace.Drain + time.Second)
+	select {
+	case <-p.exited:
+	case <-t.C:
+	}
+	t.Stop()
 	p.mu.Lock()
 	err := p.exitErr
 	p.mu.Unlock()
@@ -238,6 +246,12 @@ func (p *Process) WriteLine(b []byte) error {
 		return ErrStdinClosed
 	}
 	if _, err := p.stdin.Write(append(b[:len(b):len(b)], '\n')); err != nil {
+		// A process that exited fails the write with EPIPE, or with
+		// ErrClosed once waiting for it closed our end, before reap marks
+		// stdin closed: the same end, which callers report with ExitError.
+		if errors.Is(err, syscall.EPIPE) || errors.Is(err, os.ErrClosed) {
+			return fmt.Errorf("write to %s: %w (%w)", p.name, ErrStdinClosed, err)
+		}
 		return fmt.Errorf("write to %s: %w", p.name, err)
 	}
 	return nil

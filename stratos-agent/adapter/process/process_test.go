@@ -2,6 +2,7 @@ package process
 
 import (
 	"context"
+	"errors"
 	"os"
 	"strconv"
 	"strings"
@@ -72,6 +73,29 @@ func TestExitErrorQuotesTheEndOfStderr(t *testing.T) {
 	}
 	if err := p.WriteLine([]byte("late")); err != ErrStdinClosed {
 		t.Fatalf("write after exit: %v", err)
+	}
+}
+
+// A write that meets a process which has just exited fails as
+// ErrStdinClosed however far the reaping got, and ExitError then has the
+// exit status and stderr, not the write's error (a CLI that dies at start
+// is reported by its own words).
+func TestAWriteToAnExitedProcessIsItsEnd(t *testing.T) {
+	for range 20 {
+		p, err := Start(Spec{Name: "cli", Path: "/bin/sh", Args: []string{"-c", "echo dies-on-purpose >&2; exit 3"}, Grace: fast})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var werr error
+		for werr == nil {
+			werr = p.WriteLine([]byte(strings.Repeat("x", 4096)))
+		}
+		if !errors.Is(werr, ErrStdinClosed) {
+			t.Fatalf("write to an exited process: %v, want ErrStdinClosed", werr)
+		}
+		if msg := p.ExitError().Error(); !strings.HasPrefix(msg, "cli exited: exit status 3") || !strings.Contains(msg, "dies-on-purpose") {
+			t.Fatalf("exit error %q", msg)
+		}
 	}
 }
 

@@ -59,10 +59,11 @@ func (c *conn) onLine(line []byte) {
 }
 
 // call sends a request and waits for its answer; a process that exits
-// first answers with its exit error.
+// first, or before the request could be written, answers with its exit
+// error.
 func (c *conn) call(ctx context.Context, method string, params, result any) error {
 	err := c.rpc.Call(ctx, method, params, result)
-	if errors.Is(err, jsonrpc.ErrClosed) {
+	if errors.Is(err, jsonrpc.ErrClosed) || errors.Is(err, process.ErrStdinClosed) {
 		return &exitedError{err: c.p.ExitError()}
 	}
 	return err
