@@ -87,9 +87,9 @@ func FuzzRenderInsertsValuesVerbatim(f *testing.F) {
 		if err != nil || got != want {
 			t.Fatalf("Render = %q, %v; want %q", got, err, want)
 		}
-		got, err = RenderString(body, map[string]any{"x": decoded, "user": map[string]any{"name": decoded}, "xs": []any{decoded}})
+		got, err = new(Inline).Render(body, map[string]any{"x": decoded, "user": map[string]any{"name": decoded}, "xs": []any{decoded}})
 		if err != nil || got != want {
-			t.Fatalf("RenderString = %q, %v; want %q", got, err, want)
+			t.Fatalf("Render = %q, %v; want %q", got, err, want)
 		}
 	})
 }

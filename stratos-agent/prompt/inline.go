@@ -24,7 +24,8 @@ type Inline struct {
 // render.
 const maxInline = 1024
 
-// Render renders body with ctx, as RenderString does.
+// Render renders an inline template body with an already decoded context.
+// Missing variables are not checked: the context is the harness's own.
 func (in *Inline) Render(body string, ctx map[string]any) (string, error) {
 	tpl, err := in.template(body)
 	if err != nil {

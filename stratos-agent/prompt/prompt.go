@@ -114,14 +114,6 @@ func execute(tpl *raymond.Template, ctx any) (out string, err error) {
 	return tpl.Exec(ctx)
 }
 
-// RenderString renders an inline template body (the test harness's reply
-// templates) with an already decoded context, parsing it anew (Inline
-// keeps the parse). Missing variables are not checked: the context is the
-// harness's own.
-func RenderString(body string, ctx map[string]any) (string, error) {
-	return (*Inline)(nil).Render(body, ctx)
-}
-
 // unescaped marks every string as safe so raymond does not HTML-escape it.
 func unescaped(v any) any {
 	switch x := v.(type) {

@@ -133,8 +133,8 @@ func TestATemplateRaymondCannotEvaluateIsItsError(t *testing.T) {
 		if err == nil || agentproto.CodeOf(err) != agentproto.CodePromptFile || !strings.Contains(err.Error(), "cannot be evaluated") {
 			t.Errorf("Render(%q) = %v", body, err)
 		}
-		if _, err := RenderString(body, map[string]any{"a": 1}); err == nil {
-			t.Errorf("RenderString(%q) succeeded", body)
+		if _, err := new(Inline).Render(body, map[string]any{"a": 1}); err == nil {
+			t.Errorf("Render(%q) succeeded", body)
 		}
 	}
 }

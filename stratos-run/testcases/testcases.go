@@ -201,23 +201,14 @@ func overrideAgents(doc map[string]any) (map[string]any, error) {
 	}
 	agents, ok := v.(map[string]any)
 	if !ok {
-		return nil, fmt.Errorf("overrides.agents: must be an object of agent settings by configuration, not %s", jsonText(v))
+		return nil, fmt.Errorf("overrides.agents: must be an object of agent settings by configuration, not %s", show(v))
 	}
 	for _, name := range slices.Sorted(maps.Keys(agents)) {
 		if _, ok := agents[name].(map[string]any); !ok {
-			return nil, fmt.Errorf("overrides.agents.%s: must be an object of agent settings, not %s", name, jsonText(agents[name]))
+			return nil, fmt.Errorf("overrides.agents.%s: must be an object of agent settings, not %s", name, show(agents[name]))
 		}
 	}
 	return agents, nil
-}
-
-// jsonText is v as JSON, for messages.
-func jsonText(v any) string {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return fmt.Sprint(v)
-	}
-	return string(b)
 }
 
 // setScript puts the target's overrides entry on the test harness with

@@ -85,11 +85,10 @@ func NewFactory(opts Options) adapter.Factory {
 	calls := newLedger()
 	templates := &prompt.Inline{}
 	return func(spec adapter.Spec, onEvent func(adapter.Event), hooks adapter.Hooks) (adapter.Adapter, error) {
-		s, err := newSession(spec, onEvent, hooks)
+		s, err := newSession(spec, onEvent, hooks, calls, templates)
 		if err != nil {
 			return nil, err
 		}
-		s.calls, s.templates = calls, templates
 		if opts.Observe != nil {
 			s.observe = opts.Observe
 		}
@@ -97,7 +96,7 @@ func NewFactory(opts Options) adapter.Factory {
 	}
 }
 
-func newSession(spec adapter.Spec, onEvent func(adapter.Event), hooks adapter.Hooks) (*session, error) {
+func newSession(spec adapter.Spec, onEvent func(adapter.Event), hooks adapter.Hooks, calls *ledger, templates *prompt.Inline) (*session, error) {
 	if err := Capabilities.CheckEffort(Harness, spec); err != nil {
 		return nil, err
 	}
@@ -105,7 +104,7 @@ func newSession(spec adapter.Spec, onEvent func(adapter.Event), hooks adapter.Ho
 	if err != nil {
 		return nil, err
 	}
-	s := &session{spec: spec, script: script, emit: onEvent, hooks: hooks, observe: func(Observation) {}, calls: newLedger(), templates: &prompt.Inline{}}
+	s := &session{spec: spec, script: script, emit: onEvent, hooks: hooks, observe: func(Observation) {}, calls: calls, templates: templates}
 	if err := s.restore(); err != nil {
 		return nil, agentproto.Errorf(agentproto.CodeInitialization, "%v", err).Wrap(err)
 	}

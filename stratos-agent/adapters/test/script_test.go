@@ -104,7 +104,7 @@ func TestValueJSONLoopsOverEveryMatch(t *testing.T) {
 		t.Fatal("no case chosen")
 	}
 	tpl := `{"findings": [{{#each matches}}{{#unless @first}}, {{/unless}}{"n": {{@index}}, "file": "{{file}}"}{{/each}}], "first": "{{captures.file}}"}`
-	out, err := prompt.RenderString(tpl, map[string]any{"captures": got.captures, "matches": got.matches})
+	out, err := new(prompt.Inline).Render(tpl, map[string]any{"captures": got.captures, "matches": got.matches})
 	if err != nil {
 		t.Fatal(err)
 	}
