@@ -82,9 +82,9 @@ func (s *session) answer(ctx context.Context, p *process, t *turn, req controlRe
 		if t != nil {
 			t.markWork()
 		}
-		return map[string]any{"behavior": "allow", "updatedInput": rawOrEmpty(req.Input)}, ""
+		return permissionAllow{Behavior: "allow", UpdatedInput: rawOrEmpty(req.Input)}, ""
 	case "elicitation":
-		return map[string]any{"action": "decline"}, ""
+		return elicitationDecline{Action: "decline"}, ""
 	}
 	return nil, "Stratos does not handle control request " + req.Subtype
 }
@@ -97,7 +97,7 @@ func (s *session) hookCallback(ctx context.Context, p *process, t *turn, req con
 	if t != nil && in.ToolName != structuredOutputTool {
 		t.markWork()
 	}
-	var out map[string]any
+	var out hookOutput
 	var err error
 	switch req.CallbackID {
 	case callbackPre:
@@ -130,7 +130,7 @@ func (s *session) hookFailed(p *process, t *turn, in hookInput, err error) {
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		_, _ = p.request(ctx, map[string]any{"subtype": "interrupt"})
+		_, _ = p.request(ctx, interruptRequest)
 	}()
 }
 

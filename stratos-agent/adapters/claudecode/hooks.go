@@ -29,12 +29,11 @@ const (
 // through the author's hooks (the host answers "allow" itself when the
 // agent has none). onFailure "block" makes a failed or timed-out callback
 // block the tool instead of letting it run.
-func hookRegistration() map[string]any {
-	entry := func(id string) []any {
-		return []any{map[string]any{"matcher": ".*", "hookCallbackIds": []string{id},
-			"timeout": hookTimeoutSeconds, "onFailure": "block"}}
+func hookRegistration() map[string][]hookMatcher {
+	entry := func(id string) []hookMatcher {
+		return []hookMatcher{{Matcher: ".*", HookCallbackIDs: []string{id}, Timeout: hookTimeoutSeconds, OnFailure: "block"}}
 	}
-	return map[string]any{
+	return map[string][]hookMatcher{
 		"PreToolUse":         entry(callbackPre),
 		"PostToolUse":        entry(callbackPost),
 		"PostToolUseFailure": entry(callbackPostFailure),
@@ -60,25 +59,24 @@ func (in hookInput) call() adapter.ToolCall {
 // deny with the reason as feedback, or allow with updatedInput. A hook that
 // threw denies the call, stops the turn and returns the error, which fails
 // the invocation.
-func preToolUse(ctx context.Context, hooks adapter.Hooks, in hookInput) (map[string]any, error) {
-	allow := map[string]any{"hookEventName": "PreToolUse", "permissionDecision": "allow"}
+func preToolUse(ctx context.Context, hooks adapter.Hooks, in hookInput) (hookOutput, error) {
+	allow := &hookSpecific{HookEventName: "PreToolUse", PermissionDecision: "allow"}
 	if in.ToolName == structuredOutputTool {
-		return map[string]any{"hookSpecificOutput": allow}, nil
+		return hookOutput{Specific: allow}, nil
 	}
 	res, err := hooks.BeforeToolCall(ctx, in.call())
 	if err != nil {
-		return map[string]any{"continue": false, "stopReason": "a Stratos beforeToolCall hook failed",
-			"hookSpecificOutput": map[string]any{"hookEventName": "PreToolUse", "permissionDecision": "deny",
-				"permissionDecisionReason": "the beforeToolCall hook failed"}}, err
+		return stopTurn("beforeToolCall", &hookSpecific{HookEventName: "PreToolUse", PermissionDecision: "deny",
+			PermissionDecisionReason: "the beforeToolCall hook failed"}), err
 	}
 	switch res.Action {
 	case agentproto.ActionDeny:
-		return map[string]any{"hookSpecificOutput": map[string]any{"hookEventName": "PreToolUse",
-			"permissionDecision": "deny", "permissionDecisionReason": res.Reason}}, nil
+		return hookOutput{Specific: &hookSpecific{HookEventName: "PreToolUse", PermissionDecision: "deny",
+			PermissionDecisionReason: res.Reason}}, nil
 	case agentproto.ActionModify:
-		allow["updatedInput"] = res.Arguments
+		allow.UpdatedInput = res.Arguments
 	}
-	return map[string]any{"hookSpecificOutput": allow}, nil
+	return hookOutput{Specific: allow}, nil
 }
 
 // postToolUse asks afterToolCall about a completed call. "block" replaces
@@ -86,39 +84,37 @@ func preToolUse(ctx context.Context, hooks adapter.Hooks, in hookInput) (map[str
 // CLI's native decision "block" alone leaves the original output visible to
 // the model, and a replacement of the wrong shape is silently ignored
 // (docs/design/claude-code-cli.md, "Hooks and permission requests").
-func postToolUse(ctx context.Context, hooks adapter.Hooks, in hookInput) (map[string]any, error) {
+func postToolUse(ctx context.Context, hooks adapter.Hooks, in hookInput) (hookOutput, error) {
 	if in.ToolName == structuredOutputTool {
-		return map[string]any{}, nil
+		return hookOutput{}, nil
 	}
 	res, err := hooks.AfterToolCall(ctx, in.call(), in.ToolResponse, nil)
 	if err != nil {
-		return map[string]any{"continue": false, "stopReason": "a Stratos afterToolCall hook failed",
-			"hookSpecificOutput": map[string]any{"hookEventName": "PostToolUse",
-				"updatedToolOutput": replaceOutput(in.ToolResponse, "the afterToolCall hook failed")}}, err
+		return stopTurn("afterToolCall", &hookSpecific{HookEventName: "PostToolUse",
+			UpdatedToolOutput: replaceOutput(in.ToolResponse, "the afterToolCall hook failed")}), err
 	}
 	if res.Action != agentproto.ActionBlock {
-		return map[string]any{}, nil
+		return hookOutput{}, nil
 	}
-	return map[string]any{"hookSpecificOutput": map[string]any{"hookEventName": "PostToolUse",
-		"updatedToolOutput": replaceOutput(in.ToolResponse, res.Reason)}}, nil
+	return hookOutput{Specific: &hookSpecific{HookEventName: "PostToolUse",
+		UpdatedToolOutput: replaceOutput(in.ToolResponse, res.Reason)}}, nil
 }
 
 // postToolUseFailure passes a failed call to afterToolCall with its error.
 // Claude Code lets this hook only add context, so "block" adds the reason;
 // the error text itself stays visible (documented limit).
-func postToolUseFailure(ctx context.Context, hooks adapter.Hooks, in hookInput) (map[string]any, error) {
+func postToolUseFailure(ctx context.Context, hooks adapter.Hooks, in hookInput) (hookOutput, error) {
 	if in.ToolName == structuredOutputTool {
-		return map[string]any{}, nil
+		return hookOutput{}, nil
 	}
 	res, err := hooks.AfterToolCall(ctx, in.call(), nil, &agentproto.ToolError{Message: in.Error})
 	if err != nil {
-		return map[string]any{"continue": false, "stopReason": "a Stratos afterToolCall hook failed"}, err
+		return stopTurn("afterToolCall", nil), err
 	}
 	if res.Action != agentproto.ActionBlock {
-		return map[string]any{}, nil
+		return hookOutput{}, nil
 	}
-	return map[string]any{"hookSpecificOutput": map[string]any{"hookEventName": "PostToolUseFailure",
-		"additionalContext": res.Reason}}, nil
+	return hookOutput{Specific: &hookSpecific{HookEventName: "PostToolUseFailure", AdditionalContext: res.Reason}}, nil
 }
 
 // outputFields are where tools put what the model reads, in the order the

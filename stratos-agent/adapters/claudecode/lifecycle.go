@@ -45,7 +45,7 @@ func (s *session) cancelTurn(p *process, obs *observer, t *turn) {
 		tools := procgroup.NoteSessions(p.pid())
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		if _, err := p.request(ctx, map[string]any{"subtype": "interrupt"}); err != nil {
+		if _, err := p.request(ctx, interruptRequest); err != nil {
 			s.log.Debug("interrupt", "error", err)
 		}
 		s.stopTasks(p, obs)
@@ -82,7 +82,7 @@ func (s *session) stopTasks(p *process, obs *observer) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	for _, id := range obs.liveTasks() {
-		if _, err := p.request(ctx, map[string]any{"subtype": "stop_task", "task_id": id}); err != nil {
+		if _, err := p.request(ctx, stopTaskRequest{Subtype: "stop_task", TaskID: id}); err != nil {
 			s.log.Debug("stop_task", "task", id, "error", err)
 		}
 	}
@@ -110,7 +110,7 @@ func (s *session) Close(ctx context.Context) error {
 		if t != nil {
 			t.cancel()
 			ictx, cancel := context.WithTimeout(ctx, 5*time.Second)
-			_, _ = p.request(ictx, map[string]any{"subtype": "interrupt"})
+			_, _ = p.request(ictx, interruptRequest)
 			cancel()
 		}
 		s.stopTasks(p, obs)

@@ -116,9 +116,9 @@ func (p *process) send(v any) error {
 }
 
 // request sends a host → CLI control request and waits for its answer.
-func (p *process) request(ctx context.Context, req map[string]any) (json.RawMessage, error) {
+func (p *process) request(ctx context.Context, req hostRequest) (json.RawMessage, error) {
 	id, ch := p.register()
-	if err := p.send(map[string]any{"type": "control_request", "request_id": id, "request": req}); err != nil {
+	if err := p.send(controlRequestFrame{Type: "control_request", RequestID: id, Request: req}); err != nil {
 		p.unregister(id)
 		return nil, err
 	}
@@ -128,7 +128,7 @@ func (p *process) request(ctx context.Context, req map[string]any) (json.RawMess
 			return nil, errExited
 		}
 		if r.Subtype == "error" {
-			return nil, fmt.Errorf("claude refused %v: %s", req["subtype"], r.Error)
+			return nil, fmt.Errorf("claude refused %s: %s", req.subtype(), r.Error)
 		}
 		return r.Response, nil
 	case <-ctx.Done():
@@ -175,14 +175,12 @@ func (p *process) respond(requestID string, payload any) error {
 	if payload == nil {
 		payload = struct{}{}
 	}
-	return p.send(map[string]any{"type": "control_response", "response": map[string]any{
-		"subtype": "success", "request_id": requestID, "response": payload}})
+	return p.send(controlResponseFrame{Type: "control_response", Response: responseBody{Subtype: "success", RequestID: requestID, Response: payload}})
 }
 
 // respondError answers a CLI → host control request with an error.
 func (p *process) respondError(requestID, msg string) error {
-	return p.send(map[string]any{"type": "control_response", "response": map[string]any{
-		"subtype": "error", "request_id": requestID, "error": msg}})
+	return p.send(controlResponseFrame{Type: "control_response", Response: responseBody{Subtype: "error", RequestID: requestID, Error: msg}})
 }
 
 // shutdown stops the CLI (the kit's bounded steps: closing stdin lets it

@@ -223,9 +223,9 @@ func systemPromptParts(spec adapter.Spec) []string {
 // initializeProtocol registers the hooks and sets the fixed system prompt
 // (and the output schema, as the TS SDK does) through initialize.
 func (s *session) initializeProtocol(ctx context.Context, p *process) error {
-	req := map[string]any{"subtype": "initialize", "hooks": hookRegistration(), "systemPrompt": systemPromptParts(s.spec)}
+	req := initializeRequest{Subtype: "initialize", Hooks: hookRegistration(), SystemPrompt: systemPromptParts(s.spec)}
 	if len(s.spec.OutputSchema) > 0 {
-		req["jsonSchema"] = nativeSchema(s.spec.OutputSchema)
+		req.JSONSchema = nativeSchema(s.spec.OutputSchema)
 	}
 	ictx, cancel := context.WithTimeout(ctx, initializeTimeout)
 	defer cancel()

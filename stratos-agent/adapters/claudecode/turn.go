@@ -171,13 +171,6 @@ func cancelledError(name string) error {
 	return agentproto.Errorf(agentproto.CodeCancelled, "execute of agent %q was cancelled", name)
 }
 
-// userMessage is the stdin line of one prompt. The uuid makes the CLI stamp
-// the turn's result with user_message_uuids.
-func userMessage(t *turn, prompt string) map[string]any {
-	return map[string]any{"type": "user", "uuid": t.uuid, "session_id": "", "parent_tool_use_id": nil,
-		"message": map[string]any{"role": "user", "content": prompt}}
-}
-
 func newUUID() string {
 	var b [16]byte
 	_, _ = rand.Read(b[:])
