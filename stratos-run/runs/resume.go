@@ -61,6 +61,7 @@ func (s *Store) ResumePoint(id string) (*ResumePoint, error) {
 		details["reason"] = err.Error()
 		return nil, clierr.Usage(runapi.CodeResumeNoJournal, "run %s cannot be resumed: %v", id, err).WithDetails(details).Wrap(err)
 	}
+	j.Entries = inherit(j.Entries, s.earlierEntries(j.Header, 1))
 	point := &ResumePoint{Run: r, Invocation: inv, Journal: j, Problems: problems}
 	if point.spent, err = spentIn(r.Dir); err != nil {
 		return nil, unreadable(id, err)
