@@ -238,13 +238,13 @@ func TestOutputBoundsWhatItKeeps(t *testing.T) {
 	}
 }
 
-func awaitPid(t *testing.T, file string) int {
+func awaitPid(t testing.TB, file string) int {
 	t.Helper()
 	waitFor(t, func() bool { _, err := os.Stat(file); return err == nil })
 	return readPid(t, file)
 }
 
-func readPid(t *testing.T, file string) int {
+func readPid(t testing.TB, file string) int {
 	t.Helper()
 	data, err := os.ReadFile(file)
 	if err != nil {
@@ -277,7 +277,7 @@ func alive(pid int) bool {
 
 // waitFor polls cond for at most a minute: a bound for a broken test, never
 // a timing assertion.
-func waitFor(t *testing.T, cond func() bool) {
+func waitFor(t testing.TB, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(time.Minute)
 	for !cond() {

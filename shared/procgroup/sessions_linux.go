@@ -9,8 +9,69 @@ import (
 )
 
 // NoteSessions notes the sessions pid's running descendants are in, other
-// than pid's own and this process's (see Sessions).
-func NoteSessions(pid int) Sessions { return noteIn(processTable(), pid) }
+// than pid's own and this process's (see Sessions). It reads pid's tree
+// alone, through each process's list of children, rather than every
+// process of the machine: adapters note after every turn that ran tools,
+// and a full read grows with everything else the machine runs (3–18 ms
+// on a busy machine of a hundred processes, against a turn's 20 ms). A
+// kernel without those lists has the whole table read instead.
+func NoteSessions(pid int) Sessions {
+	if tree, ok := treeOf(pid); ok {
+		return noteIn(tree, pid)
+	}
+	return noteIn(processTable(), pid)
+}
+
+// treeOf reads pid and its descendants, found through the children lists
+// of /proc/<pid>/task/<tid>/children (each thread lists the children it
+// forked). It reports false when pid has no such list: the kernel does not
+// keep them, or pid is gone.
+func treeOf(pid int) (map[int]proc, bool) {
+	root, ok := readProc(pid)
+	if !ok {
+		return nil, false
+	}
+	if _, err := os.Stat("/proc/" + strconv.Itoa(pid) + "/task/" + strconv.Itoa(pid) + "/children"); err != nil {
+		return nil, false
+	}
+	tree := map[int]proc{pid: root}
+	for queue := []int{pid}; len(queue) > 0; queue = queue[1:] {
+		for _, c := range childrenOf(queue[0]) {
+			if _, seen := tree[c]; seen {
+				continue // a pid reused during the walk
+			}
+			if p, ok := readProc(c); ok {
+				tree[c] = p
+				queue = append(queue, c)
+			}
+		}
+	}
+	return tree, true
+}
+
+// childrenOf lists the children of every thread of pid; nothing when pid
+// is gone. A child forked or reparented during the read may be missed,
+// as it may be by a read of the whole table.
+func childrenOf(pid int) []int {
+	dir := "/proc/" + strconv.Itoa(pid) + "/task/"
+	tasks, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var out []int
+	for _, t := range tasks {
+		b, err := os.ReadFile(dir + t.Name() + "/children")
+		if err != nil {
+			continue
+		}
+		for _, f := range strings.Fields(string(b)) {
+			if c, err := strconv.Atoi(f); err == nil {
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}
 
 // Update adds to s the sessions pid's running descendants are in now, as
 // NoteSessions notes them, and drops the noted sessions nothing runs in any
@@ -65,10 +126,20 @@ func noteIn(table map[int]proc, pid int) Sessions {
 	s := Sessions{leaders: map[int]uint64{}}
 	for _, p := range descendants(table, pid) {
 		if _, seen := s.leaders[p.sid]; !seen && !exclude[p.sid] {
-			s.leaders[p.sid] = table[p.sid].start // 0 when the leader is gone
+			s.leaders[p.sid] = leaderStartIn(table, p)
 		}
 	}
 	return s
+}
+
+// leaderStartIn is the start time of the leader of p's session, read from
+// table or else from /proc (a leader alive out of the tree read), 0 when
+// it is gone.
+func leaderStartIn(table map[int]proc, p proc) uint64 {
+	if leader, ok := table[p.sid]; ok {
+		return leader.start
+	}
+	return leaderStart(p)
 }
 
 // descendants lists pid's descendants in table, found by parent.

@@ -80,15 +80,9 @@ func touch(t *testing.T, path string) {
 	}
 }
 
-// BenchmarkNoteSessions and BenchmarkWatchLook compare a note of every
-// process with a look at what appeared since the last look (the
-// claude-code adapter looks every few milliseconds while a shell starts).
-func BenchmarkNoteSessions(b *testing.B) {
-	for b.Loop() {
-		NoteSessions(os.Getpid())
-	}
-}
-
+// BenchmarkWatchLook, against BenchmarkNoteSessions' table: a look reads
+// only what appeared since the last look (the claude-code adapter looks
+// every few milliseconds while a shell starts).
 func BenchmarkWatchLook(b *testing.B) {
 	w := WatchChildren(os.Getpid())
 	var s Sessions
