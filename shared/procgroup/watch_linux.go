@@ -6,9 +6,10 @@ import (
 )
 
 // Watch follows the sessions one child's children start. A note of the
-// child's descendants (NoteSessions, Sessions.Update) reads every process
-// of /proc, too much to repeat every few milliseconds; a look reads the
-// list of /proc and only the processes that appeared since the last look.
+// child's descendants reads its whole tree (NoteSessions) or every process
+// of /proc (Sessions.Update), too much to repeat every few milliseconds; a
+// look reads the list of /proc and only the processes that appeared since
+// the last look.
 // A process's parent never becomes the child later (an orphan goes to init
 // or a subreaper), so a process is read once, when it first appears,
 // unless it is the child's child still in the child's session: a child

@@ -63,8 +63,9 @@ func (s *session) Execute(ctx context.Context, prompt string) (adapter.Result, e
 // is_background shell) is a session of its own still running among the
 // agent's descendants after the turn. More such sessions than after the
 // last turn is background work started by this one. Only a turn that ran
-// tools can have started any: the scan reads every process's stat, which
-// was most of the kit's CPU in a turn of text alone (scripts/bench-acp).
+// tools can have started any: the note reads the agent's process tree,
+// which (when it read every process's stat) was most of the kit's CPU in a
+// turn of text alone (scripts/bench-acp).
 func (s *session) noteBackground(c *conn) {
 	n := procgroup.NoteSessions(c.p.Pid()).Len()
 	s.mu.Lock()
