@@ -39,6 +39,9 @@ type namespaceProxy struct {
 	token string
 	srv   *http.Server
 	ln    net.Listener
+	// maxBody bounds a request or a JSON answer the proxy reads whole to
+	// rewrite it (maxProxiedBody; tests set less).
+	maxBody int64
 	// names maps every flat name the proxy made to its namespace and tool.
 	// Codex offers the same tools on every request of a session.
 	mu    sync.Mutex
@@ -51,6 +54,14 @@ type splitName struct{ namespace, name string }
 // "mcp__<server>", so "__" keeps the flat names in the usual function-name
 // alphabet.
 const flatSeparator = "__"
+
+// maxProxiedBody bounds what the proxy holds in memory to rewrite: a
+// Responses request (Codex's whole conversation) or a JSON answer, as it
+// bounds one SSE event. Codex's largest contexts are a few MB.
+const maxProxiedBody = 64 << 20
+
+// errAnswerTooLarge is an answer of the model server over maxProxiedBody.
+var errAnswerTooLarge = errors.New("the answer is larger than the proxy passes (64 MiB)")
 
 // proxyTokenVar carries the proxy's token into the app-server's
 // environment; the provider names it as its env_key.
@@ -71,7 +82,7 @@ func startNamespaceProxy(upstream string) (*namespaceProxy, error) {
 	if err != nil {
 		return nil, fmt.Errorf("namespace proxy: listen: %w", err)
 	}
-	p := &namespaceProxy{url: "http://" + ln.Addr().String(), token: token, ln: ln, names: map[string]splitName{}}
+	p := &namespaceProxy{url: "http://" + ln.Addr().String(), token: token, ln: ln, maxBody: maxProxiedBody, names: map[string]splitName{}}
 	rp := &httputil.ReverseProxy{
 		Rewrite: func(r *httputil.ProxyRequest) {
 			r.SetURL(target)
@@ -101,7 +112,11 @@ func (p *namespaceProxy) Close() error {
 func (p *namespaceProxy) handler(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/responses") {
-			body, err := io.ReadAll(r.Body)
+			body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, p.maxBody))
+			if tooLarge := (*http.MaxBytesError)(nil); errors.As(err, &tooLarge) {
+				http.Error(w, fmt.Sprintf("namespace proxy: the request is larger than the proxy passes (%d bytes)", p.maxBody), http.StatusRequestEntityTooLarge)
+				return
+			}
 			if err != nil {
 				http.Error(w, "namespace proxy: "+err.Error(), http.StatusBadRequest)
 				return
@@ -191,10 +206,13 @@ func (p *namespaceProxy) modifyResponse(resp *http.Response) error {
 		resp.Body = pr
 		return nil
 	}
-	data, err := io.ReadAll(resp.Body)
+	data, err := io.ReadAll(io.LimitReader(resp.Body, p.maxBody+1))
 	resp.Body.Close()
 	if err != nil {
 		return err
+	}
+	if int64(len(data)) > p.maxBody {
+		return errAnswerTooLarge
 	}
 	resp.Body = io.NopCloser(bytes.NewReader(p.rewriteJSON(data)))
 	return nil
@@ -275,8 +293,11 @@ func upstreamError(upstream string) func(http.ResponseWriter, *http.Request, err
 		if errors.As(err, &ue) {
 			err = ue.Err
 		}
-		body, _ := json.Marshal(map[string]any{"error": map[string]any{"type": "server_error", "code": nil, "param": nil,
-			"message": fmt.Sprintf("Ollama at %s is not reachable: %v", upstream, err)}})
+		msg := fmt.Sprintf("Ollama at %s is not reachable: %v", upstream, err)
+		if errors.Is(err, errAnswerTooLarge) {
+			msg = fmt.Sprintf("Ollama at %s: %v", upstream, err)
+		}
+		body, _ := json.Marshal(map[string]any{"error": map[string]any{"type": "server_error", "code": nil, "param": nil, "message": msg}})
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusBadGateway)
 		_, _ = w.Write(body)

@@ -233,3 +233,43 @@ func TestTheProxysTokenIsTheProvidersKey(t *testing.T) {
 		t.Errorf("%s in the app-server's environment = %q, want the proxy's token", proxyTokenVar, got)
 	}
 }
+
+// The proxy reads a request, and a JSON answer, whole to rewrite them: one
+// over its bound is refused (413), or answered as the model server's error
+// (502, saying why), instead of held in memory however large.
+func TestNamespaceProxyBoundsWhatItReadsWhole(t *testing.T) {
+	var reached atomic.Int32
+	answer := strings.Repeat("x", 2048)
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		reached.Add(1)
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"output":"`+answer+`"}`)
+	}))
+	defer up.Close()
+	p, err := startNamespaceProxy(up.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	p.maxBody = 1024
+
+	resp, err := proxyPost(p, `{"model":"m","input":"`+strings.Repeat("y", 2048)+`"}`, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusRequestEntityTooLarge || reached.Load() != 0 || !strings.Contains(string(body), "1024 bytes") {
+		t.Errorf("a request over the bound: %d %q, upstream reached %d times; want 413 naming the bound, upstream not reached", resp.StatusCode, body, reached.Load())
+	}
+
+	resp, err = proxyPost(p, `{"model":"m","input":"small"}`, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ = io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusBadGateway || !strings.Contains(string(body), "larger than the proxy passes") || strings.Contains(string(body), answer) {
+		t.Errorf("an answer over the bound: %d %q; want 502 saying it was too large", resp.StatusCode, body)
+	}
+}
