@@ -59,6 +59,7 @@ func resumeRun(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
+	defer point.Release()
 	if point.Invocation.Temporal != nil {
 		return resumeOnTemporal(ctx, cmd, point)
 	}

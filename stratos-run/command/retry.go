@@ -11,6 +11,7 @@ import (
 	"github.com/stratoscli/stratos/shared/clierr"
 	"github.com/stratoscli/stratos/shared/contract/errcode"
 	"github.com/stratoscli/stratos/shared/contract/runapi"
+	"github.com/stratoscli/stratos/stratos-run/runs"
 )
 
 const retryFlag = "retry"
@@ -51,6 +52,10 @@ func retryDelay(n int) time.Duration {
 // returns the last attempt's execution, output and error.
 func (x *execution) retry(ctx context.Context, output json.RawMessage, runErr *clierr.Error) (*execution, json.RawMessage, *clierr.Error) {
 	attempts := x.retries + 1
+	// Each attempt holds the resume lock of the one it resumes while it
+	// runs.
+	var resumed *runs.ResumePoint
+	defer func() { resumed.Release() }()
 	for n := 2; n <= attempts && runErr != nil && retryable(runErr) && ctx.Err() == nil; n++ {
 		delay := retryDelay(n)
 		x.log.Warn(fmt.Sprintf("the run failed with %s; resuming it in %s (attempt %d of %d)", runErr.Code, delay, n, attempts), "run", x.id)
@@ -59,7 +64,9 @@ func (x *execution) retry(ctx context.Context, output json.RawMessage, runErr *c
 			return x, nil, runErr
 		case <-time.After(delay):
 		}
-		next, err := x.resumption()
+		next, point, err := x.resumption()
+		resumed.Release()
+		resumed = point
 		if err != nil {
 			return x, nil, clierr.As(err)
 		}
@@ -76,21 +83,22 @@ func (x *execution) retry(ctx context.Context, output json.RawMessage, runErr *c
 
 // resumption is the execution that resumes x's run, as `stratos runs
 // resume` would start it, with x's input and budget.
-func (x *execution) resumption() (*execution, error) {
+// The point it resumes holds x's run's resume lock until released.
+func (x *execution) resumption() (*execution, *runs.ResumePoint, error) {
 	store, err := openStore()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	point, err := store.ResumePoint(x.id)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	next, err := resumedExecution(point, x.input, x.budget, false)
 	if err != nil {
-		return nil, err
+		return nil, point, err
 	}
 	next.log, next.stderr, next.json, next.retries = x.log, x.stderr, x.json, x.retries
-	return next, nil
+	return next, point, nil
 }
 
 // nonNegative refuses a negative count for flag (a usage error, exit 2).

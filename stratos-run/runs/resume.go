@@ -2,8 +2,11 @@ package runs
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
+	"syscall"
 
 	"github.com/stratoscli/stratos/shared/clierr"
 	"github.com/stratoscli/stratos/shared/contract/eventapi"
@@ -26,6 +29,18 @@ type ResumePoint struct {
 	Problems []journalapi.Problem
 	// spent is what the run's own usage events add up to.
 	spent records.Spent
+	// lock is the run's resume lock (see lockResume), nil for a run on
+	// the Temporal engine.
+	lock *os.File
+}
+
+// Release lets the run be resumed again: the execution that resumes it
+// has ended. The lock goes with the process too, however it ends.
+func (p *ResumePoint) Release() {
+	if p != nil && p.lock != nil {
+		_ = p.lock.Close()
+		p.lock = nil
+	}
 }
 
 // ResumePoint reads the run id for `stratos runs resume`: a run that
@@ -56,17 +71,76 @@ func (s *Store) ResumePoint(id string) (*ResumePoint, error) {
 		}
 		return point, nil
 	}
+	lock, err := s.lockResume(id, r.Dir)
+	if err != nil {
+		return nil, err
+	}
+	point, err := s.resumePoint(r, inv, lock)
+	if err != nil {
+		_ = lock.Close()
+		return nil, err
+	}
+	return point, nil
+}
+
+// resumePoint reads the journal and spending of run r, locked for resume.
+func (s *Store) resumePoint(r Run, inv records.Invocation, lock *os.File) (*ResumePoint, error) {
+	id := r.ExecutionID
+	details := map[string]any{"executionId": id, "status": r.Status}
 	j, problems, err := readJournal(r.Dir)
 	if err != nil {
 		details["reason"] = err.Error()
 		return nil, clierr.Usage(runapi.CodeResumeNoJournal, "run %s cannot be resumed: %v", id, err).WithDetails(details).Wrap(err)
 	}
 	j.Entries = inherit(j.Entries, s.earlierEntries(j.Header, 1))
-	point := &ResumePoint{Run: r, Invocation: inv, Journal: j, Problems: problems}
+	point := &ResumePoint{Run: r, Invocation: inv, Journal: j, Problems: problems, lock: lock}
 	if point.spent, err = spentIn(r.Dir); err != nil {
 		return nil, unreadable(id, err)
 	}
 	return point, nil
+}
+
+// lockResume takes run id's resume lock, an exclusive flock of its record
+// directory held until the execution that resumes it ends: two resumes of
+// one run at once would both make every call its journal does not answer,
+// their agents in the same worktrees. A run whose lock is held is refused
+// (resume_not_resumable), naming the execution that holds it when its
+// record is already there. The record itself is not changed, and a lock
+// of a process that died is gone with it.
+func (s *Store) lockResume(id, dir string) (*os.File, error) {
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil, unreadable(id, err)
+	}
+	err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+	if err == nil {
+		return f, nil
+	}
+	_ = f.Close()
+	if !errors.Is(err, syscall.EWOULDBLOCK) {
+		return nil, unreadable(id, fmt.Errorf("lock %s: %w", dir, err))
+	}
+	details := map[string]any{"executionId": id}
+	if by := s.runningResumes(id); len(by) > 0 {
+		details["resumedBy"] = by
+		return nil, clierr.Usage(runapi.CodeResumeNotResumable, "run %s is being resumed by %s, which is still running: wait for it to end, or stop it (stratos runs stop %s)", id, by[0], by[0]).WithDetails(details)
+	}
+	return nil, clierr.Usage(runapi.CodeResumeNotResumable, "run %s is being resumed by another stratos runs resume (or run --retry), which is still starting: wait for it to end", id).WithDetails(details)
+}
+
+// runningResumes are the executions that resume run id and still run.
+func (s *Store) runningResumes(id string) []string {
+	all, _, err := s.all()
+	if err != nil {
+		return nil
+	}
+	var by []string
+	for _, r := range all {
+		if r.ResumedFrom == id && r.Status == records.StatusRunning {
+			by = append(by, r.ExecutionID)
+		}
+	}
+	return by
 }
 
 // ChainSpent is what the run and the executions it resumed spent: the

@@ -55,7 +55,7 @@ const (
 	// CodeListenFailed: `stratos mcp serve --http` cannot listen there.
 	CodeListenFailed = "listen_failed"
 	// CodeResumeNotResumable: `stratos runs resume` was asked to resume a
-	// run that succeeded or is still running.
+	// run that succeeded, is still running or is being resumed.
 	CodeResumeNotResumable = "resume_not_resumable"
 	// CodeResumeNoJournal: the run to resume has no usable journal.
 	CodeResumeNoJournal = "resume_no_journal"
@@ -101,7 +101,7 @@ func Codes() []errcode.Code {
 		errcode.Usage(CodeMCPTokenInvalid, "`stratos mcp serve --http`: `$STRATOS_MCP_TOKEN` is shorter than 32 characters (`details.minLength`)"),
 		errcode.Usage(CodeListenNotLoopback, "`stratos mcp serve --http`: the address is not host:port with a loopback host (127.0.0.1, ::1, localhost)"),
 		errcode.Failed(CodeListenFailed, "`stratos mcp serve --http`: the address cannot be listened on (in use, no such interface)"),
-		errcode.Usage(CodeResumeNotResumable, "`stratos runs resume`: the run succeeded (nothing to resume) or is still running (stop it first)"),
+		errcode.Usage(CodeResumeNotResumable, "`stratos runs resume`: the run succeeded (nothing to resume), is still running (stop it first) or is being resumed by another execution that still runs (`details.resumedBy`)"),
 		errcode.Usage(CodeResumeNoJournal, "`stratos runs resume`: the run has no journal it can be resumed from (recorded by an older Stratos, ended before its workflow started, or the journal is damaged or of a newer version: `details.reason`)"),
 		errcode.Usage(CodeResumeCodeChanged, "`stratos runs resume --strict`: the code of a workflow in the run changed since it ran (`details.changedWorkflows`); without `--strict` the calls that still match are replayed"),
 		errcode.Usage(CodeInputTooLarge, "`--input` or `--overrides` (a file, a FIFO, stdin) holds more than its size limit; `details.limit` and, when known, `details.size` in bytes"),
