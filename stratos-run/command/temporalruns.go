@@ -15,6 +15,7 @@ import (
 	"github.com/stratoscli/stratos/shared/boundedread"
 	"github.com/stratoscli/stratos/shared/clierr"
 	"github.com/stratoscli/stratos/shared/contract/temporalapi"
+	"github.com/stratoscli/stratos/shared/procgroup"
 	"github.com/stratoscli/stratos/shared/sibling"
 	"github.com/stratoscli/stratos/stratos-run/records"
 )
@@ -83,7 +84,7 @@ func (t *temporalRuns) ask(ctx context.Context, verb string, run records.Tempora
 	c.Env = append(os.Environ(), "TEMPORAL_ADDRESS="+run.Address, "TEMPORAL_NAMESPACE="+run.Namespace)
 	var stdout bytes.Buffer
 	c.Stdout = &stdout
-	runErr := c.Run()
+	runErr := procgroup.Run(c, procgroup.Options{})
 	out, err := boundedread.Reader(ctx, &stdout, maxTemporalAnswer)
 	if err != nil {
 		return state, clierr.New(temporalapi.CodeRunFailed, "the answer of %s %s about workflow %s: %v", bin, verb, run.WorkflowID, err)

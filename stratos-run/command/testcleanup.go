@@ -1,6 +1,7 @@
 package command
 
 import (
+	"bytes"
 	"context"
 	"os/exec"
 	"strings"
@@ -8,6 +9,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 
 	"github.com/stratoscli/stratos/shared/contract/worktreeapi"
+	"github.com/stratoscli/stratos/shared/procgroup"
 	"github.com/stratoscli/stratos/shared/toolcall"
 	"github.com/stratoscli/stratos/stratos-run/testcases"
 )
@@ -30,9 +32,11 @@ func removeCreatedWorktrees(ctx context.Context, created []testcases.Worktree, l
 			log.Info("removed the case's worktree", "worktree", w.Name, "path", res.Path)
 			continue
 		}
-		out, err := exec.CommandContext(ctx, "git", "-C", w.Repository, "branch", "-D", w.Branch).CombinedOutput()
-		if err != nil {
-			log.Warn("the case's branch is left in place", "branch", w.Branch, "repository", w.Repository, "error", strings.TrimSpace(string(out)))
+		git := exec.CommandContext(ctx, "git", "-C", w.Repository, "branch", "-D", w.Branch)
+		var out bytes.Buffer
+		git.Stdout, git.Stderr = &out, &out
+		if err := procgroup.Run(git, procgroup.Options{}); err != nil {
+			log.Warn("the case's branch is left in place", "branch", w.Branch, "repository", w.Repository, "error", strings.TrimSpace(out.String()))
 			continue
 		}
 		log.Info("removed the case's worktree and branch", "worktree", w.Name, "path", res.Path, "branch", w.Branch)

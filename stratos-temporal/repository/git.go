@@ -15,6 +15,8 @@ import (
 	"os/exec"
 	"strings"
 	"time"
+
+	"github.com/stratoscli/stratos/shared/procgroup"
 )
 
 // Bounds of git's operations: a remote that does not answer must not hold
@@ -62,7 +64,7 @@ func git(ctx context.Context, wait time.Duration, dir, what string, args ...stri
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &capped{b: &stdout}, &capped{b: &stderr}
 	cmd.WaitDelay = time.Second
-	err := cmd.Run()
+	err := procgroup.Run(cmd, procgroup.Options{})
 	if ctx.Err() == context.DeadlineExceeded {
 		return "", &gitError{what: what, err: fmt.Errorf("no answer within %s", wait)}
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/stratoscli/stratos/shared/agentproto"
+	"github.com/stratoscli/stratos/shared/procgroup"
 	"github.com/stratoscli/stratos/stratos-agent/adapter/rejection"
 )
 
@@ -37,7 +38,7 @@ func checkAuth(ctx context.Context, bin, dir string, env []string) (authStatus, 
 	cmd.Dir, cmd.Env = dir, env
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	runErr := cmd.Run()
+	runErr := procgroup.Run(cmd, procgroup.Options{})
 	var st authStatus
 	if err := json.Unmarshal(stdout.Bytes(), &st); err != nil {
 		var exitErr *exec.ExitError

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/stratoscli/stratos/shared/agentproto"
+	"github.com/stratoscli/stratos/shared/procgroup"
 	"github.com/stratoscli/stratos/stratos-agent/adapter/rejection"
 )
 
@@ -27,7 +28,7 @@ func checkLogin(ctx context.Context, bin string, env []string, userHome string) 
 	cmd.Env = withEnv(env, "CODEX_HOME", userHome)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
-	err := cmd.Run()
+	err := procgroup.Run(cmd, procgroup.Options{})
 	var exitErr *exec.ExitError
 	switch {
 	case err == nil:
