@@ -91,13 +91,13 @@ func (q question) ids() []string {
 	return ids
 }
 
-// scoreType is "integer" when every allowed score is a whole number.
+// scoreType is "integer" when every allowed score is a whole number: a
+// step is given and min and the step are whole. Without a step every number
+// from min to max is an answer (0.73 of a score from 0 to 1), whole bounds
+// or not, and the schema the model is held to must not forbid what validate
+// accepts: held to integers, a score from 0 to 1 could only be 0 or 1.
 func (q question) scoreType() string {
-	step := 1.0
-	if q.Step != nil {
-		step = *q.Step
-	}
-	if isWhole(*q.Min) && isWhole(step) && (q.Step != nil || isWhole(*q.Max)) {
+	if q.Step != nil && isWhole(*q.Min) && isWhole(*q.Step) {
 		return "integer"
 	}
 	return "number"

@@ -56,14 +56,40 @@ func TestSchema(t *testing.T) {
 		want    string
 	}{
 		{choiceQ("red", "blue"), false, `{"additionalProperties":false,"properties":{"answer":{"enum":["red","blue"],"type":"string"}},"required":["answer"],"type":"object"}`},
-		{scoreQ(1, 10, nil), false, `"answer":{"maximum":10,"minimum":1,"type":"integer"}`},
+		{scoreQ(1, 10, ptr(1.0)), false, `"answer":{"maximum":10,"minimum":1,"type":"integer"}`},
+		{scoreQ(1, 10, ptr(2.0)), false, `"type":"integer"`},
 		{scoreQ(0, 1, ptr(0.25)), false, `"answer":{"maximum":1,"minimum":0,"type":"number"}`},
-		{scoreQ(0, 1, nil), false, `"type":"integer"`},
+		{scoreQ(0.5, 3, ptr(1.0)), false, `"type":"number"`},
+		// Without a step any number in range is an answer, whole bounds or not.
+		{scoreQ(1, 10, nil), false, `"answer":{"maximum":10,"minimum":1,"type":"number"}`},
+		{scoreQ(0, 1, nil), false, `"type":"number"`},
 		{scoreQ(0.5, 1, nil), false, `"type":"number"`},
 		{agentproto.Question{Kind: agentproto.QuestionVerdict, Prompt: "x"}, true, `"properties":{"answer":{"enum":["yes","no","unsure"],"type":"string"},"reason":{"type":"string"}},"required":["answer","reason"]`},
 	} {
 		if got := string(mustQuestion(t, c.q).schema(c.reasons)); !strings.Contains(got, c.want) {
 			t.Errorf("%+v: schema %s, want %s", c.q, got, c.want)
+		}
+	}
+}
+
+// An answer validate accepts is one the schema allows: a score from 0 to 1
+// without a step takes 0.73, so the schema the model is held to must not
+// say integer (the model could then only answer 0 or 1).
+func TestSchemaAllowsEveryValidScore(t *testing.T) {
+	for _, c := range []struct {
+		q      agentproto.Question
+		answer string
+	}{
+		{scoreQ(0, 1, nil), "0.73"},
+		{scoreQ(1, 10, nil), "7.5"},
+		{scoreQ(0, 1, ptr(0.25)), "0.75"},
+	} {
+		q := mustQuestion(t, c.q)
+		if _, problem := q.validate(`{"answer": `+c.answer+`}`, false); problem != "" {
+			t.Fatalf("%+v: %s refused: %s", c.q, c.answer, problem)
+		}
+		if schema := string(q.schema(false)); strings.Contains(schema, `"type":"integer"`) {
+			t.Errorf("score from %v to %v (step %v): validate accepts %s but the schema says integer: %s", *c.q.Min, *c.q.Max, c.q.Step, c.answer, schema)
 		}
 	}
 }
