@@ -43,7 +43,7 @@ func retryable(err *clierr.Error) bool {
 
 // retryDelay is the wait before attempt n (2, 3, ...): 1s, 2s, 4s, ...,
 // at most a minute.
-func retryDelay(n int) time.Duration {
+func retryDelay(n uint64) time.Duration {
 	return min(time.Second<<min(n-2, 6), time.Minute)
 }
 
@@ -51,12 +51,15 @@ func retryDelay(n int) time.Duration {
 // count, each attempt a new execution linked to the one before it. It
 // returns the last attempt's execution, output and error.
 func (x *execution) retry(ctx context.Context, output json.RawMessage, runErr *clierr.Error) (*execution, json.RawMessage, *clierr.Error) {
-	attempts := x.retries + 1
+	// The count of attempts is the retries' plus one, as a uint64: the
+	// largest --retry (9223372036854775807) would overflow an int, which
+	// stopped the loop before a single retry.
+	attempts := uint64(x.retries) + 1
 	// Each attempt holds the resume lock of the one it resumes while it
 	// runs.
 	var resumed *runs.ResumePoint
 	defer func() { resumed.Release() }()
-	for n := 2; n <= attempts && runErr != nil && retryable(runErr) && ctx.Err() == nil; n++ {
+	for n := uint64(2); n <= attempts && runErr != nil && retryable(runErr) && ctx.Err() == nil; n++ {
 		delay := retryDelay(n)
 		x.log.Warn(fmt.Sprintf("the run failed with %s; resuming it in %s (attempt %d of %d)", runErr.Code, delay, n, attempts), "run", x.id)
 		select {
