@@ -88,6 +88,9 @@ func (s *Store) resumePoint(r Run, inv records.Invocation, lock *os.File) (*Resu
 	id := r.ExecutionID
 	details := map[string]any{"executionId": id, "status": r.Status}
 	j, problems, err := readJournal(r.Dir)
+	if err == nil {
+		err = ownJournal(j.Header, id, inv.Workflow)
+	}
 	if err != nil {
 		details["reason"] = err.Error()
 		return nil, clierr.Usage(runapi.CodeResumeNoJournal, "run %s cannot be resumed: %v", id, err).WithDetails(details).Wrap(err)
@@ -165,6 +168,17 @@ func spentIn(dir string) (records.Spent, error) {
 		err = nil // no agent ever ran
 	}
 	return SpentOf(u), err
+}
+
+// ownJournal refuses a journal whose header names another execution or
+// workflow than the run's: a file copied or restored from another record
+// is not what this run did, and replaying it would answer its calls with
+// another run's results.
+func ownJournal(h journalapi.Header, id, workflow string) error {
+	if h.ExecutionID != id || h.Workflow != workflow {
+		return fmt.Errorf("its journal is not its own: the header names execution %s of workflow %q (the run is %s of workflow %q)", h.ExecutionID, h.Workflow, id, workflow)
+	}
+	return nil
 }
 
 // readJournal reads dir's journal; its absence is said plainly. It is
