@@ -68,7 +68,11 @@ func loadFile(path, rel string) ([]Case, error) {
 			list = value
 		case "defaults":
 			if defaults, err = decodeDefaults(value); err != nil {
-				return nil, fileError(rel, value.Line, "defaults: %v", err)
+				line := lineOf(err)
+				if line == 0 {
+					line = value.Line
+				}
+				return nil, fileError(rel, line, "defaults: %v", err)
 			}
 		default:
 			return nil, fileError(rel, key.Line, "unknown field %q (%s; harness scripts belong in %s/scripts/)", key.Value, fileFields, Dir)
@@ -82,7 +86,11 @@ func loadFile(path, rel string) ([]Case, error) {
 		c, err := decodeCase(n)
 		c.File, c.Line = rel, n.Line
 		if err != nil {
-			return nil, &Error{c.Problem("cases[%d]: %v", i, err)}
+			p := c.Problem("cases[%d]: %v", i, err)
+			if line := lineOf(err); line > 0 {
+				p.Line = line
+			}
+			return nil, &Error{p}
 		}
 		defaults.apply(&c, n)
 		out = append(out, c)
@@ -107,6 +115,9 @@ func decodeCase(n *yaml.Node) (Case, error) {
 	if err := c.Budget.check(); err != nil {
 		return c, err
 	}
+	if err := c.Expect.check(); err != nil {
+		return c, err
+	}
 	c.scriptLines = keyLines(field(n, "scripts"))
 	c.decisionsLine = keyLines(n)["decisions"]
 	return c, nil
@@ -120,7 +131,10 @@ func decodeStrict(n *yaml.Node, v any) error {
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
-	return dec.Decode(v)
+	if err := dec.Decode(v); err != nil {
+		return explain(err, n, raw, v)
+	}
+	return nil
 }
 
 // keyLines are the lines of a mapping's keys.

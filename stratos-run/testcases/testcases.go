@@ -80,6 +80,47 @@ func (b *Budget) check() error {
 	return nil
 }
 
+// check refuses expectations no run can meet, which running the case would
+// only report once it ran: a negative count of calls, a {"$contains": text}
+// matcher the judge cannot apply.
+func (e Expect) check() error {
+	for _, target := range slices.Sorted(maps.Keys(e.Calls)) {
+		if n := e.Calls[target]; n < 0 {
+			return fmt.Errorf("expect.calls.%s: %d is not a number of calls (0 or more)", target, n)
+		}
+	}
+	if len(e.OutputIncludes) > 0 {
+		return checkMatchers("expect.outputIncludes", decode(e.OutputIncludes))
+	}
+	return nil
+}
+
+// checkMatchers refuses a {"$contains": …} object of outputIncludes that
+// is not the matcher (a string, the object's only field) anywhere in want.
+func checkMatchers(path string, want any) error {
+	switch w := want.(type) {
+	case map[string]any:
+		if sub, ok := w[containsKey]; ok {
+			if _, text := sub.(string); !text || len(w) != 1 {
+				return fmt.Errorf("%s: %s must be the only field of its object and a string, got %s", path, containsKey, show(w))
+			}
+			return nil
+		}
+		for _, k := range slices.Sorted(maps.Keys(w)) {
+			if err := checkMatchers(path+"."+k, w[k]); err != nil {
+				return err
+			}
+		}
+	case []any:
+		for i, v := range w {
+			if err := checkMatchers(fmt.Sprintf("%s[%d]", path, i), v); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
 // Expect is what a case must observe; absent fields are not checked. A case
 // without error expects the run to succeed.
 type Expect struct {

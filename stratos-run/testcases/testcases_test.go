@@ -35,15 +35,15 @@ func TestLoadReadsCaseFilesOnly(t *testing.T) {
 func TestLoadRejects(t *testing.T) {
 	for content, want := range map[string]string{
 		"cases:\n  - input: {}\n": "tests/c.yaml:2: cases[0]: name is required",
-		"cases:\n  - name: x\n    scripts: {a: 1}\n  - name: typo\n    expected: {}\n": `tests/c.yaml:4: case "typo": cases[1]: json: unknown field "expected"`,
+		"cases:\n  - name: x\n    scripts: {a: 1}\n  - name: typo\n    expected: {}\n": `tests/c.yaml:5: case "typo": cases[1]: unknown field "expected" (known: name, input, overrides, scripts, budget, allowRealHarness, decisions, expect)`,
 		"cases:\n  - name: a\n    budget: {usd: -1}\n":                                 "budget.usd -1: must be a positive number",
-		"cases:\n  - name: a\n    budget: {tokens: 1.5}\n":                             "cannot unmarshal number 1.5",
+		"cases:\n  - name: a\n    budget: {tokens: 1.5}\n":                             "budget.tokens: must be a whole number (that fits in 64 bits), got 1.5",
 		"cases:\n  - name: a\n    budget: {token: 5}\n":                                `unknown field "token"`,
 		"cases:\n  - name: a\ncase: []\n":                                              `tests/c.yaml:3: unknown field "case"`,
 		"cases:\n  - name: a\n  - name: a\n":                                           `tests/c.yaml:3: case "a": the name is also a case's in tests/c.yaml`,
 		"cases:\n  - name: a\n    expected: {}\n":                                      `unknown field "expected"`,
 		"turns:\n  - reply: x\n":                                                       "harness scripts belong in tests/scripts/",
-		"cases:\n  - name: a\n    expect: {calls: x}\n":                                "cannot unmarshal",
+		"cases:\n  - name: a\n    expect: {calls: x}\n":                                `expect.calls: must be a mapping, got "x"`,
 		"cases:\n  - name: a\n    input: {}\n  nmae: b\n":                              "tests/c.yaml: yaml: line 2: did not find expected '-' indicator",
 	} {
 		dir := t.TempDir()
@@ -51,6 +51,52 @@ func TestLoadRejects(t *testing.T) {
 		if _, err := Load(dir); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: got %v, want %q", content, err, want)
 		}
+	}
+}
+
+// A field of the wrong type or an unknown one is named by its path in the
+// case, with what it must be and the value found, at the field's line;
+// not in encoding/json's words (Go types, no path, no value).
+func TestLoadNamesTheFieldAndTheValue(t *testing.T) {
+	for content, want := range map[string]string{
+		"cases:\n  - name: a\n    allowRealHarness: \"yes\"\n":                       `tests/c.yaml:3: case "a": cases[0]: allowRealHarness: must be true or false, got "yes"`,
+		"cases:\n  - name: a\n    expect:\n      calls: {critic: 1, judge: \"2\"}\n": `tests/c.yaml:4: case "a": cases[0]: expect.calls.judge: must be a whole number (that fits in 64 bits), got "2"`,
+		"cases:\n  - name: a\n    expect:\n      error: 3\n":                         `tests/c.yaml:4: case "a": cases[0]: expect.error: must be a string, got 3`,
+		"cases:\n  - name: a\n    budget: x\n":                                       `tests/c.yaml:3: case "a": cases[0]: budget: must be a mapping {usd, tokens}, got "x"`,
+		"cases:\n  - name: a\n    budget: {usd: \"1\"}\n":                            `tests/c.yaml:3: case "a": cases[0]: budget.usd: must be a number, got "1"`,
+		"cases:\n  - name: a\n    scripts: [x]\n":                                    `tests/c.yaml:3: case "a": cases[0]: scripts: must be a mapping, got ["x"]`,
+		"cases:\n  - name: [a]\n":                                                    `tests/c.yaml:2: cases[0]: name: must be a string, got ["a"]`,
+		"cases:\n  - name: a\n    budget: {usd: 1,\n      eur: 2}\n":                 `tests/c.yaml:4: case "a": cases[0]: budget: unknown field "eur" (known: usd, tokens)`,
+		"cases:\n  - name: a\n    expect:\n      outptu: {}\n":                       `tests/c.yaml:4: case "a": cases[0]: expect: unknown field "outptu" (known: output, outputIncludes, error, calls)`,
+		"defaults:\n  budget: {tokens: 1.5}\ncases:\n  - name: a\n":                  `tests/c.yaml:2: defaults: budget.tokens: must be a whole number (that fits in 64 bits), got 1.5`,
+		"defaults:\n  input: {}\n  expect: {}\ncases:\n  - name: a\n":                `tests/c.yaml:3: defaults: unknown field "expect" (known: input, overrides, scripts, budget, allowRealHarness, decisions)`,
+	} {
+		dir := t.TempDir()
+		write(t, dir, "tests/c.yaml", content)
+		if _, err := Load(dir); err == nil || err.Error() != want {
+			t.Errorf("%q:\n got %v\nwant %s", content, err, want)
+		}
+	}
+}
+
+// Expectations no run can meet are refused when the cases are loaded
+// (stratos test --check), not found by running the case.
+func TestLoadRefusesExpectationsNoRunCanMeet(t *testing.T) {
+	for content, want := range map[string]string{
+		"cases:\n  - name: a\n    expect: {calls: {critic: -2}}\n":                              `case "a": cases[0]: expect.calls.critic: -2 is not a number of calls (0 or more)`,
+		"cases:\n  - name: a\n    expect: {outputIncludes: {s: {$contains: 3}}}\n":              `case "a": cases[0]: expect.outputIncludes.s: $contains must be the only field of its object and a string, got {"$contains":3}`,
+		"cases:\n  - name: a\n    expect: {outputIncludes: {l: [1, {$contains: x, and: y}]}}\n": `expect.outputIncludes.l[1]: $contains must be the only field of its object and a string`,
+	} {
+		dir := t.TempDir()
+		write(t, dir, "tests/c.yaml", content)
+		if _, err := Load(dir); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q:\n got %v\nwant %s", content, err, want)
+		}
+	}
+	dir := t.TempDir()
+	write(t, dir, "tests/c.yaml", "cases:\n  - name: a\n    expect: {outputIncludes: {s: {$contains: x}, l: [{$contains: y}]}, calls: {critic: 0}}\n")
+	if _, err := Load(dir); err != nil {
+		t.Errorf("valid matchers and a count of 0: %v", err)
 	}
 }
 
