@@ -3,11 +3,14 @@ package command
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"os"
 
 	"github.com/urfave/cli/v3"
 
 	"github.com/stratoscli/stratos/shared/cliapp"
 	"github.com/stratoscli/stratos/shared/clierr"
+	"github.com/stratoscli/stratos/shared/contract/discoverapi"
 	"github.com/stratoscli/stratos/shared/logging"
 	"github.com/stratoscli/stratos/stratos-run/budget"
 	"github.com/stratoscli/stratos/stratos-run/invocation"
@@ -105,6 +108,9 @@ func resumeRun(ctx context.Context, cmd *cli.Command) error {
 // its working directory, with its overrides, and with input and limits.
 func resumedExecution(point *runs.ResumePoint, input json.RawMessage, limits budget.Limits, strict bool) (*execution, error) {
 	inv := point.Invocation
+	if err := workingDir(inv); err != nil {
+		return nil, err
+	}
 	target, err := preparation.Resolve(inv.Cwd, inv.Dir)
 	if err != nil {
 		return nil, err
@@ -117,6 +123,22 @@ func resumedExecution(point *runs.ResumePoint, input json.RawMessage, limits bud
 		target: target, cwd: inv.Cwd, input: input, overrides: overrides, budget: limits,
 		resume: &resumption{from: inv.ExecutionID, journal: point.Journal, strict: strict, carried: point.ChainSpent()},
 	}, nil
+}
+
+// workingDir checks that the run's working directory, where the resumed
+// execution runs, is still a directory: node started in one that is gone
+// failed as if its own binary were missing (runner_failed, which --retry
+// takes for a passing failure), with a record of a run that never began.
+func workingDir(inv records.Invocation) error {
+	fi, err := os.Stat(inv.Cwd)
+	if err == nil && !fi.IsDir() {
+		err = errors.New("not a directory")
+	}
+	if err != nil {
+		return clierr.New(discoverapi.CodeCwdUnreadable, "run %s cannot be resumed: its working directory %s, where the workflow runs again, cannot be used: %v", inv.ExecutionID, inv.Cwd, err).
+			WithDetails(map[string]any{"executionId": inv.ExecutionID, "cwd": inv.Cwd}).Wrap(err)
+	}
+	return nil
 }
 
 // resumeArgs are the input and budget of `runs resume`: the run's own,
