@@ -18,6 +18,7 @@ import (
 	"github.com/stratoscli/stratos/shared/cliapp"
 	"github.com/stratoscli/stratos/shared/clierr"
 	"github.com/stratoscli/stratos/shared/contract/discoverapi"
+	"github.com/stratoscli/stratos/shared/contract/errcode"
 	"github.com/stratoscli/stratos/shared/contract/runapi"
 	"github.com/stratoscli/stratos/shared/contract/worktreeapi"
 	"github.com/stratoscli/stratos/shared/discovery"
@@ -91,6 +92,14 @@ type testReport struct {
 func testWorkflows(ctx context.Context, cmd *cli.Command) error {
 	if err := cliapp.ExactArgs(cmd, 0, 1, "[<workflow|path>] [--case NAME] [--check] [--keep] [--json]"); err != nil {
 		return err
+	}
+	// An empty name, from a shell variable that was never set (--case
+	// "$CASE"), would read as none given and run every case.
+	if cmd.IsSet("case") && cmd.String("case") == "" {
+		return clierr.Usage(errcode.CodeUsage, "--case needs a case's name: an empty one names no case (leave --case out to run every case)")
+	}
+	if cmd.Args().Len() == 1 && cmd.Args().First() == "" {
+		return clierr.Usage(errcode.CodeUsage, "the workflow named is empty: give a workflow's name or path, or none for every workflow of the project root")
 	}
 	root := cmd.Root()
 	cwd, err := os.Getwd()
