@@ -150,19 +150,19 @@ func decodeField(c *layerConfig, name string, raw json.RawMessage) error {
 		return decodeInt(raw, 1, maxTimeoutMs, &c.TimeoutMs)
 	case "temperature":
 		var f float64
-		if err := json.Unmarshal(raw, &f); err != nil || f < 0 || f > 2 {
+		if err := json.Unmarshal(raw, &f); err != nil || isNull(raw) || f < 0 || f > 2 {
 			return fmt.Errorf("must be a number from 0 to 2, got %s", shown(raw))
 		}
 		c.Temperature = &f
 	case "seed":
 		var n int64
-		if err := json.Unmarshal(raw, &n); err != nil {
+		if err := json.Unmarshal(raw, &n); err != nil || isNull(raw) {
 			return fmt.Errorf("must be an integer, got %s", shown(raw))
 		}
 		c.Seed = &n
 	case "reasons":
 		var b bool
-		if err := json.Unmarshal(raw, &b); err != nil {
+		if err := json.Unmarshal(raw, &b); err != nil || isNull(raw) {
 			return fmt.Errorf("must be true or false, got %s", shown(raw))
 		}
 		c.Reasons = &b
@@ -189,13 +189,20 @@ func decodeString(raw json.RawMessage, dst **string) error {
 
 func decodeInt(raw json.RawMessage, lo, hi int, dst **int) error {
 	var f float64
-	if err := json.Unmarshal(raw, &f); err != nil || f != math.Trunc(f) || f < float64(lo) || f > float64(hi) {
+	if err := json.Unmarshal(raw, &f); err != nil || isNull(raw) || f != math.Trunc(f) || f < float64(lo) || f > float64(hi) {
 		return fmt.Errorf("must be an integer from %d to %d, got %s", lo, hi, shown(raw))
 	}
 	n := int(f)
 	*dst = &n
 	return nil
 }
+
+// isNull reports a null value, which encoding/json decodes into a number
+// or a boolean as nothing at all: the zero value would stand, a
+// temperature of 0 or no retries that nobody asked for. YAML writes null
+// as a key left empty (temperature:), and JSON.stringify writes NaN and
+// Infinity as null (decision(q, {temperature: NaN})).
+func isNull(raw json.RawMessage) bool { return string(bytes.TrimSpace(raw)) == "null" }
 
 // shown is a value as an error quotes it, cut short.
 func shown(raw json.RawMessage) string {

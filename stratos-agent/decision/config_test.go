@@ -50,6 +50,15 @@ func TestResolveNamesTheBadField(t *testing.T) {
 		`["ollama"]`:              `overrides.decision: must be a mapping of decision settings`,
 		`{"model": "a", "model"`:  `overrides.decision: is not valid JSON`,
 		`{"baseUrl": ["http:x"]}`: `overrides.decision.baseUrl: must be a non-empty string`,
+		// null (a YAML key left empty, NaN or Infinity from JSON.stringify)
+		// is no value: decoded, it was a temperature of 0, a seed of 0, no
+		// retries.
+		`{"temperature": null}`: `overrides.decision.temperature: must be a number from 0 to 2, got null`,
+		`{"seed": null}`:        `overrides.decision.seed: must be an integer, got null`,
+		`{"retries": null}`:     `overrides.decision.retries: must be an integer from 0 to 10, got null`,
+		`{"reasons": null}`:     `overrides.decision.reasons: must be true or false, got null`,
+		`{"samples": null}`:     `overrides.decision.samples: must be an integer from 1 to 15, got null`,
+		`{"timeoutMs": null}`:   `overrides.decision.timeoutMs: must be an integer from 1 to 3600000, got null`,
 	} {
 		_, err := Resolve(layer("workflow.yaml decision", `{"model": "qwen3:8b"}`), layer("overrides.decision", raw))
 		var e *agentproto.Error
