@@ -119,7 +119,36 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /api/runs/{id}/events", s.streamRun)
 	mux.HandleFunc("GET /api/runs/{id}/timeline", s.showTimeline)
 	mux.HandleFunc("POST /api/runs/{id}/stop", s.stopRun)
+	mux.Handle("/api/", apiElse(mux))
 	return securityHeaders(s.guardReads(mux))
+}
+
+// apiElse answers what no route of the API takes, a path it does not have
+// or a method its path does not take, with the error envelope every other
+// answer of the API carries, not the mux's plain text ("404 page not
+// found"), which a program reading JSON cannot parse.
+func apiElse(mux *http.ServeMux) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var allowed []string
+		for _, m := range []string{http.MethodGet, http.MethodPost} {
+			probe := r.Clone(r.Context())
+			probe.Method = m
+			if _, pattern := mux.Handler(probe); pattern != "" && pattern != "/api/" {
+				allowed = append(allowed, m)
+			}
+		}
+		if len(allowed) == 0 {
+			writeJSON(w, http.StatusNotFound, envelope(runapi.CodeServeRequestInvalid, fmt.Sprintf("no endpoint %s: the API serves /api/runs, /api/runs/stream, /api/runs/<id>, /api/runs/<id>/events, /api/runs/<id>/timeline and /api/runs/<id>/stop", r.URL.Path), nil))
+			return
+		}
+		w.Header().Set("Allow", strings.Join(allowed, ", "))
+		writeJSON(w, http.StatusMethodNotAllowed, envelope(runapi.CodeServeRequestInvalid, fmt.Sprintf("%s %s: the endpoint takes %s", r.Method, r.URL.Path, strings.Join(allowed, ", ")),
+			map[string]any{"method": r.Method, "allowed": allowed}))
+	})
+}
+
+func envelope(code, message string, details map[string]any) clierr.Envelope {
+	return clierr.Envelope{Error: clierr.EnvelopeBody{Code: code, Message: message, Details: details}}
 }
 
 // guardReads refuses every request the guard would not let read, before

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stratoscli/stratos/shared/clierr"
 	"github.com/stratoscli/stratos/shared/contract/runapi"
 	"github.com/stratoscli/stratos/stratos-run/records"
 	"github.com/stratoscli/stratos/stratos-run/runs"
@@ -534,4 +535,38 @@ func timelineOf(t *testing.T, e sseEvent) runs.Timeline {
 		t.Fatalf("timeline %q: %v", e.data, err)
 	}
 	return tl
+}
+
+// What no route of the API takes, an unknown path or a method its path
+// does not take, answers the error envelope (404, or 405 with Allow), as
+// every other answer of the API does, not the mux's plain text.
+func TestAPIAnswersJSONForWhatNoRouteTakes(t *testing.T) {
+	f := newFixture(t, true)
+	f.finished("20261203T090000Z-done0001", "hello", t0)
+	for _, c := range []struct {
+		method, path string
+		status       int
+		allow        string
+	}{
+		{"GET", "/api/nothing", http.StatusNotFound, ""},
+		{"GET", "/api/runs/20261203T090000Z-done0001/nothing", http.StatusNotFound, ""},
+		{"PUT", "/api/runs", http.StatusMethodNotAllowed, "GET"},
+		{"DELETE", "/api/runs/20261203T090000Z-done0001", http.StatusMethodNotAllowed, "GET"},
+		{"GET", "/api/runs/20261203T090000Z-done0001/stop", http.StatusMethodNotAllowed, "POST"},
+	} {
+		req := ownRequest(context.Background(), f.srv.URL+c.path)
+		req.Method = c.method
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		var env clierr.Envelope
+		if resp.StatusCode != c.status || resp.Header.Get("Content-Type") != "application/json" || json.Unmarshal(body, &env) != nil ||
+			env.Error.Code != runapi.CodeServeRequestInvalid || resp.Header.Get("Allow") != c.allow {
+			t.Errorf("%s %s: %d %s Allow=%q %s; want %d, the error envelope (serve_request_invalid), Allow=%q",
+				c.method, c.path, resp.StatusCode, resp.Header.Get("Content-Type"), resp.Header.Get("Allow"), body, c.status, c.allow)
+		}
+	}
 }
