@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"runtime"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/urfave/cli/v3"
@@ -62,6 +63,13 @@ func serveRuns(ctx context.Context, cmd *cli.Command) error {
 	if port < 0 || port > 65535 {
 		return clierr.Usage(runapi.CodeServeRequestInvalid, "--port %d is not a port (0 to 65535)", port)
 	}
+	host := cmd.String("host")
+	if strings.TrimSpace(host) == "" {
+		// net.Listen takes "" as every address of the machine: an unset
+		// shell variable (--host "$HOST") would serve the records to the
+		// network, under a URL without a host (http://:8737/).
+		return clierr.Usage(runapi.CodeServeRequestInvalid, "--host is empty: give the address to listen on (127.0.0.1, the default, serves this machine only; 0.0.0.0 every network)")
+	}
 	store, err := openStore()
 	if err != nil {
 		return err
@@ -73,7 +81,6 @@ func serveRuns(ctx context.Context, cmd *cli.Command) error {
 	temporal := newBackgroundTemporal(asked, newTemporalRuns(logging.New("stratos", cmd.Root().ErrWriter)), backgroundAnswerTTL)
 	defer func() { stopAsking(); temporal.wait() }()
 	store.Temporal = temporal
-	host := cmd.String("host")
 	ln, err := net.Listen("tcp", net.JoinHostPort(host, strconv.Itoa(port)))
 	if err != nil {
 		return clierr.New(runapi.CodeServeListenFailed, "listen on %s port %d: %v", host, port, err).Wrap(err).
