@@ -570,3 +570,48 @@ func TestAPIAnswersJSONForWhatNoRouteTakes(t *testing.T) {
 		}
 	}
 }
+
+// A line of events.jsonl may hold a carriage return where JSON allows
+// white space; Server-Sent Events end a line there. Each message the
+// stream sends must still be the whole event, read as a browser's
+// EventSource reads it (CR, LF and CRLF all end a line).
+func TestStreamSendsEventsWithCarriageReturnsWhole(t *testing.T) {
+	f := newFixture(t, true)
+	f.finished("20261203T090000Z-done0001", "hello", t0,
+		ev(1, "agent.invocation.started", "run/agent-1"),
+		strings.Replace(ev(2, "agent.invocation.completed", "run/agent-1"), `,"sequence"`, ",\r\"sequence\"", 1),
+		ev(3, "workflow.log", "run/agent-1")+"\r")
+	resp, err := http.DefaultClient.Do(ownRequest(context.Background(), f.srv.URL+"/api/runs/20261203T090000Z-done0001/events"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	// The lines as EventSource splits them, then its messages.
+	lines := strings.Split(strings.ReplaceAll(strings.ReplaceAll(string(body), "\r\n", "\n"), "\r", "\n"), "\n")
+	var messages []string
+	var data []string
+	for _, l := range lines {
+		switch {
+		case l == "":
+			if len(data) > 0 {
+				messages = append(messages, strings.Join(data, "\n"))
+			}
+			data = nil
+		case strings.HasPrefix(l, "data: "):
+			data = append(data, strings.TrimPrefix(l, "data: "))
+		}
+	}
+	seen := 0
+	for _, m := range messages {
+		if !json.Valid([]byte(m)) {
+			t.Errorf("a message is not the JSON it was: %q", m)
+		}
+		if strings.Contains(m, `"sequence":`) {
+			seen++
+		}
+	}
+	if seen != 3 {
+		t.Errorf("%d events of 3 arrived whole: %q", seen, body)
+	}
+}

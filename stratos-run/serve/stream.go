@@ -43,8 +43,27 @@ func newSSE(w http.ResponseWriter) (*sse, error) {
 	return &sse{w: w, f: f}, nil
 }
 
-// send writes one event; data must be one line (JSON is).
+// send writes one event; data must be one JSON value. JSON is one line
+// once compact, but not always as a record holds it: JSON counts a
+// carriage return as white space and Server-Sent Events as the end of a
+// line, so an events.jsonl line with one inside ({"a":1,\r"b":2}) reached
+// the page cut in two, its first half a message that is not JSON. Such
+// data is sent compact (or, were it not JSON, with its line breaks made
+// spaces: one message all the same).
 func (s *sse) send(event, id string, data []byte) error {
+	if bytes.ContainsAny(data, "\r\n") {
+		var compact bytes.Buffer
+		if json.Compact(&compact, data) == nil {
+			data = compact.Bytes()
+		} else {
+			data = bytes.Map(func(r rune) rune {
+				if r == '\r' || r == '\n' {
+					return ' '
+				}
+				return r
+			}, data)
+		}
+	}
 	var b bytes.Buffer
 	if event != "" {
 		fmt.Fprintf(&b, "event: %s\n", event)
