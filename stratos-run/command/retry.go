@@ -59,12 +59,15 @@ func (x *execution) retry(ctx context.Context, output json.RawMessage, runErr *c
 	// runs.
 	var resumed *runs.ResumePoint
 	defer func() { resumed.Release() }()
-	for n := uint64(2); n <= attempts && runErr != nil && retryable(runErr) && ctx.Err() == nil; n++ {
+	for n := uint64(2); n <= attempts && runErr != nil && retryable(runErr); n++ {
+		if ctx.Err() != nil {
+			return x, nil, waitInterrupted(runErr, n, attempts)
+		}
 		delay := retryDelay(n)
 		x.log.Warn(fmt.Sprintf("the run failed with %s; resuming it in %s (attempt %d of %d)", runErr.Code, delay, n, attempts), "run", x.id)
 		select {
 		case <-ctx.Done():
-			return x, nil, runErr
+			return x, nil, waitInterrupted(runErr, n, attempts)
 		case <-time.After(delay):
 		}
 		next, point, err := x.resumption()
@@ -82,6 +85,23 @@ func (x *execution) retry(ctx context.Context, output json.RawMessage, runErr *c
 		output, runErr = x.run(ctx)
 	}
 	return x, output, runErr
+}
+
+// waitInterrupted is the error of a --retry interrupted (Ctrl-C, SIGTERM)
+// while it waited to start attempt n: an interruption (exit
+// 130) that says so, with the failure it waited to get past and that
+// failure's details. Returned as it was, the failure read as interrupted
+// in the middle of it ("interrupted: <the model's error>").
+func waitInterrupted(failure *clierr.Error, n, attempts uint64) *clierr.Error {
+	details := make(map[string]any, len(failure.Details)+1)
+	for k, v := range failure.Details {
+		details[k] = v
+	}
+	details["failedWith"] = failure.Code
+	return &clierr.Error{
+		Code: errcode.CodeInterrupted, Exit: clierr.ExitInterrupted, Details: details, Err: failure,
+		Message: fmt.Sprintf("interrupted while waiting to resume the run (attempt %d of %d), which had failed with %s: %s", n, attempts, failure.Code, failure.Message),
+	}
 }
 
 // resumption is the execution that resumes x's run, as `stratos runs
