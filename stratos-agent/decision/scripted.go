@@ -3,7 +3,9 @@ package decision
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -59,21 +61,87 @@ type When struct {
 // decodeScript reads a script strictly (unknown fields are errors) and
 // checks each entry, naming it.
 func decodeScript(raw json.RawMessage) ([]Scripted, error) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	var script []Scripted
-	if err := dec.Decode(&script); err != nil {
-		return nil, fmt.Errorf("must be a list of scripted decisions (when, answer, reason, confidence, text, or fail and message): %v", err)
+	var entries []json.RawMessage
+	if err := json.Unmarshal(raw, &entries); err != nil || isNull(raw) {
+		return nil, fmt.Errorf("must be a list of scripted decisions (when, answer, reason, confidence, text, or fail and message), got %s", shown(raw))
 	}
-	if len(script) > maxScripted {
-		return nil, fmt.Errorf("has %d entries (at most %d)", len(script), maxScripted)
+	if len(entries) > maxScripted {
+		return nil, fmt.Errorf("has %d entries (at most %d)", len(entries), maxScripted)
 	}
-	for i := range script {
+	script := make([]Scripted, len(entries))
+	for i, entry := range entries {
+		if err := decodeEntry(entry, &script[i]); err != nil {
+			return nil, fmt.Errorf("[%d]: %v", i, err)
+		}
 		if err := script[i].check(); err != nil {
 			return nil, fmt.Errorf("[%d]: %v", i, err)
 		}
 	}
 	return script, nil
+}
+
+// decodeEntry decodes one entry strictly. A field of the wrong type or an
+// unknown one is named by its path in the entry, with what it must be and
+// what it is: a script is written by hand, and encoding/json's own words
+// name Go types ("cannot unmarshal string into Go struct field
+// Scripted.confidence of type float64") or no place ("unknown field").
+func decodeEntry(raw json.RawMessage, s *Scripted) error {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	err := dec.Decode(s)
+	if err == nil {
+		return nil
+	}
+	var mistyped *json.UnmarshalTypeError
+	if errors.As(err, &mistyped) {
+		return fmt.Errorf("%s: must be %s, got %s", mistyped.Field, expected(mistyped.Type.Kind()), literalBefore(raw, mistyped.Offset, mistyped.Value))
+	}
+	if name, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+		var top map[string]json.RawMessage
+		_ = json.Unmarshal(raw, &top)
+		if _, here := top[strings.Trim(name, `"`)]; here || top == nil {
+			return fmt.Errorf("unknown field %s (known: name, when, answer, reason, confidence, fail, message, text)", name)
+		}
+		return fmt.Errorf("when: unknown field %s (known: kind, promptContains, promptMatches)", name)
+	}
+	return err
+}
+
+// expected says what a value of a kind is, as a script writes it.
+func expected(k reflect.Kind) string {
+	switch k {
+	case reflect.String:
+		return "a string"
+	case reflect.Float64, reflect.Float32:
+		return "a number"
+	case reflect.Struct, reflect.Map:
+		return "a mapping"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Slice:
+		return "a list"
+	}
+	return k.String()
+}
+
+// literalBefore is the JSON literal of raw that ends at offset, where
+// encoding/json reports a mistyped one; an object or an array is reported
+// just after its opening, and is named by its kind (value).
+func literalBefore(raw []byte, offset int64, value string) string {
+	if value == "object" || value == "array" || offset <= 0 || offset > int64(len(raw)) {
+		return value
+	}
+	end := int(offset)
+	start := end - 1
+	if raw[start] == '"' {
+		for start--; start > 0 && !(raw[start] == '"' && raw[start-1] != '\\'); start-- {
+		}
+	} else {
+		for start > 0 && strings.IndexByte("+-.0123456789eEtruefalsn", raw[start-1]) >= 0 {
+			start--
+		}
+	}
+	return shown(raw[start:end])
 }
 
 func (s *Scripted) check() error {
