@@ -73,10 +73,19 @@ var errTimeout = errors.New("the decision's timeout passed")
 func (a *Asker) Decide(ctx context.Context, req Request, emit Emit) (*agentproto.DecisionResult, error) {
 	res, err := a.decide(ctx, req, emit)
 	done := &eventapi.DecisionCompleted{Status: eventapi.StatusCompleted}
-	if err != nil {
+	switch cause := context.Cause(ctx); {
+	case err != nil && cause != nil && errors.Is(err, cause):
+		// Cancelled (decision.cancel, the end of its execution, the run's
+		// cancel): the record's code says so, cancelled as the SDK's
+		// CancelledError, not that of the bare cause, which has none
+		// (internal). The status stays failed: the event's statuses are
+		// completed and failed, as an agent execute's are.
+		done.Status = eventapi.StatusFailed
+		done.Error = &eventapi.Error{Code: agentproto.CodeCancelled, Message: err.Error()}
+	case err != nil:
 		done.Status = eventapi.StatusFailed
 		done.Error = &eventapi.Error{Code: agentproto.CodeOf(err), Message: err.Error()}
-	} else {
+	default:
 		confidence := res.Confidence
 		done.Answer, done.Confidence, done.Basis = res.Answer, &confidence, res.Basis
 	}

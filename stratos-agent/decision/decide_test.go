@@ -312,7 +312,13 @@ func TestDecideCancelled(t *testing.T) {
 		t.Fatalf("error %v, want the cancel's cause", err)
 	}
 	if got := ev.types(); got != "decision.started decision.completed" {
-		t.Errorf("events %s", got)
+		t.Fatalf("events %s", got)
+	}
+	// The record's code says cancelled, as the SDK's CancelledError does,
+	// not internal.
+	done := ev.got[1].(*eventapi.DecisionCompleted)
+	if done.Status != eventapi.StatusFailed || done.Error == nil || done.Error.Code != agentproto.CodeCancelled || !strings.Contains(done.Error.Message, "stopped by the test") {
+		t.Errorf("decision.completed %+v, error %+v; want failed with code cancelled and the cause", done, done.Error)
 	}
 }
 
