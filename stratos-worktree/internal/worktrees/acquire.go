@@ -182,6 +182,9 @@ func (m *Manager) acquireLocked(ctx context.Context, ws *workspace, name string,
 func (m *Manager) createCheckout(ctx context.Context, ws *workspace, name string, refs map[string]gitx.Ref, res *AcquireResult) (collided bool, err error) {
 	branch := BranchPrefix + name
 	branchRef := "refs/heads/" + branch
+	// Only a fresh name comes with the ref listing; a named acquire holds
+	// its name's lock, so a failed add is a failure, never a collision.
+	fresh := refs != nil
 	if refs == nil {
 		if refs, err = ws.git.Refs(ctx, ws.root, branchRef, originHeadRef); err != nil {
 			return false, clierr.New(worktreeapi.CodeGitFailed, "%v", err).Wrap(err)
@@ -202,8 +205,15 @@ func (m *Manager) createCheckout(ctx context.Context, ws *workspace, name string
 	if err := ws.git.AddNewBranch(ctx, ws.root, res.Path, branch, start); err != nil {
 		// A concurrent creator may have taken the branch between the ref
 		// listing and now: for a fresh name that is a collision, not a failure.
-		if again, lerr := ws.git.Refs(ctx, ws.root, branchRef); lerr == nil && len(again) > 0 {
-			return true, nil
+		// The listing matches prefixes too (stratos/<name>/x is listed for
+		// stratos/<name>, and makes the add fail), so only the branch itself
+		// counts.
+		if fresh {
+			if again, lerr := ws.git.Refs(ctx, ws.root, branchRef); lerr == nil {
+				if _, taken := again[branchRef]; taken {
+					return true, nil
+				}
+			}
 		}
 		return false, clierr.New(worktreeapi.CodeWorktreeAddFailed, "create branch %s at %s: %v", branch, res.Path, err).
 			WithDetails(map[string]any{"name": name, "branch": branch}).Wrap(err)
