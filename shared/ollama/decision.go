@@ -21,8 +21,14 @@ import (
 // /ollama/api/...). A trailing slash is dropped.
 func ParseBaseURL(raw string) (Host, error) {
 	if !strings.Contains(raw, "://") {
-		return Host{}, &Error{Code: CodeHostInvalid, Host: raw,
-			msg: fmt.Sprintf("%q is not an HTTP(S) URL: it needs the scheme http:// or https:// (e.g. http://127.0.0.1:11434)", raw)}
+		// Shown without what comes before an @: credentials written
+		// without the scheme (user:secret@gateway) are credentials still.
+		shown := raw
+		if at := strings.LastIndex(raw, "@"); at >= 0 {
+			shown = "REDACTED@" + raw[at+1:]
+		}
+		return Host{}, &Error{Code: CodeHostInvalid, Host: shown,
+			msg: fmt.Sprintf("%q is not an HTTP(S) URL: it needs the scheme http:// or https:// (e.g. http://127.0.0.1:11434)", shown)}
 	}
 	u, err := url.Parse(raw)
 	if err != nil {

@@ -25,15 +25,16 @@ func TestParseBaseURL(t *testing.T) {
 		t.Errorf("URL under a prefix = %s", h.URL("/api/chat"))
 	}
 	for raw, why := range map[string]string{
-		"not a url at all":              "scheme",
-		"127.0.0.1:11434":               "scheme",
-		"ftp://host":                    "scheme",
-		"http://user:secret@host:1/x":   "credentials",
-		"http://host:1/x?key=1":         "query",
-		"http://host:1/x#frag":          "fragment",
-		"http://":                       "no host",
-		"http:opaque":                   "scheme",
-		"http://host:1/%zz-secret-part": "not a URL",
+		"not a url at all":                    "scheme",
+		"127.0.0.1:11434":                     "scheme",
+		"admin:secret@gateway.example/ollama": "scheme",
+		"ftp://host":                          "scheme",
+		"http://user:secret@host:1/x":         "credentials",
+		"http://host:1/x?key=1":               "query",
+		"http://host:1/x#frag":                "fragment",
+		"http://":                             "no host",
+		"http:opaque":                         "scheme",
+		"http://host:1/%zz-secret-part":       "not a URL",
 	} {
 		_, err := ParseBaseURL(raw)
 		var oe *Error
