@@ -63,18 +63,21 @@ func (x *execution) retry(ctx context.Context, output json.RawMessage, runErr *c
 		if ctx.Err() != nil {
 			return x, nil, waitInterrupted(runErr, n, attempts)
 		}
+		// The failed attempt is taken (its resume lock held) before the
+		// wait, so that a runs resume of it meanwhile is refused rather
+		// than making the same calls beside the next attempt.
+		next, point, err := x.resumption()
+		resumed.Release()
+		resumed = point
+		if err != nil {
+			return x, nil, clierr.As(err)
+		}
 		delay := retryDelay(n)
 		x.log.Warn(fmt.Sprintf("the run failed with %s; resuming it in %s (attempt %d of %d)", runErr.Code, delay, n, attempts), "run", x.id)
 		select {
 		case <-ctx.Done():
 			return x, nil, waitInterrupted(runErr, n, attempts)
 		case <-time.After(delay):
-		}
-		next, point, err := x.resumption()
-		resumed.Release()
-		resumed = point
-		if err != nil {
-			return x, nil, clierr.As(err)
 		}
 		next.startEarly(ctx)
 		if err := next.begin(); err != nil {

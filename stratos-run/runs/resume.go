@@ -128,7 +128,7 @@ func (s *Store) lockResume(id, dir string) (*os.File, error) {
 		details["resumedBy"] = by
 		return nil, clierr.Usage(runapi.CodeResumeNotResumable, "run %s is being resumed by %s, which is still running: wait for it to end, or stop it (stratos runs stop %s)", id, by[0], by[0]).WithDetails(details)
 	}
-	return nil, clierr.Usage(runapi.CodeResumeNotResumable, "run %s is being resumed by another stratos runs resume (or run --retry), which is still starting: wait for it to end", id).WithDetails(details)
+	return nil, clierr.Usage(runapi.CodeResumeNotResumable, "run %s is being resumed by another stratos runs resume, which is still starting, or by the stratos run --retry that waits to resume it: wait for it to end", id).WithDetails(details)
 }
 
 // runningResumes are the executions that resume run id and still run.
