@@ -285,9 +285,16 @@ func inlineOrFile(raw json.RawMessage, dir string) (json.RawMessage, error) {
 	if json.Unmarshal(raw, &ref) != nil || len(ref) != 1 {
 		return raw, nil
 	}
-	path, ok := ref["file"].(string)
-	if !ok {
+	file, given := ref["file"]
+	if !given {
 		return raw, nil
+	}
+	// No script, overrides or decisions is an object of "file" alone: one
+	// whose file is not a path is a mistyped reference, which passed on as
+	// inline content was refused for its unknown field "file".
+	path, ok := file.(string)
+	if !ok || path == "" {
+		return nil, fmt.Errorf("file: must be the path of a YAML or JSON file, relative to the workflow directory, got %s", show(file))
 	}
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(dir, path)

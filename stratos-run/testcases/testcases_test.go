@@ -100,6 +100,23 @@ func TestLoadRefusesExpectationsNoRunCanMeet(t *testing.T) {
 	}
 }
 
+// A {file: …} whose file is not a path is refused as such, for overrides,
+// a script and decisions alike, not passed on as inline content (and
+// refused there for an unknown field "file").
+func TestFileReferencesMustBePaths(t *testing.T) {
+	declared := Declared{Own: map[string]any{"critic": map[string]any{"harness": "test"}}}
+	for _, c := range []Case{
+		{Name: "o", Overrides: json.RawMessage(`{"file": 3}`)},
+		{Name: "s", Scripts: map[string]json.RawMessage{"critic": json.RawMessage(`{"file": ["a.yaml"]}`)}},
+		{Name: "d", Decisions: json.RawMessage(`{"file": ""}`)},
+	} {
+		_, err := c.RunOverrides(t.TempDir(), declared)
+		if err == nil || !strings.Contains(err.Error(), "file: must be the path of a YAML or JSON file, relative to the workflow directory, got ") {
+			t.Errorf("case %s: %v", c.Name, err)
+		}
+	}
+}
+
 func TestRunOverridesPutsScriptedConfigsOnTheTestHarness(t *testing.T) {
 	dir := t.TempDir()
 	write(t, dir, "tests/scripts/critic.yaml", "cases:\n  - reply: ok\n")
