@@ -92,7 +92,7 @@ func (s *Store) resumePoint(r Run, inv records.Invocation, lock *os.File) (*Resu
 		err = ownJournal(j.Header, id, inv.Workflow)
 	}
 	if err != nil {
-		details["reason"] = err.Error()
+		details["reason"], details["journal"] = err.Error(), filepath.Join(r.Dir, journalapi.File)
 		return nil, clierr.Usage(runapi.CodeResumeNoJournal, "run %s cannot be resumed: %v", id, err).WithDetails(details).Wrap(err)
 	}
 	j.Entries = inherit(j.Entries, s.earlierEntries(j.Header, 1))

@@ -103,6 +103,10 @@ func read(r io.Reader, limit int) (*Journal, []Problem, error) {
 	if err := sc.Err(); err != nil {
 		return nil, problems, err
 	}
+	if len(data) == 0 {
+		// Created, and not yet written, when its run ended.
+		return nil, problems, fmt.Errorf("%w (it is empty)", ErrNoHeader)
+	}
 	if j.Header.ExecutionID == "" {
 		return nil, problems, ErrNoHeader
 	}
