@@ -42,12 +42,12 @@ type compiler struct {
 //
 // started, when not nil, is called once tsc runs (see runCompiler).
 func (c *compiler) one(ctx context.Context, w *discovery.Workflow, entry, outDir string, started func()) *Result {
-	c.progress.enter(PhaseToolchain, w)
+	c.progress.enter(ctx, PhaseToolchain, w)
 	tc, err := c.tools.get(ctx)
 	if err != nil {
 		return failed(w, ReasonToolchain, errorDiagnostic(err))
 	}
-	c.progress.enter(PhaseCompile, w)
+	c.progress.enter(ctx, PhaseCompile, w)
 	c.log.Info("compiling", "workflow", w.Manifest.Name)
 	args := CompilerArgs(tc, c.rootDir, outDir, []string{entry})
 	cmd := exec.CommandContext(ctx, tc.Tsc, args...)
@@ -124,12 +124,12 @@ func (c *compiler) alone(ctx context.Context, jobs []*job, started func()) {
 // reports false when the run failed, with the root-relative files tsc
 // reported errors in.
 func (c *compiler) together(ctx context.Context, jobs []*job, started func()) (bool, map[string]bool) {
-	c.progress.enter(PhaseToolchain, jobs[0].w)
+	c.progress.enter(ctx, PhaseToolchain, jobs[0].w)
 	tc, err := c.tools.get(ctx)
 	if err != nil {
 		return false, nil
 	}
-	c.progress.enter(PhaseCompile, jobs[0].w)
+	c.progress.enter(ctx, PhaseCompile, jobs[0].w)
 	root := c.rootDir
 	removeGlob(filepath.Join(root, batchPrefix+"*")) // left by a killed build
 	scratch, err := os.MkdirTemp(root, batchPrefix)

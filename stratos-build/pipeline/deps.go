@@ -34,12 +34,12 @@ func (p *preparer) dependencies(ctx context.Context, w *discovery.Workflow) *Res
 	if !declares || installed(w.Dir) {
 		return nil
 	}
-	p.progress.enter(PhaseToolchain, w)
+	p.progress.enter(ctx, PhaseToolchain, w)
 	tc, err := p.tools.get(ctx)
 	if err != nil {
 		return failed(w, ReasonToolchain, errorDiagnostic(err))
 	}
-	p.progress.enter(PhaseDependencies, w)
+	p.progress.enter(ctx, PhaseDependencies, w)
 	args := []string{"install", "--no-audit", "--no-fund", "--no-update-notifier"}
 	if _, err := os.Stat(filepath.Join(w.Dir, "package-lock.json")); err == nil {
 		args = []string{"ci", "--no-audit", "--no-fund", "--no-update-notifier"}

@@ -38,12 +38,12 @@ type definitions struct {
 // restore).
 func (d *definitions) fromDist(ctx context.Context, w *discovery.Workflow) (*sdk.Definition, *Result) {
 	entry := filepath.Join(w.Dir, filepath.FromSlash(freshness.CompiledEntry(w.Dir, w.Manifest.Entrypoint)))
-	d.progress.enter(PhaseToolchain, w)
+	d.progress.enter(ctx, PhaseToolchain, w)
 	tc, err := d.tools.get(ctx)
 	if err != nil {
 		return nil, failed(w, ReasonToolchain, errorDiagnostic(err))
 	}
-	d.progress.enter(PhaseLoad, w)
+	d.progress.enter(ctx, PhaseLoad, w)
 	l := sdk.LoadDefinitions(ctx, tc, d.rootDir, []string{entry}, d.stderr, d.limit())[0]
 	return d.check(w, l)
 }
@@ -88,7 +88,7 @@ func (d *definitions) loadAll(ctx context.Context, jobs []*job, loaders []*sdk.L
 		return
 	}
 	if len(loaders) == 0 {
-		d.progress.enter(PhaseToolchain, pending[0].w)
+		d.progress.enter(ctx, PhaseToolchain, pending[0].w)
 		_, err := d.tools.get(ctx)
 		for _, j := range pending {
 			j.fail = failed(j.w, ReasonToolchain, errorDiagnostic(err))
@@ -96,7 +96,7 @@ func (d *definitions) loadAll(ctx context.Context, jobs []*job, loaders []*sdk.L
 		}
 		return
 	}
-	d.progress.enter(PhaseLoad, pending[0].w)
+	d.progress.enter(ctx, PhaseLoad, pending[0].w)
 	groups := loaderGroups(len(pending), len(loaders))
 	runParallel(len(groups), func(g int) {
 		jobs := pending[groups[g][0]:groups[g][1]]

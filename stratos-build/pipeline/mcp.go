@@ -87,7 +87,7 @@ func (p *preparer) discoverMCP(ctx context.Context, w *discovery.Workflow, serve
 	for _, name := range names {
 		f, ok := p.mcpAhead.take(w.Dir, servers[name])
 		if !ok {
-			p.progress.enter(PhaseMCP, w)
+			p.progress.enter(ctx, PhaseMCP, w)
 			f = discoverServer(ctx, w, servers, name, p.log, p.stderr)
 		}
 		if f.err != nil {

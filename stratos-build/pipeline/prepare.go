@@ -60,7 +60,7 @@ func (p *preparer) setup(ctx context.Context, w *discovery.Workflow) *Result {
 	// The previous dist/ and record stay until the new build has fully
 	// succeeded (see staging): the record's key is not the current one, so
 	// it cannot pass for a build of what is being built now.
-	p.progress.enter(PhasePrepare, w)
+	p.progress.enter(ctx, PhasePrepare, w)
 	if fail := p.agentConfig(ctx, w); fail != nil {
 		return fail
 	}

@@ -51,12 +51,12 @@ func (s *rootSetup) ensure(ctx context.Context, w *discovery.Workflow) *Result {
 		return nil
 	}
 	defer s.steps.start("sdk check")()
-	s.progress.enter(PhaseToolchain, w)
+	s.progress.enter(ctx, PhaseToolchain, w)
 	tc, err := s.tools.get(ctx)
 	if err != nil {
 		return failed(w, ReasonToolchain, errorDiagnostic(err))
 	}
-	s.progress.enter(PhaseDependencies, w)
+	s.progress.enter(ctx, PhaseDependencies, w)
 	reinstalled, err := sdk.EnsureInstalled(ctx, tc, s.root.Root.Dir, s.log)
 	if err != nil {
 		reason := ReasonDependencies

@@ -39,8 +39,15 @@ type progress struct {
 	phase, workflow string
 }
 
-// enter records the phase the preparation is in for w.
-func (p *progress) enter(phase string, w *discovery.Workflow) {
+// enter records the phase the preparation is in for w. Once ctx is
+// cancelled the phase stays the one the interrupt came in: what runs after
+// it only winds the preparation down (a batch whose compile was stopped
+// still passes through its load step), and naming that step would send the
+// user looking in the wrong place.
+func (p *progress) enter(ctx context.Context, phase string, w *discovery.Workflow) {
+	if ctx.Err() != nil {
+		return
+	}
 	p.phase, p.workflow = phase, w.Manifest.Name
 }
 
