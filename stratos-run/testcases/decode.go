@@ -109,6 +109,9 @@ func valueAt(raw []byte, offset int64) ([]string, []byte, bool) {
 	var value []byte
 	var walk func(v []byte, start int64, path []string) bool
 	walk = func(v []byte, start int64, path []string) bool {
+		if offset <= start || offset > start+int64(len(v)) {
+			return false // not in this value: its siblings' nesting is not walked
+		}
 		if len(v) > 0 && (v[0] == '{' || v[0] == '[') {
 			if start+1 == offset {
 				found, value = slices.Clone(path), v
