@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"path"
 	"path/filepath"
@@ -132,6 +133,11 @@ func Parse(dir, file string, data []byte) (Manifest, []Problem) {
 	var doc yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			// yaml.v3 says only "EOF" of a file with no document in it.
+			v.add("", CodeInvalidYAML, "%s: is empty (it must be a YAML mapping with name, shortDescription and longDescription)", file)
+			return Manifest{}, v.problems
+		}
 		v.add("", CodeInvalidYAML, "%s: invalid YAML: %v", file, yamlline.Correct(err))
 		return Manifest{}, v.problems
 	}
@@ -156,8 +162,23 @@ func (v *validator) add(field, code, format string, args ...any) *Problem {
 func (v *validator) fields(root *yaml.Node) Manifest {
 	var m Manifest
 	seen := map[string]*yaml.Node{}
+	lines := map[string]int{}
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		key, val := root.Content[i].Value, root.Content[i+1]
+		// A key given twice is invalid YAML, which yaml.v3 does not check
+		// when it decodes into a node: the later value would silently win
+		// (name: a, then name: b further down, builds as b).
+		// Neither value is taken: the field is left empty, like any field
+		// with a problem.
+		if first, dup := lines[key]; dup {
+			if seen[key] != nil {
+				v.add(key, CodeInvalidYAML, "%s: invalid YAML: line %d: field %q is given twice (first on line %d)", v.file, root.Content[i].Line, key, first)
+				seen[key] = nil
+				delete(m.Sections, key)
+			}
+			continue
+		}
+		lines[key] = root.Content[i].Line
 		seen[key] = val
 		switch {
 		case key == "name" || key == "shortDescription" || key == "longDescription" || key == "entrypoint":
@@ -211,6 +232,9 @@ func (v *validator) fields(root *yaml.Node) Manifest {
 // is absent or not a string; a problem is recorded where that is an error.
 func (v *validator) str(seen map[string]*yaml.Node, field string, required bool) (string, bool) {
 	n, present := seen[field]
+	if present && n == nil { // given twice, already a problem
+		return "", false
+	}
 	if !present || (n.Kind == yaml.ScalarNode && n.Tag == "!!null") {
 		if required {
 			v.add(field, CodeRequired, "%s: field %q is required", v.file, field)

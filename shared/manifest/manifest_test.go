@@ -77,3 +77,31 @@ func TestProblems(t *testing.T) {
 		})
 	}
 }
+
+// A field given twice is refused, naming both lines, once however often it
+// is repeated: yaml.v3 does not check duplicate keys when it decodes into a
+// node, and the later value won silently (the workflow was built as dup2).
+func TestDuplicateFieldIsRefused(t *testing.T) {
+	m, ps := Parse("d", "workflow.yaml", []byte("name: dup\nshortDescription: s\nname: dup2\nlongDescription: L\n"))
+	want := `workflow.yaml: invalid YAML: line 3: field "name" is given twice (first on line 1)`
+	if len(ps) != 1 || ps[0].Message != want || ps[0].Field != "name" || ps[0].Code != CodeInvalidYAML {
+		t.Fatalf("problems = %+v, want one: %s", ps, want)
+	}
+	if m.Name != "" {
+		t.Fatalf("name = %q, want none (neither value is taken)", m.Name)
+	}
+	_, ps = Parse("d", "workflow.yaml", []byte("name: a\nshortDescription: s\nlongDescription: L\nagents: {}\nagents: {}\nagents: {}\n"))
+	if codes(ps) != "agents:manifest_invalid_yaml" {
+		t.Fatalf("problems = %+v, want one for agents", ps)
+	}
+}
+
+// An empty file says so; yaml.v3's own word for it is "EOF".
+func TestEmptyFileSaysSo(t *testing.T) {
+	for _, data := range []string{"", "\n", "# only a comment\n"} {
+		_, ps := Parse("d", "workflow.yaml", []byte(data))
+		if len(ps) != 1 || ps[0].Code != CodeInvalidYAML || !strings.Contains(ps[0].Message, "workflow.yaml: is empty") {
+			t.Fatalf("%q: problems = %+v", data, ps)
+		}
+	}
+}
