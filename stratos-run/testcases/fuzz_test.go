@@ -33,6 +33,9 @@ func FuzzLoad(f *testing.F) {
     overrides: {file: tests/overrides/o.yaml}
 `))
 	f.Add([]byte("cases:\n  - name: a\n    overrides: [1]\n  - name: b\n    overrides: {agents: 3}\n    scripts: {x: {file: 7}}\n"))
+	// Mistyped and unknown fields, which the errors name by path and value.
+	f.Add([]byte("defaults:\n  budget: {usd: \"1\"}\ncases:\n  - name: a\n    expect:\n      calls: {c: [1]}\n      outptu: 1\n"))
+	f.Add([]byte("cases:\n  - &c\n    name: a\n    allowRealHarness: \"yes\"\n  - <<: *c\n    name: b\n    budget: {tokens: 1.5, eur: 1}\n    expect: {outputIncludes: {s: {$contains: 1}}}\n"))
 	dir := f.TempDir() // one per worker: its inputs run one at a time
 	for name, content := range map[string]string{"tests/scripts/s.yaml": "turns:\n  - reply: from a file\n", "tests/overrides/o.yaml": "agents:\n  critic: {effort: high}\n"} {
 		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
