@@ -6,6 +6,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/stratoscli/stratos/shared/agentproto"
 )
@@ -39,7 +40,7 @@ func checkQuestion(q agentproto.Question) (question, error) {
 		}
 		seen := map[string]bool{}
 		for _, o := range q.Options {
-			if o.ID == "" || len(o.ID) > maxOptionID || seen[o.ID] {
+			if o.ID == "" || idTooLong(o.ID) || seen[o.ID] {
 				return bad("option id %q is empty, too long or repeated", o.ID)
 			}
 			seen[o.ID] = true
@@ -57,6 +58,12 @@ func checkQuestion(q agentproto.Question) (question, error) {
 	}
 	return question{q}, nil
 }
+
+// idTooLong reports an option id longer than maxOptionID characters. The
+// SDK counts JavaScript's characters (UTF-16 units), never fewer than the
+// id's code points; bytes would refuse the ids it let through (100
+// accented or CJK characters are 200 to 300 bytes).
+func idTooLong(id string) bool { return utf8.RuneCountInString(id) > maxOptionID }
 
 func isInf(f float64) bool { return math.IsInf(f, 0) || math.IsNaN(f) }
 

@@ -1,6 +1,7 @@
 package decision
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -45,6 +46,22 @@ func TestCheckQuestion(t *testing.T) {
 		if _, err := checkQuestion(q); err == nil || agentproto.CodeOf(err) != agentproto.CodeProtocol {
 			t.Errorf("%s: %v", name, err)
 		}
+	}
+}
+
+// An option id is limited to 200 characters, as the SDK counts them, not
+// bytes: a choice the SDK's builder accepted (options of 150 accented
+// characters, 300 bytes) is not refused by the host as a protocol error.
+func TestOptionIDsAreCountedInCharacters(t *testing.T) {
+	long := strings.Repeat("é", maxOptionID)
+	if _, err := checkQuestion(choiceQ(long, "b")); err != nil {
+		t.Errorf("an id of %d characters (%d bytes): %v", maxOptionID, len(long), err)
+	}
+	if _, err := checkQuestion(choiceQ(long+"é", "b")); err == nil {
+		t.Errorf("an id of %d characters is accepted", maxOptionID+1)
+	}
+	if p := answerProblem(agentproto.QuestionChoice, json.RawMessage(`"`+long+`"`)); p != "" {
+		t.Errorf("a scripted answer of %d characters: %s", maxOptionID, p)
 	}
 }
 

@@ -211,7 +211,7 @@ func answerProblem(kind string, raw json.RawMessage) string {
 		return fmt.Sprintf("%s is not an option id (when.kind is choice)", shown(raw))
 	case kind == "" && !isString && !isNumber:
 		return fmt.Sprintf("%s is not a choice's option id, a score's number, or yes, no or unsure", shown(raw))
-	case isString && (s == "" || len(s) > maxOptionID):
+	case isString && (s == "" || idTooLong(s)):
 		return fmt.Sprintf("%s is empty or longer than %d characters, which no option id is", shown(raw), maxOptionID)
 	}
 	return ""
