@@ -1,6 +1,7 @@
 package host
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -56,12 +57,34 @@ func (h *Host) sessionSpec(s *session, reg adapter.Harness, cs *adapter.Spec) er
 		return nil
 	}
 	if c.Session.State != "" {
+		if _, err := os.Stat(c.Session.State); errors.Is(err, fs.ErrNotExist) {
+			// The run record that kept the conversation was removed (runs
+			// prune): the conversation cannot go on, but the run can, as on
+			// a harness that cannot continue sessions. Failing here would
+			// fail this resume and every later one of the chain alike.
+			s.noteLostState(fmt.Sprintf("the resumed session's state %s is gone (its run record was removed)", c.Session.State))
+			return nil
+		}
 		if err := copyState(c.Session.State, dir); err != nil {
 			return agentproto.Errorf(agentproto.CodeInitialization, "agent %q: copy the resumed session's state from %s: %v", s.name, c.Session.State, err).Wrap(err)
 		}
 	}
 	cs.Resume = &adapter.Resume{SessionID: c.Session.ID, Calls: c.Calls}
 	return nil
+}
+
+// noteLostState records why the session cannot continue the conversation
+// it was asked to, for reportContinuation.
+func (s *session) noteLostState(why string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.lostState = why
+}
+
+func (s *session) lostStateReason() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.lostState
 }
 
 // reportContinuation records, once the session started on harness,
@@ -79,6 +102,8 @@ func (s *session) reportContinuation(harness string, reg adapter.Harness, known 
 		e.Reason = fmt.Sprintf("harness %s cannot continue a session", harness)
 	case c.Session.Harness != harness:
 		e.Reason = fmt.Sprintf("the conversation ran on harness %s, the agent now runs on %s", c.Session.Harness, harness)
+	case s.lostStateReason() != "":
+		e.Reason = s.lostStateReason()
 	default:
 		e.Continued, e.Reason = resumed(a)
 	}

@@ -1,6 +1,7 @@
 package host
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -85,5 +86,24 @@ func TestALoadedSessionContinues(t *testing.T) {
 	}
 	if sent := l.sent(); len(sent) != 1 || sent[0] != "now a number" {
 		t.Fatalf("prompts sent %q, want the prompt alone", sent)
+	}
+}
+
+// A resumed agent whose conversation's state directory is gone (the run
+// record that kept it was pruned) goes on in a new session, by transcript,
+// and the event says why: it did not fail this resume and every later one.
+func TestAConversationWhoseStateIsGoneGoesOnByTranscript(t *testing.T) {
+	l := &loader{}
+	f := startWith(t, recallAgent, defaults, l.harnesses)
+	gone := filepath.Join(t.TempDir(), "pruned-run", "harness", "a1", "recall")
+	c := &agentproto.Continuation{Session: agentproto.SessionRef{Harness: "recall", ID: "s-1", State: gone}, Calls: 1,
+		Transcript: []agentproto.Exchange{{Call: 1, Prompt: "name a colour", Reply: "teal"}}}
+	f.executeContinuing("a1", "now a number", c)
+	d, ok := f.waitEvent(eventapi.TypeAgentSessionContinued).Details.(*eventapi.AgentSessionContinued)
+	if !ok || d.Continued || !d.ByTranscript || !strings.Contains(d.Reason, gone) || !strings.Contains(d.Reason, "is gone") {
+		t.Fatalf("agent.session.continued: %+v", d)
+	}
+	if sent := l.sent(); len(sent) != 1 || !strings.Contains(sent[0], "teal") {
+		t.Fatalf("the first prompt does not carry the exchange: %q", sent)
 	}
 }

@@ -57,6 +57,9 @@ type session struct {
 	// stateDirs the state directory of each harness opened (continuation.go).
 	native    string
 	stateDirs map[string]string
+	// lostState says why the conversation cont names cannot go on: its
+	// state directory is gone (continuation.go).
+	lostState string
 	// worktree is the name of the managed worktree the agent works in.
 	worktree string
 	// phases is the workflow code's phase each invocation was started in,
