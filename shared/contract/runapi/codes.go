@@ -93,7 +93,7 @@ func Codes() []errcode.Code {
 		errcode.Usage(CodeTestCasesInvalid, "`stratos test` (and `stratos build` of a workflow with test cases): a tests/*.yaml case, or a script it gives an agent, is invalid; the message names the file, the line, the case and the agent"),
 		errcode.Usage(CodeNoTestCases, "`stratos test`: the workflow has no test cases, or none has the `--case` name"),
 		errcode.Failed(CodeServeListenFailed, "`stratos serve`: the address cannot be listened on (e.g. the port is taken)"),
-		errcode.Usage(CodeServeRequestInvalid, "`stratos serve`: a request to the server names an unknown status"),
+		errcode.Usage(CodeServeRequestInvalid, "`stratos serve`: `--port` is not a port or `--host` is empty; a request to the server names an unknown status, an API path the server does not have (HTTP 404) or a method the path does not take (HTTP 405, with `Allow`)"),
 		errcode.Failed(CodeMCPAuthRequired, "an MCP server the workflow declares with oauth is not logged in, or its token has less than five minutes left and cannot be refreshed; the run did not start (`details.server`, `details.login`: the command to run)"),
 		errcode.Failed(CodeServeReadRefused, "`stratos serve`: a request was refused: it carries no read token, or comes under a foreign Host, Origin or site"),
 		errcode.Failed(CodeServeWriteRefused, "`stratos serve`: a write (Stop) was refused: non-loopback server, foreign Host or Origin, or no token"),
