@@ -106,9 +106,12 @@ func testWorkflows(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return clierr.New(discoverapi.CodeCwdUnreadable, "read the working directory: %v", err).Wrap(err)
 	}
-	suites, err := findSuites(cwd, cmd.Args().First(), cmd.String("case"))
+	suites, misnamed, err := findSuites(cwd, cmd.Args().First(), cmd.String("case"))
 	if err != nil {
 		return err
+	}
+	for _, m := range misnamed {
+		logging.New("stratos", root.ErrWriter).Warn(m + " is not read as a case file: case files end in .yaml (rename it); files the cases use belong in a subdirectory of tests/")
 	}
 	if err := checkSuites(ctx, cwd, suites, root.ErrWriter); err != nil {
 		return err
@@ -150,36 +153,43 @@ func testWorkflows(ctx context.Context, cmd *cli.Command) error {
 
 // findSuites loads the cases of the named workflow, or of every workflow of
 // the project root; with only, just the case of that name.
-func findSuites(cwd, arg, only string) ([]suite, error) {
+//
+// It also returns the files of those workflows' tests/ that end in .yml,
+// which are not read as case files (testcases.Misnamed), by path.
+func findSuites(cwd, arg, only string) ([]suite, []string, error) {
 	var found []suite
 	if arg != "" {
 		t, err := preparation.Resolve(cwd, arg)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		found = []suite{{workflow: t.Name(), dir: t.Workflow.Dir}}
 	} else {
 		rs, err := roots.Resolve(cwd, roots.OnlyProject)
 		if err != nil {
-			return nil, clierr.New(discoverapi.CodeRootUnreadable, "%v", err).Wrap(err)
+			return nil, nil, clierr.New(discoverapi.CodeRootUnreadable, "%v", err).Wrap(err)
 		}
 		cat, err := discovery.Load(rs)
 		if err != nil {
-			return nil, clierr.New(discoverapi.CodeRootUnreadable, "%v", err).Wrap(err)
+			return nil, nil, clierr.New(discoverapi.CodeRootUnreadable, "%v", err).Wrap(err)
 		}
 		for _, w := range cat.Workflows() {
 			found = append(found, suite{workflow: w.Manifest.Name, dir: w.Dir})
 		}
 	}
 	var out []suite
+	var misnamed []string
 	for _, s := range found {
+		for _, m := range testcases.Misnamed(s.dir) {
+			misnamed = append(misnamed, filepath.Join(s.dir, m))
+		}
 		cases, err := testcases.Load(s.dir)
 		var invalid *testcases.Error
 		if errors.As(err, &invalid) {
-			return nil, invalidCases(s.dir, []runapi.TestCaseProblem{invalid.TestCaseProblem})
+			return nil, nil, invalidCases(s.dir, []runapi.TestCaseProblem{invalid.TestCaseProblem})
 		}
 		if err != nil {
-			return nil, clierr.Usage(runapi.CodeTestCasesInvalid, "%s: %v", s.dir, err).Wrap(err)
+			return nil, nil, clierr.Usage(runapi.CodeTestCasesInvalid, "%s: %v", s.dir, err).Wrap(err)
 		}
 		if only != "" {
 			cases = named(cases, only)
@@ -197,9 +207,12 @@ func findSuites(cwd, arg, only string) ([]suite, error) {
 		if only != "" {
 			what = fmt.Sprintf("no test case is named %q", only)
 		}
-		return nil, clierr.Usage(runapi.CodeNoTestCases, "%s; docs/testing.md describes the format", what)
+		if len(misnamed) > 0 {
+			what += fmt.Sprintf("; not read: %s (case files end in .yaml)", strings.Join(misnamed, ", "))
+		}
+		return nil, nil, clierr.Usage(runapi.CodeNoTestCases, "%s; docs/testing.md describes the format", what)
 	}
-	return out, nil
+	return out, misnamed, nil
 }
 
 func named(cases []testcases.Case, name string) []testcases.Case {

@@ -45,6 +45,18 @@ func Load(dir string) ([]Case, error) {
 	return out, nil
 }
 
+// Misnamed are the files of the workflow in dir that sit where case files
+// do but are not read as ones, since they end in .yml (tests/*.yml): their
+// cases would never run, and a suite that passes would not say so.
+func Misnamed(dir string) []string {
+	paths, _ := filepath.Glob(filepath.Join(dir, Dir, "*.yml"))
+	sort.Strings(paths)
+	for i, p := range paths {
+		paths[i], _ = filepath.Rel(dir, p)
+	}
+	return paths
+}
+
 // loadFile reads one case file; rel is its name in messages.
 func loadFile(path, rel string) ([]Case, error) {
 	b, err := boundedread.RegularFile(path, MaxFileBytes)
