@@ -113,6 +113,9 @@ func readFD(fd int, p string, buf *[]byte) ([]byte, Stat, error) {
 	if err := fstat(fd, &st); err != nil {
 		return nil, Stat{}, &pathError{op: "stat", path: p, err: err}
 	}
+	if st.Mode&syscall.S_IFMT != syscall.S_IFREG {
+		return nil, Stat{}, &pathError{op: "read", path: p, err: &NotRegularError{Mode: st.Mode}}
+	}
 	b := (*buf)[:0]
 	if want := int(st.Size) + 1; cap(b) < want {
 		b = make([]byte, 0, want) // +1: the read that sees the end needs room
@@ -161,7 +164,14 @@ func fstat(fd int, st *syscall.Stat_t) error {
 	}
 }
 
-func open(p string) (int, error) { return openFlags(p, syscall.O_RDONLY|syscall.O_CLOEXEC) }
+// open opens p for ReadFile. O_NONBLOCK makes opening a FIFO return at
+// once instead of waiting for a writer (which may never come: a FIFO named
+// like a source file hung `stratos list` and `stratos build` for good, deaf
+// to SIGTERM); readFD then refuses anything but a regular file. It changes
+// nothing for a regular file.
+func open(p string) (int, error) {
+	return openFlags(p, syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_NONBLOCK)
+}
 
 func openFlags(p string, flags int) (int, error) {
 	for {
@@ -273,7 +283,7 @@ func (d *Dir) statat(op, name string, flags int) (Stat, error) {
 func (d *Dir) ReadFile(name string, buf *[]byte) ([]byte, Stat, error) {
 	p := d.path + string(os.PathSeparator) + name
 	for {
-		fd, err := unix.Openat(d.fd, name, unix.O_RDONLY|unix.O_CLOEXEC, 0)
+		fd, err := unix.Openat(d.fd, name, unix.O_RDONLY|unix.O_CLOEXEC|unix.O_NONBLOCK, 0) // see open
 		if err == nil {
 			return readFD(fd, p, buf)
 		}
@@ -342,4 +352,24 @@ func modeType(mode uint32) fs.FileMode {
 		return fs.ModeSymlink
 	}
 	return fs.ModeIrregular
+}
+
+// NotRegularError is what ReadFile says of a FIFO, a device, a directory or
+// a socket, which it does not read.
+type NotRegularError struct {
+	Mode uint32 // st_mode
+}
+
+func (e *NotRegularError) Error() string {
+	switch e.Mode & syscall.S_IFMT {
+	case syscall.S_IFIFO:
+		return "not a regular file (a FIFO)"
+	case syscall.S_IFDIR:
+		return "not a regular file (a directory)"
+	case syscall.S_IFCHR, syscall.S_IFBLK:
+		return "not a regular file (a device)"
+	case syscall.S_IFSOCK:
+		return "not a regular file (a socket)"
+	}
+	return fmt.Sprintf("not a regular file (mode %o)", e.Mode)
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -161,5 +162,37 @@ func TestLstatDoesNotFollowALink(t *testing.T) {
 	}
 	if _, err := d.Lstat("missing"); !errors.Is(err, fs.ErrNotExist) {
 		t.Fatalf("Dir.Lstat of a missing entry: %v; want fs.ErrNotExist", err)
+	}
+}
+
+// A FIFO is refused at once, by ReadFile and Dir.ReadFile alike: opening it
+// waited for a writer that never came, and `stratos list` hung with it.
+func TestReadFileRefusesAFIFOWithoutWaiting(t *testing.T) {
+	dir := t.TempDir()
+	if err := syscall.Mkfifo(filepath.Join(dir, "x.ts"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	d, err := filestat.OpenDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	done := make(chan [2]error, 1)
+	go func() {
+		var buf []byte
+		_, _, err1 := filestat.ReadFile(filepath.Join(dir, "x.ts"), &buf)
+		_, _, err2 := d.ReadFile("x.ts", &buf)
+		done <- [2]error{err1, err2}
+	}()
+	select {
+	case errs := <-done:
+		for _, err := range errs {
+			var nr *filestat.NotRegularError
+			if !errors.As(err, &nr) || !strings.Contains(err.Error(), "x.ts: not a regular file (a FIFO)") {
+				t.Fatalf("err = %v, want not a regular file (a FIFO)", err)
+			}
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("reading a FIFO did not return")
 	}
 }
