@@ -79,11 +79,17 @@ func (p *preparer) setup(ctx context.Context, w *discovery.Workflow) *Result {
 // entrypoint that declares MCP servers has prepared their wrappers only.
 func (p *preparer) stage(w *discovery.Workflow, mcp mcpStep) (*job, *Result) {
 	entry := filepath.Join(w.Dir, filepath.FromSlash(w.Manifest.Entrypoint))
-	if _, err := os.Stat(entry); err != nil {
+	fi, err := os.Stat(entry)
+	if err != nil {
 		if p.explicit && len(mcp.servers) > 0 {
 			return nil, p.mcpOnly(w, mcp)
 		}
 		return nil, failed(w, ReasonEntrypointNotFound, message("entrypoint %s not found (set entrypoint in %s/workflow.yaml, default workflow.ts)", entry, w.Dir))
+	}
+	// A directory (or a FIFO) by the entrypoint's name reached tsc, whose
+	// "File not found" came back as a type error of no file.
+	if !fi.Mode().IsRegular() {
+		return nil, failed(w, ReasonEntrypointNotFound, message("entrypoint %s is not a file (set entrypoint in %s/workflow.yaml, default workflow.ts)", entry, w.Dir))
 	}
 	out, err := newStaging(w.Dir)
 	if err != nil {
