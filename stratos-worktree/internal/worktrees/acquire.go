@@ -153,7 +153,8 @@ func (m *Manager) acquireLocked(ctx context.Context, ws *workspace, name string,
 			// The directory was deleted by hand; drop git's leftover entry
 			// for it (nothing else) so the checkout can be made again.
 			if err := ws.git.RemoveWorktree(ctx, ws.root, res.Path, false); err != nil {
-				return clierr.New(worktreeapi.CodeGitFailed, "clear git's stale registration of %s: %v", res.Path, err).Wrap(err)
+				return clierr.New(worktreeapi.CodeGitFailed, "clear git's stale registration of %s: %v", res.Path, err).
+					WithDetails(map[string]any{"name": name, "path": res.Path}).Wrap(err)
 			}
 			fallthrough
 		case stateAbsent:

@@ -67,7 +67,8 @@ func (m *Manager) removeLocked(ctx context.Context, ws *workspace, req RemoveReq
 		}
 	case stateStaleRegistration:
 		if err := ws.git.RemoveWorktree(ctx, ws.root, res.Path, false); err != nil {
-			return clierr.New(worktreeapi.CodeRemoveFailed, "clear git's stale registration of %s: %v", res.Path, err).Wrap(err)
+			return clierr.New(worktreeapi.CodeRemoveFailed, "clear git's stale registration of %s: %v", res.Path, err).
+				WithDetails(map[string]any{"name": req.Name, "path": res.Path}).Wrap(err)
 		}
 	case stateCheckedOut:
 		res.Branch = gitx.ShortBranch(entry.Branch)
@@ -108,10 +109,12 @@ func (m *Manager) removeCheckout(ctx context.Context, ws *workspace, req RemoveR
 		res.Warnings = append(res.Warnings, keptDiagnostic(req.Name, res.Path, kept))
 	}
 	if err != nil {
-		return clierr.New(worktreeapi.CodeRemoveFailed, "checkout %s preserved: %v", res.Path, err).Wrap(err)
+		return clierr.New(worktreeapi.CodeRemoveFailed, "checkout %s preserved: %v", res.Path, err).
+			WithDetails(map[string]any{"name": req.Name, "path": res.Path}).Wrap(err)
 	}
 	if err := ws.git.RemoveWorktree(ctx, ws.root, res.Path, req.Force); err != nil {
-		return clierr.New(worktreeapi.CodeRemoveFailed, "remove %s: %v", res.Path, err).Wrap(err)
+		return clierr.New(worktreeapi.CodeRemoveFailed, "remove %s: %v", res.Path, err).
+			WithDetails(map[string]any{"name": req.Name, "path": res.Path}).Wrap(err)
 	}
 	return nil
 }
