@@ -51,7 +51,8 @@ func runNew(ctx context.Context, cmd *cli.Command) error {
 	}
 	name := cmd.Args().First()
 	if !workflowName.MatchString(name) {
-		return clierr.Usage(buildapi.CodeNameInvalid, "workflow name %q must match ^[a-z][a-z0-9-]{0,63}$ (lowercase letter first, then lowercase letters, digits or '-')", name)
+		return clierr.Usage(buildapi.CodeNameInvalid, "workflow name %q must match ^[a-z][a-z0-9-]{0,63}$ (lowercase letter first, then lowercase letters, digits or '-')", name).
+			WithDetails(map[string]any{"name": name})
 	}
 	cwd, err := os.Getwd()
 	if err != nil {
@@ -63,14 +64,16 @@ func runNew(ctx context.Context, cmd *cli.Command) error {
 	}
 	dir := filepath.Join(root.Dir, name)
 	if _, err := os.Lstat(dir); err == nil {
-		return clierr.Usage(buildapi.CodeWorkflowExists, "%s already exists; choose another name or remove it", dir)
+		return clierr.Usage(buildapi.CodeWorkflowExists, "%s already exists; choose another name or remove it", dir).
+			WithDetails(map[string]any{"name": name, "dir": dir})
 	}
 	cat, err := discovery.Load([]roots.Root{root})
 	if err != nil {
 		return clierr.New(discoverapi.CodeRootUnreadable, "%v", err)
 	}
 	if w, taken := cat.Roots[0].Workflows[name]; taken {
-		return clierr.Usage(buildapi.CodeWorkflowExists, "the name %q is already taken in %s by %s", name, root.Dir, w.Dir)
+		return clierr.Usage(buildapi.CodeWorkflowExists, "the name %q is already taken in %s by %s", name, root.Dir, w.Dir).
+			WithDetails(map[string]any{"name": name, "dir": w.Dir})
 	}
 	files := scaffoldFiles(name)
 	if err := writeScaffold(dir, files); err != nil {
