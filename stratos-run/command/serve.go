@@ -24,6 +24,11 @@ import (
 // defaultServePort is the port `stratos serve` listens on without --port.
 const defaultServePort = 8737
 
+// idleTimeout closes a browser's keep-alive connection that has asked
+// nothing for this long (a stream being answered is not idle), so tabs
+// left open and closed do not hold connections for the server's life.
+const idleTimeout = 2 * time.Minute
+
 func serveCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "serve",
@@ -118,7 +123,7 @@ func warnNetwork(cmd *cli.Command, addr string) {
 
 // serveUntilDone serves on ln until ctx ends, then closes the streams.
 func serveUntilDone(ctx context.Context, ln net.Listener, h http.Handler) error {
-	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, BaseContext: func(net.Listener) context.Context { return ctx }}
+	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: idleTimeout, BaseContext: func(net.Listener) context.Context { return ctx }}
 	done := make(chan error, 1)
 	go func() { done <- hs.Serve(ln) }()
 	select {

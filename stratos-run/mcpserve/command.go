@@ -139,7 +139,7 @@ func serveHTTP(ctx context.Context, s *Server, addr string, token httpToken, cmd
 	} else {
 		fmt.Fprintf(stderr, "stratos mcp serve: clients send \"Authorization: Bearer $%s\"\n", TokenEnv)
 	}
-	srv := &http.Server{Handler: loopbackguard.Guard{Token: token.value}.Wrap(httpHandler(s)), ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: loopbackguard.Guard{Token: token.value}.Wrap(httpHandler(s)), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
 	select {

@@ -177,18 +177,30 @@ func (s *Server) guardReads(next http.Handler) http.Handler {
 	})
 }
 
-// pageFiles answers 404 to a path that cannot name one of the page's files
-// (the directory itself, a name that is not UTF-8, which the embedded file
-// system refuses with an error the file server turns into 500).
+// pageFiles serves the page's own files, each with its fixed type, and
+// answers 404 to any other path: the directory itself, index.html (the
+// page is served at /), a name that is not UTF-8 (which the embedded file
+// system refuses with an error the file server turns into 500). The type
+// is not looked up in the machine's MIME tables, which name .ts files a
+// Qt translation on some systems.
 func pageFiles(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		name := strings.TrimPrefix(r.URL.Path, "/")
-		if name == "" || !fs.ValidPath(name) {
+		typ, ok := pageFileTypes[strings.TrimPrefix(r.URL.Path, "/")]
+		if !ok {
 			http.NotFound(w, r)
 			return
 		}
+		w.Header().Set("Content-Type", typ)
 		next.ServeHTTP(w, r)
 	})
+}
+
+// pageFileTypes are the page's files under /app/ and their types
+// (events.d.ts: the types app.js is checked against, for readers).
+var pageFileTypes = map[string]string{
+	"app.js":      "text/javascript; charset=utf-8",
+	"style.css":   "text/css; charset=utf-8",
+	"events.d.ts": "text/plain; charset=utf-8",
 }
 
 // securityHeaders keeps the page from being framed or fed foreign scripts.

@@ -467,18 +467,31 @@ func TestPageIsSelfContained(t *testing.T) {
 	if !strings.Contains(page, `content="secret-token"`) {
 		t.Error("the page does not carry the token")
 	}
-	for _, asset := range []string{"/app/app.js", "/app/style.css"} {
+	auth := map[string]string{"Authorization": "Bearer " + readToken}
+	for asset, typ := range map[string]string{"/app/app.js": "text/javascript", "/app/style.css": "text/css", "/app/events.d.ts": "text/plain"} {
 		if body := get(t, f.srv.URL+asset); len(body) < 100 {
 			t.Errorf("%s: %q", asset, body)
+		}
+		req, _ := http.NewRequest(http.MethodGet, f.srv.URL+asset, nil)
+		req.Header.Set("Authorization", auth["Authorization"])
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if got := resp.Header.Get("Content-Type"); !strings.HasPrefix(got, typ+";") {
+			t.Errorf("%s: Content-Type %q, want %s", asset, got, typ)
 		}
 	}
 	if strings.Contains(page, "https://") {
 		t.Error("the page loads something from the network")
 	}
-	// Only the page's files: not the directory, and a name that is not
-	// UTF-8 is not found (the file system's refusal was a 500).
-	for _, p := range []string{"/app/", "/app/%ff.js", "/app/nope.js"} {
-		if code, body := readStatus(t, http.DefaultClient, f.srv.URL+p, map[string]string{"Authorization": "Bearer " + readToken}); code != http.StatusNotFound {
+	// Only the page's files: not the directory nor index.html (a redirect
+	// to a 404 before), and a name that is not UTF-8 is not found (the
+	// file system's refusal was a 500).
+	noRedirect := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	for _, p := range []string{"/app/", "/app/%ff.js", "/app/nope.js", "/app/index.html"} {
+		if code, body := readStatus(t, noRedirect, f.srv.URL+p, auth); code != http.StatusNotFound {
 			t.Errorf("GET %s: %d %.100s", p, code, body)
 		}
 	}
