@@ -82,6 +82,11 @@ func targetArg(cmd *cli.Command) (string, error) {
 		return "", clierr.Usage(errcode.CodeUsage, "usage: %s", cmd.UsageText)
 	case cmd.Args().Len() == 1 && name != "":
 		return "", clierr.Usage(errcode.CodeUsage, "give the workflow either as an argument or with --name, not both")
+	case cmd.Args().Len() == 1 && cmd.Args().First() == "", cmd.IsSet("name") && name == "":
+		// An empty workflow (`stratos clean "$WF"` with WF unset) is a
+		// mistake, not "none": taken as none it built, or cleaned, the
+		// whole project root.
+		return "", clierr.Usage(errcode.CodeUsage, "the workflow is empty: give a workflow name or path (usage: %s)", cmd.UsageText)
 	case cmd.Args().Len() == 1:
 		return cmd.Args().First(), nil
 	}
