@@ -79,6 +79,11 @@ func worktreeName(cmd *cli.Command, required bool) (string, error) {
 	case args.Len() == 1 && name != "":
 		return "", clierr.Usage(errcode.CodeUsage, "give the worktree name either as an argument (%s) or with --name (%s), not both",
 			args.First(), name)
+	case (args.Len() == 1 && args.First() == "") || (args.Len() == 0 && cmd.IsSet("name") && name == ""):
+		// A name given empty (`acquire "$NAME"` with NAME unset) is not "no
+		// name": taken as none, acquire drew a fresh one and handed out a
+		// worktree nobody asked for.
+		return "", clierr.Usage(worktreeapi.CodeInvalidName, "worktree name is empty").WithDetails(map[string]any{"name": ""})
 	case args.Len() == 1:
 		return args.First(), nil
 	case required && name == "":
