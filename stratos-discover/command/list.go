@@ -54,6 +54,11 @@ type listedWorkflow struct {
 }
 
 func runList(ctx context.Context, cmd *cli.Command) error {
+	// list takes no workflow: `stratos list review` printed every workflow,
+	// which reads as if review were among them.
+	if err := cliapp.ExactArgs(cmd, 0, 0, "[--json] [--project|--user] (no arguments; stratos describe <workflow> shows one)"); err != nil {
+		return err
+	}
 	sel, err := selection(cmd)
 	if err != nil {
 		return err
