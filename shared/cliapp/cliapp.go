@@ -80,6 +80,9 @@ func RunContext(ctx context.Context, cmd *cli.Command, args []string, stdio IO) 
 	// urfave/cli would otherwise call os.Exit itself for ExitCoder errors.
 	cmd.ExitErrHandler = func(context.Context, *cli.Command, error) {}
 	quietUsageErrors(cmd)
+	if ce := unknownCommand(cmd, args); ce != nil {
+		return report(cmd, args, stdio, ce)
+	}
 	err := cmd.Run(ctx, args)
 	if err == nil {
 		return clierr.ExitOK
@@ -102,6 +105,21 @@ func RunContext(ctx context.Context, cmd *cli.Command, args []string, stdio IO) 
 		ce = asInterrupted(ce)
 	}
 	return report(cmd, args, stdio, ce)
+}
+
+// unknownCommand is the usage error of a first argument that names no
+// command of a tool that only has commands. urfave/cli answered "No help
+// topic for 'nosuch'", and with --json complained of the flag instead
+// ("flag provided but not defined: -json"), never of the command.
+func unknownCommand(cmd *cli.Command, args []string) *clierr.Error {
+	if cmd.Action != nil || len(cmd.Commands) == 0 || len(args) < 2 {
+		return nil
+	}
+	name := args[1]
+	if strings.HasPrefix(name, "-") || name == "help" || name == "h" || cmd.Command(name) != nil {
+		return nil
+	}
+	return clierr.Usage(errcode.CodeUsage, "unknown command %q (see %s --help)", name, cmd.Name)
 }
 
 // report writes ce as the JSON envelope on stdout with --json, else as one

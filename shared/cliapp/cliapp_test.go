@@ -134,3 +134,25 @@ func TestWithInvokedAsReplacesAnInheritedValue(t *testing.T) {
 		t.Fatalf("env = %q", env)
 	}
 }
+
+// A first argument that names no command is called that, with or without
+// --json. urfave/cli said "No help topic for 'nosuch'", and with --json
+// complained of the flag ("flag provided but not defined: -json").
+func TestUnknownCommandIsNamed(t *testing.T) {
+	for _, args := range [][]string{{"tool", "nosuch", "--json"}, {"tool", "nosuch"}} {
+		var stdout, stderr bytes.Buffer
+		code := RunContext(context.Background(), newTestCommand(func(context.Context, *cli.Command) error { return nil }),
+			args, IO{Stdout: &stdout, Stderr: &stderr})
+		out := stdout.String() + stderr.String()
+		if code != clierr.ExitUsage || !strings.Contains(out, `unknown command \"nosuch\" (see tool --help)`) && !strings.Contains(out, `unknown command "nosuch" (see tool --help)`) {
+			t.Errorf("%v: exit %d, output %q; want 2 and unknown command \"nosuch\"", args, code, out)
+		}
+	}
+	var stdout bytes.Buffer
+	ran := false
+	code := RunContext(context.Background(), newTestCommand(func(context.Context, *cli.Command) error { ran = true; return nil }),
+		[]string{"tool", "do"}, IO{Stdout: &stdout, Stderr: &stdout})
+	if code != clierr.ExitOK || !ran {
+		t.Errorf("a known command: exit %d, ran %v, output %q", code, ran, stdout.String())
+	}
+}
