@@ -45,6 +45,10 @@ type field struct {
 	// failures would mislead (each says what another branch wants), so a
 	// mismatch is told for the field as a whole.
 	alternatives bool
+	// inner are the descriptions of the field's own properties that have
+	// one (worktree.name): a problem there says that shape instead of the
+	// validator's words for each rule it broke.
+	inner map[string]string
 }
 
 // fieldSchema is what the Validator reads of a property of SchemaJSON
@@ -52,6 +56,9 @@ type field struct {
 type fieldSchema struct {
 	Description string            `json:"description"`
 	AnyOf       []json.RawMessage `json:"anyOf"`
+	Properties  map[string]struct {
+		Description string `json:"description"`
+	} `json:"properties"`
 }
 
 // NewValidator compiles SchemaJSON for the registered harnesses: harness
@@ -105,7 +112,16 @@ func compileField(raw json.RawMessage) (field, error) {
 	if err != nil {
 		return field{}, err
 	}
-	return field{schema: s, expect: fs.Description, alternatives: len(fs.AnyOf) > 0}, nil
+	f := field{schema: s, expect: fs.Description, alternatives: len(fs.AnyOf) > 0}
+	for name, p := range fs.Properties {
+		if p.Description != "" {
+			if f.inner == nil {
+				f.inner = map[string]string{}
+			}
+			f.inner[name] = p.Description
+		}
+	}
+	return f, nil
 }
 
 // Section checks workflow.yaml's agents section (as parsed YAML or JSON):
@@ -175,9 +191,18 @@ func (f field) problems(file, path, name string, value any) []Problem {
 	}
 	var own []string
 	var inside []Problem
+	told := map[string]bool{} // inner properties told by their description
 	for _, is := range issues {
 		if is.Path == "" {
 			own = append(own, is.Message)
+			continue
+		}
+		if desc, ok := f.inner[is.Path]; ok {
+			if !told[is.Path] {
+				told[is.Path] = true
+				got, _ := value.(map[string]any)
+				inside = append(inside, Problem{File: file, Path: path + "." + is.Path, Message: fmt.Sprintf("must be %s, got %s", desc, describe(got[is.Path]))})
+			}
 			continue
 		}
 		inside = append(inside, Problem{File: file, Path: path + "." + is.Path, Message: fmt.Sprintf("%s; %s must be %s", is.Message, name, f.expect)})

@@ -60,7 +60,7 @@ func TestEveryFailingFieldIsReported(t *testing.T) {
 		{Path: "agent.structuredOutputRetries", Message: "must be an integer from 0 to 10: how many times a structured output that fails the outputSchema " +
 			"is sent back with its validation errors (harnesses without a native retry), got 11 (maximum: got 11, want 10)"},
 		{Path: "agent.worktree.enabled", Message: "got string, want boolean" + worktree},
-		{Path: "agent.worktree.name", Message: "minLength: got 0, want 1" + worktree},
+		{Path: "agent.worktree.name", Message: `must be a worktree name: ASCII letters, digits, '.', '_' and '-', starting with a letter or digit, at most 100 characters, no '..', not ending in '.' or '.lock', got ""`},
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("problems:\n got %q\nwant %q", got, want)

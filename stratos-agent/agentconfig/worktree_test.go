@@ -106,15 +106,22 @@ func TestWorktreeMergeLeavesSourcesAlone(t *testing.T) {
 func TestWorktreeShapeErrors(t *testing.T) {
 	v, w := worktreeWorkflow(t)
 	const shape = "; worktree must be an object {enabled: boolean, name?: string, cleanup?: boolean}"
+	const name = "must be a worktree name: ASCII letters, digits, '.', '_' and '-', starting with a letter or digit, at most 100 characters, no '..', not ending in '.' or '.lock', got "
 	for _, c := range []struct{ creation, want string }{
 		{`{"harness":"test","worktree":{"name":"x"}}`, "createAgent.worktree.enabled: required field is missing" + shape},
-		{`{"harness":"test","worktree":{"enabled":true,"name":""}}`, "createAgent.worktree.name: minLength: got 0, want 1" + shape},
+		{`{"harness":"test","worktree":{"enabled":true,"name":""}}`, `createAgent.worktree.name: ` + name + `""`},
+		// The worktree tool's own rules, checked where the name is written
+		// (stratos build reads workflow.yaml's), not only at the first execute.
+		{`{"harness":"test","worktree":{"enabled":true,"name":"fix/login"}}`, `createAgent.worktree.name: ` + name + `"fix/login"`},
+		{`{"harness":"test","worktree":{"enabled":true,"name":"a..b"}}`, `createAgent.worktree.name: ` + name + `"a..b"`},
+		{`{"harness":"test","worktree":{"enabled":true,"name":"review.lock"}}`, `createAgent.worktree.name: ` + name + `"review.lock"`},
+		{`{"harness":"test","worktree":{"enabled":true,"name":"-x"}}`, `createAgent.worktree.name: ` + name + `"-x"`},
 		{`{"harness":"test","worktree":{"enabled":"yes"}}`, "createAgent.worktree.enabled: got string, want boolean" + shape},
 		{`{"harness":"test","worktree":{"enabled":true,"branch":"x"}}`, "createAgent.worktree.branch: unknown field (not in the schema)" + shape},
 		{`{"harness":"test","worktree":{"enabled":true,"cleanup":"no"}}`, "createAgent.worktree.cleanup: got string, want boolean" + shape},
 		{`{"harness":"test","worktree":"yes"}`, `createAgent.worktree: must be an object {enabled: boolean, name?: string, cleanup?: boolean}, got "yes" (got string, want object)`},
 		{`{"harness":"test","worktree":{"enabled":"yes","name":""}}`,
-			"createAgent.worktree.enabled: got string, want boolean" + shape + "; createAgent.worktree.name: minLength: got 0, want 1" + shape},
+			"createAgent.worktree.enabled: got string, want boolean" + shape + `; createAgent.worktree.name: ` + name + `""`},
 	} {
 		_, err := v.Resolve(Sources{Workflow: w, Creation: json.RawMessage(c.creation)})
 		if agentproto.CodeOf(err) != agentproto.CodeConfiguration {
