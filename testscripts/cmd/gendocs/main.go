@@ -32,11 +32,7 @@ func main() {
 }
 
 func run() error {
-	cwd, err := os.Getwd()
-	if err != nil {
-		return err
-	}
-	root, err := clidocs.RepositoryRoot(cwd)
+	root, err := clidocs.WorkingRepositoryRoot()
 	if err != nil {
 		return err
 	}

@@ -32,11 +32,7 @@ var allowed = map[string]string{
 // Start, Output or CombinedOutput on an exec.Cmd outside procgroup (and
 // outside the functions allowed above) fails here, naming the place.
 func TestEveryChildStartsThroughProcgroup(t *testing.T) {
-	cwd, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	root, err := clidocs.RepositoryRoot(cwd)
+	root, err := clidocs.WorkingRepositoryRoot()
 	if err != nil {
 		t.Fatal(err)
 	}

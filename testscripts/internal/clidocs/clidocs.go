@@ -307,6 +307,16 @@ func existingFiles(root string) ([]string, error) {
 	return out, nil
 }
 
+// WorkingRepositoryRoot is RepositoryRoot of the working directory (a
+// test's is its package's directory).
+func WorkingRepositoryRoot() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	return RepositoryRoot(dir)
+}
+
 // RepositoryRoot is the nearest ancestor of dir (itself included) that holds
 // go.work: the root of the Stratos repository.
 func RepositoryRoot(dir string) (string, error) {

@@ -11,11 +11,7 @@ import (
 // The committed command reference and man pages must be what the commands
 // say today: a flag added without regenerating fails here.
 func TestCommittedReferenceIsCurrent(t *testing.T) {
-	cwd, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	root, err := RepositoryRoot(cwd)
+	root, err := WorkingRepositoryRoot()
 	if err != nil {
 		t.Fatal(err)
 	}

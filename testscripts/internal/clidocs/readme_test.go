@@ -13,11 +13,7 @@ import (
 // fails the first time a user types one of its commands (the recipe once
 // lacked stratos-temporal).
 func TestReadmeInstallsEveryTool(t *testing.T) {
-	cwd, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	root, err := RepositoryRoot(cwd)
+	root, err := WorkingRepositoryRoot()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,11 +12,7 @@ import (
 // Every relative link of README.md and docs/ leads to an existing file and,
 // with an #anchor, to an existing heading.
 func TestDocumentationLinksResolve(t *testing.T) {
-	cwd, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	root, err := clidocs.RepositoryRoot(cwd)
+	root, err := clidocs.WorkingRepositoryRoot()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,11 +89,7 @@ func write(t *testing.T, root, rel, content string) {
 // Code comments and scripts point at the repository's own documentation,
 // never at documents that live outside it.
 func TestCodePointsOnlyAtTheRepository(t *testing.T) {
-	cwd, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	root, err := clidocs.RepositoryRoot(cwd)
+	root, err := clidocs.WorkingRepositoryRoot()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,11 +13,7 @@ import (
 // The committed table must be what the contracts say today: a code added
 // without regenerating fails here.
 func TestCommittedTableIsCurrent(t *testing.T) {
-	cwd, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	root, err := clidocs.RepositoryRoot(cwd)
+	root, err := clidocs.WorkingRepositoryRoot()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,11 +18,7 @@ var codeLiteral = regexp.MustCompile(`clierr\.(New|Usage)\("|\bCode:\s*"[a-z_]+"
 // Outside tests, no Go file makes or matches an error by a literal code, so
 // every code a tool returns is a contract constant and in docs/errors.md.
 func TestNoErrorCodeLiterals(t *testing.T) {
-	cwd, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	root, err := clidocs.RepositoryRoot(cwd)
+	root, err := clidocs.WorkingRepositoryRoot()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -135,11 +135,7 @@ func hasFlag(cmd *cli.Command, name string) bool {
 // sdkExports reads the names the SDK's package entry exports.
 func sdkExports(t *testing.T) map[string]bool {
 	t.Helper()
-	wd, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	repo, err := clidocs.RepositoryRoot(wd)
+	repo, err := clidocs.WorkingRepositoryRoot()
 	if err != nil {
 		t.Fatal(err)
 	}
