@@ -31,46 +31,50 @@ func treeOf(pid int) (map[int]proc, bool) {
 	if !ok {
 		return nil, false
 	}
-	if _, err := os.Stat("/proc/" + strconv.Itoa(pid) + "/task/" + strconv.Itoa(pid) + "/children"); err != nil {
+	children, listed := childrenOf(pid)
+	if !listed {
 		return nil, false
 	}
 	tree := map[int]proc{pid: root}
-	for queue := []int{pid}; len(queue) > 0; queue = queue[1:] {
-		for _, c := range childrenOf(queue[0]) {
-			if _, seen := tree[c]; seen {
-				continue // a pid reused during the walk
-			}
-			if p, ok := readProc(c); ok {
-				tree[c] = p
-				queue = append(queue, c)
-			}
+	for queue := children; len(queue) > 0; queue = queue[1:] {
+		c := queue[0]
+		if _, seen := tree[c]; seen {
+			continue // a pid reused during the walk
+		}
+		if p, ok := readProc(c); ok {
+			tree[c] = p
+			grand, _ := childrenOf(c)
+			queue = append(queue, grand...)
 		}
 	}
 	return tree, true
 }
 
-// childrenOf lists the children of every thread of pid; nothing when pid
-// is gone. A child forked or reparented during the read may be missed,
-// as it may be by a read of the whole table.
-func childrenOf(pid int) []int {
+// childrenOf lists the children of every thread of pid, and reports
+// whether any thread's list could be read (none: pid is gone, or the
+// kernel keeps no lists). A child forked or reparented during the read
+// may be missed, as it may be by a read of the whole table.
+func childrenOf(pid int) ([]int, bool) {
 	dir := "/proc/" + strconv.Itoa(pid) + "/task/"
 	tasks, err := os.ReadDir(dir)
 	if err != nil {
-		return nil
+		return nil, false
 	}
 	var out []int
+	listed := false
 	for _, t := range tasks {
 		b, err := os.ReadFile(dir + t.Name() + "/children")
 		if err != nil {
 			continue
 		}
+		listed = true
 		for _, f := range strings.Fields(string(b)) {
 			if c, err := strconv.Atoi(f); err == nil {
 				out = append(out, c)
 			}
 		}
 	}
-	return out
+	return out, listed
 }
 
 // Update adds to s the sessions pid's running descendants are in now, as

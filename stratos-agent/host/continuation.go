@@ -97,13 +97,14 @@ func (s *session) reportContinuation(harness string, reg adapter.Harness, known 
 		return
 	}
 	e := &eventapi.AgentSessionContinued{Harness: harness, SessionID: c.Session.ID, Calls: c.Calls}
+	lost := s.lostStateReason()
 	switch {
 	case !continuesNatively(reg, known):
 		e.Reason = fmt.Sprintf("harness %s cannot continue a session", harness)
 	case c.Session.Harness != harness:
 		e.Reason = fmt.Sprintf("the conversation ran on harness %s, the agent now runs on %s", c.Session.Harness, harness)
-	case s.lostStateReason() != "":
-		e.Reason = s.lostStateReason()
+	case lost != "":
+		e.Reason = lost
 	default:
 		e.Continued, e.Reason = resumed(a)
 	}

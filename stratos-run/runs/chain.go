@@ -51,27 +51,14 @@ func inherit(newer, older []journalapi.Entry) []journalapi.Entry {
 		return newer
 	}
 	olderAt := make(map[string]journalapi.Entry, len(older))
-	olderMembers := map[string]map[int]bool{}
 	for _, o := range older {
 		olderAt[o.Identity()] = o
-		if g, m, ok := member(o); ok {
-			if olderMembers[g] == nil {
-				olderMembers[g] = map[int]bool{}
-			}
-			olderMembers[g][m] = true
-		}
 	}
 	newerAt := make(map[string]bool, len(newer))
-	newerMembers := map[string]map[int]bool{}
 	for _, e := range newer {
 		newerAt[e.Identity()] = true
-		if g, m, ok := member(e); ok {
-			if newerMembers[g] == nil {
-				newerMembers[g] = map[int]bool{}
-			}
-			newerMembers[g][m] = true
-		}
 	}
+	olderMembers, newerMembers := members(older), members(newer)
 	diverged := map[string]bool{}
 	for _, e := range newer {
 		if e.InputSHA256 == "" {
@@ -100,6 +87,20 @@ func inherit(newer, older []journalapi.Entry) []journalapi.Entry {
 	for _, o := range older {
 		if !newerAt[o.Identity()] && !underDiverged(o.Path, diverged) {
 			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// members are the members of each group the entries hold (see member).
+func members(entries []journalapi.Entry) map[string]map[int]bool {
+	out := map[string]map[int]bool{}
+	for _, e := range entries {
+		if g, m, ok := member(e); ok {
+			if out[g] == nil {
+				out[g] = map[int]bool{}
+			}
+			out[g][m] = true
 		}
 	}
 	return out

@@ -130,7 +130,7 @@ func (s *session) hookFailed(p *process, t *turn, in hookInput, err error) {
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		_, _ = p.request(ctx, interruptRequest)
+		_, _ = p.request(ctx, interrupt())
 	}()
 }
 

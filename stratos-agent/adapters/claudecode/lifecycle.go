@@ -45,7 +45,7 @@ func (s *session) cancelTurn(p *process, obs *observer, t *turn) {
 		tools := procgroup.NoteSessions(p.pid())
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		if _, err := p.request(ctx, interruptRequest); err != nil {
+		if _, err := p.request(ctx, interrupt()); err != nil {
 			s.log.Debug("interrupt", "error", err)
 		}
 		s.stopTasks(p, obs)
@@ -110,7 +110,7 @@ func (s *session) Close(ctx context.Context) error {
 		if t != nil {
 			t.cancel()
 			ictx, cancel := context.WithTimeout(ctx, 5*time.Second)
-			_, _ = p.request(ictx, interruptRequest)
+			_, _ = p.request(ictx, interrupt())
 			cancel()
 		}
 		s.stopTasks(p, obs)

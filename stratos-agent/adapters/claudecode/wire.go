@@ -59,7 +59,8 @@ func (r initializeRequest) subtype() string { return r.Subtype }
 func (r simpleRequest) subtype() string     { return r.Subtype }
 func (r stopTaskRequest) subtype() string   { return r.Subtype }
 
-var interruptRequest = simpleRequest{Subtype: "interrupt"}
+// interrupt asks the CLI to end its turn.
+func interrupt() simpleRequest { return simpleRequest{Subtype: "interrupt"} }
 
 type controlRequestFrame struct {
 	Type      string      `json:"type"` // "control_request"

@@ -42,7 +42,7 @@ func TestTheHostsLinesCarryTheKeysTheCLIReads(t *testing.T) {
 		Subtype: "initialize", Hooks: hookRegistration(), SystemPrompt: []string{"be brief"}, JSONSchema: json.RawMessage(`{"type":"object"}`)}},
 		`{"type":"control_request","request_id":"r1","request":{"subtype":"initialize","systemPrompt":["be brief"],"jsonSchema":{"type":"object"},"hooks":{`+
 			`"PreToolUse":`+matcher(callbackPre)+`,"PostToolUse":`+matcher(callbackPost)+`,"PostToolUseFailure":`+matcher(callbackPostFailure)+`}}}`)
-	sameJSON(t, "interrupt", controlRequestFrame{Type: "control_request", RequestID: "r2", Request: interruptRequest},
+	sameJSON(t, "interrupt", controlRequestFrame{Type: "control_request", RequestID: "r2", Request: interrupt()},
 		`{"type":"control_request","request_id":"r2","request":{"subtype":"interrupt"}}`)
 	sameJSON(t, "stop_task", stopTaskRequest{Subtype: "stop_task", TaskID: "t1"}, `{"subtype":"stop_task","task_id":"t1"}`)
 	sameJSON(t, "success", controlResponseFrame{Type: "control_response", Response: responseBody{Subtype: "success", RequestID: "c1", Response: struct{}{}}},

@@ -60,8 +60,8 @@ const flatSeparator = "__"
 // bounds one SSE event. Codex's largest contexts are a few MB.
 const maxProxiedBody = 64 << 20
 
-// errAnswerTooLarge is an answer of the model server over maxProxiedBody.
-var errAnswerTooLarge = errors.New("the answer is larger than the proxy passes (64 MiB)")
+// errAnswerTooLarge is an answer of the model server over the proxy's bound.
+var errAnswerTooLarge = errors.New("the answer is larger than the proxy passes")
 
 // proxyTokenVar carries the proxy's token into the app-server's
 // environment; the provider names it as its env_key.
@@ -212,7 +212,7 @@ func (p *namespaceProxy) modifyResponse(resp *http.Response) error {
 		return err
 	}
 	if int64(len(data)) > p.maxBody {
-		return errAnswerTooLarge
+		return fmt.Errorf("%w (%d bytes)", errAnswerTooLarge, p.maxBody)
 	}
 	resp.Body = io.NopCloser(bytes.NewReader(p.rewriteJSON(data)))
 	return nil
